@@ -1,0 +1,943 @@
+//! Bandwidth: inside each server (GPU to GPU over NVLink or PCIe, GPU to NIC and storage NIC through the PCIe
+//! tree), NIC bandwidth per GPU, switch oversubscription by tier, bisection bandwidth, storage per GPU, and the
+//! bottleneck of each traffic pattern.
+//!
+//! PCIe model: every GPU sends its demand to the nearest cabled NIC(s) (fewest hops in the tree, split equally
+//! among ties); each hop's load is the sum of the flows crossing it in one direction (traffic is symmetric, so the
+//! other direction carries the same). A GPU's capability is its demand scaled by the worst cap/load on its paths.
+
+use super::round;
+use crate::catalog::{NicRole, PartKind, ServerSpec};
+use crate::model::{Design, Device, DeviceId, PartId, PcieLink, PortRef};
+use crate::topology::{NodeKind, Topology};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+
+/// Bandwidth section of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct BandwidthReport {
+    /// GPUs installed.
+    pub gpus: usize,
+    /// The GPU part most servers carry.
+    pub main_gpu: Option<String>,
+    /// Network bandwidth each GPU should have, Gb/s (design parameter or the GPU's reference ratio).
+    pub demand_gbps_per_gpu: f64,
+    /// Per GPU server.
+    pub servers: Vec<ServerBandwidth>,
+    /// Per switch.
+    pub switches: Vec<SwitchBandwidth>,
+    /// Bisection bandwidth of the scale-out fabric.
+    pub bisection: Bisection,
+    /// Storage delivered per GPU.
+    pub storage: StorageBandwidth,
+    /// Intra-server GPU-to-GPU bandwidth per GPU per direction (worst server), GB/s.
+    pub intra_node_gbs: f64,
+    /// Inter-server bandwidth per GPU per direction (worst server, after fabric oversubscription), GB/s.
+    pub inter_node_gbs: f64,
+    /// Bottleneck per traffic pattern, worst shortfall first.
+    pub patterns: Vec<PatternBottleneck>,
+}
+
+/// Bandwidth of one GPU server.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServerBandwidth {
+    /// The server.
+    pub device: DeviceId,
+    /// Its name.
+    pub name: String,
+    /// GPUs installed.
+    pub gpus: usize,
+    /// NVLink per GPU per direction, GB/s (0 without an NVLink domain).
+    pub nvlink_gbs_per_gpu: f64,
+    /// GPU-to-GPU bandwidth per GPU inside the server (NVLink, else the PCIe ring), GB/s.
+    pub intra_gbs_per_gpu: f64,
+    /// Compute NIC bandwidth installed, Gb/s.
+    pub compute_nic_installed_gbps: f64,
+    /// Compute NIC bandwidth cabled to the fabric, Gb/s.
+    pub compute_nic_cabled_gbps: f64,
+    /// Cabled compute NIC bandwidth per GPU, Gb/s.
+    pub nic_gbps_per_gpu: f64,
+    /// What each GPU can push to the network at once through the PCIe tree and NICs, GB/s (worst GPU).
+    pub network_gbs_per_gpu: f64,
+    /// What each GPU can read from storage at once through the server's storage path, GB/s (worst GPU).
+    pub storage_path_gbs_per_gpu: f64,
+    /// The hop that limits network traffic, e.g. "nic0 port" or "psw1 uplink".
+    pub bottleneck_hop: String,
+    /// PCIe hops with their load under network plus storage traffic.
+    pub pcie: Vec<PcieHop>,
+}
+
+/// One PCIe hop inside a server.
+#[derive(Debug, Clone, Serialize)]
+pub struct PcieHop {
+    /// Hop name: "gpu3 link", "nic0 link", "nic0 port", "psw1 uplink", "cpu0-cpu1".
+    pub hop: String,
+    /// Capacity per direction, GB/s.
+    pub capacity_gbs: f64,
+    /// Load per direction under network and storage traffic together, GB/s.
+    pub load_gbs: f64,
+    /// load / capacity.
+    pub utilisation: f64,
+    /// Lanes of the children below a PCIe switch against its uplink lanes (0 for other hops).
+    pub lanes_down: u32,
+    /// Uplink lanes of a PCIe switch (0 for other hops).
+    pub lanes_up: u32,
+}
+
+/// Oversubscription of one switch.
+#[derive(Debug, Clone, Serialize)]
+pub struct SwitchBandwidth {
+    /// The switch.
+    pub device: DeviceId,
+    /// Its name.
+    pub name: String,
+    /// Tier counted from the endpoints (1 = leaf), 0 when it reaches no endpoint.
+    pub tier: u8,
+    /// Bandwidth towards endpoints and lower tiers, Gb/s.
+    pub down_gbps: f64,
+    /// Bandwidth towards higher tiers, Gb/s.
+    pub up_gbps: f64,
+    /// down / up; None at the top tier.
+    pub oversubscription: Option<f64>,
+    /// Ports cabled.
+    pub ports_used: usize,
+    /// Ports on the switch.
+    pub ports_total: usize,
+}
+
+/// Bisection bandwidth and how it was obtained.
+#[derive(Debug, Clone, Serialize)]
+pub struct Bisection {
+    /// Bisection bandwidth, Gb/s.
+    pub gbps: f64,
+    /// Method used.
+    pub method: String,
+    /// Capacity of each tier boundary, Gb/s, bottom up.
+    pub levels: Vec<(String, f64)>,
+}
+
+/// Storage bandwidth.
+#[derive(Debug, Clone, Serialize)]
+pub struct StorageBandwidth {
+    /// Storage appliances and servers.
+    pub appliances: usize,
+    /// Sum of their rated read throughput, GB/s.
+    pub rated_read_gbs: f64,
+    /// Sum of their cabled network bandwidth, GB/s.
+    pub network_gbs: f64,
+    /// min(rated, network), GB/s.
+    pub deliverable_gbs: f64,
+    /// Deliverable per GPU, also capped by each server's storage path, GB/s.
+    pub per_gpu_gbs: f64,
+    /// Read rate each GPU needs, GB/s.
+    pub demand_per_gpu_gbs: f64,
+    /// What limits it.
+    pub limiter: String,
+}
+
+/// The bottleneck of one traffic pattern.
+#[derive(Debug, Clone, Serialize)]
+pub struct PatternBottleneck {
+    /// Pattern name.
+    pub pattern: String,
+    /// What limits it, in words with the figures.
+    pub limiter: String,
+    /// Devices concerned.
+    pub devices: Vec<DeviceId>,
+    /// Bandwidth each GPU gets, GB/s.
+    pub achieved_gbs_per_gpu: f64,
+    /// Bandwidth each GPU should get, GB/s.
+    pub demand_gbs_per_gpu: f64,
+    /// demand / achieved (1 or less: no shortfall).
+    pub shortfall: f64,
+}
+
+/// The most common GPU part across servers.
+pub fn main_gpu(design: &Design) -> Option<PartId> {
+    let mut counts: BTreeMap<&PartId, usize> = BTreeMap::new();
+    for d in design.devices.values() {
+        for g in d.gpus.values() {
+            *counts.entry(g).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+        .map(|(p, _)| p.clone())
+}
+
+/// Network bandwidth per GPU the design should provide, Gb/s.
+pub fn demand_gbps(design: &Design) -> f64 {
+    if let Some(g) = design.params.traffic.network_gbps_per_gpu {
+        return g;
+    }
+    main_gpu(design)
+        .and_then(|p| match design.parts.get(&p).map(|p| &p.kind) {
+            Some(PartKind::Gpu(g)) => Some(g.reference_network_gbps),
+            _ => None,
+        })
+        .unwrap_or(0.0)
+}
+
+pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
+    let demand_gbps = demand_gbps(design);
+    let demand_gbs = demand_gbps / 8.0;
+    let storage_demand = design.params.traffic.storage_read_gbs_per_gpu;
+    let cabled = cabled_ports(design);
+    let mut servers = Vec::new();
+    for (id, device) in &design.devices {
+        if device.gpus.is_empty() {
+            continue;
+        }
+        let Some(PartKind::Server(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
+            continue;
+        };
+        servers.push(server_bandwidth(
+            design,
+            *id,
+            device,
+            spec,
+            &cabled,
+            demand_gbs,
+            storage_demand,
+        ));
+    }
+    let switches = switch_bandwidth(design, topo);
+    let bisection = bisection(topo);
+    let gpus: usize = servers.iter().map(|s| s.gpus).sum();
+    let storage = storage_bandwidth(design, topo, &servers, gpus, storage_demand);
+
+    let intra_node_gbs = servers
+        .iter()
+        .filter(|s| s.gpus > 1)
+        .map(|s| s.intra_gbs_per_gpu)
+        .fold(f64::INFINITY, f64::min);
+    let intra_node_gbs = if intra_node_gbs.is_finite() {
+        intra_node_gbs
+    } else {
+        0.0
+    };
+
+    // Fabric oversubscription multiplies down the tiers a cross-fabric flow climbs.
+    let mut worst_per_tier: BTreeMap<u8, (f64, DeviceId)> = BTreeMap::new();
+    for s in &switches {
+        if let Some(r) = s.oversubscription {
+            let e = worst_per_tier.entry(s.tier).or_insert((r, s.device));
+            if r > e.0 {
+                *e = (r, s.device);
+            }
+        }
+    }
+    let fabric_factor: f64 = worst_per_tier.values().map(|(r, _)| r.max(1.0)).product();
+    let worst_server = servers.iter().min_by(|a, b| {
+        a.network_gbs_per_gpu
+            .total_cmp(&b.network_gbs_per_gpu)
+            .then(a.device.cmp(&b.device))
+    });
+    let server_cap = worst_server.map_or(0.0, |s| s.network_gbs_per_gpu);
+    let inter_node_gbs = if servers.len() > 1 {
+        server_cap / fabric_factor
+    } else {
+        0.0
+    };
+
+    let mut patterns = Vec::new();
+    if servers.len() > 1 || (servers.len() == 1 && demand_gbs > 0.0) {
+        let (limiter, devices) = match worst_server {
+            _ if fabric_factor > 1.0 && worst_per_tier.values().any(|(r, _)| *r > 1.0) => {
+                let (tier, (r, dev)) = worst_per_tier
+                    .iter()
+                    .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
+                    .map(|(t, v)| (*t, *v))
+                    .unwrap_or((1, (1.0, DeviceId(0))));
+                let server_short = if server_cap > 0.0 {
+                    demand_gbs / server_cap
+                } else {
+                    f64::INFINITY
+                };
+                if r >= server_short {
+                    let name = design
+                        .devices
+                        .get(&dev)
+                        .map_or(String::new(), |d| d.name.clone());
+                    (
+                        format!("switch {name} (tier {tier}) oversubscribed {:.2}:1", r),
+                        vec![dev],
+                    )
+                } else {
+                    server_limiter(design, worst_server)
+                }
+            }
+            _ => server_limiter(design, worst_server),
+        };
+        let achieved = if servers.len() > 1 {
+            inter_node_gbs
+        } else {
+            server_cap
+        };
+        patterns.push(PatternBottleneck {
+            pattern: "GPU network traffic (all-reduce across servers)".into(),
+            limiter,
+            devices,
+            achieved_gbs_per_gpu: round(achieved, 3),
+            demand_gbs_per_gpu: round(demand_gbs, 3),
+            shortfall: round(
+                if achieved > 0.0 {
+                    demand_gbs / achieved
+                } else {
+                    f64::INFINITY
+                },
+                3,
+            ),
+        });
+    }
+    if let Some(worst_intra) = servers
+        .iter()
+        .filter(|s| s.gpus > 1)
+        .min_by(|a, b| a.intra_gbs_per_gpu.total_cmp(&b.intra_gbs_per_gpu))
+    {
+        let via = if worst_intra.nvlink_gbs_per_gpu > 0.0 {
+            "NVLink"
+        } else {
+            "PCIe (no NVLink)"
+        };
+        patterns.push(PatternBottleneck {
+            pattern: "GPU-to-GPU inside a server".into(),
+            limiter: format!(
+                "{via} in {}: {:.1} GB/s per GPU",
+                worst_intra.name, worst_intra.intra_gbs_per_gpu
+            ),
+            devices: vec![worst_intra.device],
+            achieved_gbs_per_gpu: round(worst_intra.intra_gbs_per_gpu, 3),
+            demand_gbs_per_gpu: round(worst_intra.intra_gbs_per_gpu, 3),
+            shortfall: 1.0,
+        });
+    }
+    if storage_demand > 0.0 && gpus > 0 {
+        patterns.push(PatternBottleneck {
+            pattern: "Storage read".into(),
+            limiter: storage.limiter.clone(),
+            devices: Vec::new(),
+            achieved_gbs_per_gpu: storage.per_gpu_gbs,
+            demand_gbs_per_gpu: round(storage_demand, 3),
+            shortfall: round(
+                if storage.per_gpu_gbs > 0.0 {
+                    storage_demand / storage.per_gpu_gbs
+                } else {
+                    f64::INFINITY
+                },
+                3,
+            ),
+        });
+    }
+    patterns.sort_by(|a, b| b.shortfall.total_cmp(&a.shortfall));
+
+    BandwidthReport {
+        gpus,
+        main_gpu: main_gpu(design).map(|p| p.0),
+        demand_gbps_per_gpu: round(demand_gbps, 3),
+        servers,
+        switches,
+        bisection,
+        storage,
+        intra_node_gbs: round(intra_node_gbs, 3),
+        inter_node_gbs: round(inter_node_gbs, 3),
+        patterns,
+    }
+}
+
+fn server_limiter(design: &Design, worst: Option<&ServerBandwidth>) -> (String, Vec<DeviceId>) {
+    let Some(s) = worst else {
+        return ("no GPU servers".into(), Vec::new());
+    };
+    if s.compute_nic_cabled_gbps <= 0.0 {
+        return (
+            format!("server {} has no compute NIC cabled", s.name),
+            vec![s.device],
+        );
+    }
+    let _ = design;
+    let what = if s.bottleneck_hop.ends_with("port") {
+        format!(
+            "NIC bandwidth in {}: {:.0} Gb/s cabled for {} GPUs = {:.1} Gb/s per GPU",
+            s.name, s.compute_nic_cabled_gbps, s.gpus, s.nic_gbps_per_gpu
+        )
+    } else {
+        format!("PCIe {} in {}", s.bottleneck_hop, s.name)
+    };
+    (what, vec![s.device])
+}
+
+/// Bandwidth of each cabled port, Gb/s.
+fn cabled_ports(design: &Design) -> HashMap<&PortRef, f64> {
+    let mut out = HashMap::with_capacity(design.links.len() * 2);
+    for l in design.links.values() {
+        out.insert(&l.a, l.medium.gbps());
+        out.insert(&l.b, l.medium.gbps());
+    }
+    out
+}
+
+/// A server's PCIe tree as parent links, for path finding.
+struct Tree<'a> {
+    spec: &'a ServerSpec,
+}
+
+impl Tree<'_> {
+    /// Hops from a slot up to its CPU: (hop name, capacity GB/s, lanes) and the CPU reached.
+    fn climb(&self, first_hop: (String, f64), parent: &str) -> (Vec<(String, f64)>, String) {
+        let mut hops = vec![first_hop];
+        let mut at = parent.to_string();
+        for _ in 0..16 {
+            let Some(sw) = self.spec.pcie_switches.iter().find(|s| s.name == at) else {
+                break;
+            };
+            let cap = sw.uplink.map_or(f64::INFINITY, PcieLink::gbs);
+            hops.push((format!("{} uplink", sw.name), cap));
+            at = sw.parent.clone();
+        }
+        (hops, at)
+    }
+
+    /// Hops between two slots, given each one's climb: up from A to the common ancestor, across sockets if needed,
+    /// down to B.
+    fn path(
+        &self,
+        a: &(Vec<(String, f64)>, String),
+        b: &(Vec<(String, f64)>, String),
+    ) -> Vec<(String, f64)> {
+        // Shared tail: hops both climbs share (above the lowest common switch).
+        let (ha, hb) = (&a.0, &b.0);
+        let mut common = 0;
+        while common < ha.len().min(hb.len())
+            && ha.get(ha.len() - 1 - common).map(|h| &h.0)
+                == hb.get(hb.len() - 1 - common).map(|h| &h.0)
+            && a.1 == b.1
+        {
+            common += 1;
+        }
+        let mut hops: Vec<(String, f64)> = ha.iter().take(ha.len() - common).cloned().collect();
+        hops.extend(hb.iter().take(hb.len() - common).cloned());
+        if a.1 != b.1 {
+            let (x, y) = if a.1 < b.1 {
+                (&a.1, &b.1)
+            } else {
+                (&b.1, &a.1)
+            };
+            hops.push((format!("{x}-{y}"), self.spec.inter_socket_gbs.max(0.0)));
+        }
+        hops
+    }
+}
+
+fn server_bandwidth(
+    design: &Design,
+    id: DeviceId,
+    device: &Device,
+    spec: &ServerSpec,
+    cabled: &HashMap<&PortRef, f64>,
+    demand_gbs: f64,
+    storage_demand: f64,
+) -> ServerBandwidth {
+    let tree = Tree { spec };
+    let gpu_specs: Vec<(u16, crate::catalog::GpuSpec)> = device
+        .gpus
+        .iter()
+        .filter_map(|(slot, p)| match design.parts.get(p).map(|p| &p.kind) {
+            Some(PartKind::Gpu(g)) => Some((*slot, g.clone())),
+            _ => None,
+        })
+        .collect();
+    let gpu_climbs: Vec<(u16, (Vec<(String, f64)>, String))> = gpu_specs
+        .iter()
+        .filter_map(|(slot, g)| {
+            let s = spec.gpu_slots.get(usize::from(*slot))?;
+            let cap = s
+                .slot
+                .link
+                .map_or(g.pcie.gbs(), |l| l.gbs().min(g.pcie.gbs()));
+            Some((
+                *slot,
+                tree.climb((format!("gpu{slot} link"), cap), &s.slot.parent),
+            ))
+        })
+        .collect();
+
+    // NICs: cabled bandwidth per slot and role.
+    struct NicInfo {
+        slot: u16,
+        role: NicRole,
+        installed_gbps: f64,
+        cabled_gbps: f64,
+        climb: (Vec<(String, f64)>, String),
+    }
+    let mut nics = Vec::new();
+    for (slot, part) in &device.nics {
+        let Some(PartKind::Nic(nic)) = design.parts.get(part).map(|p| &p.kind) else {
+            continue;
+        };
+        let Some(s) = spec.nic_slots.get(usize::from(*slot)) else {
+            continue;
+        };
+        let mut cabled_gbps = 0.0;
+        for k in 1..=nic.ports {
+            let port = PortRef::new(id, format!("nic{slot}/p{k}"));
+            cabled_gbps += cabled.get(&port).copied().unwrap_or(0.0);
+        }
+        let cap = s
+            .slot
+            .link
+            .map_or(nic.host.gbs(), |l| l.gbs().min(nic.host.gbs()));
+        nics.push(NicInfo {
+            slot: *slot,
+            role: s.role,
+            installed_gbps: f64::from(nic.ports) * nic.port_gbps,
+            cabled_gbps,
+            climb: tree.climb((format!("nic{slot} link"), cap), &s.slot.parent),
+        });
+    }
+    let compute: Vec<&NicInfo> = nics
+        .iter()
+        .filter(|n| n.role == NicRole::Compute && n.cabled_gbps > 0.0)
+        .collect();
+    let storage_nics: Vec<&NicInfo> = nics
+        .iter()
+        .filter(|n| n.role == NicRole::Storage && n.cabled_gbps > 0.0)
+        .collect();
+    let storage_src = if storage_nics.is_empty() {
+        compute.clone()
+    } else {
+        storage_nics
+    };
+
+    // Route flows: each GPU to its nearest NICs of a set (fewest hops), split equally among ties. Each flow offers
+    // its GPU's share of the NIC port (capped by the pattern's demand); hops loaded past capacity scale the flows
+    // crossing them down.
+    let mut caps: BTreeMap<String, f64> = BTreeMap::new();
+    let mut plan = |targets: &[&NicInfo]| -> Vec<Flow> {
+        let mut flows = Vec::new();
+        for (gi, (_, climb)) in gpu_climbs.iter().enumerate() {
+            let paths: Vec<(Vec<(String, f64)>, &NicInfo)> = targets
+                .iter()
+                .map(|n| (tree.path(climb, &n.climb), *n))
+                .collect();
+            let best = paths.iter().map(|(p, _)| p.len()).min().unwrap_or(0);
+            let chosen: Vec<&(Vec<(String, f64)>, &NicInfo)> =
+                paths.iter().filter(|(p, _)| p.len() == best).collect();
+            let weight = 1.0 / chosen.len().max(1) as f64;
+            for (path, nic) in chosen {
+                for (hop, cap) in path {
+                    caps.insert(hop.clone(), *cap);
+                }
+                let port = format!("nic{} port", nic.slot);
+                caps.insert(port.clone(), nic.cabled_gbps / 8.0);
+                flows.push(Flow {
+                    gpu: gi,
+                    hops: path.iter().map(|(h, _)| h.clone()).collect(),
+                    port,
+                    weight,
+                });
+            }
+        }
+        flows
+    };
+    let net_flows = if compute.is_empty() {
+        Vec::new()
+    } else {
+        plan(&compute)
+    };
+    let sto_flows = if storage_src.is_empty() || storage_demand <= 0.0 {
+        Vec::new()
+    } else {
+        plan(&storage_src)
+    };
+    let net = carry(&net_flows, &caps, f64::INFINITY, gpu_climbs.len());
+    let sto = carry(&sto_flows, &caps, storage_demand, gpu_climbs.len());
+    let sto_capability = carry(&sto_flows, &caps, f64::INFINITY, gpu_climbs.len());
+    let network_gbs_per_gpu = net.per_gpu.iter().copied().fold(f64::INFINITY, f64::min);
+    let network_gbs_per_gpu = if network_gbs_per_gpu.is_finite() {
+        network_gbs_per_gpu
+    } else {
+        0.0
+    };
+    let storage_path_gbs = sto_capability
+        .per_gpu
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    let storage_path_gbs = if storage_path_gbs.is_finite() {
+        storage_path_gbs
+    } else {
+        0.0
+    };
+    let bottleneck_hop = net.bottleneck.clone();
+    let (net_loads, sto_loads) = (net.loads, sto.loads);
+    let _ = demand_gbs;
+
+    // A hop never carries more than the NIC ports its flows end at can take.
+    let mut port_limit: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
+    for f in net_flows.iter().chain(&sto_flows) {
+        let cap = caps.get(&f.port).copied().unwrap_or(0.0);
+        for h in &f.hops {
+            port_limit
+                .entry(h.as_str())
+                .or_default()
+                .insert(f.port.as_str(), cap);
+        }
+    }
+    let mut pcie = Vec::new();
+    for (hop, cap) in &caps {
+        let mut load =
+            net_loads.get(hop).copied().unwrap_or(0.0) + sto_loads.get(hop).copied().unwrap_or(0.0);
+        if let Some(ports) = port_limit.get(hop.as_str()) {
+            load = load.min(ports.values().sum());
+        } else if let Some(c) = caps.get(hop).filter(|_| hop.ends_with(" port")) {
+            load = load.min(*c);
+        }
+        let (lanes_down, lanes_up) = lanes_of(spec, device, design, hop);
+        pcie.push(PcieHop {
+            hop: hop.clone(),
+            capacity_gbs: round(*cap, 3),
+            load_gbs: round(load, 3),
+            utilisation: round(
+                if *cap > 0.0 {
+                    load / cap
+                } else {
+                    f64::INFINITY
+                },
+                4,
+            ),
+            lanes_down,
+            lanes_up,
+        });
+    }
+
+    let gpus = gpu_specs.len();
+    let nvlink = if spec.nvlink.is_some() {
+        gpu_specs
+            .iter()
+            .map(|(_, g)| g.nvlink_gbs)
+            .fold(f64::INFINITY, f64::min)
+    } else {
+        0.0
+    };
+    let nvlink = if nvlink.is_finite() { nvlink } else { 0.0 };
+    let intra = if nvlink > 0.0 {
+        nvlink
+    } else {
+        pcie_ring_gbs(&tree, &gpu_climbs)
+    };
+    let installed: f64 = nics
+        .iter()
+        .filter(|n| n.role == NicRole::Compute)
+        .map(|n| n.installed_gbps)
+        .sum();
+    let cabled_gbps: f64 = compute.iter().map(|n| n.cabled_gbps).sum();
+    ServerBandwidth {
+        device: id,
+        name: device.name.clone(),
+        gpus,
+        nvlink_gbs_per_gpu: round(nvlink, 3),
+        intra_gbs_per_gpu: round(intra, 3),
+        compute_nic_installed_gbps: installed,
+        compute_nic_cabled_gbps: cabled_gbps,
+        nic_gbps_per_gpu: round(
+            if gpus > 0 {
+                cabled_gbps / gpus as f64
+            } else {
+                0.0
+            },
+            3,
+        ),
+        network_gbs_per_gpu: round(network_gbs_per_gpu, 3),
+        storage_path_gbs_per_gpu: round(storage_path_gbs, 3),
+        bottleneck_hop,
+        pcie,
+    }
+}
+
+/// One GPU's flow to one NIC through the PCIe tree.
+struct Flow {
+    gpu: usize,
+    hops: Vec<String>,
+    port: String,
+    weight: f64,
+}
+
+/// What a set of flows carries.
+struct Carried {
+    /// Load per hop (including NIC ports), GB/s.
+    loads: BTreeMap<String, f64>,
+    /// Achieved rate per GPU, GB/s.
+    per_gpu: Vec<f64>,
+    /// The hop that limits the flows most.
+    bottleneck: String,
+}
+
+/// Offers each flow its share of its NIC port (at most `demand` per GPU), then scales every flow by the worst
+/// cap/load on its hops.
+fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize) -> Carried {
+    let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
+    for f in flows {
+        *port_weight.entry(f.port.as_str()).or_default() += f.weight;
+    }
+    let offered: Vec<f64> = flows
+        .iter()
+        .map(|f| {
+            let cap = caps.get(&f.port).copied().unwrap_or(0.0);
+            let w = port_weight
+                .get(f.port.as_str())
+                .copied()
+                .unwrap_or(1.0)
+                .max(1e-12);
+            (cap * f.weight / w).min(demand * f.weight)
+        })
+        .collect();
+    let mut loads: BTreeMap<String, f64> = BTreeMap::new();
+    for (f, o) in flows.iter().zip(&offered) {
+        for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+            *loads.entry(h.clone()).or_default() += o;
+        }
+    }
+    let mut per_gpu = vec![0.0; gpus];
+    let mut worst = (f64::INFINITY, String::new());
+    for (f, o) in flows.iter().zip(&offered) {
+        let mut scale: f64 = 1.0;
+        for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+            let (Some(c), Some(l)) = (caps.get(h), loads.get(h)) else {
+                continue;
+            };
+            if *l > 0.0 {
+                let ratio = c / l;
+                scale = scale.min(ratio);
+                // The NIC port is the limit when nothing on the PCIe path is tighter.
+                let key = if h == &f.port { ratio + 1e-9 } else { ratio };
+                if key < worst.0 || (worst.1.is_empty() && h == &f.port) {
+                    worst = (key, h.clone());
+                }
+            }
+        }
+        if let Some(g) = per_gpu.get_mut(f.gpu) {
+            *g += o * scale.min(1.0);
+        }
+    }
+    if worst.0 >= 1.0 {
+        // No hop is overloaded: the limit is the NIC port with the least bandwidth per GPU.
+        if let Some((port, _)) = port_weight.iter().max_by(|a, b| {
+            let ca = caps.get(*a.0).copied().unwrap_or(0.0) / a.1;
+            let cb = caps.get(*b.0).copied().unwrap_or(0.0) / b.1;
+            cb.total_cmp(&ca)
+        }) {
+            worst.1 = (*port).to_string();
+        }
+    }
+    Carried {
+        loads,
+        per_gpu,
+        bottleneck: worst.1,
+    }
+}
+
+/// GPU-to-GPU ring over PCIe: the ring in slot order crosses every hop on the way once per direction, so its
+/// per-GPU bandwidth is the smallest capacity among the hops between consecutive GPUs.
+fn pcie_ring_gbs(tree: &Tree<'_>, gpus: &[(u16, (Vec<(String, f64)>, String))]) -> f64 {
+    if gpus.len() < 2 {
+        return 0.0;
+    }
+    let mut worst = f64::INFINITY;
+    for (i, (_, a)) in gpus.iter().enumerate() {
+        let Some((_, b)) = gpus.get((i + 1) % gpus.len()) else {
+            continue;
+        };
+        for (_, cap) in tree.path(a, b) {
+            worst = worst.min(cap);
+        }
+    }
+    if worst.is_finite() { worst } else { 0.0 }
+}
+
+fn lanes_of(spec: &ServerSpec, device: &Device, design: &Design, hop: &str) -> (u32, u32) {
+    let Some(name) = hop.strip_suffix(" uplink") else {
+        return (0, 0);
+    };
+    let Some(sw) = spec.pcie_switches.iter().find(|s| s.name == name) else {
+        return (0, 0);
+    };
+    let mut down = 0u32;
+    for (slot, part) in &device.gpus {
+        if let Some(s) = spec.gpu_slots.get(usize::from(*slot))
+            && s.slot.parent == name
+        {
+            let own = match design.parts.get(part).map(|p| &p.kind) {
+                Some(PartKind::Gpu(g)) => g.pcie.lanes,
+                _ => 16,
+            };
+            down += u32::from(s.slot.link.map_or(own, |l| l.lanes.min(own)));
+        }
+    }
+    for (slot, part) in &device.nics {
+        if let Some(s) = spec.nic_slots.get(usize::from(*slot))
+            && s.slot.parent == name
+        {
+            let own = match design.parts.get(part).map(|p| &p.kind) {
+                Some(PartKind::Nic(n)) => n.host.lanes,
+                _ => 16,
+            };
+            down += u32::from(s.slot.link.map_or(own, |l| l.lanes.min(own)));
+        }
+    }
+    for child in spec.pcie_switches.iter().filter(|s| s.parent == name) {
+        down += u32::from(child.uplink.map_or(0, |l| l.lanes));
+    }
+    (down, u32::from(sw.uplink.map_or(0, |l| l.lanes)))
+}
+
+fn switch_bandwidth(design: &Design, topo: &Topology) -> Vec<SwitchBandwidth> {
+    let mut ports_used: HashMap<DeviceId, usize> = HashMap::new();
+    for l in design.links.values() {
+        *ports_used.entry(l.a.device).or_default() += 1;
+        *ports_used.entry(l.b.device).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for (id, device) in &design.devices {
+        let Some(PartKind::Switch(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
+            continue;
+        };
+        let tier = topo.tier.get(id).copied().unwrap_or(0);
+        let (mut down, mut up) = (0.0, 0.0);
+        if let Some(&n) = topo.node_of.get(id) {
+            for e in topo.graph.edges(n) {
+                use petgraph::visit::EdgeRef;
+                let other = if e.source() == n {
+                    e.target()
+                } else {
+                    e.source()
+                };
+                let Some(w) = topo.graph.node_weight(other) else {
+                    continue;
+                };
+                if w.kind != NodeKind::Switch {
+                    down += e.weight().gbps;
+                } else {
+                    let t = topo.tier.get(&w.device).copied().unwrap_or(0);
+                    if t > tier {
+                        up += e.weight().gbps;
+                    } else if t < tier {
+                        down += e.weight().gbps;
+                    }
+                }
+            }
+        }
+        let oversubscription = (up > 0.0).then(|| round(down / up, 4));
+        out.push(SwitchBandwidth {
+            device: *id,
+            name: device.name.clone(),
+            tier,
+            down_gbps: down,
+            up_gbps: up,
+            oversubscription,
+            ports_used: ports_used.get(id).copied().unwrap_or(0),
+            ports_total: usize::from(spec.ports) + usize::from(spec.uplink_ports),
+        });
+    }
+    out
+}
+
+fn bisection(topo: &Topology) -> Bisection {
+    use petgraph::visit::EdgeRef;
+    let mut injection = 0.0;
+    let mut between: BTreeMap<u8, f64> = BTreeMap::new();
+    for e in topo.graph.edge_references() {
+        let (Some(a), Some(b)) = (
+            topo.graph.node_weight(e.source()),
+            topo.graph.node_weight(e.target()),
+        ) else {
+            continue;
+        };
+        match (a.kind, b.kind) {
+            (NodeKind::GpuServer, NodeKind::Switch) | (NodeKind::Switch, NodeKind::GpuServer) => {
+                injection += e.weight().compute_gbps;
+            }
+            (NodeKind::Switch, NodeKind::Switch) => {
+                let ta = topo.tier.get(&a.device).copied().unwrap_or(0);
+                let tb = topo.tier.get(&b.device).copied().unwrap_or(0);
+                if ta != tb && ta > 0 && tb > 0 {
+                    *between.entry(ta.min(tb)).or_default() += e.weight().gbps;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut levels = vec![("GPU servers to leaf".to_string(), injection)];
+    for (t, g) in &between {
+        levels.push((format!("tier {t} to tier {}", t + 1), *g));
+    }
+    let min = levels.iter().map(|(_, g)| *g).fold(f64::INFINITY, f64::min);
+    Bisection {
+        gbps: round(if min.is_finite() { min / 2.0 } else { 0.0 }, 3),
+        method: "tier-cut bound: half the smallest total capacity between adjacent tiers (exact for fat trees and \
+                 rail-optimised units; an upper bound on other shapes)"
+            .into(),
+        levels,
+    }
+}
+
+fn storage_bandwidth(
+    design: &Design,
+    topo: &Topology,
+    servers: &[ServerBandwidth],
+    gpus: usize,
+    demand: f64,
+) -> StorageBandwidth {
+    let (mut appliances, mut rated, mut network) = (0, 0.0, 0.0);
+    for (id, device) in &design.devices {
+        let Some(PartKind::Storage(s)) = design.parts.get(&device.part).map(|p| &p.kind) else {
+            continue;
+        };
+        appliances += 1;
+        rated += s.read_gbs;
+        if let Some(&n) = topo.node_of.get(id) {
+            network += topo.graph.edges(n).map(|e| e.weight().gbps).sum::<f64>() / 8.0;
+        }
+    }
+    let deliverable = rated.min(network);
+    let appliance_per_gpu = if gpus > 0 {
+        deliverable / gpus as f64
+    } else {
+        0.0
+    };
+    let worst_path = servers.iter().min_by(|a, b| {
+        a.storage_path_gbs_per_gpu
+            .total_cmp(&b.storage_path_gbs_per_gpu)
+    });
+    let path = worst_path.map_or(0.0, |s| s.storage_path_gbs_per_gpu);
+    let per_gpu = appliance_per_gpu.min(path);
+    let limiter = if appliances == 0 {
+        "no storage in the design".to_string()
+    } else if network <= 0.0 {
+        "storage is not cabled".to_string()
+    } else if path < appliance_per_gpu {
+        format!(
+            "storage path into {}: {:.2} GB/s per GPU",
+            worst_path.map_or("", |s| s.name.as_str()),
+            path
+        )
+    } else if rated <= network {
+        format!(
+            "storage throughput: {rated:.0} GB/s rated over {gpus} GPUs = {appliance_per_gpu:.2} GB/s per GPU"
+        )
+    } else {
+        format!(
+            "storage network links: {network:.0} GB/s over {gpus} GPUs = {appliance_per_gpu:.2} GB/s per GPU"
+        )
+    };
+    StorageBandwidth {
+        appliances,
+        rated_read_gbs: round(rated, 3),
+        network_gbs: round(network, 3),
+        deliverable_gbs: round(deliverable, 3),
+        per_gpu_gbs: round(per_gpu, 4),
+        demand_per_gpu_gbs: round(demand, 3),
+        limiter,
+    }
+}

@@ -1,0 +1,704 @@
+//! Findings: what is wrong or worth knowing, each with its numbers, the parts concerned and a suggested fix.
+//! Findings about many parts of the same kind are grouped into one, listing every part.
+
+use super::bandwidth::BandwidthReport;
+use super::cost::CostReport;
+use super::latency::LatencyReport;
+use super::power::PowerReport;
+use crate::catalog::{NicRole, PartKind};
+use crate::model::{Design, DeviceId, LinkId, PortRef, RackId};
+use crate::topology::{NodeKind, Topology};
+use petgraph::graph::NodeIndex;
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Severity {
+    /// The design does not work as drawn.
+    Error,
+    /// The design works but misses what it is for.
+    Warning,
+    /// Worth knowing.
+    Info,
+}
+
+/// One finding.
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    /// Severity.
+    pub severity: Severity,
+    /// Stable code, e.g. "nic-per-gpu".
+    pub code: String,
+    /// One line with the numbers.
+    pub message: String,
+    /// Devices concerned.
+    pub devices: Vec<DeviceId>,
+    /// Racks concerned.
+    pub racks: Vec<RackId>,
+    /// Links concerned.
+    pub links: Vec<LinkId>,
+    /// Suggested fix.
+    pub fix: String,
+}
+
+impl Finding {
+    fn new(severity: Severity, code: &str, message: String, fix: &str) -> Self {
+        Self {
+            severity,
+            code: code.into(),
+            message,
+            devices: Vec::new(),
+            racks: Vec::new(),
+            links: Vec::new(),
+            fix: fix.into(),
+        }
+    }
+}
+
+fn names(design: &Design, ids: &[DeviceId]) -> String {
+    let mut v: Vec<&str> = ids
+        .iter()
+        .filter_map(|i| design.devices.get(i))
+        .map(|d| d.name.as_str())
+        .take(4)
+        .collect();
+    if ids.len() > 4 {
+        v.push("...");
+    }
+    v.join(", ")
+}
+
+pub(crate) fn collect(
+    design: &Design,
+    topo: &Topology,
+    bw: &BandwidthReport,
+    lat: &LatencyReport,
+    power: &PowerReport,
+    cost: &CostReport,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    bandwidth_findings(design, bw, &mut out);
+    connectivity_findings(design, topo, bw, &mut out);
+    power_findings(power, &mut out);
+    serving_findings(design, lat, cost, &mut out);
+    if cost.unpriced_links > 0 {
+        out.push(Finding::new(
+            Severity::Info,
+            "unpriced-links",
+            format!(
+                "{} links have no cable or transceiver part and are not in the capex",
+                cost.unpriced_links
+            ),
+            "choose a cable part for each link in the inspector",
+        ));
+    }
+    out.sort_by(|a, b| {
+        a.severity
+            .cmp(&b.severity)
+            .then_with(|| a.code.cmp(&b.code))
+            .then_with(|| a.message.cmp(&b.message))
+    });
+    out
+}
+
+fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
+    // NIC bandwidth per GPU below what the fabric asks, grouped by the figure.
+    let demand = bw.demand_gbps_per_gpu;
+    let mut short: BTreeMap<String, Vec<DeviceId>> = BTreeMap::new();
+    for s in &bw.servers {
+        if s.compute_nic_cabled_gbps > 0.0 && s.nic_gbps_per_gpu + 1e-9 < demand {
+            let key = format!("{:.1} Gb/s", s.nic_gbps_per_gpu);
+            short.entry(key).or_default().push(s.device);
+        }
+    }
+    for (figure, devices) in short {
+        let per = figure
+            .trim_end_matches(" Gb/s")
+            .parse::<f64>()
+            .unwrap_or(0.0);
+        let ratio = if per > 0.0 {
+            demand / per
+        } else {
+            f64::INFINITY
+        };
+        let mut f = Finding::new(
+            Severity::Warning,
+            "nic-per-gpu",
+            format!(
+                "{} server(s) ({}) have {figure} of NIC bandwidth per GPU against {demand:.0} Gb/s the fabric asks: {ratio:.1}x short",
+                devices.len(),
+                names(design, &devices)
+            ),
+            "add compute NICs (one per GPU on the GPU's PCIe switch) or use faster NICs",
+        );
+        f.devices = devices;
+        out.push(f);
+    }
+    // PCIe hops loaded beyond capacity under network + storage traffic.
+    let mut pcie: BTreeMap<String, (f64, f64, Vec<DeviceId>)> = BTreeMap::new();
+    for s in &bw.servers {
+        for h in &s.pcie {
+            if h.utilisation > 1.0 + 1e-9 && !h.hop.ends_with(" port") {
+                let e =
+                    pcie.entry(h.hop.clone())
+                        .or_insert((h.load_gbs, h.capacity_gbs, Vec::new()));
+                e.2.push(s.device);
+            }
+        }
+    }
+    for (hop, (load, cap, devices)) in pcie {
+        let mut f = Finding::new(
+            Severity::Warning,
+            "pcie-oversubscribed",
+            format!(
+                "PCIe {hop} carries {load:.1} GB/s against {cap:.1} GB/s ({:.2}x) in {} server(s): {}",
+                load / cap,
+                devices.len(),
+                names(design, &devices)
+            ),
+            "put each GPU's NIC on the same PCIe switch as the GPU, or use a wider/newer PCIe link",
+        );
+        f.devices = devices;
+        out.push(f);
+    }
+    // Switch oversubscription above 1:1.
+    let mut over: BTreeMap<(u8, String), Vec<DeviceId>> = BTreeMap::new();
+    for s in &bw.switches {
+        if let Some(r) = s.oversubscription
+            && r > 1.0 + 1e-6
+        {
+            over.entry((s.tier, format!("{r:.2}")))
+                .or_default()
+                .push(s.device);
+        }
+    }
+    for ((tier, ratio), devices) in over {
+        let mut f = Finding::new(
+            Severity::Warning,
+            "switch-oversubscribed",
+            format!(
+                "{} tier-{tier} switch(es) ({}) are oversubscribed {ratio}:1 (down against up bandwidth)",
+                devices.len(),
+                names(design, &devices)
+            ),
+            "add uplinks (or spine switches) until uplink bandwidth matches downlink bandwidth",
+        );
+        f.devices = devices;
+        out.push(f);
+    }
+    // Storage.
+    let st = &bw.storage;
+    if bw.gpus > 0 && st.demand_per_gpu_gbs > 0.0 {
+        if st.appliances == 0 {
+            out.push(Finding::new(
+                Severity::Warning,
+                "no-storage",
+                format!(
+                    "no storage in the design for {} GPUs that need {:.1} GB/s each",
+                    bw.gpus, st.demand_per_gpu_gbs
+                ),
+                "add a parallel-filesystem appliance or NVMe storage servers on the storage fabric",
+            ));
+        } else if st.per_gpu_gbs + 1e-9 < st.demand_per_gpu_gbs {
+            let ids: Vec<DeviceId> = design
+                .devices_where(|k| matches!(k, PartKind::Storage(_)))
+                .map(|(id, _)| id)
+                .collect();
+            let mut f = Finding::new(
+                Severity::Warning,
+                "storage-per-gpu",
+                format!(
+                    "storage delivers {:.2} GB/s per GPU against {:.1} GB/s needed: {}",
+                    st.per_gpu_gbs, st.demand_per_gpu_gbs, st.limiter
+                ),
+                "add storage appliances or storage links (at least 1 GB/s per GPU for training)",
+            );
+            f.devices = ids;
+            out.push(f);
+        }
+    }
+    // Bottleneck of the inter-server pattern, as info when it is not already a warning.
+    if let Some(p) = bw
+        .patterns
+        .iter()
+        .find(|p| p.pattern.starts_with("GPU network"))
+    {
+        let mut f = Finding::new(
+            Severity::Info,
+            "bottleneck",
+            format!(
+                "bottleneck for GPU network traffic: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
+                p.limiter, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+            ),
+            "the part named limits all-reduce across servers; widen it first",
+        );
+        f.devices = p.devices.clone();
+        out.push(f);
+    }
+}
+
+fn connectivity_findings(
+    design: &Design,
+    topo: &Topology,
+    bw: &BandwidthReport,
+    out: &mut Vec<Finding>,
+) {
+    let cabled: HashSet<&PortRef> = design.links.values().flat_map(|l| [&l.a, &l.b]).collect();
+    let multi = bw.servers.len() > 1
+        || design
+            .devices_where(|k| matches!(k, PartKind::Switch(_)))
+            .next()
+            .is_some();
+    // GPU servers with no compute NIC cabled.
+    let isolated: Vec<DeviceId> = bw
+        .servers
+        .iter()
+        .filter(|s| s.compute_nic_cabled_gbps <= 0.0)
+        .map(|s| s.device)
+        .collect();
+    if multi && !isolated.is_empty() {
+        let mut f = Finding::new(
+            Severity::Error,
+            "gpu-not-connected",
+            format!(
+                "{} GPU server(s) ({}) have no compute NIC cabled: their GPUs cannot reach the fabric",
+                isolated.len(),
+                names(design, &isolated)
+            ),
+            "install compute NICs and cable them to a leaf switch",
+        );
+        f.devices = isolated;
+        out.push(f);
+    }
+    // NICs installed with no port cabled.
+    let mut uncabled: Vec<DeviceId> = Vec::new();
+    let mut count = 0usize;
+    for (id, d) in &design.devices {
+        let Some(PartKind::Server(spec)) = design.parts.get(&d.part).map(|p| &p.kind) else {
+            continue;
+        };
+        let mut here = 0;
+        for (slot, part) in &d.nics {
+            let Some(PartKind::Nic(nic)) = design.parts.get(part).map(|p| &p.kind) else {
+                continue;
+            };
+            if spec
+                .nic_slots
+                .get(usize::from(*slot))
+                .is_some_and(|s| s.role == NicRole::Management)
+            {
+                continue;
+            }
+            let any = (1..=nic.ports)
+                .any(|k| cabled.contains(&PortRef::new(*id, format!("nic{slot}/p{k}"))));
+            if !any {
+                here += 1;
+            }
+        }
+        if here > 0 {
+            count += here;
+            uncabled.push(*id);
+        }
+    }
+    if !uncabled.is_empty() {
+        let mut f = Finding::new(
+            Severity::Warning,
+            "nic-not-connected",
+            format!(
+                "{count} NIC(s) in {} server(s) ({}) are not cabled",
+                uncabled.len(),
+                names(design, &uncabled)
+            ),
+            "cable every NIC, or remove the ones the design does not need",
+        );
+        f.devices = uncabled;
+        out.push(f);
+    }
+    // Empty GPU slots.
+    let mut empty = Vec::new();
+    for (id, d) in &design.devices {
+        if let Some(PartKind::Server(spec)) = design.parts.get(&d.part).map(|p| &p.kind)
+            && !spec.gpu_slots.is_empty()
+            && d.gpus.len() < spec.gpu_slots.len()
+        {
+            empty.push(*id);
+        }
+    }
+    if !empty.is_empty() {
+        let mut f = Finding::new(
+            Severity::Info,
+            "empty-gpu-slots",
+            format!(
+                "{} server(s) ({}) have empty GPU slots",
+                empty.len(),
+                names(design, &empty)
+            ),
+            "drag GPUs into the free slots, or use a smaller server",
+        );
+        f.devices = empty;
+        out.push(f);
+    }
+    resilience_findings(design, topo, out);
+}
+
+/// Endpoints (GPU servers and storage) in the graph.
+fn endpoints(topo: &Topology) -> Vec<NodeIndex> {
+    topo.graph
+        .node_indices()
+        .filter(|n| {
+            topo.graph
+                .node_weight(*n)
+                .is_some_and(|w| matches!(w.kind, NodeKind::GpuServer | NodeKind::Storage))
+        })
+        .collect()
+}
+
+/// Connected-component label per node, ignoring one node or one edge.
+fn components(
+    topo: &Topology,
+    skip_node: Option<NodeIndex>,
+    skip_edge: Option<petgraph::graph::EdgeIndex>,
+) -> Vec<usize> {
+    let n = topo.graph.node_count();
+    let mut label = vec![usize::MAX; n];
+    let mut next = 0;
+    let mut stack = Vec::new();
+    for start in topo.graph.node_indices() {
+        if Some(start) == skip_node || label.get(start.index()).is_none_or(|l| *l != usize::MAX) {
+            continue;
+        }
+        if let Some(l) = label.get_mut(start.index()) {
+            *l = next;
+        }
+        stack.push(start);
+        while let Some(v) = stack.pop() {
+            for e in topo.graph.edges(v) {
+                if Some(e.id()) == skip_edge {
+                    continue;
+                }
+                let w = if e.source() == v {
+                    e.target()
+                } else {
+                    e.source()
+                };
+                if Some(w) == skip_node {
+                    continue;
+                }
+                if let Some(l) = label.get_mut(w.index())
+                    && *l == usize::MAX
+                {
+                    *l = next;
+                    stack.push(w);
+                }
+            }
+        }
+        next += 1;
+    }
+    label
+}
+
+fn distinct(label: &[usize], nodes: &[NodeIndex], skip: Option<NodeIndex>) -> usize {
+    nodes
+        .iter()
+        .filter(|n| Some(**n) != skip)
+        .filter_map(|n| label.get(n.index()))
+        .collect::<HashSet<_>>()
+        .len()
+}
+
+/// Most single points of failure checked one by one; beyond this the finding says how many were not.
+const SPOF_CHECK_LIMIT: usize = 256;
+
+fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>) {
+    let ends = endpoints(topo);
+    if ends.len() < 2 {
+        return;
+    }
+    let base = components(topo, None, None);
+    let base_count = distinct(&base, &ends, None);
+    let gpu_servers: Vec<NodeIndex> = ends
+        .iter()
+        .copied()
+        .filter(|n| {
+            topo.graph
+                .node_weight(*n)
+                .is_some_and(|w| w.kind == NodeKind::GpuServer)
+        })
+        .collect();
+    if distinct(&base, &gpu_servers, None) > 1 {
+        let mut by_label: BTreeMap<usize, Vec<DeviceId>> = BTreeMap::new();
+        for n in &gpu_servers {
+            if let (Some(l), Some(w)) = (base.get(n.index()), topo.graph.node_weight(*n)) {
+                by_label.entry(*l).or_default().push(w.device);
+            }
+        }
+        let mut f = Finding::new(
+            Severity::Error,
+            "fabric-partitioned",
+            format!(
+                "the GPU servers form {} islands that cannot reach each other",
+                by_label.len()
+            ),
+            "cable the leaf switches to common spine switches",
+        );
+        f.devices = by_label.into_values().flatten().collect();
+        out.push(f);
+    }
+    // Switches whose loss splits endpoints apart (articulation points, confirmed by recount).
+    let aps = petgraph::algo::articulation_points::articulation_points(&topo.graph);
+    let mut ap_list: Vec<NodeIndex> = aps
+        .into_iter()
+        .filter(|n| {
+            topo.graph
+                .node_weight(*n)
+                .is_some_and(|w| w.kind == NodeKind::Switch)
+        })
+        .collect();
+    ap_list.sort();
+    let mut spof_switches = Vec::new();
+    for n in ap_list.iter().take(SPOF_CHECK_LIMIT) {
+        let label = components(topo, Some(*n), None);
+        if distinct(&label, &ends, Some(*n)) > base_count
+            && let Some(w) = topo.graph.node_weight(*n)
+        {
+            spof_switches.push(w.device);
+        }
+    }
+    if !spof_switches.is_empty() {
+        let unchecked = ap_list.len().saturating_sub(SPOF_CHECK_LIMIT);
+        let mut f = Finding::new(
+            Severity::Warning,
+            "single-switch",
+            format!(
+                "losing any one of {} switch(es) ({}) disconnects GPUs or storage{}",
+                spof_switches.len(),
+                names(design, &spof_switches),
+                if unchecked > 0 {
+                    format!(" ({unchecked} more candidates not checked)")
+                } else {
+                    String::new()
+                }
+            ),
+            "dual-home servers and storage to two leaf switches, and give every leaf two or more spines",
+        );
+        f.devices = spof_switches;
+        out.push(f);
+    }
+    // Edges whose loss splits endpoints: bridges of the collapsed graph (parallel cables are not bridges).
+    let bridges: Vec<petgraph::graph::EdgeIndex> = petgraph::algo::bridges::bridges(&topo.graph)
+        .map(|e| e.id())
+        .collect();
+    let mut spof_links: Vec<LinkId> = Vec::new();
+    let mut spof_devices: Vec<DeviceId> = Vec::new();
+    let degree: HashMap<NodeIndex, usize> = topo
+        .graph
+        .node_indices()
+        .map(|n| (n, topo.graph.edges(n).count()))
+        .collect();
+    let mut checked = 0;
+    let mut unchecked = 0;
+    for e in bridges {
+        let Some((a, b)) = topo.graph.edge_endpoints(e) else {
+            continue;
+        };
+        let Some(weight) = topo.graph.edge_weight(e) else {
+            continue;
+        };
+        if weight.links.len() != 1 {
+            continue;
+        }
+        // A leaf endpoint hanging on a single cable is the common case: no recount needed.
+        let hangs = [a, b]
+            .into_iter()
+            .find(|n| degree.get(n) == Some(&1) && ends.contains(n));
+        let splits = if hangs.is_some() {
+            true
+        } else if checked < SPOF_CHECK_LIMIT {
+            checked += 1;
+            distinct(&components(topo, None, Some(e)), &ends, None) > base_count
+        } else {
+            unchecked += 1;
+            false
+        };
+        if splits {
+            spof_links.extend(weight.links.iter().copied());
+            for n in [a, b] {
+                if let Some(w) = topo.graph.node_weight(n)
+                    && w.kind != NodeKind::Switch
+                {
+                    spof_devices.push(w.device);
+                }
+            }
+        }
+    }
+    if !spof_links.is_empty() {
+        spof_devices.sort();
+        spof_devices.dedup();
+        let mut f = Finding::new(
+            Severity::Warning,
+            "single-link",
+            format!(
+                "{} link(s) are the only path for {} device(s) ({}): losing one disconnects them{}",
+                spof_links.len(),
+                spof_devices.len(),
+                names(design, &spof_devices),
+                if unchecked > 0 {
+                    format!(" ({unchecked} more candidates not checked)")
+                } else {
+                    String::new()
+                }
+            ),
+            "give each server and storage appliance a second link to a different switch",
+        );
+        f.devices = spof_devices;
+        f.links = spof_links;
+        out.push(f);
+    }
+}
+
+fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
+    let mut high: Vec<(RackId, String, f64)> = Vec::new();
+    for r in &power.racks {
+        if r.power_w > r.budget_w + 1e-9 {
+            let mut f = Finding::new(
+                Severity::Error,
+                "rack-power",
+                format!(
+                    "rack {} draws {:.1} kW against its {:.1} kW budget ({:.0}%)",
+                    r.name,
+                    r.power_w / 1000.0,
+                    r.budget_w / 1000.0,
+                    r.utilisation * 100.0
+                ),
+                "move devices to another rack or raise the rack's power budget",
+            );
+            f.racks = vec![r.rack];
+            out.push(f);
+        } else if r.power_w > 0.9 * r.budget_w && r.budget_w > 0.0 {
+            high.push((r.rack, r.name.clone(), r.utilisation));
+        }
+        if r.weight_kg > r.max_weight_kg + 1e-9 {
+            let mut f = Finding::new(
+                Severity::Error,
+                "rack-weight",
+                format!(
+                    "rack {} carries {:.0} kg against its {:.0} kg rating",
+                    r.name, r.weight_kg, r.max_weight_kg
+                ),
+                "spread heavy servers over more racks",
+            );
+            f.racks = vec![r.rack];
+            out.push(f);
+        }
+        if r.units_used > r.units_total {
+            let mut f = Finding::new(
+                Severity::Error,
+                "rack-space",
+                format!(
+                    "rack {} needs {}U but has {}U",
+                    r.name, r.units_used, r.units_total
+                ),
+                "move devices to another rack",
+            );
+            f.racks = vec![r.rack];
+            out.push(f);
+        }
+        if r.pdu_capacity_w > 0.0 && r.power_w > r.pdu_capacity_w {
+            let mut f = Finding::new(
+                Severity::Warning,
+                "rack-pdu",
+                format!(
+                    "rack {} draws {:.1} kW but its PDUs carry {:.1} kW",
+                    r.name,
+                    r.power_w / 1000.0,
+                    r.pdu_capacity_w / 1000.0
+                ),
+                "add PDUs or larger ones",
+            );
+            f.racks = vec![r.rack];
+            out.push(f);
+        }
+        if let Some(feed) = r.feed_capacity_w
+            && r.power_w > feed
+        {
+            let mut f = Finding::new(
+                Severity::Warning,
+                "rack-feed",
+                format!(
+                    "rack {} draws {:.1} kW, more than one {:.1} kW feed: it does not survive the loss of feed A or B",
+                    r.name,
+                    r.power_w / 1000.0,
+                    feed / 1000.0
+                ),
+                "keep the rack's load under one feed's capacity, or cap server power",
+            );
+            f.racks = vec![r.rack];
+            out.push(f);
+        }
+    }
+    if !high.is_empty() {
+        let list: Vec<String> = high
+            .iter()
+            .take(6)
+            .map(|(_, n, u)| format!("{n} {:.0}%", u * 100.0))
+            .collect();
+        let mut f = Finding::new(
+            Severity::Info,
+            "rack-power-high",
+            format!(
+                "{} rack(s) above 90% of their power budget: {}{}",
+                high.len(),
+                list.join(", "),
+                if high.len() > 6 { ", ..." } else { "" }
+            ),
+            "leave headroom for inrush and growth",
+        );
+        f.racks = high.into_iter().map(|(id, _, _)| id).collect();
+        out.push(f);
+    }
+}
+
+fn serving_findings(
+    design: &Design,
+    lat: &LatencyReport,
+    cost: &CostReport,
+    out: &mut Vec<Finding>,
+) {
+    let (Some(s), Some(needed), Some(have)) = (
+        &design.params.serving,
+        cost.replicas_needed,
+        cost.replicas_in_design,
+    ) else {
+        return;
+    };
+    if have < needed {
+        out.push(Finding::new(
+            Severity::Error,
+            "serving-capacity",
+            format!(
+                "{:.0} req/s at {:.0}% utilisation needs {needed} replicas ({} GPUs); the design holds {have}",
+                s.request_rate_rps,
+                design.params.utilisation_target * 100.0,
+                needed * u64::from(s.gpus_per_replica)
+            ),
+            "add GPU servers, or raise the replica throughput with batching or a smaller model",
+        ));
+    }
+    if let Some(sl) = &lat.serving
+        && sl.p99_ms > sl.target_ms
+    {
+        out.push(Finding::new(
+            Severity::Warning,
+            "serving-latency",
+            format!(
+                "p99 serving latency {:.1} ms exceeds the {:.0} ms target (each replica at {:.0}% load)",
+                sl.p99_ms,
+                sl.target_ms,
+                sl.utilisation * 100.0
+            ),
+            "add replicas so each runs at lower utilisation",
+        ));
+    }
+}

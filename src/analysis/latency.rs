@@ -1,0 +1,490 @@
+//! GPU-to-GPU latency by path class and all-reduce times.
+//!
+//! Path latency (formulas.md): software per-message cost + NIC + switch hops + serialisation (once: the switches
+//! are cut-through; once per hop for store-and-forward ones) + propagation (5 ns/m) + queueing. Queueing: each link
+//! on the path is an M/M/1 queue at the utilisation target with service rate = link bandwidth / message size; the
+//! path's p-th percentile adds the per-link waiting percentiles (a conservative bound on the percentile of the sum).
+
+use super::bandwidth::BandwidthReport;
+use super::{collectives, queueing, round};
+use crate::catalog::PartKind;
+use crate::model::{Design, Protocol};
+use crate::topology::{NodeKind, Topology};
+use petgraph::visit::EdgeRef;
+use serde::Serialize;
+
+/// Software cost per message over NVLink, s (distributed-training-book alpha-beta chapter: ~1 us).
+pub const ALPHA_NVLINK_S: f64 = 1e-6;
+/// Software cost per message over PCIe peer-to-peer, s (same order as NVLink; planning value).
+pub const ALPHA_PCIE_S: f64 = 2e-6;
+/// Software cost per message over InfiniBand inside one rack, s (book: 1-2 us).
+pub const ALPHA_IB_RACK_S: f64 = 2e-6;
+/// Software cost per message over InfiniBand across racks, s (book: 3-5 us; the worked example uses 5 us).
+pub const ALPHA_IB_S: f64 = 5e-6;
+/// Software cost per message over Ethernet (RoCE), s: the low end of the book's 10-50 us Ethernet range.
+pub const ALPHA_ETH_S: f64 = 10e-6;
+/// Propagation in fibre or copper, ns per metre (about 2/3 c).
+pub const PROPAGATION_NS_PER_M: f64 = 5.0;
+/// Latency of one PCIe switch hop, ns (planning value for Gen4/Gen5 switches; override in code review).
+pub const PCIE_SWITCH_NS: f64 = 150.0;
+
+/// Latency section of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct LatencyReport {
+    /// Message size used for path latency, bytes.
+    pub message_bytes: f64,
+    /// Utilisation the queueing model assumes.
+    pub utilisation: f64,
+    /// One entry per path class present in the design.
+    pub paths: Vec<PathLatency>,
+    /// All-reduce over all GPUs.
+    pub allreduce: AllReduce,
+    /// Serving latency at the request rate, when the design has a service level.
+    pub serving: Option<ServingLatency>,
+    /// How to read these figures.
+    pub note: String,
+}
+
+/// Latency of one path class.
+#[derive(Debug, Clone, Serialize)]
+pub struct PathLatency {
+    /// "same server", "same leaf", "across spine", "across core".
+    pub class: String,
+    /// Switch hops on the path.
+    pub switch_hops: u32,
+    /// Links queued on.
+    pub links: u32,
+    /// Software per-message cost, ns.
+    pub software_ns: f64,
+    /// NIC (or NVSwitch / PCIe switch) latency, ns.
+    pub nic_ns: f64,
+    /// Sum of switch port-to-port latencies, ns.
+    pub switch_ns: f64,
+    /// Serialisation, ns.
+    pub serialisation_ns: f64,
+    /// Propagation, ns.
+    pub propagation_ns: f64,
+    /// Queueing wait at p50, ns.
+    pub queue_p50_ns: f64,
+    /// Queueing wait at p99, ns.
+    pub queue_p99_ns: f64,
+    /// Queueing wait at p99.9, ns.
+    pub queue_p999_ns: f64,
+    /// Total at p50, ns.
+    pub p50_ns: f64,
+    /// Total at p99, ns.
+    pub p99_ns: f64,
+    /// Total at p99.9, ns.
+    pub p999_ns: f64,
+}
+
+/// All-reduce times.
+#[derive(Debug, Clone, Serialize)]
+pub struct AllReduce {
+    /// Message size, bytes.
+    pub bytes: f64,
+    /// Ranks (GPUs).
+    pub ranks: usize,
+    /// Servers.
+    pub nodes: usize,
+    /// alpha inside a server, us.
+    pub alpha_intra_us: f64,
+    /// beta inside a server after link efficiency, GB/s.
+    pub beta_intra_gbs: f64,
+    /// alpha between servers, us.
+    pub alpha_inter_us: f64,
+    /// beta between servers per GPU after link efficiency, GB/s.
+    pub beta_inter_gbs: f64,
+    /// One entry per algorithm.
+    pub algorithms: Vec<AlgorithmTime>,
+    /// Fastest algorithm.
+    pub best: String,
+    /// Its time, ms.
+    pub best_ms: f64,
+}
+
+/// Time of one all-reduce algorithm.
+#[derive(Debug, Clone, Serialize)]
+pub struct AlgorithmTime {
+    /// "ring", "tree", "hierarchical".
+    pub algorithm: String,
+    /// Time, ms.
+    pub time_ms: f64,
+    /// Algorithm bandwidth n/t, GB/s.
+    pub algbw_gbs: f64,
+    /// Bus bandwidth algbw x 2(p-1)/p, GB/s.
+    pub busbw_gbs: f64,
+}
+
+/// Serving latency at the design's request rate.
+#[derive(Debug, Clone, Serialize)]
+pub struct ServingLatency {
+    /// Replicas the design's GPUs hold.
+    pub replicas: u64,
+    /// Load on each replica, requests per second.
+    pub per_replica_rps: f64,
+    /// Utilisation of each replica.
+    pub utilisation: f64,
+    /// p99 time in system of a replica (M/M/1) plus the network p99 of the nearest path, ms.
+    pub p99_ms: f64,
+    /// Target, ms.
+    pub target_ms: f64,
+}
+
+pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) -> LatencyReport {
+    let msg = design.params.traffic.latency_message_bytes.max(1.0);
+    let rho = design.params.utilisation_target.clamp(0.0, 0.999);
+    let eff = design.params.traffic.link_efficiency.clamp(0.01, 1.0);
+    let mut paths = Vec::new();
+
+    // Same server: NVLink through one NVSwitch, or PCIe peer-to-peer through a PCIe switch.
+    if let Some(s) = bw.servers.iter().find(|s| s.gpus > 1) {
+        let nvswitch_ns = design
+            .devices
+            .get(&s.device)
+            .and_then(|d| design.parts.get(&d.part))
+            .and_then(|p| match &p.kind {
+                PartKind::Server(spec) => spec.nvlink.as_ref().map(|n| n.switch_latency_ns),
+                _ => None,
+            });
+        let nvlink = s.nvlink_gbs_per_gpu > 0.0;
+        let (alpha, hop_ns) = if nvlink {
+            (ALPHA_NVLINK_S, nvswitch_ns.unwrap_or(25.0))
+        } else {
+            (ALPHA_PCIE_S, PCIE_SWITCH_NS)
+        };
+        paths.push(path_class(
+            "same server",
+            0,
+            1,
+            alpha * 1e9,
+            hop_ns,
+            0.0,
+            s.intra_gbs_per_gpu,
+            0.0,
+            msg,
+            rho,
+            true,
+        ));
+    }
+
+    // Network classes from the fabric's tiers.
+    let fabric = fabric_figures(design, topo);
+    if let Some(f) = &fabric {
+        let multi_rack = design.racks.len() > 1;
+        let alpha_rack = if f.ethernet {
+            ALPHA_ETH_S
+        } else {
+            ALPHA_IB_RACK_S
+        };
+        let alpha_far = if f.ethernet {
+            ALPHA_ETH_S
+        } else if multi_rack {
+            ALPHA_IB_S
+        } else {
+            ALPHA_IB_RACK_S
+        };
+        let max_tier = topo.max_tier();
+        for (class, tiers_up) in [("same leaf", 1u8), ("across spine", 2), ("across core", 3)] {
+            if tiers_up > max_tier {
+                break;
+            }
+            let hops = u32::from(2 * tiers_up - 1);
+            let links = u32::from(2 * tiers_up);
+            let prop = 2.0 * f.edge_length_m + 2.0 * f.upper_length_m * f64::from(tiers_up - 1);
+            let alpha = if tiers_up == 1 { alpha_rack } else { alpha_far };
+            let serial_hops = if f.cut_through { 1 } else { hops + 1 };
+            let mut p = path_class(
+                class,
+                hops,
+                links,
+                alpha * 1e9,
+                f.nic_ns,
+                f.switch_ns * f64::from(hops),
+                f.link_gbps / 8.0,
+                prop * PROPAGATION_NS_PER_M,
+                msg,
+                rho,
+                true,
+            );
+            // Store-and-forward switches pay serialisation at every hop.
+            let extra = p.serialisation_ns * f64::from(serial_hops - 1);
+            p.serialisation_ns += extra;
+            p.p50_ns += extra;
+            p.p99_ns += extra;
+            p.p999_ns += extra;
+            paths.push(round_path(p));
+        }
+    }
+    let paths: Vec<PathLatency> = paths.into_iter().map(round_path).collect();
+
+    let allreduce = allreduce(design, bw, fabric.as_ref(), eff);
+    let serving = serving(design, bw, &paths);
+    LatencyReport {
+        message_bytes: msg,
+        utilisation: rho,
+        paths,
+        allreduce,
+        serving,
+        note: format!(
+            "Model estimates: alpha-beta collectives and M/M/1 queueing at {:.0}% utilisation, not measurements.",
+            rho * 100.0
+        ),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn path_class(
+    class: &str,
+    switch_hops: u32,
+    links: u32,
+    software_ns: f64,
+    nic_ns: f64,
+    switch_ns: f64,
+    link_gbs: f64,
+    propagation_ns: f64,
+    msg: f64,
+    rho: f64,
+    _cut_through: bool,
+) -> PathLatency {
+    // Service time of one message on one link, ns: bytes / (GB/s) = ns.
+    let service_ns = if link_gbs > 0.0 {
+        msg / link_gbs
+    } else {
+        f64::INFINITY
+    };
+    let mu = 1.0 / service_ns;
+    let q = |p: f64| f64::from(links) * queueing::wait_percentile(mu, rho, p);
+    let base = software_ns + nic_ns + switch_ns + service_ns + propagation_ns;
+    let (q50, q99, q999) = (q(0.5), q(0.99), q(0.999));
+    PathLatency {
+        class: class.to_string(),
+        switch_hops,
+        links,
+        software_ns,
+        nic_ns,
+        switch_ns,
+        serialisation_ns: service_ns,
+        propagation_ns,
+        queue_p50_ns: q50,
+        queue_p99_ns: q99,
+        queue_p999_ns: q999,
+        p50_ns: base + q50,
+        p99_ns: base + q99,
+        p999_ns: base + q999,
+    }
+}
+
+fn round_path(mut p: PathLatency) -> PathLatency {
+    for v in [
+        &mut p.software_ns,
+        &mut p.nic_ns,
+        &mut p.switch_ns,
+        &mut p.serialisation_ns,
+        &mut p.propagation_ns,
+        &mut p.queue_p50_ns,
+        &mut p.queue_p99_ns,
+        &mut p.queue_p999_ns,
+        &mut p.p50_ns,
+        &mut p.p99_ns,
+        &mut p.p999_ns,
+    ] {
+        *v = round(*v, 2);
+    }
+    p
+}
+
+/// Figures of the compute fabric: the NIC and switch latencies, link rate and cable lengths.
+pub struct FabricFigures {
+    /// NIC latency, ns (slowest compute NIC).
+    pub nic_ns: f64,
+    /// Switch port-to-port latency, ns (slowest leaf).
+    pub switch_ns: f64,
+    /// Whether every switch is cut-through.
+    pub cut_through: bool,
+    /// Rate of a server-to-leaf link, Gb/s (slowest).
+    pub link_gbps: f64,
+    /// Mean server-to-leaf cable length, m.
+    pub edge_length_m: f64,
+    /// Mean switch-to-switch cable length, m.
+    pub upper_length_m: f64,
+    /// Whether the fabric is Ethernet.
+    pub ethernet: bool,
+}
+
+fn fabric_figures(design: &Design, topo: &Topology) -> Option<FabricFigures> {
+    let mut nic_ns: f64 = 0.0;
+    for d in design.devices.values() {
+        for p in d.nics.values() {
+            if let Some(PartKind::Nic(n)) = design.parts.get(p).map(|p| &p.kind) {
+                nic_ns = nic_ns.max(n.latency_ns);
+            }
+        }
+    }
+    let (mut switch_ns, mut cut_through, mut ethernet, mut any) = (0.0f64, true, false, false);
+    for (id, d) in &design.devices {
+        if !topo.tier.contains_key(id) {
+            continue;
+        }
+        if let Some(PartKind::Switch(s)) = design.parts.get(&d.part).map(|p| &p.kind) {
+            any = true;
+            switch_ns = switch_ns.max(s.latency_ns);
+            cut_through &= s.cut_through;
+            ethernet |= !s.protocols.contains(&Protocol::InfiniBand);
+        }
+    }
+    if !any {
+        return None;
+    }
+    let (mut link_gbps, mut edge_len, mut edge_n, mut up_len, mut up_n) =
+        (f64::INFINITY, 0.0, 0usize, 0.0, 0usize);
+    for e in topo.graph.edge_references() {
+        let (Some(a), Some(b)) = (
+            topo.graph.node_weight(e.source()),
+            topo.graph.node_weight(e.target()),
+        ) else {
+            continue;
+        };
+        let w = e.weight();
+        match (a.kind, b.kind) {
+            (NodeKind::GpuServer, NodeKind::Switch) | (NodeKind::Switch, NodeKind::GpuServer) => {
+                if w.compute_gbps > 0.0 {
+                    let per_link = w.gbps / w.links.len().max(1) as f64;
+                    link_gbps = link_gbps.min(per_link);
+                    edge_len += w.mean_length_m;
+                    edge_n += 1;
+                }
+            }
+            (NodeKind::Switch, NodeKind::Switch) => {
+                up_len += w.mean_length_m;
+                up_n += 1;
+            }
+            _ => {}
+        }
+    }
+    if !link_gbps.is_finite() {
+        return None;
+    }
+    Some(FabricFigures {
+        nic_ns,
+        switch_ns,
+        cut_through,
+        link_gbps,
+        edge_length_m: if edge_n > 0 {
+            edge_len / edge_n as f64
+        } else {
+            0.0
+        },
+        upper_length_m: if up_n > 0 { up_len / up_n as f64 } else { 0.0 },
+        ethernet,
+    })
+}
+
+fn allreduce(
+    design: &Design,
+    bw: &BandwidthReport,
+    fabric: Option<&FabricFigures>,
+    eff: f64,
+) -> AllReduce {
+    let n = design.params.traffic.allreduce_bytes.max(0.0);
+    let p = bw.gpus as f64;
+    let nodes = bw.servers.iter().filter(|s| s.gpus > 0).count();
+    let g = if nodes > 0 { p / nodes as f64 } else { 1.0 };
+    let nvlink = bw.servers.iter().all(|s| s.nvlink_gbs_per_gpu > 0.0);
+    let alpha_intra = if nvlink { ALPHA_NVLINK_S } else { ALPHA_PCIE_S };
+    let beta_intra = bw.intra_node_gbs * eff * 1e9;
+    let alpha_inter = match fabric {
+        Some(f) if f.ethernet => ALPHA_ETH_S,
+        _ if design.racks.len() > 1 => ALPHA_IB_S,
+        _ => ALPHA_IB_RACK_S,
+    };
+    let beta_inter = bw.inter_node_gbs * eff * 1e9;
+    let mut algorithms = Vec::new();
+    let mut push = |name: &str, t: f64| {
+        let algbw = if t > 0.0 { n / t } else { 0.0 };
+        algorithms.push(AlgorithmTime {
+            algorithm: name.to_string(),
+            time_ms: round(t * 1e3, 4),
+            algbw_gbs: round(algbw / 1e9, 3),
+            busbw_gbs: round(collectives::bus_bandwidth(algbw, p) / 1e9, 3),
+        });
+    };
+    if nodes <= 1 {
+        if beta_intra > 0.0 {
+            push("ring", collectives::ring(p, n, alpha_intra, beta_intra));
+            push("tree", collectives::tree(p, n, alpha_intra, beta_intra));
+        }
+    } else if beta_inter > 0.0 {
+        // A flat ring over all GPUs crosses the network: bound by the slower of the two betas and the network alpha.
+        let beta_flat = if beta_intra > 0.0 {
+            beta_inter.min(beta_intra)
+        } else {
+            beta_inter
+        };
+        push("ring", collectives::ring(p, n, alpha_inter, beta_flat));
+        push("tree", collectives::tree(p, n, alpha_inter, beta_flat));
+        if beta_intra > 0.0 && g > 1.0 {
+            push(
+                "hierarchical",
+                collectives::hierarchical(
+                    g,
+                    nodes as f64,
+                    n,
+                    alpha_intra,
+                    beta_intra,
+                    alpha_inter,
+                    beta_inter,
+                ),
+            );
+        }
+    }
+    let best = algorithms
+        .iter()
+        .filter(|a| a.time_ms > 0.0)
+        .min_by(|a, b| a.time_ms.total_cmp(&b.time_ms))
+        .map(|a| (a.algorithm.clone(), a.time_ms))
+        .unwrap_or_else(|| ("none".into(), 0.0));
+    AllReduce {
+        bytes: n,
+        ranks: bw.gpus,
+        nodes,
+        alpha_intra_us: alpha_intra * 1e6,
+        beta_intra_gbs: round(beta_intra / 1e9, 3),
+        alpha_inter_us: alpha_inter * 1e6,
+        beta_inter_gbs: round(beta_inter / 1e9, 3),
+        algorithms,
+        best: best.0,
+        best_ms: best.1,
+    }
+}
+
+fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Option<ServingLatency> {
+    let s = design.params.serving.as_ref()?;
+    let replicas = (bw.gpus as u64) / u64::from(s.gpus_per_replica.max(1));
+    let per_replica = if replicas > 0 {
+        s.request_rate_rps / replicas as f64
+    } else {
+        f64::INFINITY
+    };
+    let mu = s.replica_throughput_rps;
+    let network_p99_ms = paths
+        .iter()
+        .find(|p| p.class != "same server")
+        .or(paths.first())
+        .map_or(0.0, |p| p.p99_ns / 1e6);
+    let p99 = queueing::sojourn_percentile(mu, per_replica, 0.99) * 1e3 + network_p99_ms;
+    Some(ServingLatency {
+        replicas,
+        per_replica_rps: round(per_replica, 4),
+        utilisation: round(
+            if mu > 0.0 {
+                per_replica / mu
+            } else {
+                f64::INFINITY
+            },
+            4,
+        ),
+        p99_ms: round(p99, 4),
+        target_ms: s.latency_target_ms,
+    })
+}

@@ -1,0 +1,121 @@
+//! The analysis engine: a pure, deterministic `analyze(&Design) -> Report`. Bandwidth (inside servers and across
+//! the fabric), latency and collectives, power and space, cost, and findings that point at the parts concerned.
+//! Every formula is written out in docs/analysis.md and tested against a hand calculation.
+
+pub mod bandwidth;
+pub mod collectives;
+pub mod cost;
+pub mod findings;
+pub mod latency;
+pub mod power;
+pub mod queueing;
+pub mod text;
+
+pub use findings::{Finding, Severity};
+
+use crate::model::Design;
+use crate::topology::Topology;
+use serde::Serialize;
+
+/// Everything the analysis says about a design. Top-level keys are stable (see docs/report-json.md).
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Headline figures.
+    pub summary: Summary,
+    /// Bandwidth inside servers and across the fabric, and the bottleneck per traffic pattern.
+    pub bandwidth: bandwidth::BandwidthReport,
+    /// Path latency by class and collective times.
+    pub latency: latency::LatencyReport,
+    /// Power, heat, weight and space per device and rack.
+    pub power: power::PowerReport,
+    /// Bill of materials, capex, opex, TCO and unit costs.
+    pub cost: cost::CostReport,
+    /// Findings, most severe first.
+    pub findings: Vec<Finding>,
+}
+
+/// Headline figures for the summary cards.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// Design name.
+    pub design: String,
+    /// GPUs installed.
+    pub gpus: usize,
+    /// Servers with GPUs.
+    pub gpu_servers: usize,
+    /// Switches.
+    pub switches: usize,
+    /// Racks.
+    pub racks: usize,
+    /// Bisection bandwidth of the scale-out fabric, Gb/s.
+    pub bisection_gbps: f64,
+    /// The part that limits inter-server GPU traffic, in words.
+    pub bottleneck: String,
+    /// Worst p99 GPU-to-GPU latency over the path classes present, microseconds.
+    pub p99_latency_us: f64,
+    /// Best all-reduce time for the design's message size, milliseconds.
+    pub allreduce_ms: f64,
+    /// IT power at maximum draw, kW.
+    pub it_power_kw: f64,
+    /// Sum of rack power budgets, kW.
+    pub power_budget_kw: f64,
+    /// Capital cost, USD.
+    pub capex_usd: f64,
+    /// Owned cost per GPU-hour at the utilisation target, USD.
+    pub usd_per_gpu_hour: f64,
+    /// Findings by severity: errors, warnings, infos.
+    pub errors: usize,
+    /// Warning count.
+    pub warnings: usize,
+    /// Info count.
+    pub infos: usize,
+}
+
+/// Analyses a design. Pure and deterministic: the same design always gives the same report.
+pub fn analyze(design: &Design) -> Report {
+    let topo = Topology::build(design);
+    let bandwidth = bandwidth::analyze(design, &topo);
+    let latency = latency::analyze(design, &topo, &bandwidth);
+    let power = power::analyze(design);
+    let cost = cost::analyze(design, &power, &bandwidth);
+    let findings = findings::collect(design, &topo, &bandwidth, &latency, &power, &cost);
+    let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let summary = Summary {
+        design: design.name.clone(),
+        gpus: bandwidth.gpus,
+        gpu_servers: bandwidth.servers.len(),
+        switches: bandwidth.switches.len(),
+        racks: design.racks.len(),
+        bisection_gbps: bandwidth.bisection.gbps,
+        bottleneck: bandwidth
+            .patterns
+            .first()
+            .map_or_else(|| "none".into(), |p| p.limiter.clone()),
+        p99_latency_us: latency.paths.iter().map(|p| p.p99_ns).fold(0.0, f64::max) / 1000.0,
+        allreduce_ms: latency.allreduce.best_ms,
+        it_power_kw: power.it_power_w / 1000.0,
+        power_budget_kw: power.budget_w / 1000.0,
+        capex_usd: cost.capex_usd,
+        usd_per_gpu_hour: cost.owned_usd_per_gpu_hour,
+        errors: count(Severity::Error),
+        warnings: count(Severity::Warning),
+        infos: count(Severity::Info),
+    };
+    Report {
+        summary,
+        bandwidth,
+        latency,
+        power,
+        cost,
+        findings,
+    }
+}
+
+/// Rounds for display-stable JSON: keeps reports diff-friendly without hiding precision that matters.
+pub(crate) fn round(x: f64, digits: i32) -> f64 {
+    if !x.is_finite() {
+        return x;
+    }
+    let f = 10f64.powi(digits);
+    (x * f).round() / f
+}

@@ -1,0 +1,222 @@
+//! Plain-text rendering of a report (for the terminal and for review exports) and of the catalog.
+
+use super::{Report, Severity};
+use crate::catalog::{Catalog, Category, PartKind};
+use std::fmt::Write as _;
+
+/// Formats a dollar amount with thousands separators.
+pub fn usd(x: f64) -> String {
+    if !x.is_finite() {
+        return "n/a".into();
+    }
+    let neg = x < 0.0;
+    let whole = x.abs().round() as u64;
+    let digits = whole.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{}${out}", if neg { "-" } else { "" })
+}
+
+/// The report as text.
+pub fn render(r: &Report) -> String {
+    let mut o = String::new();
+    let s = &r.summary;
+    let _ = writeln!(o, "Racksmith analysis: {}", s.design);
+    let _ = writeln!(o, "{}", "=".repeat(20 + s.design.len()));
+    let _ = writeln!(
+        o,
+        "GPUs {} in {} servers | {} switches | {} racks",
+        s.gpus, s.gpu_servers, s.switches, s.racks
+    );
+    let _ = writeln!(o, "Bottleneck: {}", s.bottleneck);
+    let _ = writeln!(
+        o,
+        "Bisection {:.1} Tb/s | all-reduce {:.2} ms ({}) | p99 latency {:.2} us",
+        s.bisection_gbps / 1000.0,
+        s.allreduce_ms,
+        r.latency.allreduce.best,
+        s.p99_latency_us
+    );
+    let _ = writeln!(
+        o,
+        "Power {:.1} kW IT of {:.1} kW budget, {:.1} kW facility (PUE {})",
+        s.it_power_kw,
+        s.power_budget_kw,
+        r.power.facility_power_w / 1000.0,
+        r.power.pue
+    );
+    let _ = writeln!(
+        o,
+        "Capex {} | opex {}/yr | TCO {} over {} years | {:.2} $/GPU-h owned vs {:.2} cloud | break-even {:.1} months",
+        usd(r.cost.capex_usd),
+        usd(r.cost.opex_usd_per_year),
+        usd(r.cost.tco_usd),
+        r.cost.years,
+        r.cost.owned_usd_per_gpu_hour,
+        r.cost.cloud_usd_per_gpu_hour,
+        r.cost.break_even_months
+    );
+    if let (Some(needed), Some(have)) = (r.cost.replicas_needed, r.cost.replicas_in_design) {
+        let _ = writeln!(
+            o,
+            "Serving: {needed} replicas needed, {have} in the design; {} per 1M requests",
+            r.cost
+                .usd_per_million_requests
+                .map_or("n/a".into(), |c| format!("${c:.3}"))
+        );
+    }
+
+    let _ = writeln!(o, "\nBandwidth (per GPU, per direction)");
+    for p in &r.bandwidth.patterns {
+        let _ = writeln!(
+            o,
+            "  {:<48} {:>8.2} GB/s of {:>8.2} asked  limited by {}",
+            p.pattern, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu, p.limiter
+        );
+    }
+    let _ = writeln!(
+        o,
+        "  bisection {:.1} Gb/s ({})",
+        r.bandwidth.bisection.gbps, r.bandwidth.bisection.method
+    );
+
+    let _ = writeln!(
+        o,
+        "\nLatency ({} B messages, {})",
+        r.latency.message_bytes, r.latency.note
+    );
+    for p in &r.latency.paths {
+        let _ = writeln!(
+            o,
+            "  {:<14} p50 {:>9.2} us  p99 {:>9.2} us  p99.9 {:>9.2} us  ({} switch hops)",
+            p.class,
+            p.p50_ns / 1000.0,
+            p.p99_ns / 1000.0,
+            p.p999_ns / 1000.0,
+            p.switch_hops
+        );
+    }
+    let a = &r.latency.allreduce;
+    let _ = writeln!(
+        o,
+        "  all-reduce of {:.0} MB over {} GPUs:",
+        a.bytes / 1e6,
+        a.ranks
+    );
+    for alg in &a.algorithms {
+        let _ = writeln!(
+            o,
+            "    {:<13} {:>10.3} ms  algbw {:>8.2} GB/s  busbw {:>8.2} GB/s",
+            alg.algorithm, alg.time_ms, alg.algbw_gbs, alg.busbw_gbs
+        );
+    }
+
+    let _ = writeln!(o, "\nRacks");
+    for rk in &r.power.racks {
+        let _ = writeln!(
+            o,
+            "  {:<8} {:>7.1} / {:>6.1} kW ({:>5.1}%)  {:>9.0} BTU/h  {:>6.0} / {:.0} kg  {:>2}U / {}U",
+            rk.name,
+            rk.power_w / 1000.0,
+            rk.budget_w / 1000.0,
+            rk.utilisation * 100.0,
+            rk.heat_btu_h,
+            rk.weight_kg,
+            rk.max_weight_kg,
+            rk.units_used,
+            rk.units_total
+        );
+    }
+
+    let _ = writeln!(o, "\nBill of materials");
+    for line in &r.cost.bom {
+        let _ = writeln!(
+            o,
+            "  {:>5} x {:<52} {:>14}",
+            line.quantity,
+            line.name,
+            usd(line.total_usd)
+        );
+    }
+
+    let _ = writeln!(
+        o,
+        "\nFindings ({} errors, {} warnings, {} info)",
+        s.errors, s.warnings, s.infos
+    );
+    for f in &r.findings {
+        let tag = match f.severity {
+            Severity::Error => "ERROR",
+            Severity::Warning => "WARN ",
+            Severity::Info => "info ",
+        };
+        let _ = writeln!(
+            o,
+            "  {tag} [{}] {}\n        fix: {}",
+            f.code, f.message, f.fix
+        );
+    }
+    o
+}
+
+/// The catalog as a table, by category, with each part's key figures.
+pub fn catalog(c: &Catalog) -> String {
+    let mut o = String::new();
+    for cat in Category::ALL {
+        let parts: Vec<_> = c.in_category(cat).collect();
+        if parts.is_empty() {
+            continue;
+        }
+        let _ = writeln!(o, "{}", cat.label());
+        for (id, p) in parts {
+            let _ = writeln!(
+                o,
+                "  {:<16} {:<58} {}",
+                id.as_str(),
+                p.name,
+                key_figures(&p.kind, p.power_w, p.price_usd)
+            );
+        }
+        o.push('\n');
+    }
+    o
+}
+
+/// A part's key figures in one line.
+pub fn key_figures(kind: &PartKind, power_w: f64, price: f64) -> String {
+    let main = match kind {
+        PartKind::Gpu(g) => format!(
+            "{:.0} GB, {:.0} GB/s mem, NVLink {:.0} GB/s, {}",
+            g.memory_gb, g.memory_bw_gbs, g.nvlink_gbs, g.pcie
+        ),
+        PartKind::Server(s) => format!(
+            "{} GPU slots, {} NIC slots, {} PCIe switches",
+            s.gpu_slots.len(),
+            s.nic_slots.len(),
+            s.pcie_switches.len()
+        ),
+        PartKind::Nic(n) => format!("{}x {:.0}G, {}", n.ports, n.port_gbps, n.host),
+        PartKind::Switch(s) => format!("{}x {:.0}G, {:.0} ns", s.ports, s.port_gbps, s.latency_ns),
+        PartKind::Storage(s) => format!(
+            "{:.0} GB/s read, {:.0} TB, {}x {:.0}G",
+            s.read_gbs, s.capacity_tb, s.ports, s.port_gbps
+        ),
+        PartKind::Rack(r) => format!(
+            "{}U, {:.1} kW default budget",
+            r.units,
+            r.power_budget_w / 1000.0
+        ),
+        PartKind::Cable(c) => format!(
+            "{:?} {:.0}G, up to {:.0} m",
+            c.protocol, c.gbps, c.max_length_m
+        ),
+        PartKind::Pdu(p) => format!("{:.1} kW, {} outlets", p.capacity_w / 1000.0, p.outlets),
+        PartKind::PatchPanel(p) => format!("{} ports", p.ports),
+    };
+    format!("{main}; {power_w:.0} W; {}", usd(price))
+}

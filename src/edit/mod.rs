@@ -1,0 +1,464 @@
+//! Edits as values. Applying an edit to a design returns its inverse, which the undo history keeps; a gesture that
+//! changes many things is one `Edit::Batch`, so it is one undo step. Builders here also serve the sample generators.
+
+mod history;
+
+pub use history::History;
+
+use crate::catalog::Part;
+use crate::catalog::{Catalog, PartKind};
+use crate::model::{Design, Device, DeviceId, Link, LinkId, Params, PartId, PortRef, Rack, RackId};
+use thiserror::Error;
+
+/// Why an edit was refused. The design is left unchanged.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum EditError {
+    /// The edit names something that is not there.
+    #[error("{0} does not exist")]
+    Missing(String),
+    /// The edit would break a rule (overlap, outside the rack, port taken, incompatible link).
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// One change to a design.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// Adds (or replaces) a part spec in the design's part table; None removes it.
+    SetPart(PartId, Option<Box<Part>>),
+    /// Adds a rack.
+    AddRack(RackId, Rack),
+    /// Removes a rack with everything mounted in it and their links.
+    RemoveRack(RackId),
+    /// Replaces a rack's properties.
+    UpdateRack(RackId, Rack),
+    /// Adds a device; its mount is checked.
+    AddDevice(DeviceId, Device),
+    /// Removes a device and its links.
+    RemoveDevice(DeviceId),
+    /// Replaces a device (move, rename, slots); its mount is checked.
+    UpdateDevice(DeviceId, Device),
+    /// Adds a link; both ports must be free and compatible.
+    AddLink(LinkId, Link),
+    /// Removes a link.
+    RemoveLink(LinkId),
+    /// Replaces the design's parameters.
+    SetParams(Box<Params>),
+    /// Renames the design and sets its notes.
+    SetMeta {
+        /// Design name.
+        name: String,
+        /// Notes.
+        notes: String,
+    },
+    /// Several edits applied in order as one step; undone in reverse.
+    Batch(Vec<Edit>),
+}
+
+impl Edit {
+    /// Applies the edit and returns its inverse. On error the design is unchanged.
+    pub fn apply(self, design: &mut Design) -> Result<Edit, EditError> {
+        match self {
+            Edit::SetPart(id, part) => {
+                let old = match part {
+                    Some(p) => design.parts.insert(id.clone(), *p),
+                    None => design.parts.remove(&id),
+                };
+                Ok(Edit::SetPart(id, old.map(Box::new)))
+            }
+            Edit::AddRack(id, rack) => {
+                if design.racks.contains_key(&id) {
+                    return Err(EditError::Refused(format!("{id} already exists")));
+                }
+                design.racks.insert(id, rack);
+                design.next_id = design.next_id.max(id.0 + 1);
+                Ok(Edit::RemoveRack(id))
+            }
+            Edit::RemoveRack(id) => {
+                let devices: Vec<DeviceId> = design
+                    .devices
+                    .iter()
+                    .filter(|(_, d)| d.rack == id)
+                    .map(|(k, _)| *k)
+                    .collect();
+                let mut inverse = Vec::new();
+                for d in devices.into_iter().rev() {
+                    inverse.push(Edit::RemoveDevice(d).apply(design)?);
+                }
+                let rack = design
+                    .racks
+                    .remove(&id)
+                    .ok_or_else(|| EditError::Missing(id.to_string()))?;
+                inverse.insert(0, Edit::AddRack(id, rack));
+                Ok(Edit::Batch(inverse))
+            }
+            Edit::UpdateRack(id, rack) => {
+                let Some(slot) = design.racks.get_mut(&id) else {
+                    return Err(EditError::Missing(id.to_string()));
+                };
+                if rack.height_u == 0 {
+                    return Err(EditError::Refused("a rack needs at least 1U".into()));
+                }
+                let old = std::mem::replace(slot, rack);
+                let too_tall = design.devices.values().any(|d| {
+                    d.rack == id
+                        && design.device_units(d).is_some_and(|u| {
+                            *u.end() > design.racks.get(&id).map_or(0, |r| r.height_u)
+                        })
+                });
+                if too_tall {
+                    let new = design.racks.insert(id, old);
+                    let h = new.map_or(0, |r| r.height_u);
+                    return Err(EditError::Refused(format!(
+                        "devices mounted above U{h} would fall outside the rack"
+                    )));
+                }
+                Ok(Edit::UpdateRack(id, old))
+            }
+            Edit::AddDevice(id, device) => {
+                if design.devices.contains_key(&id) {
+                    return Err(EditError::Refused(format!("{id} already exists")));
+                }
+                let h = design.device_height_u(&device);
+                design
+                    .check_mount(device.rack, device.position_u, h, &[])
+                    .map_err(EditError::Refused)?;
+                design.devices.insert(id, device);
+                design.next_id = design.next_id.max(id.0 + 1);
+                Ok(Edit::RemoveDevice(id))
+            }
+            Edit::RemoveDevice(id) => {
+                let links: Vec<LinkId> = design
+                    .links
+                    .iter()
+                    .filter(|(_, l)| l.a.device == id || l.b.device == id)
+                    .map(|(k, _)| *k)
+                    .collect();
+                let device = design
+                    .devices
+                    .remove(&id)
+                    .ok_or_else(|| EditError::Missing(id.to_string()))?;
+                let mut inverse = vec![Edit::AddDevice(id, device)];
+                for l in links {
+                    if let Some(link) = design.links.remove(&l) {
+                        inverse.push(Edit::AddLink(l, link));
+                    }
+                }
+                Ok(Edit::Batch(inverse))
+            }
+            Edit::UpdateDevice(id, device) => {
+                let Some(old) = design.devices.get(&id).cloned() else {
+                    return Err(EditError::Missing(id.to_string()));
+                };
+                let h = design.device_height_u(&device);
+                design
+                    .check_mount(device.rack, device.position_u, h, &[id])
+                    .map_err(EditError::Refused)?;
+                // Links to NIC ports that no longer exist (a NIC removed from its slot) go with it.
+                let mut inverse = Vec::new();
+                design.devices.insert(id, device);
+                let ports: Vec<String> = design.ports(id).into_iter().map(|p| p.name).collect();
+                let stale: Vec<LinkId> = design
+                    .links
+                    .iter()
+                    .filter(|(_, l)| {
+                        [&l.a, &l.b]
+                            .iter()
+                            .any(|end| end.device == id && !ports.contains(&end.port))
+                    })
+                    .map(|(k, _)| *k)
+                    .collect();
+                for l in stale {
+                    if let Some(link) = design.links.remove(&l) {
+                        inverse.push(Edit::AddLink(l, link));
+                    }
+                }
+                inverse.insert(0, Edit::UpdateDevice(id, old));
+                Ok(if inverse.len() == 1 {
+                    inverse.remove(0)
+                } else {
+                    Edit::Batch(inverse)
+                })
+            }
+            Edit::AddLink(id, link) => {
+                if design.links.contains_key(&id) {
+                    return Err(EditError::Refused(format!("{id} already exists")));
+                }
+                design
+                    .check_link(&link.a, &link.b, &link.medium, None)
+                    .map_err(EditError::Refused)?;
+                design.links.insert(id, link);
+                design.next_id = design.next_id.max(id.0 + 1);
+                Ok(Edit::RemoveLink(id))
+            }
+            Edit::RemoveLink(id) => {
+                let link = design
+                    .links
+                    .remove(&id)
+                    .ok_or_else(|| EditError::Missing(id.to_string()))?;
+                Ok(Edit::AddLink(id, link))
+            }
+            Edit::SetParams(params) => {
+                let old = std::mem::replace(&mut design.params, *params);
+                Ok(Edit::SetParams(Box::new(old)))
+            }
+            Edit::SetMeta { name, notes } => {
+                let old_name = std::mem::replace(&mut design.name, name);
+                let old_notes = std::mem::replace(&mut design.notes, notes);
+                Ok(Edit::SetMeta {
+                    name: old_name,
+                    notes: old_notes,
+                })
+            }
+            Edit::Batch(edits) => {
+                let mut inverses = Vec::with_capacity(edits.len());
+                for edit in edits {
+                    match edit.apply(design) {
+                        Ok(inv) => inverses.push(inv),
+                        Err(e) => {
+                            // Roll back what this batch already did, so a refused batch changes nothing.
+                            for inv in inverses.into_iter().rev() {
+                                let _ = inv.apply(design);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+                inverses.reverse();
+                Ok(Edit::Batch(inverses))
+            }
+        }
+    }
+}
+
+/// Builds edits against a design and the catalog, allocating ids and copying part specs into the design.
+pub struct Builder<'a> {
+    /// The design being built.
+    pub design: &'a mut Design,
+    /// Where part specs come from.
+    pub catalog: &'a Catalog,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder for a design.
+    pub fn new(design: &'a mut Design, catalog: &'a Catalog) -> Self {
+        Self { design, catalog }
+    }
+
+    /// Edit that copies a catalog part into the design if it is not there yet.
+    pub fn ensure_part(&self, id: &str) -> Result<Option<Edit>, EditError> {
+        let pid = PartId::new(id);
+        if self.design.parts.contains_key(&pid) {
+            return Ok(None);
+        }
+        let part = self
+            .catalog
+            .get(id)
+            .ok_or_else(|| EditError::Missing(format!("catalog part \"{id}\"")))?;
+        Ok(Some(Edit::SetPart(pid, Some(Box::new(part.clone())))))
+    }
+
+    fn apply(&mut self, edit: Edit) -> Result<Edit, EditError> {
+        edit.apply(self.design)
+    }
+
+    /// Adds a rack from a rack part; returns its id and the inverse edit.
+    pub fn add_rack(
+        &mut self,
+        part: &str,
+        name: &str,
+        row: u16,
+        slot: u16,
+    ) -> Result<(RackId, Edit), EditError> {
+        let mut edits = Vec::new();
+        if let Some(e) = self.ensure_part(part)? {
+            edits.push(e);
+        }
+        let spec = self
+            .catalog
+            .get(part)
+            .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
+        let PartKind::Rack(r) = &spec.kind else {
+            return Err(EditError::Refused(format!("{part} is not a rack")));
+        };
+        let id = RackId(self.design.alloc_id());
+        edits.push(Edit::AddRack(
+            id,
+            Rack {
+                name: name.to_string(),
+                part: PartId::new(part),
+                height_u: r.units,
+                power_budget_w: r.power_budget_w,
+                max_weight_kg: r.max_weight_kg,
+                row,
+                slot,
+                feed_capacity_w: None,
+            },
+        ));
+        let inv = self.apply(Edit::Batch(edits))?;
+        Ok((id, inv))
+    }
+
+    /// The edit that adds a device at a position, with the default GPUs and NICs of integrated systems, and copies
+    /// every part it uses into the design. Not yet applied.
+    pub fn device_edit(
+        &mut self,
+        part: &str,
+        name: &str,
+        rack: RackId,
+        position_u: u16,
+    ) -> Result<(DeviceId, Edit), EditError> {
+        let mut edits = Vec::new();
+        let spec = self
+            .catalog
+            .get(part)
+            .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
+        if !spec.kind.is_rack_mounted() {
+            return Err(EditError::Refused(format!(
+                "{} does not mount in a rack",
+                spec.name
+            )));
+        }
+        let mut used = vec![part.to_string()];
+        let mut device = Device {
+            name: name.to_string(),
+            part: PartId::new(part),
+            rack,
+            position_u,
+            ..Device::default()
+        };
+        if let PartKind::Server(s) = &spec.kind {
+            if let Some(gpu) = &s.default_gpu {
+                for slot in 0..s.gpu_slots.len() {
+                    device
+                        .gpus
+                        .insert(u16::try_from(slot).unwrap_or(u16::MAX), gpu.clone());
+                }
+                used.push(gpu.0.clone());
+            }
+            for (slot, slot_spec) in s.nic_slots.iter().enumerate() {
+                let role = format!("{:?}", slot_spec.role);
+                if let Some(nic) = s.default_nics.get(&role) {
+                    device
+                        .nics
+                        .insert(u16::try_from(slot).unwrap_or(u16::MAX), nic.clone());
+                    used.push(nic.0.clone());
+                }
+            }
+        }
+        used.sort();
+        used.dedup();
+        for p in used {
+            if let Some(e) = self.ensure_part(&p)? {
+                edits.push(e);
+            }
+        }
+        let id = DeviceId(self.design.alloc_id());
+        edits.push(Edit::AddDevice(id, device));
+        Ok((id, Edit::Batch(edits)))
+    }
+
+    /// Adds a device; see [`Builder::device_edit`].
+    pub fn add_device(
+        &mut self,
+        part: &str,
+        name: &str,
+        rack: RackId,
+        position_u: u16,
+    ) -> Result<DeviceId, EditError> {
+        let (id, edit) = self.device_edit(part, name, rack, position_u)?;
+        self.apply(edit)?;
+        Ok(id)
+    }
+
+    /// Puts GPUs of a part in slots of a server (replacing what is there).
+    pub fn fill_gpus(
+        &mut self,
+        device: DeviceId,
+        gpu: &str,
+        slots: impl IntoIterator<Item = u16>,
+    ) -> Result<(), EditError> {
+        self.fill(device, gpu, slots, true)
+    }
+
+    /// Puts NICs of a part in slots of a server (replacing what is there).
+    pub fn fill_nics(
+        &mut self,
+        device: DeviceId,
+        nic: &str,
+        slots: impl IntoIterator<Item = u16>,
+    ) -> Result<(), EditError> {
+        self.fill(device, nic, slots, false)
+    }
+
+    fn fill(
+        &mut self,
+        device: DeviceId,
+        part: &str,
+        slots: impl IntoIterator<Item = u16>,
+        gpu: bool,
+    ) -> Result<(), EditError> {
+        let mut edits = Vec::new();
+        if let Some(e) = self.ensure_part(part)? {
+            edits.push(e);
+        }
+        let mut d = self
+            .design
+            .devices
+            .get(&device)
+            .cloned()
+            .ok_or_else(|| EditError::Missing(device.to_string()))?;
+        for s in slots {
+            let map = if gpu { &mut d.gpus } else { &mut d.nics };
+            map.insert(s, PartId::new(part));
+        }
+        edits.push(Edit::UpdateDevice(device, d));
+        self.apply(Edit::Batch(edits))?;
+        Ok(())
+    }
+
+    /// The edit that cables two ports with the fastest common medium, a length and an optional cable part.
+    pub fn link_edit(
+        &mut self,
+        a: PortRef,
+        b: PortRef,
+        length_m: f64,
+        cable: Option<&str>,
+    ) -> Result<(LinkId, Edit), EditError> {
+        let medium = self
+            .design
+            .common_medium(&a, &b)
+            .map_err(EditError::Refused)?;
+        let mut edits = Vec::new();
+        if let Some(c) = cable
+            && let Some(e) = self.ensure_part(c)?
+        {
+            edits.push(e);
+        }
+        let id = LinkId(self.design.alloc_id());
+        edits.push(Edit::AddLink(
+            id,
+            Link {
+                a,
+                b,
+                medium,
+                length_m,
+                cable: cable.map(PartId::new),
+            },
+        ));
+        Ok((id, Edit::Batch(edits)))
+    }
+
+    /// Cables two ports; see [`Builder::link_edit`].
+    pub fn connect(
+        &mut self,
+        a: PortRef,
+        b: PortRef,
+        length_m: f64,
+        cable: Option<&str>,
+    ) -> Result<LinkId, EditError> {
+        let (id, edit) = self.link_edit(a, b, length_m, cable)?;
+        self.apply(edit)?;
+        Ok(id)
+    }
+}

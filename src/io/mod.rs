@@ -1,0 +1,249 @@
+//! Reading and writing design files: RON with a `format_version`, deterministic diff-friendly output (one line per
+//! rack, device and link), atomic saves, and errors that name the file, line and column.
+
+mod validate;
+
+pub use validate::{Problem, validate};
+
+use crate::model::{Design, FORMAT_VERSION};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a file could not be loaded.
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The text is not valid RON for a design.
+    #[error("{path}:{line}:{column}: {message}")]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What was wrong or expected.
+        message: String,
+    },
+    /// The file is from a newer Racksmith.
+    #[error(
+        "{path}: format_version {found} is newer than this Racksmith understands ({supported}); update Racksmith"
+    )]
+    TooNew {
+        /// The file.
+        path: PathBuf,
+        /// Version in the file.
+        found: u32,
+        /// Newest version this build reads.
+        supported: u32,
+    },
+    /// The file parsed but describes an impossible design.
+    #[error("{path}: {} problem(s) in the design:\n{}", problems.len(), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Everything wrong, in document order.
+        problems: Vec<Problem>,
+    },
+}
+
+/// Why a file could not be saved.
+#[derive(Debug, Error)]
+pub enum SaveError {
+    /// Serialisation failed (should not happen for a valid design).
+    #[error("cannot write design as RON: {0}")]
+    Serialize(String),
+    /// The file system refused.
+    #[error("cannot save {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// Parses RON text into any type, turning a parse error into one that names the file, line and column.
+pub fn parse_ron<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, LoadError> {
+    ron::Options::default()
+        .from_str(text)
+        .map_err(|e: ron::error::SpannedError| LoadError::Syntax {
+            path: path.to_path_buf(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })
+}
+
+/// Parses a design from text without validating it beyond its syntax and version.
+pub fn parse_design(text: &str, path: &Path) -> Result<Design, LoadError> {
+    let design: Design = parse_ron(text, path)?;
+    if design.format_version > FORMAT_VERSION {
+        return Err(LoadError::TooNew {
+            path: path.to_path_buf(),
+            found: design.format_version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    Ok(migrate(design))
+}
+
+/// Brings a design of an older format version up to the current one.
+fn migrate(mut design: Design) -> Design {
+    // Version 0 (no format_version field) had the same shape as version 1.
+    design.format_version = FORMAT_VERSION;
+    let max_id = design
+        .racks
+        .keys()
+        .map(|r| r.0)
+        .chain(design.devices.keys().map(|d| d.0))
+        .chain(design.links.keys().map(|l| l.0))
+        .max()
+        .unwrap_or(0);
+    design.next_id = design.next_id.max(max_id + 1);
+    design
+}
+
+/// Parses and validates a design from text.
+pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
+    let design = parse_design(text, path)?;
+    let problems = validate(&design);
+    if problems.is_empty() {
+        Ok(design)
+    } else {
+        Err(LoadError::Invalid {
+            path: path.to_path_buf(),
+            problems,
+        })
+    }
+}
+
+/// Reads, parses and validates a design file.
+pub fn load(path: &Path) -> Result<Design, LoadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    design_from_str(&text, path)
+}
+
+fn compact<T: Serialize>(value: &T) -> Result<String, SaveError> {
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(0)
+        .new_line("\n".to_string())
+        .indentor(String::new())
+        .separator(" ".to_string());
+    ron::ser::to_string_pretty(value, config).map_err(|e| SaveError::Serialize(e.to_string()))
+}
+
+fn pretty<T: Serialize>(value: &T, depth: usize) -> Result<String, SaveError> {
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(depth)
+        .new_line("\n".to_string())
+        .indentor("    ".to_string());
+    ron::ser::to_string_pretty(value, config).map_err(|e| SaveError::Serialize(e.to_string()))
+}
+
+fn indent(text: &str, by: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(by);
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+fn write_map<K: Serialize, V: Serialize>(
+    out: &mut String,
+    name: &str,
+    map: &std::collections::BTreeMap<K, V>,
+    one_line: bool,
+) -> Result<(), SaveError> {
+    if map.is_empty() {
+        let _ = writeln!(out, "    {name}: {{}},");
+        return Ok(());
+    }
+    let _ = writeln!(out, "    {name}: {{");
+    for (k, v) in map {
+        let value = if one_line {
+            compact(v)?
+        } else {
+            indent(&pretty(v, 3)?, "        ")
+        };
+        let _ = writeln!(out, "        {}: {value},", compact(k)?);
+    }
+    let _ = writeln!(out, "    }},");
+    Ok(())
+}
+
+/// Writes a design as RON text: stable field order, one line per rack, device and link, so diffs stay readable.
+pub fn design_to_string(design: &Design) -> Result<String, SaveError> {
+    let mut out = String::with_capacity(256 + 160 * (design.devices.len() + design.links.len()));
+    out.push_str("// Racksmith design file. Edit with care: Racksmith checks it on load.\n(\n");
+    let _ = writeln!(out, "    format_version: {},", design.format_version);
+    let _ = writeln!(out, "    name: {},", compact(&design.name)?);
+    let _ = writeln!(out, "    notes: {},", compact(&design.notes)?);
+    let _ = writeln!(
+        out,
+        "    params: {},",
+        indent(&pretty(&design.params, 3)?, "    ")
+    );
+    write_map(&mut out, "parts", &design.parts, false)?;
+    write_map(&mut out, "racks", &design.racks, true)?;
+    write_map(&mut out, "devices", &design.devices, true)?;
+    write_map(&mut out, "links", &design.links, true)?;
+    let _ = writeln!(out, "    next_id: {},", design.next_id);
+    out.push_str(")\n");
+    Ok(out)
+}
+
+/// Writes bytes to `path` atomically: a temporary file in the same folder, flushed, then renamed over the target,
+/// so a crash leaves either the old file or the new one, never half of one.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    use std::io::Write as _;
+    let io_err = |source| SaveError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".racksmith-")
+        .suffix(".tmp")
+        .tempfile_in(&dir)
+        .map_err(io_err)?;
+    tmp.write_all(bytes).map_err(io_err)?;
+    tmp.as_file().sync_all().map_err(io_err)?;
+    // Keep the permissions of the file being replaced; a new file gets the usual rw-r--r--.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let perms = std::fs::metadata(path)
+            .map(|m| m.permissions())
+            .unwrap_or_else(|_| std::fs::Permissions::from_mode(0o644));
+        tmp.as_file().set_permissions(perms).map_err(io_err)?;
+    }
+    tmp.persist(path).map_err(|e| io_err(e.error))?;
+    Ok(())
+}
+
+/// Saves a design atomically.
+pub fn save(design: &Design, path: &Path) -> Result<(), SaveError> {
+    let text = design_to_string(design)?;
+    write_atomic(path, text.as_bytes())
+}

@@ -1,0 +1,141 @@
+//! Racksmith entry point: with no subcommand, the desktop app; subcommands run headless.
+
+use anyhow::Context as _;
+use clap::{Parser, Subcommand, ValueEnum};
+use racksmith::{analysis, catalog::Catalog, io, samples};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use racksmith::analysis::text as report_text;
+
+/// Design GPU clusters rack by rack.
+#[derive(Parser)]
+#[command(name = "racksmith", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Open the app, render until the design is laid out and analysed, write a PNG of the window here and exit.
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Design file to open (default: the built-in sample).
+    file: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Analyse a design and print the report.
+    Analyze {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Check a design file and list its problems.
+    Validate {
+        /// Design file (.ron).
+        file: PathBuf,
+    },
+    /// List the built-in parts catalog.
+    Catalog {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Write a built-in sample design to a file (or list the samples).
+    Sample {
+        /// Sample name; omit to list them.
+        name: Option<String>,
+        /// Where to write it.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+/// Exit status for unreadable or invalid input.
+const EXIT_INVALID: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(EXIT_INVALID)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Some(Command::Analyze { file, format }) => {
+            let design = io::load(&file)?;
+            let report = analysis::analyze(&design);
+            match format {
+                Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
+                Format::Text => print!("{}", report_text::render(&report)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Validate { file }) => {
+            let design = io::load(&file)?;
+            println!(
+                "{}: valid ({} racks, {} devices, {} GPUs, {} links)",
+                file.display(),
+                design.racks.len(),
+                design.devices.len(),
+                design.gpu_count(),
+                design.links.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Catalog { format }) => {
+            let catalog = Catalog::builtin()?;
+            match format {
+                Format::Json => println!("{}", serde_json::to_string_pretty(&catalog)?),
+                Format::Text => print!("{}", report_text::catalog(&catalog)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Sample { name, output }) => {
+            let Some(name) = name else {
+                for s in samples::SAMPLES {
+                    println!("{s}");
+                }
+                return Ok(ExitCode::SUCCESS);
+            };
+            let design = samples::sample(&name)?;
+            let text = io::design_to_string(&design)?;
+            match output {
+                Some(path) => io::write_atomic(&path, text.as_bytes())
+                    .with_context(|| format!("writing {}", path.display()))?,
+                None => print!("{text}"),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        None => open_app(cli.file, cli.screenshot),
+    }
+}
+
+#[cfg(feature = "gui")]
+fn open_app(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    racksmith::app::run(file, screenshot)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_app(file: Option<PathBuf>, _screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    // Built without the GUI: show the analysis of the design in the terminal instead.
+    let design = match file {
+        Some(f) => io::load(&f)?,
+        None => samples::default_design(),
+    };
+    print!("{}", report_text::render(&analysis::analyze(&design)));
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,312 @@
+//! The design document: racks, rack-mounted devices, parts placed in server slots, ports and the links between them,
+//! and the parameters the analysis needs. No GUI types live here; the canvas and the analysis both read this.
+
+mod ids;
+mod medium;
+mod params;
+mod ports;
+
+pub use ids::{DeviceId, LinkId, PartId, RackId};
+pub use medium::{IbRate, Medium, PcieLink, Protocol};
+pub use params::{Params, Serving, Traffic};
+pub use ports::{PortInfo, PortRef, PortRole};
+
+use crate::catalog::{Part, PartKind};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The design file format this build writes. Older versions are migrated on load.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A whole design: self-contained, so it gives the same numbers on any machine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Design {
+    /// File format version; see [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// Human name shown in the title bar and reports.
+    pub name: String,
+    /// Free text for reviewers.
+    pub notes: String,
+    /// Traffic, service level and prices the analysis uses.
+    pub params: Params,
+    /// Specs of every part the design uses, copied from the catalog when first added and overridable here.
+    pub parts: BTreeMap<PartId, Part>,
+    /// Racks on the floor plan.
+    pub racks: BTreeMap<RackId, Rack>,
+    /// Rack-mounted devices: servers, switches, storage, PDUs, patch panels.
+    pub devices: BTreeMap<DeviceId, Device>,
+    /// Cables between ports.
+    pub links: BTreeMap<LinkId, Link>,
+    /// Next id to hand out; ids are never reused.
+    pub next_id: u64,
+}
+
+impl Default for Design {
+    fn default() -> Self {
+        Self {
+            format_version: FORMAT_VERSION,
+            name: "Untitled design".into(),
+            notes: String::new(),
+            params: Params::default(),
+            parts: BTreeMap::new(),
+            racks: BTreeMap::new(),
+            devices: BTreeMap::new(),
+            links: BTreeMap::new(),
+            next_id: 1,
+        }
+    }
+}
+
+/// A rack on the floor plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Rack {
+    /// Label, e.g. "R01".
+    pub name: String,
+    /// The rack part (frame) used for price and defaults.
+    pub part: PartId,
+    /// Usable mounting height in rack units.
+    pub height_u: u16,
+    /// Power budget for the IT load in the rack, watts.
+    pub power_budget_w: f64,
+    /// Largest equipment weight the rack may carry, kilograms.
+    pub max_weight_kg: f64,
+    /// Row on the floor plan (0-based).
+    pub row: u16,
+    /// Position within its row (0-based), left to right.
+    pub slot: u16,
+    /// Capacity of each of the A and B power feeds in watts, when the rack has redundant feeds.
+    pub feed_capacity_w: Option<f64>,
+}
+
+impl Default for Rack {
+    fn default() -> Self {
+        Self {
+            name: "Rack".into(),
+            part: PartId::new("rack-42u"),
+            height_u: 42,
+            power_budget_w: 15_000.0,
+            max_weight_kg: 1_000.0,
+            row: 0,
+            slot: 0,
+            feed_capacity_w: None,
+        }
+    }
+}
+
+/// A rack-mounted device and what is installed in its slots.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Device {
+    /// Label, e.g. "dgx-01".
+    pub name: String,
+    /// The part this device is.
+    pub part: PartId,
+    /// The rack it is mounted in.
+    pub rack: RackId,
+    /// Lowest rack unit it occupies (1-based, counted from the bottom as on rack rails).
+    pub position_u: u16,
+    /// GPUs placed in the server's GPU slots, by slot index.
+    pub gpus: BTreeMap<u16, PartId>,
+    /// NICs placed in the server's NIC slots, by slot index.
+    pub nics: BTreeMap<u16, PartId>,
+}
+
+impl Default for Device {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            part: PartId::new(""),
+            rack: RackId(0),
+            position_u: 1,
+            gpus: BTreeMap::new(),
+            nics: BTreeMap::new(),
+        }
+    }
+}
+
+/// A cable (or transceiver pair and fibre) between two ports.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Link {
+    /// One end.
+    pub a: PortRef,
+    /// The other end.
+    pub b: PortRef,
+    /// Signalling medium and rate.
+    pub medium: Medium,
+    /// Cable length in metres (propagation delay and cable choice).
+    pub length_m: f64,
+    /// The cable or transceiver part, for price and power.
+    pub cable: Option<PartId>,
+}
+
+impl Default for Link {
+    fn default() -> Self {
+        Self {
+            a: PortRef::default(),
+            b: PortRef::default(),
+            medium: Medium::Ethernet(100),
+            length_m: 3.0,
+            cable: None,
+        }
+    }
+}
+
+impl Design {
+    /// Hands out a fresh id number; ids are never reused within a document.
+    pub fn alloc_id(&mut self) -> u64 {
+        let id = self.next_id.max(1);
+        self.next_id = id + 1;
+        id
+    }
+
+    /// The spec of a part used by this design.
+    pub fn part(&self, id: &PartId) -> Option<&Part> {
+        self.parts.get(id)
+    }
+
+    /// The part a device is, if its spec is present.
+    pub fn device_part(&self, device: &Device) -> Option<&Part> {
+        self.parts.get(&device.part)
+    }
+
+    /// Height of a device in rack units (0 for side-mounted parts and unknown parts).
+    pub fn device_height_u(&self, device: &Device) -> u16 {
+        self.device_part(device).map_or(0, |p| p.height_u)
+    }
+
+    /// Rack units a device occupies, as an inclusive range, or None for 0U parts.
+    pub fn device_units(&self, device: &Device) -> Option<std::ops::RangeInclusive<u16>> {
+        let h = self.device_height_u(device);
+        (h > 0).then(|| device.position_u..=device.position_u.saturating_add(h - 1))
+    }
+
+    /// Checks whether a part of `height_u` fits at `position_u` in `rack`, ignoring `ignore` (the device being moved).
+    /// Returns the reason it does not fit.
+    pub fn check_mount(
+        &self,
+        rack: RackId,
+        position_u: u16,
+        height_u: u16,
+        ignore: &[DeviceId],
+    ) -> Result<(), String> {
+        let Some(r) = self.racks.get(&rack) else {
+            return Err(format!("rack {rack} does not exist"));
+        };
+        if height_u == 0 {
+            return Ok(());
+        }
+        let top = u32::from(position_u) + u32::from(height_u) - 1;
+        if position_u < 1 || top > u32::from(r.height_u) {
+            return Err(format!(
+                "a {height_u}U part at U{position_u} would reach U{top}, outside the {}U rack {}",
+                r.height_u, r.name
+            ));
+        }
+        for (id, d) in &self.devices {
+            if d.rack != rack || ignore.contains(id) {
+                continue;
+            }
+            if let Some(units) = self.device_units(d) {
+                let (lo, hi) = (u32::from(*units.start()), u32::from(*units.end()));
+                if u32::from(position_u) <= hi && lo <= top {
+                    return Err(format!(
+                        "overlaps {} at U{lo}-U{hi} in rack {}",
+                        d.name, r.name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Lowest free position in a rack for a part of the given height, if any.
+    pub fn first_free_u(&self, rack: RackId, height_u: u16) -> Option<u16> {
+        let r = self.racks.get(&rack)?;
+        (1..=r.height_u).find(|&u| self.check_mount(rack, u, height_u, &[]).is_ok())
+    }
+
+    /// Every port a device offers, with what it can carry.
+    pub fn ports(&self, device_id: DeviceId) -> Vec<PortInfo> {
+        let Some(device) = self.devices.get(&device_id) else {
+            return Vec::new();
+        };
+        ports::device_ports(self, device)
+    }
+
+    /// Looks up one port of a device by name.
+    pub fn port(&self, port: &PortRef) -> Option<PortInfo> {
+        self.ports(port.device)
+            .into_iter()
+            .find(|p| p.name == port.port)
+    }
+
+    /// The link that uses a port, if any.
+    pub fn link_at(&self, port: &PortRef) -> Option<LinkId> {
+        self.links
+            .iter()
+            .find(|(_, l)| &l.a == port || &l.b == port)
+            .map(|(id, _)| *id)
+    }
+
+    /// Checks that a link between two ports with a medium is possible; returns the reason it is not.
+    pub fn check_link(
+        &self,
+        a: &PortRef,
+        b: &PortRef,
+        medium: &Medium,
+        ignore: Option<LinkId>,
+    ) -> Result<(), String> {
+        if a == b {
+            return Err("a link needs two different ports".into());
+        }
+        let pa = self
+            .port(a)
+            .ok_or_else(|| format!("port {a} does not exist"))?;
+        let pb = self
+            .port(b)
+            .ok_or_else(|| format!("port {b} does not exist"))?;
+        for (p, info) in [(a, &pa), (b, &pb)] {
+            if let Some(existing) = self.link_at(p)
+                && Some(existing) != ignore
+            {
+                return Err(format!("port {p} is already cabled (link {existing})"));
+            }
+            info.accepts(medium)
+                .map_err(|why| format!("port {p}: {why}"))?;
+        }
+        if a.device == b.device && pa.role != PortRole::Fabric {
+            return Err("both ends are on the same device".into());
+        }
+        Ok(())
+    }
+
+    /// The best medium two ports can share: the common protocol at the lower of the two port speeds.
+    pub fn common_medium(&self, a: &PortRef, b: &PortRef) -> Result<Medium, String> {
+        let pa = self
+            .port(a)
+            .ok_or_else(|| format!("port {a} does not exist"))?;
+        let pb = self
+            .port(b)
+            .ok_or_else(|| format!("port {b} does not exist"))?;
+        ports::common_medium(&pa, &pb)
+    }
+
+    /// Number of GPUs installed across all servers.
+    pub fn gpu_count(&self) -> usize {
+        self.devices.values().map(|d| d.gpus.len()).sum()
+    }
+
+    /// Devices whose part is of a given kind predicate.
+    pub fn devices_where<'a>(
+        &'a self,
+        pred: impl Fn(&PartKind) -> bool + 'a,
+    ) -> impl Iterator<Item = (DeviceId, &'a Device)> + 'a {
+        self.devices.iter().filter_map(move |(id, d)| {
+            let part = self.parts.get(&d.part)?;
+            pred(&part.kind).then_some((*id, d))
+        })
+    }
+}

@@ -1,0 +1,100 @@
+//! Design parameters: the traffic to analyse, the service level, and the prices and facility figures for cost.
+//! Defaults are planning values from `shared/reference/` and are documented in docs/analysis.md.
+
+use serde::{Deserialize, Serialize};
+
+/// Inputs the analysis needs beyond the hardware.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Params {
+    /// Traffic patterns to analyse.
+    pub traffic: Traffic,
+    /// Inference serving, when the design is sized for a request rate.
+    pub serving: Option<Serving>,
+    /// Planned utilisation of GPUs and links (0-1); queueing and cost use it. Default 0.7.
+    pub utilisation_target: f64,
+    /// Electricity price, USD per kWh.
+    pub electricity_usd_per_kwh: f64,
+    /// Power usage effectiveness of the facility (facility power / IT power).
+    pub pue: f64,
+    /// Straight-line depreciation period in years; also the TCO horizon.
+    pub depreciation_years: f64,
+    /// Share of capex recovered by resale at the end of the depreciation period (0-1).
+    pub residual_fraction: f64,
+    /// Colocation price per kW of IT power provisioned per month, USD.
+    pub colocation_usd_per_kw_month: f64,
+    /// Yearly support and maintenance as a share of capex (0-1).
+    pub support_fraction_per_year: f64,
+    /// Cloud price to compare against, USD per GPU-hour; None uses the catalog price of the design's main GPU.
+    pub cloud_usd_per_gpu_hour: Option<f64>,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            traffic: Traffic::default(),
+            serving: None,
+            utilisation_target: 0.7,
+            electricity_usd_per_kwh: 0.10,
+            pue: 1.2,
+            depreciation_years: 3.0,
+            residual_fraction: 0.30,
+            colocation_usd_per_kw_month: 200.0,
+            support_fraction_per_year: 0.0,
+            cloud_usd_per_gpu_hour: None,
+        }
+    }
+}
+
+/// The traffic the bandwidth, latency and collective analysis is run for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Traffic {
+    /// All-reduce message size over all GPUs, bytes.
+    pub allreduce_bytes: f64,
+    /// Storage read rate each GPU needs, GB/s.
+    pub storage_read_gbs_per_gpu: f64,
+    /// Network bandwidth each GPU should have to the fabric, Gb/s; None uses the GPU's reference ratio.
+    pub network_gbps_per_gpu: Option<f64>,
+    /// Message size for the point-to-point latency estimate, bytes.
+    pub latency_message_bytes: f64,
+    /// Share of peak link bandwidth collectives achieve (nccl-tests plans on 0.7-0.8).
+    pub link_efficiency: f64,
+}
+
+impl Default for Traffic {
+    fn default() -> Self {
+        Self {
+            allreduce_bytes: 1.0e9,
+            storage_read_gbs_per_gpu: 1.0,
+            network_gbps_per_gpu: None,
+            latency_message_bytes: 4096.0,
+            link_efficiency: 0.8,
+        }
+    }
+}
+
+/// An inference service the design must carry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Serving {
+    /// Offered request rate, requests per second.
+    pub request_rate_rps: f64,
+    /// Requests per second one replica sustains at full load.
+    pub replica_throughput_rps: f64,
+    /// GPUs one replica occupies.
+    pub gpus_per_replica: u32,
+    /// Latency target at p99, milliseconds.
+    pub latency_target_ms: f64,
+}
+
+impl Default for Serving {
+    fn default() -> Self {
+        Self {
+            request_rate_rps: 100.0,
+            replica_throughput_rps: 10.0,
+            gpus_per_replica: 1,
+            latency_target_ms: 1000.0,
+        }
+    }
+}

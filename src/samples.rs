@@ -1,0 +1,511 @@
+//! Generators for the sample designs in `sample-designs/` and the scale benchmarks. The committed files are
+//! written from these (`racksmith sample NAME`) and a test checks that they stay in step.
+
+use crate::catalog::Catalog;
+use crate::edit::{Builder, Edit, EditError};
+use crate::model::{
+    Design, DeviceId, IbRate, Link, LinkId, Medium, Params, PortRef, RackId, Serving,
+};
+
+/// Names of the built-in samples, in menu order. The first is the app's default design.
+pub const SAMPLES: [&str; 4] = [
+    "superpod-h100-1su",
+    "dgx-h100-single",
+    "a100-nic-starved",
+    "l40s-inference-pcie",
+];
+
+/// Builds a sample by name.
+pub fn sample(name: &str) -> Result<Design, EditError> {
+    let catalog = Catalog::builtin().map_err(|e| EditError::Refused(e.to_string()))?;
+    match name {
+        "superpod-h100-1su" => superpod_h100(&catalog, 1),
+        "dgx-h100-single" => dgx_h100_single(&catalog),
+        "a100-nic-starved" => a100_nic_starved(&catalog),
+        "l40s-inference-pcie" => l40s_inference(&catalog),
+        other => Err(EditError::Missing(format!("sample \"{other}\""))),
+    }
+}
+
+/// The design the app opens with.
+pub fn default_design() -> Design {
+    sample(SAMPLES[0]).unwrap_or_default()
+}
+
+/// Adds a link without the per-link port search (the generators know their ports are free and compatible; the
+/// result is validated as a whole by the tests).
+fn link(
+    b: &mut Builder<'_>,
+    a: PortRef,
+    z: PortRef,
+    medium: Medium,
+    length_m: f64,
+    cable: &str,
+) -> Result<LinkId, EditError> {
+    if let Some(e) = b.ensure_part(cable)? {
+        e.apply(b.design)?;
+    }
+    let id = LinkId(b.design.alloc_id());
+    b.design.links.insert(
+        id,
+        Link {
+            a,
+            b: z,
+            medium,
+            length_m,
+            cable: Some(crate::model::PartId::new(cable)),
+        },
+    );
+    Ok(id)
+}
+
+fn p(device: DeviceId, port: impl Into<String>) -> PortRef {
+    PortRef::new(device, port)
+}
+
+const NDR: Medium = Medium::InfiniBand(IbRate::Ndr);
+const HDR: Medium = Medium::InfiniBand(IbRate::Hdr);
+
+fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), EditError> {
+    let mut r = b
+        .design
+        .racks
+        .get(&rack)
+        .cloned()
+        .ok_or_else(|| EditError::Missing(rack.to_string()))?;
+    r.power_budget_w = budget_w;
+    Edit::UpdateRack(rack, r).apply(b.design)?;
+    Ok(())
+}
+
+/// DGX SuperPOD H100, `units` scalable units, rail-optimised compute fabric of QM9700 (NVIDIA DGX SuperPOD H100
+/// reference architecture): 32 x units - 1 DGX H100 (one leaf port per SU goes to UFM), 8 leaves per SU, spines as
+/// in the RA table for 1-4 SU (4, 8, 16, 16); from 8 SU on, a three-tier fat tree with 8 spines per SU in pods of
+/// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU). Storage: per SU, 4 storage leaves and 3
+/// AI400X2 appliances; every DGX has its two BlueField-3 ports on all four storage leaves.
+pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditError> {
+    if units == 0 || (units > 4 && units % 8 != 0) || units > 256 {
+        return Err(EditError::Refused(
+            "scalable units must be 1-4 or a multiple of 8 up to 256".into(),
+        ));
+    }
+    let mut design = Design {
+        name: format!("DGX SuperPOD H100, {units} SU"),
+        notes: "Rail-optimised compute fabric per the NVIDIA DGX SuperPOD H100 reference architecture: NIC i of \
+                every DGX to leaf i of its SU; 4 DGX H100 (40.8 kW) per compute rack."
+            .into(),
+        params: Params::default(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let nodes = units * 32 - 1;
+    let mut racks_made = 0u16;
+    let mut new_rack =
+        |b: &mut Builder<'_>, name: String, budget: f64| -> Result<RackId, EditError> {
+            let (id, _) = b.add_rack("rack-42u", &name, racks_made / 16, racks_made % 16)?;
+            racks_made += 1;
+            set_budget(b, id, budget)?;
+            Ok(id)
+        };
+    // Compute racks: 4 DGX each, at U3, U11, U19, U27.
+    let mut dgx = Vec::with_capacity(nodes);
+    let mut rack = RackId(0);
+    for n in 0..nodes {
+        if n % 4 == 0 {
+            rack = new_rack(&mut b, format!("C{:03}", n / 4 + 1), 44_000.0)?;
+        }
+        let u = 3 + 8 * (n % 4) as u16;
+        dgx.push(b.add_device("dgx-h100", &format!("dgx-{:04}", n + 1), rack, u)?);
+    }
+    // Switch racks: up to 16 x 1U switches each.
+    let mut switch_rack = RackId(0);
+    let mut in_rack = 16u16;
+    let mut switches_made = 0usize;
+    let mut add_switch = |b: &mut Builder<'_>, name: String| -> Result<DeviceId, EditError> {
+        if in_rack == 16 {
+            switch_rack = new_rack(b, format!("N{:03}", switches_made / 16 + 1), 25_000.0)?;
+            in_rack = 0;
+        }
+        let u = 2 + 2 * in_rack;
+        in_rack += 1;
+        switches_made += 1;
+        b.add_device("qm9700", &name, switch_rack, u)
+    };
+    let mut leaves = Vec::with_capacity(units * 8);
+    for su in 0..units {
+        for rail in 0..8 {
+            leaves.push(add_switch(
+                &mut b,
+                format!("leaf-su{:02}-r{}", su + 1, rail + 1),
+            )?);
+        }
+    }
+    // Node links: DGX n, NIC i -> leaf i of its SU, port (n mod 32) + 1.
+    for (n, d) in dgx.iter().enumerate() {
+        let su = n / 32;
+        for rail in 0..8 {
+            let Some(&leaf) = leaves.get(su * 8 + rail) else {
+                continue;
+            };
+            link(
+                &mut b,
+                p(*d, format!("nic{rail}/p1")),
+                p(leaf, format!("p{}", n % 32 + 1)),
+                NDR,
+                15.0,
+                "ib-ndr-optic",
+            )?;
+        }
+    }
+    if units <= 4 {
+        let spines_n = [4, 8, 16, 16][units - 1];
+        let spines: Vec<DeviceId> = (0..spines_n)
+            .map(|s| add_switch(&mut b, format!("spine-{:02}", s + 1)))
+            .collect::<Result<_, _>>()?;
+        let per_spine = 32 / spines_n;
+        let mut spine_port = vec![0usize; spines_n];
+        for (li, leaf) in leaves.iter().enumerate() {
+            let _ = li;
+            for (si, spine) in spines.iter().enumerate() {
+                for k in 0..per_spine {
+                    let up = 33 + si * per_spine + k;
+                    let Some(sp) = spine_port.get_mut(si) else {
+                        continue;
+                    };
+                    *sp += 1;
+                    link(
+                        &mut b,
+                        p(*leaf, format!("p{up}")),
+                        p(*spine, format!("p{sp}")),
+                        NDR,
+                        30.0,
+                        "ib-ndr-optic",
+                    )?;
+                }
+            }
+        }
+    } else {
+        // Three tiers: pods of 4 SU (32 leaves, 32 spines), core planes of units/8 switches.
+        let pods = units / 4;
+        let cores_per_plane = units / 8;
+        let mut cores = Vec::with_capacity(32 * cores_per_plane);
+        for plane in 0..32 {
+            for c in 0..cores_per_plane {
+                cores.push(add_switch(
+                    &mut b,
+                    format!("core-{:02}-{:02}", plane + 1, c + 1),
+                )?);
+            }
+        }
+        let mut core_port = vec![0usize; cores.len()];
+        let links_per_core = 32 / cores_per_plane;
+        for pod in 0..pods {
+            for j in 0..32 {
+                let spine = add_switch(&mut b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
+                for li in 0..32 {
+                    let Some(&leaf) = leaves.get(pod * 32 + li) else {
+                        continue;
+                    };
+                    link(
+                        &mut b,
+                        p(leaf, format!("p{}", 33 + j)),
+                        p(spine, format!("p{}", li + 1)),
+                        NDR,
+                        30.0,
+                        "ib-ndr-optic",
+                    )?;
+                }
+                for c in 0..cores_per_plane {
+                    let ci = j * cores_per_plane + c;
+                    let Some(&core) = cores.get(ci) else { continue };
+                    for k in 0..links_per_core {
+                        let Some(cp) = core_port.get_mut(ci) else {
+                            continue;
+                        };
+                        *cp += 1;
+                        let up = 33 + c * links_per_core + k;
+                        link(
+                            &mut b,
+                            p(spine, format!("p{up}")),
+                            p(core, format!("p{cp}")),
+                            NDR,
+                            50.0,
+                            "ib-ndr-optic",
+                        )?;
+                    }
+                }
+            }
+        }
+    }
+    // Storage fabric per SU.
+    for su in 0..units {
+        let srack = new_rack(&mut b, format!("S{:03}", su + 1), 25_000.0)?;
+        let sleaves: Vec<DeviceId> = (0..4)
+            .map(|i| {
+                b.add_device(
+                    "qm9700",
+                    &format!("sleaf-su{:02}-{}", su + 1, i + 1),
+                    srack,
+                    30 + 2 * i as u16,
+                )
+            })
+            .collect::<Result<_, _>>()?;
+        let mut port = [0usize; 4];
+        for (n, d) in dgx.iter().enumerate().filter(|(n, _)| n / 32 == su) {
+            let _ = n;
+            for (i, (slot, k)) in [(8, 1), (8, 2), (9, 1), (9, 2)].iter().enumerate() {
+                let (Some(&sl), Some(pp)) = (sleaves.get(i), port.get_mut(i)) else {
+                    continue;
+                };
+                *pp += 1;
+                link(
+                    &mut b,
+                    p(*d, format!("nic{slot}/p{k}")),
+                    p(sl, format!("p{pp}")),
+                    HDR,
+                    15.0,
+                    "ib-hdr-aoc",
+                )?;
+            }
+        }
+        for a in 0..3 {
+            let app = b.add_device(
+                "ddn-ai400x2",
+                &format!("ddn-su{:02}-{}", su + 1, a + 1),
+                srack,
+                3 + 3 * a as u16,
+            )?;
+            for k in 0..8 {
+                let i = k % 4;
+                let (Some(&sl), Some(pp)) = (sleaves.get(i), port.get_mut(i)) else {
+                    continue;
+                };
+                *pp += 1;
+                link(
+                    &mut b,
+                    p(app, format!("p{}", k + 1)),
+                    p(sl, format!("p{pp}")),
+                    NDR,
+                    5.0,
+                    "ib-ndr-optic",
+                )?;
+            }
+        }
+    }
+    Ok(design)
+}
+
+/// One DGX H100 in a rack with a QM9700 leaf (compute and storage) and an AI400X2.
+pub fn dgx_h100_single(catalog: &Catalog) -> Result<Design, EditError> {
+    let mut design = Design {
+        name: "One DGX H100 with leaf and storage".into(),
+        notes: "Smallest complete unit: one DGX H100, one QM9700 carrying compute and storage traffic, one AI400X2."
+            .into(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let (rack, _) = b.add_rack("rack-42u", "R01", 0, 0)?;
+    set_budget(&mut b, rack, 17_300.0)?;
+    let dgx = b.add_device("dgx-h100", "dgx-01", rack, 3)?;
+    let ddn = b.add_device("ddn-ai400x2", "ddn-01", rack, 14)?;
+    let leaf = b.add_device("qm9700", "leaf-01", rack, 40)?;
+    b.add_device("pdu-0u-17kw", "pdu-a", rack, 1)?;
+    for rail in 0..8 {
+        link(
+            &mut b,
+            p(dgx, format!("nic{rail}/p1")),
+            p(leaf, format!("p{}", rail + 1)),
+            NDR,
+            3.0,
+            "ib-ndr-optic",
+        )?;
+    }
+    for (i, (slot, k)) in [(8, 1), (8, 2), (9, 1), (9, 2)].iter().enumerate() {
+        link(
+            &mut b,
+            p(dgx, format!("nic{slot}/p{k}")),
+            p(leaf, format!("p{}", 9 + i)),
+            HDR,
+            3.0,
+            "ib-hdr-aoc",
+        )?;
+    }
+    for k in 0..8 {
+        link(
+            &mut b,
+            p(ddn, format!("p{}", k + 1)),
+            p(leaf, format!("p{}", 13 + k)),
+            NDR,
+            3.0,
+            "ib-ndr-optic",
+        )?;
+    }
+    Ok(design)
+}
+
+/// Eight A100 servers, each with a single 200G HDR NIC for its 8 GPUs, on one QM8700, with two NVMe storage
+/// servers: the NIC is the bottleneck.
+pub fn a100_nic_starved(catalog: &Catalog) -> Result<Design, EditError> {
+    let mut design = Design {
+        name: "A100 servers behind one 200G NIC each".into(),
+        notes: "Eight 8-GPU A100 servers, each with one ConnectX-6 200G for all eight GPUs: the classic starved node."
+            .into(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let (r1, _) = b.add_rack("rack-42u", "R01", 0, 0)?;
+    let (r2, _) = b.add_rack("rack-42u", "R02", 0, 1)?;
+    set_budget(&mut b, r1, 30_000.0)?;
+    set_budget(&mut b, r2, 30_000.0)?;
+    let leaf = b.add_device("qm8700", "leaf-01", r1, 40)?;
+    let mut port = 0;
+    for i in 0..8u16 {
+        let rack = if i < 4 { r1 } else { r2 };
+        let d = b.add_device(
+            "dgx-a100",
+            &format!("a100-{:02}", i + 1),
+            rack,
+            2 + 6 * (i % 4),
+        )?;
+        // Keep only NIC slot 0: one 200G NIC for eight GPUs.
+        let mut dev = b
+            .design
+            .devices
+            .get(&d)
+            .cloned()
+            .ok_or_else(|| EditError::Missing(d.to_string()))?;
+        dev.nics.retain(|slot, _| *slot == 0);
+        Edit::UpdateDevice(d, dev).apply(b.design)?;
+        port += 1;
+        link(
+            &mut b,
+            p(d, "nic0/p1"),
+            p(leaf, format!("p{port}")),
+            HDR,
+            10.0,
+            "ib-hdr-aoc",
+        )?;
+    }
+    for s in 0..2u16 {
+        let st = b.add_device(
+            "nvme-server-2u",
+            &format!("nvme-{:02}", s + 1),
+            r2,
+            30 + 3 * s,
+        )?;
+        for k in 1..=2 {
+            port += 1;
+            link(
+                &mut b,
+                p(st, format!("p{k}")),
+                p(leaf, format!("p{port}")),
+                HDR,
+                10.0,
+                "ib-hdr-aoc",
+            )?;
+        }
+    }
+    Ok(design)
+}
+
+/// Four PCIe servers with 8 L40S each (2-8-5-200 layout) on two SN5600 Ethernet leaves, with NVMe storage,
+/// serving a request rate under a latency target.
+pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
+    let mut design = Design {
+        name: "L40S inference on Ethernet".into(),
+        notes: "Inference fleet: replicas of one L40S each; 2-8-5-200 servers dual-homed to two SN5600 leaves.".into(),
+        ..Design::default()
+    };
+    design.params.serving = Some(Serving {
+        request_rate_rps: 400.0,
+        replica_throughput_rps: 20.0,
+        gpus_per_replica: 1,
+        latency_target_ms: 1000.0,
+    });
+    design.params.traffic.storage_read_gbs_per_gpu = 0.5;
+    let mut b = Builder::new(&mut design, catalog);
+    let (r1, _) = b.add_rack("rack-42u", "R01", 0, 0)?;
+    let (r2, _) = b.add_rack("rack-42u", "R02", 0, 1)?;
+    let leaf_a = b.add_device("sn5600", "leaf-a", r1, 40)?;
+    let leaf_b = b.add_device("sn5600", "leaf-b", r2, 40)?;
+    let eth400 = Medium::Ethernet(400);
+    let eth200 = Medium::Ethernet(200);
+    let (mut pa, mut pb) = (0, 0);
+    for i in 0..4u16 {
+        let rack = if i < 2 { r1 } else { r2 };
+        let d = b.add_device(
+            "pcie-gpu-4u",
+            &format!("l40s-{:02}", i + 1),
+            rack,
+            2 + 5 * (i % 2),
+        )?;
+        b.fill_gpus(d, "l40s", 0..8)?;
+        b.fill_nics(d, "cx7-ndr", 0..4)?;
+        b.fill_nics(d, "cx7-eth-2x200", [4])?;
+        for n in 0..4 {
+            let (leaf, port) = if n < 2 {
+                (leaf_a, &mut pa)
+            } else {
+                (leaf_b, &mut pb)
+            };
+            *port += 1;
+            link(
+                &mut b,
+                p(d, format!("nic{n}/p1")),
+                p(leaf, format!("p{port}")),
+                eth400,
+                10.0,
+                "eth-400g-optic",
+            )?;
+        }
+        pa += 1;
+        link(
+            &mut b,
+            p(d, "nic4/p1"),
+            p(leaf_a, format!("p{pa}")),
+            eth200,
+            10.0,
+            "eth-400g-optic",
+        )?;
+        pb += 1;
+        link(
+            &mut b,
+            p(d, "nic4/p2"),
+            p(leaf_b, format!("p{pb}")),
+            eth200,
+            10.0,
+            "eth-400g-optic",
+        )?;
+    }
+    let st = b.add_device("nvme-server-2u", "nvme-01", r2, 20)?;
+    pa += 1;
+    link(
+        &mut b,
+        p(st, "p1"),
+        p(leaf_a, format!("p{pa}")),
+        eth200,
+        10.0,
+        "eth-400g-optic",
+    )?;
+    pb += 1;
+    link(
+        &mut b,
+        p(st, "p2"),
+        p(leaf_b, format!("p{pb}")),
+        eth200,
+        10.0,
+        "eth-400g-optic",
+    )?;
+    // Inter-leaf links so traffic between the two halves has a path when a NIC fails.
+    for k in 0..4 {
+        link(
+            &mut b,
+            p(leaf_a, format!("p{}", 60 + k)),
+            p(leaf_b, format!("p{}", 60 + k)),
+            eth400,
+            10.0,
+            "eth-400g-optic",
+        )?;
+    }
+    Ok(design)
+}

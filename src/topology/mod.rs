@@ -1,0 +1,157 @@
+//! The network graph derived from a design on demand (never saved): servers, storage and switches as nodes, cabled
+//! links between devices as edges (parallel cables collapsed into one edge with their summed bandwidth), plus each
+//! switch's tier counted up from the endpoints (1 = leaf, 2 = spine, 3 = core).
+
+use crate::catalog::PartKind;
+use crate::model::{Design, DeviceId, LinkId, PortRole};
+use petgraph::graph::{NodeIndex, UnGraph};
+use std::collections::{HashMap, VecDeque};
+
+/// What a node of the network graph is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A server with at least one GPU.
+    GpuServer,
+    /// A server without GPUs.
+    Server,
+    /// A storage appliance.
+    Storage,
+    /// A switch.
+    Switch,
+}
+
+/// A node: the device and its kind.
+#[derive(Debug, Clone, Copy)]
+pub struct Node {
+    /// The device.
+    pub device: DeviceId,
+    /// Its kind.
+    pub kind: NodeKind,
+}
+
+/// An edge: all cables between two devices.
+#[derive(Debug, Clone, Default, PartialEq, PartialOrd)]
+pub struct Edge {
+    /// The cables.
+    pub links: Vec<LinkId>,
+    /// Summed bandwidth per direction, Gb/s.
+    pub gbps: f64,
+    /// Summed bandwidth of cables that land on server compute NICs, Gb/s.
+    pub compute_gbps: f64,
+    /// Mean cable length, m.
+    pub mean_length_m: f64,
+}
+
+/// The derived network graph.
+#[derive(Debug, Clone)]
+pub struct Topology {
+    /// Nodes and edges.
+    pub graph: UnGraph<Node, Edge>,
+    /// Node of each device in the graph.
+    pub node_of: HashMap<DeviceId, NodeIndex>,
+    /// Tier of each switch reachable from an endpoint (1 = leaf).
+    pub tier: HashMap<DeviceId, u8>,
+}
+
+impl Topology {
+    /// Builds the graph for a design. O(devices + links).
+    pub fn build(design: &Design) -> Self {
+        let mut graph =
+            UnGraph::<Node, Edge>::with_capacity(design.devices.len(), design.links.len());
+        let mut node_of = HashMap::with_capacity(design.devices.len());
+        for (id, device) in &design.devices {
+            let kind = match design.parts.get(&device.part).map(|p| &p.kind) {
+                Some(PartKind::Server(_)) if !device.gpus.is_empty() => NodeKind::GpuServer,
+                Some(PartKind::Server(_)) => NodeKind::Server,
+                Some(PartKind::Storage(_)) => NodeKind::Storage,
+                Some(PartKind::Switch(_)) => NodeKind::Switch,
+                _ => continue,
+            };
+            node_of.insert(*id, graph.add_node(Node { device: *id, kind }));
+        }
+        let mut edges: HashMap<(NodeIndex, NodeIndex), Edge> = HashMap::new();
+        for (lid, link) in &design.links {
+            let (Some(&a), Some(&b)) = (node_of.get(&link.a.device), node_of.get(&link.b.device))
+            else {
+                continue;
+            };
+            if a == b {
+                continue;
+            }
+            let key = if a < b { (a, b) } else { (b, a) };
+            let e = edges.entry(key).or_default();
+            let n = e.links.len() as f64;
+            e.mean_length_m = (e.mean_length_m * n + link.length_m) / (n + 1.0);
+            e.links.push(*lid);
+            e.gbps += link.medium.gbps();
+            let compute_end = [&link.a, &link.b]
+                .iter()
+                .any(|end| design.nic_port_role(end) == Some(PortRole::Compute));
+            if compute_end {
+                e.compute_gbps += link.medium.gbps();
+            }
+        }
+        let mut keys: Vec<_> = edges.into_iter().collect();
+        keys.sort_by_key(|((a, b), _)| (*a, *b));
+        for ((a, b), e) in keys {
+            graph.add_edge(a, b, e);
+        }
+        let tier = tiers(&graph);
+        Self {
+            graph,
+            node_of,
+            tier,
+        }
+    }
+
+    /// Kind of a device's node.
+    pub fn kind(&self, device: DeviceId) -> Option<NodeKind> {
+        self.node_of
+            .get(&device)
+            .and_then(|n| self.graph.node_weight(*n))
+            .map(|n| n.kind)
+    }
+
+    /// Highest switch tier present (0 when there are no switches reachable from endpoints).
+    pub fn max_tier(&self) -> u8 {
+        self.tier.values().copied().max().unwrap_or(0)
+    }
+}
+
+/// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
+fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
+    let mut tier: HashMap<NodeIndex, u8> = HashMap::new();
+    let mut queue = VecDeque::new();
+    for n in graph.node_indices() {
+        let Some(node) = graph.node_weight(n) else {
+            continue;
+        };
+        if node.kind != NodeKind::Switch {
+            continue;
+        }
+        let touches_endpoint = graph.neighbors(n).any(|m| {
+            graph
+                .node_weight(m)
+                .is_some_and(|w| w.kind != NodeKind::Switch)
+        });
+        if touches_endpoint {
+            tier.insert(n, 1);
+            queue.push_back(n);
+        }
+    }
+    while let Some(n) = queue.pop_front() {
+        let t = tier.get(&n).copied().unwrap_or(1);
+        for m in graph.neighbors(n) {
+            let is_switch = graph
+                .node_weight(m)
+                .is_some_and(|w| w.kind == NodeKind::Switch);
+            if is_switch && !tier.contains_key(&m) {
+                tier.insert(m, t.saturating_add(1));
+                queue.push_back(m);
+            }
+        }
+    }
+    tier.into_iter()
+        .filter_map(|(n, t)| graph.node_weight(n).map(|w| (w.device, t)))
+        .collect()
+}
