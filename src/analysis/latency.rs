@@ -349,8 +349,7 @@ fn fabric_figures(design: &Design, topo: &Topology) -> Option<FabricFigures> {
         match (a.kind, b.kind) {
             (NodeKind::GpuServer, NodeKind::Switch) | (NodeKind::Switch, NodeKind::GpuServer) => {
                 if w.compute_gbps > 0.0 {
-                    let per_link = w.gbps / w.links.len().max(1) as f64;
-                    link_gbps = link_gbps.min(per_link);
+                    link_gbps = link_gbps.min(w.compute_link_gbps);
                     edge_len += w.mean_length_m;
                     edge_n += 1;
                 }

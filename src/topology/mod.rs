@@ -38,6 +38,8 @@ pub struct Edge {
     pub gbps: f64,
     /// Summed bandwidth of cables that land on server compute NICs, Gb/s.
     pub compute_gbps: f64,
+    /// Rate of the slowest of those compute cables, Gb/s (0 when there are none).
+    pub compute_link_gbps: f64,
     /// Mean cable length, m.
     pub mean_length_m: f64,
 }
@@ -88,7 +90,9 @@ impl Topology {
                 .iter()
                 .any(|end| design.nic_port_role(end) == Some(PortRole::Compute));
             if compute_end {
-                e.compute_gbps += link.medium.gbps();
+                let g = link.medium.gbps();
+                e.compute_gbps += g;
+                e.compute_link_gbps = if e.compute_link_gbps > 0.0 { e.compute_link_gbps.min(g) } else { g };
             }
         }
         let mut keys: Vec<_> = edges.into_iter().collect();

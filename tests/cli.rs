@@ -1,0 +1,112 @@
+//! The command line: analyze (text and JSON), validate, catalog, sample; exit status 2 on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_racksmith"))
+}
+
+fn sample_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-designs")
+        .join(format!("{name}.ron"))
+}
+
+#[test]
+fn analyze_json_has_the_stable_top_level_keys() {
+    let out = bin()
+        .args(["analyze", "--format", "json"])
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    for k in [
+        "summary",
+        "bandwidth",
+        "latency",
+        "power",
+        "cost",
+        "findings",
+    ] {
+        assert!(keys.contains(&k), "missing {k} in {keys:?}");
+    }
+    assert_eq!(v["summary"]["gpus"], 64);
+    assert!(v["summary"]["bottleneck"].as_str().unwrap().contains("NIC"));
+}
+
+#[test]
+fn analyze_text_reports_findings() {
+    let out = bin()
+        .arg("analyze")
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Bottleneck: NIC bandwidth"), "{text}");
+    assert!(text.contains("[nic-per-gpu]"));
+}
+
+#[test]
+fn validate_ok_and_invalid() {
+    let out = bin()
+        .arg("validate")
+        .arg(sample_path("dgx-h100-single"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("valid"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(format_version: 1, name: \"x\",\n racks: {1: (height_u: \"tall\")})",
+    )
+    .unwrap();
+    let out = bin().arg("validate").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.ron:2:"), "{err}");
+
+    let out = bin()
+        .arg("analyze")
+        .arg(dir.path().join("missing.ron"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.ron"));
+}
+
+#[test]
+fn catalog_lists_parts() {
+    let out = bin().arg("catalog").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for needle in ["GPUs", "h100-sxm", "qm9700", "dgx-h100", "Storage"] {
+        assert!(text.contains(needle), "missing {needle}");
+    }
+}
+
+#[test]
+fn sample_writes_a_valid_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.ron");
+    let out = bin()
+        .args(["sample", "dgx-h100-single", "-o"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(sample_path("dgx-h100-single")).unwrap()
+    );
+}

@@ -1,0 +1,144 @@
+//! Edits: each applied edit returns its inverse; a refused edit changes nothing; undo and redo walk the history.
+
+use proptest::prelude::*;
+use racksmith::catalog::Catalog;
+use racksmith::edit::{Builder, Edit, History};
+use racksmith::model::{Design, PortRef};
+use racksmith::samples::sample;
+
+#[test]
+fn add_move_cable_undo_redo() {
+    let catalog = Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    let mut h = History::default();
+    let (rack, inv) = Builder::new(&mut d, &catalog)
+        .add_rack("rack-42u", "R01", 0, 0)
+        .unwrap();
+    drop(inv);
+    let before = d.clone();
+    let (server, edit) = Builder::new(&mut d, &catalog)
+        .device_edit("dgx-h100", "dgx-01", rack, 1)
+        .unwrap();
+    h.apply(&mut d, "Add dgx-01", edit).unwrap();
+    assert_eq!(d.gpu_count(), 8);
+    assert!(
+        d.parts
+            .contains_key(&racksmith::model::PartId::new("h100-sxm")),
+        "specs copied into the design"
+    );
+    // Overlap refused with the reason, design unchanged.
+    let (_, overlapping) = Builder::new(&mut d, &catalog)
+        .device_edit("qm9700", "leaf", rack, 5)
+        .unwrap();
+    let snapshot = d.clone();
+    let err = h.apply(&mut d, "Add leaf", overlapping).unwrap_err();
+    assert!(err.to_string().contains("overlaps dgx-01"), "{err}");
+    assert_eq!(d.devices, snapshot.devices);
+    // Outside the rack refused.
+    let (_, outside) = Builder::new(&mut d, &catalog)
+        .device_edit("dgx-h100", "too-high", rack, 40)
+        .unwrap();
+    assert!(
+        h.apply(&mut d, "x", outside)
+            .unwrap_err()
+            .to_string()
+            .contains("outside the 42U rack")
+    );
+    // A switch, then a cable.
+    let (leaf, edit) = Builder::new(&mut d, &catalog)
+        .device_edit("qm9700", "leaf", rack, 42)
+        .unwrap();
+    h.apply(&mut d, "Add leaf", edit).unwrap();
+    let (_, cable) = Builder::new(&mut d, &catalog)
+        .link_edit(
+            PortRef::new(server, "nic0/p1"),
+            PortRef::new(leaf, "p1"),
+            3.0,
+            Some("ib-ndr-optic"),
+        )
+        .unwrap();
+    h.apply(&mut d, "Cable", cable).unwrap();
+    assert_eq!(d.links.len(), 1);
+    // The same port again is refused.
+    let err = Builder::new(&mut d, &catalog)
+        .link_edit(
+            PortRef::new(server, "nic0/p1"),
+            PortRef::new(leaf, "p2"),
+            3.0,
+            None,
+        )
+        .and_then(|(_, e)| e.apply(&mut d))
+        .unwrap_err();
+    assert!(err.to_string().contains("already cabled"), "{err}");
+    // Removing the server takes its link with it; undo brings both back.
+    h.apply(&mut d, "Delete", Edit::RemoveDevice(server))
+        .unwrap();
+    assert!(d.links.is_empty());
+    assert_eq!(h.undo(&mut d).as_deref(), Some("Delete"));
+    assert_eq!(d.links.len(), 1);
+    assert_eq!(d.devices.len(), 2);
+    for _ in 0..3 {
+        h.undo(&mut d);
+    }
+    assert_eq!(d.devices, before.devices);
+    assert_eq!(d.links, before.links);
+    for _ in 0..3 {
+        h.redo(&mut d);
+    }
+    assert_eq!(d.links.len(), 1);
+    assert_eq!(h.undo_label(), Some("Cable"));
+}
+
+#[test]
+fn a_failing_batch_changes_nothing() {
+    let mut d = sample("dgx-h100-single").unwrap();
+    let before = d.clone();
+    let rack = *d.racks.keys().next().unwrap();
+    let mut r = d.racks[&rack].clone();
+    r.name = "renamed".into();
+    let batch = Edit::Batch(vec![
+        Edit::UpdateRack(rack, r),
+        Edit::RemoveLink(racksmith::model::LinkId(123_456)),
+    ]);
+    assert!(batch.apply(&mut d).is_err());
+    assert_eq!(d, before);
+}
+
+#[test]
+fn shrinking_a_rack_below_its_devices_is_refused() {
+    let mut d = sample("dgx-h100-single").unwrap();
+    let rack = *d.racks.keys().next().unwrap();
+    let mut r = d.racks[&rack].clone();
+    r.height_u = 20;
+    let err = Edit::UpdateRack(rack, r).apply(&mut d).unwrap_err();
+    assert!(err.to_string().contains("outside the rack"), "{err}");
+    assert_eq!(d.racks[&rack].height_u, 42);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// Removing any subset of devices and links, then undoing, restores the design exactly.
+    #[test]
+    fn inverse_restores(picks in proptest::collection::vec(0usize..700, 1..12)) {
+        let mut d = sample("l40s-inference-pcie").unwrap();
+        let before = d.clone();
+        let devices: Vec<_> = d.devices.keys().copied().collect();
+        let links: Vec<_> = d.links.keys().copied().collect();
+        let mut undo = Vec::new();
+        for p in picks {
+            let edit = if p % 2 == 0 {
+                Edit::RemoveDevice(devices[p % devices.len()])
+            } else {
+                Edit::RemoveLink(links[p % links.len()])
+            };
+            if let Ok(inv) = edit.apply(&mut d) {
+                undo.push(inv);
+            }
+        }
+        for inv in undo.into_iter().rev() {
+            inv.apply(&mut d).unwrap();
+        }
+        prop_assert_eq!(d, before);
+    }
+}

@@ -1,0 +1,198 @@
+//! Design files: byte-identical round trips, atomic saves, and clear errors (path, line, column) or problem lists
+//! for bad input. Nothing a user can put in a file makes the loader panic.
+
+use proptest::prelude::*;
+use racksmith::io::{self, LoadError};
+use racksmith::model::{DeviceId, Link, LinkId, Medium, PortRef};
+use racksmith::samples::{SAMPLES, sample};
+use std::path::Path;
+
+#[test]
+fn save_load_save_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in SAMPLES {
+        let design = sample(name).unwrap();
+        let path = dir.path().join(format!("{name}.ron"));
+        io::save(&design, &path).unwrap();
+        let first = std::fs::read(&path).unwrap();
+        let loaded = io::load(&path).unwrap();
+        assert_eq!(loaded, design, "{name}: loaded design differs");
+        io::save(&loaded, &path).unwrap();
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            first,
+            "{name}: second save differs"
+        );
+    }
+}
+
+#[test]
+fn atomic_save_leaves_no_temporary_and_replaces_the_old_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("d.ron");
+    std::fs::write(&path, "old").unwrap();
+    io::save(&sample("dgx-h100-single").unwrap(), &path).unwrap();
+    let entries: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    assert!(io::load(&path).is_ok());
+}
+
+#[test]
+fn saving_into_a_missing_folder_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no/such/folder/d.ron");
+    let err = io::save(&sample("dgx-h100-single").unwrap(), &path).unwrap_err();
+    assert!(err.to_string().contains("d.ron"), "{err}");
+}
+
+#[test]
+fn syntax_error_names_file_line_and_column() {
+    let text = "(\n    format_version: 1,\n    name: \"x\",\n    racks: {1: (name: \"R\", height_u: forty)},\n)\n";
+    let err = io::design_from_str(text, Path::new("bad.ron")).unwrap_err();
+    match &err {
+        LoadError::Syntax {
+            path, line, column, ..
+        } => {
+            assert_eq!(path, Path::new("bad.ron"));
+            assert_eq!(*line, 4);
+            assert!(*column > 30, "column {column}");
+        }
+        other => panic!("expected a syntax error, got {other}"),
+    }
+    let shown = err.to_string();
+    assert!(shown.starts_with("bad.ron:4:"), "{shown}");
+}
+
+#[test]
+fn unreadable_file_is_an_io_error_with_its_path() {
+    let err = io::load(Path::new("/definitely/not/here.ron")).unwrap_err();
+    assert!(matches!(err, LoadError::Io { .. }));
+    assert!(err.to_string().contains("/definitely/not/here.ron"));
+}
+
+#[test]
+fn newer_format_is_refused() {
+    let err = io::design_from_str("(format_version: 99)", Path::new("new.ron")).unwrap_err();
+    assert!(matches!(err, LoadError::TooNew { found: 99, .. }), "{err}");
+}
+
+#[test]
+fn semantic_problems_are_listed_together() {
+    let mut d = sample("dgx-h100-single").unwrap();
+    let ids: Vec<DeviceId> = d.devices.keys().copied().collect();
+    let (dgx, ddn) = (ids[0], ids[1]);
+    // Overlap: move the storage appliance onto the DGX.
+    d.devices.get_mut(&ddn).unwrap().position_u = 5;
+    // Unknown part.
+    d.devices
+        .get_mut(&dgx)
+        .unwrap()
+        .gpus
+        .insert(0, racksmith::model::PartId::new("h900-imaginary"));
+    // Dangling reference and double-booked port.
+    let first_link = d.links.values().next().unwrap().clone();
+    d.links.insert(
+        LinkId(9_000),
+        Link {
+            a: PortRef::new(DeviceId(4_242), "p1"),
+            b: first_link.b.clone(),
+            ..first_link.clone()
+        },
+    );
+    // Incompatible medium: Ethernet 800G on an NDR port.
+    d.links.insert(
+        LinkId(9_001),
+        Link {
+            a: PortRef::new(dgx, "nic0/p9"),
+            b: first_link.a.clone(),
+            medium: Medium::Ethernet(800),
+            ..first_link
+        },
+    );
+    let text = io::design_to_string(&d).unwrap();
+    let err = io::design_from_str(&text, Path::new("bad.ron")).unwrap_err();
+    let LoadError::Invalid { problems, .. } = &err else {
+        panic!("expected problems, got {err}")
+    };
+    let all = problems
+        .iter()
+        .map(|p| p.message.clone())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for needle in [
+        "overlaps",
+        "unknown part \"h900-imaginary\"",
+        "does not exist",
+        "used by both",
+        "does not have",
+    ] {
+        assert!(all.contains(needle), "missing {needle:?} in:\n{all}");
+    }
+    assert!(err.to_string().contains("bad.ron"));
+}
+
+#[test]
+fn incompatible_speed_is_refused_with_a_reason() {
+    let d = sample("a100-nic-starved").unwrap();
+    let leaf = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "leaf-01")
+        .map(|(id, _)| *id)
+        .unwrap();
+    let server = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "a100-01")
+        .map(|(id, _)| *id)
+        .unwrap();
+    // A QM8700 port runs HDR 200G at most: an NDR link is refused.
+    let why = d
+        .check_link(
+            &PortRef::new(server, "nic0/p1"),
+            &PortRef::new(leaf, "p40"),
+            &Medium::InfiniBand(racksmith::model::IbRate::Ndr),
+            None,
+        )
+        .unwrap_err();
+    assert!(
+        why.contains("already cabled") || why.contains("at most 200"),
+        "{why}"
+    );
+    let why = d
+        .check_link(
+            &PortRef::new(leaf, "p39"),
+            &PortRef::new(leaf, "p40"),
+            &Medium::Ethernet(100),
+            None,
+        )
+        .unwrap_err();
+    assert!(why.contains("speaks InfiniBand"), "{why}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// Cutting, splicing or corrupting a real design file gives an error or a design, never a panic.
+    #[test]
+    fn mangled_files_never_panic(cut in 0usize..19_000, junk in "[ -~]{0,12}", at in 0usize..19_000) {
+        let text = io::design_to_string(&sample("dgx-h100-single").unwrap()).unwrap();
+        let cut = cut.min(text.len());
+        let at = at.min(cut);
+        let mut mangled: String = text.chars().take(cut).collect();
+        let at = mangled.char_indices().map(|(i, _)| i).nth(at).unwrap_or(mangled.len());
+        mangled.insert_str(at, &junk);
+        if let Ok(d) = io::design_from_str(&mangled, Path::new("m.ron")) {
+            let _ = racksmith::analysis::analyze(&d);
+        }
+    }
+
+    /// Arbitrary text never panics the loader.
+    #[test]
+    fn random_text_never_panics(text in "\\PC{0,200}") {
+        let _ = io::design_from_str(&text, Path::new("r.ron"));
+    }
+}

@@ -1,0 +1,307 @@
+//! The four sample designs: each validates, its committed file matches its generator, and its analysis gives the
+//! figures worked out by hand below from the catalog's figures.
+
+use racksmith::analysis::{Report, Severity, analyze};
+use racksmith::io;
+use racksmith::samples::{SAMPLES, sample};
+use std::path::Path;
+
+fn load(name: &str) -> racksmith::model::Design {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("sample-designs")
+        .join(format!("{name}.ron"));
+    io::load(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn close(actual: f64, expected: f64, tol: f64, what: &str) {
+    assert!(
+        (actual - expected).abs() <= tol,
+        "{what}: got {actual}, expected {expected} (tolerance {tol})"
+    );
+}
+
+fn codes(r: &Report, severity: Severity) -> Vec<&str> {
+    r.findings
+        .iter()
+        .filter(|f| f.severity == severity)
+        .map(|f| f.code.as_str())
+        .collect()
+}
+
+#[test]
+fn committed_samples_match_their_generators() {
+    for name in SAMPLES {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("sample-designs")
+            .join(format!("{name}.ron"));
+        let on_disk = std::fs::read_to_string(&path).unwrap();
+        let generated = io::design_to_string(&sample(name).unwrap()).unwrap();
+        assert!(
+            on_disk == generated,
+            "{name}.ron is stale: run `cargo run -- sample {name} -o sample-designs/{name}.ron`"
+        );
+        assert!(io::validate(&load(name)).is_empty());
+    }
+}
+
+#[test]
+fn dgx_h100_single_by_hand() {
+    let r = analyze(&load("dgx-h100-single"));
+    assert_eq!(r.summary.gpus, 8);
+    // Power. DGX H100: chassis 10,200 - 8x700 - 8x25 - 2x75 = 4,250 W, plus slots 5,600 + 200 + 150 = 10,200 W,
+    // plus half of its links' optics: 8 NDR optic kits x 9 W + 4 HDR AOCs x 4.5 W = 90 W -> 10,290 W.
+    // AI400X2: 2,500 + 8 x 9 = 2,572 W. QM9700: 750 + (8 + 8) x 9 + 4 x 4.5 = 912 W. PDU 0 W.
+    // Rack: 10,290 + 2,572 + 912 = 13,774 W against 17,300 W.
+    close(r.power.it_power_w, 13_774.0, 0.01, "IT power");
+    let rack = &r.power.racks[0];
+    close(
+        rack.utilisation,
+        13_774.0 / 17_300.0,
+        1e-4,
+        "rack utilisation",
+    );
+    close(rack.heat_btu_h, 13_774.0 * 3.412, 0.1, "heat");
+    close(
+        r.power.facility_power_w,
+        13_774.0 * 1.2,
+        0.01,
+        "facility power",
+    );
+    // Space: 8U + 2U + 1U (the PDU is 0U).
+    assert_eq!(rack.units_used, 11);
+    // Capex: DGX chassis 270,000 - 220,000 - 17,600 - 6,000 = 26,400; GPUs 220,000; CX-7 17,600; BF-3 6,000;
+    // AI400X2 300,000; QM9700 36,000; 16 NDR optic kits 27,200; 4 HDR AOCs 3,600; PDU 1,800; rack 2,000.
+    let capex = 26_400.0
+        + 220_000.0
+        + 17_600.0
+        + 6_000.0
+        + 300_000.0
+        + 36_000.0
+        + 27_200.0
+        + 3_600.0
+        + 1_800.0
+        + 2_000.0;
+    close(r.cost.capex_usd, capex, 0.01, "capex");
+    // Opex: energy 13.774 kW x 0.7 x 1.2 x 8,760 h x $0.10 = $10,135.47; colocation 13.774 x $200 x 12 = $33,057.60.
+    let energy = 13.774 * 0.7 * 1.2 * 8760.0 * 0.10;
+    let colo = 13.774 * 200.0 * 12.0;
+    close(r.cost.energy_usd_per_year, energy, 0.01, "energy");
+    close(r.cost.opex_usd_per_year, energy + colo, 0.02, "opex");
+    // TCO over 3 years with 30% residual: 640,600 - 192,180 + 3 x 43,193.07 = 577,999.2.
+    close(
+        r.cost.tco_usd,
+        capex * 0.7 + 3.0 * (energy + colo),
+        0.05,
+        "TCO",
+    );
+    // Owned $/GPU-h: (448,420 / 3 + 43,193.07) / (8 x 8,760 x 0.7) = 3.9275.
+    close(
+        r.cost.owned_usd_per_gpu_hour,
+        (capex * 0.7 / 3.0 + energy + colo) / (8.0 * 8760.0 * 0.7),
+        1e-4,
+        "$/GPU-h",
+    );
+    // Break-even against $3.50/GPU-h: 640,600 / (3.5 x 8 x 730 x 0.7) = 44.77 months.
+    close(
+        r.cost.break_even_months,
+        capex / (3.5 * 8.0 * 730.0 * 0.7),
+        0.01,
+        "break-even",
+    );
+    // Bandwidth: 8 x 400G compute NICs for 8 GPUs = 400 Gb/s per GPU; bisection = 3,200 Gb/s / 2.
+    let s = &r.bandwidth.servers[0];
+    close(s.nic_gbps_per_gpu, 400.0, 1e-9, "NIC per GPU");
+    close(s.network_gbs_per_gpu, 50.0, 1e-9, "network per GPU");
+    close(r.bandwidth.bisection.gbps, 1_600.0, 1e-9, "bisection");
+    // Storage: 90 GB/s rated (8 x 400G = 400 GB/s of links) over 8 GPUs = 11.25 GB/s per GPU.
+    close(
+        r.bandwidth.storage.per_gpu_gbs,
+        11.25,
+        1e-9,
+        "storage per GPU",
+    );
+    // Latency, same leaf, 4 KiB: software 2,000 ns (IB in one rack) + NIC 500 + 1 switch hop 130 + serialisation
+    // 4,096 B / 50 GB/s = 81.92 ns + propagation 2 x 3 m x 5 ns = 30 ns = 2,741.92 ns. Queueing on 2 links at
+    // rho = 0.7: 1/(mu - lambda) = 81.92 / 0.3 = 273.067 ns; p50 wait = ln(0.7/0.5) x 273.067 = 91.880 ns per link;
+    // p99 wait = ln(70) x 273.067 = 1,160.12 ns per link.
+    let leaf = r
+        .latency
+        .paths
+        .iter()
+        .find(|p| p.class == "same leaf")
+        .unwrap();
+    let base = 2000.0 + 500.0 + 130.0 + 81.92 + 30.0;
+    let t = 81.92 / 0.3;
+    close(
+        leaf.p50_ns,
+        base + 2.0 * (0.7f64 / 0.5).ln() * t,
+        0.02,
+        "p50 same leaf",
+    );
+    close(
+        leaf.p99_ns,
+        base + 2.0 * 70f64.ln() * t,
+        0.02,
+        "p99 same leaf",
+    );
+    // Ring all-reduce of 1 GB over 8 GPUs on NVLink: 14 x 1 us + 2 x 7/8 x 1e9 / (450 GB/s x 0.8) = 4.8751 ms.
+    let ring = r
+        .latency
+        .allreduce
+        .algorithms
+        .iter()
+        .find(|a| a.algorithm == "ring")
+        .unwrap();
+    close(
+        ring.time_ms,
+        (14e-6 + 1.75 * 1e9 / 360e9) * 1e3,
+        1e-3,
+        "ring all-reduce",
+    );
+    // The one leaf carries compute and storage: losing it cuts the DGX off its storage.
+    assert!(codes(&r, Severity::Warning).contains(&"single-switch"));
+    assert!(codes(&r, Severity::Error).is_empty());
+}
+
+#[test]
+fn superpod_1su_is_balanced() {
+    let d = load("superpod-h100-1su");
+    let r = analyze(&d);
+    // NVIDIA RA, 1 SU: 31 nodes, 248 GPUs, 8 leaf and 4 spine QM9700, 256 leaf-spine cables.
+    assert_eq!(r.summary.gpus, 248);
+    assert_eq!(r.summary.gpu_servers, 31);
+    let leaves = r
+        .bandwidth
+        .switches
+        .iter()
+        .filter(|s| s.name.starts_with("leaf"))
+        .count();
+    let spines = r
+        .bandwidth
+        .switches
+        .iter()
+        .filter(|s| s.name.starts_with("spine"))
+        .count();
+    assert_eq!((leaves, spines), (8, 4));
+    let leaf_spine = d
+        .links
+        .values()
+        .filter(|l| {
+            let n = |p: &racksmith::model::PortRef| d.devices[&p.device].name.clone();
+            n(&l.a).starts_with("leaf") && n(&l.b).starts_with("spine")
+        })
+        .count();
+    assert_eq!(leaf_spine, 256);
+    // Leaf: 31 x 400G down, 32 x 400G up: 0.96875:1, not oversubscribed.
+    for s in r
+        .bandwidth
+        .switches
+        .iter()
+        .filter(|s| s.name.starts_with("leaf"))
+    {
+        close(
+            s.oversubscription.unwrap(),
+            31.0 / 32.0,
+            1e-4,
+            "leaf oversubscription",
+        );
+    }
+    // Bisection: min(248 x 400, 8 x 32 x 400) / 2 = 49,600 Gb/s.
+    close(r.bandwidth.bisection.gbps, 49_600.0, 1e-6, "bisection");
+    // Hierarchical all-reduce, 1 GB: G = 8, N = 31; intra beta 450 x 0.8 = 360 GB/s, inter 50 x 0.8 = 40 GB/s,
+    // alpha 1 us and 5 us: 2 x (7 us + 7/8 x 1e9/3.6e11) + 60 x 5 us + 60/31 x 1.25e8/4e10 = 11.2235 ms.
+    let h = r
+        .latency
+        .allreduce
+        .algorithms
+        .iter()
+        .find(|a| a.algorithm == "hierarchical")
+        .unwrap();
+    let expected = 2.0 * (7e-6 + 0.875 * 1e9 / 3.6e11) + 60.0 * 5e-6 + 60.0 / 31.0 * 1.25e8 / 4e10;
+    close(h.time_ms, expected * 1e3, 1e-3, "hierarchical all-reduce");
+    assert_eq!(r.latency.allreduce.best, "hierarchical");
+    // Storage: 3 x 90 GB/s over 248 GPUs = 1.089 GB/s per GPU, above 1 GB/s.
+    close(
+        r.bandwidth.storage.per_gpu_gbs,
+        270.0 / 248.0,
+        1e-4,
+        "storage per GPU",
+    );
+    // Compute racks: 4 x (10,200 + 8 x 9 + 4 x 4.5) = 41,160 W against 44 kW.
+    let c1 = r.power.racks.iter().find(|r| r.name == "C001").unwrap();
+    close(c1.power_w, 41_160.0, 0.01, "compute rack power");
+    // Balanced: nothing above info.
+    let loud: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Info)
+        .map(|f| &f.message)
+        .collect();
+    assert!(loud.is_empty(), "{loud:?}");
+}
+
+#[test]
+fn a100_nic_starved_names_the_nic() {
+    let r = analyze(&load("a100-nic-starved"));
+    assert_eq!(r.summary.gpus, 64);
+    // One 200G NIC for 8 GPUs: 25 Gb/s per GPU against the 200 Gb/s of the DGX A100 reference, 8x short.
+    let p = &r.bandwidth.patterns[0];
+    assert!(p.pattern.starts_with("GPU network"), "{}", p.pattern);
+    assert!(p.limiter.starts_with("NIC bandwidth"), "{}", p.limiter);
+    close(p.achieved_gbs_per_gpu, 25.0 / 8.0, 1e-9, "achieved per GPU");
+    close(p.shortfall, 8.0, 1e-9, "shortfall");
+    assert!(r.summary.bottleneck.contains("NIC"));
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == "nic-per-gpu")
+        .expect("NIC finding");
+    assert_eq!(f.severity, Severity::Warning);
+    assert_eq!(f.devices.len(), 8);
+    assert!(f.message.contains("8.0x short"), "{}", f.message);
+    // Hierarchical all-reduce of 1 GB: intra beta 300 x 0.8 = 240 GB/s, inter 3.125 x 0.8 = 2.5 GB/s, two racks so
+    // alpha_inter = 5 us: 2 x (7 us + 7/8 x 1e9/2.4e11) + 14 x 5 us + 14/8 x 1.25e8/2.5e9 = 94.877 ms.
+    let expected = 2.0 * (7e-6 + 0.875 * 1e9 / 2.4e11) + 14.0 * 5e-6 + 1.75 * 1.25e8 / 2.5e9;
+    close(r.summary.allreduce_ms, expected * 1e3, 1e-3, "all-reduce");
+    // The PCIe tree is not what limits it: the NIC port is.
+    assert!(r.findings.iter().all(|f| f.code != "pcie-oversubscribed"));
+}
+
+#[test]
+fn l40s_inference_capacity_and_cost() {
+    let r = analyze(&load("l40s-inference-pcie"));
+    assert_eq!(r.summary.gpus, 32);
+    // Replicas: ceil(400 / (20 x 0.7)) = ceil(28.57) = 29 needed; 32 one-GPU replicas in the design.
+    assert_eq!(r.cost.replicas_needed, Some(29));
+    assert_eq!(r.cost.replicas_in_design, Some(32));
+    // Capex: 4 chassis 140,000 + 32 L40S 240,000 + 16 CX-7 35,200 + 4 CX-7 2x200 7,200 + 2 SN5600 120,000
+    // + NVMe server 60,000 + 2 racks 4,000 + 30 400G optic kits 48,000 = 654,400.
+    close(r.cost.capex_usd, 654_400.0, 0.01, "capex");
+    // IT power: server 1,600 + 8 x 350 + 4 x 25 + 24 + 6 x 9 = 4,578 W (x4 = 18,312); SN5600 2,200 + 17 x 9 = 2,353 W
+    // (x2 = 4,706); NVMe 1,100 + 2 x 9 = 1,118 W: 24,136 W.
+    close(r.power.it_power_w, 24_136.0, 0.01, "IT power");
+    // Cost per 1M requests: hourly = (654,400 x 0.7 / 3 + opex) / 8,760; capacity 32 x 20 x 0.7 = 448 req/s.
+    let opex = 24.136 * 0.7 * 1.2 * 8760.0 * 0.10 + 24.136 * 200.0 * 12.0;
+    let hourly = (654_400.0 * 0.7 / 3.0 + opex) / 8760.0;
+    close(
+        r.cost.usd_per_million_requests.unwrap(),
+        hourly / (448.0 * 3600.0) * 1e6,
+        1e-3,
+        "$ per 1M requests",
+    );
+    // Serving p99: each replica at 400/32 = 12.5 req/s of 20: ln(100)/(20 - 12.5) = 614.0 ms plus the network.
+    let s = r.latency.serving.as_ref().unwrap();
+    assert!(s.p99_ms > 614.0 && s.p99_ms < 614.1, "{}", s.p99_ms);
+    assert!(
+        r.findings.iter().all(|f| f.severity == Severity::Info),
+        "{:?}",
+        r.findings
+    );
+    // No NVLink: GPU-to-GPU inside a server runs over PCIe Gen4 x16 (31.5 GB/s).
+    close(
+        r.bandwidth.intra_node_gbs,
+        16.0 * 16.0 * 128.0 / 130.0 / 8.0,
+        1e-3,
+        "PCIe ring",
+    );
+}
