@@ -10,8 +10,10 @@ use super::round;
 use crate::catalog::{NicRole, PartKind, ServerSpec};
 use crate::model::{Design, Device, DeviceId, PartId, PcieLink, PortRef};
 use crate::topology::{NodeKind, Topology};
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// Bandwidth section of the report.
 #[derive(Debug, Clone, Serialize)]
@@ -63,8 +65,8 @@ pub struct ServerBandwidth {
     pub storage_path_gbs_per_gpu: f64,
     /// The hop that limits network traffic, e.g. "nic0 port" or "psw1 uplink".
     pub bottleneck_hop: String,
-    /// PCIe hops with their load under network plus storage traffic.
-    pub pcie: Vec<PcieHop>,
+    /// PCIe hops with their load under network plus storage traffic (shared by servers of the same shape).
+    pub pcie: Arc<Vec<PcieHop>>,
 }
 
 /// One PCIe hop inside a server.
@@ -185,6 +187,9 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let storage_demand = design.params.traffic.storage_read_gbs_per_gpu;
     let cabled = cabled_ports(design);
     let mut servers = Vec::new();
+    // Servers of the same shape (part, slot contents, cabled ports) have the same figures: compute each shape
+    // once, so a 4,000-server fabric costs here what its handful of distinct server builds cost.
+    let mut shapes: HashMap<ShapeKey<'_>, ServerBandwidth> = HashMap::default();
     for (id, device) in &design.devices {
         if device.gpus.is_empty() {
             continue;
@@ -192,15 +197,41 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         let Some(PartKind::Server(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
             continue;
         };
-        servers.push(server_bandwidth(
-            design,
-            *id,
-            device,
-            spec,
-            &cabled,
-            demand_gbs,
-            storage_demand,
-        ));
+        let mut ports: Vec<(u16, u16, u64)> = Vec::new();
+        for (slot, nic) in &device.nics {
+            if let Some(PartKind::Nic(n)) = design.parts.get(nic).map(|p| &p.kind) {
+                for k in 1..=n.ports {
+                    if let Some(g) = cabled.get(&(*id, *slot, k)) {
+                        ports.push((*slot, k, g.to_bits()));
+                    }
+                }
+            }
+        }
+        let key = ShapeKey {
+            part: &device.part,
+            gpus: &device.gpus,
+            nics: &device.nics,
+            cabled: ports,
+        };
+        let mut s = match shapes.get(&key) {
+            Some(s) => s.clone(),
+            None => {
+                let s = server_bandwidth(
+                    design,
+                    *id,
+                    device,
+                    spec,
+                    &cabled,
+                    demand_gbs,
+                    storage_demand,
+                );
+                shapes.insert(key, s.clone());
+                s
+            }
+        };
+        s.device = *id;
+        s.name.clone_from(&device.name);
+        servers.push(s);
     }
     let switches = switch_bandwidth(design, topo);
     let bisection = bisection(topo);
@@ -313,7 +344,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
             shortfall: 1.0,
         });
     }
-    if storage_demand > 0.0 && gpus > 0 {
+    if storage_demand > 0.0 && gpus > 0 && storage.appliances > 0 {
         patterns.push(PatternBottleneck {
             pattern: "Storage read".into(),
             limiter: storage.limiter.clone(),
@@ -368,14 +399,32 @@ fn server_limiter(design: &Design, worst: Option<&ServerBandwidth>) -> (String, 
     (what, vec![s.device])
 }
 
-/// Bandwidth of each cabled port, Gb/s.
-fn cabled_ports(design: &Design) -> HashMap<&PortRef, f64> {
-    let mut out = HashMap::with_capacity(design.links.len() * 2);
+/// What makes two servers' bandwidth figures the same.
+#[derive(PartialEq, Eq, Hash)]
+struct ShapeKey<'a> {
+    part: &'a PartId,
+    gpus: &'a BTreeMap<u16, PartId>,
+    nics: &'a BTreeMap<u16, PartId>,
+    cabled: Vec<(u16, u16, u64)>,
+}
+
+/// Bandwidth of each cabled server NIC port, Gb/s, by (server, NIC slot, port number).
+fn cabled_ports(design: &Design) -> HashMap<(DeviceId, u16, u16), f64> {
+    let mut out = HashMap::with_capacity_and_hasher(design.links.len(), Default::default());
     for l in design.links.values() {
-        out.insert(&l.a, l.medium.gbps());
-        out.insert(&l.b, l.medium.gbps());
+        for end in [&l.a, &l.b] {
+            if let Some((slot, k)) = nic_port(end) {
+                out.insert((end.device, slot, k), l.medium.gbps());
+            }
+        }
     }
     out
+}
+
+/// NIC slot and port number of a server port name like "nic3/p1".
+pub(crate) fn nic_port(port: &PortRef) -> Option<(u16, u16)> {
+    let (slot, k) = port.port.strip_prefix("nic")?.split_once('/')?;
+    Some((slot.parse().ok()?, k.strip_prefix('p')?.parse().ok()?))
 }
 
 /// A server's PCIe tree as parent links, for path finding.
@@ -435,7 +484,7 @@ fn server_bandwidth(
     id: DeviceId,
     device: &Device,
     spec: &ServerSpec,
-    cabled: &HashMap<&PortRef, f64>,
+    cabled: &HashMap<(DeviceId, u16, u16), f64>,
     demand_gbs: f64,
     storage_demand: f64,
 ) -> ServerBandwidth {
@@ -481,8 +530,7 @@ fn server_bandwidth(
         };
         let mut cabled_gbps = 0.0;
         for k in 1..=nic.ports {
-            let port = PortRef::new(id, format!("nic{slot}/p{k}"));
-            cabled_gbps += cabled.get(&port).copied().unwrap_or(0.0);
+            cabled_gbps += cabled.get(&(id, *slot, k)).copied().unwrap_or(0.0);
         }
         let cap = s
             .slot
@@ -652,7 +700,7 @@ fn server_bandwidth(
         network_gbs_per_gpu: round(network_gbs_per_gpu, 3),
         storage_path_gbs_per_gpu: round(storage_path_gbs, 3),
         bottleneck_hop,
-        pcie,
+        pcie: Arc::new(pcie),
     }
 }
 
@@ -793,7 +841,7 @@ fn lanes_of(spec: &ServerSpec, device: &Device, design: &Design, hop: &str) -> (
 }
 
 fn switch_bandwidth(design: &Design, topo: &Topology) -> Vec<SwitchBandwidth> {
-    let mut ports_used: HashMap<DeviceId, usize> = HashMap::new();
+    let mut ports_used: HashMap<DeviceId, usize> = HashMap::default();
     for l in design.links.values() {
         *ports_used.entry(l.a.device).or_default() += 1;
         *ports_used.entry(l.b.device).or_default() += 1;

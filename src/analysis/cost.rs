@@ -91,7 +91,7 @@ fn category(kind: &PartKind) -> &'static str {
 
 pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport) -> CostReport {
     let p = &design.params;
-    let mut qty: BTreeMap<&PartId, u64> = BTreeMap::new();
+    let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();
     for r in design.racks.values() {
         *qty.entry(&r.part).or_default() += 1;
     }
@@ -111,6 +111,8 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
     let mut bom = Vec::new();
     let mut capex = 0.0;
     let mut by_cat: BTreeMap<String, f64> = BTreeMap::new();
+    let mut qty: Vec<(&PartId, u64)> = qty.into_iter().collect();
+    qty.sort();
     for (part, q) in qty {
         let Some(spec) = design.parts.get(part) else {
             continue;

@@ -6,12 +6,13 @@ use super::cost::CostReport;
 use super::latency::LatencyReport;
 use super::power::PowerReport;
 use crate::catalog::{NicRole, PartKind};
-use crate::model::{Design, DeviceId, LinkId, PortRef, RackId};
+use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -139,7 +140,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
     // PCIe hops loaded beyond capacity under network + storage traffic.
     let mut pcie: BTreeMap<String, (f64, f64, Vec<DeviceId>)> = BTreeMap::new();
     for s in &bw.servers {
-        for h in &s.pcie {
+        for h in s.pcie.iter() {
             if h.utilisation > 1.0 + 1e-9 && !h.hop.ends_with(" port") {
                 let e =
                     pcie.entry(h.hop.clone())
@@ -245,7 +246,12 @@ fn connectivity_findings(
     bw: &BandwidthReport,
     out: &mut Vec<Finding>,
 ) {
-    let cabled: HashSet<&PortRef> = design.links.values().flat_map(|l| [&l.a, &l.b]).collect();
+    let cabled: HashSet<(DeviceId, u16, u16)> = design
+        .links
+        .values()
+        .flat_map(|l| [&l.a, &l.b])
+        .filter_map(|end| super::bandwidth::nic_port(end).map(|(s, k)| (end.device, s, k)))
+        .collect();
     let multi = bw.servers.len() > 1
         || design
             .devices_where(|k| matches!(k, PartKind::Switch(_)))
@@ -291,8 +297,7 @@ fn connectivity_findings(
             {
                 continue;
             }
-            let any = (1..=nic.ports)
-                .any(|k| cabled.contains(&PortRef::new(*id, format!("nic{slot}/p{k}"))));
+            let any = (1..=nic.ports).any(|k| cabled.contains(&(*id, *slot, k)));
             if !any {
                 here += 1;
             }

@@ -94,7 +94,7 @@ pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
 }
 
 pub(crate) fn analyze(design: &Design) -> PowerReport {
-    let mut optics: BTreeMap<DeviceId, f64> = BTreeMap::new();
+    let mut optics: rustc_hash::FxHashMap<DeviceId, f64> = Default::default();
     for l in design.links.values() {
         let w = l
             .cable

@@ -3,8 +3,8 @@
 
 use crate::catalog::{FormFactor, PartKind};
 use crate::model::{Design, DeviceId, LinkId, PortRef, RackId};
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
-use std::collections::HashMap;
 use std::fmt;
 
 /// One thing wrong with a design, with the ids it concerns.
@@ -74,7 +74,7 @@ pub fn validate(design: &Design) -> Vec<Problem> {
         }
     }
     // Occupancy per rack, to find overlaps in one pass rather than comparing every pair of devices.
-    let mut occupied: HashMap<(RackId, u16), DeviceId> = HashMap::new();
+    let mut occupied: HashMap<(RackId, u16), DeviceId> = HashMap::default();
     for (id, device) in &design.devices {
         let label = if device.name.is_empty() {
             id.to_string()
@@ -221,9 +221,8 @@ fn form_name(form: FormFactor) -> &'static str {
 }
 
 fn check_links(design: &Design, problems: &mut Vec<Problem>) {
-    // Ports per device, computed once per device rather than once per link end.
-    let mut port_cache: HashMap<DeviceId, Vec<crate::model::PortInfo>> = HashMap::new();
-    let mut used: HashMap<&PortRef, LinkId> = HashMap::new();
+    let mut used: HashMap<&PortRef, LinkId> =
+        HashMap::with_capacity_and_hasher(design.links.len() * 2, Default::default());
     for (id, link) in &design.links {
         for end in [&link.a, &link.b] {
             if !design.devices.contains_key(&end.device) {
@@ -233,10 +232,7 @@ fn check_links(design: &Design, problems: &mut Vec<Problem>) {
                 ));
                 continue;
             }
-            let ports = port_cache
-                .entry(end.device)
-                .or_insert_with(|| design.ports(end.device));
-            let Some(info) = ports.iter().find(|p| p.name == end.port) else {
+            let Some(info) = design.port_spec(end) else {
                 problems.push(Problem::link(
                     *id,
                     format!("link {id} ends at port {end} which the device does not have"),

@@ -9,7 +9,7 @@ mod ports;
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
 pub use params::{Params, Serving, Traffic};
-pub use ports::{PortInfo, PortRef, PortRole};
+pub use ports::{PortInfo, PortRef, PortRole, PortSpec};
 
 use crate::catalog::{Part, PartKind};
 use serde::{Deserialize, Serialize};

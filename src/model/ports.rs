@@ -6,8 +6,9 @@ use crate::catalog::{NicRole, PartKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A port of a device, by name.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+/// A port of a device, by name. Written in files as one string, `"DEVICE:PORT"` (e.g. `"12:nic3/p1"`), which keeps
+/// link lines short in designs with a hundred thousand cables.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct PortRef {
     /// The device.
     pub device: DeviceId,
@@ -32,6 +33,40 @@ impl PortRef {
             .next()?
             .parse()
             .ok()
+    }
+}
+
+impl Serialize for PortRef {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{}:{}", self.device.0, self.port))
+    }
+}
+
+impl<'de> Deserialize<'de> for PortRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = PortRef;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a port as \"DEVICE:PORT\", e.g. \"12:nic0/p1\"")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<PortRef, E> {
+                let (device, port) = v.split_once(':').ok_or_else(|| {
+                    E::custom(format!("port \"{v}\" is not of the form \"DEVICE:PORT\""))
+                })?;
+                let device: u64 = device.parse().map_err(|_| {
+                    E::custom(format!("port \"{v}\": \"{device}\" is not a device number"))
+                })?;
+                if port.is_empty() {
+                    return Err(E::custom(format!("port \"{v}\" has no port name")));
+                }
+                Ok(PortRef {
+                    device: DeviceId(device),
+                    port: port.to_string(),
+                })
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 
@@ -72,21 +107,48 @@ pub struct PortInfo {
 impl PortInfo {
     /// Whether the port can run a medium; the reason when not.
     pub fn accepts(&self, medium: &Medium) -> Result<(), String> {
-        let protocol = medium.protocol();
-        if !self.protocols.contains(&protocol) {
-            return Err(format!(
-                "speaks {} but the link is {medium}",
-                protocol_list(&self.protocols)
-            ));
-        }
-        if medium.gbps() > self.max_gbps + 1e-9 {
-            return Err(format!(
-                "runs at most {} Gb/s but the link is {medium}",
-                self.max_gbps
-            ));
-        }
-        Ok(())
+        accepts(&self.protocols, self.max_gbps, medium)
     }
+}
+
+/// What a port can carry, borrowed from its part's spec (no allocation: the hot path for large designs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PortSpec<'a> {
+    /// Protocols it speaks.
+    pub protocols: &'a [Protocol],
+    /// Fastest rate, Gb/s per direction.
+    pub max_gbps: f64,
+    /// What it is for.
+    pub role: PortRole,
+}
+
+impl PortSpec<'_> {
+    /// Whether the port can run a medium; the reason when not.
+    pub fn accepts(&self, medium: &Medium) -> Result<(), String> {
+        accepts(self.protocols, self.max_gbps, medium)
+    }
+}
+
+fn accepts(protocols: &[Protocol], max_gbps: f64, medium: &Medium) -> Result<(), String> {
+    let protocol = medium.protocol();
+    if !protocols.contains(&protocol) {
+        return Err(format!(
+            "speaks {} but the link is {medium}",
+            protocol_list(protocols)
+        ));
+    }
+    if medium.gbps() > max_gbps + 1e-9 {
+        return Err(format!(
+            "runs at most {max_gbps} Gb/s but the link is {medium}"
+        ));
+    }
+    Ok(())
+}
+
+/// Parses "p12" (prefix "p") into 12.
+fn numbered(name: &str, prefix: &str) -> Option<u16> {
+    let n: u16 = name.strip_prefix(prefix)?.parse().ok()?;
+    (n >= 1 && name.len() == prefix.len() + n.to_string().len()).then_some(n)
 }
 
 fn protocol_list(protocols: &[Protocol]) -> String {
@@ -168,6 +230,64 @@ pub(super) fn device_ports(design: &Design, device: &Device) -> Vec<PortInfo> {
 }
 
 impl Design {
+    /// The spec of one port, parsed from its name without building the device's port list. None when the device
+    /// has no such port.
+    pub fn port_spec(&self, port: &PortRef) -> Option<PortSpec<'_>> {
+        let device = self.devices.get(&port.device)?;
+        match &self.parts.get(&device.part)?.kind {
+            PartKind::Switch(s) => {
+                if let Some(n) = numbered(&port.port, "p") {
+                    (n <= s.ports).then_some(PortSpec {
+                        protocols: &s.protocols,
+                        max_gbps: s.port_gbps,
+                        role: PortRole::Fabric,
+                    })
+                } else {
+                    let n = numbered(&port.port, "u")?;
+                    (n <= s.uplink_ports).then_some(PortSpec {
+                        protocols: &s.protocols,
+                        max_gbps: s.uplink_gbps,
+                        role: PortRole::Fabric,
+                    })
+                }
+            }
+            PartKind::Storage(s) => {
+                let n = numbered(&port.port, "p")?;
+                (n <= s.ports).then_some(PortSpec {
+                    protocols: &s.protocols,
+                    max_gbps: s.port_gbps,
+                    role: PortRole::StorageTarget,
+                })
+            }
+            PartKind::Server(server) => {
+                let (slot, k) = port.port.strip_prefix("nic")?.split_once('/')?;
+                let slot: u16 = slot.parse().ok()?;
+                if slot.to_string().len() != port.port.len() - 3 - k.len() - 1 {
+                    return None;
+                }
+                let k = numbered(k, "p")?;
+                let nic_part = device.nics.get(&slot)?;
+                let PartKind::Nic(nic) = &self.parts.get(nic_part)?.kind else {
+                    return None;
+                };
+                if k > nic.ports {
+                    return None;
+                }
+                let role = match server.nic_slots.get(usize::from(slot))?.role {
+                    NicRole::Compute => PortRole::Compute,
+                    NicRole::Storage => PortRole::Storage,
+                    NicRole::Management => PortRole::Management,
+                };
+                Some(PortSpec {
+                    protocols: &nic.protocols,
+                    max_gbps: nic.port_gbps,
+                    role,
+                })
+            }
+            _ => None,
+        }
+    }
+
     /// Role of a server NIC port, without building the device's port list (hot path in analysis).
     pub fn nic_port_role(&self, port: &PortRef) -> Option<PortRole> {
         let slot = port.nic_slot()?;

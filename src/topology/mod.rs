@@ -5,7 +5,8 @@
 use crate::catalog::PartKind;
 use crate::model::{Design, DeviceId, LinkId, PortRole};
 use petgraph::graph::{NodeIndex, UnGraph};
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 
 /// What a node of the network graph is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,7 +61,8 @@ impl Topology {
     pub fn build(design: &Design) -> Self {
         let mut graph =
             UnGraph::<Node, Edge>::with_capacity(design.devices.len(), design.links.len());
-        let mut node_of = HashMap::with_capacity(design.devices.len());
+        let mut node_of =
+            HashMap::with_capacity_and_hasher(design.devices.len(), Default::default());
         for (id, device) in &design.devices {
             let kind = match design.parts.get(&device.part).map(|p| &p.kind) {
                 Some(PartKind::Server(_)) if !device.gpus.is_empty() => NodeKind::GpuServer,
@@ -71,7 +73,7 @@ impl Topology {
             };
             node_of.insert(*id, graph.add_node(Node { device: *id, kind }));
         }
-        let mut edges: HashMap<(NodeIndex, NodeIndex), Edge> = HashMap::new();
+        let mut edges: HashMap<(NodeIndex, NodeIndex), Edge> = HashMap::default();
         for (lid, link) in &design.links {
             let (Some(&a), Some(&b)) = (node_of.get(&link.a.device), node_of.get(&link.b.device))
             else {
@@ -92,7 +94,11 @@ impl Topology {
             if compute_end {
                 let g = link.medium.gbps();
                 e.compute_gbps += g;
-                e.compute_link_gbps = if e.compute_link_gbps > 0.0 { e.compute_link_gbps.min(g) } else { g };
+                e.compute_link_gbps = if e.compute_link_gbps > 0.0 {
+                    e.compute_link_gbps.min(g)
+                } else {
+                    g
+                };
             }
         }
         let mut keys: Vec<_> = edges.into_iter().collect();
@@ -124,7 +130,7 @@ impl Topology {
 
 /// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
 fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
-    let mut tier: HashMap<NodeIndex, u8> = HashMap::new();
+    let mut tier: HashMap<NodeIndex, u8> = HashMap::default();
     let mut queue = VecDeque::new();
     for n in graph.node_indices() {
         let Some(node) = graph.node_weight(n) else {

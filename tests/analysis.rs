@@ -1,0 +1,347 @@
+//! Findings fire on designs built to trigger them, with the figures worked out by hand.
+
+use racksmith::analysis::{Severity, analyze};
+use racksmith::catalog::{Catalog, GpuSlotSpec, NicSlotSpec, PartKind, PcieSwitchSpec, SlotSpec};
+use racksmith::edit::{Builder, Edit};
+use racksmith::model::{
+    Design, DeviceId, IbRate, Link, LinkId, Medium, PartId, PcieLink, PortRef, RackId,
+};
+
+fn cable(d: &mut Design, a: PortRef, b: PortRef, medium: Medium) {
+    let id = LinkId(d.alloc_id());
+    d.links.insert(
+        id,
+        Link {
+            a,
+            b,
+            medium,
+            length_m: 5.0,
+            cable: None,
+        },
+    );
+}
+
+fn rack(d: &mut Design, c: &Catalog, name: &str, budget_w: f64) -> RackId {
+    let slot = d.racks.len() as u16;
+    let (id, _) = Builder::new(d, c)
+        .add_rack("rack-48u", name, 0, slot)
+        .unwrap();
+    let mut r = d.racks[&id].clone();
+    r.power_budget_w = budget_w;
+    Edit::UpdateRack(id, r).apply(d).unwrap();
+    id
+}
+
+const NDR: Medium = Medium::InfiniBand(IbRate::Ndr);
+
+/// Two leaves with four DGX H100 each (32 x 400G down) and 8 x 400G up to one spine each: 4:1.
+fn oversubscribed() -> (Design, Vec<DeviceId>, Vec<DeviceId>) {
+    let c = Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    let mut servers = Vec::new();
+    let mut leaves = Vec::new();
+    let net = rack(&mut d, &c, "N1", 50_000.0);
+    let spine = Builder::new(&mut d, &c)
+        .add_device("qm9700", "spine", net, 1)
+        .unwrap();
+    for l in 0..2u16 {
+        let r = rack(&mut d, &c, &format!("R{l}"), 45_000.0);
+        let leaf = Builder::new(&mut d, &c)
+            .add_device("qm9700", &format!("leaf{l}"), net, 3 + l)
+            .unwrap();
+        leaves.push(leaf);
+        for s in 0..4u16 {
+            let dgx = Builder::new(&mut d, &c)
+                .add_device("dgx-h100", &format!("dgx{l}{s}"), r, 1 + 8 * s)
+                .unwrap();
+            servers.push(dgx);
+            for rail in 0..8 {
+                cable(
+                    &mut d,
+                    PortRef::new(dgx, format!("nic{rail}/p1")),
+                    PortRef::new(leaf, format!("p{}", s * 8 + rail + 1)),
+                    NDR,
+                );
+            }
+        }
+        for k in 0..8u16 {
+            cable(
+                &mut d,
+                PortRef::new(leaf, format!("p{}", 33 + k)),
+                PortRef::new(spine, format!("p{}", l * 8 + k + 1)),
+                NDR,
+            );
+        }
+    }
+    (d, servers, leaves)
+}
+
+#[test]
+fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
+    let (d, _, leaves) = oversubscribed();
+    let r = analyze(&d);
+    // Each leaf: 32 x 400 = 12,800 Gb/s down, 8 x 400 = 3,200 up: 4:1.
+    for leaf in &leaves {
+        let s = r
+            .bandwidth
+            .switches
+            .iter()
+            .find(|s| s.device == *leaf)
+            .unwrap();
+        assert_eq!((s.tier, s.down_gbps, s.up_gbps), (1, 12_800.0, 3_200.0));
+        assert_eq!(s.oversubscription, Some(4.0));
+    }
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == "switch-oversubscribed")
+        .expect("finding");
+    assert_eq!(f.severity, Severity::Warning);
+    let mut ids = f.devices.clone();
+    ids.sort();
+    assert_eq!(ids, leaves);
+    assert!(f.message.contains("4.00:1"), "{}", f.message);
+    // Bisection: min(64 x 400, 16 x 400) / 2 = 3,200 Gb/s.
+    assert_eq!(r.bandwidth.bisection.gbps, 3_200.0);
+    // Inter-server bandwidth per GPU: 50 GB/s of NIC / 4 = 12.5 GB/s; the leaf is named as the limit.
+    assert_eq!(r.bandwidth.inter_node_gbs, 12.5);
+    assert!(
+        r.summary.bottleneck.contains("oversubscribed 4.00:1"),
+        "{}",
+        r.summary.bottleneck
+    );
+    // Across the spine: 3 switch hops.
+    assert!(
+        r.latency
+            .paths
+            .iter()
+            .any(|p| p.class == "across spine" && p.switch_hops == 3)
+    );
+}
+
+#[test]
+fn more_uplinks_remove_the_oversubscription() {
+    let (mut d, _, leaves) = oversubscribed();
+    let spine = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "spine")
+        .map(|(id, _)| *id)
+        .unwrap();
+    // Add 24 more uplinks per leaf: 32 up against 32 down. The spine has 64 ports: 16 used, 48 free.
+    for (l, leaf) in leaves.iter().enumerate() {
+        for k in 8..32u16 {
+            let sp = 16 + l as u16 * 24 + (k - 8) + 1;
+            if sp > 64 {
+                break;
+            }
+            cable(
+                &mut d,
+                PortRef::new(*leaf, format!("p{}", 33 + k)),
+                PortRef::new(spine, format!("p{sp}")),
+                NDR,
+            );
+        }
+    }
+    let r = analyze(&d);
+    assert!(
+        r.findings.iter().all(|f| f.code != "switch-oversubscribed"),
+        "{:?}",
+        r.findings
+    );
+    assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
+}
+
+#[test]
+fn pcie_uplink_saturation_is_found() {
+    // A server spec overridden in the design: 8 Gen4 GPUs behind one PCIe switch with a single Gen4 x16 uplink,
+    // four 400G NICs on the CPU. Each GPU is offered 4 x 50 / 8 = 25 GB/s; the uplink carries 200 GB/s against
+    // 31.5 GB/s (6.35x), so each GPU gets 25 x 31.5 / 200 = 3.94 GB/s.
+    let c = Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    let r = rack(&mut d, &c, "R1", 30_000.0);
+    let dev = Builder::new(&mut d, &c)
+        .add_device("pcie-gpu-4u", "box", r, 1)
+        .unwrap();
+    let part = PartId::new("pcie-gpu-4u");
+    let mut spec = d.parts[&part].clone();
+    let gen4 = PcieLink {
+        generation: 4,
+        lanes: 16,
+    };
+    if let PartKind::Server(s) = &mut spec.kind {
+        s.pcie_switches = vec![PcieSwitchSpec {
+            name: "psw0".into(),
+            parent: "cpu0".into(),
+            uplink: Some(gen4),
+        }];
+        s.gpu_slots = (0..8)
+            .map(|_| GpuSlotSpec {
+                form: racksmith::catalog::FormFactor::Pcie,
+                slot: SlotSpec {
+                    parent: "psw0".into(),
+                    link: Some(gen4),
+                },
+            })
+            .collect();
+        s.nic_slots = (0..4)
+            .map(|_| NicSlotSpec {
+                slot: SlotSpec {
+                    parent: "cpu0".into(),
+                    link: Some(PcieLink {
+                        generation: 5,
+                        lanes: 16,
+                    }),
+                },
+                role: Default::default(),
+            })
+            .collect();
+    }
+    Edit::SetPart(part, Some(Box::new(spec)))
+        .apply(&mut d)
+        .unwrap();
+    let mut b = Builder::new(&mut d, &c);
+    b.fill_gpus(dev, "l40s", 0..8).unwrap();
+    b.fill_nics(dev, "cx7-ndr", 0..4).unwrap();
+    let leaf = b.add_device("qm9700", "leaf", r, 20).unwrap();
+    for n in 0..4 {
+        cable(
+            &mut d,
+            PortRef::new(dev, format!("nic{n}/p1")),
+            PortRef::new(leaf, format!("p{}", n + 1)),
+            NDR,
+        );
+    }
+    let rep = analyze(&d);
+    let s = &rep.bandwidth.servers[0];
+    let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
+    let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
+    assert!((uplink.capacity_gbs - cap).abs() < 1e-3);
+    // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; the
+    // load is capped by the 200 GB/s of NIC ports the flows end at.
+    assert!(
+        (uplink.load_gbs - 200.0).abs() < 1e-6,
+        "{}",
+        uplink.load_gbs
+    );
+    assert_eq!((uplink.lanes_down, uplink.lanes_up), (128, 16));
+    assert!(
+        (s.network_gbs_per_gpu - 25.0 * cap / 200.0).abs() < 1e-3,
+        "{}",
+        s.network_gbs_per_gpu
+    );
+    assert_eq!(s.bottleneck_hop, "psw0 uplink");
+    let f = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "pcie-oversubscribed")
+        .expect("PCIe finding");
+    assert!(f.message.contains("psw0 uplink"), "{}", f.message);
+    assert_eq!(f.devices, vec![dev]);
+}
+
+#[test]
+fn rack_over_budget_and_disconnected_servers() {
+    let c = Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    let r1 = rack(&mut d, &c, "R1", 15_000.0);
+    let r2 = rack(&mut d, &c, "R2", 50_000.0);
+    // Two DGX H100 in a 15 kW rack: 2 x 10,200 = 20,400 W, 136%.
+    let a = Builder::new(&mut d, &c)
+        .add_device("dgx-h100", "a", r1, 1)
+        .unwrap();
+    let b = Builder::new(&mut d, &c)
+        .add_device("dgx-h100", "b", r1, 10)
+        .unwrap();
+    // Two leaves, no spine: a and b each on their own leaf, c not cabled at all.
+    let l1 = Builder::new(&mut d, &c)
+        .add_device("qm9700", "l1", r2, 1)
+        .unwrap();
+    let l2 = Builder::new(&mut d, &c)
+        .add_device("qm9700", "l2", r2, 2)
+        .unwrap();
+    let cc = Builder::new(&mut d, &c)
+        .add_device("dgx-h100", "c", r2, 10)
+        .unwrap();
+    cable(
+        &mut d,
+        PortRef::new(a, "nic0/p1"),
+        PortRef::new(l1, "p1"),
+        NDR,
+    );
+    cable(
+        &mut d,
+        PortRef::new(b, "nic0/p1"),
+        PortRef::new(l2, "p1"),
+        NDR,
+    );
+    let rep = analyze(&d);
+    let power = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "rack-power")
+        .expect("power finding");
+    assert_eq!(power.severity, Severity::Error);
+    assert_eq!(power.racks, vec![r1]);
+    assert!(
+        power
+            .message
+            .contains("20.4 kW against its 15.0 kW budget (136%)"),
+        "{}",
+        power.message
+    );
+    let rack1 = rep.power.racks.iter().find(|r| r.rack == r1).unwrap();
+    assert_eq!(rack1.remaining_w, 15_000.0 - 20_400.0);
+    let lonely = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "gpu-not-connected")
+        .expect("not connected");
+    assert_eq!(lonely.devices, vec![cc]);
+    let split = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "fabric-partitioned")
+        .expect("partitioned");
+    assert_eq!(split.severity, Severity::Error);
+    // Each DGX H100 has 10 NICs (8 ConnectX-7, 2 BlueField-3): 9 uncabled in a and in b, 10 in c.
+    let nic = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "nic-not-connected")
+        .unwrap();
+    assert!(
+        nic.message.starts_with("28 NIC(s) in 3 server(s)"),
+        "{}",
+        nic.message
+    );
+    // No storage at all for 24 GPUs.
+    assert!(rep.findings.iter().any(|f| f.code == "no-storage"));
+    // Each server hangs on one cable to its leaf: single links.
+    let single = rep.findings.iter().find(|f| f.code == "single-link");
+    assert!(single.is_none() || !single.unwrap().devices.is_empty());
+}
+
+#[test]
+fn starved_storage_is_found() {
+    // One AI400X2 (90 GB/s rated) instead of three for the 248 GPUs of a SuperPOD SU: 90 / 248 = 0.363 GB/s per
+    // GPU, below 1 GB/s.
+    let mut d = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    let ddn: Vec<DeviceId> = d
+        .devices
+        .iter()
+        .filter(|(_, x)| x.name.starts_with("ddn"))
+        .map(|(id, _)| *id)
+        .collect();
+    for id in &ddn[1..] {
+        Edit::RemoveDevice(*id).apply(&mut d).unwrap();
+    }
+    let rep = analyze(&d);
+    let f = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "storage-per-gpu")
+        .expect("storage finding");
+    assert!((rep.bandwidth.storage.per_gpu_gbs - 90.0 / 248.0).abs() < 1e-4);
+    assert!(f.message.contains("0.36 GB/s per GPU"), "{}", f.message);
+}
