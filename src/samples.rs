@@ -84,7 +84,7 @@ fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), Ed
 /// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU). Storage: per SU, 4 storage leaves and 3
 /// AI400X2 appliances; every DGX has its two BlueField-3 ports on all four storage leaves.
 pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditError> {
-    if units == 0 || (units > 4 && units % 8 != 0) || units > 256 {
+    if units == 0 || (units > 4 && !units.is_multiple_of(8)) || units > 256 {
         return Err(EditError::Refused(
             "scalable units must be 1-4 or a multiple of 8 up to 256".into(),
         ));

@@ -1,4 +1,5 @@
 //! Findings fire on designs built to trigger them, with the figures worked out by hand.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use racksmith::analysis::{Severity, analyze};
 use racksmith::catalog::{Catalog, GpuSlotSpec, NicSlotSpec, PartKind, PcieSwitchSpec, SlotSpec};

@@ -1,4 +1,5 @@
 //! The built-in catalog: it loads, holds the parts the product promises, and every figure has a source.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use racksmith::catalog::{Catalog, Category, PartKind};
 

@@ -1,4 +1,5 @@
 //! The command line: analyze (text and JSON), validate, catalog, sample; exit status 2 on bad input.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

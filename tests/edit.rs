@@ -1,4 +1,5 @@
 //! Edits: each applied edit returns its inverse; a refused edit changes nothing; undo and redo walk the history.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use proptest::prelude::*;
 use racksmith::catalog::Catalog;

@@ -1,5 +1,6 @@
 //! Design files: byte-identical round trips, atomic saves, and clear errors (path, line, column) or problem lists
 //! for bad input. Nothing a user can put in a file makes the loader panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use proptest::prelude::*;
 use racksmith::io::{self, LoadError};

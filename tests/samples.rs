@@ -1,5 +1,6 @@
 //! The four sample designs: each validates, its committed file matches its generator, and its analysis gives the
 //! figures worked out by hand below from the catalog's figures.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use racksmith::analysis::{Report, Severity, analyze};
 use racksmith::io;

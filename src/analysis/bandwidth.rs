@@ -427,6 +427,9 @@ pub(crate) fn nic_port(port: &PortRef) -> Option<(u16, u16)> {
     Some((slot.parse().ok()?, k.strip_prefix('p')?.parse().ok()?))
 }
 
+/// The hops from a slot up to its CPU (name, capacity GB/s) and the CPU reached.
+type Climb = (Vec<(String, f64)>, String);
+
 /// A server's PCIe tree as parent links, for path finding.
 struct Tree<'a> {
     spec: &'a ServerSpec,
@@ -497,7 +500,7 @@ fn server_bandwidth(
             _ => None,
         })
         .collect();
-    let gpu_climbs: Vec<(u16, (Vec<(String, f64)>, String))> = gpu_specs
+    let gpu_climbs: Vec<(u16, Climb)> = gpu_specs
         .iter()
         .filter_map(|(slot, g)| {
             let s = spec.gpu_slots.get(usize::from(*slot))?;
@@ -788,7 +791,7 @@ fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize)
 
 /// GPU-to-GPU ring over PCIe: the ring in slot order crosses every hop on the way once per direction, so its
 /// per-GPU bandwidth is the smallest capacity among the hops between consecutive GPUs.
-fn pcie_ring_gbs(tree: &Tree<'_>, gpus: &[(u16, (Vec<(String, f64)>, String))]) -> f64 {
+fn pcie_ring_gbs(tree: &Tree<'_>, gpus: &[(u16, Climb)]) -> f64 {
     if gpus.len() < 2 {
         return 0.0;
     }

@@ -347,12 +347,12 @@ fn fabric_figures(design: &Design, topo: &Topology) -> Option<FabricFigures> {
         };
         let w = e.weight();
         match (a.kind, b.kind) {
-            (NodeKind::GpuServer, NodeKind::Switch) | (NodeKind::Switch, NodeKind::GpuServer) => {
-                if w.compute_gbps > 0.0 {
-                    link_gbps = link_gbps.min(w.compute_link_gbps);
-                    edge_len += w.mean_length_m;
-                    edge_n += 1;
-                }
+            (NodeKind::GpuServer, NodeKind::Switch) | (NodeKind::Switch, NodeKind::GpuServer)
+                if w.compute_gbps > 0.0 =>
+            {
+                link_gbps = link_gbps.min(w.compute_link_gbps);
+                edge_len += w.mean_length_m;
+                edge_n += 1;
             }
             (NodeKind::Switch, NodeKind::Switch) => {
                 up_len += w.mean_length_m;
