@@ -31,6 +31,16 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Compare two designs side by side: GPUs, cost, TCO, $/GPU-hour, all-reduce, latency, power.
+    Compare {
+        /// Design A (.ron).
+        a: PathBuf,
+        /// Design B (.ron).
+        b: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Check a design file and list its problems.
     Validate {
         /// Design file (.ron).
@@ -80,6 +90,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match format {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
                 Format::Text => print!("{}", report_text::render(&report)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Compare { a, b, format }) => {
+            let (da, db) = (io::load(&a)?, io::load(&b)?);
+            let c = analysis::compare::compare(&analysis::analyze(&da), &analysis::analyze(&db));
+            match format {
+                Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
+                Format::Text => print!("{}", analysis::compare::render(&c)),
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -111,3 +111,31 @@ fn sample_writes_a_valid_file() {
         std::fs::read(sample_path("dgx-h100-single")).unwrap()
     );
 }
+
+#[test]
+fn compare_two_designs() {
+    let out = bin()
+        .args(["compare", "--format", "json"])
+        .arg(sample_path("dgx-h100-single"))
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let gpus = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["figure"] == "GPUs")
+        .unwrap();
+    // 8 GPUs against 64: B - A = 56, B / A = 8.
+    assert_eq!(gpus["a"], 8.0);
+    assert_eq!(gpus["b"], 64.0);
+    assert_eq!(gpus["difference"], 56.0);
+    assert_eq!(gpus["ratio"], 8.0);
+    assert!(v["bottleneck_b"].as_str().unwrap().contains("NIC"));
+}

@@ -306,3 +306,54 @@ fn l40s_inference_capacity_and_cost() {
         "PCIe ring",
     );
 }
+
+#[test]
+fn superpod_counts_match_nvidia_reference_table() {
+    // NVIDIA DGX SuperPOD H100 RA, compute fabric: (SU, nodes, leaf, spine, leaf-spine cables) with cables for
+    // 1 and 4 SU from the RA (256, 1,024) and for 2-3 SU as leaves x 32 uplinks.
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    for (su, nodes, leaves, spines, cables) in [
+        (1, 31, 8, 4, 256),
+        (2, 63, 16, 8, 512),
+        (3, 95, 24, 16, 768),
+        (4, 127, 32, 16, 1024),
+    ] {
+        let d = racksmith::samples::superpod_h100(&catalog, su).unwrap();
+        let name = |id: &racksmith::model::DeviceId| d.devices[id].name.clone();
+        let dgx = d
+            .devices
+            .values()
+            .filter(|x| x.part.as_str() == "dgx-h100")
+            .count();
+        let leaf = d
+            .devices
+            .values()
+            .filter(|x| x.name.starts_with("leaf"))
+            .count();
+        let spine = d
+            .devices
+            .values()
+            .filter(|x| x.name.starts_with("spine"))
+            .count();
+        let ls = d
+            .links
+            .values()
+            .filter(|l| {
+                name(&l.a.device).starts_with("leaf") && name(&l.b.device).starts_with("spine")
+            })
+            .count();
+        assert_eq!(
+            (dgx, leaf, spine, ls),
+            (nodes, leaves, spines, cables),
+            "{su} SU"
+        );
+        assert_eq!(d.gpu_count(), nodes * 8);
+        assert!(io::validate(&d).is_empty(), "{su} SU design is invalid");
+        let r = analyze(&d);
+        assert!(
+            r.findings.iter().all(|f| f.severity == Severity::Info),
+            "{su} SU: {:?}",
+            r.findings
+        );
+    }
+}

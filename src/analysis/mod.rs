@@ -4,6 +4,7 @@
 
 pub mod bandwidth;
 pub mod collectives;
+pub mod compare;
 pub mod cost;
 pub mod findings;
 pub mod latency;
