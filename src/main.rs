@@ -41,6 +41,18 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Failure what-ifs: the impact of removing a device (by name) or, with no --remove, the N-1 sweep of
+    /// single points of failure.
+    Whatif {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Name of a device to remove.
+        #[arg(long)]
+        remove: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Check a design file and list its problems.
     Validate {
         /// Design file (.ron).
@@ -99,6 +111,47 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match format {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
                 Format::Text => print!("{}", analysis::compare::render(&c)),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Whatif {
+            file,
+            remove,
+            format,
+        }) => {
+            use analysis::whatif::{Failure, impact, n_minus_one};
+            let design = io::load(&file)?;
+            let before = analysis::analyze(&design);
+            let impacts = match remove {
+                Some(name) => {
+                    let Some((id, _)) = design.devices.iter().find(|(_, d)| d.name == name) else {
+                        anyhow::bail!("{}: no device named \"{name}\"", file.display());
+                    };
+                    vec![impact(&design, &before, Failure::Device(*id))]
+                }
+                None => n_minus_one(&design, &before),
+            };
+            match format {
+                Format::Json => println!("{}", serde_json::to_string_pretty(&impacts)?),
+                Format::Text => {
+                    if impacts.is_empty() {
+                        println!("No single switch or link disconnects GPUs.");
+                    }
+                    for i in &impacts {
+                        println!(
+                            "{}: GPUs reachable {} -> {}, bisection {:.0} -> {:.0} Gb/s, network per GPU {:.1} -> {:.1} GB/s{}",
+                            i.what,
+                            i.gpus_reachable.0,
+                            i.gpus_reachable.1,
+                            i.bisection_gbps.0,
+                            i.bisection_gbps.1,
+                            i.inter_node_gbs.0,
+                            i.inter_node_gbs.1,
+                            i.replicas
+                                .map_or(String::new(), |(a, b)| format!(", replicas {a} -> {b}"))
+                        );
+                    }
+                }
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -139,3 +139,29 @@ fn compare_two_designs() {
     assert_eq!(gpus["ratio"], 8.0);
     assert!(v["bottleneck_b"].as_str().unwrap().contains("NIC"));
 }
+
+#[test]
+fn whatif_sweep_and_removal() {
+    let out = bin()
+        .arg("whatif")
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("device leaf-01: GPUs reachable 64 -> 8"),
+        "{text}"
+    );
+    let out = bin()
+        .args(["whatif", "--remove", "nope"])
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no device named \"nope\""));
+}

@@ -293,6 +293,26 @@ fn l40s_inference_capacity_and_cost() {
     // Serving p99: each replica at 400/32 = 12.5 req/s of 20: ln(100)/(20 - 12.5) = 614.0 ms plus the network.
     let s = r.latency.serving.as_ref().unwrap();
     assert!(s.p99_ms > 614.0 && s.p99_ms < 614.1, "{}", s.p99_ms);
+    // Utilisation that keeps p99 under 1 s: 1 - ln(100) / (20 x (1 - network p99)) = 0.7697 (the network p99 is
+    // ~14 us), above the 0.7 target, so 0.7 is planned; capacity 32 x 20 x 0.7 = 448 req/s, 12% headroom.
+    let net_s = r
+        .latency
+        .paths
+        .iter()
+        .find(|p| p.class == "same leaf")
+        .unwrap()
+        .p99_ns
+        / 1e9;
+    close(
+        s.max_utilisation_for_target,
+        1.0 - 100f64.ln() / (20.0 * (1.0 - net_s)),
+        1e-6,
+        "max utilisation",
+    );
+    close(s.planned_utilisation, 0.7, 1e-12, "planned utilisation");
+    assert_eq!((s.replicas_needed, s.gpus_needed), (Some(29), Some(29)));
+    close(s.capacity_rps, 448.0, 1e-9, "capacity");
+    close(s.headroom, 0.12, 1e-9, "headroom");
     assert!(
         r.findings.iter().all(|f| f.severity == Severity::Info),
         "{:?}",

@@ -692,6 +692,22 @@ fn serving_findings(
         ));
     }
     if let Some(sl) = &lat.serving
+        && sl.planned_utilisation < design.params.utilisation_target
+        && sl.replicas_needed.is_none_or(|n| n > have)
+    {
+        out.push(Finding::new(
+            Severity::Error,
+            "serving-latency-capacity",
+            format!(
+                "to keep p99 under {:.0} ms each replica must stay below {:.0}% load, which needs {} replicas; the design holds {have}",
+                sl.target_ms,
+                sl.max_utilisation_for_target * 100.0,
+                sl.replicas_needed.map_or("more than any number of".into(), |n| n.to_string())
+            ),
+            "add replicas, or raise the latency target",
+        ));
+    }
+    if let Some(sl) = &lat.serving
         && sl.p99_ms > sl.target_ms
     {
         out.push(Finding::new(

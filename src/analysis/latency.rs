@@ -129,6 +129,18 @@ pub struct ServingLatency {
     pub p99_ms: f64,
     /// Target, ms.
     pub target_ms: f64,
+    /// Highest replica utilisation that keeps p99 under the target: 1 - ln(100) / (X x (target - network p99)).
+    pub max_utilisation_for_target: f64,
+    /// Utilisation planned: the lower of the design's target and the one above.
+    pub planned_utilisation: f64,
+    /// Replicas needed: ceil(R / (X x planned utilisation)); None when no utilisation meets the target.
+    pub replicas_needed: Option<u64>,
+    /// GPUs needed for those replicas.
+    pub gpus_needed: Option<u64>,
+    /// Requests per second the design carries at the planned utilisation.
+    pub capacity_rps: f64,
+    /// How far the request rate can grow before the planned utilisation is crossed (0.12 = 12%).
+    pub headroom: f64,
 }
 
 pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) -> LatencyReport {
@@ -472,6 +484,26 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
         .or(paths.first())
         .map_or(0.0, |p| p.p99_ns / 1e6);
     let p99 = queueing::sojourn_percentile(mu, per_replica, 0.99) * 1e3 + network_p99_ms;
+    // M/M/1 p99 time in system is ln(100)/(mu (1 - rho)); solving p99 + network = target for rho.
+    let budget_s = (s.latency_target_ms - network_p99_ms) / 1e3;
+    let rho_max = if budget_s > 0.0 && mu > 0.0 {
+        (1.0 - 100f64.ln() / (mu * budget_s)).max(0.0)
+    } else {
+        0.0
+    };
+    let planned = design
+        .params
+        .utilisation_target
+        .clamp(0.0, 1.0)
+        .min(rho_max);
+    let needed =
+        (planned > 0.0 && mu > 0.0).then(|| (s.request_rate_rps / (mu * planned)).ceil() as u64);
+    let capacity = replicas as f64 * mu * planned;
+    let headroom = if s.request_rate_rps > 0.0 {
+        capacity / s.request_rate_rps - 1.0
+    } else {
+        f64::INFINITY
+    };
     Some(ServingLatency {
         replicas,
         per_replica_rps: round(per_replica, 4),
@@ -485,5 +517,11 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
         ),
         p99_ms: round(p99, 4),
         target_ms: s.latency_target_ms,
+        max_utilisation_for_target: round(rho_max, 6),
+        planned_utilisation: round(planned, 6),
+        replicas_needed: needed,
+        gpus_needed: needed.map(|n| n * u64::from(s.gpus_per_replica.max(1))),
+        capacity_rps: round(capacity, 4),
+        headroom: round(headroom, 6),
     })
 }

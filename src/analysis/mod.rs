@@ -11,6 +11,7 @@ pub mod latency;
 pub mod power;
 pub mod queueing;
 pub mod text;
+pub mod whatif;
 
 pub use findings::{Finding, Severity};
 
