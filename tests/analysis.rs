@@ -102,8 +102,14 @@ fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
     ids.sort();
     assert_eq!(ids, leaves);
     assert!(f.message.contains("4.00:1"), "{}", f.message);
-    // Bisection: min(64 x 400, 16 x 400) / 2 = 3,200 Gb/s.
+    // Bisection: min(64 x 400, 16 x 400) / 2 = 3,200 Gb/s. Eight servers: computed exactly by max-flow over the
+    // 35 balanced splits; the worst is leaf 0's servers against leaf 1's, cut at the 8 x 400G uplinks of a leaf.
     assert_eq!(r.bandwidth.bisection.gbps, 3_200.0);
+    assert!(
+        r.bandwidth.bisection.method.starts_with("exact"),
+        "{}",
+        r.bandwidth.bisection.method
+    );
     // Inter-server bandwidth per GPU: 50 GB/s of NIC / 4 = 12.5 GB/s; the leaf is named as the limit.
     assert_eq!(r.bandwidth.inter_node_gbs, 12.5);
     assert!(

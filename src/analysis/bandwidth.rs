@@ -234,7 +234,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         servers.push(s);
     }
     let switches = switch_bandwidth(design, topo);
-    let bisection = bisection(topo);
+    let bisection = bisection(design, topo);
     let gpus: usize = servers.iter().map(|s| s.gpus).sum();
     let storage = storage_bandwidth(design, topo, &servers, gpus, storage_demand);
 
@@ -894,7 +894,7 @@ fn switch_bandwidth(design: &Design, topo: &Topology) -> Vec<SwitchBandwidth> {
     out
 }
 
-fn bisection(topo: &Topology) -> Bisection {
+fn bisection(design: &Design, topo: &Topology) -> Bisection {
     use petgraph::visit::EdgeRef;
     let mut injection = 0.0;
     let mut between: BTreeMap<u8, f64> = BTreeMap::new();
@@ -924,6 +924,16 @@ fn bisection(topo: &Topology) -> Bisection {
         levels.push((format!("tier {t} to tier {}", t + 1), *g));
     }
     let min = levels.iter().map(|(_, g)| *g).fold(f64::INFINITY, f64::min);
+    if let Some(exact) = exact_bisection(design, topo) {
+        return Bisection {
+            gbps: round(exact, 3),
+            method: format!(
+                "exact: minimum cut over every balanced split of the GPU servers (petgraph dinics max-flow), for \
+                 designs of up to {EXACT_BISECTION_SERVERS} GPU servers"
+            ),
+            levels,
+        };
+    }
     Bisection {
         gbps: round(if min.is_finite() { min / 2.0 } else { 0.0 }, 3),
         method: "tier-cut bound: half the smallest total capacity between adjacent tiers (exact for fat trees and \
@@ -931,6 +941,109 @@ fn bisection(topo: &Topology) -> Bisection {
             .into(),
         levels,
     }
+}
+
+/// Largest number of GPU servers whose bisection is computed exactly (C(11,5) = 462 max-flow problems at 12).
+pub const EXACT_BISECTION_SERVERS: usize = 12;
+
+/// Exact bisection of the compute fabric: for every split of the GPU servers into two halves with equal GPUs
+/// (or as near as possible), the max flow (= min cut) from one half to the other over the compute links and the
+/// switch-to-switch links; the bisection is the smallest. Storage does not forward.
+fn exact_bisection(design: &Design, topo: &Topology) -> Option<f64> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    use petgraph::visit::EdgeRef;
+    let servers: Vec<NodeIndex> = topo
+        .graph
+        .node_indices()
+        .filter(|n| {
+            topo.graph
+                .node_weight(*n)
+                .is_some_and(|w| w.kind == NodeKind::GpuServer)
+        })
+        .collect();
+    let n = servers.len();
+    if !(2..=EXACT_BISECTION_SERVERS).contains(&n) {
+        return None;
+    }
+    // Flow network: switches and GPU servers, each undirected edge as two arcs; plus a source and a sink.
+    let mut g: DiGraph<(), f64> = DiGraph::new();
+    let mut idx: HashMap<NodeIndex, NodeIndex> = HashMap::default();
+    for v in topo.graph.node_indices() {
+        if topo
+            .graph
+            .node_weight(v)
+            .is_some_and(|w| matches!(w.kind, NodeKind::Switch | NodeKind::GpuServer))
+        {
+            idx.insert(v, g.add_node(()));
+        }
+    }
+    for e in topo.graph.edge_references() {
+        let (Some(&a), Some(&b)) = (idx.get(&e.source()), idx.get(&e.target())) else {
+            continue;
+        };
+        let server_end = [e.source(), e.target()].iter().any(|v| {
+            topo.graph
+                .node_weight(*v)
+                .is_some_and(|w| w.kind == NodeKind::GpuServer)
+        });
+        let cap = if server_end {
+            e.weight().compute_gbps
+        } else {
+            e.weight().gbps
+        };
+        if cap > 0.0 {
+            g.add_edge(a, b, cap);
+            g.add_edge(b, a, cap);
+        }
+    }
+    let source = g.add_node(());
+    let sink = g.add_node(());
+    let big = 1e15;
+    let mut terminals = Vec::with_capacity(n);
+    for s in &servers {
+        let node = idx.get(s).copied()?;
+        let from_source = g.add_edge(source, node, 0.0);
+        let to_sink = g.add_edge(node, sink, 0.0);
+        terminals.push((from_source, to_sink));
+    }
+    // The splits whose GPU counts are closest to half, among subsets containing server 0 (the other half is the
+    // mirror image).
+    let gpus: Vec<usize> = servers
+        .iter()
+        .map(|s| {
+            topo.graph
+                .node_weight(*s)
+                .and_then(|w| design.devices.get(&w.device))
+                .map_or(0, |d| d.gpus.len())
+        })
+        .collect();
+    let total: usize = gpus.iter().sum();
+    let imbalance = |mask: u32| -> usize {
+        let a: usize = gpus
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, g)| g)
+            .sum();
+        (2 * a).abs_diff(total)
+    };
+    let masks = (0u32..(1u32 << n)).filter(|m| m & 1 == 1 && *m != (1u32 << n) - 1);
+    let fairest = masks.clone().map(imbalance).min()?;
+    let mut best = f64::INFINITY;
+    for mask in masks.filter(|m| imbalance(*m) == fairest) {
+        for (i, (a, b)) in terminals.iter().enumerate() {
+            let in_a = mask & (1 << i) != 0;
+            if let Some(w) = g.edge_weight_mut(*a) {
+                *w = if in_a { big } else { 0.0 };
+            }
+            if let Some(w) = g.edge_weight_mut(*b) {
+                *w = if in_a { 0.0 } else { big };
+            }
+        }
+        let (flow, _) = petgraph::algo::dinics(&g, source, sink);
+        best = best.min(flow);
+    }
+    best.is_finite().then_some(best)
 }
 
 fn storage_bandwidth(
