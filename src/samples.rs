@@ -421,6 +421,7 @@ pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
         replica_throughput_rps: 20.0,
         gpus_per_replica: 1,
         latency_target_ms: 1000.0,
+        ..Serving::default()
     });
     design.params.traffic.storage_read_gbs_per_gpu = 0.5;
     let mut b = Builder::new(&mut design, catalog);

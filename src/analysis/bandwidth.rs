@@ -38,6 +38,8 @@ pub struct BandwidthReport {
     pub inter_node_gbs: f64,
     /// Bottleneck per traffic pattern, worst shortfall first.
     pub patterns: Vec<PatternBottleneck>,
+    /// Every pattern routed over the drawn topology (ECMP): per-link loads and the hottest link.
+    pub routing: super::routing::RoutingReport,
 }
 
 /// Bandwidth of one GPU server.
@@ -374,6 +376,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         intra_node_gbs: round(intra_node_gbs, 3),
         inter_node_gbs: round(inter_node_gbs, 3),
         patterns,
+        routing: super::routing::analyze(design),
     }
 }
 

@@ -220,6 +220,68 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             out.push(f);
         }
     }
+    // Links the routed traffic loads beyond their capacity.
+    for p in &bw.routing.patterns {
+        if p.hottest_utilisation > 1.0 + 1e-6 {
+            let over: Vec<&super::routing::LinkLoad> = bw
+                .routing
+                .links
+                .iter()
+                .filter(|l| {
+                    let i = bw
+                        .routing
+                        .patterns
+                        .iter()
+                        .position(|q| q.pattern == p.pattern)
+                        .unwrap_or(0);
+                    l.loads_gbps
+                        .get(i)
+                        .is_some_and(|x| *x > l.capacity_gbps * (1.0 + 1e-6))
+                })
+                .collect();
+            let mut f = Finding::new(
+                Severity::Warning,
+                "link-overloaded",
+                format!(
+                    "{}: {} link(s) are offered more than they carry; the hottest at {:.0}% ({:.0} Gb/s)",
+                    p.pattern,
+                    over.len(),
+                    p.hottest_utilisation * 100.0,
+                    p.hottest_load_gbps
+                ),
+                "add parallel links or spine capacity where the load concentrates",
+            );
+            f.links = over.iter().map(|l| l.link).collect();
+            let mut devices: Vec<DeviceId> = f
+                .links
+                .iter()
+                .filter_map(|l| design.links.get(l))
+                .flat_map(|l| [l.a.device, l.b.device])
+                .collect();
+            devices.sort();
+            devices.dedup();
+            f.devices = devices;
+            out.push(f);
+        }
+    }
+    if bw.routing.patterns.iter().any(|p| p.unroutable_gbps > 0.0) {
+        let lost: Vec<String> = bw
+            .routing
+            .patterns
+            .iter()
+            .filter(|p| p.unroutable_gbps > 0.0)
+            .map(|p| format!("{} {:.0} Gb/s", p.pattern, p.unroutable_gbps))
+            .collect();
+        out.push(Finding::new(
+            Severity::Error,
+            "unroutable-traffic",
+            format!(
+                "traffic with no path through the switches: {}",
+                lost.join("; ")
+            ),
+            "connect the leaf switches through common spines",
+        ));
+    }
     // Bottleneck of the inter-server pattern, as info when it is not already a warning.
     if let Some(p) = bw
         .patterns

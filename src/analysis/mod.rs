@@ -10,6 +10,7 @@ pub mod findings;
 pub mod latency;
 pub mod power;
 pub mod queueing;
+pub mod routing;
 pub mod text;
 pub mod whatif;
 
@@ -53,6 +54,8 @@ pub struct Summary {
     pub bisection_gbps: f64,
     /// The part that limits inter-server GPU traffic, in words.
     pub bottleneck: String,
+    /// Highest link utilisation under any routed traffic pattern (1.0 = a link at line rate).
+    pub hottest_link_utilisation: f64,
     /// Worst p99 GPU-to-GPU latency over the path classes present, microseconds.
     pub p99_latency_us: f64,
     /// Best all-reduce time for the design's message size, milliseconds.
@@ -89,6 +92,12 @@ pub fn analyze(design: &Design) -> Report {
         switches: bandwidth.switches.len(),
         racks: design.racks.len(),
         bisection_gbps: bandwidth.bisection.gbps,
+        hottest_link_utilisation: bandwidth
+            .routing
+            .patterns
+            .iter()
+            .map(|p| p.hottest_utilisation)
+            .fold(0.0, f64::max),
         bottleneck: bandwidth
             .patterns
             .first()

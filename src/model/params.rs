@@ -86,6 +86,10 @@ pub struct Serving {
     pub gpus_per_replica: u32,
     /// Latency target at p99, milliseconds.
     pub latency_target_ms: f64,
+    /// Bytes a request carries into the cluster (for the serving traffic on the fabric).
+    pub request_bytes: f64,
+    /// Bytes a response carries out.
+    pub response_bytes: f64,
 }
 
 impl Default for Serving {
@@ -95,6 +99,8 @@ impl Default for Serving {
             replica_throughput_rps: 10.0,
             gpus_per_replica: 1,
             latency_target_ms: 1000.0,
+            request_bytes: 4096.0,
+            response_bytes: 16384.0,
         }
     }
 }
