@@ -109,11 +109,13 @@ fn dgx_h100_single_by_hand() {
         0.01,
         "break-even",
     );
-    // Bandwidth: 8 x 400G compute NICs for 8 GPUs = 400 Gb/s per GPU; bisection = 3,200 Gb/s / 2.
+    // Bandwidth: 8 x 400G compute NICs for 8 GPUs = 400 Gb/s per GPU.
     let s = &r.bandwidth.servers[0];
     close(s.nic_gbps_per_gpu, 400.0, 1e-9, "NIC per GPU");
     close(s.network_gbs_per_gpu, 50.0, 1e-9, "network per GPU");
-    close(r.bandwidth.bisection.gbps, 1_600.0, 1e-9, "bisection");
+    // One server: no GPU traffic crosses the fabric, so there is no bisection to speak of.
+    assert_eq!(r.bandwidth.bisection.gbps, 0.0);
+    assert!(r.bandwidth.bisection.method.starts_with("not applicable"));
     // Storage: 90 GB/s rated (8 x 400G = 400 GB/s of links) over 8 GPUs = 11.25 GB/s per GPU.
     close(
         r.bandwidth.storage.per_gpu_gbs,

@@ -926,7 +926,40 @@ fn bisection(design: &Design, topo: &Topology) -> Bisection {
     for (t, g) in &between {
         levels.push((format!("tier {t} to tier {}", t + 1), *g));
     }
-    let min = levels.iter().map(|(_, g)| *g).fold(f64::INFINITY, f64::min);
+    let mut min = levels.iter().map(|(_, g)| *g).fold(f64::INFINITY, f64::min);
+    // GPU servers that cannot reach each other cut the fabric in two for free.
+    let mut uf = petgraph::unionfind::UnionFind::<usize>::new(topo.graph.node_count());
+    for e in topo.graph.edge_references() {
+        uf.union(e.source().index(), e.target().index());
+    }
+    let mut roots = topo
+        .graph
+        .node_indices()
+        .filter(|n| {
+            topo.graph
+                .node_weight(*n)
+                .is_some_and(|w| w.kind == NodeKind::GpuServer)
+        })
+        .map(|n| uf.find(n.index()));
+    if let Some(first) = roots.next()
+        && roots.any(|r| r != first)
+    {
+        min = 0.0;
+    }
+    let gpu_servers = topo
+        .graph
+        .node_weights()
+        .filter(|w| w.kind == NodeKind::GpuServer)
+        .count();
+    if gpu_servers < 2 {
+        return Bisection {
+            gbps: 0.0,
+            method:
+                "not applicable: fewer than two GPU servers, so no GPU traffic crosses the fabric"
+                    .into(),
+            levels,
+        };
+    }
     if let Some(exact) = exact_bisection(design, topo) {
         return Bisection {
             gbps: round(exact, 3),

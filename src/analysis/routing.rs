@@ -89,13 +89,22 @@ struct Server {
     storage: Vec<Port>,
 }
 
+/// How a server attaches: (rail, switch, rate bits) per port.
+type Signature = Vec<(u16, usize, u64)>;
+
 /// Switch graph with collapsed edges.
 struct Fabric {
     index: HashMap<DeviceId, usize>,
     /// Per switch: (neighbour, edge).
     adj: Vec<Vec<(usize, usize)>>,
-    /// Per edge: (a, b, capacity Gb/s, cables with their rates).
-    edges: Vec<(usize, usize, f64, Vec<(LinkId, f64)>)>,
+    /// Per edge: its two switches (a < b).
+    ends: Vec<(usize, usize)>,
+    /// Per edge: capacity per direction, Gb/s.
+    cap: Vec<f64>,
+    /// Per edge: its cables with their rates.
+    cables: Vec<Vec<(LinkId, f64)>>,
+    /// A virtual node beside the top tier where serving traffic enters and leaves: reached, never crossed.
+    ingress: Option<usize>,
 }
 
 struct Router {
@@ -132,38 +141,109 @@ impl Router {
         }
     }
 
-    /// Spreads `gbps` from a set of ports to another in proportion to port rates; with `rails`, a source port sends
-    /// to the destination port of the same rail when there is one (NCCL's PXN over NVLink keeps traffic on its rail).
-    fn spread(&mut self, from: &[Port], to: &[Port], gbps: f64, rails: bool, pattern: usize) {
+    /// How traffic from a set of ports divides over (source port, destination port) pairs: in proportion to port
+    /// rates, only towards destination ports the source can reach (all of them when none is: then it is
+    /// unroutable), and with `rails` to the destination port of the same rail when there is one (NCCL's PXN over
+    /// NVLink keeps traffic on its rail). The fractions sum to 1.
+    fn pairs(&self, from: &[Port], to: &[Port], rails: bool) -> Vec<(usize, usize, f64)> {
         let from_total: f64 = from.iter().map(|p| p.gbps).sum();
-        let to_total: f64 = to.iter().map(|p| p.gbps).sum();
-        if from_total <= 0.0 || to_total <= 0.0 {
+        let mut out = Vec::new();
+        if from_total <= 0.0 {
+            return out;
+        }
+        for (i, p) in from.iter().enumerate() {
+            let share = p.gbps / from_total;
+            let reach: Vec<usize> = (0..to.len())
+                .filter(|j| {
+                    to.get(*j).is_some_and(|q| {
+                        self.component.get(q.switch) == self.component.get(p.switch)
+                    })
+                })
+                .collect();
+            let mut cands: Vec<usize> = if reach.is_empty() {
+                (0..to.len()).collect()
+            } else {
+                reach
+            };
+            if rails {
+                let same: Vec<usize> = cands
+                    .iter()
+                    .copied()
+                    .filter(|j| to.get(*j).is_some_and(|q| q.rail == p.rail))
+                    .collect();
+                if !same.is_empty() {
+                    cands = same;
+                }
+            }
+            let total: f64 = cands
+                .iter()
+                .filter_map(|j| to.get(*j))
+                .map(|q| q.gbps)
+                .sum();
+            if total <= 0.0 {
+                continue;
+            }
+            for j in cands {
+                if let Some(q) = to.get(j) {
+                    out.push((i, j, share * q.gbps / total));
+                }
+            }
+        }
+        out
+    }
+
+    /// Traffic between two groups of endpoints with the same attachment (member port lists aligned with the
+    /// representatives'): `total` crosses the switches once, split as [`Router::pairs`] says; each source member's
+    /// ports carry `per_source` out and each destination member's ports `per_destination` in. Virtual ports (the
+    /// serving ingress) have no members.
+    #[allow(clippy::too_many_arguments)]
+    fn group_flow(
+        &mut self,
+        rep_from: &[Port],
+        rep_to: &[Port],
+        sources: &[&[Port]],
+        destinations: &[&[Port]],
+        (total, per_source, per_destination): (f64, f64, f64),
+        rails: bool,
+        pattern: usize,
+    ) {
+        if total <= 0.0 {
             return;
         }
-        for p in from {
-            let share = gbps * p.gbps / from_total;
-            // Only the destination ports this port can reach (all of them when none is: then it is unroutable).
-            let reach = |q: &&Port| self.component.get(q.switch) == self.component.get(p.switch);
-            let reachable: Vec<Port> = to.iter().filter(reach).copied().collect();
-            let (to, to_total): (&[Port], f64) = if reachable.is_empty() {
-                (to, to_total)
-            } else {
-                let t = reachable.iter().map(|q| q.gbps).sum();
-                (&reachable, t)
-            };
-            let same_rail: Vec<&Port> = if rails {
-                to.iter().filter(|q| q.rail == p.rail).collect()
-            } else {
-                Vec::new()
-            };
-            if same_rail.is_empty() {
-                for q in to {
-                    self.send(p, q, share * q.gbps / to_total, pattern);
+        let pairs = self.pairs(rep_from, rep_to, rails);
+        let mut out_frac = vec![0.0; rep_from.len()];
+        let mut in_frac = vec![0.0; rep_to.len()];
+        for &(i, j, f) in &pairs {
+            if let (Some(p), Some(q)) = (rep_from.get(i), rep_to.get(j))
+                && p.switch != q.switch
+                && let Some(x) = self
+                    .demand
+                    .entry(q.switch)
+                    .or_default()
+                    .entry(p.switch)
+                    .or_default()
+                    .get_mut(pattern)
+            {
+                *x += total * f;
+            }
+            if let Some(x) = out_frac.get_mut(i) {
+                *x += f;
+            }
+            if let Some(x) = in_frac.get_mut(j) {
+                *x += f;
+            }
+        }
+        for ports in sources {
+            for (p, f) in ports.iter().zip(&out_frac) {
+                if let Some(x) = self.access.entry(p.link).or_default().0.get_mut(pattern) {
+                    *x += per_source * f;
                 }
-            } else {
-                let rail_total: f64 = same_rail.iter().map(|q| q.gbps).sum();
-                for q in same_rail {
-                    self.send(p, q, share * q.gbps / rail_total, pattern);
+            }
+        }
+        for ports in destinations {
+            for (q, f) in ports.iter().zip(&in_frac) {
+                if let Some(x) = self.access.entry(q.link).or_default().1.get_mut(pattern) {
+                    *x += per_destination * f;
                 }
             }
         }
@@ -178,7 +258,7 @@ fn add(a: &mut Loads, b: &Loads, k: f64) {
 
 /// Routes the design's traffic patterns and returns the loads.
 pub fn analyze(design: &Design) -> RoutingReport {
-    let fabric = fabric(design);
+    let mut fabric = fabric(design);
     let (servers, storage) = endpoints(design, &fabric);
     let mut r = Router {
         access: HashMap::default(),
@@ -223,7 +303,7 @@ pub fn analyze(design: &Design) -> RoutingReport {
     }
 
     // Group servers of the same build and attachment.
-    let mut groups: BTreeMap<Vec<(u16, usize, u64)>, (Vec<usize>, bool, u64)> = BTreeMap::new();
+    let mut groups: BTreeMap<Signature, (Vec<usize>, bool, u64)> = BTreeMap::new();
     for (i, s) in servers.iter().enumerate() {
         let key: Vec<(u16, usize, u64)> = s
             .compute
@@ -257,8 +337,9 @@ pub fn analyze(design: &Design) -> RoutingReport {
         );
     }
 
-    // All-to-all: every server sends its whole compute bandwidth, to every other GPU alike. Between groups h and k:
-    // (n_h n_k - [h = k] n_h) x C_h x g_k / (G - g_h), spread over port pairs (on the rail with NVLink at both ends).
+    // All-to-all: every server sends its whole compute bandwidth, to every other GPU alike: per_pair =
+    // C_h x g_k / (G - g_h) from each server of group h to each server of group k; between the groups
+    // (n_h n_k - [h = k] n_h) x per_pair, spread over port pairs (on the rail with NVLink at both ends).
     for h in &group_list {
         let Some(sh) = h.first().and_then(|i| servers.get(*i)) else {
             continue;
@@ -267,23 +348,42 @@ pub fn analyze(design: &Design) -> RoutingReport {
         if c_h <= 0.0 || gpus_total - sh.gpus <= 0.0 {
             continue;
         }
+        let src: Vec<&[Port]> = h
+            .iter()
+            .filter_map(|i| servers.get(*i))
+            .map(|s| s.compute.as_slice())
+            .collect();
         for k in &group_list {
             let Some(sk) = k.first().and_then(|i| servers.get(*i)) else {
                 continue;
             };
             let per_pair = c_h * sk.gpus / (gpus_total - sh.gpus);
-            for &s in h {
-                for &u in k {
-                    if s == u {
-                        continue;
-                    }
-                    let (Some(a), Some(b)) = (servers.get(s), servers.get(u)) else {
-                        continue;
-                    };
-                    r.offered[2] += per_pair;
-                    r.spread(&a.compute, &b.compute, per_pair, a.nvlink && b.nvlink, 2);
-                }
+            let same = usize::from(std::ptr::eq(h, k));
+            let (nh, nk) = (h.len(), k.len());
+            let pairs = (nh * nk - same * nh) as f64;
+            if pairs <= 0.0 {
+                continue;
             }
+            let dst: Vec<&[Port]> = k
+                .iter()
+                .filter_map(|i| servers.get(*i))
+                .map(|s| s.compute.as_slice())
+                .collect();
+            r.offered[2] += pairs * per_pair;
+            let flows = (
+                pairs * per_pair,
+                (nk - same) as f64 * per_pair,
+                (nh - same) as f64 * per_pair,
+            );
+            r.group_flow(
+                &sh.compute,
+                &sk.compute,
+                &src,
+                &dst,
+                flows,
+                sh.nvlink && sk.nvlink,
+                2,
+            );
         }
     }
 
@@ -291,63 +391,140 @@ pub fn analyze(design: &Design) -> RoutingReport {
     // appliance delivers; it arrives on the server's storage ports (its compute ports when it has none).
     let rate = design.params.traffic.storage_read_gbs_per_gpu * 8.0;
     if rate > 0.0 && !storage.is_empty() {
-        let component = r.component.clone();
-        for s in &servers {
+        let mut by_ports: BTreeMap<Vec<(u16, usize, u64)>, Vec<usize>> = BTreeMap::new();
+        for (i, s) in servers.iter().enumerate() {
             let ports = if s.storage.is_empty() {
                 &s.compute
             } else {
                 &s.storage
             };
+            let mut key: Vec<(u16, usize, u64)> = ports
+                .iter()
+                .map(|p| (p.rail, p.switch, p.gbps.to_bits()))
+                .collect();
+            key.push((u16::MAX, 0, s.gpus.to_bits()));
+            by_ports.entry(key).or_default().push(i);
+        }
+        for members in by_ports.values() {
+            let Some(rep) = members.first().and_then(|i| servers.get(*i)) else {
+                continue;
+            };
+            let ports = if rep.storage.is_empty() {
+                &rep.compute
+            } else {
+                &rep.storage
+            };
+            let dst: Vec<&[Port]> = members
+                .iter()
+                .filter_map(|i| servers.get(*i))
+                .map(|s| {
+                    if s.storage.is_empty() {
+                        s.compute.as_slice()
+                    } else {
+                        s.storage.as_slice()
+                    }
+                })
+                .collect();
             let reach: Vec<&(Vec<Port>, f64)> = storage
                 .iter()
                 .filter(|(ap, _)| {
                     ap.iter().any(|a| {
                         ports
                             .iter()
-                            .any(|p| component.get(a.switch) == component.get(p.switch))
+                            .any(|p| r.component.get(a.switch) == r.component.get(p.switch))
                     })
                 })
                 .collect();
             let total: f64 = reach.iter().map(|(_, d)| d).sum();
+            let want = rate * rep.gpus;
+            r.offered[3] += want * members.len() as f64;
             if total <= 0.0 {
                 continue;
             }
-            let want = rate * s.gpus;
-            r.offered[3] += want;
             for (ap, deliver) in reach {
-                r.spread(ap, ports, want * deliver / total, false, 3);
+                let per_server = want * deliver / total;
+                let all = per_server * members.len() as f64;
+                r.group_flow(
+                    ap,
+                    ports,
+                    &[ap.as_slice()],
+                    &dst,
+                    (all, all, per_server),
+                    false,
+                    3,
+                );
             }
         }
     }
 
-    // Inference serving: requests enter at the top-tier switches and responses leave there, shared by GPUs.
+    // Inference serving: requests enter beside the top-tier switches (where border routers attach) and responses
+    // leave there, shared by GPUs.
     if let Some(sv) = &design.params.serving {
         let leaves: Vec<usize> = servers
             .iter()
             .flat_map(|s| s.compute.iter().map(|p| p.switch))
             .collect();
         let top = top_switches(&fabric, &leaves);
-        let ingress: Vec<Port> = top
-            .iter()
-            .map(|&sw| Port {
+        if !top.is_empty() && gpus_total > 0.0 {
+            let v = fabric.adj.len();
+            fabric.adj.push(Vec::new());
+            for sw in top {
+                let e = fabric.ends.len();
+                fabric.ends.push((sw, v));
+                fabric.cap.push(1.0);
+                fabric.cables.push(Vec::new());
+                if let Some(a) = fabric.adj.get_mut(sw) {
+                    a.push((v, e));
+                }
+                if let Some(a) = fabric.adj.get_mut(v) {
+                    a.push((sw, e));
+                }
+            }
+            fabric.ingress = Some(v);
+            r.component.push(usize::MAX);
+            let ingress = [Port {
                 link: LinkId(0),
-                switch: sw,
+                switch: v,
                 gbps: 1.0,
                 rail: u16::MAX,
-            })
-            .collect();
-        if !ingress.is_empty() && gpus_total > 0.0 {
-            for s in servers.iter().filter(|s| !s.compute.is_empty()) {
-                let share = sv.request_rate_rps * s.gpus / gpus_total;
+            }];
+            for g in &group_list {
+                let Some(rep) = g.first().and_then(|i| servers.get(*i)) else {
+                    continue;
+                };
+                if rep.compute.is_empty() {
+                    continue;
+                }
+                let ports: Vec<&[Port]> = g
+                    .iter()
+                    .filter_map(|i| servers.get(*i))
+                    .map(|s| s.compute.as_slice())
+                    .collect();
+                let share = sv.request_rate_rps * rep.gpus / gpus_total;
                 let inbound = share * sv.request_bytes * 8.0 / 1e9;
                 let outbound = share * sv.response_bytes * 8.0 / 1e9;
-                r.offered[4] += inbound + outbound;
-                r.spread(&ingress, &s.compute, inbound, false, 4);
-                r.spread(&s.compute, &ingress, outbound, false, 4);
+                let n = g.len() as f64;
+                r.offered[4] += (inbound + outbound) * n;
+                r.group_flow(
+                    &ingress,
+                    &rep.compute,
+                    &[],
+                    &ports,
+                    (inbound * n, 0.0, inbound),
+                    false,
+                    4,
+                );
+                r.group_flow(
+                    &rep.compute,
+                    &ingress,
+                    &ports,
+                    &[],
+                    (outbound * n, outbound, 0.0),
+                    false,
+                    4,
+                );
             }
         }
-        // The virtual ingress ports are not cables.
-        r.access.remove(&LinkId(0));
     }
 
     let (switch_loads, unroutable) = route(&fabric, &r.demand);
@@ -367,7 +544,7 @@ fn fabric(design: &Design) -> Fabric {
     }
     let mut adj = vec![Vec::new(); index.len()];
     let mut by_pair: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-    let mut edges: Vec<(usize, usize, f64, Vec<(LinkId, f64)>)> = Vec::new();
+    let (mut ends, mut cap, mut cables) = (Vec::new(), Vec::new(), Vec::new());
     for (id, l) in &design.links {
         let (Some(&a), Some(&b)) = (index.get(&l.a.device), index.get(&l.b.device)) else {
             continue;
@@ -377,15 +554,17 @@ fn fabric(design: &Design) -> Fabric {
         }
         let key = (a.min(b), a.max(b));
         let e = *by_pair.entry(key).or_insert_with(|| {
-            edges.push((key.0, key.1, 0.0, Vec::new()));
-            edges.len() - 1
+            ends.push(key);
+            cap.push(0.0);
+            cables.push(Vec::new());
+            ends.len() - 1
         });
-        if let Some(edge) = edges.get_mut(e) {
-            edge.2 += l.medium.gbps();
-            edge.3.push((*id, l.medium.gbps()));
+        if let (Some(c), Some(list)) = (cap.get_mut(e), cables.get_mut(e)) {
+            *c += l.medium.gbps();
+            list.push((*id, l.medium.gbps()));
         }
     }
-    for (e, (a, b, _, _)) in edges.iter().enumerate() {
+    for (e, (a, b)) in ends.iter().enumerate() {
         if let Some(x) = adj.get_mut(*a) {
             x.push((*b, e));
         }
@@ -393,7 +572,14 @@ fn fabric(design: &Design) -> Fabric {
             x.push((*a, e));
         }
     }
-    Fabric { index, adj, edges }
+    Fabric {
+        index,
+        adj,
+        ends,
+        cap,
+        cables,
+        ingress: None,
+    }
 }
 
 /// GPU servers (in id order) and storage appliances with their ports and deliverable rate (Gb/s).
@@ -444,8 +630,9 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
                     .filter(|(_, r)| *r == Some(NicRole::Storage))
                     .map(|(p, _)| *p)
                     .collect();
-                compute.sort_by_key(|p| (p.rail, p.link));
-                st.sort_by_key(|p| (p.rail, p.link));
+                // Sorted by attachment so that servers of one group list their ports in the same order.
+                compute.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.link));
+                st.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.link));
                 servers.push(Server {
                     gpus: d.gpus.len() as f64,
                     nvlink: spec.nvlink.is_some(),
@@ -530,7 +717,7 @@ fn route(
     demand: &HashMap<usize, HashMap<usize, Loads>>,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
-    let mut loads = vec![([0.0; P], [0.0; P]); f.edges.len()];
+    let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     let mut unroutable = [0.0; P];
     let mut dist = vec![u32::MAX; n];
     let mut held: Vec<Loads> = vec![[0.0; P]; n];
@@ -550,6 +737,10 @@ fn route(
         let mut head = 0;
         while let Some(&v) = order.get(head) {
             head += 1;
+            if Some(v) == f.ingress && v != t {
+                // The ingress is a source and a sink, never a path between switches.
+                continue;
+            }
             let dv = dist.get(v).copied().unwrap_or(0);
             for &(w, _) in f.adj.get(v).map_or(&[][..], Vec::as_slice) {
                 if let Some(d) = dist.get_mut(w)
@@ -572,34 +763,33 @@ fn route(
             if v == t {
                 continue;
             }
-            let here = held.get(v).copied().unwrap_or([0.0; P]);
-            if let Some(h) = held.get_mut(v) {
-                *h = [0.0; P];
-            }
+            let Some(slot) = held.get_mut(v) else {
+                continue;
+            };
+            let here = std::mem::replace(slot, [0.0; P]);
             if here.iter().all(|x| *x == 0.0) {
                 continue;
             }
             let dv = dist.get(v).copied().unwrap_or(0);
-            let hops: Vec<(usize, usize)> = f
-                .adj
-                .get(v)
-                .map_or(&[][..], Vec::as_slice)
+            let adj = f.adj.get(v).map_or(&[][..], Vec::as_slice);
+            let next = |w: usize| dist.get(w).is_some_and(|d| d.saturating_add(1) == dv);
+            let total: f64 = adj
                 .iter()
-                .copied()
-                .filter(|(w, _)| dist.get(*w).is_some_and(|d| d.saturating_add(1) == dv))
-                .collect();
-            let total: f64 = hops
-                .iter()
-                .filter_map(|(_, e)| f.edges.get(*e))
-                .map(|e| e.2)
+                .filter(|(w, _)| next(*w))
+                .filter_map(|(_, e)| f.cap.get(*e))
                 .sum();
             if total <= 0.0 {
                 add(&mut unroutable, &here, 1.0);
                 continue;
             }
-            for (w, e) in hops {
-                let Some(edge) = f.edges.get(e) else { continue };
-                let share = edge.2 / total;
+            for &(w, e) in adj {
+                if !next(w) {
+                    continue;
+                }
+                let (Some(edge), Some(c)) = (f.ends.get(e), f.cap.get(e)) else {
+                    continue;
+                };
+                let share = c / total;
                 if let Some(l) = loads.get_mut(e) {
                     add(if edge.0 == v { &mut l.0 } else { &mut l.1 }, &here, share);
                 }
@@ -657,7 +847,7 @@ fn report(
         }
         put(*link, cap, busier);
     }
-    for ((_, _, cap, cables), (ab, ba)) in f.edges.iter().zip(switch_loads) {
+    for ((cap, cables), (ab, ba)) in f.cap.iter().zip(&f.cables).zip(switch_loads) {
         for (link, g) in cables {
             let share = if *cap > 0.0 { g / cap } else { 0.0 };
             let mut busier = [0.0; P];

@@ -1,8 +1,603 @@
-//! The egui front end. (Being built: see issue 3.)
+//! The egui front end: a menu bar and toolbar, the parts palette, the rack canvas, the inspector and the analysis
+//! pane. Panels read the document and push [`AppCommand`]s; [`RacksmithApp::apply_commands`] applies them in one
+//! place after the frame, so every change goes through the undo history and bumps the revision.
 
+mod analysis_pane;
+mod cabling;
+mod canvas;
+mod files;
+mod inspector;
+mod menu;
+mod palette;
+mod params;
+mod server;
+pub mod state;
+mod widgets;
+
+use crate::catalog::Catalog;
+use crate::edit::Edit;
+use crate::model::{Design, DeviceId, PortRef, RackId};
+use state::{AnalysisState, Document, FitTarget, Pending, Selection, UiState};
 use std::path::PathBuf;
 
-/// Opens the desktop app.
-pub fn run(_file: Option<PathBuf>, _screenshot: Option<PathBuf>) -> anyhow::Result<()> {
-    anyhow::bail!("the desktop app is not built yet")
+/// Something a panel asks the app to do; applied after the frame.
+#[derive(Debug, Clone)]
+pub enum AppCommand {
+    /// Apply an edit as one undo step with a label for the Edit menu.
+    Edit(String, Edit),
+    /// Undo the last step.
+    Undo,
+    /// Redo the last undone step.
+    Redo,
+    /// Start a new empty design (asks before discarding changes).
+    New,
+    /// Open a file; None asks with a file dialog (asks before discarding changes).
+    Open(Option<PathBuf>),
+    /// Open a built-in sample by name.
+    OpenSample(String),
+    /// Save to the current file (or ask where).
+    Save,
+    /// Save under a new name (file dialog).
+    SaveAs,
+    /// Save to a path without a dialog.
+    SaveTo(PathBuf),
+    /// Export the text report (file dialog).
+    ExportReport,
+    /// Export the text report to a path without a dialog.
+    ExportReportTo(PathBuf),
+    /// Quit (asks before discarding changes).
+    Quit,
+    /// Replace the selection.
+    Select(Selection),
+    /// Add devices to or remove them from the selection.
+    ToggleDevice(DeviceId),
+    /// Select the devices and racks of a finding and frame them.
+    SelectFinding(usize),
+    /// Frame the selection or everything.
+    Fit(FitTarget),
+    /// Remove the selection.
+    DeleteSelection,
+    /// Copy the selected devices to the first free units of their racks.
+    DuplicateSelection,
+    /// Add an empty rack of a catalog rack part.
+    AddRack(String),
+    /// Add a device from the catalog to a rack at a unit.
+    AddDevice {
+        /// Catalog part id.
+        part: String,
+        /// Rack.
+        rack: RackId,
+        /// Lowest unit.
+        position_u: u16,
+    },
+    /// Cable two ports, choosing the cable from the catalog.
+    Connect(PortRef, PortRef),
+    /// Cable NIC i of every selected server to leaf i among the selected switches.
+    ConnectRailOptimised,
+    /// Cable every selected leaf to every selected spine.
+    ConnectFullMesh,
+}
+
+/// The app: the document, the analysis, UI state and the commands queued this frame.
+pub struct RacksmithApp {
+    /// Parts catalog.
+    pub catalog: Catalog,
+    /// The open document.
+    pub doc: Document,
+    /// Analysis state.
+    pub analysis: AnalysisState,
+    /// UI state.
+    pub ui: UiState,
+    commands: Vec<AppCommand>,
+    screenshot: Option<files::ScreenshotJob>,
+    recovery: files::Recovery,
+    allow_close: bool,
+    last_title: String,
+    frames: u64,
+    quit_requested: bool,
+}
+
+impl RacksmithApp {
+    /// An app for a design, with no recovery file, no persistence and no screenshot (for tests).
+    pub fn new_for_test(design: Design) -> Self {
+        Self::new(design, None, None, files::Recovery::disabled())
+    }
+
+    fn new(
+        design: Design,
+        path: Option<PathBuf>,
+        screenshot: Option<PathBuf>,
+        recovery: files::Recovery,
+    ) -> Self {
+        let catalog = Catalog::builtin().unwrap_or_default();
+        let mut app = Self {
+            catalog,
+            doc: Document::new(design, path),
+            analysis: AnalysisState::default(),
+            ui: UiState::default(),
+            commands: Vec::new(),
+            screenshot: screenshot.map(files::ScreenshotJob::new),
+            recovery,
+            allow_close: false,
+            last_title: String::new(),
+            frames: 0,
+            quit_requested: false,
+        };
+        app.analysis.update(&app.doc.design, app.doc.revision, None);
+        app
+    }
+
+    /// The current design.
+    pub fn design(&self) -> &Design {
+        &self.doc.design
+    }
+
+    /// The current report, if computed.
+    pub fn report(&self) -> Option<&crate::analysis::Report> {
+        self.analysis.report.as_deref()
+    }
+
+    /// Screen position of the middle of a rack unit in the current view (for driving drags in tests).
+    pub fn unit_screen_pos(&self, rack: RackId, u: u16) -> Option<egui::Pos2> {
+        canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
+    }
+
+    /// Screen rect of a device in the current view.
+    pub fn device_screen_rect(&self, device: DeviceId) -> Option<egui::Rect> {
+        canvas::device_screen_rect(&self.doc.design, &self.ui, device)
+    }
+
+    /// Queues a command as a panel would (tests use this for dialogs they cannot drive).
+    pub fn push(&mut self, cmd: AppCommand) {
+        self.commands.push(cmd);
+    }
+
+    /// Applies the queued commands now (tests; the frame loop calls it itself).
+    pub fn apply_commands(&mut self) {
+        let cmds = std::mem::take(&mut self.commands);
+        for cmd in cmds {
+            self.apply(cmd);
+        }
+        self.ui.selection.retain_existing(&self.doc.design);
+        if let Some(d) = self.ui.server_window
+            && !self.doc.design.devices.contains_key(&d)
+        {
+            self.ui.server_window = None;
+        }
+    }
+
+    /// Waits for a background analysis to finish.
+    pub fn wait_for_analysis(&mut self) {
+        self.analysis
+            .update(&self.doc.design, self.doc.revision, None);
+        self.analysis.wait();
+    }
+
+    /// Applies an edit as one undo step.
+    fn edit(&mut self, label: String, edit: Edit) {
+        match self.doc.history.apply(&mut self.doc.design, &label, edit) {
+            Ok(()) => {
+                self.doc.revision += 1;
+                self.ui.info(label);
+            }
+            Err(e) => self.ui.refuse(format!("{label}: refused: {e}")),
+        }
+    }
+
+    fn apply(&mut self, cmd: AppCommand) {
+        match cmd {
+            AppCommand::Edit(label, edit) => self.edit(label, edit),
+            AppCommand::Undo => match self.doc.history.undo(&mut self.doc.design) {
+                Some(label) => {
+                    self.doc.revision += 1;
+                    self.ui.info(format!("Undid {label}"));
+                }
+                None => self.ui.info("Nothing to undo"),
+            },
+            AppCommand::Redo => match self.doc.history.redo(&mut self.doc.design) {
+                Some(label) => {
+                    self.doc.revision += 1;
+                    self.ui.info(format!("Redid {label}"));
+                }
+                None => self.ui.info("Nothing to redo"),
+            },
+            AppCommand::New => self.guarded(Pending::New),
+            AppCommand::Open(p) => self.guarded(Pending::Open(p)),
+            AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
+            AppCommand::Quit => self.guarded(Pending::Quit),
+            AppCommand::Save => match self.doc.path.clone() {
+                Some(p) => self.save_to(p),
+                None => self.apply(AppCommand::SaveAs),
+            },
+            AppCommand::SaveAs => {
+                if let Some(p) = files::save_dialog(&self.doc.design.name, "ron") {
+                    self.save_to(p);
+                } else {
+                    self.ui.info("Save cancelled (no file chosen)");
+                }
+            }
+            AppCommand::SaveTo(p) => self.save_to(p),
+            AppCommand::ExportReport => {
+                if let Some(p) = files::save_dialog(&self.doc.design.name, "txt") {
+                    self.export_report(p);
+                } else {
+                    self.ui.info("Export cancelled (no file chosen)");
+                }
+            }
+            AppCommand::ExportReportTo(p) => self.export_report(p),
+            AppCommand::Select(sel) => {
+                self.ui.selection = sel;
+            }
+            AppCommand::ToggleDevice(d) => {
+                if !self.ui.selection.devices.remove(&d) {
+                    self.ui.selection.devices.insert(d);
+                }
+            }
+            AppCommand::SelectFinding(i) => {
+                if let Some(f) = self.report().and_then(|r| r.findings.get(i)) {
+                    let sel = Selection {
+                        devices: f.devices.iter().copied().collect(),
+                        racks: f.racks.iter().copied().collect(),
+                        links: f.links.iter().copied().collect(),
+                    };
+                    self.ui.selection = sel;
+                    self.ui.view.fit = Some(FitTarget::Selection);
+                }
+            }
+            AppCommand::Fit(t) => self.ui.view.fit = Some(t),
+            AppCommand::DeleteSelection => {
+                if let Some((label, edit)) =
+                    inspector::delete_edit(&self.doc.design, &self.ui.selection)
+                {
+                    self.edit(label, edit);
+                }
+            }
+            AppCommand::DuplicateSelection => {
+                let (edit, new_ids, why) =
+                    inspector::duplicate_edit(&mut self.doc.design, &self.ui.selection);
+                if let Some(edit) = edit {
+                    self.edit(format!("Duplicate {} device(s)", new_ids.len()), edit);
+                    self.ui.selection = Selection {
+                        devices: new_ids.into_iter().collect(),
+                        ..Selection::default()
+                    };
+                }
+                if let Some(why) = why {
+                    self.ui.refuse(why);
+                }
+            }
+            AppCommand::AddRack(part) => {
+                match canvas::add_rack_edit(&mut self.doc.design, &self.catalog, &part) {
+                    Ok((id, edit)) => {
+                        self.edit(format!("Add rack ({part})"), edit);
+                        self.ui.selection = Selection {
+                            racks: [id].into_iter().collect(),
+                            ..Selection::default()
+                        };
+                    }
+                    Err(e) => self.ui.refuse(e),
+                }
+            }
+            AppCommand::AddDevice {
+                part,
+                rack,
+                position_u,
+            } => match canvas::add_device_edit(
+                &mut self.doc.design,
+                &self.catalog,
+                &part,
+                rack,
+                position_u,
+            ) {
+                Ok((id, edit)) => {
+                    self.edit(format!("Add {part}"), edit);
+                    if self.doc.design.devices.contains_key(&id) {
+                        self.ui.selection = Selection {
+                            devices: [id].into_iter().collect(),
+                            ..Selection::default()
+                        };
+                    }
+                }
+                Err(e) => self.ui.refuse(e),
+            },
+            AppCommand::Connect(a, b) => {
+                match cabling::connect_edit(&mut self.doc.design, &self.catalog, a, b) {
+                    Ok((label, edit)) => {
+                        self.edit(label, edit);
+                        self.ui.connect_from = None;
+                    }
+                    Err(e) => self.ui.refuse(e),
+                }
+            }
+            AppCommand::ConnectRailOptimised => {
+                match cabling::rail_optimised_edit(
+                    &mut self.doc.design,
+                    &self.catalog,
+                    &self.ui.selection,
+                ) {
+                    Ok((label, edit)) => self.edit(label, edit),
+                    Err(e) => self.ui.refuse(e),
+                }
+            }
+            AppCommand::ConnectFullMesh => {
+                let report = self.analysis.report.clone();
+                match cabling::full_mesh_edit(
+                    &mut self.doc.design,
+                    &self.catalog,
+                    &self.ui.selection,
+                    report.as_deref(),
+                ) {
+                    Ok((label, edit)) => self.edit(label, edit),
+                    Err(e) => self.ui.refuse(e),
+                }
+            }
+        }
+    }
+
+    /// Runs an action that would discard the document, asking first when there are unsaved changes.
+    fn guarded(&mut self, action: Pending) {
+        if self.doc.is_dirty() {
+            self.ui.pending = Some(action);
+        } else {
+            self.run_pending(action);
+        }
+    }
+
+    /// Runs an action the user confirmed (or that needed no confirmation).
+    fn run_pending(&mut self, action: Pending) {
+        match action {
+            Pending::New => {
+                self.doc.replace(Design::default(), None);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info("New design");
+            }
+            Pending::Open(path) => {
+                let path = match path {
+                    Some(p) => Some(p),
+                    None => files::open_dialog(),
+                };
+                match path {
+                    Some(p) => self.open_path(p),
+                    None => self.ui.info("Open cancelled (no file chosen)"),
+                }
+            }
+            Pending::OpenSample(name) => match crate::samples::sample(&name) {
+                Ok(d) => {
+                    self.doc.replace(d, None);
+                    self.ui.selection = Selection::default();
+                    self.ui.view.fit = Some(FitTarget::All);
+                    self.ui.info(format!("Opened sample {name}"));
+                }
+                Err(e) => self.ui.error = Some(format!("Cannot build sample {name}: {e}")),
+            },
+            Pending::Quit => {
+                self.allow_close = true;
+                self.recovery.remove();
+                self.ui.pending = None;
+                self.quit_requested = true;
+            }
+        }
+    }
+
+    fn open_path(&mut self, path: PathBuf) {
+        match crate::io::load(&path) {
+            Ok(d) => {
+                self.doc.replace(d, Some(path.clone()));
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.push_recent(path.clone());
+                self.ui.info(format!("Opened {}", path.display()));
+            }
+            Err(e) => {
+                // The open design stays as it is.
+                self.ui.error = Some(format!("Could not open the file:\n{e}"));
+            }
+        }
+    }
+
+    fn save_to(&mut self, path: PathBuf) {
+        match crate::io::save(&self.doc.design, &path) {
+            Ok(()) => {
+                self.doc.path = Some(path.clone());
+                self.doc.saved_revision = self.doc.revision;
+                self.ui.push_recent(path.clone());
+                self.recovery.remove();
+                self.ui.info(format!("Saved {}", path.display()));
+            }
+            Err(e) => self.ui.error = Some(format!("Could not save:\n{e}")),
+        }
+    }
+
+    fn export_report(&mut self, path: PathBuf) {
+        // The shown report when it is current; otherwise the export waits for a fresh one.
+        let text = match self.analysis.report.as_deref() {
+            Some(r) if !self.analysis.is_stale(self.doc.revision) => {
+                crate::analysis::text::render(r)
+            }
+            _ => crate::analysis::text::render(&crate::analysis::analyze(&self.doc.design)),
+        };
+        match crate::io::write_atomic(&path, text.as_bytes()) {
+            Ok(()) => self
+                .ui
+                .info(format!("Report written to {}", path.display())),
+            Err(e) => self.ui.error = Some(format!("Could not export the report:\n{e}")),
+        }
+    }
+
+    /// Draws the whole UI and applies what it asked for. This is the body of `eframe::App::ui`, callable from
+    /// tests through `egui_kittest`.
+    pub fn show(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.frames += 1;
+        let busy = self
+            .analysis
+            .update(&self.doc.design, self.doc.revision, Some(&ctx));
+        if busy {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+
+        menu::shortcuts(&ctx, self);
+        menu::menu_bar_ui(ui, self);
+        menu::toolbar_ui(ui, self);
+        menu::status_bar_ui(ui, self);
+        egui::Panel::left("palette")
+            .resizable(true)
+            .default_size(250.0)
+            .max_size(420.0)
+            .show(ui, |ui| {
+                palette::palette_ui(ui, &self.catalog, &mut self.ui.search);
+            });
+        egui::Panel::right("right")
+            .resizable(true)
+            .default_size(460.0)
+            .min_size(320.0)
+            .max_size(640.0)
+            .show(ui, |ui| {
+                right_panel_ui(ui, self);
+            });
+        egui::CentralPanel::default()
+            .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
+            .show(ui, |ui| {
+                let mut cmds = Vec::new();
+                canvas::canvas_ui(
+                    ui,
+                    &self.doc.design,
+                    &self.catalog,
+                    self.analysis.report.as_deref(),
+                    &mut self.ui,
+                    &mut cmds,
+                );
+                self.commands.extend(cmds);
+            });
+
+        let mut cmds = Vec::new();
+        server::server_window_ui(
+            &ctx,
+            &self.doc.design,
+            &self.catalog,
+            &mut self.ui,
+            &mut cmds,
+        );
+        params::params_window_ui(&ctx, &self.doc.design, &mut self.ui, &mut cmds);
+        menu::help_window_ui(&ctx, &mut self.ui);
+        files::dialogs_ui(&ctx, self, &mut cmds);
+        self.commands.extend(cmds);
+
+        files::dropped_files(&ctx, self);
+        self.apply_commands();
+        files::close_request(&ctx, self);
+        if self.quit_requested {
+            self.quit_requested = false;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        files::autosave(self);
+
+        let title = self.doc.title();
+        if title != self.last_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.last_title = title;
+        }
+        files::screenshot_step(&ctx, self);
+    }
+}
+
+fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+    let mut cmds = Vec::new();
+    let inspector_h = (ui.available_height() * 0.40).max(180.0);
+    let width = ui.available_width() - 14.0;
+    egui::ScrollArea::both()
+        .id_salt("inspector_scroll")
+        .max_height(inspector_h)
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            ui.set_max_width(width);
+            inspector::inspector_ui(
+                ui,
+                &app.doc.design,
+                &app.catalog,
+                app.analysis.report.as_deref(),
+                &mut app.ui,
+                &mut cmds,
+            );
+        });
+    ui.separator();
+    let stale = app.analysis.is_stale(app.doc.revision);
+    analysis_pane::analysis_ui(
+        ui,
+        &app.doc.design,
+        app.analysis.report.as_deref(),
+        stale,
+        &mut cmds,
+    );
+    app.commands.extend(cmds);
+}
+
+impl eframe::App for RacksmithApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.show(ui);
+    }
+
+    fn persist_egui_memory(&self) -> bool {
+        self.screenshot.is_none()
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, files::RECENT_KEY, &self.ui.recent);
+    }
+
+    fn on_exit(&mut self) {
+        // A clean exit: the recovery file is only for crashes. Unsaved work was confirmed as discarded.
+        self.recovery.remove();
+    }
+}
+
+/// Opens the desktop app. With `screenshot`, renders until the design is laid out and analysed, writes a PNG of
+/// the window there and exits.
+pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result<()> {
+    let (design, path) = match &file {
+        Some(p) => (crate::io::load(p)?, Some(p.clone())),
+        None => (crate::samples::default_design(), None),
+    };
+    let recovery = if screenshot.is_some() {
+        files::Recovery::disabled()
+    } else {
+        files::Recovery::default_location()
+    };
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_inner_size([1600.0, 1000.0])
+            .with_min_inner_size([900.0, 600.0])
+            .with_title("Racksmith")
+            .with_drag_and_drop(true),
+        persist_window: screenshot.is_none(),
+        ..Default::default()
+    };
+    let shot = screenshot.clone();
+    eframe::run_native(
+        "Racksmith",
+        options,
+        Box::new(move |cc| {
+            let mut app = RacksmithApp::new(design, path, shot, recovery);
+            if app.screenshot.is_some() {
+                // A screenshot shows the app as it first opens, not as a previous session left it.
+                cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());
+                app.ui.no_tooltips = true;
+            } else {
+                if let Some(storage) = cc.storage
+                    && let Some(recent) =
+                        eframe::get_value::<Vec<PathBuf>>(storage, files::RECENT_KEY)
+                {
+                    app.ui.recent = recent;
+                }
+                app.ui.recovery_offer = app.recovery.existing();
+            }
+            if let Some(p) = file {
+                app.ui.push_recent(p);
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| anyhow::anyhow!("the window could not open: {e}"))?;
+    Ok(())
 }

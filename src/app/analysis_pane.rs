@@ -1,0 +1,643 @@
+//! The analysis pane: summary cards, then bandwidth, latency, power, cost and findings sections with egui_plot
+//! charts. Every figure has a tooltip with its formula and inputs. The previous report stays visible, marked
+//! "updating", while a new one is computed.
+
+use super::AppCommand;
+use super::state::FitTarget;
+use crate::analysis::text::usd;
+use crate::analysis::{Report, Severity, collectives};
+use crate::model::Design;
+use egui::{Color32, RichText};
+use egui_plot::{Bar, BarChart, GridMark, Legend, Line, Plot};
+
+/// Colour of a finding severity.
+pub fn severity_color(s: Severity) -> Color32 {
+    match s {
+        Severity::Error => Color32::from_rgb(230, 70, 60),
+        Severity::Warning => Color32::from_rgb(230, 170, 40),
+        Severity::Info => Color32::from_rgb(90, 160, 230),
+    }
+}
+
+const CARD_W: f32 = 118.0;
+
+/// A summary card: a figure, a line under it, and its formula as a tooltip.
+struct Card {
+    title: String,
+    value: String,
+    sub: String,
+    color: Option<Color32>,
+    tip: String,
+}
+
+fn card(
+    cards: &mut Vec<Card>,
+    title: &str,
+    value: String,
+    sub: String,
+    color: Option<Color32>,
+    tip: String,
+) {
+    cards.push(Card {
+        title: title.to_string(),
+        value,
+        sub,
+        color,
+        tip,
+    });
+}
+
+fn card_ui(ui: &mut egui::Ui, c: &Card) {
+    egui::Frame::group(ui.style())
+        .inner_margin(egui::Margin::symmetric(8, 4))
+        .show(ui, |ui| {
+            ui.set_width(CARD_W);
+            ui.set_min_height(52.0);
+            ui.vertical(|ui| {
+                ui.label(RichText::new(&c.title).small().weak());
+                let v = RichText::new(&c.value).strong().size(16.0);
+                ui.label(match c.color {
+                    Some(col) => v.color(col),
+                    None => v,
+                });
+                ui.add(egui::Label::new(RichText::new(&c.sub).small()).truncate());
+            });
+        })
+        .response
+        .on_hover_text(&c.tip);
+}
+
+/// Draws the analysis pane.
+pub fn analysis_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    report: Option<&Report>,
+    stale: bool,
+    cmds: &mut Vec<AppCommand>,
+) {
+    ui.horizontal(|ui| {
+        ui.heading("Analysis");
+        if stale {
+            ui.spinner();
+            ui.label(RichText::new("updating…").weak());
+        }
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if ui.button("Export report…").clicked() {
+                cmds.push(AppCommand::ExportReport);
+            }
+        });
+    });
+    let Some(r) = report else {
+        ui.label("Analysing…");
+        return;
+    };
+    let s = &r.summary;
+    let width = ui.available_width() - 14.0;
+    // Both axes: a wide table must scroll, not widen the side panel over the canvas.
+    egui::ScrollArea::both()
+        .id_salt("analysis_scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            // Wrap text and cards at the pane's width; only tables wider than that scroll sideways.
+            let layout = egui::Layout::top_down(egui::Align::Min);
+            ui.allocate_ui_with_layout(egui::vec2(width, 0.0), layout, |ui| {
+            let mut cards: Vec<Card> = Vec::new();
+            {
+                card(
+                    &mut cards,
+                    "GPUs",
+                    format!("{} GPUs", s.gpus),
+                    format!("{} servers, {} switches", s.gpu_servers, s.switches),
+                    None,
+                    "GPUs installed in server GPU slots (sum over servers).".into(),
+                );
+                card(
+                    &mut cards,
+                    "Bisection",
+                    format!("{:.1} Tb/s", s.bisection_gbps / 1000.0),
+                    format!("{:.0} Gb/s per GPU", s.bisection_gbps / s.gpus.max(1) as f64),
+                    None,
+                    format!("{}\n= {:.0} Gb/s", r.bandwidth.bisection.method, s.bisection_gbps),
+                );
+                let short = r.bandwidth.patterns.first().is_some_and(|p| p.shortfall > 0.01);
+                card(
+                    &mut cards,
+                    "Bottleneck",
+                    r.bandwidth
+                        .patterns
+                        .first()
+                        .map_or("none".into(), |p| format!("{:.0} GB/s/GPU", p.achieved_gbs_per_gpu)),
+                    s.bottleneck.clone(),
+                    short.then_some(severity_color(Severity::Warning)),
+                    format!(
+                        "Per-GPU bandwidth of the first traffic pattern = min over the hops on its path (NVLink, PCIe, NIC, fabric).\n{}",
+                        s.bottleneck
+                    ),
+                );
+                card(
+                    &mut cards,
+                    "p99 latency",
+                    format!("{:.2} µs", s.p99_latency_us),
+                    format!("all-reduce {:.2} ms", s.allreduce_ms),
+                    None,
+                    format!(
+                        "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: best of ring/tree/hierarchical by the alpha-beta model ({}).",
+                        r.latency.utilisation * 100.0,
+                        r.latency.message_bytes,
+                        r.latency.allreduce.best
+                    ),
+                );
+                let over = s.it_power_kw > s.power_budget_kw;
+                card(
+                    &mut cards,
+                    "Power",
+                    format!("{:.0} / {:.0} kW", s.it_power_kw, s.power_budget_kw),
+                    format!("facility {:.0} kW", r.power.facility_power_w / 1000.0),
+                    over.then_some(severity_color(Severity::Error)),
+                    format!(
+                        "IT power = Σ devices (part max draw + GPUs + NICs in slots) + optics = {:.1} kW\nbudget = Σ rack budgets = {:.1} kW\nfacility = IT × PUE {}",
+                        s.it_power_kw, s.power_budget_kw, r.power.pue
+                    ),
+                );
+                card(
+                    &mut cards,
+                    "Capex",
+                    usd(s.capex_usd),
+                    format!("{} per GPU", usd(s.capex_usd / s.gpus.max(1) as f64)),
+                    None,
+                    "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
+                );
+                card(
+                    &mut cards,
+                    "$/GPU-hour",
+                    format!("${:.2}", s.usd_per_gpu_hour),
+                    format!("cloud ${:.2}", r.cost.cloud_usd_per_gpu_hour),
+                    (s.usd_per_gpu_hour > r.cost.cloud_usd_per_gpu_hour && r.cost.cloud_usd_per_gpu_hour > 0.0)
+                        .then_some(severity_color(Severity::Warning)),
+                    format!(
+                        "owned $/GPU-h = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation)\n= (({} - {}) / {} + {}) / ({} × 8760 × {:.2})\ncloud: {}",
+                        usd(r.cost.capex_usd),
+                        usd(r.cost.residual_usd),
+                        r.cost.years,
+                        usd(r.cost.opex_usd_per_year),
+                        s.gpus,
+                        design.params.utilisation_target,
+                        r.cost.cloud_price_source
+                    ),
+                );
+            }
+            // Frames in a wrapped layout do not wrap (their size is known only after drawing): rows by hand.
+            let spacing = ui.spacing().item_spacing.x;
+            let per_row = (((width + spacing) / (CARD_W + 18.0 + spacing)).floor() as usize).max(1);
+            for row in cards.chunks(per_row) {
+                ui.horizontal(|ui| {
+                    for c in row {
+                        card_ui(ui, c);
+                    }
+                });
+            }
+            ui.add_space(4.0);
+            findings_ui(ui, r, cmds);
+            bandwidth_ui(ui, r);
+            latency_ui(ui, r);
+            power_ui(ui, r);
+            cost_ui(ui, r);
+            });
+        });
+}
+
+fn findings_ui(ui: &mut egui::Ui, r: &Report, cmds: &mut Vec<AppCommand>) {
+    let s = &r.summary;
+    egui::CollapsingHeader::new(format!(
+        "Findings: {} errors, {} warnings, {} info",
+        s.errors, s.warnings, s.infos
+    ))
+    .id_salt("findings")
+    .default_open(true)
+    .show(ui, |ui| {
+        if r.findings.is_empty() {
+            ui.label("No findings.");
+        }
+        for (i, f) in r.findings.iter().enumerate() {
+            ui.horizontal_top(|ui| {
+                let tag = match f.severity {
+                    Severity::Error => "ERROR",
+                    Severity::Warning => "WARN",
+                    Severity::Info => "INFO",
+                };
+                ui.label(
+                    RichText::new(tag)
+                        .strong()
+                        .color(severity_color(f.severity)),
+                );
+                let resp = ui
+                    .add(
+                        egui::Label::new(&f.message)
+                            .wrap()
+                            .sense(egui::Sense::click()),
+                    )
+                    .on_hover_text(format!(
+                        "[{}] fix: {}\nClick to select and frame what it concerns.",
+                        f.code, f.fix
+                    ));
+                if resp.clicked() {
+                    cmds.push(AppCommand::SelectFinding(i));
+                    cmds.push(AppCommand::Fit(FitTarget::Selection));
+                }
+            });
+        }
+    });
+}
+
+fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
+    egui::CollapsingHeader::new("Bandwidth")
+        .id_salt("bandwidth")
+        .show(ui, |ui| {
+            egui::Grid::new("bw_grid").striped(true).show(ui, |ui| {
+                ui.strong("Pattern");
+                ui.strong("GB/s per GPU");
+                ui.strong("Limited by");
+                ui.end_row();
+                for p in &r.bandwidth.patterns {
+                    ui.label(&p.pattern);
+                    let c = if p.shortfall > 0.01 {
+                        severity_color(Severity::Warning)
+                    } else {
+                        ui.visuals().text_color()
+                    };
+                    ui.colored_label(c, format!("{:.1} of {:.1}", p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu))
+                        .on_hover_text("achieved = min over the hops of (hop capacity / GPUs sharing it); demand from the traffic parameters");
+                    ui.add(egui::Label::new(&p.limiter).truncate());
+                    ui.end_row();
+                }
+            });
+            ui.label(format!(
+                "Bisection {:.1} Tb/s", r.bandwidth.bisection.gbps / 1000.0
+            ))
+            .on_hover_text(&r.bandwidth.bisection.method);
+            let st = &r.bandwidth.storage;
+            ui.label(format!(
+                "Storage: {} appliances, {:.0} GB/s deliverable, {:.2} GB/s per GPU ({})",
+                st.appliances, st.deliverable_gbs, st.per_gpu_gbs, st.limiter
+            ))
+            .on_hover_text("deliverable = min(rated read, network into the appliances); per GPU = deliverable / GPUs");
+        });
+}
+
+fn log_fmt(m: GridMark, _r: &std::ops::RangeInclusive<f64>) -> String {
+    let v = 10f64.powf(m.value);
+    if (m.value - m.value.round()).abs() > 1e-6 {
+        return String::new();
+    }
+    if v >= 1e9 {
+        format!("{:.0}G", v / 1e9)
+    } else if v >= 1e6 {
+        format!("{:.0}M", v / 1e6)
+    } else if v >= 1e3 {
+        format!("{:.0}k", v / 1e3)
+    } else if v >= 1.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
+fn latency_ui(ui: &mut egui::Ui, r: &Report) {
+    egui::CollapsingHeader::new("Latency and collectives")
+        .id_salt("latency")
+        .show(ui, |ui| {
+            ui.label(RichText::new(&r.latency.note).small().weak());
+            egui::Grid::new("lat_grid").striped(true).show(ui, |ui| {
+                for h in ["Path", "p50 µs", "p99 µs", "p99.9 µs", "hops"] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for p in &r.latency.paths {
+                    ui.label(&p.class);
+                    let tip = format!(
+                        "software {:.0} + NIC {:.0} + switches {:.0} + serialisation {:.0} + propagation {:.0} ns + queueing (p50 {:.0} / p99 {:.0} / p99.9 {:.0} ns)",
+                        p.software_ns, p.nic_ns, p.switch_ns, p.serialisation_ns, p.propagation_ns,
+                        p.queue_p50_ns, p.queue_p99_ns, p.queue_p999_ns
+                    );
+                    ui.label(format!("{:.2}", p.p50_ns / 1000.0)).on_hover_text(&tip);
+                    ui.label(format!("{:.2}", p.p99_ns / 1000.0)).on_hover_text(&tip);
+                    ui.label(format!("{:.2}", p.p999_ns / 1000.0)).on_hover_text(&tip);
+                    ui.label(p.switch_hops.to_string());
+                    ui.end_row();
+                }
+            });
+            // Latency percentiles per path class.
+            let classes: Vec<String> = r.latency.paths.iter().map(|p| p.class.clone()).collect();
+            let mk = |name: &str, k: usize, f: &dyn Fn(&crate::analysis::latency::PathLatency) -> f64, c: Color32| {
+                BarChart::new(
+                    name,
+                    r.latency
+                        .paths
+                        .iter()
+                        .enumerate()
+                        .map(|(i, p)| Bar::new(i as f64 + (k as f64 - 1.0) * 0.25, f(p) / 1000.0).width(0.22))
+                        .collect(),
+                )
+                .color(c)
+            };
+            let labels = classes.clone();
+            Plot::new("latency_plot")
+                .height(150.0)
+                .legend(Legend::default())
+                .allow_scroll(false)
+                .allow_zoom(false)
+                .allow_drag(false)
+                .y_axis_label("µs")
+                .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+                .x_axis_formatter(move |m, _| index_label(&labels, m.value))
+                .show(ui, |pu| {
+                    pu.bar_chart(mk("p50", 0, &|p| p.p50_ns, Color32::from_rgb(90, 160, 230)));
+                    pu.bar_chart(mk("p99", 1, &|p| p.p99_ns, Color32::from_rgb(230, 170, 40)));
+                    pu.bar_chart(mk("p99.9", 2, &|p| p.p999_ns, Color32::from_rgb(230, 70, 60)));
+                });
+
+            let a = &r.latency.allreduce;
+            ui.label(format!(
+                "All-reduce of {:.0} MB over {} GPUs in {} nodes: best {} {:.2} ms",
+                a.bytes / 1e6,
+                a.ranks,
+                a.nodes,
+                a.best,
+                a.best_ms
+            ))
+            .on_hover_text(format!(
+                "alpha-beta model: ring 2(p-1)α + 2(p-1)/p·n/β; tree 2·log2(p)(α + n/β); hierarchical: intra reduce-scatter + inter ring of n/g + intra all-gather.\nα intra {:.1} µs, β intra {:.1} GB/s, α inter {:.1} µs, β inter {:.1} GB/s",
+                a.alpha_intra_us, a.beta_intra_gbs, a.alpha_inter_us, a.beta_inter_gbs
+            ));
+            for alg in &a.algorithms {
+                ui.label(format!(
+                    "  {:<13} {:>9.3} ms   algbw {:.1} GB/s   busbw {:.1} GB/s",
+                    alg.algorithm, alg.time_ms, alg.algbw_gbs, alg.busbw_gbs
+                ));
+            }
+            allreduce_plot(ui, r);
+        });
+}
+
+fn index_label(labels: &[String], v: f64) -> String {
+    if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+        return String::new();
+    }
+    labels.get(v.round() as usize).cloned().unwrap_or_default()
+}
+
+fn allreduce_plot(ui: &mut egui::Ui, r: &Report) {
+    let a = &r.latency.allreduce;
+    let p = a.ranks as f64;
+    let nodes = a.nodes as f64;
+    let g = if nodes > 0.0 { p / nodes } else { 1.0 };
+    let (ai, bi) = (a.alpha_intra_us * 1e-6, a.beta_intra_gbs * 1e9);
+    let (ae, be) = (a.alpha_inter_us * 1e-6, a.beta_inter_gbs * 1e9);
+    if p <= 1.0 || (bi <= 0.0 && be <= 0.0) {
+        return;
+    }
+    let (af, bf) = if nodes <= 1.0 {
+        (ai, bi)
+    } else if bi > 0.0 {
+        (ae, be.min(bi))
+    } else {
+        (ae, be)
+    };
+    let sizes: Vec<f64> = (0..=48).map(|i| 3.0 + f64::from(i) * 7.0 / 48.0).collect();
+    let series = |f: &dyn Fn(f64) -> f64| -> Vec<[f64; 2]> {
+        sizes
+            .iter()
+            .map(|x| {
+                let t_ms = f(10f64.powf(*x)) * 1e3;
+                [*x, t_ms.max(1e-6).log10()]
+            })
+            .collect()
+    };
+    Plot::new("allreduce_plot")
+        .height(170.0)
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .x_axis_label("message size (bytes, log)")
+        .y_axis_label("ms (log)")
+        .x_axis_formatter(log_fmt)
+        .y_axis_formatter(log_fmt)
+        .show(ui, |pu| {
+            pu.line(Line::new(
+                "ring",
+                series(&|n| collectives::ring(p, n, af, bf)),
+            ));
+            pu.line(Line::new(
+                "tree",
+                series(&|n| collectives::tree(p, n, af, bf)),
+            ));
+            if nodes > 1.0 && bi > 0.0 && be > 0.0 && g > 1.0 {
+                pu.line(Line::new(
+                    "hierarchical",
+                    series(&|n| collectives::hierarchical(g, nodes, n, ai, bi, ae, be)),
+                ));
+            }
+        });
+}
+
+fn power_ui(ui: &mut egui::Ui, r: &Report) {
+    egui::CollapsingHeader::new("Power and space")
+        .id_salt("power")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label(format!(
+                "IT {:.1} kW of {:.1} kW budget; facility {:.1} kW (PUE {}); heat {:.0} BTU/h",
+                r.power.it_power_w / 1000.0,
+                r.power.budget_w / 1000.0,
+                r.power.facility_power_w / 1000.0,
+                r.power.pue,
+                r.power.heat_btu_h
+            ))
+            .on_hover_text("heat BTU/h = W × 3.412; facility = IT × PUE");
+            let names: Vec<String> = r.power.racks.iter().map(|x| x.name.clone()).collect();
+            let budget = BarChart::new(
+                "budget",
+                r.power
+                    .racks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| Bar::new(i as f64, x.budget_w / 1000.0).width(0.8))
+                    .collect(),
+            )
+            .color(Color32::from_gray(110));
+            let used = BarChart::new(
+                "power",
+                r.power
+                    .racks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        let c = if x.utilisation > 1.0 {
+                            severity_color(Severity::Error)
+                        } else if x.utilisation > 0.9 {
+                            severity_color(Severity::Warning)
+                        } else {
+                            Color32::from_rgb(90, 180, 90)
+                        };
+                        Bar::new(i as f64, x.power_w / 1000.0).width(0.5).fill(c)
+                    })
+                    .collect(),
+            )
+            .color(Color32::from_rgb(90, 180, 90));
+            Plot::new("power_plot")
+                .height(150.0)
+                .legend(Legend::default())
+                .allow_scroll(false)
+                .allow_zoom(false)
+                .allow_drag(false)
+                .y_axis_label("kW")
+                .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+                .x_axis_formatter(move |m, _| index_label(&names, m.value))
+                .show(ui, |pu| {
+                    pu.bar_chart(budget);
+                    pu.bar_chart(used);
+                });
+            egui::Grid::new("rack_power_grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    for h in ["Rack", "kW", "budget", "kg", "U"] {
+                        ui.strong(h);
+                    }
+                    ui.end_row();
+                    for x in &r.power.racks {
+                        ui.label(&x.name);
+                        let c = if x.utilisation > 1.0 {
+                            severity_color(Severity::Error)
+                        } else if x.utilisation > 0.9 {
+                            severity_color(Severity::Warning)
+                        } else {
+                            ui.visuals().text_color()
+                        };
+                        ui.colored_label(c, format!("{:.1}", x.power_w / 1000.0));
+                        ui.label(format!("{:.1}", x.budget_w / 1000.0));
+                        ui.label(format!("{:.0}/{:.0}", x.weight_kg, x.max_weight_kg));
+                        ui.label(format!("{}/{}", x.units_used, x.units_total));
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+fn cost_ui(ui: &mut egui::Ui, r: &Report) {
+    let c = &r.cost;
+    egui::CollapsingHeader::new("Cost")
+        .id_salt("cost")
+        .show(ui, |ui| {
+            egui::Grid::new("cost_grid").num_columns(2).show(ui, |ui| {
+                let row = |ui: &mut egui::Ui, k: &str, v: String, tip: &str| {
+                    ui.label(k);
+                    ui.label(v).on_hover_text(tip);
+                    ui.end_row();
+                };
+                row(
+                    ui,
+                    "Capex",
+                    usd(c.capex_usd),
+                    "Σ quantity × unit price over the bill of materials",
+                );
+                row(
+                    ui,
+                    "Energy / yr",
+                    usd(c.energy_usd_per_year),
+                    "IT kW × utilisation × PUE × 8760 h × electricity price",
+                );
+                row(
+                    ui,
+                    "Colocation / yr",
+                    usd(c.colocation_usd_per_year),
+                    "IT kW × colocation price per kW-month × 12",
+                );
+                row(
+                    ui,
+                    "Support / yr",
+                    usd(c.support_usd_per_year),
+                    "capex × support share per year",
+                );
+                row(
+                    ui,
+                    "Opex / yr",
+                    usd(c.opex_usd_per_year),
+                    "energy + colocation + support",
+                );
+                row(
+                    ui,
+                    "Residual",
+                    usd(c.residual_usd),
+                    "capex × residual share",
+                );
+                row(
+                    ui,
+                    &format!("TCO ({} yr)", c.years),
+                    usd(c.tco_usd),
+                    "capex - residual + years × opex",
+                );
+                row(
+                    ui,
+                    "Owned $/GPU-h",
+                    format!("${:.2}", c.owned_usd_per_gpu_hour),
+                    "((capex - residual)/years + opex) / (GPUs × 8760 × utilisation)",
+                );
+                row(
+                    ui,
+                    "Cloud $/GPU-h",
+                    format!("${:.2}", c.cloud_usd_per_gpu_hour),
+                    &c.cloud_price_source,
+                );
+                row(
+                    ui,
+                    "Break-even",
+                    format!("{:.1} months", c.break_even_months),
+                    "capex / (cloud price × GPUs × 730 h × utilisation)",
+                );
+                if let Some(m) = c.usd_per_million_requests {
+                    row(
+                        ui,
+                        "Per 1M requests",
+                        format!("${m:.3}"),
+                        "owned cost per hour / requests per hour × 1e6",
+                    );
+                }
+            });
+            let cats: Vec<String> = c.capex_by_category.keys().cloned().collect();
+            let chart = BarChart::new(
+                "capex",
+                c.capex_by_category
+                    .values()
+                    .enumerate()
+                    .map(|(i, v)| Bar::new(i as f64, v / 1e6).width(0.6))
+                    .collect(),
+            )
+            .color(Color32::from_rgb(46, 125, 200));
+            Plot::new("cost_plot")
+                .height(150.0)
+                .allow_scroll(false)
+                .allow_zoom(false)
+                .allow_drag(false)
+                .y_axis_label("capex, M$")
+                .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+                .x_axis_formatter(move |m, _| index_label(&cats, m.value))
+                .show(ui, |pu| pu.bar_chart(chart));
+            egui::CollapsingHeader::new(format!("Bill of materials ({} lines)", c.bom.len()))
+                .id_salt("bom")
+                .show(ui, |ui| {
+                    egui::Grid::new("bom_grid").striped(true).show(ui, |ui| {
+                        for l in &c.bom {
+                            ui.label(l.quantity.to_string());
+                            ui.add(egui::Label::new(&l.name).truncate())
+                                .on_hover_text(format!(
+                                    "{} · price source: {}",
+                                    l.part, l.price_source
+                                ));
+                            ui.label(usd(l.total_usd));
+                            ui.end_row();
+                        }
+                    });
+                });
+        });
+}

@@ -1,0 +1,301 @@
+//! Files and safety: open/save dialogs (rfd; None when no dialog is available), the "discard changes?" prompt,
+//! dropped files, the close request, the crash-recovery autosave and the `--screenshot` job.
+
+use super::state::Pending;
+use super::{AppCommand, RacksmithApp};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// eframe storage key of the recent-files list.
+pub const RECENT_KEY: &str = "racksmith.recent";
+
+/// How often a dirty document is written to the recovery file.
+const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
+
+/// Asks for a design file to open.
+pub fn open_dialog() -> Option<PathBuf> {
+    rfd::FileDialog::new()
+        .add_filter("Racksmith design", &["ron"])
+        .pick_file()
+}
+
+/// Asks where to save; `ext` is "ron" for designs and "txt" for reports.
+pub fn save_dialog(name: &str, ext: &str) -> Option<PathBuf> {
+    let stem: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    rfd::FileDialog::new()
+        .add_filter(
+            if ext == "ron" {
+                "Racksmith design"
+            } else {
+                "Text"
+            },
+            &[ext],
+        )
+        .set_file_name(format!("{stem}.{ext}"))
+        .save_file()
+}
+
+/// The crash-recovery file.
+pub struct Recovery {
+    path: Option<PathBuf>,
+    last_write: Option<Instant>,
+    written_revision: u64,
+}
+
+impl Recovery {
+    /// No recovery file (tests, screenshots).
+    pub fn disabled() -> Self {
+        Self {
+            path: None,
+            last_write: None,
+            written_revision: 0,
+        }
+    }
+
+    /// The recovery file in the system temporary folder.
+    pub fn default_location() -> Self {
+        Self {
+            path: Some(std::env::temp_dir().join("racksmith-recovery.ron")),
+            last_write: Some(Instant::now()),
+            written_revision: 0,
+        }
+    }
+
+    /// The recovery file left by a previous session, if any.
+    pub fn existing(&self) -> Option<PathBuf> {
+        self.path.clone().filter(|p| p.exists())
+    }
+
+    /// Deletes the recovery file.
+    pub fn remove(&mut self) {
+        if let Some(p) = &self.path {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Writes the recovery file every 30 s while the document has unsaved changes.
+pub fn autosave(app: &mut RacksmithApp) {
+    let rec = &mut app.recovery;
+    let Some(path) = rec.path.clone() else {
+        return;
+    };
+    if !app.doc.is_dirty() || rec.written_revision == app.doc.revision {
+        return;
+    }
+    if rec.last_write.is_some_and(|t| t.elapsed() < AUTOSAVE_EVERY) {
+        return;
+    }
+    // A recovery offer still on screen must not be overwritten before the user answers it.
+    if app.ui.recovery_offer.is_some() {
+        return;
+    }
+    rec.last_write = Some(Instant::now());
+    rec.written_revision = app.doc.revision;
+    if let Err(e) = crate::io::save(&app.doc.design, &path) {
+        app.ui.refuse(format!("Autosave failed: {e}"));
+    }
+}
+
+/// Opens a `.ron` file dropped on the window.
+pub fn dropped_files(ctx: &egui::Context, app: &mut RacksmithApp) {
+    let dropped: Vec<PathBuf> = ctx.input(|i| {
+        i.raw
+            .dropped_files
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .collect()
+    });
+    if let Some(p) = dropped
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "ron"))
+    {
+        app.commands.push(AppCommand::Open(Some(p)));
+    }
+}
+
+/// Intercepts the window's close button when there are unsaved changes.
+pub fn close_request(ctx: &egui::Context, app: &mut RacksmithApp) {
+    if ctx.input(|i| i.viewport().close_requested()) && !app.allow_close && app.doc.is_dirty() {
+        ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+        app.ui.pending = Some(Pending::Quit);
+    }
+}
+
+/// Modal prompts and the error window.
+pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<AppCommand>) {
+    if let Some(err) = app.ui.error.clone() {
+        let mut open = true;
+        egui::Window::new("Error")
+            .collapsible(false)
+            .resizable(true)
+            .default_width(520.0)
+            .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+            .open(&mut open)
+            .show(ctx, |ui| {
+                ui.label(egui::RichText::new(&err).monospace());
+                ui.add_space(6.0);
+                ui.label("The open design was not changed.");
+                if ui.button("OK").clicked() {
+                    app.ui.error = None;
+                }
+            });
+        if !open {
+            app.ui.error = None;
+        }
+    }
+
+    if let Some(action) = app.ui.pending.clone() {
+        let what = match &action {
+            Pending::New => "start a new design".to_string(),
+            Pending::Open(_) => "open another design".to_string(),
+            Pending::OpenSample(s) => format!("open the sample {s}"),
+            Pending::Quit => "quit".to_string(),
+        };
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("discard_changes")).show(ctx, |ui| {
+            ui.set_max_width(380.0);
+            ui.heading("Unsaved changes");
+            ui.label(format!(
+                "{} has unsaved changes. Discard them and {what}?",
+                app.doc.display_name()
+            ));
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                if ui.button("Save first").clicked() {
+                    choice = Some(0);
+                }
+                if ui.button("Discard changes").clicked() {
+                    choice = Some(1);
+                }
+                if ui.button("Cancel").clicked() {
+                    choice = Some(2);
+                }
+            });
+        });
+        match choice {
+            Some(0) => {
+                app.ui.pending = None;
+                cmds.push(AppCommand::Save);
+            }
+            Some(1) => {
+                app.ui.pending = None;
+                app.run_pending(action);
+            }
+            Some(_) => app.ui.pending = None,
+            None => {}
+        }
+    }
+
+    if let Some(path) = app.ui.recovery_offer.clone() {
+        let mut choice = None;
+        egui::Modal::new(egui::Id::unique("recovery_offer")).show(ctx, |ui| {
+            ui.set_max_width(420.0);
+            ui.heading("Recover unsaved work?");
+            ui.label(format!(
+                "Racksmith did not exit cleanly last time. A recovery copy was found at {}.",
+                path.display()
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Recover").clicked() {
+                    choice = Some(true);
+                }
+                if ui.button("Discard it").clicked() {
+                    choice = Some(false);
+                }
+            });
+        });
+        match choice {
+            Some(true) => {
+                app.ui.recovery_offer = None;
+                match crate::io::load(&path) {
+                    Ok(d) => {
+                        app.doc.replace(d, None);
+                        // Recovered work is unsaved work.
+                        app.doc.saved_revision = 0;
+                        app.ui.view.fit = Some(super::state::FitTarget::All);
+                        app.ui.info("Recovered unsaved work");
+                    }
+                    Err(e) => app.ui.error = Some(format!("Could not recover:\n{e}")),
+                }
+            }
+            Some(false) => {
+                app.ui.recovery_offer = None;
+                app.recovery.remove();
+            }
+            None => {}
+        }
+    }
+}
+
+/// Renders a few frames, asks the window for its pixels, writes a PNG and closes.
+pub struct ScreenshotJob {
+    path: PathBuf,
+    requested: Option<std::sync::mpsc::Receiver<std::sync::Arc<egui::ColorImage>>>,
+    frames: u32,
+}
+
+impl ScreenshotJob {
+    /// A job writing to `path`.
+    pub fn new(path: PathBuf) -> Self {
+        Self {
+            path,
+            requested: None,
+            frames: 0,
+        }
+    }
+}
+
+/// Advances the screenshot job, if any.
+pub fn screenshot_step(ctx: &egui::Context, app: &mut RacksmithApp) {
+    let ready = !app.analysis.is_stale(app.doc.revision);
+    let Some(job) = app.screenshot.as_mut() else {
+        return;
+    };
+    job.frames += 1;
+    let image = job.requested.as_ref().and_then(|rx| rx.try_recv().ok());
+    if let Some(image) = image {
+        let result = write_png(&job.path, &image);
+        match result {
+            Ok(()) => eprintln!("screenshot written to {}", job.path.display()),
+            Err(e) => eprintln!("error: screenshot: {e}"),
+        }
+        app.screenshot = None;
+        app.allow_close = true;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        return;
+    }
+    if job.requested.is_none() && ready && job.frames >= 8 {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let repaint = ctx.clone();
+        job.requested = Some(rx);
+        ctx.send_viewport_cmd(egui::ViewportCommand::Screenshot(
+            egui::ScreenshotCallback::new(move |image| {
+                let _ = tx.send(image);
+                repaint.request_repaint();
+            }),
+        ));
+    }
+    ctx.request_repaint();
+}
+
+fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> anyhow::Result<()> {
+    let [w, h] = image.size;
+    let bytes: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
+    let buf = image::RgbaImage::from_raw(u32::try_from(w)?, u32::try_from(h)?, bytes)
+        .ok_or_else(|| anyhow::anyhow!("screenshot has an unexpected size"))?;
+    let mut png = Vec::new();
+    image::DynamicImage::ImageRgba8(buf)
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)?;
+    crate::io::write_atomic(path, &png)?;
+    Ok(())
+}

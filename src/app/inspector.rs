@@ -1,0 +1,614 @@
+//! The inspector: editable, validated properties of the selection (device, rack, link, or the design itself when
+//! nothing is selected), its ports and the bulk actions for multi-selections. Every change is one edit.
+
+use super::AppCommand;
+use super::cabling;
+use super::state::{Selection, UiState};
+use super::widgets::{fmt_num, num_field};
+use crate::analysis::Report;
+use crate::analysis::power::device_power_weight;
+use crate::catalog::{Catalog, Category, PartKind};
+use crate::edit::Edit;
+use crate::model::{Design, DeviceId, LinkId, RackId};
+
+/// The edit removing the selection, with its label.
+pub fn delete_edit(design: &Design, sel: &Selection) -> Option<(String, Edit)> {
+    let mut edits: Vec<Edit> = sel
+        .links
+        .iter()
+        .filter(|l| design.links.contains_key(l))
+        .map(|l| Edit::RemoveLink(*l))
+        .collect();
+    // Devices in a rack that is also removed go with the rack.
+    edits.extend(
+        sel.devices
+            .iter()
+            .filter(|d| {
+                design
+                    .devices
+                    .get(d)
+                    .is_some_and(|dev| !sel.racks.contains(&dev.rack))
+            })
+            .map(|d| Edit::RemoveDevice(*d)),
+    );
+    edits.extend(
+        sel.racks
+            .iter()
+            .filter(|r| design.racks.contains_key(r))
+            .map(|r| Edit::RemoveRack(*r)),
+    );
+    if edits.is_empty() {
+        return None;
+    }
+    let label = format!(
+        "Delete {} device(s), {} rack(s), {} link(s)",
+        sel.devices.len(),
+        sel.racks.len(),
+        sel.links.len()
+    );
+    Some((label, Edit::Batch(edits)))
+}
+
+/// The edit copying the selected devices to the first free units of their racks (slots included, links not).
+/// Returns the edit, the new ids and why some could not be copied.
+pub fn duplicate_edit(
+    design: &mut Design,
+    sel: &Selection,
+) -> (Option<Edit>, Vec<DeviceId>, Option<String>) {
+    let mut scratch = design.clone();
+    let mut edits = Vec::new();
+    let mut ids = Vec::new();
+    let mut why = None;
+    for d in &sel.devices {
+        let Some(dev) = design.devices.get(d).cloned() else {
+            continue;
+        };
+        let h = design.device_height_u(&dev);
+        let Some(u) = scratch.first_free_u(dev.rack, h) else {
+            let rack = design.racks.get(&dev.rack).map_or("?", |r| r.name.as_str());
+            why = Some(format!(
+                "No free {h}U space in rack {rack} to duplicate {}",
+                dev.name
+            ));
+            continue;
+        };
+        let name = (2..)
+            .map(|i| format!("{}-{i}", dev.name))
+            .find(|n| !scratch.devices.values().any(|x| &x.name == n))
+            .unwrap_or_else(|| dev.name.clone());
+        let id = DeviceId(design.alloc_id());
+        let copy = crate::model::Device {
+            name,
+            position_u: u,
+            ..dev
+        };
+        let edit = Edit::AddDevice(id, copy);
+        if edit.clone().apply(&mut scratch).is_ok() {
+            edits.push(edit);
+            ids.push(id);
+        }
+    }
+    let edit = (!edits.is_empty()).then_some(Edit::Batch(edits));
+    (edit, ids, why)
+}
+
+/// Draws the inspector.
+pub fn inspector_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    catalog: &Catalog,
+    report: Option<&Report>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    ui.add_space(4.0);
+    ui.heading("Inspector");
+    cabling::connect_flow_ui(ui, design, state, cmds);
+    let sel = state.selection.clone();
+    if let Some(d) = sel.single_device() {
+        device_ui(ui, design, report, d, state, cmds);
+    } else if sel.devices.is_empty() && sel.links.is_empty() && sel.racks.len() == 1 {
+        if let Some(r) = sel.racks.first() {
+            rack_ui(ui, design, report, *r, state, cmds);
+        }
+    } else if sel.devices.is_empty() && sel.racks.is_empty() && sel.links.len() == 1 {
+        if let Some(l) = sel.links.first() {
+            link_ui(ui, design, catalog, *l, state, cmds);
+        }
+    } else if !sel.is_empty() {
+        multi_ui(ui, design, &sel, cmds);
+    } else {
+        design_ui(ui, design, state, cmds);
+    }
+}
+
+fn design_ui(ui: &mut egui::Ui, design: &Design, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+    ui.label(egui::RichText::new("Nothing selected: the design").weak());
+    let key = "design_name".to_string();
+    let mut name = match &state.name_buffer {
+        Some((k, v)) if *k == key => v.clone(),
+        _ => design.name.clone(),
+    };
+    ui.horizontal(|ui| {
+        let l = ui.label("Design name");
+        let resp = ui
+            .add(egui::TextEdit::singleline(&mut name).id_salt("design_name"))
+            .labelled_by(l.id);
+        if resp.lost_focus() {
+            state.name_buffer = None;
+            if name.trim().is_empty() {
+                state.refuse("A design needs a name");
+            } else if name != design.name {
+                cmds.push(AppCommand::Edit(
+                    "Rename design".into(),
+                    Edit::SetMeta {
+                        name: name.trim().to_string(),
+                        notes: design.notes.clone(),
+                    },
+                ));
+            }
+        } else if resp.has_focus() {
+            state.name_buffer = Some((key.clone(), name.clone()));
+        }
+    });
+    ui.label(format!(
+        "{} racks, {} devices, {} GPUs, {} links",
+        design.racks.len(),
+        design.devices.len(),
+        design.gpu_count(),
+        design.links.len()
+    ));
+    ui.add_space(6.0);
+    ui.label("Click a device or rack to inspect it; shift-click or drag a box to select several.");
+}
+
+fn device_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    report: Option<&Report>,
+    id: DeviceId,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(d) = design.devices.get(&id) else {
+        return;
+    };
+    let part = design.parts.get(&d.part);
+    let key = format!("device_name_{}", id.0);
+    let mut name = match &state.name_buffer {
+        Some((k, v)) if *k == key => v.clone(),
+        _ => d.name.clone(),
+    };
+    egui::Grid::new("device_grid")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let l = ui.label("Name");
+            let resp = ui
+                .add(egui::TextEdit::singleline(&mut name).id_salt(&key))
+                .labelled_by(l.id);
+            ui.end_row();
+            if resp.lost_focus() {
+                state.name_buffer = None;
+                let new = name.trim();
+                if new.is_empty() {
+                    state.refuse("A device needs a name");
+                } else if new != d.name {
+                    if design
+                        .devices
+                        .iter()
+                        .any(|(o, x)| *o != id && x.name == new)
+                    {
+                        state.refuse(format!("Another device is already called {new}"));
+                    } else {
+                        cmds.push(AppCommand::Edit(
+                            format!("Rename {} to {new}", d.name),
+                            Edit::UpdateDevice(
+                                id,
+                                crate::model::Device {
+                                    name: new.to_string(),
+                                    ..d.clone()
+                                },
+                            ),
+                        ));
+                    }
+                }
+            } else if resp.has_focus() {
+                state.name_buffer = Some((key.clone(), name.clone()));
+            }
+            ui.label("Part");
+            ui.label(part.map_or_else(|| d.part.to_string(), |p| p.name.clone()));
+            ui.end_row();
+            ui.label("Rack");
+            let rack = design.racks.get(&d.rack).map_or("?", |r| r.name.as_str());
+            match design.device_units(d) {
+                Some(u) => ui.label(format!("{rack}, U{}-U{}", u.start(), u.end())),
+                None => ui.label(format!("{rack}, side-mounted")),
+            };
+            ui.end_row();
+            let (w, kg) = device_power_weight(design, d);
+            ui.label("Power / weight");
+            ui.label(format!("{w:.0} W max, {kg:.0} kg"));
+            ui.end_row();
+            if !d.gpus.is_empty() || !d.nics.is_empty() {
+                ui.label("Slots");
+                ui.label(format!(
+                    "{} GPUs, {} NICs installed",
+                    d.gpus.len(),
+                    d.nics.len()
+                ));
+                ui.end_row();
+            }
+            if let Some(sb) =
+                report.and_then(|r| r.bandwidth.servers.iter().find(|s| s.device == id))
+            {
+                ui.label("Network / GPU");
+                ui.label(format!(
+                    "{:.0} Gb/s cabled (bottleneck: {})",
+                    sb.nic_gbps_per_gpu, sb.bottleneck_hop
+                ));
+                ui.end_row();
+            }
+            if let Some(sw) =
+                report.and_then(|r| r.bandwidth.switches.iter().find(|s| s.device == id))
+            {
+                ui.label("Switch");
+                ui.label(format!(
+                    "tier {}, {} of {} ports used{}",
+                    sw.tier,
+                    sw.ports_used,
+                    sw.ports_total,
+                    sw.oversubscription
+                        .map_or(String::new(), |o| format!(", {o:.2}:1 oversubscribed"))
+                ));
+                ui.end_row();
+            }
+        });
+    ui.horizontal(|ui| {
+        if part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
+            && ui.button("Server internals…").clicked()
+        {
+            state.server_window = Some(id);
+        }
+        if ui.button("Duplicate").on_hover_text("Ctrl+D").clicked() {
+            cmds.push(AppCommand::DuplicateSelection);
+        }
+        if ui.button("Delete").on_hover_text("Delete key").clicked() {
+            cmds.push(AppCommand::DeleteSelection);
+        }
+    });
+    ui.separator();
+    cabling::ports_ui(ui, design, id, state, cmds);
+}
+
+fn rack_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    report: Option<&Report>,
+    id: RackId,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(r) = design.racks.get(&id) else {
+        return;
+    };
+    let key = format!("rack_name_{}", id.0);
+    let mut name = match &state.name_buffer {
+        Some((k, v)) if *k == key => v.clone(),
+        _ => r.name.clone(),
+    };
+    let mut err = None;
+    let mut update = None;
+    egui::Grid::new("rack_grid").num_columns(2).show(ui, |ui| {
+        let l = ui.label("Rack name");
+        let resp = ui
+            .add(egui::TextEdit::singleline(&mut name).id_salt(&key))
+            .labelled_by(l.id);
+        ui.end_row();
+        if resp.lost_focus() {
+            state.name_buffer = None;
+            let new = name.trim();
+            if new.is_empty() {
+                err = Some("A rack needs a name".to_string());
+            } else if new != r.name {
+                update = Some((
+                    format!("Rename rack {} to {new}", r.name),
+                    crate::model::Rack {
+                        name: new.to_string(),
+                        ..r.clone()
+                    },
+                ));
+            }
+        } else if resp.has_focus() {
+            state.name_buffer = Some((key.clone(), name.clone()));
+        }
+        let b = &mut state.field_buffers;
+        if let Some(h) = num_field(
+            ui,
+            b,
+            &format!("rack_h_{}", id.0),
+            "Height (U)",
+            f64::from(r.height_u),
+            1.0..=60.0,
+            &mut err,
+        ) {
+            if h.fract() != 0.0 {
+                err = Some("Height must be a whole number of units".into());
+            } else {
+                update = Some((
+                    format!("Set {} height to {h}U", r.name),
+                    crate::model::Rack {
+                        height_u: h as u16,
+                        ..r.clone()
+                    },
+                ));
+            }
+        }
+        if let Some(kw) = num_field(
+            ui,
+            b,
+            &format!("rack_p_{}", id.0),
+            "Power budget (kW)",
+            r.power_budget_w / 1000.0,
+            0.1..=500.0,
+            &mut err,
+        ) {
+            update = Some((
+                format!("Set {} power budget to {} kW", r.name, fmt_num(kw)),
+                crate::model::Rack {
+                    power_budget_w: kw * 1000.0,
+                    ..r.clone()
+                },
+            ));
+        }
+        if let Some(kg) = num_field(
+            ui,
+            b,
+            &format!("rack_w_{}", id.0),
+            "Max weight (kg)",
+            r.max_weight_kg,
+            1.0..=10_000.0,
+            &mut err,
+        ) {
+            update = Some((
+                format!("Set {} max weight to {} kg", r.name, fmt_num(kg)),
+                crate::model::Rack {
+                    max_weight_kg: kg,
+                    ..r.clone()
+                },
+            ));
+        }
+    });
+    if let Some(e) = err {
+        state.refuse(e);
+    }
+    if let Some((label, rack)) = update {
+        cmds.push(AppCommand::Edit(label, Edit::UpdateRack(id, rack)));
+    }
+    if let Some(rp) = report.and_then(|rep| rep.power.racks.iter().find(|x| x.rack == id)) {
+        ui.separator();
+        ui.strong("Capacity (used / max)");
+        let row = |ui: &mut egui::Ui, label: &str, used: f64, max: f64, unit: &str| {
+            let frac = if max > 0.0 { used / max } else { f64::INFINITY };
+            let c = if frac > 1.0 {
+                egui::Color32::from_rgb(230, 70, 60)
+            } else if frac > 0.9 {
+                egui::Color32::from_rgb(230, 170, 40)
+            } else {
+                ui.visuals().text_color()
+            };
+            ui.label(label);
+            ui.colored_label(
+                c,
+                format!(
+                    "{used:.1} / {max:.1} {unit} ({:.0}%), {:.1} left",
+                    frac * 100.0,
+                    max - used
+                ),
+            );
+            ui.end_row();
+        };
+        egui::Grid::new("rack_capacity")
+            .num_columns(2)
+            .show(ui, |ui| {
+                row(ui, "Power", rp.power_w / 1000.0, rp.budget_w / 1000.0, "kW");
+                row(ui, "Weight", rp.weight_kg, rp.max_weight_kg, "kg");
+                row(
+                    ui,
+                    "Space",
+                    f64::from(rp.units_used),
+                    f64::from(rp.units_total),
+                    "U",
+                );
+                ui.label("Heat");
+                ui.label(format!("{:.0} BTU/h", rp.heat_btu_h));
+                ui.end_row();
+            });
+    }
+    ui.add_space(6.0);
+    if ui
+        .button("Remove rack")
+        .on_hover_text("Removes the rack with its devices and their links")
+        .clicked()
+    {
+        cmds.push(AppCommand::Edit(
+            format!("Remove rack {}", r.name),
+            Edit::RemoveRack(id),
+        ));
+    }
+}
+
+fn link_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    catalog: &Catalog,
+    id: LinkId,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(l) = design.links.get(&id) else {
+        return;
+    };
+    ui.strong(format!(
+        "Link {} – {}",
+        cabling::port_label(design, &l.a),
+        cabling::port_label(design, &l.b)
+    ));
+    ui.label(format!(
+        "{} ({:.1} GB/s per direction)",
+        l.medium,
+        l.medium.gbs()
+    ));
+    let mut err = None;
+    let mut new_link = None;
+    egui::Grid::new("link_grid").num_columns(2).show(ui, |ui| {
+        if let Some(m) = num_field(
+            ui,
+            &mut state.field_buffers,
+            &format!("link_len_{}", id.0),
+            "Length (m)",
+            l.length_m,
+            0.1..=2000.0,
+            &mut err,
+        ) {
+            new_link = Some((
+                format!("Set link length to {} m", fmt_num(m)),
+                None,
+                crate::model::Link {
+                    length_m: m,
+                    ..l.clone()
+                },
+            ));
+        }
+        ui.label("Cable");
+        let current = l
+            .cable
+            .as_ref()
+            .map_or("none".to_string(), |c| c.to_string());
+        egui::ComboBox::from_id_salt("link_cable")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                if ui.selectable_label(l.cable.is_none(), "none").clicked() {
+                    new_link = Some((
+                        "Remove cable part".into(),
+                        None,
+                        crate::model::Link {
+                            cable: None,
+                            ..l.clone()
+                        },
+                    ));
+                }
+                for (pid, p) in catalog.in_category(Category::Cable) {
+                    let PartKind::Cable(c) = &p.kind else {
+                        continue;
+                    };
+                    let ok = c.protocol == l.medium.protocol() && c.gbps + 0.5 >= l.medium.gbps();
+                    let resp = ui.add_enabled(
+                        ok,
+                        egui::Button::selectable(l.cable.as_ref() == Some(pid), pid.as_str()),
+                    );
+                    let resp = if ok {
+                        resp.on_hover_text(format!("{}; up to {} m", p.name, c.max_length_m))
+                    } else {
+                        resp.on_disabled_hover_text(format!(
+                            "carries {:?} {:.0}G, the link is {}",
+                            c.protocol, c.gbps, l.medium
+                        ))
+                    };
+                    if resp.clicked() {
+                        new_link = Some((
+                            format!("Use cable {pid}"),
+                            Some(pid.clone()),
+                            crate::model::Link {
+                                cable: Some(pid.clone()),
+                                ..l.clone()
+                            },
+                        ));
+                    }
+                }
+            });
+        ui.end_row();
+        if let Some(c) = l.cable.as_ref().and_then(|c| design.parts.get(c))
+            && let PartKind::Cable(spec) = &c.kind
+            && l.length_m > spec.max_length_m
+        {
+            ui.label("");
+            ui.colored_label(
+                egui::Color32::from_rgb(230, 170, 40),
+                format!("{} reaches only {} m", c.name, spec.max_length_m),
+            );
+            ui.end_row();
+        }
+    });
+    if let Some(e) = err {
+        state.refuse(e);
+    }
+    if let Some((label, part, link)) = new_link {
+        let mut edits = Vec::new();
+        if let Some(p) = part
+            && !design.parts.contains_key(&p)
+            && let Some(spec) = catalog.parts.get(&p)
+        {
+            edits.push(Edit::SetPart(p, Some(Box::new(spec.clone()))));
+        }
+        edits.push(Edit::RemoveLink(id));
+        edits.push(Edit::AddLink(id, link));
+        cmds.push(AppCommand::Edit(label, Edit::Batch(edits)));
+    }
+    if ui.button("Remove link").clicked() {
+        cmds.push(AppCommand::Edit("Remove link".into(), Edit::RemoveLink(id)));
+    }
+}
+
+fn multi_ui(ui: &mut egui::Ui, design: &Design, sel: &Selection, cmds: &mut Vec<AppCommand>) {
+    let is = |d: &DeviceId, f: fn(&PartKind) -> bool| {
+        design
+            .devices
+            .get(d)
+            .and_then(|x| design.parts.get(&x.part))
+            .is_some_and(|p| f(&p.kind))
+    };
+    let servers = sel
+        .devices
+        .iter()
+        .filter(|d| is(d, |k| matches!(k, PartKind::Server(_))))
+        .count();
+    let switches = sel
+        .devices
+        .iter()
+        .filter(|d| is(d, |k| matches!(k, PartKind::Switch(_))))
+        .count();
+    ui.label(format!(
+        "{} devices ({servers} servers, {switches} switches), {} racks, {} links selected",
+        sel.devices.len(),
+        sel.racks.len(),
+        sel.links.len()
+    ));
+    ui.add_space(4.0);
+    ui.strong("Bulk cabling");
+    ui.horizontal_wrapped(|ui| {
+        if ui
+            .add_enabled(servers > 0 && switches > 0, egui::Button::new("Connect rail-optimised"))
+            .on_hover_text("NIC i of every selected server to leaf i among the selected switches, ports in order")
+            .on_disabled_hover_text("Select servers and leaf switches")
+            .clicked()
+        {
+            cmds.push(AppCommand::ConnectRailOptimised);
+        }
+        if ui
+            .add_enabled(switches > 1, egui::Button::new("Full mesh"))
+            .on_hover_text("One link between every selected leaf and every selected spine")
+            .on_disabled_hover_text("Select leaf and spine switches")
+            .clicked()
+        {
+            cmds.push(AppCommand::ConnectFullMesh);
+        }
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Duplicate").clicked() {
+            cmds.push(AppCommand::DuplicateSelection);
+        }
+        if ui.button("Delete").clicked() {
+            cmds.push(AppCommand::DeleteSelection);
+        }
+    });
+}

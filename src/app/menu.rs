@@ -1,0 +1,339 @@
+//! The menu bar, toolbar, status bar, keyboard shortcuts and the shortcuts help window.
+
+use super::state::{FitTarget, Selection};
+use super::{AppCommand, RacksmithApp};
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+const SAVE_AS: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
+const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
+
+/// The shortcut table shown in the help window.
+pub const SHORTCUTS: [(&str, &str); 16] = [
+    ("Ctrl+N", "New design"),
+    ("Ctrl+O", "Open…"),
+    ("Ctrl+S / Ctrl+Shift+S", "Save / Save As…"),
+    ("Ctrl+Z", "Undo"),
+    ("Ctrl+Shift+Z, Ctrl+Y", "Redo"),
+    ("Delete / Backspace", "Delete the selection"),
+    ("Ctrl+D", "Duplicate the selection to the first free units"),
+    ("Escape", "Clear the selection / cancel connecting"),
+    ("F", "Frame the selection (or everything)"),
+    ("Click / Shift+click", "Select / add to the selection"),
+    ("Drag inside a rack", "Box select (Shift: add)"),
+    ("Drag on the floor, middle or right drag", "Pan"),
+    ("Wheel, Ctrl+wheel", "Zoom around the pointer"),
+    (
+        "Drag a device",
+        "Move it (snaps to units; red ghost: refused)",
+    ),
+    ("Drag a part from the palette", "Add it to a rack"),
+    (
+        "Double-click a server",
+        "Server internals (GPU and NIC slots)",
+    ),
+];
+
+/// Global keyboard shortcuts. Editing shortcuts are skipped while a text field has the keyboard.
+pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
+    let typing = ctx.egui_wants_keyboard_input();
+    let mut cmds = Vec::new();
+    ctx.input_mut(|i| {
+        if i.consume_shortcut(&NEW) {
+            cmds.push(AppCommand::New);
+        }
+        if i.consume_shortcut(&OPEN) {
+            cmds.push(AppCommand::Open(None));
+        }
+        if i.consume_shortcut(&SAVE_AS) {
+            cmds.push(AppCommand::SaveAs);
+        }
+        if i.consume_shortcut(&SAVE) {
+            cmds.push(AppCommand::Save);
+        }
+        if typing {
+            return;
+        }
+        if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
+            cmds.push(AppCommand::Redo);
+        }
+        if i.consume_shortcut(&UNDO) {
+            cmds.push(AppCommand::Undo);
+        }
+        if i.consume_shortcut(&DUPLICATE) {
+            cmds.push(AppCommand::DuplicateSelection);
+        }
+        if i.consume_key(Modifiers::NONE, Key::Delete)
+            || i.consume_key(Modifiers::NONE, Key::Backspace)
+        {
+            cmds.push(AppCommand::DeleteSelection);
+        }
+        if i.consume_key(Modifiers::NONE, Key::Escape) {
+            cmds.push(AppCommand::Select(Selection::default()));
+        }
+        if i.consume_key(Modifiers::NONE, Key::F) {
+            cmds.push(AppCommand::Fit(FitTarget::Selection));
+        }
+    });
+    if cmds
+        .iter()
+        .any(|c| matches!(c, AppCommand::Select(s) if s.is_empty()))
+    {
+        app.ui.connect_from = None;
+        app.ui.connect_target = None;
+    }
+    app.commands.extend(cmds);
+}
+
+/// The menu bar.
+pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+    let mut cmds = Vec::new();
+    egui::Panel::top("menu_bar").show(ui, |ui| {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| {
+                if ui
+                    .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
+                    .clicked()
+                {
+                    cmds.push(AppCommand::New);
+                }
+                if ui
+                    .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Open(None));
+                }
+                ui.menu_button("Open sample", |ui| {
+                    for s in crate::samples::SAMPLES {
+                        if ui.button(s).clicked() {
+                            cmds.push(AppCommand::OpenSample(s.to_string()));
+                        }
+                    }
+                });
+                ui.menu_button("Open recent", |ui| {
+                    if app.ui.recent.is_empty() {
+                        ui.label("No recent files");
+                    }
+                    for p in &app.ui.recent {
+                        if ui.button(p.display().to_string()).clicked() {
+                            cmds.push(AppCommand::Open(Some(p.clone())));
+                        }
+                    }
+                });
+                ui.separator();
+                if ui
+                    .add(egui::Button::new("Save").shortcut_text("Ctrl+S"))
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Save);
+                }
+                if ui
+                    .add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S"))
+                    .clicked()
+                {
+                    cmds.push(AppCommand::SaveAs);
+                }
+                if ui.button("Export report…").clicked() {
+                    cmds.push(AppCommand::ExportReport);
+                }
+                ui.separator();
+                if ui.button("Quit").clicked() {
+                    cmds.push(AppCommand::Quit);
+                }
+            });
+            ui.menu_button("Edit", |ui| {
+                let undo = app
+                    .doc
+                    .history
+                    .undo_label()
+                    .map_or("Undo".to_string(), |l| format!("Undo {l}"));
+                if ui
+                    .add_enabled(
+                        app.doc.history.undo_label().is_some(),
+                        egui::Button::new(undo).shortcut_text("Ctrl+Z"),
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Undo);
+                }
+                let redo = app
+                    .doc
+                    .history
+                    .redo_label()
+                    .map_or("Redo".to_string(), |l| format!("Redo {l}"));
+                if ui
+                    .add_enabled(
+                        app.doc.history.redo_label().is_some(),
+                        egui::Button::new(redo).shortcut_text("Ctrl+Shift+Z"),
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Redo);
+                }
+                ui.separator();
+                let any = !app.ui.selection.is_empty();
+                if ui
+                    .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
+                    .clicked()
+                {
+                    cmds.push(AppCommand::DeleteSelection);
+                }
+                if ui
+                    .add_enabled(
+                        !app.ui.selection.devices.is_empty(),
+                        egui::Button::new("Duplicate").shortcut_text("Ctrl+D"),
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::DuplicateSelection);
+                }
+                ui.separator();
+                if ui.button("Parameters…").clicked() {
+                    app.ui.show_params = true;
+                }
+            });
+            ui.menu_button("View", |ui| {
+                if ui.button("Fit to view").clicked() {
+                    cmds.push(AppCommand::Fit(FitTarget::All));
+                }
+                if ui
+                    .add(egui::Button::new("Fit selection").shortcut_text("F"))
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Fit(FitTarget::Selection));
+                }
+                ui.checkbox(
+                    &mut app.ui.hide_links,
+                    "Hide links (except the selection's)",
+                );
+                ui.separator();
+                ui.label("Theme");
+                egui::global_theme_preference_buttons(ui);
+            });
+            ui.menu_button("Help", |ui| {
+                if ui.button("Keyboard shortcuts").clicked() {
+                    app.ui.show_help = true;
+                }
+            });
+        });
+    });
+    app.commands.extend(cmds);
+}
+
+/// The toolbar under the menu bar.
+pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+    let mut cmds = Vec::new();
+    egui::Panel::top("toolbar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(
+                    app.doc.history.undo_label().is_some(),
+                    egui::Button::new("Undo"),
+                )
+                .on_hover_text(app.doc.history.undo_label().unwrap_or("Nothing to undo"))
+                .clicked()
+            {
+                cmds.push(AppCommand::Undo);
+            }
+            if ui
+                .add_enabled(
+                    app.doc.history.redo_label().is_some(),
+                    egui::Button::new("Redo"),
+                )
+                .on_hover_text(app.doc.history.redo_label().unwrap_or("Nothing to redo"))
+                .clicked()
+            {
+                cmds.push(AppCommand::Redo);
+            }
+            ui.separator();
+            if ui.button("+ 42U rack").clicked() {
+                cmds.push(AppCommand::AddRack("rack-42u".into()));
+            }
+            if ui.button("+ 48U rack").clicked() {
+                cmds.push(AppCommand::AddRack("rack-48u".into()));
+            }
+            ui.separator();
+            if ui.button("Fit").on_hover_text("Frame everything").clicked() {
+                cmds.push(AppCommand::Fit(FitTarget::All));
+            }
+            if ui.button("Parameters…").clicked() {
+                app.ui.show_params = !app.ui.show_params;
+            }
+            ui.separator();
+            ui.label(egui::RichText::new(&app.doc.design.name).strong());
+        });
+    });
+    app.commands.extend(cmds);
+}
+
+/// The status bar: counts, analysis state, last message.
+pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+    egui::Panel::bottom("status_bar").show(ui, |ui| {
+        ui.horizontal(|ui| {
+            let d = &app.doc.design;
+            ui.label(format!(
+                "{} racks · {} devices · {} GPUs · {} links",
+                d.racks.len(),
+                d.devices.len(),
+                d.gpu_count(),
+                d.links.len()
+            ));
+            ui.separator();
+            if app.analysis.is_stale(app.doc.revision) {
+                ui.spinner();
+                ui.label("analysis updating…");
+            } else if let Some(r) = app.analysis.report.as_deref() {
+                let s = &r.summary;
+                ui.label(format!(
+                    "analysis up to date: {} errors, {} warnings",
+                    s.errors, s.warnings
+                ));
+            }
+            ui.separator();
+            if app.doc.is_dirty() {
+                ui.label("unsaved changes");
+            } else {
+                ui.label("saved");
+            }
+            ui.separator();
+            if !app.ui.status.is_empty() {
+                let c = if app.ui.status_is_error {
+                    egui::Color32::from_rgb(230, 90, 70)
+                } else {
+                    ui.visuals().text_color()
+                };
+                ui.add(egui::Label::new(egui::RichText::new(&app.ui.status).color(c)).truncate());
+            }
+        });
+    });
+}
+
+/// The keyboard shortcuts window.
+pub fn help_window_ui(ctx: &egui::Context, state: &mut super::state::UiState) {
+    if !state.show_help {
+        return;
+    }
+    let mut open = true;
+    egui::Window::new("Keyboard shortcuts")
+        .open(&mut open)
+        .collapsible(false)
+        .show(ctx, |ui| {
+            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                for (k, v) in SHORTCUTS {
+                    ui.strong(k);
+                    ui.label(v);
+                    ui.end_row();
+                }
+            });
+        });
+    if !open {
+        state.show_help = false;
+    }
+}

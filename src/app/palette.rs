@@ -1,0 +1,126 @@
+//! The parts palette: the catalog by category, searchable, each part with its key figures and a tooltip naming
+//! the sources of its figures. Rack-mounted parts drag onto the canvas.
+
+use super::state::PartDrag;
+use super::widgets::category_color;
+use crate::analysis::text::key_figures;
+use crate::catalog::{Catalog, Category, Part};
+use crate::model::PartId;
+
+/// Draws the palette.
+pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
+    ui.add_space(4.0);
+    ui.heading("Parts");
+    ui.horizontal(|ui| {
+        ui.label("Search");
+        ui.add(
+            egui::TextEdit::singleline(search)
+                .hint_text("name, vendor, id")
+                .desired_width(f32::INFINITY),
+        );
+    });
+    ui.label(
+        egui::RichText::new("Drag servers, switches and storage into a rack.")
+            .small()
+            .weak(),
+    );
+    ui.separator();
+    let needle = search.trim().to_lowercase();
+    egui::ScrollArea::vertical()
+        .id_salt("palette_scroll")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for cat in Category::ALL {
+                let parts: Vec<(&PartId, &Part)> = catalog
+                    .in_category(cat)
+                    .filter(|(id, p)| {
+                        needle.is_empty()
+                            || id.as_str().to_lowercase().contains(&needle)
+                            || p.name.to_lowercase().contains(&needle)
+                            || p.vendor.to_lowercase().contains(&needle)
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    continue;
+                }
+                let header = egui::CollapsingHeader::new(
+                    egui::RichText::new(format!("{} ({})", cat.label(), parts.len()))
+                        .color(category_color(cat))
+                        .strong(),
+                )
+                .id_salt(("palette_cat", cat))
+                .default_open(matches!(
+                    cat,
+                    Category::Server | Category::Switch | Category::Storage
+                ));
+                let header = if needle.is_empty() {
+                    header
+                } else {
+                    header.open(Some(true))
+                };
+                header.show(ui, |ui| {
+                    for (id, part) in parts {
+                        part_ui(ui, id, part);
+                    }
+                });
+            }
+        });
+}
+
+fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
+    let figures = key_figures(&part.kind, part.power_w, part.price_usd);
+    let mounted = part.kind.is_rack_mounted();
+    let body = |ui: &mut egui::Ui| {
+        egui::Frame::group(ui.style())
+            .inner_margin(egui::Margin::symmetric(6, 3))
+            .show(ui, |ui| {
+                ui.set_width(ui.available_width());
+                ui.horizontal(|ui| {
+                    let (r, _) =
+                        ui.allocate_exact_size(egui::vec2(8.0, 14.0), egui::Sense::hover());
+                    ui.painter()
+                        .rect_filled(r, 2.0, category_color(part.kind.category()));
+                    let u = if part.height_u > 0 {
+                        format!(" · {}U", part.height_u)
+                    } else {
+                        String::new()
+                    };
+                    ui.add(
+                        egui::Label::new(egui::RichText::new(format!("{}{u}", part.name)).strong())
+                            .truncate(),
+                    );
+                });
+                ui.add(egui::Label::new(egui::RichText::new(&figures).small()).wrap());
+            })
+            .response
+    };
+    let resp = if mounted {
+        ui.dnd_drag_source(
+            egui::Id::unique(("palette_part", id.as_str())),
+            PartDrag(id.clone()),
+            body,
+        )
+        .response
+    } else {
+        body(ui)
+    };
+    resp.on_hover_ui(|ui| {
+        ui.set_max_width(420.0);
+        ui.strong(format!("{} ({})", part.name, id));
+        ui.label(format!("Vendor: {}", part.vendor));
+        ui.label(&figures);
+        if part.sources.is_empty() {
+            ui.label("No sources recorded.");
+        } else {
+            ui.separator();
+            ui.label("Sources of the figures:");
+            for (field, src) in &part.sources {
+                ui.label(format!("• {field}: {src}"));
+            }
+        }
+        if mounted {
+            ui.separator();
+            ui.label("Drag into a rack to add it.");
+        }
+    });
+}

@@ -1,0 +1,347 @@
+//! The Parameters window: traffic, serving, utilisation and the prices and facility figures of the cost model.
+//! Each change is one `Edit::SetParams`.
+
+use super::AppCommand;
+use super::state::UiState;
+use super::widgets::num_field;
+use crate::edit::Edit;
+use crate::model::{Design, Params, Serving};
+
+/// Draws the parameters window when open.
+pub fn params_window_ui(
+    ctx: &egui::Context,
+    design: &Design,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    if !state.show_params {
+        return;
+    }
+    let mut open = true;
+    egui::Window::new("Parameters")
+        .id(egui::Id::unique("params_window"))
+        .open(&mut open)
+        .default_width(380.0)
+        .show(ctx, |ui| params_ui(ui, design, state, cmds));
+    if !open {
+        state.show_params = false;
+    }
+}
+
+/// The parameter fields (also usable inside another panel).
+pub fn params_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let p = &design.params;
+    let mut err = None;
+    let mut new: Option<(String, Params)> = None;
+    let b = &mut state.field_buffers;
+    ui.strong("Traffic");
+    egui::Grid::new("params_traffic")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let t = &p.traffic;
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_ar",
+                "All-reduce size (MB)",
+                t.allreduce_bytes / 1e6,
+                1e-6..=1e9,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set all-reduce size".into(),
+                    changed(p, |q| q.traffic.allreduce_bytes = v * 1e6),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_lat",
+                "Latency message (B)",
+                t.latency_message_bytes,
+                1.0..=1e12,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set latency message size".into(),
+                    changed(p, |q| q.traffic.latency_message_bytes = v),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_sto",
+                "Storage read (GB/s per GPU)",
+                t.storage_read_gbs_per_gpu,
+                0.0..=1000.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set storage read per GPU".into(),
+                    changed(p, |q| q.traffic.storage_read_gbs_per_gpu = v),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_eff",
+                "Link efficiency (0-1)",
+                t.link_efficiency,
+                0.01..=1.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set link efficiency".into(),
+                    changed(p, |q| q.traffic.link_efficiency = v),
+                ));
+            }
+            let mut custom = t.network_gbps_per_gpu.is_some();
+            ui.label("Network per GPU");
+            if ui
+                .checkbox(&mut custom, "set (else the GPU's reference ratio)")
+                .changed()
+            {
+                let v = custom.then_some(t.network_gbps_per_gpu.unwrap_or(400.0));
+                new = Some((
+                    "Set network per GPU".into(),
+                    changed(p, |q| q.traffic.network_gbps_per_gpu = v),
+                ));
+            }
+            ui.end_row();
+            if let Some(cur) = t.network_gbps_per_gpu
+                && let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_net",
+                    "  Gb/s per GPU",
+                    cur,
+                    1.0..=10_000.0,
+                    &mut err,
+                )
+            {
+                new = Some((
+                    "Set network per GPU".into(),
+                    changed(p, |q| q.traffic.network_gbps_per_gpu = Some(v)),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_util",
+                "Utilisation target (0-1)",
+                p.utilisation_target,
+                0.01..=0.99,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set utilisation target".into(),
+                    changed(p, |q| q.utilisation_target = v),
+                ));
+            }
+        });
+    ui.separator();
+    let mut serving = p.serving.is_some();
+    if ui.checkbox(&mut serving, "Inference serving").changed() {
+        let v = serving.then(|| p.serving.clone().unwrap_or_default());
+        new = Some(("Set serving".into(), changed(p, |q| q.serving = v.clone())));
+    }
+    if let Some(s) = &p.serving {
+        egui::Grid::new("params_serving")
+            .num_columns(2)
+            .show(ui, |ui| {
+                if let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_rps",
+                    "Request rate (req/s)",
+                    s.request_rate_rps,
+                    0.0..=1e9,
+                    &mut err,
+                ) {
+                    new = Some((
+                        "Set request rate".into(),
+                        changed_serving(p, |x| x.request_rate_rps = v),
+                    ));
+                }
+                if let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_rrps",
+                    "Replica throughput (req/s)",
+                    s.replica_throughput_rps,
+                    0.001..=1e9,
+                    &mut err,
+                ) {
+                    new = Some((
+                        "Set replica throughput".into(),
+                        changed_serving(p, |x| x.replica_throughput_rps = v),
+                    ));
+                }
+                if let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_gpr",
+                    "GPUs per replica",
+                    f64::from(s.gpus_per_replica),
+                    1.0..=100_000.0,
+                    &mut err,
+                ) {
+                    if v.fract() == 0.0 {
+                        new = Some((
+                            "Set GPUs per replica".into(),
+                            changed_serving(p, |x| x.gpus_per_replica = v as u32),
+                        ));
+                    } else {
+                        err = Some("GPUs per replica must be a whole number".into());
+                    }
+                }
+                if let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_tgt",
+                    "p99 target (ms)",
+                    s.latency_target_ms,
+                    0.001..=1e7,
+                    &mut err,
+                ) {
+                    new = Some((
+                        "Set p99 target".into(),
+                        changed_serving(p, |x| x.latency_target_ms = v),
+                    ));
+                }
+            });
+    }
+    ui.separator();
+    ui.strong("Cost");
+    egui::Grid::new("params_cost")
+        .num_columns(2)
+        .show(ui, |ui| {
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_elec",
+                "Electricity (USD/kWh)",
+                p.electricity_usd_per_kwh,
+                0.0..=10.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set electricity price".into(),
+                    changed(p, |q| q.electricity_usd_per_kwh = v),
+                ));
+            }
+            if let Some(v) = num_field(ui, b, "p_pue", "PUE", p.pue, 1.0..=5.0, &mut err) {
+                new = Some(("Set PUE".into(), changed(p, |q| q.pue = v)));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_years",
+                "Depreciation (years)",
+                p.depreciation_years,
+                0.1..=30.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set depreciation years".into(),
+                    changed(p, |q| q.depreciation_years = v),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_resid",
+                "Residual value (0-1)",
+                p.residual_fraction,
+                0.0..=1.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set residual value".into(),
+                    changed(p, |q| q.residual_fraction = v),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_colo",
+                "Colocation (USD/kW-month)",
+                p.colocation_usd_per_kw_month,
+                0.0..=100_000.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set colocation price".into(),
+                    changed(p, |q| q.colocation_usd_per_kw_month = v),
+                ));
+            }
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_sup",
+                "Support (share of capex/yr)",
+                p.support_fraction_per_year,
+                0.0..=1.0,
+                &mut err,
+            ) {
+                new = Some((
+                    "Set support share".into(),
+                    changed(p, |q| q.support_fraction_per_year = v),
+                ));
+            }
+            let mut custom = p.cloud_usd_per_gpu_hour.is_some();
+            ui.label("Cloud price");
+            if ui
+                .checkbox(&mut custom, "set (else the GPU's catalog price)")
+                .changed()
+            {
+                let v = custom.then_some(p.cloud_usd_per_gpu_hour.unwrap_or(3.0));
+                new = Some((
+                    "Set cloud price".into(),
+                    changed(p, |q| q.cloud_usd_per_gpu_hour = v),
+                ));
+            }
+            ui.end_row();
+            if let Some(cur) = p.cloud_usd_per_gpu_hour
+                && let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_cloud",
+                    "  USD per GPU-hour",
+                    cur,
+                    0.0..=1000.0,
+                    &mut err,
+                )
+            {
+                new = Some((
+                    "Set cloud price".into(),
+                    changed(p, |q| q.cloud_usd_per_gpu_hour = Some(v)),
+                ));
+            }
+        });
+    if let Some(e) = err {
+        state.refuse(e);
+    }
+    if let Some((label, q)) = new {
+        cmds.push(AppCommand::Edit(label, Edit::SetParams(Box::new(q))));
+    }
+}
+
+fn changed(p: &Params, f: impl FnOnce(&mut Params)) -> Params {
+    let mut q = p.clone();
+    f(&mut q);
+    q
+}
+
+fn changed_serving(p: &Params, f: impl FnOnce(&mut Serving)) -> Params {
+    let mut q = p.clone();
+    if let Some(x) = q.serving.as_mut() {
+        f(x);
+    }
+    q
+}

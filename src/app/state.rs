@@ -1,0 +1,315 @@
+//! App state that is not the design: the open document with its history and revision counter, the analysis
+//! state (current report, background job), and UI state (selection, view, drags, open windows). Selection, hover
+//! and pan/zoom live here, never in the document or the undo history.
+
+use crate::analysis::{self, Report};
+use crate::edit::History;
+use crate::model::{Design, DeviceId, LinkId, PartId, PortRef, RackId};
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+/// Designs with more devices than this are analysed on a background thread.
+pub const BACKGROUND_ANALYSIS_DEVICES: usize = 120;
+
+/// The open design, its undo history and file.
+pub struct Document {
+    /// The design.
+    pub design: Design,
+    /// Undo/redo stacks.
+    pub history: History,
+    /// The file it was loaded from or saved to.
+    pub path: Option<PathBuf>,
+    /// Bumps on every applied edit, undo, redo and open; the analysis keys on it.
+    pub revision: u64,
+    /// Revision at the last save or open.
+    pub saved_revision: u64,
+}
+
+impl Document {
+    /// A fresh document for a design (not dirty).
+    pub fn new(design: Design, path: Option<PathBuf>) -> Self {
+        Self {
+            design,
+            history: History::default(),
+            path,
+            revision: 1,
+            saved_revision: 1,
+        }
+    }
+
+    /// Whether there are unsaved changes.
+    pub fn is_dirty(&self) -> bool {
+        self.revision != self.saved_revision
+    }
+
+    /// Replaces the document (open/new): new revision so the analysis reruns, history cleared.
+    pub fn replace(&mut self, design: Design, path: Option<PathBuf>) {
+        self.design = design;
+        self.path = path;
+        self.history.clear();
+        self.revision += 1;
+        self.saved_revision = self.revision;
+    }
+
+    /// File name for the title bar.
+    pub fn display_name(&self) -> String {
+        self.path.as_ref().and_then(|p| p.file_name()).map_or_else(
+            || format!("{} (unsaved)", self.design.name),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    }
+
+    /// Window title: file name and a bullet when unsaved.
+    pub fn title(&self) -> String {
+        let dot = if self.is_dirty() { " •" } else { "" };
+        format!("{}{dot} — Racksmith", self.display_name())
+    }
+}
+
+/// The current analysis and any job computing the next one.
+#[derive(Default)]
+pub struct AnalysisState {
+    /// The latest finished report.
+    pub report: Option<Arc<Report>>,
+    /// Document revision the report was computed for.
+    pub report_revision: u64,
+    /// A background job: its revision and where the report arrives.
+    pending: Option<(u64, Receiver<Report>)>,
+    /// Wall time of the last analysis run, milliseconds.
+    pub last_ms: f64,
+}
+
+impl AnalysisState {
+    /// Whether the shown report is older than the document.
+    pub fn is_stale(&self, revision: u64) -> bool {
+        self.report.is_none() || self.report_revision != revision
+    }
+
+    /// Whether a background job is running.
+    pub fn is_running(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Starts (or finishes) the analysis for a document revision. Small designs are analysed inline; large
+    /// ones on a thread while the previous report stays visible. Returns true while a job is outstanding.
+    pub fn update(&mut self, design: &Design, revision: u64, ctx: Option<&egui::Context>) -> bool {
+        if let Some((rev, rx)) = &self.pending {
+            match rx.try_recv() {
+                Ok(report) => {
+                    self.report = Some(Arc::new(report));
+                    self.report_revision = *rev;
+                    self.pending = None;
+                }
+                Err(TryRecvError::Empty) => {
+                    if *rev == revision {
+                        return true;
+                    }
+                    // A newer revision is wanted; let the old job finish unobserved.
+                    self.pending = None;
+                }
+                Err(TryRecvError::Disconnected) => self.pending = None,
+            }
+        }
+        if !self.is_stale(revision) {
+            return false;
+        }
+        if design.devices.len() <= BACKGROUND_ANALYSIS_DEVICES {
+            let t = std::time::Instant::now();
+            self.report = Some(Arc::new(analysis::analyze(design)));
+            self.last_ms = t.elapsed().as_secs_f64() * 1000.0;
+            self.report_revision = revision;
+            return false;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let snapshot = design.clone();
+        let ctx = ctx.cloned();
+        std::thread::spawn(move || {
+            let report = analysis::analyze(&snapshot);
+            let _ = tx.send(report);
+            if let Some(ctx) = ctx {
+                ctx.request_repaint();
+            }
+        });
+        self.pending = Some((revision, rx));
+        true
+    }
+
+    /// Blocks until any background job finishes (tests and screenshots).
+    pub fn wait(&mut self) {
+        if let Some((rev, rx)) = self.pending.take()
+            && let Ok(report) = rx.recv()
+        {
+            self.report = Some(Arc::new(report));
+            self.report_revision = rev;
+        }
+    }
+}
+
+/// What is selected on the canvas.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    /// Selected devices.
+    pub devices: BTreeSet<DeviceId>,
+    /// Selected racks.
+    pub racks: BTreeSet<RackId>,
+    /// Selected links.
+    pub links: BTreeSet<LinkId>,
+}
+
+impl Selection {
+    /// Whether nothing is selected.
+    pub fn is_empty(&self) -> bool {
+        self.devices.is_empty() && self.racks.is_empty() && self.links.is_empty()
+    }
+
+    /// The one selected device, if exactly one thing is selected and it is a device.
+    pub fn single_device(&self) -> Option<DeviceId> {
+        (self.devices.len() == 1 && self.racks.is_empty() && self.links.is_empty())
+            .then(|| self.devices.first().copied())
+            .flatten()
+    }
+
+    /// Drops ids that no longer exist in the design.
+    pub fn retain_existing(&mut self, design: &Design) {
+        self.devices.retain(|d| design.devices.contains_key(d));
+        self.racks.retain(|r| design.racks.contains_key(r));
+        self.links.retain(|l| design.links.contains_key(l));
+    }
+}
+
+/// Pan and zoom of the canvas: `pos_in_screen = canvas_origin_in_screen + offset + pos_in_canvas * zoom`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct View {
+    /// Translation from the canvas panel's top-left, points.
+    pub offset: egui::Vec2,
+    /// Scale.
+    pub zoom: f32,
+    /// Fit to this target on the next frame.
+    pub fit: Option<FitTarget>,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        Self {
+            offset: egui::vec2(20.0, 20.0),
+            zoom: 1.0,
+            fit: Some(FitTarget::All),
+        }
+    }
+}
+
+/// What a fit request frames.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FitTarget {
+    /// Every rack.
+    All,
+    /// The selection (or everything when nothing is selected).
+    Selection,
+}
+
+/// A drag in progress on the canvas; previews only, commits one edit when it ends.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum CanvasDrag {
+    /// No drag.
+    #[default]
+    None,
+    /// Panning the view.
+    Pan,
+    /// Rubber-band selection from a point in screen space.
+    BoxSelect {
+        /// Where the drag started, screen space.
+        start_in_screen: egui::Pos2,
+    },
+    /// Moving a device; `grab_u` is how many units above its bottom it was grabbed.
+    MoveDevice {
+        /// The device.
+        device: DeviceId,
+        /// Grab offset in rack units from the device's lowest unit.
+        grab_u: f32,
+    },
+}
+
+/// Payload of a drag from the parts palette.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartDrag(pub PartId);
+
+/// An action waiting for the user to confirm discarding unsaved changes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pending {
+    /// A new empty design.
+    New,
+    /// Open a file (None: ask with a dialog).
+    Open(Option<PathBuf>),
+    /// Open a built-in sample.
+    OpenSample(String),
+    /// Quit the app.
+    Quit,
+}
+
+/// UI-only state.
+#[derive(Default)]
+pub struct UiState {
+    /// Selection.
+    pub selection: Selection,
+    /// Canvas view.
+    pub view: View,
+    /// Canvas drag in progress.
+    pub drag: CanvasDrag,
+    /// Palette search text.
+    pub search: String,
+    /// Port picked as the first end of a new link.
+    pub connect_from: Option<PortRef>,
+    /// Device whose ports are offered as the second end.
+    pub connect_target: Option<DeviceId>,
+    /// Server whose internals window is open.
+    pub server_window: Option<DeviceId>,
+    /// Whether the shortcuts window is open.
+    pub show_help: bool,
+    /// Whether the parameters window is open.
+    pub show_params: bool,
+    /// Whether link lines are drawn.
+    pub hide_links: bool,
+    /// An error to show in a window (e.g. a file that did not load).
+    pub error: Option<String>,
+    /// Last status message for the status bar.
+    pub status: String,
+    /// Whether the status message is a refusal.
+    pub status_is_error: bool,
+    /// An action waiting for "discard unsaved changes?".
+    pub pending: Option<Pending>,
+    /// Recently opened files, newest first.
+    pub recent: Vec<PathBuf>,
+    /// Text of number fields being edited, by field key.
+    pub field_buffers: HashMap<String, String>,
+    /// Device-name field being edited.
+    pub name_buffer: Option<(String, String)>,
+    /// A recovery file found at start, offered to the user.
+    pub recovery_offer: Option<PathBuf>,
+    /// Hide hover tooltips on the canvas (screenshots, where the pointer rests at random).
+    pub no_tooltips: bool,
+    /// Where the canvas was drawn last frame, screen space.
+    pub canvas_rect: Option<egui::Rect>,
+}
+
+impl UiState {
+    /// Sets the status line.
+    pub fn info(&mut self, msg: impl Into<String>) {
+        self.status = msg.into();
+        self.status_is_error = false;
+    }
+
+    /// Sets the status line to a refusal.
+    pub fn refuse(&mut self, msg: impl Into<String>) {
+        self.status = msg.into();
+        self.status_is_error = true;
+    }
+
+    /// Remembers a file in the recent list.
+    pub fn push_recent(&mut self, path: PathBuf) {
+        self.recent.retain(|p| p != &path);
+        self.recent.insert(0, path);
+        self.recent.truncate(10);
+    }
+}
