@@ -874,7 +874,9 @@ fn switch_bandwidth(design: &Design, topo: &Topology) -> Vec<SwitchBandwidth> {
                     down += e.weight().gbps;
                 } else {
                     let t = topo.tier.get(&w.device).copied().unwrap_or(0);
-                    if t > tier {
+                    if t == 0 {
+                        // A dead-end switch: neither up nor down.
+                    } else if t > tier {
                         up += e.weight().gbps;
                     } else if t < tier {
                         down += e.weight().gbps;

@@ -130,21 +130,39 @@ impl Topology {
 
 /// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
 fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
+    let is_switch = |n: NodeIndex| {
+        graph
+            .node_weight(n)
+            .is_some_and(|w| w.kind == NodeKind::Switch)
+    };
+    let touches_endpoint = |n: NodeIndex| graph.neighbors(n).any(|m| !is_switch(m));
+    // Switches with no endpoint that hang off the fabric by a single switch neighbour carry no traffic between
+    // endpoints; peel them off (repeatedly) so that they do not pose as a tier above the one they hang from.
+    let mut dead: rustc_hash::FxHashSet<NodeIndex> = Default::default();
+    loop {
+        let before = dead.len();
+        for n in graph.node_indices() {
+            if !is_switch(n) || dead.contains(&n) || touches_endpoint(n) {
+                continue;
+            }
+            let mut live = graph
+                .neighbors(n)
+                .filter(|m| is_switch(*m) && !dead.contains(m))
+                .collect::<Vec<_>>();
+            live.sort();
+            live.dedup();
+            if live.len() <= 1 {
+                dead.insert(n);
+            }
+        }
+        if dead.len() == before {
+            break;
+        }
+    }
     let mut tier: HashMap<NodeIndex, u8> = HashMap::default();
     let mut queue = VecDeque::new();
     for n in graph.node_indices() {
-        let Some(node) = graph.node_weight(n) else {
-            continue;
-        };
-        if node.kind != NodeKind::Switch {
-            continue;
-        }
-        let touches_endpoint = graph.neighbors(n).any(|m| {
-            graph
-                .node_weight(m)
-                .is_some_and(|w| w.kind != NodeKind::Switch)
-        });
-        if touches_endpoint {
+        if is_switch(n) && touches_endpoint(n) {
             tier.insert(n, 1);
             queue.push_back(n);
         }
@@ -152,10 +170,7 @@ fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
     while let Some(n) = queue.pop_front() {
         let t = tier.get(&n).copied().unwrap_or(1);
         for m in graph.neighbors(n) {
-            let is_switch = graph
-                .node_weight(m)
-                .is_some_and(|w| w.kind == NodeKind::Switch);
-            if is_switch && !tier.contains_key(&m) {
+            if is_switch(m) && !dead.contains(&m) && !tier.contains_key(&m) {
                 tier.insert(m, t.saturating_add(1));
                 queue.push_back(m);
             }
