@@ -754,6 +754,18 @@ pub fn canvas_ui(
         };
         // Far out, individual cables are noise and cost frame time: draw only the selection's.
         let draw_all = !state.hide_links && zoom >= 0.2;
+        // Loads of the chosen pattern, sorted by link id in the report.
+        let routing = report.map(|r| &r.bandwidth.routing);
+        let pattern = state.load_pattern;
+        let hottest = routing
+            .and_then(|r| r.patterns.get(pattern))
+            .and_then(|p| p.hottest_link);
+        let utilisation = |lid: &crate::model::LinkId| -> Option<f64> {
+            let links = &routing?.links;
+            let i = links.binary_search_by_key(lid, |l| l.link).ok()?;
+            let l = links.get(i)?;
+            Some(l.loads_gbps.get(pattern).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12))
+        };
         for (lid, link) in &design.links {
             let hl = highlight(lid, link.a.device, link.b.device);
             if !hl && !draw_all {
@@ -768,13 +780,25 @@ pub fn canvas_ui(
             if !hl && !ra.union(*rb).intersects(visible) {
                 continue;
             }
-            let width =
+            let mut width =
                 ((link.medium.gbps() / 400.0).sqrt() as f32 * 1.6 * zoom.sqrt()).clamp(0.4, 4.0);
             let color = if hl {
                 sel_color
             } else {
-                Color32::from_rgba_unmultiplied(150, 170, 200, 45)
+                match utilisation(lid) {
+                    None => Color32::from_rgba_unmultiplied(150, 170, 200, 45),
+                    Some(u) if u <= 0.0 => Color32::from_rgba_unmultiplied(150, 170, 200, 45),
+                    Some(u) if u <= 0.5 => Color32::from_rgba_unmultiplied(90, 200, 120, 110),
+                    Some(u) if u <= 0.8 => Color32::from_rgba_unmultiplied(230, 200, 60, 140),
+                    Some(u) if u <= 1.0 + 1e-6 => {
+                        Color32::from_rgba_unmultiplied(240, 140, 40, 150)
+                    }
+                    Some(_) => Color32::from_rgba_unmultiplied(235, 60, 50, 220),
+                }
             };
+            if hottest == Some(*lid) {
+                width += 2.0;
+            }
             let stroke = Stroke::new(if hl { width + 0.6 } else { width }, color);
             let (ca, cb) = (ra.center(), rb.center());
             if (ca.x - cb.x).abs() < 1.0 {

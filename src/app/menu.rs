@@ -267,6 +267,16 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 app.ui.show_params = !app.ui.show_params;
             }
             ui.separator();
+            let patterns = crate::analysis::routing::PATTERNS;
+            let current = patterns.get(app.ui.load_pattern).copied().unwrap_or("");
+            ui.label("Link load:")
+                .on_hover_text("Links are coloured by their load under this traffic pattern, routed over the design with ECMP: grey idle, green to 50%, yellow to 80%, orange to 100%, red beyond. The hottest link is drawn thicker.");
+            egui::ComboBox::from_id_salt("load_pattern").selected_text(current).show_ui(ui, |ui| {
+                for (i, p) in patterns.iter().enumerate() {
+                    ui.selectable_value(&mut app.ui.load_pattern, i, *p);
+                }
+            });
+            ui.separator();
             ui.label(egui::RichText::new(&app.doc.design.name).strong());
         });
     });

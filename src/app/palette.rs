@@ -30,6 +30,8 @@ pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
         .id_salt("palette_scroll")
         .auto_shrink([false, false])
         .show(ui, |ui| {
+            // A press on a part starts a drag: its text must not be selectable, or the press selects text instead.
+            ui.style_mut().interaction.selectable_labels = false;
             for cat in Category::ALL {
                 let parts: Vec<(&PartId, &Part)> = catalog
                     .in_category(cat)

@@ -271,6 +271,8 @@ pub struct UiState {
     pub show_params: bool,
     /// Whether link lines are drawn.
     pub hide_links: bool,
+    /// Traffic pattern (index into `analysis::routing::PATTERNS`) whose loads colour the links.
+    pub load_pattern: usize,
     /// An error to show in a window (e.g. a file that did not load).
     pub error: Option<String>,
     /// Last status message for the status bar.
