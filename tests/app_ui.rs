@@ -461,3 +461,90 @@ fn export_the_text_report() {
     let expected = racksmith::analysis::text::render(h.state().report().unwrap());
     assert_eq!(text, expected);
 }
+
+#[test]
+fn the_fabric_view_shows_tiers_and_selects_what_it_is_clicked_on() {
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_label("Fabric").click();
+    step(&mut h);
+    // Tier rows of the SuperPOD unit: 31 DGX and 3 AI400X2, 8 + 4 leaves (compute and storage), 4 spines.
+    let rows: Vec<(String, usize)> = h
+        .state()
+        .ui
+        .fabric
+        .as_ref()
+        .unwrap()
+        .rows
+        .iter()
+        .map(|(l, ids)| (l.clone(), ids.len()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            ("GPU servers and storage".to_string(), 34),
+            ("Leaf (tier 1)".to_string(), 12),
+            ("Spine (tier 2)".to_string(), 4)
+        ]
+    );
+    let d = h.state().design().clone();
+    let spine = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "spine-01")
+        .map(|(id, _)| *id)
+        .unwrap();
+    let pos = h.state().fabric_node_pos(spine).expect("spine drawn");
+    click_at(&mut h, pos);
+    assert_eq!(
+        h.state()
+            .ui
+            .selection
+            .devices
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        vec![spine]
+    );
+    // The inspector shows the switch that was clicked: the same document as the rack view.
+    assert!(h.query_all_by_value("spine-01").next().is_some());
+    h.get_by_label("Both").click();
+    step(&mut h);
+    assert!(h.state().ui.canvas_rect.is_some());
+}
+
+#[test]
+fn copy_and_paste_into_another_rack() {
+    let mut d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let catalog = Catalog::builtin().unwrap();
+    let (r2, _) = racksmith::edit::Builder::new(&mut d, &catalog)
+        .add_rack("rack-42u", "R02", 0, 1)
+        .unwrap();
+    let dgx = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "dgx-01")
+        .map(|(id, _)| *id)
+        .unwrap();
+    let mut h = harness(d);
+    h.state_mut().ui.selection.devices.insert(dgx);
+    h.event(egui::Event::Copy);
+    step(&mut h);
+    // Select the empty rack, then paste: the copy lands at its first free units with its GPUs and NICs.
+    h.state_mut().ui.selection = Default::default();
+    h.state_mut().ui.selection.racks.insert(r2);
+    h.event(egui::Event::Paste(String::new()));
+    step(&mut h);
+    let design = h.state().design();
+    let copy = design
+        .devices
+        .values()
+        .find(|x| x.name == "dgx-01-2")
+        .expect("pasted copy");
+    assert_eq!((copy.rack, copy.position_u), (r2, 1));
+    assert_eq!(copy.gpus.len(), 8);
+    assert_eq!(design.gpu_count(), 16);
+    // One undo step takes it away.
+    h.state_mut().push(AppCommand::Undo);
+    step(&mut h);
+    assert_eq!(h.state().design().gpu_count(), 8);
+}

@@ -10,6 +10,7 @@ use crate::analysis::power::device_power_weight;
 use crate::catalog::{Catalog, Category, PartKind};
 use crate::edit::Edit;
 use crate::model::{Design, DeviceId, LinkId, RackId};
+use std::collections::BTreeMap;
 
 /// The edit removing the selection, with its label.
 pub fn delete_edit(design: &Design, sel: &Selection) -> Option<(String, Edit)> {
@@ -49,25 +50,54 @@ pub fn delete_edit(design: &Design, sel: &Selection) -> Option<(String, Edit)> {
     Some((label, Edit::Batch(edits)))
 }
 
-/// The edit copying the selected devices to the first free units of their racks (slots included, links not).
-/// Returns the edit, the new ids and why some could not be copied.
+/// The edit that duplicates the selected devices into the first free units of their racks.
 pub fn duplicate_edit(
     design: &mut Design,
     sel: &Selection,
+) -> (Option<Edit>, Vec<DeviceId>, Option<String>) {
+    let devices: Vec<crate::model::Device> = sel
+        .devices
+        .iter()
+        .filter_map(|d| design.devices.get(d).cloned())
+        .collect();
+    place_copies(design, &devices, &BTreeMap::new(), None)
+}
+
+/// The edit that places copies of devices (with the specs of the parts they use, for pasting into another design)
+/// at the first free units of `rack`, or of each device's own rack when `rack` is None (the first rack when that
+/// one is gone). Returns the edit, the new ids, and why some did not fit.
+pub fn place_copies(
+    design: &mut Design,
+    devices: &[crate::model::Device],
+    parts: &BTreeMap<crate::model::PartId, crate::catalog::Part>,
+    rack: Option<crate::model::RackId>,
 ) -> (Option<Edit>, Vec<DeviceId>, Option<String>) {
     let mut scratch = design.clone();
     let mut edits = Vec::new();
     let mut ids = Vec::new();
     let mut why = None;
-    for d in &sel.devices {
-        let Some(dev) = design.devices.get(d).cloned() else {
-            continue;
+    for (id, part) in parts {
+        if !scratch.parts.contains_key(id) {
+            let e = Edit::SetPart(id.clone(), Some(Box::new(part.clone())));
+            if e.clone().apply(&mut scratch).is_ok() {
+                edits.push(e);
+            }
+        }
+    }
+    for dev in devices {
+        let target = rack
+            .filter(|r| design.racks.contains_key(r))
+            .or_else(|| design.racks.contains_key(&dev.rack).then_some(dev.rack))
+            .or_else(|| design.racks.keys().next().copied());
+        let Some(target) = target else {
+            why = Some("Add a rack first: there is nowhere to put the copy".to_string());
+            break;
         };
-        let h = design.device_height_u(&dev);
-        let Some(u) = scratch.first_free_u(dev.rack, h) else {
-            let rack = design.racks.get(&dev.rack).map_or("?", |r| r.name.as_str());
+        let h = scratch.device_height_u(dev);
+        let Some(u) = scratch.first_free_u(target, h) else {
+            let name = design.racks.get(&target).map_or("?", |r| r.name.as_str());
             why = Some(format!(
-                "No free {h}U space in rack {rack} to duplicate {}",
+                "No free {h}U space in rack {name} for a copy of {}",
                 dev.name
             ));
             continue;
@@ -79,8 +109,9 @@ pub fn duplicate_edit(
         let id = DeviceId(design.alloc_id());
         let copy = crate::model::Device {
             name,
+            rack: target,
             position_u: u,
-            ..dev
+            ..dev.clone()
         };
         let edit = Edit::AddDevice(id, copy);
         if edit.clone().apply(&mut scratch).is_ok() {
@@ -88,7 +119,7 @@ pub fn duplicate_edit(
             ids.push(id);
         }
     }
-    let edit = (!edits.is_empty()).then_some(Edit::Batch(edits));
+    let edit = (!ids.is_empty()).then_some(Edit::Batch(edits));
     (edit, ids, why)
 }
 

@@ -14,9 +14,11 @@ const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S)
 const SAVE_AS: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
 const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
+const COPY: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
+const PASTE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
 
 /// The shortcut table shown in the help window.
-pub const SHORTCUTS: [(&str, &str); 16] = [
+pub const SHORTCUTS: [(&str, &str); 17] = [
     ("Ctrl+N", "New design"),
     ("Ctrl+O", "Open…"),
     ("Ctrl+S / Ctrl+Shift+S", "Save / Save As…"),
@@ -24,6 +26,10 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
     ("Ctrl+Shift+Z, Ctrl+Y", "Redo"),
     ("Delete / Backspace", "Delete the selection"),
     ("Ctrl+D", "Duplicate the selection to the first free units"),
+    (
+        "Ctrl+C / Ctrl+V",
+        "Copy the selected devices / paste into the selected rack",
+    ),
     ("Escape", "Clear the selection / cancel connecting"),
     ("F", "Frame the selection (or everything)"),
     ("Click / Shift+click", "Select / add to the selection"),
@@ -69,6 +75,15 @@ pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
         }
         if i.consume_shortcut(&DUPLICATE) {
             cmds.push(AppCommand::DuplicateSelection);
+        }
+        // The windowing layer turns Ctrl+C / Ctrl+V into copy and paste events; a plain key press may come too.
+        let copy = i.events.iter().any(|e| matches!(e, egui::Event::Copy));
+        let paste = i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
+        if i.consume_shortcut(&COPY) || copy {
+            cmds.push(AppCommand::Copy);
+        }
+        if i.consume_shortcut(&PASTE) || paste {
+            cmds.push(AppCommand::Paste);
         }
         if i.consume_key(Modifiers::NONE, Key::Delete)
             || i.consume_key(Modifiers::NONE, Key::Backspace)
@@ -194,6 +209,24 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 {
                     cmds.push(AppCommand::DuplicateSelection);
                 }
+                if ui
+                    .add_enabled(
+                        !app.ui.selection.devices.is_empty(),
+                        egui::Button::new("Copy").shortcut_text("Ctrl+C"),
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Copy);
+                }
+                if ui
+                    .add_enabled(
+                        app.ui.clipboard.is_some(),
+                        egui::Button::new("Paste").shortcut_text("Ctrl+V"),
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Paste);
+                }
                 ui.separator();
                 if ui.button("Parameters…").clicked() {
                     app.ui.show_params = true;
@@ -267,15 +300,29 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 app.ui.show_params = !app.ui.show_params;
             }
             ui.separator();
+            use super::state::ViewMode;
+            ui.selectable_value(&mut app.ui.view_mode, ViewMode::Racks, "Racks")
+                .on_hover_text("Rack elevations");
+            ui.selectable_value(&mut app.ui.view_mode, ViewMode::Fabric, "Fabric")
+                .on_hover_text("The same design as a logical fabric: servers, leaf, spine and core tiers");
+            ui.selectable_value(&mut app.ui.view_mode, ViewMode::Both, "Both")
+                .on_hover_text("Racks and fabric side by side");
+            ui.separator();
             let patterns = crate::analysis::routing::PATTERNS;
             let current = patterns.get(app.ui.load_pattern).copied().unwrap_or("");
-            ui.label("Link load:")
-                .on_hover_text("Links are coloured by their load under this traffic pattern, routed over the design with ECMP: grey idle, green to 50%, yellow to 80%, orange to 100%, red beyond. The hottest link is drawn thicker.");
-            egui::ComboBox::from_id_salt("load_pattern").selected_text(current).show_ui(ui, |ui| {
-                for (i, p) in patterns.iter().enumerate() {
-                    ui.selectable_value(&mut app.ui.load_pattern, i, *p);
-                }
-            });
+            egui::ComboBox::from_label("link load")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for (i, p) in patterns.iter().enumerate() {
+                        ui.selectable_value(&mut app.ui.load_pattern, i, *p);
+                    }
+                })
+                .response
+                .on_hover_text(
+                    "Links are coloured by their load under this traffic pattern, routed over the design with \
+                     ECMP: grey idle, green to 50%, yellow to 80%, orange to 100%, red beyond. The hottest link is \
+                     drawn thicker.",
+                );
             ui.separator();
             ui.label(egui::RichText::new(&app.doc.design.name).strong());
         });

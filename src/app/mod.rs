@@ -5,6 +5,7 @@
 mod analysis_pane;
 mod cabling;
 mod canvas;
+mod fabric;
 mod files;
 mod inspector;
 mod menu;
@@ -59,6 +60,10 @@ pub enum AppCommand {
     DeleteSelection,
     /// Copy the selected devices to the first free units of their racks.
     DuplicateSelection,
+    /// Copy the selected devices to the clipboard.
+    Copy,
+    /// Paste the clipboard into the selected rack (or the devices' own racks).
+    Paste,
     /// Add an empty rack of a catalog rack part.
     AddRack(String),
     /// Add a device from the catalog to a rack at a unit.
@@ -140,6 +145,12 @@ impl RacksmithApp {
     /// Screen position of the middle of a rack unit in the current view (for driving drags in tests).
     pub fn unit_screen_pos(&self, rack: RackId, u: u16) -> Option<egui::Pos2> {
         canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
+    }
+
+    /// Screen position of a device's node in the fabric view as last drawn (for driving clicks in tests).
+    pub fn fabric_node_pos(&self, device: DeviceId) -> Option<egui::Pos2> {
+        let layout = self.ui.fabric.as_ref()?;
+        fabric::node_pos(layout, self.ui.fabric_rect?, device)
     }
 
     /// Screen rect of a device in the current view.
@@ -257,6 +268,55 @@ impl RacksmithApp {
                     inspector::duplicate_edit(&mut self.doc.design, &self.ui.selection);
                 if let Some(edit) = edit {
                     self.edit(format!("Duplicate {} device(s)", new_ids.len()), edit);
+                    self.ui.selection = Selection {
+                        devices: new_ids.into_iter().collect(),
+                        ..Selection::default()
+                    };
+                }
+                if let Some(why) = why {
+                    self.ui.refuse(why);
+                }
+            }
+            AppCommand::Copy => {
+                let d = &self.doc.design;
+                let devices: Vec<crate::model::Device> = self
+                    .ui
+                    .selection
+                    .devices
+                    .iter()
+                    .filter_map(|id| d.devices.get(id).cloned())
+                    .collect();
+                if devices.is_empty() {
+                    self.ui.refuse("Select devices to copy");
+                } else {
+                    let mut parts = std::collections::BTreeMap::new();
+                    for dev in &devices {
+                        for p in std::iter::once(&dev.part)
+                            .chain(dev.gpus.values())
+                            .chain(dev.nics.values())
+                        {
+                            if let Some(spec) = d.parts.get(p) {
+                                parts.insert(p.clone(), spec.clone());
+                            }
+                        }
+                    }
+                    self.ui.info(format!("Copied {} device(s)", devices.len()));
+                    self.ui.clipboard = Some((devices, parts));
+                }
+            }
+            AppCommand::Paste => {
+                let Some((devices, parts)) = self.ui.clipboard.clone() else {
+                    self.ui
+                        .refuse("Nothing to paste: copy devices with Ctrl+C first");
+                    return;
+                };
+                let rack = (self.ui.selection.racks.len() == 1)
+                    .then(|| self.ui.selection.racks.iter().next().copied())
+                    .flatten();
+                let (edit, new_ids, why) =
+                    inspector::place_copies(&mut self.doc.design, &devices, &parts, rack);
+                if let Some(edit) = edit {
+                    self.edit(format!("Paste {} device(s)", new_ids.len()), edit);
                     self.ui.selection = Selection {
                         devices: new_ids.into_iter().collect(),
                         ..Selection::default()
@@ -460,14 +520,38 @@ impl RacksmithApp {
             .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
             .show(ui, |ui| {
                 let mut cmds = Vec::new();
-                canvas::canvas_ui(
-                    ui,
-                    &self.doc.design,
-                    &self.catalog,
-                    self.analysis.report.as_deref(),
-                    &mut self.ui,
-                    &mut cmds,
-                );
+                let mode = self.ui.view_mode;
+                let report = self.analysis.report.as_deref();
+                let (design, revision, ui_state) =
+                    (&self.doc.design, self.doc.revision, &mut self.ui);
+                let fabric_view =
+                    |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
+                        st.fabric_rect = Some(ui.available_rect_before_wrap());
+                        fabric::fabric_ui(ui, design, report, revision, st, cmds);
+                    };
+                match mode {
+                    state::ViewMode::Racks => {
+                        canvas::canvas_ui(ui, design, &self.catalog, report, ui_state, &mut cmds);
+                    }
+                    state::ViewMode::Fabric => fabric_view(ui, ui_state, &mut cmds),
+                    state::ViewMode::Both => {
+                        let half = ui.available_width() / 2.0;
+                        egui::Panel::right("fabric_view")
+                            .resizable(true)
+                            .default_size(half)
+                            .show(ui, |ui| fabric_view(ui, ui_state, &mut cmds));
+                        egui::CentralPanel::default().show(ui, |ui| {
+                            canvas::canvas_ui(
+                                ui,
+                                design,
+                                &self.catalog,
+                                report,
+                                ui_state,
+                                &mut cmds,
+                            );
+                        });
+                    }
+                }
                 self.commands.extend(cmds);
             });
 

@@ -293,6 +293,29 @@ pub struct UiState {
     pub no_tooltips: bool,
     /// Where the canvas was drawn last frame, screen space.
     pub canvas_rect: Option<egui::Rect>,
+    /// Which views the central area shows.
+    pub view_mode: ViewMode,
+    /// Devices copied with Ctrl+C, with the specs of the parts they use (so they paste into another design too).
+    pub clipboard: Option<(
+        Vec<crate::model::Device>,
+        std::collections::BTreeMap<crate::model::PartId, crate::catalog::Part>,
+    )>,
+    /// The fabric view's layout, rebuilt when the document changes.
+    pub fabric: Option<super::fabric::FabricLayout>,
+    /// Where the fabric view was drawn last frame, screen space.
+    pub fabric_rect: Option<egui::Rect>,
+}
+
+/// The central area's views.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ViewMode {
+    /// Rack elevations only.
+    #[default]
+    Racks,
+    /// The logical fabric in tiers only.
+    Fabric,
+    /// Both, side by side.
+    Both,
 }
 
 impl UiState {
