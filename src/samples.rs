@@ -8,11 +8,13 @@ use crate::model::{
 };
 
 /// Names of the built-in samples, in menu order. The first is the app's default design.
-pub const SAMPLES: [&str; 4] = [
+pub const SAMPLES: [&str; 6] = [
     "superpod-h100-1su",
     "dgx-h100-single",
     "a100-nic-starved",
     "l40s-inference-pcie",
+    "a100-120gpu-training",
+    "h100-60gpu-training",
 ];
 
 /// Builds a sample by name.
@@ -23,6 +25,8 @@ pub fn sample(name: &str) -> Result<Design, EditError> {
         "dgx-h100-single" => dgx_h100_single(&catalog),
         "a100-nic-starved" => a100_nic_starved(&catalog),
         "l40s-inference-pcie" => l40s_inference(&catalog),
+        "a100-120gpu-training" => training_cluster(&catalog, TrainingCluster::A100),
+        "h100-60gpu-training" => training_cluster(&catalog, TrainingCluster::H100),
         other => Err(EditError::Missing(format!("sample \"{other}\""))),
     }
 }
@@ -507,6 +511,133 @@ pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
             10.0,
             "eth-400g-optic",
         )?;
+    }
+    Ok(design)
+}
+
+/// The two sides of the classic question "120 A100 or 60 H100 for the same training job?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TrainingCluster {
+    /// 15 DGX A100 (120 GPUs), rail-optimised on 8 QM8700 HDR leaves.
+    A100,
+    /// 8 HGX H100 servers (60 GPUs: seven full, one half-populated), rail-optimised on 8 QM9700 NDR leaves.
+    H100,
+}
+
+/// One side of the A100-against-H100 comparison: the same 13B-parameter, 300B-token job (the `Training`
+/// defaults), rail-optimised compute fabric, an NVMe storage pair on its own leaf, four servers per rack.
+pub fn training_cluster(catalog: &Catalog, which: TrainingCluster) -> Result<Design, EditError> {
+    let (name, server, nodes, leaf_part, medium, cable, gpus_last) = match which {
+        TrainingCluster::A100 => (
+            "120 A100 for a 13B-parameter training job",
+            "dgx-a100",
+            15u16,
+            "qm8700",
+            HDR,
+            "ib-hdr-aoc",
+            8,
+        ),
+        TrainingCluster::H100 => (
+            "60 H100 for a 13B-parameter training job",
+            "hgx-h100-8gpu",
+            8u16,
+            "qm9700",
+            NDR,
+            "ib-ndr-optic",
+            4,
+        ),
+    };
+    let mut design = Design {
+        name: name.into(),
+        notes: "One side of \"120 A100 or 60 H100?\": the same job (13B parameters, 300B tokens, 4M-token batches, \
+                40% MFU); compare with `racksmith compare`."
+            .into(),
+        ..Design::default()
+    };
+    design.params.training = Some(crate::model::Training::default());
+    let mut b = Builder::new(&mut design, catalog);
+    let (net, _) = b.add_rack("rack-42u", "N01", 0, 0)?;
+    let leaves: Vec<DeviceId> = (0..8u16)
+        .map(|r| b.add_device(leaf_part, &format!("leaf-r{}", r + 1), net, 2 + r))
+        .collect::<Result<_, _>>()?;
+    let sleaf = b.add_device(leaf_part, "storage-leaf", net, 12)?;
+    let mut sport = 0;
+    // 1 GB/s per GPU of storage: 40 GB/s per NVMe server.
+    let storage_servers = if which == TrainingCluster::A100 { 3 } else { 2 };
+    for s in 0..storage_servers {
+        let st = b.add_device(
+            "nvme-server-2u",
+            &format!("nvme-{:02}", s + 1),
+            net,
+            20 + 3 * s,
+        )?;
+        for k in 1..=2 {
+            sport += 1;
+            link(
+                &mut b,
+                p(st, format!("p{k}")),
+                p(sleaf, format!("p{sport}")),
+                HDR,
+                5.0,
+                "ib-hdr-aoc",
+            )?;
+        }
+    }
+    let mut rack = net;
+    for n in 0..nodes {
+        if n % 4 == 0 {
+            let (r, _) = b.add_rack("rack-42u", &format!("C{:02}", n / 4 + 1), 0, 1 + n / 4)?;
+            // Four DGX A100 draw 26 kW; four 8-GPU H100 servers 40.8 kW (NVIDIA DC design guide).
+            set_budget(
+                &mut b,
+                r,
+                if which == TrainingCluster::A100 {
+                    30_000.0
+                } else {
+                    44_000.0
+                },
+            )?;
+            rack = r;
+        }
+        let d = b.add_device(server, &format!("node-{:02}", n + 1), rack, 2 + 9 * (n % 4))?;
+        let gpus = if n + 1 == nodes { gpus_last } else { 8 };
+        if gpus < 8 {
+            let mut dev = b
+                .design
+                .devices
+                .get(&d)
+                .cloned()
+                .ok_or_else(|| EditError::Missing(d.to_string()))?;
+            dev.gpus.retain(|slot, _| usize::from(*slot) < gpus);
+            dev.nics
+                .retain(|slot, _| usize::from(*slot) < gpus || *slot >= 8);
+            Edit::UpdateDevice(d, dev).apply(b.design)?;
+        }
+        for rail in 0..gpus {
+            let Some(&leaf) = leaves.get(rail) else {
+                continue;
+            };
+            link(
+                &mut b,
+                p(d, format!("nic{rail}/p1")),
+                p(leaf, format!("p{}", n + 1)),
+                medium,
+                15.0,
+                cable,
+            )?;
+        }
+        // Both storage adapters on the storage leaf.
+        for slot in [8, 9] {
+            sport += 1;
+            link(
+                &mut b,
+                p(d, format!("nic{slot}/p1")),
+                p(sleaf, format!("p{sport}")),
+                HDR,
+                15.0,
+                "ib-hdr-aoc",
+            )?;
+        }
     }
     Ok(design)
 }

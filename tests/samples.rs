@@ -379,3 +379,66 @@ fn superpod_counts_match_nvidia_reference_table() {
         );
     }
 }
+
+#[test]
+fn a100_against_h100_for_the_same_job() {
+    let a = analyze(&load("a100-120gpu-training"));
+    let b = analyze(&load("h100-60gpu-training"));
+    assert_eq!((a.summary.gpus, b.summary.gpus), (120, 60));
+    let (ta, tb) = (
+        a.latency.training.as_ref().unwrap(),
+        b.latency.training.as_ref().unwrap(),
+    );
+    // Compute per step: 6 x 13e9 x 4,194,304 = 3.2716e17 FLOPs at 40% of peak dense BF16:
+    // A100: 120 x 312 TFLOPS -> 3.2716e17 / 1.4976e16 = 21.845 s; H100: 60 x 989 -> 3.2716e17 / 2.3736e16 = 13.783 s.
+    let flops = 6.0 * 13e9 * 4_194_304.0;
+    close(
+        ta.compute_s_per_step,
+        flops / (120.0 * 312e12 * 0.4),
+        1e-5,
+        "A100 compute per step",
+    );
+    close(
+        tb.compute_s_per_step,
+        flops / (60.0 * 989e12 * 0.4),
+        1e-5,
+        "H100 compute per step",
+    );
+    // Steps: ceil(300e9 / 4,194,304) = 71,526.
+    assert_eq!(ta.steps, 71_526.0);
+    // Days = steps x (compute + half the gradient all-reduce) / 86,400.
+    close(
+        ta.days,
+        71_526.0 * (ta.compute_s_per_step + ta.exposed_s_per_step) / 86_400.0,
+        1e-3,
+        "A100 days",
+    );
+    close(
+        ta.exposed_s_per_step,
+        ta.allreduce_s_per_step * 0.5,
+        1e-6,
+        "overlap",
+    );
+    // Gradient all-reduce of 26 GB on the A100 side, hierarchical: G = 8, 15 nodes, NVLink 300 x 0.8 = 240 GB/s,
+    // 200G per GPU x 0.8 = 20 GB/s, alpha 1 us and 5 us:
+    // 2 x (7 us + 7/8 x 2.6e10 / 2.4e11) + 28 x 5 us + 28/15 x 3.25e9 / 2e10 = 0.1897 + 0.00014 + 0.30333 s.
+    let n = 13e9 * 2.0;
+    let expected = 2.0 * (7e-6 + 0.875 * n / 2.4e11) + 28.0 * 5e-6 + 28.0 / 15.0 * (n / 8.0) / 2e10;
+    close(
+        ta.allreduce_s_per_step,
+        expected,
+        1e-6,
+        "A100 gradient all-reduce",
+    );
+    // The answer: 60 H100 finish the job sooner and for less, owned or rented.
+    assert!(tb.days < ta.days);
+    assert!(b.cost.training_job_usd.unwrap() < a.cost.training_job_usd.unwrap());
+    assert!(b.cost.training_job_cloud_usd.unwrap() < a.cost.training_job_cloud_usd.unwrap());
+    // Job cost on the owned cluster = wall-clock GPU-hours x owned $/GPU-hour.
+    close(
+        a.cost.training_job_usd.unwrap(),
+        ta.gpu_hours * a.cost.owned_usd_per_gpu_hour,
+        0.5,
+        "A100 job cost",
+    );
+}

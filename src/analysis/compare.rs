@@ -116,6 +116,23 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
         b.bandwidth.inter_node_gbs,
         false,
     );
+    if let (Some(x), Some(y)) = (&a.latency.training, &b.latency.training) {
+        row("Training job time", "days", x.days, y.days, true);
+        row("Training job GPU-hours", "", x.gpu_hours, y.gpu_hours, true);
+        row(
+            "Time waiting on the network",
+            "share",
+            x.communication_share,
+            y.communication_share,
+            true,
+        );
+    }
+    if let (Some(x), Some(y)) = (a.cost.training_job_usd, b.cost.training_job_usd) {
+        row("Training job cost, owned", "USD", x, y, true);
+    }
+    if let (Some(x), Some(y)) = (a.cost.training_job_cloud_usd, b.cost.training_job_cloud_usd) {
+        row("Training job cost, cloud", "USD", x, y, true);
+    }
     Comparison {
         a: a.summary.design.clone(),
         b: b.summary.design.clone(),

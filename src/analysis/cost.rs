@@ -55,6 +55,10 @@ pub struct CostReport {
     pub replicas_needed: Option<u64>,
     /// Replicas the design holds, when serving.
     pub replicas_in_design: Option<u64>,
+    /// Cost of the design's training job on the owned cluster (wall-clock hours x GPUs x owned $/GPU-hour), USD.
+    pub training_job_usd: Option<f64>,
+    /// The same GPU-hours at the cloud price, USD.
+    pub training_job_cloud_usd: Option<f64>,
     /// The prices used: every BOM unit price is the design's part price (copied from the catalog, overridable).
     pub prices_note: String,
 }
@@ -208,6 +212,8 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         usd_per_million_requests: per_million,
         replicas_needed: needed,
         replicas_in_design: in_design,
+        training_job_usd: None,
+        training_job_cloud_usd: None,
         prices_note: "Unit prices are the design's part prices (copied from the built-in catalog when each part was \
                       added; edit a part in the design to override). Street prices move fast: check them."
             .into(),

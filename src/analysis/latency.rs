@@ -41,6 +41,8 @@ pub struct LatencyReport {
     pub allreduce: AllReduce,
     /// Serving latency at the request rate, when the design has a service level.
     pub serving: Option<ServingLatency>,
+    /// Time to run the design's training job, when it has one.
+    pub training: Option<TrainingTime>,
     /// How to read these figures.
     pub note: String,
 }
@@ -114,6 +116,27 @@ pub struct AlgorithmTime {
     pub algbw_gbs: f64,
     /// Bus bandwidth algbw x 2(p-1)/p, GB/s.
     pub busbw_gbs: f64,
+}
+
+/// How long the design's training job takes (dense transformer: 6 FLOPs per parameter per token).
+#[derive(Debug, Clone, Serialize)]
+pub struct TrainingTime {
+    /// Peak dense BF16 throughput of all GPUs, PFLOPS.
+    pub peak_pflops: f64,
+    /// Compute per step: 6 x parameters x batch tokens / (GPUs x peak x MFU), s.
+    pub compute_s_per_step: f64,
+    /// Gradient all-reduce per step (fastest algorithm for parameters x gradient bytes), s.
+    pub allreduce_s_per_step: f64,
+    /// The part of it not hidden behind compute, s.
+    pub exposed_s_per_step: f64,
+    /// Steps: tokens / batch tokens, rounded up.
+    pub steps: f64,
+    /// Wall-clock time, days.
+    pub days: f64,
+    /// GPU-hours.
+    pub gpu_hours: f64,
+    /// Share of each step spent waiting on the network.
+    pub communication_share: f64,
 }
 
 /// Serving latency at the design's request rate.
@@ -232,12 +255,14 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
 
     let allreduce = allreduce(design, bw, fabric.as_ref(), eff);
     let serving = serving(design, bw, &paths);
+    let training = training(design, bw, &allreduce);
     LatencyReport {
         message_bytes: msg,
         utilisation: rho,
         paths,
         allreduce,
         serving,
+        training,
         note: format!(
             "Model estimates: alpha-beta collectives and M/M/1 queueing at {:.0}% utilisation, not measurements.",
             rho * 100.0
@@ -523,5 +548,78 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
         gpus_needed: needed.map(|n| n * u64::from(s.gpus_per_replica.max(1))),
         capacity_rps: round(capacity, 4),
         headroom: round(headroom, 6),
+    })
+}
+
+fn training(design: &Design, bw: &BandwidthReport, ar: &AllReduce) -> Option<TrainingTime> {
+    let t = design.params.training.as_ref()?;
+    let mut peak_tflops = 0.0;
+    for d in design.devices.values() {
+        for g in d.gpus.values() {
+            if let Some(PartKind::Gpu(spec)) = design.parts.get(g).map(|p| &p.kind) {
+                peak_tflops += spec.bf16_tflops;
+            }
+        }
+    }
+    let rate = peak_tflops * 1e12 * t.mfu.clamp(0.0, 1.0);
+    if rate <= 0.0 || t.batch_tokens <= 0.0 {
+        return None;
+    }
+    let compute = 6.0 * t.parameters * t.batch_tokens / rate;
+    // Gradient all-reduce with the same alpha-beta figures as the report's all-reduce, fastest algorithm.
+    let n = t.parameters * t.gradient_bytes_per_parameter;
+    let p = bw.gpus as f64;
+    let nodes = ar.nodes as f64;
+    let (ai, bi, ae, be) = (
+        ar.alpha_intra_us * 1e-6,
+        ar.beta_intra_gbs * 1e9,
+        ar.alpha_inter_us * 1e-6,
+        ar.beta_inter_gbs * 1e9,
+    );
+    let mut options = Vec::new();
+    if nodes <= 1.0 {
+        if bi > 0.0 {
+            options.push(collectives::ring(p, n, ai, bi));
+        }
+    } else if be > 0.0 {
+        let flat = if bi > 0.0 { be.min(bi) } else { be };
+        options.push(collectives::ring(p, n, ae, flat));
+        if bi > 0.0 && p / nodes > 1.0 {
+            options.push(collectives::hierarchical(
+                p / nodes,
+                nodes,
+                n,
+                ai,
+                bi,
+                ae,
+                be,
+            ));
+        }
+    }
+    let allreduce = options.into_iter().fold(f64::INFINITY, f64::min);
+    let allreduce = if allreduce.is_finite() {
+        allreduce
+    } else {
+        0.0
+    };
+    let exposed = allreduce * (1.0 - t.overlap.clamp(0.0, 1.0));
+    let steps = (t.tokens / t.batch_tokens).ceil();
+    let seconds = steps * (compute + exposed);
+    Some(TrainingTime {
+        peak_pflops: round(peak_tflops / 1000.0, 4),
+        compute_s_per_step: round(compute, 6),
+        allreduce_s_per_step: round(allreduce, 6),
+        exposed_s_per_step: round(exposed, 6),
+        steps,
+        days: round(seconds / 86_400.0, 4),
+        gpu_hours: round(seconds / 3600.0 * p, 2),
+        communication_share: round(
+            if compute + exposed > 0.0 {
+                exposed / (compute + exposed)
+            } else {
+                0.0
+            },
+            6,
+        ),
     })
 }

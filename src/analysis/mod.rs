@@ -82,7 +82,11 @@ pub fn analyze(design: &Design) -> Report {
     let bandwidth = bandwidth::analyze(design, &topo);
     let latency = latency::analyze(design, &topo, &bandwidth);
     let power = power::analyze(design);
-    let cost = cost::analyze(design, &power, &bandwidth);
+    let mut cost = cost::analyze(design, &power, &bandwidth);
+    if let Some(t) = &latency.training {
+        cost.training_job_usd = Some(round(t.gpu_hours * cost.owned_usd_per_gpu_hour, 2));
+        cost.training_job_cloud_usd = Some(round(t.gpu_hours * cost.cloud_usd_per_gpu_hour, 2));
+    }
     let findings = findings::collect(design, &topo, &bandwidth, &latency, &power, &cost);
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let summary = Summary {

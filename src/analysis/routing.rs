@@ -146,12 +146,28 @@ impl Router {
     /// unroutable), and with `rails` to the destination port of the same rail when there is one (NCCL's PXN over
     /// NVLink keeps traffic on its rail). The fractions sum to 1.
     fn pairs(&self, from: &[Port], to: &[Port], rails: bool) -> Vec<(usize, usize, f64)> {
-        let from_total: f64 = from.iter().map(|p| p.gbps).sum();
+        // With rails, traffic leaves on the rails both ends share (PXN moves it over NVLink to such a rail first).
+        let shared = |p: &Port| {
+            to.iter().any(|q| {
+                q.rail == p.rail && self.component.get(q.switch) == self.component.get(p.switch)
+            })
+        };
+        let use_rails = rails && from.iter().any(shared);
+        let senders: Vec<bool> = from.iter().map(|p| !use_rails || shared(p)).collect();
+        let from_total: f64 = from
+            .iter()
+            .zip(&senders)
+            .filter(|(_, s)| **s)
+            .map(|(p, _)| p.gbps)
+            .sum();
         let mut out = Vec::new();
         if from_total <= 0.0 {
             return out;
         }
         for (i, p) in from.iter().enumerate() {
+            if senders.get(i) != Some(&true) {
+                continue;
+            }
             let share = p.gbps / from_total;
             let reach: Vec<usize> = (0..to.len())
                 .filter(|j| {
@@ -283,18 +299,26 @@ pub fn analyze(design: &Design) -> RoutingReport {
             r.offered[0] += rate;
             r.send(p, q, rate, 0);
         }
-        // Hierarchical: the inter-server phase runs one ring per local rank, each on its rail.
-        for (i, s) in ring.iter().enumerate() {
-            let Some(next) = ring.get((i + 1) % ring.len()) else {
+        // Hierarchical: the inter-server phase runs one ring per local rank, each on its rail, through the servers
+        // that have that rail.
+        let mut rails: Vec<u16> = ring
+            .iter()
+            .flat_map(|s| s.compute.iter().map(|p| p.rail))
+            .collect();
+        rails.sort_unstable();
+        rails.dedup();
+        for rail in rails {
+            let members: Vec<&Port> = ring
+                .iter()
+                .filter_map(|s| s.compute.iter().find(|p| p.rail == rail))
+                .collect();
+            if members.len() < 2 {
                 continue;
-            };
-            for (k, p) in s.compute.iter().enumerate() {
-                let q = next
-                    .compute
-                    .iter()
-                    .find(|q| q.rail == p.rail)
-                    .or_else(|| next.compute.get(k % next.compute.len().max(1)));
-                let Some(q) = q else { continue };
+            }
+            for (i, p) in members.iter().enumerate() {
+                let Some(q) = members.get((i + 1) % members.len()) else {
+                    continue;
+                };
                 let rate = p.gbps.min(q.gbps);
                 r.offered[1] += rate;
                 r.send(p, q, rate, 1);

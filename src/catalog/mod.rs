@@ -208,6 +208,8 @@ pub struct GpuSpec {
     pub reference_network_gbps: f64,
     /// A typical cloud on-demand price for this GPU, USD per GPU-hour.
     pub cloud_usd_per_hour: f64,
+    /// Peak dense BF16 tensor throughput, TFLOPS (training time estimates).
+    pub bf16_tflops: f64,
 }
 
 impl Default for GpuSpec {
@@ -224,6 +226,7 @@ impl Default for GpuSpec {
             },
             reference_network_gbps: 0.0,
             cloud_usd_per_hour: 0.0,
+            bf16_tflops: 0.0,
         }
     }
 }

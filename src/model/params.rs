@@ -11,6 +11,8 @@ pub struct Params {
     pub traffic: Traffic,
     /// Inference serving, when the design is sized for a request rate.
     pub serving: Option<Serving>,
+    /// A training job, when the design is sized for one.
+    pub training: Option<Training>,
     /// Planned utilisation of GPUs and links (0-1); queueing and cost use it. Default 0.7.
     pub utilisation_target: f64,
     /// Electricity price, USD per kWh.
@@ -34,6 +36,7 @@ impl Default for Params {
         Self {
             traffic: Traffic::default(),
             serving: None,
+            training: None,
             utilisation_target: 0.7,
             electricity_usd_per_kwh: 0.10,
             pue: 1.2,
@@ -101,6 +104,37 @@ impl Default for Serving {
             latency_target_ms: 1000.0,
             request_bytes: 4096.0,
             response_bytes: 16384.0,
+        }
+    }
+}
+
+/// A training job the design should run: how long it takes and what it costs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Training {
+    /// Model parameters.
+    pub parameters: f64,
+    /// Tokens to train on.
+    pub tokens: f64,
+    /// Tokens per optimiser step (global batch).
+    pub batch_tokens: f64,
+    /// Model FLOPs utilisation: the share of peak dense BF16 throughput the job achieves.
+    pub mfu: f64,
+    /// Gradient bytes per parameter all-reduced every step (2 for BF16).
+    pub gradient_bytes_per_parameter: f64,
+    /// Share of the gradient all-reduce hidden behind compute (0-1).
+    pub overlap: f64,
+}
+
+impl Default for Training {
+    fn default() -> Self {
+        Self {
+            parameters: 13.0e9,
+            tokens: 300.0e9,
+            batch_tokens: 4_194_304.0,
+            mfu: 0.4,
+            gradient_bytes_per_parameter: 2.0,
+            overlap: 0.5,
         }
     }
 }
