@@ -548,3 +548,27 @@ fn copy_and_paste_into_another_rack() {
     step(&mut h);
     assert_eq!(h.state().design().gpu_count(), 8);
 }
+
+#[test]
+fn compare_the_open_design_with_a_sample() {
+    let mut h = harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
+    h.state_mut()
+        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+    step(&mut h);
+    h.get_by_label("Compare designs");
+    let c = h.state().ui.comparison.clone().expect("comparison open");
+    let gpus = c.rows.iter().find(|r| r.figure == "GPUs").unwrap();
+    assert_eq!((gpus.a, gpus.b, gpus.difference), (120.0, 60.0, -60.0));
+    let days = c
+        .rows
+        .iter()
+        .find(|r| r.figure == "Training job time")
+        .unwrap();
+    assert!(days.b < days.a, "60 H100 should finish first: {days:?}");
+    h.get_by_label("Training job time (days)");
+    // Swap puts the H100 design first.
+    h.get_by_label("Swap A and B").click();
+    step(&mut h);
+    let c = h.state().ui.comparison.clone().unwrap();
+    assert_eq!(c.rows.iter().find(|r| r.figure == "GPUs").unwrap().a, 60.0);
+}

@@ -132,6 +132,18 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                         }
                     }
                 });
+                ui.separator();
+                if ui.button("Compare with…").clicked() {
+                    cmds.push(AppCommand::CompareWith(None));
+                }
+                ui.menu_button("Compare with sample", |ui| {
+                    for s in crate::samples::SAMPLES {
+                        if ui.button(s).clicked() {
+                            cmds.push(AppCommand::CompareWithSample(s.to_string()));
+                        }
+                    }
+                });
+                ui.separator();
                 ui.menu_button("Open recent", |ui| {
                     if app.ui.recent.is_empty() {
                         ui.label("No recent files");

@@ -5,6 +5,7 @@
 mod analysis_pane;
 mod cabling;
 mod canvas;
+mod compare;
 mod fabric;
 mod files;
 mod inspector;
@@ -36,6 +37,10 @@ pub enum AppCommand {
     Open(Option<PathBuf>),
     /// Open a built-in sample by name.
     OpenSample(String),
+    /// Compare the open design with a file; None asks with a file dialog.
+    CompareWith(Option<PathBuf>),
+    /// Compare the open design with a built-in sample.
+    CompareWithSample(String),
     /// Save to the current file (or ask where).
     Save,
     /// Save under a new name (file dialog).
@@ -147,6 +152,13 @@ impl RacksmithApp {
         canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
     }
 
+    /// Opens the comparison of the open design (A) with another (B).
+    fn compare_with(&mut self, other: &Design) {
+        let a = crate::analysis::analyze(&self.doc.design);
+        let b = crate::analysis::analyze(other);
+        self.ui.comparison = Some(crate::analysis::compare::compare(&a, &b));
+    }
+
     /// Screen position of a device's node in the fabric view as last drawn (for driving clicks in tests).
     pub fn fabric_node_pos(&self, device: DeviceId) -> Option<egui::Pos2> {
         let layout = self.ui.fabric.as_ref()?;
@@ -215,6 +227,23 @@ impl RacksmithApp {
             AppCommand::New => self.guarded(Pending::New),
             AppCommand::Open(p) => self.guarded(Pending::Open(p)),
             AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
+            AppCommand::CompareWith(path) => {
+                let path = path.or_else(|| {
+                    rfd::FileDialog::new()
+                        .add_filter("Racksmith design", &["ron"])
+                        .pick_file()
+                });
+                if let Some(path) = path {
+                    match crate::io::load(&path) {
+                        Ok(other) => self.compare_with(&other),
+                        Err(e) => self.ui.error = Some(e.to_string()),
+                    }
+                }
+            }
+            AppCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
+                Ok(other) => self.compare_with(&other),
+                Err(e) => self.ui.refuse(e.to_string()),
+            },
             AppCommand::Quit => self.guarded(Pending::Quit),
             AppCommand::Save => match self.doc.path.clone() {
                 Some(p) => self.save_to(p),
@@ -565,6 +594,7 @@ impl RacksmithApp {
         );
         params::params_window_ui(&ctx, &self.doc.design, &mut self.ui, &mut cmds);
         menu::help_window_ui(&ctx, &mut self.ui);
+        compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
         files::dialogs_ui(&ctx, self, &mut cmds);
         self.commands.extend(cmds);
 

@@ -295,6 +295,8 @@ pub struct UiState {
     pub canvas_rect: Option<egui::Rect>,
     /// Which views the central area shows.
     pub view_mode: ViewMode,
+    /// The open design compared with another, when the comparison window is open.
+    pub comparison: Option<crate::analysis::compare::Comparison>,
     /// Devices copied with Ctrl+C, with the specs of the parts they use (so they paste into another design too).
     pub clipboard: Option<(
         Vec<crate::model::Device>,

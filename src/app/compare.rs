@@ -1,0 +1,104 @@
+//! The comparison window: the open design against another file or a sample, side by side with the differences
+//! (the same figures as `racksmith compare`).
+
+use super::AppCommand;
+use super::state::UiState;
+use crate::analysis::compare::Comparison;
+
+/// Draws the comparison window when one is open.
+pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+    let Some(c) = state.comparison.as_ref() else {
+        return;
+    };
+    let mut open = true;
+    let mut swap = false;
+    egui::Window::new("Compare designs")
+        .open(&mut open)
+        .resizable(true)
+        .default_width(760.0)
+        .show(ctx, |ui| {
+            comparison_ui(ui, c);
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("Compare with another file…").clicked() {
+                    cmds.push(AppCommand::CompareWith(None));
+                }
+                ui.menu_button("Compare with a sample", |ui| {
+                    for s in crate::samples::SAMPLES {
+                        if ui.button(s).clicked() {
+                            cmds.push(AppCommand::CompareWithSample(s.to_string()));
+                        }
+                    }
+                });
+                swap = ui.button("Swap A and B").clicked();
+            });
+        });
+    if swap && let Some(c) = state.comparison.as_mut() {
+        std::mem::swap(&mut c.a, &mut c.b);
+        std::mem::swap(&mut c.bottleneck_a, &mut c.bottleneck_b);
+        for r in &mut c.rows {
+            std::mem::swap(&mut r.a, &mut r.b);
+            r.difference = -r.difference;
+            r.ratio = (r.a != 0.0).then(|| r.b / r.a);
+        }
+    }
+    if !open {
+        state.comparison = None;
+    }
+}
+
+fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
+    ui.label(egui::RichText::new(format!("A: {}", c.a)).strong());
+    ui.label(egui::RichText::new(format!("B: {}", c.b)).strong());
+    ui.add_space(4.0);
+    egui::Grid::new("compare_grid")
+        .striped(true)
+        .num_columns(5)
+        .show(ui, |ui| {
+            for h in ["Figure", "A", "B", "B - A", "B / A"] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for r in &c.rows {
+                let unit = if r.unit.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", r.unit)
+                };
+                ui.label(format!("{}{unit}", r.figure));
+                ui.label(fmt(r.a));
+                ui.label(fmt(r.b));
+                // Green when B is better, orange when worse.
+                let better = if r.lower_is_better {
+                    r.difference < 0.0
+                } else {
+                    r.difference > 0.0
+                };
+                let color = if r.difference == 0.0 {
+                    ui.visuals().text_color()
+                } else if better {
+                    egui::Color32::from_rgb(90, 200, 120)
+                } else {
+                    egui::Color32::from_rgb(240, 140, 40)
+                };
+                ui.colored_label(color, fmt(r.difference));
+                ui.label(r.ratio.map_or("-".into(), |x| format!("{x:.2}x")));
+                ui.end_row();
+            }
+        });
+    ui.add_space(4.0);
+    ui.label(format!("Bottleneck A: {}", c.bottleneck_a));
+    ui.label(format!("Bottleneck B: {}", c.bottleneck_b));
+}
+
+fn fmt(x: f64) -> String {
+    if !x.is_finite() {
+        "n/a".into()
+    } else if x.abs() >= 1000.0 {
+        crate::analysis::text::usd(x)
+            .trim_start_matches('$')
+            .replace("-$", "-")
+    } else {
+        format!("{x:.3}")
+    }
+}
