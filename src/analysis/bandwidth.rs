@@ -251,57 +251,54 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         0.0
     };
 
-    // Fabric oversubscription multiplies down the tiers a cross-fabric flow climbs.
-    let mut worst_per_tier: BTreeMap<u8, (f64, DeviceId)> = BTreeMap::new();
+    // The fabric's share per GPU: with half the GPUs sending to the other half, each gets at most
+    // 2 x bisection / GPUs. The most oversubscribed switch is named when the fabric is what limits.
+    let mut worst_switch: Option<(f64, u8, DeviceId)> = None;
     for s in &switches {
-        if let Some(r) = s.oversubscription {
-            let e = worst_per_tier.entry(s.tier).or_insert((r, s.device));
-            if r > e.0 {
-                *e = (r, s.device);
-            }
+        if let Some(r) = s.oversubscription
+            && worst_switch.is_none_or(|(w, _, _)| r > w)
+        {
+            worst_switch = Some((r, s.tier, s.device));
         }
     }
-    let fabric_factor: f64 = worst_per_tier.values().map(|(r, _)| r.max(1.0)).product();
     let worst_server = servers.iter().min_by(|a, b| {
         a.network_gbs_per_gpu
             .total_cmp(&b.network_gbs_per_gpu)
             .then(a.device.cmp(&b.device))
     });
     let server_cap = worst_server.map_or(0.0, |s| s.network_gbs_per_gpu);
+    let fabric_per_gpu = if gpus > 0 {
+        2.0 * bisection.gbps / 8.0 / gpus as f64
+    } else {
+        0.0
+    };
     let inter_node_gbs = if servers.len() > 1 {
-        server_cap / fabric_factor
+        server_cap.min(fabric_per_gpu)
     } else {
         0.0
     };
 
     let mut patterns = Vec::new();
     if servers.len() > 1 || (servers.len() == 1 && demand_gbs > 0.0) {
-        let (limiter, devices) = match worst_server {
-            _ if fabric_factor > 1.0 && worst_per_tier.values().any(|(r, _)| *r > 1.0) => {
-                let (tier, (r, dev)) = worst_per_tier
-                    .iter()
-                    .max_by(|a, b| a.1.0.total_cmp(&b.1.0))
-                    .map(|(t, v)| (*t, *v))
-                    .unwrap_or((1, (1.0, DeviceId(0))));
-                let server_short = if server_cap > 0.0 {
-                    demand_gbs / server_cap
-                } else {
-                    f64::INFINITY
-                };
-                if r >= server_short {
-                    let name = design
-                        .devices
-                        .get(&dev)
-                        .map_or(String::new(), |d| d.name.clone());
-                    (
-                        format!("switch {name} (tier {tier}) oversubscribed {:.2}:1", r),
-                        vec![dev],
-                    )
-                } else {
-                    server_limiter(design, worst_server)
-                }
+        let (limiter, devices) = if servers.len() > 1 && fabric_per_gpu + 1e-9 < server_cap {
+            let mut text = format!(
+                "fabric bisection: {:.0} Gb/s across {gpus} GPUs = {fabric_per_gpu:.2} GB/s per GPU",
+                bisection.gbps
+            );
+            let mut devices = Vec::new();
+            if let Some((r, tier, dev)) = worst_switch.filter(|(r, _, _)| *r > 1.0 + 1e-6) {
+                let name = design
+                    .devices
+                    .get(&dev)
+                    .map_or(String::new(), |d| d.name.clone());
+                text.push_str(&format!(
+                    "; switch {name} (tier {tier}) oversubscribed {r:.2}:1"
+                ));
+                devices.push(dev);
             }
-            _ => server_limiter(design, worst_server),
+            (text, devices)
+        } else {
+            server_limiter(design, worst_server)
         };
         let achieved = if servers.len() > 1 {
             inter_node_gbs

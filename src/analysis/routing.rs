@@ -741,6 +741,24 @@ fn route(
     demand: &HashMap<usize, HashMap<usize, Loads>>,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
+    // Flat adjacency (CSR) with the edge's capacity and direction, for a cache-friendly inner loop.
+    let mut offsets: Vec<u32> = Vec::with_capacity(n + 1);
+    let mut flat: Vec<(u32, u32, f64, bool)> = Vec::new();
+    for (v, a) in f.adj.iter().enumerate() {
+        offsets.push(flat.len() as u32);
+        for &(w, e) in a {
+            let cap = f.cap.get(e).copied().unwrap_or(0.0);
+            let forward = f.ends.get(e).is_some_and(|(x, _)| *x == v);
+            flat.push((w as u32, e as u32, cap, forward));
+        }
+    }
+    offsets.push(flat.len() as u32);
+    let neighbours = |v: usize| -> &[(u32, u32, f64, bool)] {
+        let (Some(&lo), Some(&hi)) = (offsets.get(v), offsets.get(v + 1)) else {
+            return &[];
+        };
+        flat.get(lo as usize..hi as usize).unwrap_or(&[])
+    };
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     let mut unroutable = [0.0; P];
     let mut dist = vec![u32::MAX; n];
@@ -752,26 +770,44 @@ fn route(
         let Some(sources) = demand.get(&t) else {
             continue;
         };
-        dist.iter_mut().for_each(|d| *d = u32::MAX);
+        // Breadth-first from the destination, stopping after the level of the farthest source: switches beyond it
+        // are on no shortest path.
+        for &v in &order {
+            if let Some(d) = dist.get_mut(v) {
+                *d = u32::MAX;
+            }
+        }
         order.clear();
         if let Some(d) = dist.get_mut(t) {
             *d = 0;
         }
         order.push(t);
+        let mut unreached = sources.keys().filter(|v| **v != t).count();
+        let mut stop_after = u32::MAX;
         let mut head = 0;
         while let Some(&v) = order.get(head) {
             head += 1;
+            let dv = dist.get(v).copied().unwrap_or(0);
+            if dv >= stop_after {
+                break;
+            }
             if Some(v) == f.ingress && v != t {
                 // The ingress is a source and a sink, never a path between switches.
                 continue;
             }
-            let dv = dist.get(v).copied().unwrap_or(0);
-            for &(w, _) in f.adj.get(v).map_or(&[][..], Vec::as_slice) {
+            for &(w, _, _, _) in neighbours(v) {
+                let w = w as usize;
                 if let Some(d) = dist.get_mut(w)
                     && *d == u32::MAX
                 {
                     *d = dv + 1;
                     order.push(w);
+                    if sources.contains_key(&w) {
+                        unreached = unreached.saturating_sub(1);
+                        if unreached == 0 {
+                            stop_after = dv + 1;
+                        }
+                    }
                 }
             }
         }
@@ -795,29 +831,25 @@ fn route(
                 continue;
             }
             let dv = dist.get(v).copied().unwrap_or(0);
-            let adj = f.adj.get(v).map_or(&[][..], Vec::as_slice);
-            let next = |w: usize| dist.get(w).is_some_and(|d| d.saturating_add(1) == dv);
-            let total: f64 = adj
-                .iter()
-                .filter(|(w, _)| next(*w))
-                .filter_map(|(_, e)| f.cap.get(*e))
-                .sum();
+            let adj = neighbours(v);
+            let next = |w: u32| {
+                dist.get(w as usize)
+                    .is_some_and(|d| d.saturating_add(1) == dv)
+            };
+            let total: f64 = adj.iter().filter(|x| next(x.0)).map(|x| x.2).sum();
             if total <= 0.0 {
                 add(&mut unroutable, &here, 1.0);
                 continue;
             }
-            for &(w, e) in adj {
+            for &(w, e, cap, forward) in adj {
                 if !next(w) {
                     continue;
                 }
-                let (Some(edge), Some(c)) = (f.ends.get(e), f.cap.get(e)) else {
-                    continue;
-                };
-                let share = c / total;
-                if let Some(l) = loads.get_mut(e) {
-                    add(if edge.0 == v { &mut l.0 } else { &mut l.1 }, &here, share);
+                let share = cap / total;
+                if let Some(l) = loads.get_mut(e as usize) {
+                    add(if forward { &mut l.0 } else { &mut l.1 }, &here, share);
                 }
-                if let Some(h) = held.get_mut(w) {
+                if let Some(h) = held.get_mut(w as usize) {
                     add(h, &here, share);
                 }
             }
