@@ -572,3 +572,101 @@ fn compare_the_open_design_with_a_sample() {
     let c = h.state().ui.comparison.clone().unwrap();
     assert_eq!(c.rows.iter().find(|r| r.figure == "GPUs").unwrap().a, 60.0);
 }
+
+#[test]
+fn drag_a_port_onto_a_device_to_cable_it() {
+    let d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let id = |name: &str| {
+        d.devices
+            .iter()
+            .find(|(_, x)| x.name == name)
+            .map(|(k, _)| *k)
+            .unwrap()
+    };
+    let (dgx, ddn, rack) = (id("dgx-01"), id("ddn-01"), d.devices[&id("dgx-01")].rack);
+    let mut h = harness(d.clone());
+    // A second switch, all its ports free.
+    h.state_mut().push(AppCommand::AddDevice {
+        part: "qm9700".into(),
+        rack,
+        position_u: 30,
+    });
+    step(&mut h);
+    let leaf = h
+        .state()
+        .design()
+        .devices
+        .iter()
+        .find(|(_, x)| x.part.as_str() == "qm9700" && x.position_u == 30)
+        .map(|(k, _)| *k)
+        .unwrap();
+    let d = h.state().design().clone();
+    let r = h.state().device_screen_rect(leaf).unwrap();
+    click_at(&mut h, r.center());
+    // Drag the handle of its first port onto the storage appliance, whose ports are all taken: refused with the
+    // reason, nothing changes.
+    let handle = h
+        .get_all_by_label("free (drag)")
+        .next()
+        .unwrap()
+        .rect()
+        .center();
+    let drag_to = |h: &mut Harness<'static, RacksmithApp>, target: egui::Pos2| {
+        h.hover_at(handle);
+        step(h);
+        h.drag_at(handle);
+        step(h);
+        h.hover_at(handle + egui::vec2(-30.0, 0.0));
+        step(h);
+        h.hover_at(target);
+        step(h);
+        h.drop_at(target);
+        step(h);
+    };
+    let ddn_at = h.state().device_screen_rect(ddn).unwrap().center();
+    drag_to(&mut h, ddn_at);
+    assert!(
+        h.state().ui.status.contains("already cabled"),
+        "{}",
+        h.state().ui.status
+    );
+    assert_eq!(h.state().design().links.len(), d.links.len());
+    // Onto the DGX, whose ports are all cabled too: refused, it says which port is taken.
+    let dgx_at = h.state().device_screen_rect(dgx).unwrap().center();
+    drag_to(&mut h, dgx_at);
+    assert!(
+        h.state().ui.status.contains("Cannot cable to dgx-01"),
+        "{}",
+        h.state().ui.status
+    );
+    // Onto the first leaf, which has free NDR ports: it lights up green and the drop starts connecting from the new
+    // switch's port to the leaf.
+    let old_leaf = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "leaf-01")
+        .map(|(k, _)| *k)
+        .unwrap();
+    let r = h.state().device_screen_rect(leaf).unwrap();
+    click_at(&mut h, r.center());
+    let leaf_at = h.state().device_screen_rect(old_leaf).unwrap().center();
+    drag_to(&mut h, leaf_at);
+    let from = PortRef::new(leaf, "p1");
+    assert_eq!(
+        h.state().ui.connect_from.as_ref(),
+        Some(&from),
+        "status: {}",
+        h.state().ui.status
+    );
+    assert_eq!(h.state().ui.connect_target, Some(old_leaf));
+    // The leaf's first 20 ports are cabled; p21 is the first offered.
+    h.get_by_label("Connect to p21").click();
+    step(&mut h);
+    let d2 = h.state().design();
+    let link = d2.link_at(&from).expect("cabled");
+    assert_eq!(
+        d2.links[&link].medium,
+        racksmith::model::Medium::InfiniBand(racksmith::model::IbRate::Ndr)
+    );
+    assert_eq!(d2.links.len(), d.links.len() + 1);
+}

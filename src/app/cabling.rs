@@ -352,7 +352,15 @@ pub fn ports_ui(
                                     }
                                 }
                                 None => {
-                                    ui.label("free");
+                                    ui.dnd_drag_source(
+                                        egui::Id::unique(("port_drag", pr.device, pr.port.as_str())),
+                                        super::state::PortDrag(pr.clone()),
+                                        |ui| ui.label("free (drag)"),
+                                    )
+                                    .response
+                                    .on_hover_text(
+                                        "Drag onto a device on the canvas: devices with a compatible free port light up green, others say why not",
+                                    );
                                     if ui
                                         .small_button("Connect…")
                                         .on_hover_text(
@@ -436,9 +444,17 @@ pub fn connect_flow_ui(
             .max_height(140.0)
             .show(ui, |ui| {
                 ui.horizontal_wrapped(|ui| {
-                    for p in ports {
-                        let to = PortRef::new(target, p.name.clone());
-                        let verdict = link_verdict(design, &from, &to);
+                    // Ports that can take the link first, so they show without scrolling.
+                    let mut rows: Vec<_> = ports
+                        .iter()
+                        .map(|p| {
+                            let to = PortRef::new(target, p.name.clone());
+                            let verdict = link_verdict(design, &from, &to);
+                            (p, to, verdict)
+                        })
+                        .collect();
+                    rows.sort_by_key(|(_, _, v)| v.is_err());
+                    for (p, to, verdict) in rows {
                         let btn = ui.add_enabled(
                             verdict.is_ok(),
                             egui::Button::new(format!("Connect to {}", p.name)).small(),

@@ -534,6 +534,39 @@ pub fn canvas_ui(
         }
     }
 
+    // A port dragged from the inspector: the device under the pointer lights up green when it has a compatible
+    // free port, red with the reason when not; releasing over a green one starts connecting to it.
+    let mut port_target: Option<(Rect, Result<usize, String>, String)> = None;
+    if let Some(payload) = egui::DragAndDrop::payload::<super::state::PortDrag>(ui.ctx()) {
+        let from = payload.0.clone();
+        let under = pointer_in_canvas.and_then(|p| layout.device_at(p, design));
+        if let Some(dev) = under
+            && let Some(r) = layout.devices.get(&dev)
+        {
+            let verdict = compatible_ports(design, &from, dev);
+            let name = design
+                .devices
+                .get(&dev)
+                .map_or(String::new(), |d| d.name.clone());
+            port_target = Some((*r, verdict.clone(), name.clone()));
+            if ui.input(|i| i.pointer.any_released()) {
+                match verdict {
+                    Ok(_) => {
+                        state.connect_from = Some(from);
+                        cmds.push(AppCommand::Select(Selection {
+                            devices: [dev].into(),
+                            ..Selection::default()
+                        }));
+                    }
+                    Err(why) => state.refuse(format!("Cannot cable to {name}: {why}")),
+                }
+            }
+        }
+        if ui.input(|i| i.pointer.any_released()) {
+            egui::DragAndDrop::clear_payload(ui.ctx());
+        }
+    }
+
     // Box select.
     if let CanvasDrag::BoxSelect { start_in_screen } = state.drag.clone() {
         if let Some(p) = pointer {
@@ -829,6 +862,31 @@ pub fn canvas_ui(
         }
     }
 
+    if let Some((r, verdict, name)) = &port_target {
+        let r = screen_from_canvas * *r;
+        let (c, msg) = match verdict {
+            Ok(n) => (
+                Color32::from_rgb(60, 200, 90),
+                format!("{name}: {n} compatible free port(s); release to pick one"),
+            ),
+            Err(why) => (Color32::from_rgb(230, 60, 60), format!("{name}: {why}")),
+        };
+        painter.rect(
+            r,
+            2.0,
+            c.gamma_multiply(0.3),
+            Stroke::new(2.0, c),
+            StrokeKind::Inside,
+        );
+        let galley = painter.layout(msg, egui::FontId::proportional(13.0), Color32::WHITE, 320.0);
+        let tip = Rect::from_min_size(
+            r.right_top() + vec2(8.0, 0.0),
+            galley.size() + vec2(8.0, 6.0),
+        );
+        painter.rect_filled(tip, 3.0, Color32::from_black_alpha(210));
+        painter.galley(tip.min + vec2(4.0, 3.0), galley, Color32::WHITE);
+    }
+
     // Ghost.
     if let Some(g) = &ghost {
         let r = screen_from_canvas * g.rect_in_canvas;
@@ -930,4 +988,34 @@ pub fn device_screen_rect(design: &Design, state: &UiState, device: DeviceId) ->
         state.view.zoom,
     );
     layout.devices.get(&device).map(|r| t * *r)
+}
+
+/// How many free ports of a device can take a link from `from`; the reason when none can.
+pub fn compatible_ports(
+    design: &Design,
+    from: &crate::model::PortRef,
+    device: DeviceId,
+) -> Result<usize, String> {
+    if device == from.device {
+        return Err("that is the device the cable starts from".into());
+    }
+    let mut first_reason = None;
+    let mut count = 0;
+    for p in design.ports(device) {
+        let to = crate::model::PortRef::new(device, p.name.clone());
+        let verdict = design
+            .common_medium(from, &to)
+            .and_then(|m| design.check_link(from, &to, &m, None));
+        match verdict {
+            Ok(()) => count += 1,
+            Err(why) => {
+                first_reason.get_or_insert(why);
+            }
+        }
+    }
+    if count > 0 {
+        Ok(count)
+    } else {
+        Err(first_reason.unwrap_or_else(|| "it has no network ports".into()))
+    }
 }

@@ -235,6 +235,10 @@ pub enum CanvasDrag {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartDrag(pub PartId);
 
+/// Drag-and-drop payload: a free port being cabled (from the inspector's port list to a device on the canvas).
+#[derive(Debug, Clone)]
+pub struct PortDrag(pub crate::model::PortRef);
+
 /// An action waiting for the user to confirm discarding unsaved changes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Pending {
