@@ -49,6 +49,12 @@ enum Command {
         /// Name of a device to remove.
         #[arg(long)]
         remove: Option<String>,
+        /// Number of a link to remove (as in the design file).
+        #[arg(long)]
+        remove_link: Option<u64>,
+        /// Name of a rack that loses one of its A/B power feeds.
+        #[arg(long)]
+        lose_feed: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -117,18 +123,34 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Whatif {
             file,
             remove,
+            remove_link,
+            lose_feed,
             format,
         }) => {
             use analysis::whatif::{Failure, impact, n_minus_one};
             let design = io::load(&file)?;
             let before = analysis::analyze(&design);
-            let impacts = match remove {
-                Some(name) => {
-                    let Some((id, _)) = design.devices.iter().find(|(_, d)| d.name == name) else {
-                        anyhow::bail!("{}: no device named \"{name}\"", file.display());
-                    };
-                    vec![impact(&design, &before, Failure::Device(*id))]
+            let failure = if let Some(name) = remove {
+                let Some((id, _)) = design.devices.iter().find(|(_, d)| d.name == name) else {
+                    anyhow::bail!("{}: no device named \"{name}\"", file.display());
+                };
+                Some(Failure::Device(*id))
+            } else if let Some(n) = remove_link {
+                let id = racksmith::model::LinkId(n);
+                if !design.links.contains_key(&id) {
+                    anyhow::bail!("{}: no link {n}", file.display());
                 }
+                Some(Failure::Link(id))
+            } else if let Some(name) = lose_feed {
+                let Some((id, _)) = design.racks.iter().find(|(_, r)| r.name == name) else {
+                    anyhow::bail!("{}: no rack named \"{name}\"", file.display());
+                };
+                Some(Failure::Feed(*id))
+            } else {
+                None
+            };
+            let impacts = match failure {
+                Some(f) => vec![impact(&design, &before, f)],
                 None => n_minus_one(&design, &before),
             };
             match format {

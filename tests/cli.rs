@@ -164,4 +164,18 @@ fn whatif_sweep_and_removal() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no device named \"nope\""));
+    // A rack with a single feed goes dark when it loses it; one cable of a rail-optimised DGX costs bandwidth only.
+    let out = bin()
+        .args(["whatif", "--lose-feed", "R01"])
+        .arg(sample_path("dgx-h100-single"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("GPUs reachable 8 -> 0"));
+    let out = bin()
+        .args(["whatif", "--remove-link", "6", "--format", "json"])
+        .arg(sample_path("dgx-h100-single"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v[0]["gpus_reachable"], serde_json::json!([8, 8]));
 }

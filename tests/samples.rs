@@ -442,3 +442,22 @@ fn a100_against_h100_for_the_same_job() {
         "A100 job cost",
     );
 }
+
+#[test]
+fn replica_throughput_per_gpu_model() {
+    // The L40S fleet at 400 req/s: with 20 req/s per replica, 29 replicas; if an L40S replica only does 10 req/s
+    // (set for that GPU model), ceil(400 / (10 x 0.7)) = 58 are needed and the 32 in the design fall short.
+    let mut d = load("l40s-inference-pcie");
+    let s = d.params.serving.as_mut().unwrap();
+    s.replica_throughput_by_gpu
+        .insert(racksmith::model::PartId::new("l40s"), 10.0);
+    s.replica_throughput_by_gpu
+        .insert(racksmith::model::PartId::new("h100-sxm"), 60.0);
+    let r = analyze(&d);
+    assert_eq!(r.cost.replicas_needed, Some(58));
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.code == "serving-capacity" && f.severity == Severity::Error)
+    );
+}

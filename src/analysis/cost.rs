@@ -181,12 +181,13 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
     let (per_million, needed, in_design) = match &p.serving {
         Some(s) => {
             let replicas = (bw.gpus as u64) / u64::from(s.gpus_per_replica.max(1));
-            let needed = if s.replica_throughput_rps > 0.0 && util > 0.0 {
-                (s.request_rate_rps / (s.replica_throughput_rps * util)).ceil() as u64
+            let x = s.throughput_for(main_gpu(design).as_ref());
+            let needed = if x > 0.0 && util > 0.0 {
+                (s.request_rate_rps / (x * util)).ceil() as u64
             } else {
                 0
             };
-            let capacity = replicas as f64 * s.replica_throughput_rps * util;
+            let capacity = replicas as f64 * x * util;
             let per_m = (capacity > 0.0).then(|| round(per_hour / (capacity * 3600.0) * 1e6, 4));
             (per_m, Some(needed), Some(replicas))
         }

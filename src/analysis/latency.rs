@@ -502,7 +502,7 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
     } else {
         f64::INFINITY
     };
-    let mu = s.replica_throughput_rps;
+    let mu = s.throughput_for(super::bandwidth::main_gpu(design).as_ref());
     let network_p99_ms = paths
         .iter()
         .find(|p| p.class != "same server")

@@ -85,6 +85,9 @@ pub struct Serving {
     pub request_rate_rps: f64,
     /// Requests per second one replica sustains at full load.
     pub replica_throughput_rps: f64,
+    /// Replica throughput by GPU part, requests per second; when the design's main GPU is listed, this wins over
+    /// `replica_throughput_rps` (so one service level can be compared across GPU models).
+    pub replica_throughput_by_gpu: std::collections::BTreeMap<crate::model::PartId, f64>,
     /// GPUs one replica occupies.
     pub gpus_per_replica: u32,
     /// Latency target at p99, milliseconds.
@@ -100,6 +103,7 @@ impl Default for Serving {
         Self {
             request_rate_rps: 100.0,
             replica_throughput_rps: 10.0,
+            replica_throughput_by_gpu: std::collections::BTreeMap::new(),
             gpus_per_replica: 1,
             latency_target_ms: 1000.0,
             request_bytes: 4096.0,
@@ -136,5 +140,14 @@ impl Default for Training {
             gradient_bytes_per_parameter: 2.0,
             overlap: 0.5,
         }
+    }
+}
+
+impl Serving {
+    /// Requests per second one replica sustains for a GPU part.
+    pub fn throughput_for(&self, gpu: Option<&crate::model::PartId>) -> f64 {
+        gpu.and_then(|g| self.replica_throughput_by_gpu.get(g))
+            .copied()
+            .unwrap_or(self.replica_throughput_rps)
     }
 }
