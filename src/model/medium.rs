@@ -75,6 +75,13 @@ impl PcieLink {
     }
 
     /// Bandwidth per direction in GB/s.
+    ///
+    /// ```
+    /// use racksmith::model::PcieLink;
+    /// // Gen5 x16: 32 GT/s x 16 lanes x 128/130 / 8 = 63.02 GB/s per direction (NVIDIA quotes 128 GB/s both ways).
+    /// let gbs = PcieLink { generation: 5, lanes: 16 }.gbs();
+    /// assert!((gbs - 63.015).abs() < 0.01);
+    /// ```
     pub fn gbs(self) -> f64 {
         Self::gbs_per_lane(self.generation) * f64::from(self.lanes)
     }
