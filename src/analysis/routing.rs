@@ -764,37 +764,39 @@ fn route(
     let mut dist = vec![u32::MAX; n];
     let mut held: Vec<Loads> = vec![[0.0; P]; n];
     let mut order: Vec<usize> = Vec::with_capacity(n);
-    let mut dests: Vec<&usize> = demand.keys().collect();
-    dests.sort();
-    for &t in dests {
-        let Some(sources) = demand.get(&t) else {
-            continue;
-        };
-        // Breadth-first from the destination, stopping after the level of the farthest source: switches beyond it
-        // are on no shortest path.
+    // Destinations with the same switch neighbours (and capacities) give every other switch the same distance, so
+    // one breadth-first search serves the whole class (a pod's leaves all hang off the same spines).
+    let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
+    for &t in demand.keys() {
+        let mut key: Vec<(u32, u64)> = neighbours(t).iter().map(|x| (x.0, x.2.to_bits())).collect();
+        key.sort_unstable();
+        classes.entry(key).or_default().push(t);
+    }
+    for (key, mut members) in classes {
+        members.sort_unstable();
+        // Distances to the class's neighbours plus one: every switch's distance to any member.
         for &v in &order {
             if let Some(d) = dist.get_mut(v) {
                 *d = u32::MAX;
             }
         }
         order.clear();
-        if let Some(d) = dist.get_mut(t) {
-            *d = 0;
+        for &(w, _) in &key {
+            if let Some(d) = dist.get_mut(w as usize)
+                && *d == u32::MAX
+            {
+                *d = 1;
+                order.push(w as usize);
+            }
         }
-        order.push(t);
-        let mut unreached = sources.keys().filter(|v| **v != t).count();
-        let mut stop_after = u32::MAX;
         let mut head = 0;
         while let Some(&v) = order.get(head) {
             head += 1;
-            let dv = dist.get(v).copied().unwrap_or(0);
-            if dv >= stop_after {
-                break;
-            }
-            if Some(v) == f.ingress && v != t {
+            if Some(v) == f.ingress {
                 // The ingress is a source and a sink, never a path between switches.
                 continue;
             }
+            let dv = dist.get(v).copied().unwrap_or(0);
             for &(w, _, _, _) in neighbours(v) {
                 let w = w as usize;
                 if let Some(d) = dist.get_mut(w)
@@ -802,60 +804,67 @@ fn route(
                 {
                     *d = dv + 1;
                     order.push(w);
-                    if sources.contains_key(&w) {
-                        unreached = unreached.saturating_sub(1);
-                        if unreached == 0 {
-                            stop_after = dv + 1;
-                        }
+                }
+            }
+        }
+        for t in members {
+            let Some(sources) = demand.get(&t) else {
+                continue;
+            };
+            let base = dist.get(t).copied().unwrap_or(u32::MAX);
+            if let Some(d) = dist.get_mut(t) {
+                *d = 0;
+            }
+            for (&v, amount) in sources {
+                if v == t {
+                    continue;
+                }
+                if dist.get(v) == Some(&u32::MAX) {
+                    add(&mut unroutable, amount, 1.0);
+                } else if let Some(h) = held.get_mut(v) {
+                    add(h, amount, 1.0);
+                }
+            }
+            // Farthest first: each switch passes on what it holds, split over its shortest-path next hops by
+            // capacity.
+            for &v in order.iter().rev() {
+                if v == t {
+                    continue;
+                }
+                let Some(slot) = held.get_mut(v) else {
+                    continue;
+                };
+                let here = std::mem::replace(slot, [0.0; P]);
+                if here.iter().all(|x| *x == 0.0) {
+                    continue;
+                }
+                let dv = dist.get(v).copied().unwrap_or(0);
+                let adj = neighbours(v);
+                let next = |w: u32| dist.get(w as usize).is_some_and(|d| d.saturating_add(1) == dv);
+                let total: f64 = adj.iter().filter(|x| next(x.0)).map(|x| x.2).sum();
+                if total <= 0.0 {
+                    add(&mut unroutable, &here, 1.0);
+                    continue;
+                }
+                for &(w, e, cap, forward) in adj {
+                    if !next(w) {
+                        continue;
+                    }
+                    let share = cap / total;
+                    if let Some(l) = loads.get_mut(e as usize) {
+                        add(if forward { &mut l.0 } else { &mut l.1 }, &here, share);
+                    }
+                    if let Some(h) = held.get_mut(w as usize) {
+                        add(h, &here, share);
                     }
                 }
             }
-        }
-        for (&v, amount) in sources {
-            if dist.get(v) == Some(&u32::MAX) {
-                add(&mut unroutable, amount, 1.0);
-            } else if let Some(h) = held.get_mut(v) {
-                add(h, amount, 1.0);
+            if let Some(h) = held.get_mut(t) {
+                *h = [0.0; P];
             }
-        }
-        // Farthest first: each switch passes on what it holds, split over its shortest-path next hops by capacity.
-        for &v in order.iter().rev() {
-            if v == t {
-                continue;
+            if let Some(d) = dist.get_mut(t) {
+                *d = base;
             }
-            let Some(slot) = held.get_mut(v) else {
-                continue;
-            };
-            let here = std::mem::replace(slot, [0.0; P]);
-            if here.iter().all(|x| *x == 0.0) {
-                continue;
-            }
-            let dv = dist.get(v).copied().unwrap_or(0);
-            let adj = neighbours(v);
-            let next = |w: u32| {
-                dist.get(w as usize)
-                    .is_some_and(|d| d.saturating_add(1) == dv)
-            };
-            let total: f64 = adj.iter().filter(|x| next(x.0)).map(|x| x.2).sum();
-            if total <= 0.0 {
-                add(&mut unroutable, &here, 1.0);
-                continue;
-            }
-            for &(w, e, cap, forward) in adj {
-                if !next(w) {
-                    continue;
-                }
-                let share = cap / total;
-                if let Some(l) = loads.get_mut(e as usize) {
-                    add(if forward { &mut l.0 } else { &mut l.1 }, &here, share);
-                }
-                if let Some(h) = held.get_mut(w as usize) {
-                    add(h, &here, share);
-                }
-            }
-        }
-        if let Some(h) = held.get_mut(t) {
-            *h = [0.0; P];
         }
     }
     (loads, unroutable)
