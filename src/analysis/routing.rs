@@ -807,6 +807,48 @@ fn route(
                 }
             }
         }
+        // Next hops of every switch farther than the class's neighbours, with their shares: the same for every
+        // member (the neighbours themselves have one next hop, the member).
+        let mut hop_off: Vec<u32> = vec![0; n + 1];
+        let mut hops: Vec<(u32, usize, f64)> = Vec::new();
+        {
+            let mut starts: Vec<(usize, u32)> = Vec::with_capacity(order.len());
+            for &v in &order {
+                let dv = dist.get(v).copied().unwrap_or(0);
+                let start = hops.len() as u32;
+                if dv >= 2 {
+                    let adj = neighbours(v);
+                    let next = |w: u32| {
+                        dist.get(w as usize)
+                            .is_some_and(|d| d.saturating_add(1) == dv)
+                    };
+                    let total: f64 = adj.iter().filter(|x| next(x.0)).map(|x| x.2).sum();
+                    if total > 0.0 {
+                        for &(w, e, cap, forward) in adj {
+                            if next(w) {
+                                hops.push((w, 2 * e as usize + usize::from(!forward), cap / total));
+                            }
+                        }
+                    }
+                }
+                starts.push((v, start));
+            }
+            // Offsets per node (nodes not in `order` get empty ranges).
+            let mut ranges: Vec<(u32, u32)> = vec![(0, 0); n];
+            for (i, (v, start)) in starts.iter().enumerate() {
+                let end = starts.get(i + 1).map_or(hops.len() as u32, |x| x.1);
+                if let Some(r) = ranges.get_mut(*v) {
+                    *r = (*start, end);
+                }
+            }
+            hop_off = ranges.iter().flat_map(|(a, b)| [*a, *b]).collect();
+        }
+        let next_hops = |v: usize| -> &[(u32, usize, f64)] {
+            let (Some(&lo), Some(&hi)) = (hop_off.get(2 * v), hop_off.get(2 * v + 1)) else {
+                return &[];
+            };
+            hops.get(lo as usize..hi as usize).unwrap_or(&[])
+        };
         for t in members {
             let Some(sources) = demand.get(&t) else {
                 continue;
@@ -825,8 +867,7 @@ fn route(
                     add(h, amount, 1.0);
                 }
             }
-            // Farthest first: each switch passes on what it holds, split over its shortest-path next hops by
-            // capacity.
+            // Farthest first: each switch passes on what it holds to its next hops.
             for &v in order.iter().rev() {
                 if v == t {
                     continue;
@@ -838,21 +879,31 @@ fn route(
                 if here.iter().all(|x| *x == 0.0) {
                     continue;
                 }
-                let dv = dist.get(v).copied().unwrap_or(0);
-                let adj = neighbours(v);
-                let next = |w: u32| dist.get(w as usize).is_some_and(|d| d.saturating_add(1) == dv);
-                let total: f64 = adj.iter().filter(|x| next(x.0)).map(|x| x.2).sum();
-                if total <= 0.0 {
+                if dist.get(v) == Some(&1) {
+                    // A neighbour of the class: its one next hop is this member.
+                    let edge = neighbours(v).iter().find(|x| x.0 as usize == t);
+                    match edge {
+                        Some(&(_, e, _, forward)) => {
+                            if let Some(l) = loads.get_mut(e as usize) {
+                                add(if forward { &mut l.0 } else { &mut l.1 }, &here, 1.0);
+                            }
+                        }
+                        None => add(&mut unroutable, &here, 1.0),
+                    }
+                    continue;
+                }
+                let nh = next_hops(v);
+                if nh.is_empty() {
                     add(&mut unroutable, &here, 1.0);
                     continue;
                 }
-                for &(w, e, cap, forward) in adj {
-                    if !next(w) {
-                        continue;
-                    }
-                    let share = cap / total;
-                    if let Some(l) = loads.get_mut(e as usize) {
-                        add(if forward { &mut l.0 } else { &mut l.1 }, &here, share);
+                for &(w, slot, share) in nh {
+                    if let Some(l) = loads.get_mut(slot / 2) {
+                        add(
+                            if slot % 2 == 0 { &mut l.0 } else { &mut l.1 },
+                            &here,
+                            share,
+                        );
                     }
                     if let Some(h) = held.get_mut(w as usize) {
                         add(h, &here, share);
