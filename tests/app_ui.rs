@@ -670,3 +670,50 @@ fn drag_a_port_onto_a_device_to_cable_it() {
     );
     assert_eq!(d2.links.len(), d.links.len() + 1);
 }
+
+#[test]
+fn drag_a_gpu_from_the_palette_into_a_server_slot() {
+    let (design, rack) = one_rack();
+    let mut h = harness(design);
+    h.state_mut().push(AppCommand::AddDevice {
+        part: "pcie-gpu-4u".into(),
+        rack,
+        position_u: 1,
+    });
+    step(&mut h);
+    let server = *h.state().design().devices.keys().next().unwrap();
+    h.state_mut().ui.server_window = Some(server);
+    // Open the GPUs category of the palette, then drag the L40S onto GPU slot 0.
+    h.get_by_label_contains("GPUs (").click();
+    step(&mut h);
+    let catalog = Catalog::builtin().unwrap();
+    let l40s = catalog.get("l40s").unwrap();
+    let item = h.get_by_label_contains(&l40s.name).rect().center();
+    let combos: Vec<egui::Rect> = h.get_all_by_value("empty").map(|n| n.rect()).collect();
+    let slot0 = combos.first().expect("slot combos").center();
+    h.hover_at(item);
+    step(&mut h);
+    h.drag_at(item);
+    step(&mut h);
+    h.hover_at(item + egui::vec2(30.0, 0.0));
+    step(&mut h);
+    h.hover_at(slot0);
+    step(&mut h);
+    h.drop_at(slot0);
+    step(&mut h);
+    let d = h.state().design();
+    assert_eq!(
+        d.devices[&server].gpus.get(&0).map(|p| p.as_str()),
+        Some("l40s"),
+        "status: {}",
+        h.state().ui.status
+    );
+    assert!(
+        d.parts.contains_key(&PartId::new("l40s")),
+        "the spec is copied into the design"
+    );
+    // One undo step takes it out again.
+    h.state_mut().push(AppCommand::Undo);
+    step(&mut h);
+    assert!(h.state().design().devices[&server].gpus.is_empty());
+}

@@ -501,6 +501,7 @@ pub fn canvas_ui(
     let mut palette_drop = None;
     if let Some(payload) = egui::DragAndDrop::payload::<PartDrag>(ui.ctx())
         && let Some(spec) = part_spec(design, catalog, &payload.0)
+        && spec.kind.is_rack_mounted()
     {
         let h = spec.height_u;
         let over = pointer.is_some_and(|p| rect.contains(p));

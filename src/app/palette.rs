@@ -72,6 +72,11 @@ pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
 fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
     let figures = key_figures(&part.kind, part.power_w, part.price_usd);
     let mounted = part.kind.is_rack_mounted();
+    // GPUs and NICs drag into the slots of the server window.
+    let slotted = matches!(
+        part.kind,
+        crate::catalog::PartKind::Gpu(_) | crate::catalog::PartKind::Nic(_)
+    );
     let body = |ui: &mut egui::Ui| {
         egui::Frame::group(ui.style())
             .inner_margin(egui::Margin::symmetric(6, 3))
@@ -96,7 +101,7 @@ fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
             })
             .response
     };
-    let resp = if mounted {
+    let resp = if mounted || slotted {
         ui.dnd_drag_source(
             egui::Id::unique(("palette_part", id.as_str())),
             PartDrag(id.clone()),
@@ -123,6 +128,9 @@ fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
         if mounted {
             ui.separator();
             ui.label("Drag into a rack to add it.");
+        } else if slotted {
+            ui.separator();
+            ui.label("Drag onto a slot of an open server (double-click a server) to install it.");
         }
     });
 }

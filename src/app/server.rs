@@ -163,7 +163,7 @@ pub fn server_window_ui(
                         ui.label(format!("{:?}", slot.form));
                         ui.label(slot_text(&slot.slot));
                         let current = d.gpus.get(&i);
-                        egui::ComboBox::from_id_salt(("gpu_slot", i))
+                        let combo = egui::ComboBox::from_id_salt(("gpu_slot", i))
                             .selected_text(current.map_or("empty".into(), |p| p.to_string()))
                             .show_ui(ui, |ui| {
                                 if ui.selectable_label(current.is_none(), "empty").clicked() && current.is_some() {
@@ -189,7 +189,9 @@ pub fn server_window_ui(
                                         }
                                     }
                                 }
-                            });
+                            })
+                            .response;
+                        slot_drop(ui, &combo, design, catalog, id, true, i, cmds, &mut refuse);
                         ui.end_row();
                     }
                 });
@@ -202,7 +204,7 @@ pub fn server_window_ui(
                         ui.label(format!("{:?}", slot.role));
                         ui.label(slot_text(&slot.slot));
                         let current = d.nics.get(&i);
-                        egui::ComboBox::from_id_salt(("nic_slot", i))
+                        let combo = egui::ComboBox::from_id_salt(("nic_slot", i))
                             .selected_text(current.map_or("empty".into(), |p| p.to_string()))
                             .show_ui(ui, |ui| {
                                 if ui.selectable_label(current.is_none(), "empty").clicked() && current.is_some() {
@@ -222,7 +224,9 @@ pub fn server_window_ui(
                                         }
                                     }
                                 }
-                            });
+                            })
+                            .response;
+                        slot_drop(ui, &combo, design, catalog, id, false, i, cmds, &mut refuse);
                         ui.end_row();
                     }
                 });
@@ -238,6 +242,49 @@ pub fn server_window_ui(
     }
     if !open {
         state.server_window = None;
+    }
+}
+
+/// A part dragged from the palette onto a slot: outlined green when it fits, red with the reason when not; the
+/// drop installs it as one undoable edit.
+#[allow(clippy::too_many_arguments)]
+fn slot_drop(
+    ui: &egui::Ui,
+    resp: &egui::Response,
+    design: &Design,
+    catalog: &Catalog,
+    id: DeviceId,
+    gpu: bool,
+    slot: u16,
+    cmds: &mut Vec<AppCommand>,
+    refuse: &mut Option<String>,
+) {
+    let Some(payload) = resp.dnd_hover_payload::<super::state::PartDrag>() else {
+        return;
+    };
+    let verdict = slot_edit(design, catalog, id, gpu, slot, Some(&payload.0));
+    let color = if verdict.is_ok() {
+        egui::Color32::from_rgb(60, 200, 90)
+    } else {
+        egui::Color32::from_rgb(230, 60, 60)
+    };
+    ui.painter().rect_stroke(
+        resp.rect.expand(2.0),
+        3.0,
+        egui::Stroke::new(2.0, color),
+        egui::StrokeKind::Outside,
+    );
+    if let Err(why) = &verdict {
+        resp.show_tooltip_text(why);
+    }
+    if resp
+        .dnd_release_payload::<super::state::PartDrag>()
+        .is_some()
+    {
+        match verdict {
+            Ok((l, e)) => cmds.push(AppCommand::Edit(l, e)),
+            Err(e) => *refuse = Some(e),
+        }
     }
 }
 
