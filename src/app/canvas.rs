@@ -872,20 +872,7 @@ pub fn canvas_ui(
             ),
             Err(why) => (Color32::from_rgb(230, 60, 60), format!("{name}: {why}")),
         };
-        painter.rect(
-            r,
-            2.0,
-            c.gamma_multiply(0.3),
-            Stroke::new(2.0, c),
-            StrokeKind::Inside,
-        );
-        let galley = painter.layout(msg, egui::FontId::proportional(13.0), Color32::WHITE, 320.0);
-        let tip = Rect::from_min_size(
-            r.right_top() + vec2(8.0, 0.0),
-            galley.size() + vec2(8.0, 6.0),
-        );
-        painter.rect_filled(tip, 3.0, Color32::from_black_alpha(210));
-        painter.galley(tip.min + vec2(4.0, 3.0), galley, Color32::WHITE);
+        outlined_with_tip(&painter, r, c, msg);
     }
 
     // Ghost.
@@ -905,20 +892,7 @@ pub fn canvas_ui(
                 format!("{} — {why}", g.label),
             ),
         };
-        painter.rect(
-            r,
-            2.0,
-            c.gamma_multiply(0.35),
-            Stroke::new(2.0, c),
-            StrokeKind::Inside,
-        );
-        let galley = painter.layout(msg, egui::FontId::proportional(13.0), Color32::WHITE, 320.0);
-        let tip = Rect::from_min_size(
-            r.right_top() + vec2(8.0, 0.0),
-            galley.size() + vec2(8.0, 6.0),
-        );
-        painter.rect_filled(tip, 3.0, Color32::from_black_alpha(210));
-        painter.galley(tip.min + vec2(4.0, 3.0), galley, Color32::WHITE);
+        outlined_with_tip(&painter, r, c, msg);
     }
 
     if design.racks.is_empty() {
@@ -989,6 +963,24 @@ pub fn device_screen_rect(design: &Design, state: &UiState, device: DeviceId) ->
         state.view.zoom,
     );
     layout.devices.get(&device).map(|r| t * *r)
+}
+
+/// Outlines a rect in a verdict colour with a note beside it (drop targets and ghosts).
+fn outlined_with_tip(painter: &egui::Painter, r: Rect, c: Color32, msg: String) {
+    painter.rect(
+        r,
+        2.0,
+        c.gamma_multiply(0.35),
+        Stroke::new(2.0, c),
+        StrokeKind::Inside,
+    );
+    let galley = painter.layout(msg, egui::FontId::proportional(13.0), Color32::WHITE, 320.0);
+    let tip = Rect::from_min_size(
+        r.right_top() + vec2(8.0, 0.0),
+        galley.size() + vec2(8.0, 6.0),
+    );
+    painter.rect_filled(tip, 3.0, Color32::from_black_alpha(210));
+    painter.galley(tip.min + vec2(4.0, 3.0), galley, Color32::WHITE);
 }
 
 /// How many free ports of a device can take a link from `from`; the reason when none can.
