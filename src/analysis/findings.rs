@@ -422,50 +422,6 @@ fn endpoints(topo: &Topology) -> Vec<NodeIndex> {
         .collect()
 }
 
-/// Connected-component label per node, ignoring one node or one edge.
-fn components(
-    topo: &Topology,
-    skip_node: Option<NodeIndex>,
-    skip_edge: Option<petgraph::graph::EdgeIndex>,
-) -> Vec<usize> {
-    let n = topo.graph.node_count();
-    let mut label = vec![usize::MAX; n];
-    let mut next = 0;
-    let mut stack = Vec::new();
-    for start in topo.graph.node_indices() {
-        if Some(start) == skip_node || label.get(start.index()).is_none_or(|l| *l != usize::MAX) {
-            continue;
-        }
-        if let Some(l) = label.get_mut(start.index()) {
-            *l = next;
-        }
-        stack.push(start);
-        while let Some(v) = stack.pop() {
-            for e in topo.graph.edges(v) {
-                if Some(e.id()) == skip_edge {
-                    continue;
-                }
-                let w = if e.source() == v {
-                    e.target()
-                } else {
-                    e.source()
-                };
-                if Some(w) == skip_node {
-                    continue;
-                }
-                if let Some(l) = label.get_mut(w.index())
-                    && *l == usize::MAX
-                {
-                    *l = next;
-                    stack.push(w);
-                }
-            }
-        }
-        next += 1;
-    }
-    label
-}
-
 fn distinct(label: &[usize], nodes: &[NodeIndex], skip: Option<NodeIndex>) -> usize {
     nodes
         .iter()
@@ -483,7 +439,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
     if ends.len() < 2 {
         return;
     }
-    let base = components(topo, None, None);
+    let base = topo.components(None, None);
     let base_count = distinct(&base, &ends, None);
     let gpu_servers: Vec<NodeIndex> = ends
         .iter()
@@ -526,7 +482,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
     ap_list.sort();
     let mut spof_switches = Vec::new();
     for n in ap_list.iter().take(SPOF_CHECK_LIMIT) {
-        let label = components(topo, Some(*n), None);
+        let label = topo.components(Some(*n), None);
         if distinct(&label, &ends, Some(*n)) > base_count
             && let Some(w) = topo.graph.node_weight(*n)
         {
@@ -584,7 +540,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
             true
         } else if checked < SPOF_CHECK_LIMIT {
             checked += 1;
-            distinct(&components(topo, None, Some(e)), &ends, None) > base_count
+            distinct(&topo.components(None, Some(e)), &ends, None) > base_count
         } else {
             unchecked += 1;
             false

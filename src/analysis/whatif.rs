@@ -9,7 +9,6 @@ use super::{Report, analyze};
 use crate::edit::Edit;
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
-use petgraph::visit::EdgeRef;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -43,42 +42,17 @@ pub struct Impact {
 
 /// GPUs in the largest connected group of GPU servers (a server's GPUs talk over NVLink or PCIe).
 pub fn gpus_reachable(design: &Design, topo: &Topology) -> usize {
-    let n = topo.graph.node_count();
-    let mut label = vec![usize::MAX; n];
-    let mut sizes: Vec<usize> = Vec::new();
-    for start in topo.graph.node_indices() {
-        if label.get(start.index()).is_none_or(|l| *l != usize::MAX) {
-            continue;
-        }
-        let id = sizes.len();
-        sizes.push(0);
-        let mut stack = vec![start];
-        if let Some(l) = label.get_mut(start.index()) {
-            *l = id;
-        }
-        while let Some(v) = stack.pop() {
-            if let Some(w) = topo.graph.node_weight(v)
-                && w.kind == NodeKind::GpuServer
-                && let Some(s) = sizes.get_mut(id)
-            {
-                *s += design.devices.get(&w.device).map_or(0, |d| d.gpus.len());
-            }
-            for e in topo.graph.edges(v) {
-                let o = if e.source() == v {
-                    e.target()
-                } else {
-                    e.source()
-                };
-                if let Some(l) = label.get_mut(o.index())
-                    && *l == usize::MAX
-                {
-                    *l = id;
-                    stack.push(o);
-                }
-            }
+    let label = topo.components(None, None);
+    let mut gpus: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+    for n in topo.graph.node_indices() {
+        if let (Some(w), Some(l)) = (topo.graph.node_weight(n), label.get(n.index()))
+            && w.kind == NodeKind::GpuServer
+        {
+            *gpus.entry(*l).or_default() +=
+                design.devices.get(&w.device).map_or(0, |d| d.gpus.len());
         }
     }
-    sizes.into_iter().max().unwrap_or(0)
+    gpus.into_values().max().unwrap_or(0)
 }
 
 fn without(design: &Design, failure: Failure) -> (Design, String) {

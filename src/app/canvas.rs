@@ -309,12 +309,6 @@ pub fn add_rack_edit(
     catalog: &Catalog,
     part: &str,
 ) -> Result<(RackId, Edit), String> {
-    let spec = catalog
-        .get(part)
-        .ok_or_else(|| format!("no catalog part {part}"))?;
-    let PartKind::Rack(r) = &spec.kind else {
-        return Err(format!("{part} is not a rack"));
-    };
     let row = design.racks.values().map(|r| r.row).min().unwrap_or(0);
     let slot = design
         .racks
@@ -327,26 +321,9 @@ pub fn add_rack_edit(
         .map(|i| format!("R{i:02}"))
         .find(|n| !design.racks.values().any(|r| &r.name == n))
         .unwrap_or_else(|| "R".into());
-    let mut edits = Vec::new();
-    let builder = Builder::new(design, catalog);
-    if let Some(e) = builder.ensure_part(part).map_err(|e| e.to_string())? {
-        edits.push(e);
-    }
-    let id = RackId(design.alloc_id());
-    edits.push(Edit::AddRack(
-        id,
-        Rack {
-            name,
-            part: PartId::new(part),
-            height_u: r.units,
-            power_budget_w: r.power_budget_w,
-            max_weight_kg: r.max_weight_kg,
-            row,
-            slot,
-            feed_capacity_w: None,
-        },
-    ));
-    Ok((id, Edit::Batch(edits)))
+    Builder::new(design, catalog)
+        .rack_edit(part, &name, row, slot)
+        .map_err(|e| e.to_string())
 }
 
 /// The ghost of a drag: where it would land and whether it may.

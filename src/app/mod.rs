@@ -154,7 +154,14 @@ impl RacksmithApp {
 
     /// Opens the comparison of the open design (A) with another (B).
     fn compare_with(&mut self, other: &Design) {
-        let a = crate::analysis::analyze(&self.doc.design);
+        // The open design's report is usually current already: analyse it again only when it is not.
+        let fresh = self
+            .analysis
+            .report
+            .clone()
+            .filter(|_| !self.analysis.is_stale(self.doc.revision));
+        let a = fresh
+            .unwrap_or_else(|| std::sync::Arc::new(crate::analysis::analyze(&self.doc.design)));
         let b = crate::analysis::analyze(other);
         self.ui.comparison = Some(crate::analysis::compare::compare(&a, &b));
     }

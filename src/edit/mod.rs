@@ -262,8 +262,8 @@ impl<'a> Builder<'a> {
         edit.apply(self.design)
     }
 
-    /// Adds a rack from a rack part; returns its id and the inverse edit.
-    pub fn add_rack(
+    /// The edit that adds a rack from a rack part and copies the part into the design. Not yet applied.
+    pub fn rack_edit(
         &mut self,
         part: &str,
         name: &str,
@@ -295,7 +295,19 @@ impl<'a> Builder<'a> {
                 feed_capacity_w: None,
             },
         ));
-        let inv = self.apply(Edit::Batch(edits))?;
+        Ok((id, Edit::Batch(edits)))
+    }
+
+    /// Adds a rack; see [`Builder::rack_edit`]. Returns its id and the inverse edit.
+    pub fn add_rack(
+        &mut self,
+        part: &str,
+        name: &str,
+        row: u16,
+        slot: u16,
+    ) -> Result<(RackId, Edit), EditError> {
+        let (id, edit) = self.rack_edit(part, name, row, slot)?;
+        let inv = self.apply(edit)?;
         Ok((id, inv))
     }
 

@@ -4,7 +4,8 @@
 
 use crate::catalog::PartKind;
 use crate::model::{Design, DeviceId, LinkId, PortRole};
-use petgraph::graph::{NodeIndex, UnGraph};
+use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
+use petgraph::visit::EdgeRef;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 
@@ -120,6 +121,52 @@ impl Topology {
             .get(&device)
             .and_then(|n| self.graph.node_weight(*n))
             .map(|n| n.kind)
+    }
+
+    /// Connected-component label per node (indexed by `NodeIndex::index()`), ignoring one node or one edge;
+    /// the ignored node keeps `usize::MAX`.
+    pub fn components(
+        &self,
+        skip_node: Option<NodeIndex>,
+        skip_edge: Option<EdgeIndex>,
+    ) -> Vec<usize> {
+        let n = self.graph.node_count();
+        let mut label = vec![usize::MAX; n];
+        let mut next = 0;
+        let mut stack = Vec::new();
+        for start in self.graph.node_indices() {
+            if Some(start) == skip_node || label.get(start.index()).is_none_or(|l| *l != usize::MAX)
+            {
+                continue;
+            }
+            if let Some(l) = label.get_mut(start.index()) {
+                *l = next;
+            }
+            stack.push(start);
+            while let Some(v) = stack.pop() {
+                for e in self.graph.edges(v) {
+                    if Some(e.id()) == skip_edge {
+                        continue;
+                    }
+                    let w = if e.source() == v {
+                        e.target()
+                    } else {
+                        e.source()
+                    };
+                    if Some(w) == skip_node {
+                        continue;
+                    }
+                    if let Some(l) = label.get_mut(w.index())
+                        && *l == usize::MAX
+                    {
+                        *l = next;
+                        stack.push(w);
+                    }
+                }
+            }
+            next += 1;
+        }
+        label
     }
 
     /// Highest switch tier present (0 when there are no switches reachable from endpoints).
