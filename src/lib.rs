@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod catalog;
 pub mod edit;
+pub mod export;
 pub mod io;
 pub mod model;
 pub mod samples;

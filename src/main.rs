@@ -2,7 +2,7 @@
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
-use racksmith::{analysis, catalog::Catalog, io, samples};
+use racksmith::{analysis, catalog::Catalog, export, io, samples};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -38,8 +38,11 @@ enum Command {
         /// Design B (.ron).
         b: PathBuf,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// Where to write html or csv; "-" or nothing writes to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
     },
     /// Failure what-ifs: the impact of removing a device (by name) or, with no --remove, the N-1 sweep of
     /// single points of failure.
@@ -58,6 +61,24 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+    },
+    /// Export a design for review or for other tools: html, svg, png, bom-csv, cabling-csv, slurm, slurm-yaml,
+    /// dot, json. Text formats go to standard output without -o (or with -o -).
+    Export {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_parser = export_format)]
+        format: export::Format,
+        /// Where to write; "-" or nothing writes text formats to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Picture for svg and png: the rack elevations or the fabric.
+        #[arg(long, value_parser = export_view, default_value = "racks")]
+        view: export::View,
+        /// Traffic pattern whose routed load colours the fabric's links (default: the first routed pattern).
+        #[arg(long)]
+        pattern: Option<String>,
     },
     /// Check a design file and list its problems.
     Validate {
@@ -86,6 +107,60 @@ enum Format {
     Json,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum CompareFormat {
+    Text,
+    Json,
+    Html,
+    Csv,
+}
+
+fn export_format(name: &str) -> Result<export::Format, String> {
+    export::Format::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = export::Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format \"{name}\"; one of: {}", names.join(", "))
+    })
+}
+
+fn export_view(name: &str) -> Result<export::View, String> {
+    export::View::from_name(name).ok_or_else(|| format!("unknown view \"{name}\"; racks or fabric"))
+}
+
+/// Writes bytes to a file atomically, or to standard output for None or "-".
+fn write_out(output: Option<&std::path::Path>, bytes: &[u8], text: bool) -> anyhow::Result<()> {
+    use std::io::Write as _;
+    match output.filter(|p| p.as_os_str() != "-") {
+        Some(path) => {
+            io::write_atomic(path, bytes)?;
+            eprintln!("wrote {} ({} bytes)", path.display(), bytes.len());
+        }
+        None => {
+            if !text {
+                anyhow::bail!("this format is binary: give a file with -o");
+            }
+            std::io::stdout().lock().write_all(bytes)?;
+        }
+    }
+    Ok(())
+}
+
+/// The error and its causes, each said once: a cause whose text its parent already includes (an OS error inside
+/// "cannot save FILE: ...") is not repeated.
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
+}
+
 /// Exit status for unreadable or invalid input.
 const EXIT_INVALID: u8 = 2;
 
@@ -94,7 +169,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_chain(&e));
             ExitCode::from(EXIT_INVALID)
         }
     }
@@ -111,13 +186,51 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Compare { a, b, format }) => {
+        Some(Command::Compare {
+            a,
+            b,
+            format,
+            output,
+        }) => {
             let (da, db) = (io::load(&a)?, io::load(&b)?);
-            let c = analysis::compare::compare(&analysis::analyze(&da), &analysis::analyze(&db));
-            match format {
-                Format::Json => println!("{}", serde_json::to_string_pretty(&c)?),
-                Format::Text => print!("{}", analysis::compare::render(&c)),
-            }
+            let (ra, rb) = (analysis::analyze(&da), analysis::analyze(&db));
+            let c = analysis::compare::compare(&ra, &rb);
+            let text = match format {
+                CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&c)?),
+                CompareFormat::Text => analysis::compare::render(&c),
+                CompareFormat::Html => export::compare_html(
+                    (&da, &ra),
+                    (&db, &rb),
+                    &export::Options {
+                        date: Some(export::today()),
+                        ..Default::default()
+                    },
+                )?,
+                CompareFormat::Csv => export::compare_csv(&c)?,
+            };
+            write_out(output.as_deref(), text.as_bytes(), true)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Export {
+            file,
+            format,
+            output,
+            view,
+            pattern,
+        }) => {
+            let bytes =
+                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let design = io::load(&file)?;
+            let report = analysis::analyze(&design);
+            let options = export::Options {
+                view,
+                pattern,
+                date: Some(export::today()),
+                source_hash: Some(export::short_hash(&bytes)),
+            };
+            let out = export::export(&design, &report, format, &options)
+                .with_context(|| format!("exporting {}", file.display()))?;
+            write_out(output.as_deref(), &out, format.is_text())?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Whatif {

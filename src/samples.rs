@@ -58,6 +58,7 @@ fn link(
             medium,
             length_m,
             cable: Some(crate::model::PartId::new(cable)),
+            notes: String::new(),
         },
     );
     Ok(id)

@@ -18,6 +18,7 @@ fn cable(d: &mut Design, a: PortRef, b: PortRef, medium: Medium) {
             medium,
             length_m: 5.0,
             cable: None,
+            notes: String::new(),
         },
     );
 }

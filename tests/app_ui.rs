@@ -3,7 +3,9 @@
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use racksmith::app::{AppCommand, RacksmithApp};
+use racksmith::app::{
+    AppCommand, DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp,
+};
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
 
@@ -556,7 +558,13 @@ fn compare_the_open_design_with_a_sample() {
         .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
     step(&mut h);
     h.get_by_label("Compare designs");
-    let c = h.state().ui.comparison.clone().expect("comparison open");
+    let c = h
+        .state()
+        .ui
+        .comparison
+        .clone()
+        .expect("comparison open")
+        .comparison;
     let gpus = c.rows.iter().find(|r| r.figure == "GPUs").unwrap();
     assert_eq!((gpus.a, gpus.b, gpus.difference), (120.0, 60.0, -60.0));
     let days = c
@@ -569,7 +577,7 @@ fn compare_the_open_design_with_a_sample() {
     // Swap puts the H100 design first.
     h.get_by_label("Swap A and B").click();
     step(&mut h);
-    let c = h.state().ui.comparison.clone().unwrap();
+    let c = h.state().ui.comparison.clone().unwrap().comparison;
     assert_eq!(c.rows.iter().find(|r| r.figure == "GPUs").unwrap().a, 60.0);
 }
 
@@ -716,4 +724,417 @@ fn drag_a_gpu_from_the_palette_into_a_server_slot() {
     h.state_mut().push(AppCommand::Undo);
     step(&mut h);
     assert!(h.state().design().devices[&server].gpus.is_empty());
+}
+
+/// The file name the app suggests for a design that was never saved: its name made safe, then the suffix.
+fn suggested(h: &Harness<'static, RacksmithApp>, suffix_and_ext: &str) -> String {
+    let stem: String = h
+        .state()
+        .design()
+        .name
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{stem}{suffix_and_ext}")
+}
+
+/// A harness for tests that open the in-app file dialog: `egui_file` marks its title and listing with emoji
+/// (💾, 🗀, 🗋) that egui's bundled fonts lack; the desktop app finds them in the system fonts (eframe's
+/// `system_fonts`), the headless harness draws a box instead of panicking.
+fn dialog_harness(design: Design) -> Harness<'static, RacksmithApp> {
+    let app = RacksmithApp::new_for_test(design);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(20)
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// Opens the File menu and clicks an entry (found by the start of its label; shortcuts follow it).
+fn file_menu(h: &mut Harness<'static, RacksmithApp>, entry: &str) {
+    h.get_by_label("File").click();
+    step(h);
+    h.get_by_label_contains(entry).click();
+    step(h);
+}
+
+/// Types a path into the in-app dialog's file field (found by the name it suggests) and confirms.
+fn type_path_and_confirm(
+    h: &mut Harness<'static, RacksmithApp>,
+    suggested_name: &str,
+    path: &std::path::Path,
+) {
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some(suggested_name)
+    })
+    .set_text_value_accesskit(&path.display().to_string());
+    step(h);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Save")
+        .click();
+    step(h);
+}
+
+#[test]
+fn save_as_without_a_native_dialog_shows_the_in_app_dialog_and_saves() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("typed.ron");
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.state_mut().set_native_dialogs(Box::new(NoNativeDialogs));
+    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    step(&mut h);
+    assert!(h.state().doc.is_dirty());
+    file_menu(&mut h, "Save As…");
+    // Not a silent "cancelled": the in-app dialog is on screen.
+    h.get_by_label_contains("Save design as");
+    assert!(!h.state().ui.status.contains("cancelled"));
+    let name = suggested(&h, ".ron");
+    type_path_and_confirm(&mut h, &name, &path);
+    assert!(h.state().ui.file_dialog.is_none());
+    let saved = racksmith::io::load(&path).unwrap();
+    assert_eq!(&saved, h.state().design());
+    assert!(!h.state().doc.is_dirty());
+    assert_eq!(h.state().doc.path.as_deref(), Some(path.as_path()));
+}
+
+#[test]
+fn a_name_typed_without_extension_gets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    file_menu(&mut h, "Save As…");
+    let name = suggested(&h, ".ron");
+    type_path_and_confirm(&mut h, &name, &dir.path().join("plain"));
+    assert!(racksmith::io::load(&dir.path().join("plain.ron")).is_ok());
+}
+
+#[test]
+fn export_bill_of_materials_through_the_in_app_dialog() {
+    // Needs the export engine (src/export) to write BOM CSV.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bom.csv");
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.get_by_label("File").click();
+    step(&mut h);
+    h.get_by_label("Export").hover();
+    step(&mut h);
+    h.get_by_label("Bill of materials (.csv)…").click();
+    step(&mut h);
+    h.get_by_label_contains("Export Bill of materials");
+    let name = suggested(&h, "-bom.csv");
+    type_path_and_confirm(&mut h, &name, &path);
+    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(!bytes.is_empty());
+    // The status bar says what was written where, and the folder is remembered for the next export.
+    let status = &h.state().ui.status;
+    assert!(
+        status.contains("Bill of materials") && status.contains("bom.csv"),
+        "{status}"
+    );
+    assert_eq!(h.state().ui.export_dir.as_deref(), Some(dir.path()));
+}
+
+#[test]
+fn saving_onto_an_existing_file_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("taken.ron");
+    std::fs::write(&path, "old").unwrap();
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    file_menu(&mut h, "Save As…");
+    let name = suggested(&h, ".ron");
+    type_path_and_confirm(&mut h, &name, &path);
+    h.get_by_label("taken.ron exists. Replace it?");
+    // Nothing is written before the answer.
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+    h.get_by_label("Replace").click();
+    step(&mut h);
+    assert_eq!(&racksmith::io::load(&path).unwrap(), h.state().design());
+}
+
+#[test]
+fn declining_to_replace_leaves_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("taken.ron");
+    std::fs::write(&path, "old").unwrap();
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    file_menu(&mut h, "Save As…");
+    let name = suggested(&h, ".ron");
+    type_path_and_confirm(&mut h, &name, &path);
+    h.get_by_label("Cancel").click();
+    step(&mut h);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+    assert!(h.state().ui.overwrite.is_none());
+}
+
+#[test]
+fn a_failed_save_says_why_and_keeps_the_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("no-such-folder").join("x.ron");
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    step(&mut h);
+    let before = h.state().design().clone();
+    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    step(&mut h);
+    let err = h.state().ui.error.clone().expect("an error window");
+    assert!(err.contains("does not exist"), "{err}");
+    h.get_by_label_contains("does not exist");
+    assert!(h.state().doc.is_dirty());
+    assert_eq!(h.state().design(), &before);
+    assert!(h.state().doc.path.is_none());
+    assert!(!path.exists());
+}
+
+/// Native dialogs that answer from a script, to show the native answer wins over the in-app dialog.
+struct Scripted(
+    Vec<NativeOutcome>,
+    std::rc::Rc<std::cell::RefCell<Vec<DialogRequest>>>,
+);
+
+impl NativeDialogs for Scripted {
+    fn show(&mut self, request: &DialogRequest) -> NativeOutcome {
+        self.1.borrow_mut().push(request.clone());
+        self.0.pop().unwrap_or(NativeOutcome::Cancelled)
+    }
+}
+
+#[test]
+fn a_native_dialog_is_used_when_it_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("native.ron");
+    let asked = std::rc::Rc::default();
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.state_mut().set_native_dialogs(Box::new(Scripted(
+        vec![
+            NativeOutcome::Cancelled,
+            NativeOutcome::Chosen(path.clone()),
+        ],
+        std::rc::Rc::clone(&asked),
+    )));
+    file_menu(&mut h, "Save As…");
+    assert!(h.state().ui.file_dialog.is_none());
+    assert!(racksmith::io::load(&path).is_ok());
+    {
+        let asked = asked.borrow();
+        let r = asked.last().unwrap();
+        assert_eq!(r.extension, "ron");
+        assert_eq!(r.file_name.as_deref(), Some(suggested(&h, ".ron").as_str()));
+    }
+    // A dialog that was shown and cancelled says so, and no in-app dialog follows.
+    file_menu(&mut h, "Save As…");
+    assert!(h.state().ui.file_dialog.is_none());
+    assert!(
+        h.state().ui.status.contains("cancelled"),
+        "{}",
+        h.state().ui.status
+    );
+}
+
+#[test]
+fn a_device_note_is_one_undoable_edit() {
+    let mut d = racksmith::samples::default_design();
+    let (id, dev) = d.devices.iter_mut().next().unwrap();
+    let id = *id;
+    dev.notes = "old note".into();
+    let mut h = dialog_harness(d);
+    h.state_mut()
+        .push(AppCommand::Select(racksmith::app::state::Selection {
+            devices: [id].into(),
+            ..Default::default()
+        }));
+    step(&mut h);
+    let field = h.get_by_label("Review notes");
+    assert_eq!(field.value().as_deref(), Some("old note"));
+    field.focus();
+    step(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    step(&mut h);
+    h.get_by_label("Review notes")
+        .type_text("needs a second PSU");
+    step(&mut h);
+    // Typing is not an edit yet.
+    assert_eq!(h.state().design().devices[&id].notes, "old note");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    step(&mut h);
+    assert_eq!(h.state().design().devices[&id].notes, "needs a second PSU");
+    assert!(h.state().doc.is_dirty());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step(&mut h);
+    assert_eq!(h.state().design().devices[&id].notes, "old note");
+}
+
+#[test]
+fn a_note_follows_the_selection_change_that_ends_it() {
+    let d = racksmith::samples::default_design();
+    let ids: Vec<_> = d.devices.keys().copied().take(2).collect();
+    let mut h = dialog_harness(d);
+    let select = |h: &mut Harness<'static, RacksmithApp>, id| {
+        h.state_mut()
+            .push(AppCommand::Select(racksmith::app::state::Selection {
+                devices: [id].into(),
+                ..Default::default()
+            }));
+        step(h);
+    };
+    select(&mut h, ids[0]);
+    h.get_by_label("Review notes").focus();
+    step(&mut h);
+    h.get_by_label("Review notes").type_text("check airflow");
+    step(&mut h);
+    // Selecting something else commits the note to the device it was typed for.
+    select(&mut h, ids[1]);
+    assert_eq!(h.state().design().devices[&ids[0]].notes, "check airflow");
+    assert_eq!(h.state().design().devices[&ids[1]].notes, "");
+}
+
+#[test]
+fn export_the_comparison_as_csv() {
+    // Needs the export engine (src/export) to write the comparison CSV.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cmp.csv");
+    let mut h = dialog_harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
+    h.state_mut()
+        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+    step(&mut h);
+    h.get_by_label("Export CSV…").click();
+    step(&mut h);
+    let name = suggested(&h, "-compare.csv");
+    type_path_and_confirm(&mut h, &name, &path);
+    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(!std::fs::read(&path).unwrap().is_empty());
+}
+
+#[test]
+fn compare_with_a_file_picked_in_the_in_app_dialog() {
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.ron");
+    racksmith::io::save(
+        &racksmith::samples::sample("h100-60gpu-training").unwrap(),
+        &other,
+    )
+    .unwrap();
+    let mut h = dialog_harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
+    file_menu(&mut h, "Compare with…");
+    h.get_by_label_contains("Compare with design");
+    // Type the file's path in the folder field and press Enter (the open dialog's way to take a typed path).
+    let cwd = std::env::current_dir().unwrap().display().to_string();
+    let field = h.get_by(|n| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some(cwd.as_str())
+    });
+    field.focus();
+    step(&mut h);
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::TextInput && n.value().as_deref() == Some(cwd.as_str())
+    })
+    .set_text_value_accesskit(&other.display().to_string());
+    step(&mut h);
+    h.key_press(egui::Key::Enter);
+    step(&mut h);
+    assert!(h.state().ui.file_dialog.is_none());
+    let c = h.state().ui.comparison.clone().expect("comparison open");
+    assert_eq!(c.b_design.gpu_count(), 60);
+    h.get_by_label("Compare designs");
+}
+
+#[test]
+fn a_link_note_is_one_undoable_edit() {
+    let d = racksmith::samples::default_design();
+    let link = *d.links.keys().next().unwrap();
+    let mut h = harness(d);
+    h.state_mut()
+        .push(AppCommand::Select(racksmith::app::state::Selection {
+            links: [link].into(),
+            ..Default::default()
+        }));
+    step(&mut h);
+    h.get_by_label("Review notes").focus();
+    step(&mut h);
+    h.get_by_label("Review notes").type_text("label both ends");
+    step(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Enter);
+    step(&mut h);
+    assert_eq!(h.state().design().links[&link].notes, "label both ends");
+    h.get_by_label("Undo").click();
+    step(&mut h);
+    assert_eq!(h.state().design().links[&link].notes, "");
+}
+
+#[test]
+fn export_the_fabric_drawing_and_the_comparison_page_without_dialogs() {
+    // Needs the export engine (src/export) for SVG and the comparison HTML.
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("fabric.svg");
+    let html = dir.path().join("cmp.html");
+    let mut h = harness(racksmith::samples::default_design());
+    h.state_mut().push(AppCommand::ExportTo(
+        racksmith::export::Format::Svg,
+        racksmith::export::View::Fabric,
+        svg.clone(),
+    ));
+    step(&mut h);
+    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    h.state_mut()
+        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+    step(&mut h);
+    h.state_mut().push(AppCommand::ExportComparisonTo(
+        racksmith::app::CompareFormat::Html,
+        html.clone(),
+    ));
+    step(&mut h);
+    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
+}
+
+#[test]
+fn design_and_rack_notes_commit_when_the_field_loses_focus() {
+    let (mut design, rack) = one_rack();
+    design.notes = "first draft".into();
+    let mut h = harness(design);
+    // Nothing selected: the design's own notes.
+    h.get_by_label("Review notes").focus();
+    step(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("Review notes")
+        .type_text("for the finance review");
+    step(&mut h);
+    assert_eq!(h.state().design().notes, "first draft");
+    // Clicking elsewhere ends the typing: one edit.
+    h.get_by_label_contains("racks ·").click();
+    step(&mut h);
+    assert_eq!(h.state().design().notes, "for the finance review");
+    assert_eq!(
+        h.state().doc.history.undo_label(),
+        Some("Edit design notes")
+    );
+    // A rack's note.
+    h.state_mut()
+        .push(AppCommand::Select(racksmith::app::state::Selection {
+            racks: [rack].into(),
+            ..Default::default()
+        }));
+    step(&mut h);
+    h.get_by_label("Review notes").focus();
+    step(&mut h);
+    h.get_by_label("Review notes")
+        .type_text("floor tile rated 1200 kg");
+    step(&mut h);
+    h.get_by_label_contains("racks ·").click();
+    step(&mut h);
+    assert_eq!(
+        h.state().design().racks[&rack].notes,
+        "floor tile rated 1200 kg"
+    );
+    h.state_mut().push(AppCommand::Undo);
+    step(&mut h);
+    assert_eq!(h.state().design().racks[&rack].notes, "");
+    assert_eq!(h.state().design().notes, "for the finance review");
 }

@@ -82,9 +82,9 @@ pub fn analysis_ui(
             ui.label(RichText::new("updating…").weak());
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui.button("Export report…").clicked() {
-                cmds.push(AppCommand::ExportReport);
-            }
+            ui.menu_button("Export…", |ui| super::exports::export_menu_ui(ui, cmds))
+                .response
+                .on_hover_text("The review report, drawings, tables and scheduler files (also in File > Export)");
         });
     });
     let Some(r) = report else {

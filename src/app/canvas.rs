@@ -840,6 +840,16 @@ pub fn canvas_ui(
         }
     }
 
+    // Badges go over the links, which start at the devices' right ends.
+    let hovered_note = paint_note_badges(
+        &painter,
+        &layout,
+        design,
+        screen_from_canvas,
+        visible,
+        pointer.filter(|p| rect.contains(*p)),
+    );
+
     if let Some((r, verdict, name)) = &port_target {
         let r = screen_from_canvas * *r;
         let (c, msg) = match verdict {
@@ -882,10 +892,17 @@ pub fn canvas_ui(
         );
     }
 
-    // Hover tooltip for a device.
-    if state.drag == CanvasDrag::None
+    // Hover tooltip for a note badge, else for a device.
+    let tooltips = state.drag == CanvasDrag::None
         && !state.no_tooltips
-        && egui::DragAndDrop::payload::<PartDrag>(ui.ctx()).is_none()
+        && egui::DragAndDrop::payload::<PartDrag>(ui.ctx()).is_none();
+    if tooltips && let Some((whose, note)) = hovered_note {
+        resp.on_hover_ui_at_pointer(|ui| {
+            ui.set_max_width(360.0);
+            ui.strong(format!("Note on {whose}"));
+            ui.label(note);
+        });
+    } else if tooltips
         && let Some(d) = hovered_device.and_then(|id| design.devices.get(&id).map(|d| (id, d)))
     {
         resp.on_hover_ui_at_pointer(|ui| device_tooltip_ui(ui, design, d.0, d.1));
@@ -919,6 +936,70 @@ fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, id: DeviceId, d: &Devic
         .filter(|l| l.a.device == id || l.b.device == id)
         .count();
     ui.label(format!("{links} links"));
+    if !d.notes.is_empty() {
+        ui.separator();
+        ui.label(format!("Note: {}", d.notes));
+    }
+}
+
+/// Side of a note badge on screen, points.
+const BADGE: f32 = 13.0;
+
+/// Marks racks and devices that carry a review note with a small badge (top right of the rack's header, right end
+/// of the device). Returns whose note is under the pointer, with the note, for the hover text.
+fn paint_note_badges(
+    painter: &egui::Painter,
+    layout: &Layout,
+    design: &Design,
+    screen_from_canvas: TSTransform,
+    visible: Rect,
+    pointer: Option<Pos2>,
+) -> Option<(String, String)> {
+    let mut hovered = None;
+    let mut badge = |corner: Pos2, whose: &str, note: &str| {
+        let r = Rect::from_min_size(corner - vec2(BADGE + 3.0, -3.0), Vec2::splat(BADGE));
+        painter.rect(
+            r,
+            2.0,
+            Color32::from_rgb(250, 215, 90),
+            Stroke::new(1.0, Color32::from_black_alpha(160)),
+            StrokeKind::Inside,
+        );
+        painter.text(
+            r.center(),
+            egui::Align2::CENTER_CENTER,
+            "N",
+            egui::FontId::proportional(BADGE - 3.0),
+            Color32::BLACK,
+        );
+        if pointer.is_some_and(|p| r.expand(2.0).contains(p)) {
+            hovered = Some((whose.to_string(), note.to_string()));
+        }
+    };
+    for g in &layout.racks {
+        if let Some(rack) = design.racks.get(&g.id)
+            && !rack.notes.is_empty()
+            && g.rect.intersects(visible)
+        {
+            badge(
+                screen_from_canvas * g.rect.right_top(),
+                &format!("rack {}", rack.name),
+                &rack.notes,
+            );
+        }
+    }
+    for (id, cr) in &layout.devices {
+        if let Some(d) = design.devices.get(id)
+            && !d.notes.is_empty()
+            && cr.intersects(visible)
+        {
+            let r = screen_from_canvas * *cr;
+            // Centred vertically on the device, whatever its height on screen.
+            let corner = pos2(r.right(), r.center().y - BADGE / 2.0 - 3.0);
+            badge(corner, &d.name, &d.notes);
+        }
+    }
+    hovered
 }
 
 /// Screen position of the middle of unit `u` of a rack with the current view (tests drive drags with it).

@@ -1,13 +1,13 @@
 //! The comparison window: the open design against another file or a sample, side by side with the differences
-//! (the same figures as `racksmith compare`).
+//! (the same figures as `racksmith compare`), and its export as HTML or CSV.
 
-use super::AppCommand;
 use super::state::UiState;
+use super::{AppCommand, CompareFormat};
 use crate::analysis::compare::Comparison;
 
 /// Draws the comparison window when one is open.
 pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
-    let Some(c) = state.comparison.as_ref() else {
+    let Some(c) = state.comparison.as_ref().map(|c| &c.comparison) else {
         return;
     };
     let mut open = true;
@@ -32,15 +32,27 @@ pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Ve
                 });
                 swap = ui.button("Swap A and B").clicked();
             });
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Export HTML…")
+                    .on_hover_text(
+                        "The comparison as a self-contained page in the review report's style",
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::ExportComparison(CompareFormat::Html));
+                }
+                if ui
+                    .button("Export CSV…")
+                    .on_hover_text("Figure, unit, A, B, difference, ratio, better")
+                    .clicked()
+                {
+                    cmds.push(AppCommand::ExportComparison(CompareFormat::Csv));
+                }
+            });
         });
     if swap && let Some(c) = state.comparison.as_mut() {
-        std::mem::swap(&mut c.a, &mut c.b);
-        std::mem::swap(&mut c.bottleneck_a, &mut c.bottleneck_b);
-        for r in &mut c.rows {
-            std::mem::swap(&mut r.a, &mut r.b);
-            r.difference = -r.difference;
-            r.ratio = (r.a != 0.0).then(|| r.b / r.a);
-        }
+        c.swap();
     }
     if !open {
         state.comparison = None;

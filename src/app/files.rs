@@ -1,5 +1,5 @@
-//! Files and safety: open/save dialogs (rfd; None when no dialog is available), the "discard changes?" prompt,
-//! dropped files, the close request, the crash-recovery autosave and the `--screenshot` job.
+//! Files and safety: the "discard changes?" prompt, the error window, dropped files, the close request, the
+//! crash-recovery autosave and the `--screenshot` job. File dialogs are in `dialogs`.
 
 use super::state::Pending;
 use super::{AppCommand, RacksmithApp};
@@ -9,40 +9,11 @@ use std::time::{Duration, Instant};
 /// eframe storage key of the recent-files list.
 pub const RECENT_KEY: &str = "racksmith.recent";
 
+/// eframe storage key of the folder the last export went to.
+pub const EXPORT_DIR_KEY: &str = "racksmith.export_dir";
+
 /// How often a dirty document is written to the recovery file.
 const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
-
-/// Asks for a design file to open.
-pub fn open_dialog() -> Option<PathBuf> {
-    rfd::FileDialog::new()
-        .add_filter("Racksmith design", &["ron"])
-        .pick_file()
-}
-
-/// Asks where to save; `ext` is "ron" for designs and "txt" for reports.
-pub fn save_dialog(name: &str, ext: &str) -> Option<PathBuf> {
-    let stem: String = name
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    rfd::FileDialog::new()
-        .add_filter(
-            if ext == "ron" {
-                "Racksmith design"
-            } else {
-                "Text"
-            },
-            &[ext],
-        )
-        .set_file_name(format!("{stem}.{ext}"))
-        .save_file()
-}
 
 /// The crash-recovery file.
 pub struct Recovery {

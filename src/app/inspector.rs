@@ -3,7 +3,7 @@
 
 use super::AppCommand;
 use super::cabling;
-use super::state::{Selection, UiState};
+use super::state::{NoteTarget, Selection, UiState};
 use super::widgets::{fmt_num, num_field};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
@@ -136,6 +136,15 @@ pub fn inspector_ui(
     ui.heading("Inspector");
     cabling::connect_flow_ui(ui, design, state, cmds);
     let sel = state.selection.clone();
+    // A note typed for something no longer shown (the selection changed before the field saw its focus go).
+    let shown = note_target(&sel);
+    if let Some((target, text)) = state.notes_buffer.take() {
+        if Some(target) == shown {
+            state.notes_buffer = Some((target, text));
+        } else {
+            cmds.extend(note_edit(design, target, text));
+        }
+    }
     if let Some(d) = sel.single_device() {
         device_ui(ui, design, report, d, state, cmds);
     } else if sel.devices.is_empty() && sel.links.is_empty() && sel.racks.len() == 1 {
@@ -189,6 +198,7 @@ fn design_ui(ui: &mut egui::Ui, design: &Design, state: &mut UiState, cmds: &mut
         design.gpu_count(),
         design.links.len()
     ));
+    notes_ui(ui, design, NoteTarget::Design, state, cmds);
     ui.add_space(6.0);
     ui.label("Click a device or rack to inspect it; shift-click or drag a box to select several.");
 }
@@ -294,6 +304,7 @@ fn device_ui(
                 ui.end_row();
             }
         });
+    notes_ui(ui, design, NoteTarget::Device(id), state, cmds);
     ui.horizontal(|ui| {
         if part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
             && ui.button("Server internals…").clicked()
@@ -455,6 +466,7 @@ fn rack_ui(
                 ui.end_row();
             });
     }
+    notes_ui(ui, design, NoteTarget::Rack(id), state, cmds);
     ui.add_space(6.0);
     if ui
         .button("Remove rack")
@@ -585,6 +597,7 @@ fn link_ui(
         edits.push(Edit::AddLink(id, link));
         cmds.push(AppCommand::Edit(label, Edit::Batch(edits)));
     }
+    notes_ui(ui, design, NoteTarget::Link(id), state, cmds);
     if ui.button("Remove link").clicked() {
         cmds.push(AppCommand::Edit("Remove link".into(), Edit::RemoveLink(id)));
     }
@@ -642,4 +655,127 @@ fn multi_ui(ui: &mut egui::Ui, design: &Design, sel: &Selection, cmds: &mut Vec<
             cmds.push(AppCommand::DeleteSelection);
         }
     });
+}
+
+/// Whose note the inspector shows for a selection.
+fn note_target(sel: &Selection) -> Option<NoteTarget> {
+    if sel.is_empty() {
+        return Some(NoteTarget::Design);
+    }
+    if let Some(d) = sel.single_device() {
+        return Some(NoteTarget::Device(d));
+    }
+    match (sel.devices.len(), sel.racks.len(), sel.links.len()) {
+        (0, 1, 0) => sel.racks.first().map(|r| NoteTarget::Rack(*r)),
+        (0, 0, 1) => sel.links.first().map(|l| NoteTarget::Link(*l)),
+        _ => None,
+    }
+}
+
+/// The note a target carries now; None when it is gone.
+fn current_note(design: &Design, target: NoteTarget) -> Option<&str> {
+    match target {
+        NoteTarget::Design => Some(design.notes.as_str()),
+        NoteTarget::Rack(r) => design.racks.get(&r).map(|x| x.notes.as_str()),
+        NoteTarget::Device(d) => design.devices.get(&d).map(|x| x.notes.as_str()),
+        NoteTarget::Link(l) => design.links.get(&l).map(|x| x.notes.as_str()),
+    }
+}
+
+/// The edit setting a target's note, when the text differs from the note it has.
+pub fn note_edit(design: &Design, target: NoteTarget, text: String) -> Option<AppCommand> {
+    if current_note(design, target)? == text {
+        return None;
+    }
+    let (label, edit) = match target {
+        NoteTarget::Design => (
+            "Edit design notes".to_string(),
+            Edit::SetMeta {
+                name: design.name.clone(),
+                notes: text,
+            },
+        ),
+        NoteTarget::Rack(id) => {
+            let r = design.racks.get(&id)?;
+            (
+                format!("Edit note on rack {}", r.name),
+                Edit::UpdateRack(
+                    id,
+                    crate::model::Rack {
+                        notes: text,
+                        ..r.clone()
+                    },
+                ),
+            )
+        }
+        NoteTarget::Device(id) => {
+            let d = design.devices.get(&id)?;
+            (
+                format!("Edit note on {}", d.name),
+                Edit::UpdateDevice(
+                    id,
+                    crate::model::Device {
+                        notes: text,
+                        ..d.clone()
+                    },
+                ),
+            )
+        }
+        NoteTarget::Link(id) => {
+            let l = design.links.get(&id)?;
+            (
+                "Edit note on link".to_string(),
+                Edit::UpdateLink(
+                    id,
+                    crate::model::Link {
+                        notes: text,
+                        ..l.clone()
+                    },
+                ),
+            )
+        }
+    };
+    Some(AppCommand::Edit(label, edit))
+}
+
+/// A multi-line review-note field. Typing stays in a buffer; the note is committed as one undoable edit when the
+/// field loses focus or on Ctrl+Enter, so undo restores the whole note rather than a keystroke.
+fn notes_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    target: NoteTarget,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(current) = current_note(design, target) else {
+        return;
+    };
+    let mut text = match &state.notes_buffer {
+        Some((t, s)) if *t == target => s.clone(),
+        _ => current.to_string(),
+    };
+    ui.add_space(4.0);
+    let label = ui.label("Review notes").on_hover_text(
+        "Saved in the design file, listed in the HTML report and marked on the elevations",
+    );
+    let resp = ui
+        .add(
+            egui::TextEdit::multiline(&mut text)
+                .id_salt(("notes", target))
+                .desired_rows(2)
+                .desired_width(f32::INFINITY)
+                .hint_text("A note for reviewers (Ctrl+Enter to commit)"),
+        )
+        .labelled_by(label.id);
+    let commit_key = resp.has_focus()
+        && ui.input_mut(|i| i.consume_key(egui::Modifiers::COMMAND, egui::Key::Enter));
+    if commit_key {
+        resp.surrender_focus();
+    }
+    if resp.has_focus() && !commit_key {
+        state.notes_buffer = Some((target, text));
+    } else if commit_key || resp.lost_focus() || state.notes_buffer.is_some() {
+        state.notes_buffer = None;
+        cmds.extend(note_edit(design, target, text));
+    }
 }

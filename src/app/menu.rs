@@ -49,7 +49,10 @@ pub const SHORTCUTS: [(&str, &str); 17] = [
 
 /// Global keyboard shortcuts. Editing shortcuts are skipped while a text field has the keyboard.
 pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
-    let typing = ctx.egui_wants_keyboard_input();
+    // A file dialog or prompt on screen takes the keys too: Escape closes it, Delete must not edit the design.
+    let typing = ctx.egui_wants_keyboard_input()
+        || app.ui.file_dialog.is_some()
+        || app.ui.overwrite.is_some();
     let mut cmds = Vec::new();
     ctx.input_mut(|i| {
         if i.consume_shortcut(&NEW) {
@@ -167,9 +170,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 {
                     cmds.push(AppCommand::SaveAs);
                 }
-                if ui.button("Export report…").clicked() {
-                    cmds.push(AppCommand::ExportReport);
-                }
+                ui.menu_button("Export", |ui| super::exports::export_menu_ui(ui, &mut cmds));
                 ui.separator();
                 if ui.button("Quit").clicked() {
                     cmds.push(AppCommand::Quit);

@@ -6,6 +6,8 @@ mod analysis_pane;
 mod cabling;
 mod canvas;
 mod compare;
+mod dialogs;
+mod exports;
 mod fabric;
 mod files;
 mod inspector;
@@ -19,6 +21,10 @@ mod widgets;
 use crate::catalog::Catalog;
 use crate::edit::Edit;
 use crate::model::{Design, DeviceId, PortRef, RackId};
+pub use dialogs::{
+    CompareFormat, DialogKind, DialogRequest, FilePurpose, InAppDialog, NativeDialogs,
+    NativeOutcome, NoNativeDialogs, OverwritePrompt, RfdDialogs,
+};
 use state::{AnalysisState, Document, FitTarget, Pending, Selection, UiState};
 use std::path::PathBuf;
 
@@ -47,10 +53,20 @@ pub enum AppCommand {
     SaveAs,
     /// Save to a path without a dialog.
     SaveTo(PathBuf),
-    /// Export the text report (file dialog).
+    /// Export the plain-text analysis report (file dialog).
     ExportReport,
-    /// Export the text report to a path without a dialog.
+    /// Export the plain-text analysis report to a path without a dialog.
     ExportReportTo(PathBuf),
+    /// Export in a format (file dialog); the view applies to SVG and PNG.
+    Export(crate::export::Format, crate::export::View),
+    /// Export in a format to a path without a dialog.
+    ExportTo(crate::export::Format, crate::export::View, PathBuf),
+    /// Export the open comparison (file dialog).
+    ExportComparison(CompareFormat),
+    /// Export the open comparison to a path without a dialog.
+    ExportComparisonTo(CompareFormat, PathBuf),
+    /// A file chosen in the in-app dialog (after any "replace it?"), for what it was asked for.
+    FileChosen(FilePurpose, PathBuf),
     /// Quit (asks before discarding changes).
     Quit,
     /// Replace the selection.
@@ -99,6 +115,7 @@ pub struct RacksmithApp {
     /// UI state.
     pub ui: UiState,
     commands: Vec<AppCommand>,
+    dialogs: Box<dyn NativeDialogs>,
     screenshot: Option<files::ScreenshotJob>,
     recovery: files::Recovery,
     allow_close: bool,
@@ -108,9 +125,12 @@ pub struct RacksmithApp {
 }
 
 impl RacksmithApp {
-    /// An app for a design, with no recovery file, no persistence and no screenshot (for tests).
+    /// An app for a design, with no recovery file, no persistence, no screenshot and no native file dialogs, so
+    /// a test never blocks on one (for tests).
     pub fn new_for_test(design: Design) -> Self {
-        Self::new(design, None, None, files::Recovery::disabled())
+        let mut app = Self::new(design, None, None, files::Recovery::disabled());
+        app.dialogs = Box::new(NoNativeDialogs);
+        app
     }
 
     fn new(
@@ -126,6 +146,7 @@ impl RacksmithApp {
             analysis: AnalysisState::default(),
             ui: UiState::default(),
             commands: Vec::new(),
+            dialogs: dialogs::dialogs_from_env(),
             screenshot: screenshot.map(files::ScreenshotJob::new),
             recovery,
             allow_close: false,
@@ -153,17 +174,25 @@ impl RacksmithApp {
     }
 
     /// Opens the comparison of the open design (A) with another (B).
-    fn compare_with(&mut self, other: &Design) {
+    fn compare_with(&mut self, other: Design) {
         // The open design's report is usually current already: analyse it again only when it is not.
-        let fresh = self
-            .analysis
-            .report
-            .clone()
-            .filter(|_| !self.analysis.is_stale(self.doc.revision));
-        let a = fresh
-            .unwrap_or_else(|| std::sync::Arc::new(crate::analysis::analyze(&self.doc.design)));
-        let b = crate::analysis::analyze(other);
-        self.ui.comparison = Some(crate::analysis::compare::compare(&a, &b));
+        let a = self.current_report();
+        let b = std::sync::Arc::new(crate::analysis::analyze(&other));
+        self.ui.comparison = Some(state::CompareState {
+            comparison: crate::analysis::compare::compare(&a, &b),
+            a_design: self.doc.design.clone(),
+            a_report: a,
+            b_design: other,
+            b_report: b,
+        });
+    }
+
+    /// Compares the open design with a design file.
+    fn compare_with_file(&mut self, path: &std::path::Path) {
+        match crate::io::load(path) {
+            Ok(other) => self.compare_with(other),
+            Err(e) => self.ui.error = Some(format!("Could not open the file to compare:\n{e}")),
+        }
     }
 
     /// Screen position of a device's node in the fabric view as last drawn (for driving clicks in tests).
@@ -234,21 +263,10 @@ impl RacksmithApp {
             AppCommand::New => self.guarded(Pending::New),
             AppCommand::Open(p) => self.guarded(Pending::Open(p)),
             AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
-            AppCommand::CompareWith(path) => {
-                let path = path.or_else(|| {
-                    rfd::FileDialog::new()
-                        .add_filter("Racksmith design", &["ron"])
-                        .pick_file()
-                });
-                if let Some(path) = path {
-                    match crate::io::load(&path) {
-                        Ok(other) => self.compare_with(&other),
-                        Err(e) => self.ui.error = Some(e.to_string()),
-                    }
-                }
-            }
+            AppCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
+            AppCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
             AppCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
-                Ok(other) => self.compare_with(&other),
+                Ok(other) => self.compare_with(other),
                 Err(e) => self.ui.refuse(e.to_string()),
             },
             AppCommand::Quit => self.guarded(Pending::Quit),
@@ -256,22 +274,22 @@ impl RacksmithApp {
                 Some(p) => self.save_to(p),
                 None => self.apply(AppCommand::SaveAs),
             },
-            AppCommand::SaveAs => {
-                if let Some(p) = files::save_dialog(&self.doc.design.name, "ron") {
-                    self.save_to(p);
-                } else {
-                    self.ui.info("Save cancelled (no file chosen)");
-                }
-            }
+            AppCommand::SaveAs => self.ask_path(FilePurpose::SaveAs),
             AppCommand::SaveTo(p) => self.save_to(p),
-            AppCommand::ExportReport => {
-                if let Some(p) = files::save_dialog(&self.doc.design.name, "txt") {
-                    self.export_report(p);
+            AppCommand::ExportReport => self.ask_path(FilePurpose::ExportTextReport),
+            AppCommand::ExportReportTo(p) => self.export_report(p),
+            AppCommand::Export(format, view) => self.ask_path(FilePurpose::Export(format, view)),
+            AppCommand::ExportTo(format, view, p) => self.export_to(format, view, &p),
+            AppCommand::ExportComparison(c) => {
+                if self.ui.comparison.is_some() {
+                    self.ask_path(FilePurpose::ExportComparison(c));
                 } else {
-                    self.ui.info("Export cancelled (no file chosen)");
+                    self.ui
+                        .refuse("Open a comparison first (File > Compare with…)");
                 }
             }
-            AppCommand::ExportReportTo(p) => self.export_report(p),
+            AppCommand::ExportComparisonTo(c, p) => self.export_comparison_to(c, &p),
+            AppCommand::FileChosen(purpose, p) => self.path_chosen(purpose, p),
             AppCommand::Select(sel) => {
                 self.ui.selection = sel;
             }
@@ -448,16 +466,8 @@ impl RacksmithApp {
                 self.ui.view.fit = Some(FitTarget::All);
                 self.ui.info("New design");
             }
-            Pending::Open(path) => {
-                let path = match path {
-                    Some(p) => Some(p),
-                    None => files::open_dialog(),
-                };
-                match path {
-                    Some(p) => self.open_path(p),
-                    None => self.ui.info("Open cancelled (no file chosen)"),
-                }
-            }
+            Pending::Open(Some(p)) => self.open_path(p),
+            Pending::Open(None) => self.ask_path(FilePurpose::Open),
             Pending::OpenSample(name) => match crate::samples::sample(&name) {
                 Ok(d) => {
                     self.doc.replace(d, None);
@@ -501,23 +511,15 @@ impl RacksmithApp {
                 self.recovery.remove();
                 self.ui.info(format!("Saved {}", path.display()));
             }
-            Err(e) => self.ui.error = Some(format!("Could not save:\n{e}")),
-        }
-    }
-
-    fn export_report(&mut self, path: PathBuf) {
-        // The shown report when it is current; otherwise the export waits for a fresh one.
-        let text = match self.analysis.report.as_deref() {
-            Some(r) if !self.analysis.is_stale(self.doc.revision) => {
-                crate::analysis::text::render(r)
+            Err(e) => {
+                // The document stays open and marked unsaved; the error says why.
+                self.ui.error = Some(format!(
+                    "Could not save {}: {}\nThe design is still open, with its unsaved changes.",
+                    self.doc.design.name,
+                    dialogs::write_error_reason(&e)
+                ));
+                self.ui.refuse(format!("Not saved: {}", path.display()));
             }
-            _ => crate::analysis::text::render(&crate::analysis::analyze(&self.doc.design)),
-        };
-        match crate::io::write_atomic(&path, text.as_bytes()) {
-            Ok(()) => self
-                .ui
-                .info(format!("Report written to {}", path.display())),
-            Err(e) => self.ui.error = Some(format!("Could not export the report:\n{e}")),
         }
     }
 
@@ -603,6 +605,7 @@ impl RacksmithApp {
         menu::help_window_ui(&ctx, &mut self.ui);
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
         files::dialogs_ui(&ctx, self, &mut cmds);
+        dialogs::file_dialog_ui(&ctx, &mut self.ui, &mut cmds);
         self.commands.extend(cmds);
 
         files::dropped_files(&ctx, self);
@@ -665,6 +668,7 @@ impl eframe::App for RacksmithApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, files::RECENT_KEY, &self.ui.recent);
+        eframe::set_value(storage, files::EXPORT_DIR_KEY, &self.ui.export_dir);
     }
 
     fn on_exit(&mut self) {
@@ -694,6 +698,9 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
         persist_window: screenshot.is_none(),
         ..Default::default()
     };
+    if screenshot.is_none() {
+        dialogs::probe_in_background();
+    }
     let shot = screenshot.clone();
     eframe::run_native(
         "Racksmith",
@@ -710,6 +717,12 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
                         eframe::get_value::<Vec<PathBuf>>(storage, files::RECENT_KEY)
                 {
                     app.ui.recent = recent;
+                }
+                if let Some(storage) = cc.storage
+                    && let Some(dir) =
+                        eframe::get_value::<Option<PathBuf>>(storage, files::EXPORT_DIR_KEY)
+                {
+                    app.ui.export_dir = dir.filter(|d| d.is_dir());
                 }
                 app.ui.recovery_offer = app.recovery.existing();
             }

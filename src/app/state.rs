@@ -300,7 +300,16 @@ pub struct UiState {
     /// Which views the central area shows.
     pub view_mode: ViewMode,
     /// The open design compared with another, when the comparison window is open.
-    pub comparison: Option<crate::analysis::compare::Comparison>,
+    pub comparison: Option<CompareState>,
+    /// The in-app file dialog, when no native one could be shown.
+    pub file_dialog: Option<super::dialogs::InAppDialog>,
+    /// A save onto an existing file waiting for "Replace it?".
+    pub overwrite: Option<super::dialogs::OverwritePrompt>,
+    /// Folder of the last export (remembered across runs); export dialogs start there.
+    pub export_dir: Option<PathBuf>,
+    /// A review note being typed: whose it is and the text so far. Committed as one edit when the field loses
+    /// focus or on Ctrl+Enter.
+    pub notes_buffer: Option<(NoteTarget, String)>,
     /// Devices copied with Ctrl+C, with the specs of the parts they use (so they paste into another design too).
     pub clipboard: Option<(
         Vec<crate::model::Device>,
@@ -310,6 +319,50 @@ pub struct UiState {
     pub fabric: Option<super::fabric::FabricLayout>,
     /// Where the fabric view was drawn last frame, screen space.
     pub fabric_rect: Option<egui::Rect>,
+}
+
+/// What a review note belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NoteTarget {
+    /// The design itself.
+    Design,
+    /// A rack.
+    Rack(RackId),
+    /// A device.
+    Device(DeviceId),
+    /// A link.
+    Link(LinkId),
+}
+
+/// The comparison window's content: the figures, and both designs with their reports for exporting it.
+#[derive(Debug, Clone)]
+pub struct CompareState {
+    /// The figures side by side.
+    pub comparison: crate::analysis::compare::Comparison,
+    /// Design A (the open design when the comparison was made).
+    pub a_design: Design,
+    /// A's report.
+    pub a_report: Arc<Report>,
+    /// Design B.
+    pub b_design: Design,
+    /// B's report.
+    pub b_report: Arc<Report>,
+}
+
+impl CompareState {
+    /// Swaps A and B, figures and designs.
+    pub fn swap(&mut self) {
+        let c = &mut self.comparison;
+        std::mem::swap(&mut c.a, &mut c.b);
+        std::mem::swap(&mut c.bottleneck_a, &mut c.bottleneck_b);
+        for r in &mut c.rows {
+            std::mem::swap(&mut r.a, &mut r.b);
+            r.difference = -r.difference;
+            r.ratio = (r.a != 0.0).then(|| r.b / r.a);
+        }
+        std::mem::swap(&mut self.a_design, &mut self.b_design);
+        std::mem::swap(&mut self.a_report, &mut self.b_report);
+    }
 }
 
 /// The central area's views.

@@ -42,6 +42,8 @@ pub enum Edit {
     AddLink(LinkId, Link),
     /// Removes a link.
     RemoveLink(LinkId),
+    /// Replaces a link's properties (length, cable, notes); new ends or medium are checked like a new link.
+    UpdateLink(LinkId, Link),
     /// Replaces the design's parameters.
     SetParams(Box<Params>),
     /// Renames the design and sets its notes.
@@ -198,6 +200,20 @@ impl Edit {
                     .ok_or_else(|| EditError::Missing(id.to_string()))?;
                 Ok(Edit::AddLink(id, link))
             }
+            Edit::UpdateLink(id, link) => {
+                let Some(old) = design.links.get(&id) else {
+                    return Err(EditError::Missing(id.to_string()));
+                };
+                // A link whose ends and medium stay as they are needs no new check (a note, a length, a cable).
+                if (&old.a, &old.b, &old.medium) != (&link.a, &link.b, &link.medium) {
+                    design
+                        .check_link(&link.a, &link.b, &link.medium, Some(id))
+                        .map_err(EditError::Refused)?;
+                }
+                let old = design.links.insert(id, link);
+                old.map(|o| Edit::UpdateLink(id, o))
+                    .ok_or_else(|| EditError::Missing(id.to_string()))
+            }
             Edit::SetParams(params) => {
                 let old = std::mem::replace(&mut design.params, *params);
                 Ok(Edit::SetParams(Box::new(old)))
@@ -293,6 +309,7 @@ impl<'a> Builder<'a> {
                 row,
                 slot,
                 feed_capacity_w: None,
+                notes: String::new(),
             },
         ));
         Ok((id, Edit::Batch(edits)))
@@ -456,6 +473,7 @@ impl<'a> Builder<'a> {
                 medium,
                 length_m,
                 cable: cable.map(PartId::new),
+                notes: String::new(),
             },
         ));
         Ok((id, Edit::Batch(edits)))
@@ -472,5 +490,43 @@ impl<'a> Builder<'a> {
         let (id, edit) = self.link_edit(a, b, length_m, cable)?;
         self.apply(edit)?;
         Ok(id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn update_link_returns_the_old_link_and_undoes() {
+        let mut d = crate::samples::default_design();
+        let (id, before) = d.links.iter().next().map(|(k, l)| (*k, l.clone())).unwrap();
+        let noted = Link {
+            notes: "check the bend radius".into(),
+            ..before.clone()
+        };
+        let inverse = Edit::UpdateLink(id, noted.clone()).apply(&mut d).unwrap();
+        assert_eq!(d.links[&id], noted);
+        assert_eq!(inverse, Edit::UpdateLink(id, before.clone()));
+        inverse.apply(&mut d).unwrap();
+        assert_eq!(d.links[&id], before);
+    }
+
+    #[test]
+    fn update_link_refuses_a_missing_link_or_a_taken_port() {
+        let mut d = crate::samples::default_design();
+        let ids: Vec<LinkId> = d.links.keys().copied().take(2).collect();
+        let missing = LinkId(d.next_id + 100);
+        let l = d.links[&ids[0]].clone();
+        assert!(matches!(
+            Edit::UpdateLink(missing, l.clone()).apply(&mut d),
+            Err(EditError::Missing(_))
+        ));
+        // Moving one end onto a port another link holds is refused and changes nothing.
+        let other = d.links[&ids[1]].a.clone();
+        let before = d.clone();
+        let moved = Link { a: other, ..l };
+        assert!(Edit::UpdateLink(ids[0], moved).apply(&mut d).is_err());
+        assert_eq!(d, before);
     }
 }

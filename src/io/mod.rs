@@ -63,6 +63,14 @@ pub enum SaveError {
     /// Serialisation failed (should not happen for a valid design).
     #[error("cannot write design as RON: {0}")]
     Serialize(String),
+    /// The file to replace is read-only; the user must agree before it is replaced.
+    #[error(
+        "cannot save {path}: the file is read-only (make it writable, or save under another name)"
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file system refused.
     #[error("cannot save {path}: {source}")]
     Io {
@@ -130,10 +138,7 @@ pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
 
 /// Reads, parses and validates a design file.
 pub fn load(path: &Path) -> Result<Design, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let text = read_design_text(path)?;
     design_from_str(&text, path)
 }
 
@@ -210,18 +215,146 @@ pub fn design_to_string(design: &Design) -> Result<String, SaveError> {
     Ok(out)
 }
 
-/// Writes bytes to `path` atomically: a temporary file in the same folder, flushed, then renamed over the target,
-/// so a crash leaves either the old file or the new one, never half of one.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
-    use std::io::Write as _;
-    let io_err = |source| SaveError::Io {
+/// Largest design file Racksmith reads: 256 MiB, far above a 128-SU SuperPOD (about 16 MB).
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Temporary files of our own naming left next to a saved file are removed once older than this.
+pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// Reads a design file's text, refusing what is not a regular file (a FIFO would block forever, a device never
+/// end) and anything larger than [`MAX_FILE_BYTES`], before reading it.
+pub fn read_design_text(path: &Path) -> Result<String, LoadError> {
+    use std::io::Read as _;
+    let io_err = |source| LoadError::Io {
         path: path.to_path_buf(),
         source,
     };
-    let dir = match path.parent() {
+    let meta = std::fs::metadata(path).map_err(io_err)?;
+    if !meta.is_file() {
+        return Err(io_err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a directory, FIFO or device); Racksmith reads design files only",
+        )));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(io_err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "{} bytes is over the limit of {} MiB for a design file",
+                meta.len(),
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )));
+    }
+    let file = std::fs::File::open(path).map_err(io_err)?;
+    let mut text = String::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    // The file may grow between the check and the read: never read past the limit.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io_err)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(io_err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "the file grew past the limit of {} MiB while being read",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )));
+    }
+    Ok(text)
+}
+
+/// How [`write_atomic_with`] treats the file it replaces.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Replace a read-only file (after the user said so); otherwise a read-only target is refused.
+    pub replace_read_only: bool,
+}
+
+/// The file a save should really write: a symlink is followed to its target (so the link keeps pointing at the
+/// updated file), a dangling link to the path it names.
+pub fn save_target(path: &Path) -> PathBuf {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return path.to_path_buf();
+    }
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    match std::fs::read_link(path) {
+        Ok(target) if target.is_absolute() => target,
+        Ok(target) => path
+            .parent()
+            .map_or_else(|| target.clone(), |dir| dir.join(&target)),
+        Err(_) => path.to_path_buf(),
+    }
+}
+
+/// Removes temporary files of our own pattern (`.racksmith-*.tmp`) older than [`STALE_TEMP_AGE`] from a folder:
+/// what a save killed before its rename leaves behind. Errors are ignored: this is tidying, not saving.
+pub fn remove_stale_temp_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(".racksmith-") && name.ends_with(".tmp")) {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE_TEMP_AGE);
+        if old && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// Writes bytes to `path` atomically: a temporary file in the same folder, flushed, then renamed over the target,
+/// and the folder synced so that the rename itself survives a power cut. A crash leaves either the old file or the
+/// new one, never half of one. A symlink is written through to its target; a read-only target is refused.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
+    write_atomic_with(path, bytes, WriteOptions::default())
+}
+
+/// [`write_atomic`] with options.
+pub fn write_atomic_with(
+    path: &Path,
+    bytes: &[u8],
+    options: WriteOptions,
+) -> Result<(), SaveError> {
+    use std::io::Write as _;
+    let target = save_target(path);
+    let io_err = |source| SaveError::Io {
+        path: target.clone(),
+        source,
+    };
+    let existing = std::fs::metadata(&target).ok();
+    if let Some(m) = &existing {
+        if !m.is_file() {
+            return Err(io_err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file",
+            )));
+        }
+        if m.permissions().readonly() && !options.replace_read_only {
+            return Err(SaveError::ReadOnly {
+                path: target.clone(),
+            });
+        }
+    }
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    remove_stale_temp_files(&dir);
     let mut tmp = tempfile::Builder::new()
         .prefix(".racksmith-")
         .suffix(".tmp")
@@ -229,16 +362,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SaveError> {
         .map_err(io_err)?;
     tmp.write_all(bytes).map_err(io_err)?;
     tmp.as_file().sync_all().map_err(io_err)?;
-    // Keep the permissions of the file being replaced; a new file gets the usual rw-r--r--.
+    // Keep the permissions of the file being replaced (made writable if the user chose to replace a read-only
+    // file); a new file gets the usual rw-r--r--.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt as _;
-        let perms = std::fs::metadata(path)
-            .map(|m| m.permissions())
-            .unwrap_or_else(|_| std::fs::Permissions::from_mode(0o644));
+        let perms = existing.map_or_else(
+            || std::fs::Permissions::from_mode(0o644),
+            |m| {
+                let mut p = m.permissions();
+                if options.replace_read_only {
+                    p.set_mode(p.mode() | 0o200);
+                }
+                p
+            },
+        );
         tmp.as_file().set_permissions(perms).map_err(io_err)?;
     }
-    tmp.persist(path).map_err(|e| io_err(e.error))?;
+    tmp.persist(&target).map_err(|e| io_err(e.error))?;
+    #[cfg(unix)]
+    {
+        // The rename is only durable once the folder's entry is on disk.
+        std::fs::File::open(&dir)
+            .and_then(|d| d.sync_all())
+            .map_err(io_err)?;
+    }
     Ok(())
 }
 

@@ -78,6 +78,9 @@ pub struct Rack {
     pub slot: u16,
     /// Capacity of each of the A and B power feeds in watts, when the rack has redundant feeds.
     pub feed_capacity_w: Option<f64>,
+    /// Review note about this rack (shown in the inspector, the HTML report and as a badge on elevations).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 impl Default for Rack {
@@ -91,6 +94,7 @@ impl Default for Rack {
             row: 0,
             slot: 0,
             feed_capacity_w: None,
+            notes: String::new(),
         }
     }
 }
@@ -111,6 +115,9 @@ pub struct Device {
     pub gpus: BTreeMap<u16, PartId>,
     /// NICs placed in the server's NIC slots, by slot index.
     pub nics: BTreeMap<u16, PartId>,
+    /// Review note about this device.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 impl Default for Device {
@@ -122,6 +129,7 @@ impl Default for Device {
             position_u: 1,
             gpus: BTreeMap::new(),
             nics: BTreeMap::new(),
+            notes: String::new(),
         }
     }
 }
@@ -140,6 +148,9 @@ pub struct Link {
     pub length_m: f64,
     /// The cable or transceiver part, for price and power.
     pub cable: Option<PartId>,
+    /// Review note about this link.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 impl Default for Link {
@@ -150,6 +161,7 @@ impl Default for Link {
             medium: Medium::Ethernet(100),
             length_m: 3.0,
             cable: None,
+            notes: String::new(),
         }
     }
 }

@@ -1,0 +1,575 @@
+//! File dialogs that always show something. The native dialog (rfd) is the first choice; when none can be shown
+//! (Linux with no xdg-desktop-portal and no zenity, e.g. under Xvfb) the in-app dialog from `egui_file` appears
+//! instead, with a path field, the folder listing filtered by extension and an overwrite prompt. Open, Save As,
+//! Compare with file and every export ask through [`RacksmithApp::ask_path`]; nothing reports "cancelled" unless a
+//! dialog was shown and the user cancelled it.
+//!
+//! `RACKSMITH_FILE_DIALOG=builtin` always uses the in-app dialog, `=native` always the native one.
+
+use super::state::UiState;
+use super::{AppCommand, RacksmithApp};
+use crate::export::{Format, View};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// What a native dialog did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NativeOutcome {
+    /// The user chose this file.
+    Chosen(PathBuf),
+    /// A dialog was shown and the user cancelled it.
+    Cancelled,
+    /// No native dialog could be shown; the app shows its own.
+    Unavailable,
+}
+
+/// Whether a dialog picks an existing file or names one to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DialogKind {
+    /// Pick an existing file.
+    Open,
+    /// Name a file to write.
+    Save,
+}
+
+/// What a dialog asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DialogRequest {
+    /// Open or save.
+    pub kind: DialogKind,
+    /// Window title.
+    pub title: String,
+    /// Name of the file type, e.g. "Racksmith design".
+    pub filter_name: String,
+    /// The file type's extension, without the dot.
+    pub extension: String,
+    /// Folder the dialog starts in.
+    pub directory: Option<PathBuf>,
+    /// Suggested file name (save dialogs).
+    pub file_name: Option<String>,
+}
+
+/// A source of native file dialogs; tests inject one that is unavailable or scripted.
+pub trait NativeDialogs {
+    /// Shows a dialog for the request and says what happened.
+    fn show(&mut self, request: &DialogRequest) -> NativeOutcome;
+}
+
+/// No native dialogs: the in-app dialog every time (tests, `RACKSMITH_FILE_DIALOG=builtin`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoNativeDialogs;
+
+impl NativeDialogs for NoNativeDialogs {
+    fn show(&mut self, _request: &DialogRequest) -> NativeOutcome {
+        NativeOutcome::Unavailable
+    }
+}
+
+/// A rfd answer faster than this was not a human cancelling a dialog: no dialog was shown.
+const NO_DIALOG_WITHIN: Duration = Duration::from_millis(300);
+
+/// Native dialogs through rfd, with detection of a desktop that cannot show them. Once a dialog failed to appear,
+/// the in-app one is used for the rest of the session.
+#[derive(Debug, Default)]
+pub struct RfdDialogs {
+    /// Skip detection and heuristics (`RACKSMITH_FILE_DIALOG=native`).
+    forced: bool,
+    /// Learnt this session: no native dialog can be shown.
+    unavailable: bool,
+}
+
+impl RfdDialogs {
+    /// Native dialogs with detection (`forced` = false) or without.
+    pub fn new(forced: bool) -> Self {
+        Self {
+            forced,
+            unavailable: false,
+        }
+    }
+}
+
+impl NativeDialogs for RfdDialogs {
+    fn show(&mut self, request: &DialogRequest) -> NativeOutcome {
+        if self.unavailable {
+            return NativeOutcome::Unavailable;
+        }
+        if !self.forced && !platform_can_show_dialogs() {
+            self.unavailable = true;
+            return NativeOutcome::Unavailable;
+        }
+        let mut dialog = rfd::FileDialog::new()
+            .set_title(&request.title)
+            .add_filter(&request.filter_name, &[request.extension.as_str()]);
+        if let Some(dir) = request.directory.as_ref().filter(|d| d.is_dir()) {
+            dialog = dialog.set_directory(dir);
+        }
+        if let Some(name) = &request.file_name {
+            dialog = dialog.set_file_name(name);
+        }
+        let started = Instant::now();
+        let chosen = match request.kind {
+            DialogKind::Open => dialog.pick_file(),
+            DialogKind::Save => dialog.save_file(),
+        };
+        match chosen {
+            Some(p) => NativeOutcome::Chosen(p),
+            None if !self.forced && started.elapsed() < NO_DIALOG_WITHIN => {
+                self.unavailable = true;
+                NativeOutcome::Unavailable
+            }
+            None => NativeOutcome::Cancelled,
+        }
+    }
+}
+
+/// The dialogs chosen by `RACKSMITH_FILE_DIALOG` (`builtin`, `native`, or unset for native with detection).
+pub fn dialogs_from_env() -> Box<dyn NativeDialogs> {
+    match std::env::var("RACKSMITH_FILE_DIALOG").as_deref() {
+        Ok("builtin") => Box::new(NoNativeDialogs),
+        Ok("native") => Box::new(RfdDialogs::new(true)),
+        _ => Box::new(RfdDialogs::new(false)),
+    }
+}
+
+/// Starts finding out whether native dialogs can be shown, off the UI thread, so the first dialog does not wait
+/// for the D-Bus questions.
+pub fn probe_in_background() {
+    std::thread::spawn(platform_can_show_dialogs);
+}
+
+/// Whether this desktop can show a native dialog. On Linux rfd asks the xdg-desktop-portal over the session D-Bus
+/// and falls back to zenity; with neither there is no dialog. Elsewhere the system dialogs are always there.
+fn platform_can_show_dialogs() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        static CAN: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *CAN.get_or_init(|| on_path("zenity") || portal_reachable())
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        true
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+}
+
+/// Whether a session bus exists and `org.freedesktop.portal.Desktop` is running or can be started on it. Without
+/// `dbus-send` to ask, a bus counts as reachable and the timing check in [`RfdDialogs`] decides.
+#[cfg(target_os = "linux")]
+fn portal_reachable() -> bool {
+    let address = std::env::var("DBUS_SESSION_BUS_ADDRESS").ok();
+    let runtime_bus = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(|d| PathBuf::from(d).join("bus"))
+        .filter(|p| p.exists());
+    if address.as_deref().is_none_or(str::is_empty) && runtime_bus.is_none() {
+        return false;
+    }
+    if !on_path("dbus-send") {
+        return true;
+    }
+    let ask = |method: &str| -> Option<String> {
+        let out = std::process::Command::new("dbus-send")
+            .args([
+                "--session",
+                "--print-reply",
+                "--reply-timeout=1000",
+                "--dest=org.freedesktop.DBus",
+                "/org/freedesktop/DBus",
+                method,
+            ])
+            .stderr(std::process::Stdio::null())
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let listed = |method| ask(method).is_some_and(|s| s.contains("org.freedesktop.portal.Desktop"));
+    listed("org.freedesktop.DBus.ListNames") || listed("org.freedesktop.DBus.ListActivatableNames")
+}
+
+/// Output of a comparison export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompareFormat {
+    /// Self-contained HTML page.
+    Html,
+    /// CSV table of the figures.
+    Csv,
+}
+
+impl CompareFormat {
+    /// File extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            CompareFormat::Html => "html",
+            CompareFormat::Csv => "csv",
+        }
+    }
+}
+
+/// What a chosen file is for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FilePurpose {
+    /// Open a design (the "discard changes?" question was already answered).
+    Open,
+    /// Compare the open design with a design file.
+    CompareWith,
+    /// Save the design under a new name.
+    SaveAs,
+    /// Export in a format (with the view for drawings).
+    Export(Format, View),
+    /// Export the plain-text analysis report.
+    ExportTextReport,
+    /// Export the open comparison.
+    ExportComparison(CompareFormat),
+}
+
+impl FilePurpose {
+    fn kind(&self) -> DialogKind {
+        match self {
+            FilePurpose::Open | FilePurpose::CompareWith => DialogKind::Open,
+            _ => DialogKind::Save,
+        }
+    }
+
+    fn title(&self) -> String {
+        match self {
+            FilePurpose::Open => "Open design".into(),
+            FilePurpose::CompareWith => "Compare with design".into(),
+            FilePurpose::SaveAs => "Save design as".into(),
+            FilePurpose::Export(f, v) if f.has_view() => {
+                format!("Export {} of the {}", f.label(), view_name(*v))
+            }
+            FilePurpose::Export(f, _) => format!("Export {}", f.label()),
+            FilePurpose::ExportTextReport => "Export plain-text report".into(),
+            FilePurpose::ExportComparison(CompareFormat::Html) => "Export comparison (HTML)".into(),
+            FilePurpose::ExportComparison(CompareFormat::Csv) => "Export comparison (CSV)".into(),
+        }
+    }
+
+    fn filter(&self) -> (String, &'static str) {
+        match self {
+            FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::SaveAs => {
+                ("Racksmith design".into(), "ron")
+            }
+            FilePurpose::Export(f, _) => (f.label().into(), f.extension()),
+            FilePurpose::ExportTextReport => ("Text".into(), "txt"),
+            FilePurpose::ExportComparison(c) => (format!("{c:?}"), c.extension()),
+        }
+    }
+
+    /// Whether the file lands in the remembered export folder.
+    fn is_export(&self) -> bool {
+        matches!(
+            self,
+            FilePurpose::Export(..)
+                | FilePurpose::ExportTextReport
+                | FilePurpose::ExportComparison(_)
+        )
+    }
+}
+
+/// "racks" or "fabric".
+pub fn view_name(view: View) -> &'static str {
+    match view {
+        View::Racks => "racks",
+        View::Fabric => "fabric",
+    }
+}
+
+/// The in-app dialog on screen and what its file is for.
+pub struct InAppDialog {
+    purpose: FilePurpose,
+    extension: &'static str,
+    dialog: egui_file::FileDialog,
+}
+
+impl InAppDialog {
+    fn new(purpose: FilePurpose, request: &DialogRequest, extension: &'static str) -> Self {
+        let builder = match request.kind {
+            DialogKind::Open => egui_file::FileDialog::open_file(),
+            DialogKind::Save => egui_file::FileDialog::save_file(),
+        };
+        let ext = extension.to_string();
+        let mut builder = builder
+            .title(&request.title)
+            .id(egui::Id::unique("racksmith_file_dialog"))
+            .default_size([620.0, 460.0])
+            .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+            .show_rename(false)
+            .keep_on_top(true)
+            .show_files_filter(Box::new(move |p: &Path| {
+                p.extension().is_some_and(|e| e.eq_ignore_ascii_case(&ext))
+            }));
+        if let Some(dir) = request.directory.as_ref().filter(|d| d.is_dir()) {
+            builder = builder.initial_path(dir);
+        }
+        if let Some(name) = &request.file_name {
+            builder = builder.default_filename(name.clone());
+        }
+        builder.open();
+        Self {
+            purpose,
+            extension,
+            dialog: builder,
+        }
+    }
+}
+
+/// A save onto an existing file, waiting for "Replace it?".
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverwritePrompt {
+    /// What the file is for.
+    pub purpose: FilePurpose,
+    /// The existing file.
+    pub path: PathBuf,
+}
+
+impl RacksmithApp {
+    /// Replaces the source of native dialogs (tests inject [`NoNativeDialogs`] or a scripted one).
+    pub fn set_native_dialogs(&mut self, dialogs: Box<dyn NativeDialogs>) {
+        self.dialogs = dialogs;
+    }
+
+    /// The dialog request for a purpose: title, filter, starting folder and suggested name.
+    fn request(&self, purpose: &FilePurpose) -> DialogRequest {
+        let (filter_name, extension) = purpose.filter();
+        let doc_dir = self
+            .doc
+            .path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(Path::to_path_buf);
+        let directory = if purpose.is_export() {
+            self.ui.export_dir.clone().or(doc_dir)
+        } else {
+            doc_dir
+        };
+        let stem = self.design_stem();
+        let file_name = match purpose {
+            FilePurpose::Open | FilePurpose::CompareWith => None,
+            FilePurpose::SaveAs => Some(format!("{stem}.ron")),
+            FilePurpose::Export(f, v) => {
+                let view = if f.has_view() && *v == View::Fabric {
+                    "-fabric"
+                } else {
+                    ""
+                };
+                Some(format!("{stem}{}{view}.{}", f.file_suffix(), f.extension()))
+            }
+            FilePurpose::ExportTextReport => Some(format!("{stem}-report.txt")),
+            FilePurpose::ExportComparison(c) => Some(format!("{stem}-compare.{}", c.extension())),
+        };
+        DialogRequest {
+            kind: purpose.kind(),
+            title: purpose.title(),
+            filter_name,
+            extension: extension.to_string(),
+            directory,
+            file_name,
+        }
+    }
+
+    /// The design's file stem, or its name made safe for a file name when it was never saved.
+    pub(super) fn design_stem(&self) -> String {
+        if let Some(stem) = self.doc.path.as_ref().and_then(|p| p.file_stem()) {
+            return stem.to_string_lossy().into_owned();
+        }
+        let stem: String = self
+            .doc
+            .design
+            .name
+            .trim()
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        if stem.is_empty() {
+            "design".into()
+        } else {
+            stem
+        }
+    }
+
+    /// Asks for a file: the native dialog when one can be shown, the in-app one otherwise.
+    pub(super) fn ask_path(&mut self, purpose: FilePurpose) {
+        let request = self.request(&purpose);
+        match self.dialogs.show(&request) {
+            NativeOutcome::Chosen(path) => self.path_chosen(purpose, path),
+            NativeOutcome::Cancelled => {
+                self.ui
+                    .info(format!("{} cancelled (no file chosen)", request.title));
+            }
+            NativeOutcome::Unavailable => {
+                self.ui.info(
+                    "No system file dialog can be shown here: type a path or browse in Racksmith's own",
+                );
+                let (_, ext) = purpose.filter();
+                self.ui.file_dialog = Some(InAppDialog::new(purpose, &request, ext));
+            }
+        }
+    }
+
+    /// Does what a chosen file was asked for.
+    pub(super) fn path_chosen(&mut self, purpose: FilePurpose, path: PathBuf) {
+        if purpose.is_export()
+            && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+        {
+            self.ui.export_dir = Some(dir.to_path_buf());
+        }
+        match purpose {
+            FilePurpose::Open => self.open_path(path),
+            FilePurpose::CompareWith => self.compare_with_file(&path),
+            FilePurpose::SaveAs => self.save_to(path),
+            FilePurpose::Export(format, view) => self.export_to(format, view, &path),
+            FilePurpose::ExportTextReport => self.export_report(path),
+            FilePurpose::ExportComparison(c) => self.export_comparison_to(c, &path),
+        }
+    }
+}
+
+/// Draws the in-app file dialog and the overwrite prompt; a confirmed choice becomes an [`AppCommand::FileChosen`].
+pub fn file_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+    if let Some(d) = state.file_dialog.as_mut() {
+        let dialog_state = d.dialog.show(ctx).state();
+        match dialog_state {
+            egui_file::State::Selected => {
+                let chosen = d.dialog.path().map(Path::to_path_buf);
+                let purpose = d.purpose.clone();
+                let ext = d.extension;
+                state.file_dialog = None;
+                if let Some(path) = chosen {
+                    let path = with_extension(path, ext);
+                    if purpose.kind() == DialogKind::Save && path.exists() {
+                        state.overwrite = Some(OverwritePrompt { purpose, path });
+                    } else {
+                        cmds.push(AppCommand::FileChosen(purpose, path));
+                    }
+                }
+            }
+            egui_file::State::Cancelled | egui_file::State::Closed => {
+                let title = d.purpose.title();
+                state.file_dialog = None;
+                state.info(format!("{title} cancelled"));
+            }
+            egui_file::State::Open => {}
+        }
+    }
+    overwrite_prompt_ui(ctx, state, cmds);
+}
+
+fn overwrite_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+    let Some(prompt) = state.overwrite.clone() else {
+        return;
+    };
+    let name = prompt.path.file_name().map_or_else(
+        || prompt.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("overwrite_prompt")).show(ctx, |ui| {
+        ui.set_max_width(440.0);
+        ui.heading("Replace file?");
+        ui.label(format!("{name} exists. Replace it?"));
+        ui.label(egui::RichText::new(prompt.path.display().to_string()).weak());
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Replace").clicked() {
+                choice = Some(true);
+            }
+            if ui.button("Cancel").clicked() {
+                choice = Some(false);
+            }
+        });
+    });
+    match choice {
+        Some(true) => {
+            state.overwrite = None;
+            cmds.push(AppCommand::FileChosen(prompt.purpose, prompt.path));
+        }
+        Some(false) => {
+            state.overwrite = None;
+            state.info(format!("{name} left as it was"));
+        }
+        None => {}
+    }
+}
+
+/// Adds the format's extension to a name typed without one.
+fn with_extension(path: PathBuf, ext: &str) -> PathBuf {
+    if path.extension().is_some() {
+        path
+    } else {
+        path.with_extension(ext)
+    }
+}
+
+/// Why a write failed, in words a user can act on, then the OS's own message.
+pub fn write_error_reason(err: &crate::io::SaveError) -> String {
+    use std::io::ErrorKind;
+    let crate::io::SaveError::Io { path, source } = err else {
+        return err.to_string();
+    };
+    let folder = path
+        .parent()
+        .map_or_else(String::new, |p| p.display().to_string());
+    let reason = match source.kind() {
+        ErrorKind::PermissionDenied => "permission denied: you may not write there".to_string(),
+        ErrorKind::StorageFull => "the disk is full".to_string(),
+        ErrorKind::QuotaExceeded => "the disk quota is used up".to_string(),
+        ErrorKind::ReadOnlyFilesystem => "the disk is read-only".to_string(),
+        ErrorKind::NotFound => format!("the folder {folder} does not exist"),
+        ErrorKind::NotADirectory => format!("{folder} is not a folder"),
+        ErrorKind::IsADirectory => "that name is a folder".to_string(),
+        _ => "the system refused".to_string(),
+    };
+    format!("{reason}\n{}\n({source})", path.display())
+}
+
+/// Today's date as YYYY-MM-DD (UTC), for the reports' dates.
+pub fn today() -> Option<String> {
+    Some(crate::export::today())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_without_extension_gets_the_formats() {
+        assert_eq!(
+            with_extension(PathBuf::from("/tmp/x"), "csv"),
+            PathBuf::from("/tmp/x.csv")
+        );
+        assert_eq!(
+            with_extension(PathBuf::from("/tmp/x.txt"), "csv"),
+            PathBuf::from("/tmp/x.txt")
+        );
+    }
+
+    #[test]
+    fn today_is_a_date() {
+        let d = today().unwrap();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20"), "{d}");
+    }
+
+    #[test]
+    fn a_missing_folder_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nope").join("x.ron");
+        let err = crate::io::write_atomic(&path, b"x").unwrap_err();
+        let why = write_error_reason(&err);
+        assert!(why.contains("does not exist"), "{why}");
+    }
+}

@@ -1,0 +1,156 @@
+//! Exports from the app: File > Export (one entry per `export::Format`, racks or fabric for drawings), the
+//! plain-text report and the comparison. Every file is written with `io::write_atomic`; the status bar says what
+//! was written where, and a failure says why in the error window.
+//!
+//! An export needs the report of the current revision. When the shown one is stale the export waits for the
+//! analysis (inline for small designs, joining the background job for large ones): a file must never describe an
+//! older design than the one on screen.
+
+use super::dialogs::{CompareFormat, today, view_name, write_error_reason};
+use super::{AppCommand, RacksmithApp};
+use crate::analysis::Report;
+use crate::export::{Format, Options, View};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The File > Export submenu.
+pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
+    for format in Format::ALL {
+        if format.has_view() {
+            ui.menu_button(format.label(), |ui| {
+                if ui
+                    .button("Racks (elevations)…")
+                    .on_hover_text("Front elevations of every rack")
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Export(format, View::Racks));
+                }
+                if ui
+                    .button("Fabric…")
+                    .on_hover_text(
+                        "The fabric by tier, links coloured by the load of the toolbar's pattern",
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::Export(format, View::Fabric));
+                }
+            });
+        } else if ui.button(format!("{}…", format.label())).clicked() {
+            cmds.push(AppCommand::Export(format, View::default()));
+        }
+    }
+    ui.separator();
+    if ui
+        .button("Plain-text analysis report (.txt)…")
+        .on_hover_text("The analysis pane's figures and findings as plain text")
+        .clicked()
+    {
+        cmds.push(AppCommand::ExportReport);
+    }
+}
+
+impl RacksmithApp {
+    /// The report of the current revision, waiting for the analysis when the shown one is stale.
+    pub(super) fn current_report(&mut self) -> Arc<Report> {
+        self.wait_for_analysis();
+        match self.analysis.report.clone() {
+            Some(r) if !self.analysis.is_stale(self.doc.revision) => r,
+            _ => Arc::new(crate::analysis::analyze(&self.doc.design)),
+        }
+    }
+
+    /// Export options: the view, the toolbar's traffic pattern and today's date.
+    fn export_options(&self, view: View) -> Options {
+        Options {
+            view,
+            pattern: crate::analysis::routing::PATTERNS
+                .get(self.ui.load_pattern)
+                .map(|p| (*p).to_string()),
+            date: today(),
+            source_hash: None,
+        }
+    }
+
+    /// Writes exported bytes, then says what was written where (or why not).
+    fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
+        match crate::io::write_atomic(path, bytes) {
+            Ok(()) => self.ui.info(format!(
+                "Exported {what} to {} ({})",
+                path.display(),
+                human_size(bytes.len())
+            )),
+            Err(e) => {
+                self.ui.error = Some(format!(
+                    "Could not write the {what}: {}",
+                    write_error_reason(&e)
+                ));
+                self.ui.refuse(format!("Export failed: {}", path.display()));
+            }
+        }
+    }
+
+    /// Exports the design in a format to a file.
+    pub(super) fn export_to(&mut self, format: Format, view: View, path: &Path) {
+        let report = self.current_report();
+        let options = self.export_options(view);
+        let what = if format.has_view() {
+            format!("{} of the {}", format.label(), view_name(view))
+        } else {
+            format.label().to_string()
+        };
+        match crate::export::export(&self.doc.design, &report, format, &options) {
+            Ok(bytes) => self.write_export(&what, path, &bytes),
+            Err(e) => {
+                self.ui.error = Some(format!("Could not export the {what}:\n{e}"));
+                self.ui.refuse(format!("Export failed: {e}"));
+            }
+        }
+    }
+
+    /// Exports the plain-text analysis report.
+    pub(super) fn export_report(&mut self, path: PathBuf) {
+        let report = self.current_report();
+        let text = crate::analysis::text::render(&report);
+        self.write_export("plain-text report", &path, text.as_bytes());
+    }
+
+    /// Exports the open comparison as HTML or CSV.
+    pub(super) fn export_comparison_to(&mut self, format: CompareFormat, path: &Path) {
+        let Some(c) = self.ui.comparison.as_ref() else {
+            self.ui.refuse("No comparison is open");
+            return;
+        };
+        let options = self.export_options(View::default());
+        let text = match format {
+            CompareFormat::Html => crate::export::compare_html(
+                (&c.a_design, &c.a_report),
+                (&c.b_design, &c.b_report),
+                &options,
+            ),
+            CompareFormat::Csv => crate::export::compare_csv(&c.comparison),
+        };
+        let what = match format {
+            CompareFormat::Html => "comparison (HTML)",
+            CompareFormat::Csv => "comparison (CSV)",
+        };
+        match text {
+            Ok(text) => self.write_export(what, path, text.as_bytes()),
+            Err(e) => {
+                self.ui.error = Some(format!("Could not export the {what}:\n{e}"));
+                self.ui.refuse(format!("Export failed: {e}"));
+            }
+        }
+    }
+}
+
+/// "12 KB", "3.4 MB".
+fn human_size(bytes: usize) -> String {
+    let b = bytes as f64;
+    if b < 1024.0 {
+        format!("{bytes} bytes")
+    } else if b < 1024.0 * 1024.0 {
+        format!("{:.0} KB", b / 1024.0)
+    } else {
+        format!("{:.1} MB", b / 1024.0 / 1024.0)
+    }
+}

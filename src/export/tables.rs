@@ -1,0 +1,198 @@
+//! The tables a finance lead and a field crew work from: the bill of materials and the cabling plan, as CSV
+//! (RFC 4180 quoting by the `csv` crate), and the comparison of two designs.
+
+use super::ExportError;
+use crate::analysis::Report;
+use crate::analysis::compare::Comparison;
+use crate::model::{Design, Link, LinkId, PortRef};
+
+fn write_err(format: &'static str) -> impl Fn(csv::Error) -> ExportError {
+    move |e| ExportError::Write {
+        format,
+        message: e.to_string(),
+    }
+}
+
+fn finish(w: csv::Writer<Vec<u8>>, format: &'static str) -> Result<Vec<u8>, ExportError> {
+    w.into_inner().map_err(|e| ExportError::Write {
+        format,
+        message: e.to_string(),
+    })
+}
+
+/// Money with cents, no thousands separators (spreadsheets read it as a number).
+fn usd(x: f64) -> String {
+    format!("{x:.2}")
+}
+
+/// Header of the bill of materials.
+pub const BOM_HEADER: [&str; 9] = [
+    "part_id",
+    "name",
+    "vendor",
+    "category",
+    "quantity",
+    "unit_price_usd",
+    "extended_price_usd",
+    "power_each_w",
+    "price_source",
+];
+
+/// The bill of materials: one row per part, quantities as the analysis counts them (racks, devices, the GPUs and
+/// NICs in their slots, one cable part per link). The extended prices add up to the report's capex.
+pub fn bom_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError> {
+    let err = write_err("bom-csv");
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(BOM_HEADER).map_err(&err)?;
+    for line in &report.cost.bom {
+        let part = design.parts.get(&crate::model::PartId::new(&line.part));
+        let vendor = part.map_or("", |p| p.vendor.as_str());
+        let power = part.map_or(0.0, |p| p.power_w);
+        w.write_record([
+            line.part.as_str(),
+            line.name.as_str(),
+            vendor,
+            line.category.as_str(),
+            &line.quantity.to_string(),
+            &usd(line.unit_usd),
+            &usd(line.unit_usd * line.quantity as f64),
+            &format!("{power:.0}"),
+            line.price_source.as_str(),
+        ])
+        .map_err(&err)?;
+    }
+    finish(w, "bom-csv")
+}
+
+/// Header of the cabling plan. The columns after `cable_label` are extras; see docs/exports.md for how they map
+/// to NVIDIA's cable-validation point-to-point layout.
+pub const CABLING_HEADER: [&str; 14] = [
+    "a_rack",
+    "a_u",
+    "a_device",
+    "a_port",
+    "z_rack",
+    "z_u",
+    "z_device",
+    "z_port",
+    "medium",
+    "speed_gbps",
+    "cable_part",
+    "length_m",
+    "cable_label",
+    "link_id",
+];
+
+/// One end of a link as a crew finds it: rack name, U position, device name, port name.
+fn end(design: &Design, port: &PortRef) -> [String; 4] {
+    match design.devices.get(&port.device) {
+        Some(d) => [
+            design
+                .racks
+                .get(&d.rack)
+                .map_or_else(String::new, |r| r.name.clone()),
+            d.position_u.to_string(),
+            d.name.clone(),
+            port.port.clone(),
+        ],
+        None => [
+            String::new(),
+            String::new(),
+            port.device.to_string(),
+            port.port.clone(),
+        ],
+    }
+}
+
+/// A printable cable label, unique per link: both ends and the link number.
+pub fn cable_label(design: &Design, id: LinkId, link: &Link) -> String {
+    let short = |p: &PortRef| {
+        let dev = design
+            .devices
+            .get(&p.device)
+            .map_or_else(|| p.device.to_string(), |d| d.name.clone());
+        format!("{dev}/{}", p.port)
+    };
+    format!("L{:05} {}<>{}", id.0, short(&link.a), short(&link.b))
+}
+
+/// The cabling plan: one row per link, in link order.
+pub fn cabling_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
+    let err = write_err("cabling-csv");
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(CABLING_HEADER).map_err(&err)?;
+    for (id, link) in &design.links {
+        let [ar, au, ad, ap] = end(design, &link.a);
+        let [zr, zu, zd, zp] = end(design, &link.b);
+        let medium = link.medium.to_string();
+        w.write_record([
+            ar.as_str(),
+            &au,
+            &ad,
+            &ap,
+            &zr,
+            &zu,
+            &zd,
+            &zp,
+            &medium,
+            &format!("{}", link.medium.gbps()),
+            link.cable.as_ref().map_or("", |c| c.as_str()),
+            &format!("{}", link.length_m),
+            &cable_label(design, *id, link),
+            &id.0.to_string(),
+        ])
+        .map_err(&err)?;
+    }
+    finish(w, "cabling-csv")
+}
+
+/// Which design a comparison row favours: "A", "B" or "same".
+pub fn better(r: &crate::analysis::compare::Row) -> &'static str {
+    if (r.a - r.b).abs() < 1e-12 {
+        "same"
+    } else if (r.b < r.a) == r.lower_is_better {
+        "B"
+    } else {
+        "A"
+    }
+}
+
+/// The comparison as CSV: figure, unit, A, B, B - A, B / A, and which is better.
+pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
+    let err = write_err("csv");
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "figure",
+        "unit",
+        &c.a,
+        &c.b,
+        "difference",
+        "ratio",
+        "better",
+    ])
+    .map_err(&err)?;
+    for r in &c.rows {
+        let better = better(r);
+        w.write_record([
+            r.figure.as_str(),
+            r.unit.as_str(),
+            &format!("{}", r.a),
+            &format!("{}", r.b),
+            &format!("{}", r.difference),
+            &r.ratio.map_or(String::new(), |x| format!("{x:.4}")),
+            better,
+        ])
+        .map_err(&err)?;
+    }
+    w.write_record([
+        "bottleneck",
+        "",
+        &c.bottleneck_a,
+        &c.bottleneck_b,
+        "",
+        "",
+        "",
+    ])
+    .map_err(&err)?;
+    finish(w, "csv")
+}
