@@ -110,8 +110,14 @@ fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
         "{}",
         r.bandwidth.bisection.method
     );
-    // Inter-server bandwidth per GPU: 50 GB/s of NIC / 4 = 12.5 GB/s; the leaf is named as the limit.
-    assert_eq!(r.bandwidth.inter_node_gbs, 12.5);
+    // All-reduce, one ring per rail through the 8 servers in id order (4 on leaf 0, then 4 on leaf 1): each rail's
+    // ring crosses between the leaves once each way, so a leaf's uplinks carry 8 rails x 400 = 3,200 Gb/s against
+    // 8 x 400 = 3,200: 100%, and every GPU keeps its 50 GB/s NIC share. The oversubscription does not slow it.
+    assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
+    // All-to-all: each server sends 3,200 Gb/s to the 56 other GPUs alike, 32 of them behind the other leaf:
+    // 4 servers x 3,200 x 32/56 = 7,314.3 Gb/s up a leaf's 3,200 Gb/s of uplinks: 2.2857x, so 50 / 2.2857 = 21.875
+    // GB/s per GPU, and the oversubscribed leaf is named as the limit.
+    assert_eq!(r.bandwidth.all_to_all_gbs, 21.875);
     assert!(
         r.summary.bottleneck.contains("oversubscribed 4.00:1"),
         "{}",

@@ -209,8 +209,14 @@ fn superpod_1su_is_balanced() {
             "leaf oversubscription",
         );
     }
-    // Bisection: min(248 x 400, 8 x 32 x 400) / 2 = 49,600 Gb/s.
-    close(r.bandwidth.bisection.gbps, 49_600.0, 1e-6, "bisection");
+    // Bisection: the fairest split puts 15 of the 31 DGX (120 of 248 GPUs) on one side; each of the 8 rail leaves
+    // carries min(15, 16) x 400G between the halves: 8 x 15 x 400 = 48,000 Gb/s, exact by max-flow.
+    close(r.bandwidth.bisection.gbps, 48_000.0, 1e-6, "bisection");
+    assert!(
+        r.bandwidth.bisection.exact,
+        "{}",
+        r.bandwidth.bisection.method
+    );
     // Hierarchical all-reduce, 1 GB: G = 8, N = 31; intra beta 450 x 0.8 = 360 GB/s, inter 50 x 0.8 = 40 GB/s,
     // alpha 1 us and 5 us: 2 x (7 us + 7/8 x 1e9/3.6e11) + 60 x 5 us + 60/31 x 1.25e8/4e10 = 11.2235 ms.
     let h = r

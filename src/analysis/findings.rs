@@ -292,10 +292,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             Severity::Info,
             "bottleneck",
             format!(
-                "bottleneck for GPU network traffic: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
-                p.limiter, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+                "bottleneck for {}: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
+                p.pattern, p.limiter, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
             ),
-            "the part named limits all-reduce across servers; widen it first",
+            "the part named limits this traffic pattern; widen it first if the workload needs the pattern",
         );
         f.devices = p.devices.clone();
         out.push(f);

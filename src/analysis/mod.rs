@@ -3,6 +3,7 @@
 //! Every formula is written out in docs/analysis.md and tested against a hand calculation.
 
 pub mod bandwidth;
+pub(crate) mod bisection;
 pub mod collectives;
 pub mod compare;
 pub mod cost;

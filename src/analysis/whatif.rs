@@ -177,8 +177,9 @@ mod tests {
     #[test]
     fn losing_a_rail_leaf_costs_bandwidth_not_gpus() {
         // SuperPOD 1 SU: each DGX has one NIC on each of 8 leaves. Losing leaf 1 leaves every GPU reachable
-        // (NVLink carries rail 1's traffic to the other rails) but takes 31 x 400G out of the GPU-to-leaf tier:
-        // bisection = min(248 x 400 - 31 x 400, 7 x 32 x 400) / 2 = min(86,800, 89,600) / 2 = 43,400 Gb/s.
+        // (NVLink carries rail 1's traffic to the other rails) but takes one rail out of the balanced cut. The
+        // smaller half holds 15 of the 31 DGX (120 of 248 GPUs); every rail leaf carries min(15, 16) x 400G from
+        // one half to the other: before 8 x 15 x 400 = 48,000 Gb/s, after 7 x 15 x 400 = 42,000 Gb/s.
         let d = sample("superpod-h100-1su").unwrap();
         let before = analyze(&d);
         let leaf = d
@@ -189,7 +190,7 @@ mod tests {
             .unwrap();
         let i = impact(&d, &before, Failure::Device(leaf));
         assert_eq!(i.gpus_reachable, (248, 248));
-        assert_eq!(i.bisection_gbps, (49_600.0, 43_400.0));
+        assert_eq!(i.bisection_gbps, (48_000.0, 42_000.0));
         assert!(
             n_minus_one(&d, &before).is_empty(),
             "the balanced SU has no single point of failure"
