@@ -448,7 +448,10 @@ fn allreduce(
     if nodes <= 1 {
         if beta_intra > 0.0 {
             push("ring", collectives::ring(p, n, alpha_intra, beta_intra));
-            push("tree", collectives::tree(p, n, alpha_intra, beta_intra));
+            push(
+                "tree",
+                collectives::double_binary_tree(p, 1.0, n, alpha_intra, alpha_intra, beta_intra),
+            );
         }
     } else if beta_inter > 0.0 {
         // A flat ring over all GPUs crosses the network: bound by the slower of the two betas and the network alpha.
@@ -458,7 +461,17 @@ fn allreduce(
             beta_inter
         };
         push("ring", collectives::ring(p, n, alpha_inter, beta_flat));
-        push("tree", collectives::tree(p, n, alpha_inter, beta_flat));
+        push(
+            "tree",
+            collectives::double_binary_tree(
+                g,
+                nodes as f64,
+                n,
+                alpha_intra,
+                alpha_inter,
+                beta_flat,
+            ),
+        );
         if beta_intra > 0.0 && g > 1.0 {
             push(
                 "hierarchical",
