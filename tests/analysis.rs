@@ -358,3 +358,45 @@ fn starved_storage_is_found() {
     assert!((rep.bandwidth.storage.per_gpu_gbs - 90.0 / 248.0).abs() < 1e-4);
     assert!(f.message.contains("0.36 GB/s per GPU"), "{}", f.message);
 }
+
+#[test]
+fn one_utilisation_everywhere_and_saturation_shown_as_such() {
+    let base = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    let r = analyze(&base);
+    assert!(r.findings.iter().all(|f| f.code != "utilisation-target"));
+    assert!(
+        r.latency
+            .paths
+            .iter()
+            .all(|p| !p.saturated && p.p99_ns.is_finite())
+    );
+
+    // At 1.0: the queues are saturated (no finite percentile), cost counts every hour busy, and the finding fires.
+    let mut full = base.clone();
+    full.params.utilisation_target = 1.0;
+    let r1 = analyze(&full);
+    assert_eq!(r1.latency.utilisation, 1.0);
+    let net: Vec<_> = r1.latency.paths.iter().filter(|p| p.links > 0).collect();
+    assert!(!net.is_empty());
+    assert!(net.iter().all(|p| p.saturated && p.p99_ns.is_infinite()));
+    assert!(r1.summary.p99_latency_us.is_infinite());
+    let f = r1
+        .findings
+        .iter()
+        .find(|f| f.code == "utilisation-target")
+        .expect("finding");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(f.message.contains("saturated"), "{}", f.message);
+    let text = racksmith::analysis::text::render(&r1);
+    assert!(text.contains("saturated"), "{text}");
+
+    // Outside (0, 1) on the other side: flagged too.
+    let mut none = base.clone();
+    none.params.utilisation_target = -0.2;
+    assert!(
+        analyze(&none)
+            .findings
+            .iter()
+            .any(|f| f.code == "utilisation-target")
+    );
+}

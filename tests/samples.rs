@@ -124,9 +124,11 @@ fn dgx_h100_single_by_hand() {
         "storage per GPU",
     );
     // Latency, same leaf, 4 KiB: software 2,000 ns (IB in one rack) + NIC 500 + 1 switch hop 130 + serialisation
-    // 4,096 B / 50 GB/s = 81.92 ns + propagation 2 x 3 m x 5 ns = 30 ns = 2,741.92 ns. Queueing on 2 links at
-    // rho = 0.7: 1/(mu - lambda) = 81.92 / 0.3 = 273.067 ns; p50 wait = ln(0.7/0.5) x 273.067 = 91.880 ns per link;
-    // p99 wait = ln(70) x 273.067 = 1,160.12 ns per link.
+    // 4,096 B / 50 GB/s = 81.92 ns + propagation 2 x 3 m x 5 ns = 30 ns = 2,741.92 ns. Queueing: the sum of the
+    // waits on 2 links at rho = 0.7, theta = mu - lambda = 0.3 / 81.92 ns. In units of 1/mu, P(S <= x) = 0.09 +
+    // 0.42 (1 - e^-0.3x) + 0.49 (1 - e^-0.3x (1 + 0.3x)); = 0.5 at x = 3.48459 (285.457 ns), = 0.99 at
+    // x = 19.82133 (1,623.763 ns). (Adding per-link percentiles gave 183.76 ns at p50, too low, and 2,320.24 ns at
+    // p99.)
     let leaf = r
         .latency
         .paths
@@ -134,16 +136,10 @@ fn dgx_h100_single_by_hand() {
         .find(|p| p.class == "same leaf")
         .unwrap();
     let base = 2000.0 + 500.0 + 130.0 + 81.92 + 30.0;
-    let t = 81.92 / 0.3;
-    close(
-        leaf.p50_ns,
-        base + 2.0 * (0.7f64 / 0.5).ln() * t,
-        0.02,
-        "p50 same leaf",
-    );
+    close(leaf.p50_ns, base + 3.484_588 * 81.92, 0.02, "p50 same leaf");
     close(
         leaf.p99_ns,
-        base + 2.0 * 70f64.ln() * t,
+        base + 19.821_326 * 81.92,
         0.02,
         "p99 same leaf",
     );

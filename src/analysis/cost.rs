@@ -139,7 +139,7 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         });
     }
     let it_kw = power.it_power_w / 1000.0;
-    let util = p.utilisation_target.clamp(0.0, 1.0);
+    let util = super::utilisation(design);
     let energy = it_kw * util * p.pue * HOURS_PER_YEAR * p.electricity_usd_per_kwh;
     let colocation = it_kw * p.colocation_usd_per_kw_month * 12.0;
     let support = capex * p.support_fraction_per_year;

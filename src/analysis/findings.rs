@@ -84,6 +84,22 @@ pub(crate) fn collect(
     connectivity_findings(design, topo, bw, &mut out);
     power_findings(power, &mut out);
     serving_findings(design, lat, cost, &mut out);
+    let u = super::utilisation(design);
+    if !(u > 0.0 && u < 1.0) {
+        out.push(Finding::new(
+            Severity::Error,
+            "utilisation-target",
+            format!(
+                "utilisation target {u} is outside (0, 1): {}",
+                if u >= 1.0 {
+                    "link queues are saturated, so latency percentiles are not finite, while cost counts every hour busy"
+                } else {
+                    "no hour counts as used, so cost per GPU-hour and the serving plan mean nothing"
+                }
+            ),
+            "set params.utilisation_target between 0 and 1 (0.7 is a common planning figure)",
+        ));
+    }
     if cost.unpriced_links > 0 {
         out.push(Finding::new(
             Severity::Info,

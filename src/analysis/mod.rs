@@ -127,6 +127,13 @@ pub fn analyze(design: &Design) -> Report {
     }
 }
 
+/// The utilisation target every model uses, as the design gives it: link queueing, the serving plan, energy and
+/// GPU-hours. Never clamped: a value outside (0, 1) is reported by the `utilisation-target` finding, and at 1 or
+/// more the queueing model reports saturation instead of a latency.
+pub fn utilisation(design: &Design) -> f64 {
+    design.params.utilisation_target
+}
+
 /// Rounds for display-stable JSON: keeps reports diff-friendly without hiding precision that matters.
 pub(crate) fn round(x: f64, digits: i32) -> f64 {
     if !x.is_finite() {
