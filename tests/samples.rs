@@ -83,8 +83,11 @@ fn dgx_h100_single_by_hand() {
         + 1_800.0
         + 2_000.0;
     close(r.cost.capex_usd, capex, 0.01, "capex");
-    // Opex: energy 13.774 kW x 0.7 x 1.2 x 8,760 h x $0.10 = $10,135.47; colocation 13.774 x $200 x 12 = $33,057.60.
-    let energy = 13.774 * 0.7 * 1.2 * 8760.0 * 0.10;
+    // Opex: energy with idle draw (busy 70% of the time, idle at 0.2 of maximum for the DGX, 0.7 for storage, 0.9
+    // for the switch): DGX 10.290 kW x (0.7 + 0.3 x 0.2) = 7.8204, AI400X2 2.572 x 0.91 = 2.34052, QM9700 0.912 x
+    // 0.97 = 0.88464: 11.04556 kW x 1.2 x 8,760 h x $0.10 = $11,611.09 (busy-only: $10,135.47); colocation
+    // 13.774 x $200 x 12 = $33,057.60.
+    let energy = (10.290 * 0.76 + 2.572 * 0.91 + 0.912 * 0.97) * 1.2 * 8760.0 * 0.10;
     let colo = 13.774 * 200.0 * 12.0;
     close(r.cost.energy_usd_per_year, energy, 0.01, "energy");
     close(r.cost.opex_usd_per_year, energy + colo, 0.02, "opex");
@@ -102,12 +105,19 @@ fn dgx_h100_single_by_hand() {
         1e-4,
         "$/GPU-h",
     );
-    // Break-even against $3.50/GPU-h: 640,600 / (3.5 x 8 x 730 x 0.7) = 44.77 months.
+    // Break-even against $3.50/GPU-h, net of the owner's running costs: cloud 3.5 x 8 x 730 x 0.7 = $14,308 a
+    // month, owner (11,611.09 + 33,057.60) / 12 = $3,722.39 a month: 640,600 / 10,585.61 = 60.52 months (the
+    // capex-only figure was 44.77).
     close(
         r.cost.break_even_months,
-        capex / (3.5 * 8.0 * 730.0 * 0.7),
+        capex / (3.5 * 8.0 * 730.0 * 0.7 - (energy + colo) / 12.0),
         0.01,
         "break-even",
+    );
+    assert!(
+        r.cost.break_even.ends_with("months"),
+        "{}",
+        r.cost.break_even
     );
     // Bandwidth: 8 x 400G compute NICs for 8 GPUs = 400 Gb/s per GPU.
     let s = &r.bandwidth.servers[0];
@@ -286,7 +296,9 @@ fn l40s_inference_capacity_and_cost() {
     // (x2 = 4,706); NVMe 1,100 + 2 x 9 = 1,118 W: 24,136 W.
     close(r.power.it_power_w, 24_136.0, 0.01, "IT power");
     // Cost per 1M requests: hourly = (654,400 x 0.7 / 3 + opex) / 8,760; capacity 32 x 20 x 0.7 = 448 req/s.
-    let opex = 24.136 * 0.7 * 1.2 * 8760.0 * 0.10 + 24.136 * 200.0 * 12.0;
+    // Energy with idle draw: 4 servers 18.312 kW x (0.7 + 0.3 x 0.2) + 2 SN5600 4.706 x 0.97 + NVMe 1.118 x 0.91.
+    let energy = (18.312 * 0.76 + 4.706 * 0.97 + 1.118 * 0.91) * 1.2 * 8760.0 * 0.10;
+    let opex = energy + 24.136 * 200.0 * 12.0;
     let hourly = (654_400.0 * 0.7 / 3.0 + opex) / 8760.0;
     close(
         r.cost.usd_per_million_requests.unwrap(),

@@ -64,14 +64,14 @@ pub fn render(r: &Report) -> String {
     );
     let _ = writeln!(
         o,
-        "Capex {} | opex {}/yr | TCO {} over {} years | {:.2} $/GPU-h owned vs {:.2} cloud | break-even {:.1} months",
+        "Capex {} | opex {}/yr | TCO {} over {} years | {:.2} $/GPU-h owned vs {:.2} cloud | break-even {}",
         usd(r.cost.capex_usd),
         usd(r.cost.opex_usd_per_year),
         usd(r.cost.tco_usd),
         r.cost.years,
         r.cost.owned_usd_per_gpu_hour,
         r.cost.cloud_usd_per_gpu_hour,
-        r.cost.break_even_months
+        r.cost.break_even
     );
     if let (Some(needed), Some(have)) = (r.cost.replicas_needed, r.cost.replicas_in_design) {
         let _ = writeln!(
