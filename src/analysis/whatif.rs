@@ -76,12 +76,7 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
                 .get(&rack)
                 .map_or_else(|| rack.to_string(), |r| r.name.clone());
             // The rack survives on one feed when its load fits that feed; otherwise it goes dark.
-            let load: f64 = design
-                .devices
-                .values()
-                .filter(|x| x.rack == rack)
-                .map(|x| super::power::device_power_weight(design, x).0)
-                .sum();
+            let load = super::power::rack_power_w(design, rack);
             let feed = design.racks.get(&rack).and_then(|r| r.feed_capacity_w);
             if feed.is_none_or(|f| load > f) {
                 let ids: Vec<DeviceId> = design
@@ -229,6 +224,19 @@ mod tests {
         assert!(before.findings.iter().any(|f| f.code == "rack-feed"));
         let i = impact(&d, &before, Failure::Feed(rack));
         assert_eq!(i.gpus_reachable, (8, 0));
+        // 13.5 kW feeds: enough for the devices without their optics (13,500 W or so) but not for the rack's
+        // 13,774 W with them. The finding and the what-if use the same rack power, so both say the rack goes dark.
+        d.racks.get_mut(&rack).unwrap().feed_capacity_w = Some(13_500.0);
+        let before = analyze(&d);
+        assert!(before.findings.iter().any(|f| f.code == "rack-feed"));
+        assert_eq!(
+            impact(&d, &before, Failure::Feed(rack)).gpus_reachable,
+            (8, 0)
+        );
+        assert!(
+            (crate::analysis::power::rack_power_w(&d, rack) - before.power.racks[0].power_w).abs()
+                < 1e-6
+        );
         // With 2 x 17.3 kW feeds it rides through.
         d.racks.get_mut(&rack).unwrap().feed_capacity_w = Some(17_300.0);
         let i = impact(&d, &analyze(&d), Failure::Feed(rack));
