@@ -299,7 +299,7 @@ fn rack_over_budget_and_disconnected_servers() {
     assert!(
         power
             .message
-            .contains("20.4 kW against its 15.0 kW budget (136%)"),
+            .contains("20.4 kW against its 15.0 kW budget: 5.4 kW over (136%)"),
         "{}",
         power.message
     );
@@ -330,9 +330,28 @@ fn rack_over_budget_and_disconnected_servers() {
     );
     // No storage at all for 24 GPUs.
     assert!(rep.findings.iter().any(|f| f.code == "no-storage"));
-    // Each server hangs on one cable to its leaf: single links.
-    let single = rep.findings.iter().find(|f| f.code == "single-link");
-    assert!(single.is_none() || !single.unwrap().devices.is_empty());
+    // a and b each hang on one cable to their leaf: losing it cuts the server off the fabric, so both cables are
+    // single links, naming both servers; c has no cable to lose.
+    let single = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "single-link")
+        .expect("single-link finding");
+    let mut named = single.devices.clone();
+    named.sort();
+    assert_eq!(named, vec![a, b]);
+    assert_eq!(single.links.len(), 2);
+    // The uncabled server: 0 Gb/s (never "-0") and a bottleneck in words.
+    let sc = rep
+        .bandwidth
+        .servers
+        .iter()
+        .find(|s| s.device == cc)
+        .unwrap();
+    assert!(sc.nic_gbps_per_gpu == 0.0 && sc.nic_gbps_per_gpu.is_sign_positive());
+    assert!(sc.compute_nic_cabled_gbps.is_sign_positive());
+    assert_eq!(format!("{:.0}", sc.nic_gbps_per_gpu), "0");
+    assert_eq!(sc.bottleneck_hop, "no compute NIC cabled");
 }
 
 #[test]

@@ -709,7 +709,11 @@ fn server_bandwidth(
     } else {
         0.0
     };
-    let bottleneck_hop = net.bottleneck.clone();
+    let bottleneck_hop = if net.bottleneck.is_empty() {
+        "no compute NIC cabled".to_string()
+    } else {
+        net.bottleneck.clone()
+    };
     let (net_loads, sto_loads) = (net.loads, sto.loads);
     let _ = demand_gbs;
 
@@ -771,7 +775,8 @@ fn server_bandwidth(
         .filter(|n| n.role == NicRole::Compute)
         .map(|n| n.installed_gbps)
         .sum();
-    let cabled_gbps: f64 = compute.iter().map(|n| n.cabled_gbps).sum();
+    // + 0.0: an empty sum is -0.0, which would print as "-0 Gb/s".
+    let cabled_gbps: f64 = compute.iter().map(|n| n.cabled_gbps).sum::<f64>() + 0.0;
     ServerBandwidth {
         device: id,
         name: device.name.clone(),

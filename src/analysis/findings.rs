@@ -605,10 +605,11 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
                 Severity::Error,
                 "rack-power",
                 format!(
-                    "rack {} draws {:.1} kW against its {:.1} kW budget ({:.0}%)",
+                    "rack {} draws {:.1} kW against its {:.1} kW budget: {:.1} kW over ({:.0}%)",
                     r.name,
                     r.power_w / 1000.0,
                     r.budget_w / 1000.0,
+                    (r.power_w - r.budget_w) / 1000.0,
                     r.utilisation * 100.0
                 ),
                 "move devices to another rack or raise the rack's power budget",

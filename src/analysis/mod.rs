@@ -140,5 +140,6 @@ pub(crate) fn round(x: f64, digits: i32) -> f64 {
         return x;
     }
     let f = 10f64.powi(digits);
-    (x * f).round() / f
+    // Adding 0.0 turns -0.0 (the sum of an empty float iterator) into 0.0, so nothing prints as "-0".
+    (x * f).round() / f + 0.0
 }

@@ -1091,8 +1091,43 @@ mod tests {
 
     #[test]
     fn disconnected_demand_is_unroutable() {
-        // The starved A100 design on one leaf: all traffic is routable and stays on the leaf. Cutting the storage
-        // servers' links leaves storage with nowhere to read from.
+        // Two DGX with one 400G port each, on two leaves that share no spine: the flat ring sends 400 Gb/s each
+        // way (800 offered) and none of it has a path; all-to-all offers 2 x 400 = 800 Gb/s, all unroutable.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let d = crate::samples::dgx_fabric(&c, &[vec![0], vec![1]], 2, 0, &[]).unwrap();
+        let r = analyze(&d);
+        let ring = pattern(&r, "all-reduce, flat ring");
+        assert_eq!((ring.offered_gbps, ring.unroutable_gbps), (800.0, 800.0));
+        let a2a = pattern(&r, "all-to-all");
+        assert_eq!((a2a.offered_gbps, a2a.unroutable_gbps), (800.0, 800.0));
+        let report = crate::analysis::analyze(&d);
+        assert!(
+            report
+                .findings
+                .iter()
+                .any(|f| f.code == "unroutable-traffic")
+        );
+        // One spine joining the leaves makes it all routable.
+        let d =
+            crate::samples::dgx_fabric(&c, &[vec![0], vec![1]], 2, 1, &[vec![1], vec![1]]).unwrap();
+        assert!(
+            analyze(&d)
+                .patterns
+                .iter()
+                .all(|p| p.unroutable_gbps == 0.0)
+        );
+        let report = crate::analysis::analyze(&d);
+        assert!(
+            report
+                .findings
+                .iter()
+                .all(|f| f.code != "unroutable-traffic")
+        );
+    }
+
+    #[test]
+    fn storage_read_on_one_leaf() {
+        // The starved A100 design on one leaf: all traffic is routable and stays on the leaf.
         let d = sample("a100-nic-starved").unwrap();
         let r = analyze(&d);
         assert!(r.patterns.iter().all(|p| p.unroutable_gbps == 0.0));
