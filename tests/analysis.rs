@@ -165,11 +165,9 @@ fn more_uplinks_remove_the_oversubscription() {
     assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
 }
 
-#[test]
-fn pcie_uplink_saturation_is_found() {
-    // A server spec overridden in the design: 8 Gen4 GPUs behind one PCIe switch with a single Gen4 x16 uplink,
-    // four 400G NICs on the CPU. Each GPU is offered 4 x 50 / 8 = 25 GB/s; the uplink carries 200 GB/s against
-    // 31.5 GB/s (6.35x), so each GPU gets 25 x 31.5 / 200 = 3.94 GB/s.
+/// A PCIe server built for the purpose: 8 Gen4 GPUs behind one PCIe switch on cpu0 with a single Gen4 x16 uplink,
+/// `nics` 400G NICs on the root complex `nic_root`, each cabled to one leaf.
+fn pcie_box(nic_root: &str, nics: u16) -> (Design, DeviceId) {
     let c = Catalog::builtin().unwrap();
     let mut d = Design::default();
     let r = rack(&mut d, &c, "R1", 30_000.0);
@@ -197,10 +195,10 @@ fn pcie_uplink_saturation_is_found() {
                 },
             })
             .collect();
-        s.nic_slots = (0..4)
+        s.nic_slots = (0..nics)
             .map(|_| NicSlotSpec {
                 slot: SlotSpec {
-                    parent: "cpu0".into(),
+                    parent: nic_root.into(),
                     link: Some(PcieLink {
                         generation: 5,
                         lanes: 16,
@@ -215,9 +213,9 @@ fn pcie_uplink_saturation_is_found() {
         .unwrap();
     let mut b = Builder::new(&mut d, &c);
     b.fill_gpus(dev, "l40s", 0..8).unwrap();
-    b.fill_nics(dev, "cx7-ndr", 0..4).unwrap();
+    b.fill_nics(dev, "cx7-ndr", 0..nics).unwrap();
     let leaf = b.add_device("qm9700", "leaf", r, 20).unwrap();
-    for n in 0..4 {
+    for n in 0..nics {
         cable(
             &mut d,
             PortRef::new(dev, format!("nic{n}/p1")),
@@ -225,18 +223,29 @@ fn pcie_uplink_saturation_is_found() {
             NDR,
         );
     }
+    (d, dev)
+}
+
+#[test]
+fn pcie_uplink_saturation_is_found() {
+    // 8 Gen4 GPUs behind one Gen4 x16 uplink, four 400G NICs on the CPU. Each GPU is offered 4 x 50 / 8 = 25 GB/s;
+    // the uplink is offered 200 GB/s against 31.5 GB/s (6.35x) and carries 31.5, so each GPU gets
+    // 25 x 31.5 / 200 = 3.94 GB/s.
+    let (d, dev) = pcie_box("cpu0", 4);
     let rep = analyze(&d);
     let s = &rep.bandwidth.servers[0];
     let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
     let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
     assert!((uplink.capacity_gbs - cap).abs() < 1e-3);
-    // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; the
-    // load is capped by the 200 GB/s of NIC ports the flows end at.
+    // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; what
+    // is offered is capped by the 200 GB/s of NIC ports the flows end at, and what is carried by the uplink.
     assert!(
-        (uplink.load_gbs - 200.0).abs() < 1e-6,
+        (uplink.offered_gbs - 200.0).abs() < 1e-6,
         "{}",
-        uplink.load_gbs
+        uplink.offered_gbs
     );
+    assert!((uplink.load_gbs - cap).abs() < 1e-3, "{}", uplink.load_gbs);
+    assert!(uplink.choke);
     assert_eq!((uplink.lanes_down, uplink.lanes_up), (128, 16));
     assert!(
         (s.network_gbs_per_gpu - 25.0 * cap / 200.0).abs() < 1e-3,
@@ -251,6 +260,47 @@ fn pcie_uplink_saturation_is_found() {
         .expect("PCIe finding");
     assert!(f.message.contains("psw0 uplink"), "{}", f.message);
     assert_eq!(f.devices, vec![dev]);
+}
+
+#[test]
+fn a_hop_behind_a_choke_is_judged_by_what_reaches_it() {
+    // The GPUs' switch on cpu0 (one Gen4 x16 uplink, 31.5 GB/s), two 400G NICs on cpu1, the sockets joined by
+    // 83 GB/s. Offered: 2 x 50 = 100 GB/s network (+ 8 GB/s of storage, capped by the ports at 100) through the
+    // uplink and the socket link alike. Every flow is held to 31.5 / 100 at the uplink, so the socket link carries
+    // 31.5 GB/s of the 100 offered: under its 83, not overloaded. The finding names the uplink only, and says what
+    // the socket link is offered and carries.
+    let (d, _) = pcie_box("cpu1", 2);
+    let rep = analyze(&d);
+    let s = &rep.bandwidth.servers[0];
+    let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
+    let upi = s.pcie.iter().find(|h| h.hop == "cpu0-cpu1").unwrap();
+    assert!(
+        (upi.offered_gbs - 100.0).abs() < 1e-6,
+        "{}",
+        upi.offered_gbs
+    );
+    assert!((upi.load_gbs - cap).abs() < 1e-3, "{}", upi.load_gbs);
+    assert!(!upi.choke);
+    let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
+    assert!(uplink.choke);
+    let f: Vec<_> = rep
+        .findings
+        .iter()
+        .filter(|f| f.code == "pcie-oversubscribed")
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert!(
+        f[0].message
+            .starts_with("PCIe psw0 uplink is offered 100.0 GB/s"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        f[0].message
+            .contains("cpu0-cpu1 is offered 100.0 GB/s against 83.0 but carries only 31.5"),
+        "{}",
+        f[0].message
+    );
 }
 
 #[test]

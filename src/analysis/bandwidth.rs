@@ -81,10 +81,16 @@ pub struct PcieHop {
     pub hop: String,
     /// Capacity per direction, GB/s.
     pub capacity_gbs: f64,
-    /// Load per direction under network and storage traffic together, GB/s.
+    /// What network and storage traffic together offer this hop per direction if nothing upstream held them back,
+    /// GB/s (never more than the NIC ports the flows end at).
+    pub offered_gbs: f64,
+    /// What it carries per direction, GB/s: each flow is held to the tightest hop on its path, so a hop downstream of
+    /// a choke sees only what gets through; never above the capacity.
     pub load_gbs: f64,
-    /// load / capacity.
+    /// load / capacity (at most 1).
     pub utilisation: f64,
+    /// Offered more than its capacity and full: this hop is what holds the flows back.
+    pub choke: bool,
     /// Lanes of the children below a PCIe switch against its uplink lanes (0 for other hops).
     pub lanes_down: u32,
     /// Uplink lanes of a PCIe switch (0 for other hops).
@@ -714,8 +720,14 @@ fn server_bandwidth(
     } else {
         net.bottleneck.clone()
     };
-    let (net_loads, sto_loads) = (net.loads, sto.loads);
-    let _ = demand_gbs;
+    let _ = (demand_gbs, net.loads, sto.loads);
+    let (offered, carried) = offered_and_carried(
+        &[
+            (&net_flows, offered_rates(&net_flows, &caps, f64::INFINITY)),
+            (&sto_flows, offered_rates(&sto_flows, &caps, storage_demand)),
+        ],
+        &caps,
+    );
 
     // A hop never carries more than the NIC ports its flows end at can take.
     let mut port_limit: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
@@ -730,17 +742,18 @@ fn server_bandwidth(
     }
     let mut pcie = Vec::new();
     for (hop, cap) in &caps {
-        let mut load =
-            net_loads.get(hop).copied().unwrap_or(0.0) + sto_loads.get(hop).copied().unwrap_or(0.0);
+        let mut offer = offered.get(hop).copied().unwrap_or(0.0);
         if let Some(ports) = port_limit.get(hop.as_str()) {
-            load = load.min(ports.values().sum());
+            offer = offer.min(ports.values().sum());
         } else if let Some(c) = caps.get(hop).filter(|_| hop.ends_with(" port")) {
-            load = load.min(*c);
+            offer = offer.min(*c);
         }
+        let load = carried.get(hop).copied().unwrap_or(0.0).min(offer);
         let (lanes_down, lanes_up) = lanes_of(spec, device, design, hop);
         pcie.push(PcieHop {
             hop: hop.clone(),
             capacity_gbs: round(*cap, 3),
+            offered_gbs: round(offer, 3),
             load_gbs: round(load, 3),
             utilisation: round(
                 if *cap > 0.0 {
@@ -750,6 +763,7 @@ fn server_bandwidth(
                 },
                 4,
             ),
+            choke: offer > cap * (1.0 + 1e-9) && load >= cap * (1.0 - 1e-9),
             lanes_down,
             lanes_up,
         });
@@ -818,14 +832,13 @@ struct Carried {
     bottleneck: String,
 }
 
-/// Offers each flow its share of its NIC port (at most `demand` per GPU), then scales every flow by the worst
-/// cap/load on its hops.
-fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize) -> Carried {
+/// What each flow offers: its share of its NIC port (at most `demand` per GPU).
+fn offered_rates(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64) -> Vec<f64> {
     let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
     for f in flows {
         *port_weight.entry(f.port.as_str()).or_default() += f.weight;
     }
-    let offered: Vec<f64> = flows
+    flows
         .iter()
         .map(|f| {
             let cap = caps.get(&f.port).copied().unwrap_or(0.0);
@@ -836,7 +849,52 @@ fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize)
                 .max(1e-12);
             (cap * f.weight / w).min(demand * f.weight)
         })
-        .collect();
+        .collect()
+}
+
+/// Network and storage flows together, as flows: each offers its rate, is held to the tightest cap / offered load
+/// on its path, and loads every hop downstream only with what gets through. Returns (offered, carried) per hop;
+/// carried never exceeds a hop's capacity.
+type HopLoads = BTreeMap<String, f64>;
+fn offered_and_carried(
+    parts: &[(&[Flow], Vec<f64>)],
+    caps: &BTreeMap<String, f64>,
+) -> (HopLoads, HopLoads) {
+    let mut offered: HopLoads = BTreeMap::new();
+    for (flows, rates) in parts {
+        for (f, o) in flows.iter().zip(rates) {
+            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+                *offered.entry(h.clone()).or_default() += o;
+            }
+        }
+    }
+    let mut carried: HopLoads = BTreeMap::new();
+    for (flows, rates) in parts {
+        for (f, o) in flows.iter().zip(rates) {
+            let mut scale: f64 = 1.0;
+            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+                if let (Some(c), Some(l)) = (caps.get(h), offered.get(h))
+                    && *l > 0.0
+                {
+                    scale = scale.min(c / l);
+                }
+            }
+            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+                *carried.entry(h.clone()).or_default() += o * scale;
+            }
+        }
+    }
+    (offered, carried)
+}
+
+/// Offers each flow its share of its NIC port (at most `demand` per GPU), then scales every flow by the worst
+/// cap/load on its hops.
+fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize) -> Carried {
+    let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
+    for f in flows {
+        *port_weight.entry(f.port.as_str()).or_default() += f.weight;
+    }
+    let offered = offered_rates(flows, caps, demand);
     let mut loads: BTreeMap<String, f64> = BTreeMap::new();
     for (f, o) in flows.iter().zip(&offered) {
         for h in f.hops.iter().chain(std::iter::once(&f.port)) {

@@ -153,28 +153,52 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
-    // PCIe hops loaded beyond capacity under network + storage traffic.
-    let mut pcie: BTreeMap<String, (f64, f64, Vec<DeviceId>)> = BTreeMap::new();
+    // PCIe hops that hold network + storage traffic back (offered more than they carry, and full). Hops further on
+    // that are offered more than their capacity but receive less, because the choke holds the flows back, are
+    // named with what actually reaches them.
+    // (offered, carried, capacity, servers, hops held back) per choke.
+    type Choke = (f64, f64, f64, Vec<DeviceId>, Vec<String>);
+    let mut pcie: BTreeMap<String, Choke> = BTreeMap::new();
     for s in &bw.servers {
+        let behind: Vec<String> = s
+            .pcie
+            .iter()
+            .filter(|h| !h.choke && h.offered_gbs > h.capacity_gbs * (1.0 + 1e-9))
+            .map(|h| {
+                format!(
+                    "{} is offered {:.1} GB/s against {:.1} but carries only {:.1}",
+                    h.hop, h.offered_gbs, h.capacity_gbs, h.load_gbs
+                )
+            })
+            .collect();
         for h in s.pcie.iter() {
-            if h.utilisation > 1.0 + 1e-9 && !h.hop.ends_with(" port") {
-                let e =
-                    pcie.entry(h.hop.clone())
-                        .or_insert((h.load_gbs, h.capacity_gbs, Vec::new()));
-                e.2.push(s.device);
+            if h.choke && !h.hop.ends_with(" port") {
+                let e = pcie.entry(h.hop.clone()).or_insert((
+                    h.offered_gbs,
+                    h.load_gbs,
+                    h.capacity_gbs,
+                    Vec::new(),
+                    behind.clone(),
+                ));
+                e.3.push(s.device);
             }
         }
     }
-    for (hop, (load, cap, devices)) in pcie {
+    for (hop, (offered, carried, cap, devices, behind)) in pcie {
+        let mut message = format!(
+            "PCIe {hop} is offered {offered:.1} GB/s against {cap:.1} GB/s ({:.2}x) and carries {carried:.1} in {} \
+             server(s): {}",
+            offered / cap,
+            devices.len(),
+            names(design, &devices)
+        );
+        if !behind.is_empty() {
+            message.push_str(&format!("; held back by it, {}", behind.join("; ")));
+        }
         let mut f = Finding::new(
             Severity::Warning,
             "pcie-oversubscribed",
-            format!(
-                "PCIe {hop} carries {load:.1} GB/s against {cap:.1} GB/s ({:.2}x) in {} server(s): {}",
-                load / cap,
-                devices.len(),
-                names(design, &devices)
-            ),
+            message,
             "put each GPU's NIC on the same PCIe switch as the GPU, or use a wider/newer PCIe link",
         );
         f.devices = devices;
