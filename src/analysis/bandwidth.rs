@@ -1106,23 +1106,51 @@ fn storage_bandwidth(
     gpus: usize,
     demand: f64,
 ) -> StorageBandwidth {
+    // Storage serves the GPUs it can reach: per connected group of the network, min(rated, cabled) of its
+    // appliances over its GPUs; the worst group is the figure (0 when some GPUs reach no storage at all).
+    let label = topo.components(None, None);
+    let group = |id: &DeviceId| {
+        topo.node_of
+            .get(id)
+            .and_then(|n| label.get(n.index()))
+            .copied()
+            .unwrap_or(usize::MAX)
+    };
     let (mut appliances, mut rated, mut network) = (0, 0.0, 0.0);
+    let mut by_group: BTreeMap<usize, (f64, f64, usize)> = BTreeMap::new();
     for (id, device) in &design.devices {
         let Some(PartKind::Storage(s)) = design.parts.get(&device.part).map(|p| &p.kind) else {
             continue;
         };
         appliances += 1;
         rated += s.read_gbs;
+        let mut cabled = 0.0;
         if let Some(&n) = topo.node_of.get(id) {
-            network += topo.graph.edges(n).map(|e| e.weight().gbps).sum::<f64>() / 8.0;
+            cabled = topo.graph.edges(n).map(|e| e.weight().gbps).sum::<f64>() / 8.0;
         }
+        network += cabled;
+        let e = by_group.entry(group(id)).or_default();
+        e.0 += s.read_gbs;
+        e.1 += cabled;
+    }
+    for sv in servers {
+        by_group.entry(group(&sv.device)).or_default().2 += sv.gpus;
     }
     let deliverable = rated.min(network);
-    let appliance_per_gpu = if gpus > 0 {
-        deliverable / gpus as f64
-    } else {
-        0.0
-    };
+    let mut stranded = 0usize;
+    let mut appliance_per_gpu = f64::INFINITY;
+    for (r, n, g) in by_group.values() {
+        if *g == 0 {
+            continue;
+        }
+        if r.min(*n) <= 0.0 {
+            stranded += g;
+        }
+        appliance_per_gpu = appliance_per_gpu.min(r.min(*n) / *g as f64);
+    }
+    if !appliance_per_gpu.is_finite() || gpus == 0 {
+        appliance_per_gpu = 0.0;
+    }
     let worst_path = servers.iter().min_by(|a, b| {
         a.storage_path_gbs_per_gpu
             .total_cmp(&b.storage_path_gbs_per_gpu)
@@ -1133,6 +1161,8 @@ fn storage_bandwidth(
         "no storage in the design".to_string()
     } else if network <= 0.0 {
         "storage is not cabled".to_string()
+    } else if stranded > 0 {
+        format!("{stranded} of {gpus} GPUs cannot reach any storage appliance")
     } else if path < appliance_per_gpu {
         format!(
             "storage path into {}: {:.2} GB/s per GPU",

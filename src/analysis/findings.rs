@@ -555,6 +555,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         .collect();
     let mut spof_links: Vec<LinkId> = Vec::new();
     let mut spof_devices: Vec<DeviceId> = Vec::new();
+    let mut spof_detail: Vec<(LinkId, Vec<DeviceId>)> = Vec::new();
     let degree: HashMap<NodeIndex, usize> = topo
         .graph
         .node_indices()
@@ -576,37 +577,75 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         let hangs = [a, b]
             .into_iter()
             .find(|n| degree.get(n) == Some(&1) && ends.contains(n));
-        let splits = if hangs.is_some() {
-            true
+        let label = if hangs.is_some() {
+            None
         } else if checked < SPOF_CHECK_LIMIT {
             checked += 1;
-            distinct(&topo.components(None, Some(e)), &ends, None) > base_count
+            Some(topo.components(None, Some(e)))
         } else {
             unchecked += 1;
-            false
+            continue;
         };
-        if splits {
-            spof_links.extend(weight.links.iter().copied());
-            for n in [a, b] {
-                if let Some(w) = topo.graph.node_weight(n)
-                    && w.kind != NodeKind::Switch
-                {
-                    spof_devices.push(w.device);
-                }
+        let splits = hangs.is_some()
+            || label
+                .as_ref()
+                .is_some_and(|l| distinct(l, &ends, None) > base_count);
+        if !splits {
+            continue;
+        }
+        // What the cable cuts off: the hanging endpoint, or the servers and storage on the smaller side.
+        let cut: Vec<DeviceId> = match (hangs, &label) {
+            (Some(n), _) => topo
+                .graph
+                .node_weight(n)
+                .map(|w| w.device)
+                .into_iter()
+                .collect(),
+            (None, Some(l)) => {
+                let side = |x: NodeIndex| -> Vec<DeviceId> {
+                    let lx = l.get(x.index());
+                    ends.iter()
+                        .filter(|n| l.get(n.index()) == lx)
+                        .filter_map(|n| topo.graph.node_weight(*n).map(|w| w.device))
+                        .collect()
+                };
+                let (sa, sb) = (side(a), side(b));
+                if sb.len() <= sa.len() { sb } else { sa }
             }
+            (None, None) => Vec::new(),
+        };
+        spof_links.extend(weight.links.iter().copied());
+        spof_devices.extend(cut.iter().copied());
+        for link in &weight.links {
+            spof_detail.push((*link, cut.clone()));
         }
     }
     if !spof_links.is_empty() {
         spof_devices.sort();
         spof_devices.dedup();
+        const SHOWN: usize = 6;
+        let mut detail: Vec<String> = spof_detail
+            .iter()
+            .take(SHOWN)
+            .map(|(link, cut)| {
+                format!(
+                    "{} cuts off {}",
+                    super::whatif::describe_link(design, *link),
+                    names(design, cut)
+                )
+            })
+            .collect();
+        if spof_detail.len() > SHOWN {
+            detail.push(format!("{} more", spof_detail.len() - SHOWN));
+        }
         let mut f = Finding::new(
             Severity::Warning,
             "single-link",
             format!(
-                "{} link(s) are the only path for {} device(s) ({}): losing one disconnects them{}",
+                "{} link(s) are the only path for {} server(s) or storage appliance(s): {}{}",
                 spof_links.len(),
                 spof_devices.len(),
-                names(design, &spof_devices),
+                detail.join("; "),
                 if unchecked > 0 {
                     format!(" ({unchecked} more candidates not checked)")
                 } else {
