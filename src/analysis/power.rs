@@ -1,4 +1,4 @@
-//! Power, heat, weight and space per device and rack (formulas.md, "Power and heat"). Device power is its part's
+//! Power, heat, weight and space per device and rack (docs/analysis.md, "Power, space and weight"). Device power is its part's
 //! maximum draw plus the GPUs and NICs in its slots; each link's optics count half to each end's rack.
 
 use super::round;
