@@ -1236,8 +1236,8 @@ mod tests {
                         }
                     }
                     let injected: f64 = demand
-                        .iter()
-                        .filter_map(|(_, m)| m.get(&v))
+                        .values()
+                        .filter_map(|m| m.get(&v))
                         .map(|l| l[k])
                         .sum();
                     let delivered: f64 = demand
