@@ -83,6 +83,99 @@ fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), Ed
     Ok(())
 }
 
+/// A fabric of DGX H100 servers on NDR leaves and spines (QM9700), for tests and what-if studies of shape:
+/// `servers[i]` lists, per compute NIC used (nic0, nic1, ...), the leaf that NIC is cabled to; `uplinks[l][s]` is
+/// the number of 400G cables from leaf `l` to spine `s`. Leaves and spines get as many ports as they need
+/// (the generator does not check the switch's port count).
+pub fn dgx_fabric(
+    catalog: &Catalog,
+    servers: &[Vec<usize>],
+    leaves: usize,
+    spines: usize,
+    uplinks: &[Vec<u16>],
+) -> Result<Design, EditError> {
+    let mut design = Design {
+        name: "DGX H100 fabric".into(),
+        params: Params::default(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let mut racks = 0u16;
+    let mut rack = RackId(0);
+    let mut dgx = Vec::with_capacity(servers.len());
+    for n in 0..servers.len() {
+        if n % 4 == 0 {
+            rack = b
+                .add_rack(
+                    "rack-42u",
+                    &format!("C{:03}", n / 4 + 1),
+                    racks / 16,
+                    racks % 16,
+                )?
+                .0;
+            racks += 1;
+        }
+        dgx.push(b.add_device(
+            "dgx-h100",
+            &format!("dgx-{:03}", n + 1),
+            rack,
+            3 + 8 * (n % 4) as u16,
+        )?);
+    }
+    let mut switches = Vec::with_capacity(leaves + spines);
+    for i in 0..leaves + spines {
+        if i % 16 == 0 {
+            rack = b
+                .add_rack(
+                    "rack-42u",
+                    &format!("N{:03}", i / 16 + 1),
+                    racks / 16,
+                    racks % 16,
+                )?
+                .0;
+            racks += 1;
+        }
+        let name = if i < leaves {
+            format!("leaf-{:02}", i + 1)
+        } else {
+            format!("spine-{:02}", i - leaves + 1)
+        };
+        switches.push(b.add_device("qm9700", &name, rack, 2 + 2 * (i % 16) as u16)?);
+    }
+    let mut next = vec![0usize; switches.len()];
+    let mut port = |sw: usize| -> Option<(DeviceId, String)> {
+        let n = next.get_mut(sw)?;
+        *n += 1;
+        Some((*switches.get(sw)?, format!("p{n}")))
+    };
+    for (d, nics) in dgx.iter().zip(servers) {
+        for (nic, leaf) in nics.iter().enumerate() {
+            let Some((sw, sp)) = port(*leaf) else {
+                return Err(EditError::Missing(format!("leaf {leaf}")));
+            };
+            link(
+                &mut b,
+                p(*d, format!("nic{nic}/p1")),
+                p(sw, sp),
+                NDR,
+                15.0,
+                "ib-ndr-optic",
+            )?;
+        }
+    }
+    for (l, row) in uplinks.iter().enumerate() {
+        for (s, count) in row.iter().enumerate() {
+            for _ in 0..*count {
+                let (Some((a, ap)), Some((z, zp))) = (port(l), port(leaves + s)) else {
+                    return Err(EditError::Missing(format!("leaf {l} or spine {s}")));
+                };
+                link(&mut b, p(a, ap), p(z, zp), NDR, 30.0, "ib-ndr-optic")?;
+            }
+        }
+    }
+    Ok(design)
+}
+
 /// DGX SuperPOD H100, `units` scalable units, rail-optimised compute fabric of QM9700 (NVIDIA DGX SuperPOD H100
 /// reference architecture): 32 x units - 1 DGX H100 (one leaf port per SU goes to UFM), 8 leaves per SU, spines as
 /// in the RA table for 1-4 SU (4, 8, 16, 16); from 8 SU on, a three-tier fat tree with 8 spines per SU in pods of

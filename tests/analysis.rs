@@ -111,8 +111,14 @@ fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
         "{}",
         r.bandwidth.bisection.method
     );
-    // Inter-server bandwidth per GPU: 50 GB/s of NIC / 4 = 12.5 GB/s; the leaf is named as the limit.
-    assert_eq!(r.bandwidth.inter_node_gbs, 12.5);
+    // All-reduce, one ring per rail through the 8 servers in id order (4 on leaf 0, then 4 on leaf 1): each rail's
+    // ring crosses between the leaves once each way, so a leaf's uplinks carry 8 rails x 400 = 3,200 Gb/s against
+    // 8 x 400 = 3,200: 100%, and every GPU keeps its 50 GB/s NIC share. The oversubscription does not slow it.
+    assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
+    // All-to-all: each server sends 3,200 Gb/s to the 56 other GPUs alike, 32 of them behind the other leaf:
+    // 4 servers x 3,200 x 32/56 = 7,314.3 Gb/s up a leaf's 3,200 Gb/s of uplinks: 2.2857x, so 50 / 2.2857 = 21.875
+    // GB/s per GPU, and the oversubscribed leaf is named as the limit.
+    assert_eq!(r.bandwidth.all_to_all_gbs, 21.875);
     assert!(
         r.summary.bottleneck.contains("oversubscribed 4.00:1"),
         "{}",
@@ -160,11 +166,9 @@ fn more_uplinks_remove_the_oversubscription() {
     assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
 }
 
-#[test]
-fn pcie_uplink_saturation_is_found() {
-    // A server spec overridden in the design: 8 Gen4 GPUs behind one PCIe switch with a single Gen4 x16 uplink,
-    // four 400G NICs on the CPU. Each GPU is offered 4 x 50 / 8 = 25 GB/s; the uplink carries 200 GB/s against
-    // 31.5 GB/s (6.35x), so each GPU gets 25 x 31.5 / 200 = 3.94 GB/s.
+/// A PCIe server built for the purpose: 8 Gen4 GPUs behind one PCIe switch on cpu0 with a single Gen4 x16 uplink,
+/// `nics` 400G NICs on the root complex `nic_root`, each cabled to one leaf.
+fn pcie_box(nic_root: &str, nics: u16) -> (Design, DeviceId) {
     let c = Catalog::builtin().unwrap();
     let mut d = Design::default();
     let r = rack(&mut d, &c, "R1", 30_000.0);
@@ -192,10 +196,10 @@ fn pcie_uplink_saturation_is_found() {
                 },
             })
             .collect();
-        s.nic_slots = (0..4)
+        s.nic_slots = (0..nics)
             .map(|_| NicSlotSpec {
                 slot: SlotSpec {
-                    parent: "cpu0".into(),
+                    parent: nic_root.into(),
                     link: Some(PcieLink {
                         generation: 5,
                         lanes: 16,
@@ -210,9 +214,9 @@ fn pcie_uplink_saturation_is_found() {
         .unwrap();
     let mut b = Builder::new(&mut d, &c);
     b.fill_gpus(dev, "l40s", 0..8).unwrap();
-    b.fill_nics(dev, "cx7-ndr", 0..4).unwrap();
+    b.fill_nics(dev, "cx7-ndr", 0..nics).unwrap();
     let leaf = b.add_device("qm9700", "leaf", r, 20).unwrap();
-    for n in 0..4 {
+    for n in 0..nics {
         cable(
             &mut d,
             PortRef::new(dev, format!("nic{n}/p1")),
@@ -220,18 +224,29 @@ fn pcie_uplink_saturation_is_found() {
             NDR,
         );
     }
+    (d, dev)
+}
+
+#[test]
+fn pcie_uplink_saturation_is_found() {
+    // 8 Gen4 GPUs behind one Gen4 x16 uplink, four 400G NICs on the CPU. Each GPU is offered 4 x 50 / 8 = 25 GB/s;
+    // the uplink is offered 200 GB/s against 31.5 GB/s (6.35x) and carries 31.5, so each GPU gets
+    // 25 x 31.5 / 200 = 3.94 GB/s.
+    let (d, dev) = pcie_box("cpu0", 4);
     let rep = analyze(&d);
     let s = &rep.bandwidth.servers[0];
     let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
     let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
     assert!((uplink.capacity_gbs - cap).abs() < 1e-3);
-    // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; the
-    // load is capped by the 200 GB/s of NIC ports the flows end at.
+    // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; what
+    // is offered is capped by the 200 GB/s of NIC ports the flows end at, and what is carried by the uplink.
     assert!(
-        (uplink.load_gbs - 200.0).abs() < 1e-6,
+        (uplink.offered_gbs - 200.0).abs() < 1e-6,
         "{}",
-        uplink.load_gbs
+        uplink.offered_gbs
     );
+    assert!((uplink.load_gbs - cap).abs() < 1e-3, "{}", uplink.load_gbs);
+    assert!(uplink.choke);
     assert_eq!((uplink.lanes_down, uplink.lanes_up), (128, 16));
     assert!(
         (s.network_gbs_per_gpu - 25.0 * cap / 200.0).abs() < 1e-3,
@@ -246,6 +261,47 @@ fn pcie_uplink_saturation_is_found() {
         .expect("PCIe finding");
     assert!(f.message.contains("psw0 uplink"), "{}", f.message);
     assert_eq!(f.devices, vec![dev]);
+}
+
+#[test]
+fn a_hop_behind_a_choke_is_judged_by_what_reaches_it() {
+    // The GPUs' switch on cpu0 (one Gen4 x16 uplink, 31.5 GB/s), two 400G NICs on cpu1, the sockets joined by
+    // 83 GB/s. Offered: 2 x 50 = 100 GB/s network (+ 8 GB/s of storage, capped by the ports at 100) through the
+    // uplink and the socket link alike. Every flow is held to 31.5 / 100 at the uplink, so the socket link carries
+    // 31.5 GB/s of the 100 offered: under its 83, not overloaded. The finding names the uplink only, and says what
+    // the socket link is offered and carries.
+    let (d, _) = pcie_box("cpu1", 2);
+    let rep = analyze(&d);
+    let s = &rep.bandwidth.servers[0];
+    let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
+    let upi = s.pcie.iter().find(|h| h.hop == "cpu0-cpu1").unwrap();
+    assert!(
+        (upi.offered_gbs - 100.0).abs() < 1e-6,
+        "{}",
+        upi.offered_gbs
+    );
+    assert!((upi.load_gbs - cap).abs() < 1e-3, "{}", upi.load_gbs);
+    assert!(!upi.choke);
+    let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
+    assert!(uplink.choke);
+    let f: Vec<_> = rep
+        .findings
+        .iter()
+        .filter(|f| f.code == "pcie-oversubscribed")
+        .collect();
+    assert_eq!(f.len(), 1);
+    assert!(
+        f[0].message
+            .starts_with("PCIe psw0 uplink is offered 100.0 GB/s"),
+        "{}",
+        f[0].message
+    );
+    assert!(
+        f[0].message
+            .contains("cpu0-cpu1 is offered 100.0 GB/s against 83.0 but carries only 31.5"),
+        "{}",
+        f[0].message
+    );
 }
 
 #[test]
@@ -294,7 +350,7 @@ fn rack_over_budget_and_disconnected_servers() {
     assert!(
         power
             .message
-            .contains("20.4 kW against its 15.0 kW budget (136%)"),
+            .contains("20.4 kW against its 15.0 kW budget: 5.4 kW over (136%)"),
         "{}",
         power.message
     );
@@ -325,9 +381,28 @@ fn rack_over_budget_and_disconnected_servers() {
     );
     // No storage at all for 24 GPUs.
     assert!(rep.findings.iter().any(|f| f.code == "no-storage"));
-    // Each server hangs on one cable to its leaf: single links.
-    let single = rep.findings.iter().find(|f| f.code == "single-link");
-    assert!(single.is_none() || !single.unwrap().devices.is_empty());
+    // a and b each hang on one cable to their leaf: losing it cuts the server off the fabric, so both cables are
+    // single links, naming both servers; c has no cable to lose.
+    let single = rep
+        .findings
+        .iter()
+        .find(|f| f.code == "single-link")
+        .expect("single-link finding");
+    let mut named = single.devices.clone();
+    named.sort();
+    assert_eq!(named, vec![a, b]);
+    assert_eq!(single.links.len(), 2);
+    // The uncabled server: 0 Gb/s (never "-0") and a bottleneck in words.
+    let sc = rep
+        .bandwidth
+        .servers
+        .iter()
+        .find(|s| s.device == cc)
+        .unwrap();
+    assert!(sc.nic_gbps_per_gpu == 0.0 && sc.nic_gbps_per_gpu.is_sign_positive());
+    assert!(sc.compute_nic_cabled_gbps.is_sign_positive());
+    assert_eq!(format!("{:.0}", sc.nic_gbps_per_gpu), "0");
+    assert_eq!(sc.bottleneck_hop, "no compute NIC cabled");
 }
 
 #[test]
@@ -352,4 +427,46 @@ fn starved_storage_is_found() {
         .expect("storage finding");
     assert!((rep.bandwidth.storage.per_gpu_gbs - 90.0 / 248.0).abs() < 1e-4);
     assert!(f.message.contains("0.36 GB/s per GPU"), "{}", f.message);
+}
+
+#[test]
+fn one_utilisation_everywhere_and_saturation_shown_as_such() {
+    let base = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    let r = analyze(&base);
+    assert!(r.findings.iter().all(|f| f.code != "utilisation-target"));
+    assert!(
+        r.latency
+            .paths
+            .iter()
+            .all(|p| !p.saturated && p.p99_ns.is_finite())
+    );
+
+    // At 1.0: the queues are saturated (no finite percentile), cost counts every hour busy, and the finding fires.
+    let mut full = base.clone();
+    full.params.utilisation_target = 1.0;
+    let r1 = analyze(&full);
+    assert_eq!(r1.latency.utilisation, 1.0);
+    let net: Vec<_> = r1.latency.paths.iter().filter(|p| p.links > 0).collect();
+    assert!(!net.is_empty());
+    assert!(net.iter().all(|p| p.saturated && p.p99_ns.is_infinite()));
+    assert!(r1.summary.p99_latency_us.is_infinite());
+    let f = r1
+        .findings
+        .iter()
+        .find(|f| f.code == "utilisation-target")
+        .expect("finding");
+    assert_eq!(f.severity, Severity::Error);
+    assert!(f.message.contains("saturated"), "{}", f.message);
+    let text = racksmith::analysis::text::render(&r1);
+    assert!(text.contains("saturated"), "{text}");
+
+    // Outside (0, 1) on the other side: flagged too.
+    let mut none = base.clone();
+    none.params.utilisation_target = -0.2;
+    assert!(
+        analyze(&none)
+            .findings
+            .iter()
+            .any(|f| f.code == "utilisation-target")
+    );
 }

@@ -115,7 +115,8 @@ fn figures_are_plausible() {
             );
         }
     }
-    // hardware.md: H100 SXM 700 W, NVLink 4 at 450 GB/s per direction; DGX H100 8U, 10.2 kW all in.
+    // NVIDIA H100 datasheet: H100 SXM 700 W, NVLink 4 at 450 GB/s per direction; DGX H100 user guide: 8U, 10.2 kW
+    // all in.
     let h100 = c.get("h100-sxm").unwrap();
     assert_eq!(h100.power_w, 700.0);
     let dgx = c.get("dgx-h100").unwrap();
@@ -123,5 +124,64 @@ fn figures_are_plausible() {
     assert_eq!(
         dgx.power_w + 8.0 * 700.0 + 8.0 * 25.0 + 2.0 * 75.0,
         10_200.0
+    );
+}
+
+/// Every file a reviewer reads a source or a formula in: the catalog, the sample designs, the docs and the code.
+fn reviewed_files(dir: &std::path::Path, ext: &str, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            reviewed_files(&path, ext, out);
+        } else if path.extension().is_some_and(|e| e == ext) {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn sources_and_docs_point_inside_the_repository_or_to_public_documents() {
+    // The private reference notes (hardware and formula notes kept outside the repository) are not something a
+    // reviewer holding the design can open: sources cite the public document, or docs/analysis.md for our models.
+    let outside = [
+        concat!("shared", "/"),
+        concat!("hardware", ".md"),
+        concat!("formulas", ".md"),
+    ];
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("assets").join("catalog.ron")];
+    reviewed_files(&root.join("sample-designs"), "ron", &mut files);
+    reviewed_files(&root.join("docs"), "md", &mut files);
+    reviewed_files(&root.join("src"), "rs", &mut files);
+    assert!(files.len() > 20, "{files:?}");
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            if outside.iter().any(|o| line.contains(o)) {
+                bad.push(format!("{}:{}: {}", f.display(), i + 1, line.trim()));
+            }
+        }
+    }
+    // The README may mention the build notes, but no figure in it may be sourced to the private notes.
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    for (i, line) in readme.lines().enumerate() {
+        if outside[1..].iter().any(|o| line.contains(o)) {
+            bad.push(format!("README.md:{}: {}", i + 1, line.trim()));
+        }
+    }
+    // And every source string of the built-in catalog, as loaded.
+    let c = Catalog::builtin().unwrap();
+    for (id, part) in &c.parts {
+        for (field, source) in &part.sources {
+            if outside.iter().any(|o| source.contains(o)) {
+                bad.push(format!("catalog {id} {field}: {source}"));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "sources pointing outside the repository:\n{}",
+        bad.join("\n")
     );
 }

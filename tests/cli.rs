@@ -171,11 +171,32 @@ fn whatif_sweep_and_removal() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("GPUs reachable 8 -> 0"));
+    // The link is looked up in the file, not taken on trust: the DGX's nic0 cable to the leaf.
+    let d = racksmith::io::load(&sample_path("dgx-h100-single")).unwrap();
+    let (link, _) = d
+        .links
+        .iter()
+        .find(|(_, l)| {
+            l.a.port == "nic0/p1" && d.devices[&l.a.device].name == "dgx-01"
+                || l.b.port == "nic0/p1" && d.devices[&l.b.device].name == "dgx-01"
+        })
+        .expect("the DGX's nic0 cable");
     let out = bin()
-        .args(["whatif", "--remove-link", "6", "--format", "json"])
+        .args([
+            "whatif",
+            "--remove-link",
+            &link.0.to_string(),
+            "--format",
+            "json",
+        ])
         .arg(sample_path("dgx-h100-single"))
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v[0]["gpus_reachable"], serde_json::json!([8, 8]));
+    assert!(
+        v[0]["what"].as_str().unwrap().contains(&link.0.to_string()),
+        "{}",
+        v[0]["what"]
+    );
 }

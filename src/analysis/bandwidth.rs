@@ -34,8 +34,11 @@ pub struct BandwidthReport {
     pub storage: StorageBandwidth,
     /// Intra-server GPU-to-GPU bandwidth per GPU per direction (worst server), GB/s.
     pub intra_node_gbs: f64,
-    /// Inter-server bandwidth per GPU per direction (worst server, after fabric oversubscription), GB/s.
+    /// Inter-server bandwidth per GPU per direction for the all-reduce (one ring per rail, as routed over the
+    /// drawn fabric; worst server), GB/s.
     pub inter_node_gbs: f64,
+    /// Inter-server bandwidth per GPU per direction for all-to-all traffic (as routed; worst server), GB/s.
+    pub all_to_all_gbs: f64,
     /// Bottleneck per traffic pattern, worst shortfall first.
     pub patterns: Vec<PatternBottleneck>,
     /// Every pattern routed over the drawn topology (ECMP): per-link loads and the hottest link.
@@ -78,10 +81,16 @@ pub struct PcieHop {
     pub hop: String,
     /// Capacity per direction, GB/s.
     pub capacity_gbs: f64,
-    /// Load per direction under network and storage traffic together, GB/s.
+    /// What network and storage traffic together offer this hop per direction if nothing upstream held them back,
+    /// GB/s (never more than the NIC ports the flows end at).
+    pub offered_gbs: f64,
+    /// What it carries per direction, GB/s: each flow is held to the tightest hop on its path, so a hop downstream of
+    /// a choke sees only what gets through; never above the capacity.
     pub load_gbs: f64,
-    /// load / capacity.
+    /// load / capacity (at most 1).
     pub utilisation: f64,
+    /// Offered more than its capacity and full: this hop is what holds the flows back.
+    pub choke: bool,
     /// Lanes of the children below a PCIe switch against its uplink lanes (0 for other hops).
     pub lanes_down: u32,
     /// Uplink lanes of a PCIe switch (0 for other hops).
@@ -112,11 +121,17 @@ pub struct SwitchBandwidth {
 /// Bisection bandwidth and how it was obtained.
 #[derive(Debug, Clone, Serialize)]
 pub struct Bisection {
-    /// Bisection bandwidth, Gb/s.
+    /// Bisection bandwidth, Gb/s: the exact value, or the proven lower bound when only bounds were reachable.
     pub gbps: f64,
-    /// Method used.
+    /// Proven lower bound, Gb/s (equal to `gbps`).
+    pub lower_gbps: f64,
+    /// Proven upper bound, Gb/s (equal to `lower_gbps` when exact).
+    pub upper_gbps: f64,
+    /// Whether the figure is exact; otherwise the truth lies in [`lower_gbps`, `upper_gbps`].
+    pub exact: bool,
+    /// Method used, starting with "exact", "bounds" or "not applicable".
     pub method: String,
-    /// Capacity of each tier boundary, Gb/s, bottom up.
+    /// Capacity of each tier boundary, Gb/s, bottom up (for display; not a bound on the bisection).
     pub levels: Vec<(String, f64)>,
 }
 
@@ -251,8 +266,12 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         0.0
     };
 
-    // The fabric's share per GPU: with half the GPUs sending to the other half, each gets at most
-    // 2 x bisection / GPUs. The most oversubscribed switch is named when the fabric is what limits.
+    // Inter-server bandwidth per GPU comes from the routed pattern itself (docs/analysis.md, "Inter-server
+    // bandwidth per GPU"): every pattern offers each port its line rate; when the busiest link on its routes is
+    // loaded past capacity, the pattern slows down by that factor. A rail-local all-reduce crosses no spine, so
+    // spine oversubscription does not touch it; all-to-all does cross. Traffic with no route means the collective
+    // cannot complete.
+    let routing = super::routing::analyze(design);
     let mut worst_switch: Option<(f64, u8, DeviceId)> = None;
     for s in &switches {
         if let Some(r) = s.oversubscription
@@ -267,58 +286,35 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
             .then(a.device.cmp(&b.device))
     });
     let server_cap = worst_server.map_or(0.0, |s| s.network_gbs_per_gpu);
-    let fabric_per_gpu = if gpus > 0 {
-        2.0 * bisection.gbps / 8.0 / gpus as f64
-    } else {
-        0.0
+    let ctx = PatternContext {
+        design,
+        routing: &routing,
+        worst_switch,
+        worst_server,
+        server_cap,
+        demand_gbs,
     };
-    let inter_node_gbs = if servers.len() > 1 {
-        server_cap.min(fabric_per_gpu)
-    } else {
-        0.0
-    };
-
     let mut patterns = Vec::new();
-    if servers.len() > 1 || (servers.len() == 1 && demand_gbs > 0.0) {
-        let (limiter, devices) = if servers.len() > 1 && fabric_per_gpu + 1e-9 < server_cap {
-            let mut text = format!(
-                "fabric bisection: {:.0} Gb/s across {gpus} GPUs = {fabric_per_gpu:.2} GB/s per GPU",
-                bisection.gbps
-            );
-            let mut devices = Vec::new();
-            if let Some((r, tier, dev)) = worst_switch.filter(|(r, _, _)| *r > 1.0 + 1e-6) {
-                let name = design
-                    .devices
-                    .get(&dev)
-                    .map_or(String::new(), |d| d.name.clone());
-                text.push_str(&format!(
-                    "; switch {name} (tier {tier}) oversubscribed {r:.2}:1"
-                ));
-                devices.push(dev);
-            }
-            (text, devices)
-        } else {
-            server_limiter(design, worst_server)
-        };
-        let achieved = if servers.len() > 1 {
-            inter_node_gbs
-        } else {
-            server_cap
-        };
+    let (mut inter_node_gbs, mut all_to_all_gbs) = (0.0, 0.0);
+    if servers.len() > 1 {
+        let (p, g) = ctx.routed(
+            1,
+            "GPU network traffic (all-reduce across servers, one ring per rail)",
+        );
+        inter_node_gbs = g;
+        patterns.push(p);
+        let (p, g) = ctx.routed(2, "GPU network traffic (all-to-all across servers)");
+        all_to_all_gbs = g;
+        patterns.push(p);
+    } else if servers.len() == 1 && demand_gbs > 0.0 {
+        let (limiter, devices) = server_limiter(design, worst_server);
         patterns.push(PatternBottleneck {
-            pattern: "GPU network traffic (all-reduce across servers)".into(),
+            pattern: "GPU network traffic (one server)".into(),
             limiter,
             devices,
-            achieved_gbs_per_gpu: round(achieved, 3),
+            achieved_gbs_per_gpu: round(server_cap, 3),
             demand_gbs_per_gpu: round(demand_gbs, 3),
-            shortfall: round(
-                if achieved > 0.0 {
-                    demand_gbs / achieved
-                } else {
-                    f64::INFINITY
-                },
-                3,
-            ),
+            shortfall: round(shortfall(demand_gbs, server_cap), 3),
         });
     }
     if let Some(worst_intra) = servers
@@ -372,8 +368,106 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         storage,
         intra_node_gbs: round(intra_node_gbs, 3),
         inter_node_gbs: round(inter_node_gbs, 3),
+        all_to_all_gbs: round(all_to_all_gbs, 3),
         patterns,
-        routing: super::routing::analyze(design),
+        routing,
+    }
+}
+
+/// demand / achieved, infinite when nothing is achieved.
+fn shortfall(demand: f64, achieved: f64) -> f64 {
+    if achieved > 0.0 {
+        demand / achieved
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// What the bottleneck of a routed GPU pattern needs to know.
+struct PatternContext<'a> {
+    design: &'a Design,
+    routing: &'a super::routing::RoutingReport,
+    worst_switch: Option<(f64, u8, DeviceId)>,
+    worst_server: Option<&'a ServerBandwidth>,
+    server_cap: f64,
+    demand_gbs: f64,
+}
+
+impl PatternContext<'_> {
+    /// Bottleneck and per-GPU bandwidth of routing pattern `index`: the worst server's network bandwidth divided
+    /// by the load factor of the busiest link on the pattern's routes (when above 1), zero when any of it has no
+    /// route.
+    fn routed(&self, index: usize, name: &str) -> (PatternBottleneck, f64) {
+        let design = self.design;
+        let p = self.routing.patterns.get(index);
+        let load = p.map_or(1.0, |p| p.hottest_utilisation.max(1.0));
+        let unroutable = p.map_or(0.0, |p| p.unroutable_gbps);
+        let achieved = if unroutable > 0.0 {
+            0.0
+        } else {
+            self.server_cap / load
+        };
+        let (limiter, devices) = if unroutable > 0.0 {
+            (
+                format!(
+                    "fabric: {unroutable:.0} Gb/s of this traffic has no route (GPU servers cannot reach each other)"
+                ),
+                Vec::new(),
+            )
+        } else if load > 1.0 + 1e-9 {
+            let mut devices = Vec::new();
+            let mut text = format!(
+                "fabric: routed at line rate, this traffic loads its busiest link to {:.0}% of capacity, so each GPU \
+                 gets {achieved:.2} GB/s",
+                load * 100.0
+            );
+            if let Some(l) = p
+                .and_then(|p| p.hottest_link)
+                .and_then(|id| design.links.get(&id))
+            {
+                let name = |d: DeviceId| {
+                    design
+                        .devices
+                        .get(&d)
+                        .map_or(String::new(), |x| x.name.clone())
+                };
+                text.push_str(&format!(
+                    " (link {} {} - {} {})",
+                    name(l.a.device),
+                    l.a.port,
+                    name(l.b.device),
+                    l.b.port
+                ));
+                devices.push(l.a.device);
+                devices.push(l.b.device);
+            }
+            if let Some((r, tier, dev)) = self.worst_switch.filter(|(r, _, _)| *r > 1.0 + 1e-6) {
+                let name = design
+                    .devices
+                    .get(&dev)
+                    .map_or(String::new(), |d| d.name.clone());
+                text.push_str(&format!(
+                    "; switch {name} (tier {tier}) oversubscribed {r:.2}:1"
+                ));
+                if !devices.contains(&dev) {
+                    devices.push(dev);
+                }
+            }
+            (text, devices)
+        } else {
+            server_limiter(design, self.worst_server)
+        };
+        (
+            PatternBottleneck {
+                pattern: name.into(),
+                limiter,
+                devices,
+                achieved_gbs_per_gpu: round(achieved, 3),
+                demand_gbs_per_gpu: round(self.demand_gbs, 3),
+                shortfall: round(shortfall(self.demand_gbs, achieved), 3),
+            },
+            achieved,
+        )
     }
 }
 
@@ -603,7 +697,6 @@ fn server_bandwidth(
         plan(&storage_src)
     };
     let net = carry(&net_flows, &caps, f64::INFINITY, gpu_climbs.len());
-    let sto = carry(&sto_flows, &caps, storage_demand, gpu_climbs.len());
     let sto_capability = carry(&sto_flows, &caps, f64::INFINITY, gpu_climbs.len());
     let network_gbs_per_gpu = net.per_gpu.iter().copied().fold(f64::INFINITY, f64::min);
     let network_gbs_per_gpu = if network_gbs_per_gpu.is_finite() {
@@ -621,9 +714,19 @@ fn server_bandwidth(
     } else {
         0.0
     };
-    let bottleneck_hop = net.bottleneck.clone();
-    let (net_loads, sto_loads) = (net.loads, sto.loads);
+    let bottleneck_hop = if net.bottleneck.is_empty() {
+        "no compute NIC cabled".to_string()
+    } else {
+        net.bottleneck.clone()
+    };
     let _ = demand_gbs;
+    let (offered, carried) = offered_and_carried(
+        &[
+            (&net_flows, offered_rates(&net_flows, &caps, f64::INFINITY)),
+            (&sto_flows, offered_rates(&sto_flows, &caps, storage_demand)),
+        ],
+        &caps,
+    );
 
     // A hop never carries more than the NIC ports its flows end at can take.
     let mut port_limit: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
@@ -638,17 +741,18 @@ fn server_bandwidth(
     }
     let mut pcie = Vec::new();
     for (hop, cap) in &caps {
-        let mut load =
-            net_loads.get(hop).copied().unwrap_or(0.0) + sto_loads.get(hop).copied().unwrap_or(0.0);
+        let mut offer = offered.get(hop).copied().unwrap_or(0.0);
         if let Some(ports) = port_limit.get(hop.as_str()) {
-            load = load.min(ports.values().sum());
+            offer = offer.min(ports.values().sum());
         } else if let Some(c) = caps.get(hop).filter(|_| hop.ends_with(" port")) {
-            load = load.min(*c);
+            offer = offer.min(*c);
         }
+        let load = carried.get(hop).copied().unwrap_or(0.0).min(offer);
         let (lanes_down, lanes_up) = lanes_of(spec, device, design, hop);
         pcie.push(PcieHop {
             hop: hop.clone(),
             capacity_gbs: round(*cap, 3),
+            offered_gbs: round(offer, 3),
             load_gbs: round(load, 3),
             utilisation: round(
                 if *cap > 0.0 {
@@ -658,6 +762,7 @@ fn server_bandwidth(
                 },
                 4,
             ),
+            choke: offer > cap * (1.0 + 1e-9) && load >= cap * (1.0 - 1e-9),
             lanes_down,
             lanes_up,
         });
@@ -683,7 +788,8 @@ fn server_bandwidth(
         .filter(|n| n.role == NicRole::Compute)
         .map(|n| n.installed_gbps)
         .sum();
-    let cabled_gbps: f64 = compute.iter().map(|n| n.cabled_gbps).sum();
+    // + 0.0: an empty sum is -0.0, which would print as "-0 Gb/s".
+    let cabled_gbps: f64 = compute.iter().map(|n| n.cabled_gbps).sum::<f64>() + 0.0;
     ServerBandwidth {
         device: id,
         name: device.name.clone(),
@@ -717,22 +823,19 @@ struct Flow {
 
 /// What a set of flows carries.
 struct Carried {
-    /// Load per hop (including NIC ports), GB/s.
-    loads: BTreeMap<String, f64>,
     /// Achieved rate per GPU, GB/s.
     per_gpu: Vec<f64>,
     /// The hop that limits the flows most.
     bottleneck: String,
 }
 
-/// Offers each flow its share of its NIC port (at most `demand` per GPU), then scales every flow by the worst
-/// cap/load on its hops.
-fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize) -> Carried {
+/// What each flow offers: its share of its NIC port (at most `demand` per GPU).
+fn offered_rates(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64) -> Vec<f64> {
     let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
     for f in flows {
         *port_weight.entry(f.port.as_str()).or_default() += f.weight;
     }
-    let offered: Vec<f64> = flows
+    flows
         .iter()
         .map(|f| {
             let cap = caps.get(&f.port).copied().unwrap_or(0.0);
@@ -743,7 +846,52 @@ fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize)
                 .max(1e-12);
             (cap * f.weight / w).min(demand * f.weight)
         })
-        .collect();
+        .collect()
+}
+
+/// Network and storage flows together, as flows: each offers its rate, is held to the tightest cap / offered load
+/// on its path, and loads every hop downstream only with what gets through. Returns (offered, carried) per hop;
+/// carried never exceeds a hop's capacity.
+type HopLoads = BTreeMap<String, f64>;
+fn offered_and_carried(
+    parts: &[(&[Flow], Vec<f64>)],
+    caps: &BTreeMap<String, f64>,
+) -> (HopLoads, HopLoads) {
+    let mut offered: HopLoads = BTreeMap::new();
+    for (flows, rates) in parts {
+        for (f, o) in flows.iter().zip(rates) {
+            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+                *offered.entry(h.clone()).or_default() += o;
+            }
+        }
+    }
+    let mut carried: HopLoads = BTreeMap::new();
+    for (flows, rates) in parts {
+        for (f, o) in flows.iter().zip(rates) {
+            let mut scale: f64 = 1.0;
+            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+                if let (Some(c), Some(l)) = (caps.get(h), offered.get(h))
+                    && *l > 0.0
+                {
+                    scale = scale.min(c / l);
+                }
+            }
+            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+                *carried.entry(h.clone()).or_default() += o * scale;
+            }
+        }
+    }
+    (offered, carried)
+}
+
+/// Offers each flow its share of its NIC port (at most `demand` per GPU), then scales every flow by the worst
+/// cap/load on its hops.
+fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize) -> Carried {
+    let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
+    for f in flows {
+        *port_weight.entry(f.port.as_str()).or_default() += f.weight;
+    }
+    let offered = offered_rates(flows, caps, demand);
     let mut loads: BTreeMap<String, f64> = BTreeMap::new();
     for (f, o) in flows.iter().zip(&offered) {
         for h in f.hops.iter().chain(std::iter::once(&f.port)) {
@@ -783,7 +931,6 @@ fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize)
         }
     }
     Carried {
-        loads,
         per_gpu,
         bottleneck: worst.1,
     }
@@ -898,6 +1045,7 @@ fn switch_bandwidth(design: &Design, topo: &Topology) -> Vec<SwitchBandwidth> {
 
 fn bisection(design: &Design, topo: &Topology) -> Bisection {
     use petgraph::visit::EdgeRef;
+    // Tier boundaries, for display: they are neither the bisection nor a bound on it.
     let mut injection = 0.0;
     let mut between: BTreeMap<u8, f64> = BTreeMap::new();
     for e in topo.graph.edge_references() {
@@ -925,160 +1073,26 @@ fn bisection(design: &Design, topo: &Topology) -> Bisection {
     for (t, g) in &between {
         levels.push((format!("tier {t} to tier {}", t + 1), *g));
     }
-    let mut min = levels.iter().map(|(_, g)| *g).fold(f64::INFINITY, f64::min);
-    // GPU servers that cannot reach each other cut the fabric in two for free.
-    let mut uf = petgraph::unionfind::UnionFind::<usize>::new(topo.graph.node_count());
-    for e in topo.graph.edge_references() {
-        uf.union(e.source().index(), e.target().index());
-    }
-    let mut roots = topo
-        .graph
-        .node_indices()
-        .filter(|n| {
-            topo.graph
-                .node_weight(*n)
-                .is_some_and(|w| w.kind == NodeKind::GpuServer)
-        })
-        .map(|n| uf.find(n.index()));
-    if let Some(first) = roots.next()
-        && roots.any(|r| r != first)
-    {
-        min = 0.0;
-    }
-    let gpu_servers = topo
-        .graph
-        .node_weights()
-        .filter(|w| w.kind == NodeKind::GpuServer)
-        .count();
-    if gpu_servers < 2 {
-        return Bisection {
+    match super::bisection::compute(design, topo) {
+        None => Bisection {
             gbps: 0.0,
+            lower_gbps: 0.0,
+            upper_gbps: 0.0,
+            exact: true,
             method:
                 "not applicable: fewer than two GPU servers, so no GPU traffic crosses the fabric"
                     .into(),
             levels,
-        };
-    }
-    if let Some(exact) = exact_bisection(design, topo) {
-        return Bisection {
-            gbps: round(exact, 3),
-            method: format!(
-                "exact: minimum cut over every balanced split of the GPU servers (petgraph dinics max-flow), for \
-                 designs of up to {EXACT_BISECTION_SERVERS} GPU servers"
-            ),
+        },
+        Some(o) => Bisection {
+            gbps: round(o.lower, 3),
+            lower_gbps: round(o.lower, 3),
+            upper_gbps: round(o.upper, 3),
+            exact: o.exact,
+            method: o.method,
             levels,
-        };
+        },
     }
-    Bisection {
-        gbps: round(if min.is_finite() { min / 2.0 } else { 0.0 }, 3),
-        method: "tier-cut bound: half the smallest total capacity between adjacent tiers (exact for fat trees and \
-                 rail-optimised units; an upper bound on other shapes)"
-            .into(),
-        levels,
-    }
-}
-
-/// Largest number of GPU servers whose bisection is computed exactly (C(11,5) = 462 max-flow problems at 12).
-pub const EXACT_BISECTION_SERVERS: usize = 12;
-
-/// Exact bisection of the compute fabric: for every split of the GPU servers into two halves with equal GPUs
-/// (or as near as possible), the max flow (= min cut) from one half to the other over the compute links and the
-/// switch-to-switch links; the bisection is the smallest. Storage does not forward.
-fn exact_bisection(design: &Design, topo: &Topology) -> Option<f64> {
-    use petgraph::graph::{DiGraph, NodeIndex};
-    use petgraph::visit::EdgeRef;
-    let servers: Vec<NodeIndex> = topo
-        .graph
-        .node_indices()
-        .filter(|n| {
-            topo.graph
-                .node_weight(*n)
-                .is_some_and(|w| w.kind == NodeKind::GpuServer)
-        })
-        .collect();
-    let n = servers.len();
-    if !(2..=EXACT_BISECTION_SERVERS).contains(&n) {
-        return None;
-    }
-    // Flow network: switches and GPU servers, each undirected edge as two arcs; plus a source and a sink.
-    let mut g: DiGraph<(), f64> = DiGraph::new();
-    let mut idx: HashMap<NodeIndex, NodeIndex> = HashMap::default();
-    for v in topo.graph.node_indices() {
-        if topo
-            .graph
-            .node_weight(v)
-            .is_some_and(|w| matches!(w.kind, NodeKind::Switch | NodeKind::GpuServer))
-        {
-            idx.insert(v, g.add_node(()));
-        }
-    }
-    for e in topo.graph.edge_references() {
-        let (Some(&a), Some(&b)) = (idx.get(&e.source()), idx.get(&e.target())) else {
-            continue;
-        };
-        let server_end = [e.source(), e.target()].iter().any(|v| {
-            topo.graph
-                .node_weight(*v)
-                .is_some_and(|w| w.kind == NodeKind::GpuServer)
-        });
-        let cap = if server_end {
-            e.weight().compute_gbps
-        } else {
-            e.weight().gbps
-        };
-        if cap > 0.0 {
-            g.add_edge(a, b, cap);
-            g.add_edge(b, a, cap);
-        }
-    }
-    let source = g.add_node(());
-    let sink = g.add_node(());
-    let big = 1e15;
-    let mut terminals = Vec::with_capacity(n);
-    for s in &servers {
-        let node = idx.get(s).copied()?;
-        let from_source = g.add_edge(source, node, 0.0);
-        let to_sink = g.add_edge(node, sink, 0.0);
-        terminals.push((from_source, to_sink));
-    }
-    // The splits whose GPU counts are closest to half, among subsets containing server 0 (the other half is the
-    // mirror image).
-    let gpus: Vec<usize> = servers
-        .iter()
-        .map(|s| {
-            topo.graph
-                .node_weight(*s)
-                .and_then(|w| design.devices.get(&w.device))
-                .map_or(0, |d| d.gpus.len())
-        })
-        .collect();
-    let total: usize = gpus.iter().sum();
-    let imbalance = |mask: u32| -> usize {
-        let a: usize = gpus
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| mask & (1 << i) != 0)
-            .map(|(_, g)| g)
-            .sum();
-        (2 * a).abs_diff(total)
-    };
-    let masks = (0u32..(1u32 << n)).filter(|m| m & 1 == 1 && *m != (1u32 << n) - 1);
-    let fairest = masks.clone().map(imbalance).min()?;
-    let mut best = f64::INFINITY;
-    for mask in masks.filter(|m| imbalance(*m) == fairest) {
-        for (i, (a, b)) in terminals.iter().enumerate() {
-            let in_a = mask & (1 << i) != 0;
-            if let Some(w) = g.edge_weight_mut(*a) {
-                *w = if in_a { big } else { 0.0 };
-            }
-            if let Some(w) = g.edge_weight_mut(*b) {
-                *w = if in_a { 0.0 } else { big };
-            }
-        }
-        let (flow, _) = petgraph::algo::dinics(&g, source, sink);
-        best = best.min(flow);
-    }
-    best.is_finite().then_some(best)
 }
 
 fn storage_bandwidth(
@@ -1088,23 +1102,51 @@ fn storage_bandwidth(
     gpus: usize,
     demand: f64,
 ) -> StorageBandwidth {
+    // Storage serves the GPUs it can reach: per connected group of the network, min(rated, cabled) of its
+    // appliances over its GPUs; the worst group is the figure (0 when some GPUs reach no storage at all).
+    let label = topo.components(None, None);
+    let group = |id: &DeviceId| {
+        topo.node_of
+            .get(id)
+            .and_then(|n| label.get(n.index()))
+            .copied()
+            .unwrap_or(usize::MAX)
+    };
     let (mut appliances, mut rated, mut network) = (0, 0.0, 0.0);
+    let mut by_group: BTreeMap<usize, (f64, f64, usize)> = BTreeMap::new();
     for (id, device) in &design.devices {
         let Some(PartKind::Storage(s)) = design.parts.get(&device.part).map(|p| &p.kind) else {
             continue;
         };
         appliances += 1;
         rated += s.read_gbs;
+        let mut cabled = 0.0;
         if let Some(&n) = topo.node_of.get(id) {
-            network += topo.graph.edges(n).map(|e| e.weight().gbps).sum::<f64>() / 8.0;
+            cabled = topo.graph.edges(n).map(|e| e.weight().gbps).sum::<f64>() / 8.0;
         }
+        network += cabled;
+        let e = by_group.entry(group(id)).or_default();
+        e.0 += s.read_gbs;
+        e.1 += cabled;
+    }
+    for sv in servers {
+        by_group.entry(group(&sv.device)).or_default().2 += sv.gpus;
     }
     let deliverable = rated.min(network);
-    let appliance_per_gpu = if gpus > 0 {
-        deliverable / gpus as f64
-    } else {
-        0.0
-    };
+    let mut stranded = 0usize;
+    let mut appliance_per_gpu = f64::INFINITY;
+    for (r, n, g) in by_group.values() {
+        if *g == 0 {
+            continue;
+        }
+        if r.min(*n) <= 0.0 {
+            stranded += g;
+        }
+        appliance_per_gpu = appliance_per_gpu.min(r.min(*n) / *g as f64);
+    }
+    if !appliance_per_gpu.is_finite() || gpus == 0 {
+        appliance_per_gpu = 0.0;
+    }
     let worst_path = servers.iter().min_by(|a, b| {
         a.storage_path_gbs_per_gpu
             .total_cmp(&b.storage_path_gbs_per_gpu)
@@ -1115,6 +1157,8 @@ fn storage_bandwidth(
         "no storage in the design".to_string()
     } else if network <= 0.0 {
         "storage is not cabled".to_string()
+    } else if stranded > 0 {
+        format!("{stranded} of {gpus} GPUs cannot reach any storage appliance")
     } else if path < appliance_per_gpu {
         format!(
             "storage path into {}: {:.2} GB/s per GPU",

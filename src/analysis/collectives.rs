@@ -1,5 +1,6 @@
-//! All-reduce times by the alpha-beta model (formulas.md, "Collectives"; distributed-training-book, "The Collective
-//! Cost Model"). alpha in seconds, beta in bytes per second, n in bytes.
+//! All-reduce times by the alpha-beta model (docs/analysis.md, "Collectives"; the ring and hierarchical forms follow
+//! the distributed-training-book, chapter "The Collective Cost Model"; the tree follows NCCL's pipelined double
+//! binary tree, see [`double_binary_tree`]). alpha in seconds, beta in bytes per second, n in bytes.
 
 /// Ring all-reduce over p ranks: 2(p-1) alpha + 2 (p-1)/p n/beta.
 pub fn ring(p: f64, n: f64, alpha: f64, beta: f64) -> f64 {
@@ -9,8 +10,41 @@ pub fn ring(p: f64, n: f64, alpha: f64, beta: f64) -> f64 {
     2.0 * (p - 1.0) * alpha + 2.0 * (p - 1.0) / p * n / beta
 }
 
-/// Binary-tree all-reduce: 2 log2(p) alpha + 2 log2(p) n/beta.
+/// Tree all-reduce as NCCL runs it (pipelined double binary tree) with every rank its own node:
+/// [`double_binary_tree`] with one rank per node, 2 floor(log2 p) alpha + 2 n/beta.
 pub fn tree(p: f64, n: f64, alpha: f64, beta: f64) -> f64 {
+    double_binary_tree(1.0, p, n, alpha, alpha, beta)
+}
+
+/// NCCL's pipelined double binary tree all-reduce over `nodes` nodes of `g` ranks each (NCCL 2.4 and later).
+///
+/// Two complementary binary trees span the nodes, each carrying half of the data, with a chain through the `g`
+/// ranks inside each node; data is cut into chunks and pipelined up (reduce) and down (broadcast). Model, from NCCL's
+/// own tuning model (NVIDIA/nccl, `src/graph/tuning.cc`, `ncclTopoTuneModel`): latency
+/// 2 x ((g - 1) alpha_intra + log2i(nodes) alpha_inter), with log2i the integer floor of log2; bandwidth: the
+/// algorithm bandwidth is half the bus bandwidth (`ratio = .5` for trees), so the bandwidth term is 2 n / beta, close
+/// to the ring's 2 (p-1)/p n / beta (NVIDIA Developer Blog, "Massively Scale Your Deep Learning Training with NCCL
+/// 2.4", February 2019: double binary trees give full bandwidth and logarithmic latency). nccl-tests
+/// (doc/PERFORMANCE.md) reports busbw = algbw x 2(p-1)/p for all-reduce whatever the algorithm, so a tree at the
+/// link limit reports busbw = beta (p-1)/p.
+pub fn double_binary_tree(
+    g: f64,
+    nodes: f64,
+    n: f64,
+    alpha_intra: f64,
+    alpha_inter: f64,
+    beta: f64,
+) -> f64 {
+    if g * nodes <= 1.0 {
+        return 0.0;
+    }
+    let depth = nodes.max(1.0).log2().floor();
+    2.0 * ((g - 1.0).max(0.0) * alpha_intra + depth * alpha_inter) + 2.0 * n / beta
+}
+
+/// Unpipelined binary-tree all-reduce (reduce up, then broadcast down, whole message per step):
+/// 2 log2(p) alpha + 2 log2(p) n/beta. Not what NCCL does; kept for comparison with textbooks.
+pub fn binary_tree_unpipelined(p: f64, n: f64, alpha: f64, beta: f64) -> f64 {
     if p <= 1.0 {
         return 0.0;
     }
@@ -78,8 +112,35 @@ mod tests {
     }
 
     #[test]
-    fn tree_by_hand() {
+    fn unpipelined_tree_by_hand() {
         // p = 16: log2 = 4; 8 alpha + 8 n/beta = 8 us + 8 x 1e6/1e10 = 8 us + 800 us = 808 us.
-        assert!((tree(16.0, 1e6, 1e-6, 1e10) - 808e-6).abs() < 1e-12);
+        assert!((binary_tree_unpipelined(16.0, 1e6, 1e-6, 1e10) - 808e-6).abs() < 1e-12);
+    }
+
+    #[test]
+    fn double_binary_tree_by_hand() {
+        // 1-SU SuperPOD: 31 nodes of 8 GPUs, 1 GB, alpha 1 us inside and 5 us across, beta 40 GB/s.
+        // log2i(31) = 4: latency 2 x (7 x 1 us + 4 x 5 us) = 54 us; bandwidth 2 x 1e9 / 4e10 = 50 ms: 50.054 ms.
+        // The unpipelined tree over the 248 GPUs would be 2 x 7.954 x 1e9 / 4e10 = 398 ms; the ring 52.27 ms.
+        let t = double_binary_tree(8.0, 31.0, 1e9, 1e-6, 5e-6, 4e10);
+        assert!((t - 50.054e-3).abs() < 1e-12, "{t}");
+        let ring = ring(248.0, 1e9, 5e-6, 4e10);
+        assert!((ring - (2.0 * 247.0 * 5e-6 + 2.0 * 247.0 / 248.0 * 0.025)).abs() < 1e-12);
+        assert!((binary_tree_unpipelined(248.0, 1e9, 5e-6, 4e10) - 0.398).abs() < 1e-3);
+        // Flat form: every rank a node: p = 16, 2 x 4 alpha + 2 n / beta = 8 us + 200 us.
+        assert!((tree(16.0, 1e6, 1e-6, 1e10) - 208e-6).abs() < 1e-12);
+        // One rank: nothing to do.
+        assert_eq!(double_binary_tree(1.0, 1.0, 1e9, 1e-6, 5e-6, 4e10), 0.0);
+    }
+
+    #[test]
+    fn tree_busbw_matches_nccl_tests_relation() {
+        // nccl-tests doc/PERFORMANCE.md: busbw = algbw x 2(p-1)/p. With no latency, the tree's algbw is beta / 2
+        // (NCCL's tree ratio .5), so busbw = beta (p-1)/p: 8 ranks at 50 GB/s -> 43.75 GB/s, within 1/p of the
+        // ring's busbw, which equals beta.
+        let t = double_binary_tree(1.0, 8.0, 1e9, 0.0, 0.0, 5e10);
+        assert!((bus_bandwidth(1e9 / t, 8.0) - 4.375e10).abs() < 1.0);
+        let r = ring(8.0, 1e9, 0.0, 5e10);
+        assert!((bus_bandwidth(1e9 / r, 8.0) - 5e10).abs() < 1.0);
     }
 }

@@ -1,5 +1,6 @@
-//! Cost (formulas.md, "Cost"): bill of materials, capex, yearly opex (energy, colocation, support), TCO over the
-//! depreciation period with residual value, owned $/GPU-hour against the cloud, break-even, cost per 1M requests.
+//! Cost (docs/analysis.md, "Cost"): bill of materials, capex, yearly opex (energy with idle draw, colocation,
+//! support), TCO over the depreciation period with residual value, owned $/GPU-hour against the cloud, break-even
+//! net of the owner's running costs, cost per 1M requests.
 
 use super::bandwidth::{BandwidthReport, main_gpu};
 use super::power::PowerReport;
@@ -45,8 +46,13 @@ pub struct CostReport {
     pub cloud_usd_per_gpu_hour: f64,
     /// Where the cloud price came from.
     pub cloud_price_source: String,
-    /// Months of cloud spend that equal the capex.
+    /// Months until owning has paid for itself: capex / (monthly cloud spend - monthly owner opex); infinite (null
+    /// in JSON) when the owner's opex is at or above the cloud bill.
     pub break_even_months: f64,
+    /// The break-even in words: "14.2 months", or "never: ..." with the two monthly figures.
+    pub break_even: String,
+    /// Share of its maximum draw each class of device draws when idle, with its source, as the energy model uses it.
+    pub idle_fractions: Vec<IdleFraction>,
     /// Owned cost per hour of the whole design, USD.
     pub usd_per_hour: f64,
     /// Cost per 1M requests at the utilisation target, USD, when the design has a service level.
@@ -61,6 +67,76 @@ pub struct CostReport {
     pub training_job_cloud_usd: Option<f64>,
     /// The prices used: every BOM unit price is the design's part price (copied from the catalog, overridable).
     pub prices_note: String,
+}
+
+/// Idle draw of one class of device.
+#[derive(Debug, Clone, Serialize)]
+pub struct IdleFraction {
+    /// "GPU servers", "servers", "switches", "storage", "other".
+    pub class: String,
+    /// Idle draw / maximum draw.
+    pub fraction: f64,
+    /// Where the figure comes from ("estimate: ..." when it is ours).
+    pub source: String,
+}
+
+/// Idle draw as a share of maximum draw, by class of device, with the source of each figure.
+pub const IDLE_FRACTIONS: [(&str, f64, &str); 5] = [
+    (
+        "GPU servers",
+        0.2,
+        "estimate: idle GPUs draw about a tenth of their TDP (nvidia-smi readings), while CPUs, NVSwitches, NICs \
+         and fans keep drawing; docs/analysis.md, \"Cost\"",
+    ),
+    (
+        "servers",
+        0.5,
+        "estimate: servers without GPUs idle near half their peak (L. A. Barroso and U. Hoelzle, \"The Case for \
+         Energy-Proportional Computing\", IEEE Computer 40(12), 2007)",
+    ),
+    (
+        "switches",
+        0.9,
+        "estimate: switch power barely varies with traffic (P. Mahadevan et al., \"A Power Benchmarking Framework for \
+         Network Devices\", IFIP Networking 2009)",
+    ),
+    (
+        "storage",
+        0.7,
+        "estimate: drives and controllers stay powered when idle; docs/analysis.md, \"Cost\"",
+    ),
+    (
+        "other",
+        1.0,
+        "assumption: PDUs, panels and optics draw the same at any load",
+    ),
+];
+
+fn idle_class(design: &Design, device: &crate::model::Device) -> usize {
+    match design.parts.get(&device.part).map(|p| &p.kind) {
+        Some(PartKind::Server(_)) if !device.gpus.is_empty() => 0,
+        Some(PartKind::Server(_)) => 1,
+        Some(PartKind::Switch(_)) => 2,
+        Some(PartKind::Storage(_)) => 3,
+        _ => 4,
+    }
+}
+
+/// Energy per year, USD: every device draws its maximum when busy and `idle` x maximum otherwise, busy a share `util`
+/// of the time: sum of kW x (U + (1 - U) x idle) x PUE x 8,760 h x $/kWh. `loads` is (kW at maximum, idle fraction).
+pub fn energy_usd_per_year(loads: &[(f64, f64)], util: f64, pue: f64, usd_per_kwh: f64) -> f64 {
+    let kw: f64 = loads
+        .iter()
+        .map(|(kw, idle)| kw * (util + (1.0 - util) * idle))
+        .sum();
+    kw * pue * HOURS_PER_YEAR * usd_per_kwh
+}
+
+/// Months until owning pays for itself: capex / (cloud - owner opex) per month; None (never) when the owner's
+/// running costs reach the cloud bill.
+pub fn break_even_months(capex: f64, cloud_per_month: f64, opex_per_month: f64) -> Option<f64> {
+    let saving = cloud_per_month - opex_per_month;
+    (saving > 0.0).then(|| capex / saving)
 }
 
 /// One BOM line.
@@ -139,8 +215,20 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         });
     }
     let it_kw = power.it_power_w / 1000.0;
-    let util = p.utilisation_target.clamp(0.0, 1.0);
-    let energy = it_kw * util * p.pue * HOURS_PER_YEAR * p.electricity_usd_per_kwh;
+    let util = super::utilisation(design);
+    let mut loads = [(0.0, 0.0); IDLE_FRACTIONS.len()];
+    for (l, (_, f, _)) in loads.iter_mut().zip(IDLE_FRACTIONS) {
+        l.1 = f;
+    }
+    for d in &power.devices {
+        let Some(device) = design.devices.get(&d.device) else {
+            continue;
+        };
+        if let Some(l) = loads.get_mut(idle_class(design, device)) {
+            l.0 += d.power_w / 1000.0;
+        }
+    }
+    let energy = energy_usd_per_year(&loads, util, p.pue, p.electricity_usd_per_kwh);
     let colocation = it_kw * p.colocation_usd_per_kw_month * 12.0;
     let support = capex * p.support_fraction_per_year;
     let opex = energy + colocation + support;
@@ -172,11 +260,17 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
             .unwrap_or((0.0, "no GPUs".into())),
     };
     let cloud_month = cloud * gpus * HOURS_PER_MONTH * util;
-    let break_even = if cloud_month > 0.0 {
-        capex / cloud_month
-    } else {
-        f64::INFINITY
+    let opex_month = opex / 12.0;
+    let break_even = break_even_months(capex, cloud_month, opex_month);
+    let break_even_text = match break_even {
+        Some(m) => format!("{m:.1} months"),
+        None => format!(
+            "never: the owner's running costs ({}/month) reach the cloud bill ({}/month)",
+            super::text::usd(opex_month),
+            super::text::usd(cloud_month)
+        ),
     };
+    let break_even = break_even.unwrap_or(f64::INFINITY);
     let per_hour = yearly_owned / HOURS_PER_YEAR;
     let (per_million, needed, in_design) = match &p.serving {
         Some(s) => {
@@ -209,6 +303,15 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         cloud_usd_per_gpu_hour: cloud,
         cloud_price_source: cloud_source,
         break_even_months: round(break_even, 2),
+        break_even: break_even_text,
+        idle_fractions: IDLE_FRACTIONS
+            .iter()
+            .map(|(class, fraction, source)| IdleFraction {
+                class: (*class).to_string(),
+                fraction: *fraction,
+                source: (*source).to_string(),
+            })
+            .collect(),
         usd_per_hour: round(per_hour, 4),
         usd_per_million_requests: per_million,
         replicas_needed: needed,
@@ -218,5 +321,32 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         prices_note: "Unit prices are the design's part prices (copied from the built-in catalog when each part was \
                       added; edit a part in the design to override). Street prices move fast: check them."
             .into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn energy_counts_idle_draw() {
+        // 10 kW of GPU servers idling at 0.2 and 1 kW of switches idling at 0.9, busy 70% of the time, PUE 1.2,
+        // $0.10/kWh: 10 x (0.7 + 0.3 x 0.2) + 1 x (0.7 + 0.3 x 0.9) = 7.6 + 0.97 = 8.57 kW average;
+        // 8.57 x 1.2 x 8,760 x 0.10 = 9,008.78 USD a year (the busy-only model said 11 x 0.7 x ... = 8,094.24).
+        let e = energy_usd_per_year(&[(10.0, 0.2), (1.0, 0.9)], 0.7, 1.2, 0.10);
+        assert!((e - 9_008.784).abs() < 1e-6, "{e}");
+        // Always busy: idle draw does not matter.
+        let full = energy_usd_per_year(&[(10.0, 0.2), (1.0, 0.9)], 1.0, 1.2, 0.10);
+        assert!((full - 11.0 * 1.2 * 876.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn break_even_is_net_of_owner_opex() {
+        // $1M capex, cloud $100k/month, owner $40k/month: 1,000,000 / 60,000 = 16.67 months.
+        let m = break_even_months(1e6, 1e5, 4e4).unwrap();
+        assert!((m - 16.666_666).abs() < 1e-4);
+        // Owner opex at or above the cloud bill: never.
+        assert!(break_even_months(1e6, 1e5, 1e5).is_none());
+        assert!(break_even_months(1e6, 1e5, 2e5).is_none());
     }
 }

@@ -84,6 +84,22 @@ pub(crate) fn collect(
     connectivity_findings(design, topo, bw, &mut out);
     power_findings(power, &mut out);
     serving_findings(design, lat, cost, &mut out);
+    let u = super::utilisation(design);
+    if !(u > 0.0 && u < 1.0) {
+        out.push(Finding::new(
+            Severity::Error,
+            "utilisation-target",
+            format!(
+                "utilisation target {u} is outside (0, 1): {}",
+                if u >= 1.0 {
+                    "link queues are saturated, so latency percentiles are not finite, while cost counts every hour busy"
+                } else {
+                    "no hour counts as used, so cost per GPU-hour and the serving plan mean nothing"
+                }
+            ),
+            "set params.utilisation_target between 0 and 1 (0.7 is a common planning figure)",
+        ));
+    }
     if cost.unpriced_links > 0 {
         out.push(Finding::new(
             Severity::Info,
@@ -137,28 +153,52 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
-    // PCIe hops loaded beyond capacity under network + storage traffic.
-    let mut pcie: BTreeMap<String, (f64, f64, Vec<DeviceId>)> = BTreeMap::new();
+    // PCIe hops that hold network + storage traffic back (offered more than they carry, and full). Hops further on
+    // that are offered more than their capacity but receive less, because the choke holds the flows back, are
+    // named with what actually reaches them.
+    // (offered, carried, capacity, servers, hops held back) per choke.
+    type Choke = (f64, f64, f64, Vec<DeviceId>, Vec<String>);
+    let mut pcie: BTreeMap<String, Choke> = BTreeMap::new();
     for s in &bw.servers {
+        let behind: Vec<String> = s
+            .pcie
+            .iter()
+            .filter(|h| !h.choke && h.offered_gbs > h.capacity_gbs * (1.0 + 1e-9))
+            .map(|h| {
+                format!(
+                    "{} is offered {:.1} GB/s against {:.1} but carries only {:.1}",
+                    h.hop, h.offered_gbs, h.capacity_gbs, h.load_gbs
+                )
+            })
+            .collect();
         for h in s.pcie.iter() {
-            if h.utilisation > 1.0 + 1e-9 && !h.hop.ends_with(" port") {
-                let e =
-                    pcie.entry(h.hop.clone())
-                        .or_insert((h.load_gbs, h.capacity_gbs, Vec::new()));
-                e.2.push(s.device);
+            if h.choke && !h.hop.ends_with(" port") {
+                let e = pcie.entry(h.hop.clone()).or_insert((
+                    h.offered_gbs,
+                    h.load_gbs,
+                    h.capacity_gbs,
+                    Vec::new(),
+                    behind.clone(),
+                ));
+                e.3.push(s.device);
             }
         }
     }
-    for (hop, (load, cap, devices)) in pcie {
+    for (hop, (offered, carried, cap, devices, behind)) in pcie {
+        let mut message = format!(
+            "PCIe {hop} is offered {offered:.1} GB/s against {cap:.1} GB/s ({:.2}x) and carries {carried:.1} in {} \
+             server(s): {}",
+            offered / cap,
+            devices.len(),
+            names(design, &devices)
+        );
+        if !behind.is_empty() {
+            message.push_str(&format!("; held back by it, {}", behind.join("; ")));
+        }
         let mut f = Finding::new(
             Severity::Warning,
             "pcie-oversubscribed",
-            format!(
-                "PCIe {hop} carries {load:.1} GB/s against {cap:.1} GB/s ({:.2}x) in {} server(s): {}",
-                load / cap,
-                devices.len(),
-                names(design, &devices)
-            ),
+            message,
             "put each GPU's NIC on the same PCIe switch as the GPU, or use a wider/newer PCIe link",
         );
         f.devices = devices;
@@ -292,10 +332,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             Severity::Info,
             "bottleneck",
             format!(
-                "bottleneck for GPU network traffic: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
-                p.limiter, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+                "bottleneck for {}: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
+                p.pattern, p.limiter, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
             ),
-            "the part named limits all-reduce across servers; widen it first",
+            "the part named limits this traffic pattern; widen it first if the workload needs the pattern",
         );
         f.devices = p.devices.clone();
         out.push(f);
@@ -515,6 +555,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         .collect();
     let mut spof_links: Vec<LinkId> = Vec::new();
     let mut spof_devices: Vec<DeviceId> = Vec::new();
+    let mut spof_detail: Vec<(LinkId, Vec<DeviceId>)> = Vec::new();
     let degree: HashMap<NodeIndex, usize> = topo
         .graph
         .node_indices()
@@ -536,37 +577,75 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         let hangs = [a, b]
             .into_iter()
             .find(|n| degree.get(n) == Some(&1) && ends.contains(n));
-        let splits = if hangs.is_some() {
-            true
+        let label = if hangs.is_some() {
+            None
         } else if checked < SPOF_CHECK_LIMIT {
             checked += 1;
-            distinct(&topo.components(None, Some(e)), &ends, None) > base_count
+            Some(topo.components(None, Some(e)))
         } else {
             unchecked += 1;
-            false
+            continue;
         };
-        if splits {
-            spof_links.extend(weight.links.iter().copied());
-            for n in [a, b] {
-                if let Some(w) = topo.graph.node_weight(n)
-                    && w.kind != NodeKind::Switch
-                {
-                    spof_devices.push(w.device);
-                }
+        let splits = hangs.is_some()
+            || label
+                .as_ref()
+                .is_some_and(|l| distinct(l, &ends, None) > base_count);
+        if !splits {
+            continue;
+        }
+        // What the cable cuts off: the hanging endpoint, or the servers and storage on the smaller side.
+        let cut: Vec<DeviceId> = match (hangs, &label) {
+            (Some(n), _) => topo
+                .graph
+                .node_weight(n)
+                .map(|w| w.device)
+                .into_iter()
+                .collect(),
+            (None, Some(l)) => {
+                let side = |x: NodeIndex| -> Vec<DeviceId> {
+                    let lx = l.get(x.index());
+                    ends.iter()
+                        .filter(|n| l.get(n.index()) == lx)
+                        .filter_map(|n| topo.graph.node_weight(*n).map(|w| w.device))
+                        .collect()
+                };
+                let (sa, sb) = (side(a), side(b));
+                if sb.len() <= sa.len() { sb } else { sa }
             }
+            (None, None) => Vec::new(),
+        };
+        spof_links.extend(weight.links.iter().copied());
+        spof_devices.extend(cut.iter().copied());
+        for link in &weight.links {
+            spof_detail.push((*link, cut.clone()));
         }
     }
     if !spof_links.is_empty() {
         spof_devices.sort();
         spof_devices.dedup();
+        const SHOWN: usize = 6;
+        let mut detail: Vec<String> = spof_detail
+            .iter()
+            .take(SHOWN)
+            .map(|(link, cut)| {
+                format!(
+                    "{} cuts off {}",
+                    super::whatif::describe_link(design, *link),
+                    names(design, cut)
+                )
+            })
+            .collect();
+        if spof_detail.len() > SHOWN {
+            detail.push(format!("{} more", spof_detail.len() - SHOWN));
+        }
         let mut f = Finding::new(
             Severity::Warning,
             "single-link",
             format!(
-                "{} link(s) are the only path for {} device(s) ({}): losing one disconnects them{}",
+                "{} link(s) are the only path for {} server(s) or storage appliance(s): {}{}",
                 spof_links.len(),
                 spof_devices.len(),
-                names(design, &spof_devices),
+                detail.join("; "),
                 if unchecked > 0 {
                     format!(" ({unchecked} more candidates not checked)")
                 } else {
@@ -589,10 +668,11 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
                 Severity::Error,
                 "rack-power",
                 format!(
-                    "rack {} draws {:.1} kW against its {:.1} kW budget ({:.0}%)",
+                    "rack {} draws {:.1} kW against its {:.1} kW budget: {:.1} kW over ({:.0}%)",
                     r.name,
                     r.power_w / 1000.0,
                     r.budget_w / 1000.0,
+                    (r.power_w - r.budget_w) / 1000.0,
                     r.utilisation * 100.0
                 ),
                 "move devices to another rack or raise the rack's power budget",

@@ -1,9 +1,10 @@
 //! GPU-to-GPU latency by path class and all-reduce times.
 //!
-//! Path latency (formulas.md): software per-message cost + NIC + switch hops + serialisation (once: the switches
-//! are cut-through; once per hop for store-and-forward ones) + propagation (5 ns/m) + queueing. Queueing: each link
-//! on the path is an M/M/1 queue at the utilisation target with service rate = link bandwidth / message size; the
-//! path's p-th percentile adds the per-link waiting percentiles (a conservative bound on the percentile of the sum).
+//! Path latency (docs/analysis.md, "Latency"): software per-message cost + NIC + switch hops + serialisation (once:
+//! the switches are cut-through; once per hop for store-and-forward ones) + propagation (5 ns/m) + queueing.
+//! Queueing: each link on the path is an independent M/M/1 queue at the utilisation target with service rate = link
+//! bandwidth / message size; the path's percentiles are those of the sum of the waits (closed form in
+//! [`queueing::path_wait_cdf`]). At a utilisation of 1 or more the queues are saturated: no finite latency.
 
 use super::bandwidth::BandwidthReport;
 use super::{collectives, queueing, round};
@@ -78,6 +79,9 @@ pub struct PathLatency {
     pub p99_ns: f64,
     /// Total at p99.9, ns.
     pub p999_ns: f64,
+    /// The queues are saturated (utilisation target 1 or more): the queueing and total percentiles are infinite
+    /// (null in JSON) and shown as "saturated".
+    pub saturated: bool,
 }
 
 /// All-reduce times.
@@ -168,7 +172,7 @@ pub struct ServingLatency {
 
 pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) -> LatencyReport {
     let msg = design.params.traffic.latency_message_bytes.max(1.0);
-    let rho = design.params.utilisation_target.clamp(0.0, 0.999);
+    let rho = super::utilisation(design);
     let eff = design.params.traffic.link_efficiency.clamp(0.01, 1.0);
     let mut paths = Vec::new();
 
@@ -264,8 +268,13 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
         serving,
         training,
         note: format!(
-            "Model estimates: alpha-beta collectives and M/M/1 queueing at {:.0}% utilisation, not measurements.",
-            rho * 100.0
+            "Model estimates: alpha-beta collectives and M/M/1 queueing at {:.0}% utilisation{}, not measurements.",
+            rho * 100.0,
+            if rho < 1.0 {
+                ""
+            } else {
+                " (saturated: queues never drain, so no path latency is finite)"
+            }
         ),
     }
 }
@@ -291,7 +300,7 @@ fn path_class(
         f64::INFINITY
     };
     let mu = 1.0 / service_ns;
-    let q = |p: f64| f64::from(links) * queueing::wait_percentile(mu, rho, p);
+    let q = |p: f64| queueing::path_wait_percentile(mu, rho, links, p);
     let base = software_ns + nic_ns + switch_ns + service_ns + propagation_ns;
     let (q50, q99, q999) = (q(0.5), q(0.99), q(0.999));
     PathLatency {
@@ -309,6 +318,7 @@ fn path_class(
         p50_ns: base + q50,
         p99_ns: base + q99,
         p999_ns: base + q999,
+        saturated: links > 0 && (rho >= 1.0 || rho.is_nan()),
     }
 }
 
@@ -448,7 +458,10 @@ fn allreduce(
     if nodes <= 1 {
         if beta_intra > 0.0 {
             push("ring", collectives::ring(p, n, alpha_intra, beta_intra));
-            push("tree", collectives::tree(p, n, alpha_intra, beta_intra));
+            push(
+                "tree",
+                collectives::double_binary_tree(p, 1.0, n, alpha_intra, alpha_intra, beta_intra),
+            );
         }
     } else if beta_inter > 0.0 {
         // A flat ring over all GPUs crosses the network: bound by the slower of the two betas and the network alpha.
@@ -458,7 +471,17 @@ fn allreduce(
             beta_inter
         };
         push("ring", collectives::ring(p, n, alpha_inter, beta_flat));
-        push("tree", collectives::tree(p, n, alpha_inter, beta_flat));
+        push(
+            "tree",
+            collectives::double_binary_tree(
+                g,
+                nodes as f64,
+                n,
+                alpha_intra,
+                alpha_inter,
+                beta_flat,
+            ),
+        );
         if beta_intra > 0.0 && g > 1.0 {
             push(
                 "hierarchical",
@@ -516,11 +539,9 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
     } else {
         0.0
     };
-    let planned = design
-        .params
-        .utilisation_target
-        .clamp(0.0, 1.0)
-        .min(rho_max);
+    // The same utilisation as every other model; a target outside (0, 1) is flagged (`utilisation-target`), and a
+    // negative one plans nothing.
+    let planned = super::utilisation(design).min(rho_max).max(0.0);
     let needed =
         (planned > 0.0 && mu > 0.0).then(|| (s.request_rate_rps / (mu * planned)).ceil() as u64);
     let capacity = replicas as f64 * mu * planned;

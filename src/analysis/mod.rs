@@ -3,6 +3,7 @@
 //! Every formula is written out in docs/analysis.md and tested against a hand calculation.
 
 pub mod bandwidth;
+pub(crate) mod bisection;
 pub mod collectives;
 pub mod compare;
 pub mod cost;
@@ -126,11 +127,19 @@ pub fn analyze(design: &Design) -> Report {
     }
 }
 
+/// The utilisation target every model uses, as the design gives it: link queueing, the serving plan, energy and
+/// GPU-hours. Never clamped: a value outside (0, 1) is reported by the `utilisation-target` finding, and at 1 or
+/// more the queueing model reports saturation instead of a latency.
+pub fn utilisation(design: &Design) -> f64 {
+    design.params.utilisation_target
+}
+
 /// Rounds for display-stable JSON: keeps reports diff-friendly without hiding precision that matters.
 pub(crate) fn round(x: f64, digits: i32) -> f64 {
     if !x.is_finite() {
         return x;
     }
     let f = 10f64.powi(digits);
-    (x * f).round() / f
+    // Adding 0.0 turns -0.0 (the sum of an empty float iterator) into 0.0, so nothing prints as "-0".
+    (x * f).round() / f + 0.0
 }

@@ -1,4 +1,4 @@
-//! Power, heat, weight and space per device and rack (formulas.md, "Power and heat"). Device power is its part's
+//! Power, heat, weight and space per device and rack (docs/analysis.md, "Power, space and weight"). Device power is its part's
 //! maximum draw plus the GPUs and NICs in its slots; each link's optics count half to each end's rack.
 
 use super::round;
@@ -77,7 +77,8 @@ pub struct DevicePower {
     pub weight_kg: f64,
 }
 
-/// Max draw and weight of a device including the GPUs and NICs in its slots.
+/// Max draw and weight of a device including the GPUs and NICs in its slots, without its links' optics (see
+/// [`device_power_w`] for the full draw).
 pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
     let Some(part) = design.parts.get(&device.part) else {
         return (0.0, 0.0);
@@ -93,17 +94,73 @@ pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
     (w, kg)
 }
 
-pub(crate) fn analyze(design: &Design) -> PowerReport {
+/// Power of a link's cable or optics kit, W (drawn half at each end).
+fn link_optics_w(design: &Design, l: &crate::model::Link) -> f64 {
+    l.cable
+        .as_ref()
+        .and_then(|c| design.parts.get(c))
+        .map_or(0.0, |p| p.power_w)
+}
+
+/// Half the optics power of every link, by device at either end.
+fn optics_by_device(design: &Design) -> rustc_hash::FxHashMap<DeviceId, f64> {
     let mut optics: rustc_hash::FxHashMap<DeviceId, f64> = Default::default();
     for l in design.links.values() {
-        let w = l
-            .cable
-            .as_ref()
-            .and_then(|c| design.parts.get(c))
-            .map_or(0.0, |p| p.power_w);
+        let w = link_optics_w(design, l);
         *optics.entry(l.a.device).or_default() += w / 2.0;
         *optics.entry(l.b.device).or_default() += w / 2.0;
     }
+    optics
+}
+
+/// Maximum draw of one device, W: its part, the GPUs and NICs in its slots, and half the optics power of each of its
+/// links. The one device power figure: the power report, rack power, the feed what-if and the canvas all use it.
+pub fn device_power_w(design: &Design, id: DeviceId) -> f64 {
+    let Some(d) = design.devices.get(&id) else {
+        return 0.0;
+    };
+    let optics: f64 = design
+        .links
+        .values()
+        .filter(|l| l.a.device == id || l.b.device == id)
+        .map(|l| {
+            let half = link_optics_w(design, l) / 2.0;
+            // A link from a device to itself is refused by validation; count each end once anyway.
+            half * f64::from(u8::from(l.a.device == id) + u8::from(l.b.device == id))
+        })
+        .sum();
+    device_power_weight(design, d).0 + optics
+}
+
+/// Power drawn by a rack at maximum, W: [`device_power_w`] summed over its devices. O(devices + links).
+pub fn rack_power_w(design: &Design, rack: RackId) -> f64 {
+    rack_power_w_except(design, rack, None)
+}
+
+/// [`rack_power_w`] without one device (the one being moved, for a placement preview).
+pub fn rack_power_w_except(design: &Design, rack: RackId, except: Option<DeviceId>) -> f64 {
+    let counted = |id: &DeviceId| {
+        Some(*id) != except && design.devices.get(id).is_some_and(|d| d.rack == rack)
+    };
+    let devices: f64 = design
+        .devices
+        .iter()
+        .filter(|(id, _)| counted(id))
+        .map(|(_, d)| device_power_weight(design, d).0)
+        .sum();
+    let optics: f64 = design
+        .links
+        .values()
+        .map(|l| {
+            let half = link_optics_w(design, l) / 2.0;
+            half * f64::from(u8::from(counted(&l.a.device)) + u8::from(counted(&l.b.device)))
+        })
+        .sum();
+    devices + optics
+}
+
+pub(crate) fn analyze(design: &Design) -> PowerReport {
+    let optics = optics_by_device(design);
     let mut devices = Vec::with_capacity(design.devices.len());
     let mut racks: BTreeMap<RackId, RackPower> = design
         .racks
@@ -180,5 +237,33 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
         pue: design.params.pue,
         racks,
         devices,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::samples::sample;
+
+    #[test]
+    fn one_rack_power_figure() {
+        // dgx-h100-single: the DGX H100 draws 10,200 W with its GPUs and NICs, plus half of each of its 8 NDR optic
+        // kits (18 W: 9 W each) and 4 HDR AOCs (9 W: 4.5 W each) = 10,290 W; the rack 13,774 W in all.
+        let d = sample("dgx-h100-single").unwrap();
+        let (dgx, _) = d.devices.iter().find(|(_, x)| x.name == "dgx-01").unwrap();
+        let rack = d.devices[dgx].rack;
+        assert!((device_power_w(&d, *dgx) - 10_290.0).abs() < 1e-9);
+        assert!((rack_power_w(&d, rack) - 13_774.0).abs() < 1e-9);
+        assert!((rack_power_w_except(&d, rack, Some(*dgx)) - 3_484.0).abs() < 1e-9);
+        // The report's figures are the same function's.
+        let r = analyze(&d);
+        assert_eq!(r.racks[0].power_w, rack_power_w(&d, rack));
+        for x in &r.devices {
+            assert!(
+                (x.power_w - device_power_w(&d, x.device)).abs() < 1e-6,
+                "{}",
+                x.name
+            );
+        }
     }
 }

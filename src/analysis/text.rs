@@ -36,11 +36,23 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(o, "Bottleneck: {}", s.bottleneck);
     let _ = writeln!(
         o,
-        "Bisection {:.1} Tb/s | all-reduce {:.2} ms ({}) | p99 latency {:.2} us",
+        "Bisection {:.1} Tb/s{} | all-reduce {:.2} ms ({}) | p99 latency {}",
         s.bisection_gbps / 1000.0,
+        if r.bandwidth.bisection.exact {
+            String::new()
+        } else {
+            format!(
+                " (at least; at most {:.1} Tb/s)",
+                r.bandwidth.bisection.upper_gbps / 1000.0
+            )
+        },
         s.allreduce_ms,
         r.latency.allreduce.best,
-        s.p99_latency_us
+        if s.p99_latency_us.is_finite() {
+            format!("{:.2} us", s.p99_latency_us)
+        } else {
+            "saturated".to_string()
+        }
     );
     let _ = writeln!(
         o,
@@ -52,14 +64,14 @@ pub fn render(r: &Report) -> String {
     );
     let _ = writeln!(
         o,
-        "Capex {} | opex {}/yr | TCO {} over {} years | {:.2} $/GPU-h owned vs {:.2} cloud | break-even {:.1} months",
+        "Capex {} | opex {}/yr | TCO {} over {} years | {:.2} $/GPU-h owned vs {:.2} cloud | break-even {}",
         usd(r.cost.capex_usd),
         usd(r.cost.opex_usd_per_year),
         usd(r.cost.tco_usd),
         r.cost.years,
         r.cost.owned_usd_per_gpu_hour,
         r.cost.cloud_usd_per_gpu_hour,
-        r.cost.break_even_months
+        r.cost.break_even
     );
     if let (Some(needed), Some(have)) = (r.cost.replicas_needed, r.cost.replicas_in_design) {
         let _ = writeln!(
@@ -91,6 +103,16 @@ pub fn render(r: &Report) -> String {
         r.latency.message_bytes, r.latency.note
     );
     for p in &r.latency.paths {
+        if p.saturated {
+            let _ = writeln!(
+                o,
+                "  {:<14} saturated (utilisation {:.0}%: queues never drain)  ({} switch hops)",
+                p.class,
+                r.latency.utilisation * 100.0,
+                p.switch_hops
+            );
+            continue;
+        }
         let _ = writeln!(
             o,
             "  {:<14} p50 {:>9.2} us  p99 {:>9.2} us  p99.9 {:>9.2} us  ({} switch hops)",

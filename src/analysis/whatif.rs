@@ -38,6 +38,56 @@ pub struct Impact {
     pub inter_node_gbs: (f64, f64),
     /// Serving replicas before and after (when the design serves).
     pub replicas: Option<(u64, u64)>,
+    /// GPUs with a path to at least one storage appliance, before and after.
+    pub gpus_reaching_storage: (usize, usize),
+    /// Storage read bandwidth per GPU (worst GPU; 0 when some GPUs reach no storage), before and after, GB/s.
+    pub storage_gbs_per_gpu: (f64, f64),
+}
+
+impl Impact {
+    /// The impact in one line, before -> after: GPUs reachable, bisection, network per GPU, storage reach and
+    /// bandwidth per GPU, replicas.
+    pub fn summary(&self) -> String {
+        format!(
+            "{}: GPUs reachable {} -> {}, bisection {:.0} -> {:.0} Gb/s, network per GPU {:.1} -> {:.1} GB/s, GPUs \
+             reaching storage {} -> {}, storage per GPU {:.2} -> {:.2} GB/s{}",
+            self.what,
+            self.gpus_reachable.0,
+            self.gpus_reachable.1,
+            self.bisection_gbps.0,
+            self.bisection_gbps.1,
+            self.inter_node_gbs.0,
+            self.inter_node_gbs.1,
+            self.gpus_reaching_storage.0,
+            self.gpus_reaching_storage.1,
+            self.storage_gbs_per_gpu.0,
+            self.storage_gbs_per_gpu.1,
+            self.replicas
+                .map_or(String::new(), |(a, b)| format!(", replicas {a} -> {b}"))
+        )
+    }
+}
+
+/// GPUs whose server has a path (over any cables, compute or storage) to at least one storage appliance.
+pub fn gpus_reaching_storage(design: &Design, topo: &Topology) -> usize {
+    let label = topo.components(None, None);
+    let mut with_storage = BTreeSet::new();
+    for n in topo.graph.node_indices() {
+        if let (Some(w), Some(l)) = (topo.graph.node_weight(n), label.get(n.index()))
+            && w.kind == NodeKind::Storage
+        {
+            with_storage.insert(*l);
+        }
+    }
+    topo.graph
+        .node_indices()
+        .filter_map(|n| {
+            let w = topo.graph.node_weight(n)?;
+            let l = label.get(n.index())?;
+            (w.kind == NodeKind::GpuServer && with_storage.contains(l))
+                .then(|| design.devices.get(&w.device).map_or(0, |d| d.gpus.len()))
+        })
+        .sum()
 }
 
 /// GPUs in the largest connected group of GPU servers (a server's GPUs talk over NVLink or PCIe).
@@ -55,6 +105,26 @@ pub fn gpus_reachable(design: &Design, topo: &Topology) -> usize {
     gpus.into_values().max().unwrap_or(0)
 }
 
+/// A link in words, both ends with their ports: "link#12 (dgx-01 nic0/p1 - leaf-01 p1)".
+pub fn describe_link(design: &Design, id: LinkId) -> String {
+    let Some(l) = design.links.get(&id) else {
+        return id.to_string();
+    };
+    let name = |d: DeviceId| {
+        design
+            .devices
+            .get(&d)
+            .map_or_else(|| d.to_string(), |x| x.name.clone())
+    };
+    format!(
+        "{id} ({} {} - {} {})",
+        name(l.a.device),
+        l.a.port,
+        name(l.b.device),
+        l.b.port
+    )
+}
+
 fn without(design: &Design, failure: Failure) -> (Design, String) {
     let mut d = design.clone();
     let what = match failure {
@@ -67,8 +137,9 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
             format!("device {name}")
         }
         Failure::Link(id) => {
+            let what = describe_link(design, id);
             let _ = Edit::RemoveLink(id).apply(&mut d);
-            format!("link {id}")
+            what
         }
         Failure::Feed(rack) => {
             let name = design
@@ -76,12 +147,7 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
                 .get(&rack)
                 .map_or_else(|| rack.to_string(), |r| r.name.clone());
             // The rack survives on one feed when its load fits that feed; otherwise it goes dark.
-            let load: f64 = design
-                .devices
-                .values()
-                .filter(|x| x.rack == rack)
-                .map(|x| super::power::device_power_weight(design, x).0)
-                .sum();
+            let load = super::power::rack_power_w(design, rack);
             let feed = design.racks.get(&rack).and_then(|r| r.feed_capacity_w);
             if feed.is_none_or(|f| load > f) {
                 let ids: Vec<DeviceId> = design
@@ -104,8 +170,9 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
 pub fn impact(design: &Design, before: &Report, failure: Failure) -> Impact {
     let (after_design, what) = without(design, failure);
     let after = analyze(&after_design);
-    let reach_before = gpus_reachable(design, &Topology::build(design));
-    let reach_after = gpus_reachable(&after_design, &Topology::build(&after_design));
+    let (topo_before, topo_after) = (Topology::build(design), Topology::build(&after_design));
+    let reach_before = gpus_reachable(design, &topo_before);
+    let reach_after = gpus_reachable(&after_design, &topo_after);
     Impact {
         failure,
         what,
@@ -122,15 +189,24 @@ pub fn impact(design: &Design, before: &Report, failure: Failure) -> Impact {
             .cost
             .replicas_in_design
             .zip(after.cost.replicas_in_design),
+        gpus_reaching_storage: (
+            gpus_reaching_storage(design, &topo_before),
+            gpus_reaching_storage(&after_design, &topo_after),
+        ),
+        storage_gbs_per_gpu: (
+            before.bandwidth.storage.per_gpu_gbs,
+            after.bandwidth.storage.per_gpu_gbs,
+        ),
     }
 }
 
 /// Most single points of failure analysed in full by [`n_minus_one`].
 pub const SWEEP_LIMIT: usize = 64;
 
-/// N-1 sweep over every switch and link: the ones whose loss disconnects GPUs (articulation points and bridges of
-/// the network graph), each with its full impact, worst first. Parts whose loss only removes bandwidth are not
-/// single points of failure and are not listed.
+/// N-1 sweep over every switch and single cable: the ones whose loss disconnects GPUs from each other or from
+/// storage, or costs serving replicas (articulation points and bridges of the network graph, each confirmed by a
+/// full analysis), worst first. Parts whose loss only removes bandwidth are not single points of failure and are not
+/// listed.
 pub fn n_minus_one(design: &Design, before: &Report) -> Vec<Impact> {
     let topo = Topology::build(design);
     let mut candidates: BTreeSet<(u8, u64)> = BTreeSet::new();
@@ -158,14 +234,18 @@ pub fn n_minus_one(design: &Design, before: &Report) -> Vec<Impact> {
             impact(design, before, f)
         })
         .filter(|i| {
-            i.gpus_reachable.1 < i.gpus_reachable.0 || i.replicas.is_some_and(|(a, b)| b < a)
+            i.gpus_reachable.1 < i.gpus_reachable.0
+                || i.replicas.is_some_and(|(a, b)| b < a)
+                || i.gpus_reaching_storage.1 < i.gpus_reaching_storage.0
         })
         .collect();
-    out.sort_by(|a, b| {
-        let la = a.gpus_reachable.0 - a.gpus_reachable.1.min(a.gpus_reachable.0);
-        let lb = b.gpus_reachable.0 - b.gpus_reachable.1.min(b.gpus_reachable.0);
-        lb.cmp(&la).then_with(|| a.what.cmp(&b.what))
-    });
+    let lost = |i: &Impact| {
+        (
+            i.gpus_reachable.0 - i.gpus_reachable.1.min(i.gpus_reachable.0),
+            i.gpus_reaching_storage.0 - i.gpus_reaching_storage.1.min(i.gpus_reaching_storage.0),
+        )
+    };
+    out.sort_by(|a, b| lost(b).cmp(&lost(a)).then_with(|| a.what.cmp(&b.what)));
     out
 }
 
@@ -177,8 +257,9 @@ mod tests {
     #[test]
     fn losing_a_rail_leaf_costs_bandwidth_not_gpus() {
         // SuperPOD 1 SU: each DGX has one NIC on each of 8 leaves. Losing leaf 1 leaves every GPU reachable
-        // (NVLink carries rail 1's traffic to the other rails) but takes 31 x 400G out of the GPU-to-leaf tier:
-        // bisection = min(248 x 400 - 31 x 400, 7 x 32 x 400) / 2 = min(86,800, 89,600) / 2 = 43,400 Gb/s.
+        // (NVLink carries rail 1's traffic to the other rails) but takes one rail out of the balanced cut. The
+        // smaller half holds 15 of the 31 DGX (120 of 248 GPUs); every rail leaf carries min(15, 16) x 400G from
+        // one half to the other: before 8 x 15 x 400 = 48,000 Gb/s, after 7 x 15 x 400 = 42,000 Gb/s.
         let d = sample("superpod-h100-1su").unwrap();
         let before = analyze(&d);
         let leaf = d
@@ -189,7 +270,7 @@ mod tests {
             .unwrap();
         let i = impact(&d, &before, Failure::Device(leaf));
         assert_eq!(i.gpus_reachable, (248, 248));
-        assert_eq!(i.bisection_gbps, (49_600.0, 43_400.0));
+        assert_eq!(i.bisection_gbps, (48_000.0, 42_000.0));
         assert!(
             n_minus_one(&d, &before).is_empty(),
             "the balanced SU has no single point of failure"
@@ -228,9 +309,117 @@ mod tests {
         assert!(before.findings.iter().any(|f| f.code == "rack-feed"));
         let i = impact(&d, &before, Failure::Feed(rack));
         assert_eq!(i.gpus_reachable, (8, 0));
+        // 13.5 kW feeds: enough for the devices without their optics (13,500 W or so) but not for the rack's
+        // 13,774 W with them. The finding and the what-if use the same rack power, so both say the rack goes dark.
+        d.racks.get_mut(&rack).unwrap().feed_capacity_w = Some(13_500.0);
+        let before = analyze(&d);
+        assert!(before.findings.iter().any(|f| f.code == "rack-feed"));
+        assert_eq!(
+            impact(&d, &before, Failure::Feed(rack)).gpus_reachable,
+            (8, 0)
+        );
+        assert!(
+            (crate::analysis::power::rack_power_w(&d, rack) - before.power.racks[0].power_w).abs()
+                < 1e-6
+        );
         // With 2 x 17.3 kW feeds it rides through.
         d.racks.get_mut(&rack).unwrap().feed_capacity_w = Some(17_300.0);
         let i = impact(&d, &analyze(&d), Failure::Feed(rack));
         assert_eq!(i.gpus_reachable, (8, 8));
+    }
+
+    /// Two DGX (one 400G port each) on leaf-01; an AI400X2 on leaf-02 by one NDR cable; leaf-01 and leaf-02 each
+    /// one cable to spine-01: the spine and its two cables are the only path to storage.
+    fn storage_behind_one_spine() -> (Design, LinkId) {
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut d =
+            crate::samples::dgx_fabric(&c, &[vec![0], vec![0]], 2, 1, &[vec![1], vec![1]]).unwrap();
+        let rack = *d.racks.keys().next().unwrap();
+        let leaf2 = d
+            .devices
+            .iter()
+            .find(|(_, x)| x.name == "leaf-02")
+            .map(|(id, _)| *id)
+            .unwrap();
+        let ddn = crate::edit::Builder::new(&mut d, &c)
+            .add_device("ddn-ai400x2", "ddn-01", rack, 35)
+            .unwrap();
+        let id = LinkId(d.alloc_id());
+        d.links.insert(
+            id,
+            crate::model::Link {
+                a: crate::model::PortRef::new(ddn, "p1"),
+                b: crate::model::PortRef::new(leaf2, "p40"),
+                medium: crate::model::Medium::InfiniBand(crate::model::IbRate::Ndr),
+                length_m: 3.0,
+                cable: None,
+            },
+        );
+        assert!(
+            crate::io::validate(&d).is_empty(),
+            "{:?}",
+            crate::io::validate(&d)
+        );
+        let up = d
+            .links
+            .iter()
+            .find(|(_, l)| {
+                d.devices[&l.a.device].name == "leaf-01"
+                    && d.devices[&l.b.device].name == "spine-01"
+            })
+            .map(|(id, _)| *id)
+            .unwrap();
+        (d, up)
+    }
+
+    #[test]
+    fn losing_the_only_path_to_storage_shows() {
+        // Storage: one AI400X2 on one 400G cable = min(90, 50) = 50 GB/s over 16 GPUs = 3.125 GB/s per GPU.
+        // Without the spine (or the leaf-01 uplink) the GPUs still reach each other on leaf-01, but none reaches
+        // storage: 16 -> 0 GPUs reaching storage, 3.125 -> 0 GB/s per GPU.
+        let (d, up) = storage_behind_one_spine();
+        let before = analyze(&d);
+        assert!((before.bandwidth.storage.per_gpu_gbs - 3.125).abs() < 1e-9);
+        let spine = d
+            .devices
+            .iter()
+            .find(|(_, x)| x.name == "spine-01")
+            .map(|(id, _)| *id)
+            .unwrap();
+        let i = impact(&d, &before, Failure::Device(spine));
+        assert_eq!(i.gpus_reachable, (16, 16));
+        assert_eq!(i.gpus_reaching_storage, (16, 0));
+        assert_eq!(i.storage_gbs_per_gpu, (3.125, 0.0));
+        assert!(
+            i.summary().contains("GPUs reaching storage 16 -> 0"),
+            "{}",
+            i.summary()
+        );
+        // The sweep lists the spine and the single uplink, with both ends and ports.
+        let sweep = n_minus_one(&d, &before);
+        assert!(sweep.iter().any(|x| x.what == "device spine-01"));
+        let uplink = sweep
+            .iter()
+            .find(|x| x.failure == Failure::Link(up))
+            .expect("the leaf-01 uplink");
+        assert!(
+            uplink.what.contains("leaf-01 p3 - spine-01 p1"),
+            "{}",
+            uplink.what
+        );
+        assert_eq!(uplink.gpus_reaching_storage, (16, 0));
+        // The resilience finding names the cable's ends and ports and what it cuts off (ddn-01).
+        let f = before
+            .findings
+            .iter()
+            .find(|f| f.code == "single-link")
+            .expect("single-link");
+        assert!(
+            f.message
+                .contains("(leaf-01 p3 - spine-01 p1) cuts off ddn-01"),
+            "{}",
+            f.message
+        );
+        assert!(before.findings.iter().any(|f| f.code == "single-switch"));
     }
 }

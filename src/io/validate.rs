@@ -224,6 +224,14 @@ fn check_links(design: &Design, problems: &mut Vec<Problem>) {
     let mut used: HashMap<&PortRef, LinkId> =
         HashMap::with_capacity_and_hasher(design.links.len() * 2, Default::default());
     for (id, link) in &design.links {
+        // A cable from a port to itself is one problem, not also a port "used twice".
+        if link.a == link.b {
+            problems.push(Problem::link(
+                *id,
+                format!("link {id} joins port {} to itself", link.a),
+            ));
+            continue;
+        }
         for end in [&link.a, &link.b] {
             if !design.devices.contains_key(&end.device) {
                 problems.push(Problem::link(
@@ -252,12 +260,7 @@ fn check_links(design: &Design, problems: &mut Vec<Problem>) {
                 ));
             }
         }
-        if link.a == link.b {
-            problems.push(Problem::link(
-                *id,
-                format!("link {id} joins port {} to itself", link.a),
-            ));
-        }
+
         if !(link.length_m.is_finite() && link.length_m >= 0.0) {
             problems.push(Problem::link(
                 *id,

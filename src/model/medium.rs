@@ -1,5 +1,6 @@
 //! Link media and their bandwidths. Figures are per direction unless a name says otherwise
-//! (see `shared/reference/hardware.md`, "Links").
+//! (InfiniBand rates from the InfiniBand Trade Association roadmap: HDR 200, NDR 400, XDR 800 Gb/s per port; PCIe
+//! from the PCI-SIG base specifications, 128b/130b encoding from Gen3 on; see docs/analysis.md, "Bandwidth").
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -18,6 +18,44 @@ use std::collections::BTreeMap;
 /// The design file format this build writes. Older versions are migrated on load.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// Reads a map whose keys must be unique: a file that gives two racks, devices, links or parts the same id is
+/// refused with one error naming the id, rather than keeping the last entry and leaving the links of the first to
+/// fail one by one.
+fn unique_keys<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    K: Deserialize<'de> + Ord + std::fmt::Display,
+    V: Deserialize<'de>,
+{
+    struct Unique<K, V>(std::marker::PhantomData<(K, V)>);
+    impl<'de, K, V> serde::de::Visitor<'de> for Unique<K, V>
+    where
+        K: Deserialize<'de> + Ord + std::fmt::Display,
+        V: Deserialize<'de>,
+    {
+        type Value = BTreeMap<K, V>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a map with unique ids")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((k, v)) = map.next_entry::<K, V>()? {
+                if out.contains_key(&k) {
+                    return Err(serde::de::Error::custom(format!(
+                        "duplicate id {k}: every rack, device, link and part needs its own id"
+                    )));
+                }
+                out.insert(k, v);
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_map(Unique(std::marker::PhantomData))
+}
+
 /// A whole design: self-contained, so it gives the same numbers on any machine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -31,12 +69,16 @@ pub struct Design {
     /// Traffic, service level and prices the analysis uses.
     pub params: Params,
     /// Specs of every part the design uses, copied from the catalog when first added and overridable here.
+    #[serde(deserialize_with = "unique_keys")]
     pub parts: BTreeMap<PartId, Part>,
     /// Racks on the floor plan.
+    #[serde(deserialize_with = "unique_keys")]
     pub racks: BTreeMap<RackId, Rack>,
     /// Rack-mounted devices: servers, switches, storage, PDUs, patch panels.
+    #[serde(deserialize_with = "unique_keys")]
     pub devices: BTreeMap<DeviceId, Device>,
     /// Cables between ports.
+    #[serde(deserialize_with = "unique_keys")]
     pub links: BTreeMap<LinkId, Link>,
     /// Next id to hand out; ids are never reused.
     pub next_id: u64,

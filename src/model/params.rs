@@ -1,5 +1,5 @@
 //! Design parameters: the traffic to analyse, the service level, and the prices and facility figures for cost.
-//! Defaults are planning values from `shared/reference/` and are documented in docs/analysis.md.
+//! Defaults are planning values, each documented with its public source in docs/analysis.md ("Inputs").
 
 use serde::{Deserialize, Serialize};
 

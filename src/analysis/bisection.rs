@@ -1,0 +1,650 @@
+//! Bisection bandwidth of the compute fabric at any size (docs/analysis.md, "Bisection bandwidth").
+//!
+//! The bisection is the smallest max-flow (= min cut) from one half of the GPU servers to the other, over the
+//! splits whose GPU counts are as equal as possible. GPU servers with the same GPU count and the same attachments
+//! (the same multiset of (switch, compute capacity) neighbours) are interchangeable, so they are contracted into
+//! classes with multiplicities: a split is then a count per class, and its max-flow runs on a graph of switches
+//! plus two nodes per class. Three methods, in order:
+//!
+//! 1. **Enumeration** (exact): every balanced count vector, or, when all servers have the same GPU count, only the
+//!    vertices of the balanced slice of the count box (at most one class split between the halves). The max-flow
+//!    is the minimum of cut capacities that are linear in the counts, so it is concave in them, and a concave
+//!    function on a polytope takes its minimum at a vertex; box plus one all-ones equality is totally unimodular,
+//!    so those vertices are whole-server splits.
+//! 2. **Matching bounds** (exact when they meet): a lower bound from a hose-model routing certificate (below) and
+//!    an upper bound from the max-flow of candidate splits (whole classes in id order, one class split).
+//! 3. **Interval**: when the bounds do not meet, both are reported and the headline figure is the lower bound.
+//!
+//! Hose certificate: send every server's compute bandwidth up the tiers, each switch splitting what it holds over
+//! its links to higher tiers by capacity. When every server class ends with the same distribution over the top
+//! switches, Valiant two-phase routing (up to a top switch in that distribution, down along the reverse of the
+//! destination's up-flow) carries any traffic in which each server sends and receives at most theta x its compute
+//! bandwidth, theta = min(1, capacity / up-load) over the upward links. Every balanced split then carries at least
+//! theta x (smaller half's GPUs) x (least compute bandwidth per GPU of any class) across its cut.
+
+use crate::model::Design;
+use crate::topology::{NodeKind, Topology};
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
+
+/// Largest number of candidate splits whose max-flows the enumeration runs.
+pub const MAX_SPLITS: usize = 4096;
+/// Largest (candidate splits x flow-graph arcs) the enumeration spends before it settles for bounds.
+pub const MAX_SPLIT_WORK: usize = 4_000_000;
+
+/// Outcome of the bisection computation, Gb/s.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Outcome {
+    pub lower: f64,
+    pub upper: f64,
+    pub exact: bool,
+    pub method: String,
+}
+
+/// A class of interchangeable GPU servers.
+#[derive(Debug, Clone)]
+struct Class {
+    gpus: usize,
+    count: usize,
+    /// (switch node in the topology, compute capacity per server, Gb/s).
+    attach: Vec<(NodeIndex, f64)>,
+    /// Server-to-server cables: (other class, capacity); only for singleton classes.
+    peers: Vec<(usize, f64)>,
+}
+
+impl Class {
+    fn compute_gbps(&self) -> f64 {
+        self.attach.iter().map(|(_, c)| c).sum()
+    }
+}
+
+/// GPUs, sorted (switch, capacity bits) attachments, and the server itself when it cannot share a class.
+type ClassKey = (usize, Vec<(usize, u64)>, Option<usize>);
+
+fn classes(design: &Design, topo: &Topology) -> Vec<Class> {
+    let is = |n: NodeIndex, k: NodeKind| topo.graph.node_weight(n).is_some_and(|w| w.kind == k);
+    let servers: Vec<NodeIndex> = topo
+        .graph
+        .node_indices()
+        .filter(|n| is(*n, NodeKind::GpuServer))
+        .collect();
+    // Servers cabled straight to another GPU server are not interchangeable with anyone: singletons.
+    let linked = |n: NodeIndex| {
+        topo.graph.edges(n).any(|e| {
+            e.weight().compute_gbps > 0.0
+                && is(other(e.source(), e.target(), n), NodeKind::GpuServer)
+        })
+    };
+    let mut by_key: BTreeMap<ClassKey, Vec<NodeIndex>> = BTreeMap::new();
+    for &s in &servers {
+        let gpus = topo
+            .graph
+            .node_weight(s)
+            .and_then(|w| design.devices.get(&w.device))
+            .map_or(0, |d| d.gpus.len());
+        let mut attach: Vec<(usize, u64)> = topo
+            .graph
+            .edges(s)
+            .filter(|e| {
+                e.weight().compute_gbps > 0.0
+                    && is(other(e.source(), e.target(), s), NodeKind::Switch)
+            })
+            .map(|e| {
+                (
+                    other(e.source(), e.target(), s).index(),
+                    e.weight().compute_gbps.to_bits(),
+                )
+            })
+            .collect();
+        attach.sort_unstable();
+        let single = linked(s).then_some(s.index());
+        by_key.entry((gpus, attach, single)).or_default().push(s);
+    }
+    let mut class_of: HashMap<NodeIndex, usize> = HashMap::default();
+    let mut out = Vec::with_capacity(by_key.len());
+    for ((gpus, attach, _), members) in by_key {
+        for m in &members {
+            class_of.insert(*m, out.len());
+        }
+        out.push(Class {
+            gpus,
+            count: members.len(),
+            attach: attach
+                .into_iter()
+                .map(|(n, c)| (NodeIndex::new(n), f64::from_bits(c)))
+                .collect(),
+            peers: Vec::new(),
+        });
+    }
+    for &s in &servers {
+        let Some(&c) = class_of.get(&s) else { continue };
+        for e in topo.graph.edges(s) {
+            let o = other(e.source(), e.target(), s);
+            if e.weight().compute_gbps > 0.0
+                && let Some(&d) = class_of.get(&o)
+                && let Some(cl) = out.get_mut(c)
+            {
+                cl.peers.push((d, e.weight().compute_gbps));
+            }
+        }
+    }
+    out
+}
+
+fn other(a: NodeIndex, b: NodeIndex, me: NodeIndex) -> NodeIndex {
+    if a == me { b } else { a }
+}
+
+/// GPU count of the smaller half of the fairest split (bounded subset sum over the classes), if any split leaves
+/// servers on both sides.
+fn smaller_half(classes: &[Class]) -> Option<usize> {
+    let total: usize = classes.iter().map(|c| c.gpus * c.count).sum();
+    let words = total / 64 + 1;
+    let mut reach = vec![0u64; words];
+    if let Some(w) = reach.first_mut() {
+        *w = 1;
+    }
+    // Binary splitting of each class's multiplicity into items of 1, 2, 4, ... servers.
+    for c in classes {
+        let mut left = c.count;
+        let mut k = 1;
+        while left > 0 {
+            let take = k.min(left);
+            left -= take;
+            k *= 2;
+            let shift = take * c.gpus;
+            if shift == 0 {
+                continue;
+            }
+            let (ws, bs) = (shift / 64, shift % 64);
+            for i in (0..words).rev() {
+                let lo = i
+                    .checked_sub(ws)
+                    .and_then(|j| reach.get(j))
+                    .copied()
+                    .unwrap_or(0);
+                let hi = if bs == 0 {
+                    0
+                } else {
+                    i.checked_sub(ws + 1)
+                        .and_then(|j| reach.get(j))
+                        .copied()
+                        .unwrap_or(0)
+                        >> (64 - bs)
+                };
+                if let Some(w) = reach.get_mut(i) {
+                    *w |= (lo << bs) | hi;
+                }
+            }
+        }
+    }
+    let has = |a: usize| reach.get(a / 64).is_some_and(|w| w >> (a % 64) & 1 == 1);
+    (1..total).filter(|a| has(*a) && 2 * a <= total).max()
+}
+
+/// Max-flow from the servers counted in `k` (per class) to all the others.
+fn split_flow(topo: &Topology, classes: &[Class], k: &[usize]) -> f64 {
+    let mut g: DiGraph<(), f64> = DiGraph::new();
+    let mut idx: HashMap<NodeIndex, NodeIndex> = HashMap::default();
+    for v in topo.graph.node_indices() {
+        if topo
+            .graph
+            .node_weight(v)
+            .is_some_and(|w| w.kind == NodeKind::Switch)
+        {
+            idx.insert(v, g.add_node(()));
+        }
+    }
+    for e in topo.graph.edge_references() {
+        let (Some(&a), Some(&b)) = (idx.get(&e.source()), idx.get(&e.target())) else {
+            continue;
+        };
+        if e.weight().gbps > 0.0 {
+            g.add_edge(a, b, e.weight().gbps);
+            g.add_edge(b, a, e.weight().gbps);
+        }
+    }
+    let source = g.add_node(());
+    let sink = g.add_node(());
+    let big = 1e15;
+    let mut sides: Vec<(Option<NodeIndex>, Option<NodeIndex>)> = Vec::with_capacity(classes.len());
+    for (c, class) in classes.iter().enumerate() {
+        let in_a = k.get(c).copied().unwrap_or(0).min(class.count);
+        let in_b = class.count - in_a;
+        let mut side = |n: usize, terminal: NodeIndex, outward: bool| -> Option<NodeIndex> {
+            if n == 0 {
+                return None;
+            }
+            let node = g.add_node(());
+            if outward {
+                g.add_edge(terminal, node, big);
+            } else {
+                g.add_edge(node, terminal, big);
+            }
+            for (sw, cap) in &class.attach {
+                if let Some(&s) = idx.get(sw) {
+                    g.add_edge(node, s, cap * n as f64);
+                    g.add_edge(s, node, cap * n as f64);
+                }
+            }
+            Some(node)
+        };
+        let a = side(in_a, source, true);
+        let b = side(in_b, sink, false);
+        sides.push((a, b));
+    }
+    // Cables between singleton servers join whichever side each server is on.
+    for (c, class) in classes.iter().enumerate() {
+        for &(d, cap) in &class.peers {
+            if d <= c {
+                continue;
+            }
+            let (Some(x), Some(y)) = (sides.get(c), sides.get(d)) else {
+                continue;
+            };
+            if let (Some(u), Some(v)) = (x.0.or(x.1), y.0.or(y.1)) {
+                g.add_edge(u, v, cap);
+                g.add_edge(v, u, cap);
+            }
+        }
+    }
+    petgraph::algo::dinics(&g, source, sink).0
+}
+
+/// Candidate count vectors summing to `half` GPUs: with `vertices`, every class whole on one side except at most
+/// one; otherwise every vector. None when there are more than `limit`.
+fn enumerate(
+    classes: &[Class],
+    half: usize,
+    vertices: bool,
+    limit: usize,
+) -> Option<Vec<Vec<usize>>> {
+    let mut suffix = vec![0usize; classes.len() + 1];
+    for (i, c) in classes.iter().enumerate().rev() {
+        let next = suffix.get(i + 1).copied().unwrap_or(0);
+        if let Some(s) = suffix.get_mut(i) {
+            *s = next + c.gpus * c.count;
+        }
+    }
+    let mut out = Vec::new();
+    let mut k = vec![0usize; classes.len()];
+    #[allow(clippy::too_many_arguments)]
+    fn go(
+        i: usize,
+        left: usize,
+        partial_used: bool,
+        classes: &[Class],
+        suffix: &[usize],
+        vertices: bool,
+        limit: usize,
+        k: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+        visits: &mut usize,
+    ) -> bool {
+        // A search that wanders through many dead ends gives up like one that finds too many splits.
+        *visits = visits.saturating_sub(1);
+        if *visits == 0 {
+            return false;
+        }
+        let Some(c) = classes.get(i) else {
+            if left == 0 {
+                out.push(k.clone());
+            }
+            return out.len() <= limit;
+        };
+        if suffix.get(i).is_none_or(|s| *s < left) {
+            return true;
+        }
+        for n in 0..=c.count {
+            let whole = n == 0 || n == c.count;
+            if vertices && !whole && partial_used {
+                continue;
+            }
+            let used = n * c.gpus;
+            if used > left {
+                break;
+            }
+            if let Some(x) = k.get_mut(i) {
+                *x = n;
+            }
+            let partial = partial_used || !whole;
+            if !go(
+                i + 1,
+                left - used,
+                partial,
+                classes,
+                suffix,
+                vertices,
+                limit,
+                k,
+                out,
+                visits,
+            ) {
+                return false;
+            }
+        }
+        if let Some(x) = k.get_mut(i) {
+            *x = 0;
+        }
+        true
+    }
+    let mut visits = 64 * (limit + 1) * (classes.len() + 1) + 10_000;
+    go(
+        0,
+        half,
+        false,
+        classes,
+        &suffix,
+        vertices,
+        limit,
+        &mut k,
+        &mut out,
+        &mut visits,
+    )
+    .then_some(out)
+}
+
+/// Hose-model certificate: theta when every class sends up to the same distribution over the top switches.
+fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
+    let tier = |n: NodeIndex| {
+        topo.graph
+            .node_weight(n)
+            .filter(|w| w.kind == NodeKind::Switch)
+            .and_then(|w| topo.tier.get(&w.device).copied())
+            .unwrap_or(0)
+    };
+    let ups = |n: NodeIndex| -> Vec<(NodeIndex, petgraph::graph::EdgeIndex, f64)> {
+        let t = tier(n);
+        topo.graph
+            .edges(n)
+            .filter_map(|e| {
+                let o = other(e.source(), e.target(), n);
+                (tier(o) > t && e.weight().gbps > 0.0).then_some((o, e.id(), e.weight().gbps))
+            })
+            .collect()
+    };
+    if classes.len() > 1024 {
+        return None;
+    }
+    let mut load: HashMap<petgraph::graph::EdgeIndex, f64> = HashMap::default();
+    let mut first: Option<BTreeMap<usize, f64>> = None;
+    for c in classes {
+        let total = c.compute_gbps();
+        if total <= 0.0 {
+            return None;
+        }
+        // What this class's server holds at each switch, processed tier by tier.
+        let mut held: BTreeMap<(u8, usize), f64> = BTreeMap::new();
+        for (sw, cap) in &c.attach {
+            *held.entry((tier(*sw), sw.index())).or_default() += cap;
+        }
+        let mut top: BTreeMap<usize, f64> = BTreeMap::new();
+        while let Some(((t, v), amount)) = held.pop_first() {
+            if t == 0 {
+                return None;
+            }
+            let v = NodeIndex::new(v);
+            let up = ups(v);
+            let cap: f64 = up.iter().map(|x| x.2).sum();
+            if up.is_empty() || cap <= 0.0 {
+                *top.entry(v.index()).or_default() += amount / total;
+                continue;
+            }
+            for (w, e, c_e) in up {
+                let share = amount * c_e / cap;
+                *load.entry(e).or_default() += share * c.count as f64;
+                *held.entry((tier(w), w.index())).or_default() += share;
+            }
+        }
+        match &first {
+            None => first = Some(top),
+            Some(f) => {
+                if f.len() != top.len()
+                    || f.iter()
+                        .zip(&top)
+                        .any(|((a, x), (b, y))| a != b || (x - y).abs() > 1e-9)
+                {
+                    return None;
+                }
+            }
+        }
+    }
+    let mut theta: f64 = 1.0;
+    for (e, l) in &load {
+        let cap = topo.graph.edge_weight(*e).map_or(0.0, |w| w.gbps);
+        if *l > 0.0 {
+            theta = theta.min(cap / l);
+        }
+    }
+    Some(theta)
+}
+
+/// The bisection of the design's compute fabric (None with fewer than two GPU servers).
+pub(crate) fn compute(design: &Design, topo: &Topology) -> Option<Outcome> {
+    let classes = classes(design, topo);
+    let servers: usize = classes.iter().map(|c| c.count).sum();
+    if servers < 2 {
+        return None;
+    }
+    let half = smaller_half(&classes)?;
+    let arcs =
+        2 * topo.graph.edge_count() + 4 * classes.iter().map(|c| c.attach.len() + 1).sum::<usize>();
+    let same_gpus = classes
+        .windows(2)
+        .all(|w| w.first().map(|c| c.gpus) == w.get(1).map(|c| c.gpus));
+    let no_peers = classes.iter().all(|c| c.peers.is_empty());
+    let limit = MAX_SPLITS.min(MAX_SPLIT_WORK / arcs.max(1)).max(1);
+    let vertices = same_gpus && no_peers;
+    if let Some(splits) = enumerate(&classes, half, vertices, limit)
+        && !splits.is_empty()
+    {
+        let best = splits
+            .iter()
+            .map(|k| split_flow(topo, &classes, k))
+            .fold(f64::INFINITY, f64::min);
+        let how = if vertices {
+            "; with equal GPUs per server, splits dividing at most one class suffice (docs/analysis.md, \
+             \"Bisection bandwidth\")"
+        } else {
+            ""
+        };
+        let total: usize = classes.iter().map(|c| c.gpus * c.count).sum();
+        return Some(Outcome {
+            lower: best,
+            upper: best,
+            exact: true,
+            method: format!(
+                "exact: smallest max-flow (petgraph dinics) over {} candidate split(s), {half} GPUs against {}; \
+                 servers with the same attachments contracted into {} class(es){how}",
+                splits.len(),
+                total - half,
+                classes.len()
+            ),
+        });
+    }
+    // Bounds. Lower: the hose certificate. Upper: whole classes in id order, then the reverse order.
+    let min_per_gpu = classes
+        .iter()
+        .map(|c| c.compute_gbps() / c.gpus.max(1) as f64)
+        .fold(f64::INFINITY, f64::min);
+    let theta = if no_peers {
+        hose_theta(topo, &classes)
+    } else {
+        None
+    };
+    let lower = theta.map_or(0.0, |t| t * half as f64 * min_per_gpu);
+    let mut candidates = Vec::new();
+    for reverse in [false, true] {
+        let order: Vec<usize> = if reverse {
+            (0..classes.len()).rev().collect()
+        } else {
+            (0..classes.len()).collect()
+        };
+        let mut k = vec![0usize; classes.len()];
+        let mut left = half;
+        for i in order {
+            let Some(c) = classes.get(i) else { continue };
+            let n = (left / c.gpus.max(1)).min(c.count);
+            if let Some(x) = k.get_mut(i) {
+                *x = n;
+            }
+            left -= n * c.gpus;
+        }
+        if left == 0 {
+            candidates.push(k);
+        }
+    }
+    // The access capacity of a candidate's smaller half bounds its cut; when the certificate meets it, no
+    // max-flow is needed.
+    let access = |k: &[usize]| -> f64 {
+        classes
+            .iter()
+            .zip(k)
+            .map(|(c, n)| c.compute_gbps() * *n as f64)
+            .sum()
+    };
+    let mut upper = candidates
+        .iter()
+        .map(|k| access(k))
+        .fold(f64::INFINITY, f64::min);
+    if lower < upper - 1e-6 {
+        for k in &candidates {
+            upper = upper.min(split_flow(topo, &classes, k));
+        }
+    }
+    if !upper.is_finite() {
+        upper = classes
+            .iter()
+            .map(|c| c.compute_gbps() * c.count as f64)
+            .sum::<f64>()
+            / 2.0;
+    }
+    let lower = lower.min(upper);
+    if upper - lower <= 1e-6 * upper.max(1.0) {
+        return Some(Outcome {
+            lower,
+            upper,
+            exact: true,
+            method: format!(
+                "exact: a hose-model routing certificate (every server's compute bandwidth reaches the top tier in the \
+                 same proportions, theta = {:.3}) gives a lower bound that meets a balanced split's cut",
+                theta.unwrap_or(0.0)
+            ),
+        });
+    }
+    Some(Outcome {
+        lower,
+        upper,
+        exact: false,
+        method: format!(
+            "bounds: between {lower:.0} and {upper:.0} Gb/s (too many balanced splits to try every one; lower bound \
+             from {}, upper bound from the max-flow of balanced splits of whole server classes); the figure given is \
+             the lower bound",
+            if theta.is_some() {
+                "a hose-model routing certificate"
+            } else {
+                "nothing better than zero: servers do not reach the top tier in the same proportions"
+            }
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Catalog;
+    use crate::samples::{dgx_fabric, sample, superpod_h100};
+
+    fn run(d: &Design) -> Outcome {
+        compute(d, &Topology::build(d)).unwrap()
+    }
+
+    #[test]
+    fn one_su_smaller_half_holds_fifteen_servers() {
+        // 31 DGX on 8 rail leaves (one class). 248 GPUs split 120 / 128 at best (whole 8-GPU servers): 15 DGX on
+        // one side. Each rail leaf passes min(15, 16) x 400 = 6,000 Gb/s between the halves; 8 rails: 48,000 Gb/s.
+        let o = run(&sample("superpod-h100-1su").unwrap());
+        assert_eq!((o.lower, o.upper, o.exact), (48_000.0, 48_000.0, true));
+        assert!(o.method.starts_with("exact"), "{}", o.method);
+    }
+
+    #[test]
+    fn oversubscribed_rail_unit_keeps_its_rail_local_bisection() {
+        // 16 DGX, NIC i on leaf i (8 rails), each leaf 2:1: 8 uplinks of 400G to 2 spines (4 each). The 8 / 8 split
+        // leaves 8 servers on each side of every rail leaf: the cut is 8 x 400 per leaf = 3,200, x 8 leaves =
+        // 25,600 Gb/s, without touching the uplinks (NVLink moves traffic onto the right rail). The old tier-cut
+        // formula gave min(16 x 3,200, 8 x 8 x 400) / 2 = 12,800: half the truth.
+        let c = Catalog::builtin().unwrap();
+        let servers: Vec<Vec<usize>> = (0..16).map(|_| (0..8).collect()).collect();
+        let d = dgx_fabric(&c, &servers, 8, 2, &vec![vec![4, 4]; 8]).unwrap();
+        let o = run(&d);
+        assert_eq!((o.lower, o.exact), (25_600.0, true), "{}", o.method);
+    }
+
+    #[test]
+    fn unequal_leaves_by_hand() {
+        // 13 DGX on leaf 0 and 1 on leaf 1, one 400G port each, one uplink per leaf to one spine. 112 GPUs: halves
+        // of 7 servers. Split {7 on leaf 0} / {6 on leaf 0 + the one on leaf 1}: leaf 0 on the first side cuts 6
+        // downlinks + the path to leaf 1 (400) = 2,800; on the second side it cuts 7 downlinks = 2,800. The other
+        // vertex ({6 on leaf 0, the one on leaf 1} against 7 on leaf 0) is the same by symmetry: 2,800 Gb/s. The
+        // tier-cut formula said min(14 x 400, 2 x 400) / 2 = 400.
+        let c = Catalog::builtin().unwrap();
+        let mut servers: Vec<Vec<usize>> = vec![vec![0]; 13];
+        servers.push(vec![1]);
+        let d = dgx_fabric(&c, &servers, 2, 1, &[vec![1], vec![1]]).unwrap();
+        let o = run(&d);
+        assert_eq!((o.lower, o.exact), (2_800.0, true), "{}", o.method);
+    }
+
+    #[test]
+    fn fairest_half_by_subset_sum() {
+        let class = |gpus, count| Class {
+            gpus,
+            count,
+            attach: Vec::new(),
+            peers: Vec::new(),
+        };
+        // 31 x 8 GPUs: 248, halves 120 / 128.
+        assert_eq!(smaller_half(&[class(8, 31)]), Some(120));
+        // 2 x 8 + 1 x 4 = 20: reachable 0, 4, 8, 12, 16, 20; the fairest is 8 / 12.
+        assert_eq!(smaller_half(&[class(8, 2), class(4, 1)]), Some(8));
+        // 3 x 1 + 1 x 70 = 73: the best is 3 / 70 (the 70-GPU server alone).
+        assert_eq!(smaller_half(&[class(1, 3), class(70, 1)]), Some(3));
+    }
+
+    #[test]
+    fn vertices_have_at_most_one_split_class() {
+        let class = |count| Class {
+            gpus: 8,
+            count,
+            attach: Vec::new(),
+            peers: Vec::new(),
+        };
+        // Classes of 3, 4 and 5 servers, half = 6 servers (48 GPUs): vertices (3, 3, 0), (3, 0, 3), (0, 4, 2),
+        // (0, 1, 5), (2, 4, 0), (1, 0, 5): six; every vector would be 3 + 4 + 4 + 3 + ... = 16 of them.
+        let v = enumerate(&[class(3), class(4), class(5)], 48, true, 100).unwrap();
+        assert_eq!(v.len(), 6, "{v:?}");
+        let all = enumerate(&[class(3), class(4), class(5)], 48, false, 100).unwrap();
+        assert!(all.len() > v.len());
+        assert!(enumerate(&[class(3), class(4), class(5)], 48, false, 3).is_none());
+    }
+
+    #[test]
+    fn large_fat_tree_is_exact_by_matching_bounds() {
+        // 16 SU SuperPOD: 511 DGX in a non-blocking three-tier fat tree. Every SU's traffic spreads evenly over the
+        // same core switches (theta = 1), so any balanced split carries at least the smaller half's 255 DGX x
+        // 3,200 = 816,000 Gb/s, and the split by SU order cuts exactly that much around its servers.
+        let c = Catalog::builtin().unwrap();
+        let d = superpod_h100(&c, 16).unwrap();
+        let o = run(&d);
+        assert_eq!(
+            (o.lower, o.upper, o.exact),
+            (816_000.0, 816_000.0, true),
+            "{}",
+            o.method
+        );
+        assert!(o.method.contains("hose"), "{}", o.method);
+    }
+}
