@@ -416,3 +416,22 @@ fn large_design_report_is_aggregated_and_small() {
     assert!(groups.len() < d.racks.len() / 4, "{} groups", groups.len());
     assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), d.racks.len());
 }
+
+/// The all-reduce chart draws the same model the analysis reports: at the design's message size each curve passes
+/// through the report's time for that algorithm.
+#[test]
+fn allreduce_chart_agrees_with_the_report() {
+    for name in samples::SAMPLES {
+        let (_, r) = sample(name);
+        let a = &r.latency.allreduce;
+        for alg in &a.algorithms {
+            let t = export::charts::allreduce_time(&r, &alg.algorithm, a.bytes).unwrap() * 1e3;
+            assert!(
+                (t - alg.time_ms).abs() <= 1e-3 * alg.time_ms.max(1e-3),
+                "{name} {}: chart {t} ms, report {} ms",
+                alg.algorithm,
+                alg.time_ms
+            );
+        }
+    }
+}

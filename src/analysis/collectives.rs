@@ -75,6 +75,59 @@ pub fn hierarchical(
         + ring(nodes, n / g.max(1.0), alpha_inter, beta_inter)
 }
 
+/// The all-reduce algorithms the analysis models and their times, seconds, for p ranks in `nodes` nodes of g
+/// ranks: inside one node, ring and tree over the intra-node figures; across nodes, a flat ring and a double binary
+/// tree bound by the slower beta and the network alpha, and the hierarchical form when a node has several ranks.
+#[allow(clippy::too_many_arguments)]
+pub fn allreduce_times(
+    p: f64,
+    g: f64,
+    nodes: usize,
+    n: f64,
+    alpha_intra: f64,
+    beta_intra: f64,
+    alpha_inter: f64,
+    beta_inter: f64,
+) -> Vec<(&'static str, f64)> {
+    let mut out = Vec::new();
+    if nodes <= 1 {
+        if beta_intra > 0.0 {
+            out.push(("ring", ring(p, n, alpha_intra, beta_intra)));
+            out.push((
+                "tree",
+                double_binary_tree(p, 1.0, n, alpha_intra, alpha_intra, beta_intra),
+            ));
+        }
+    } else if beta_inter > 0.0 {
+        // A flat ring over all GPUs crosses the network: bound by the slower of the two betas and the network alpha.
+        let beta_flat = if beta_intra > 0.0 {
+            beta_inter.min(beta_intra)
+        } else {
+            beta_inter
+        };
+        out.push(("ring", ring(p, n, alpha_inter, beta_flat)));
+        out.push((
+            "tree",
+            double_binary_tree(g, nodes as f64, n, alpha_intra, alpha_inter, beta_flat),
+        ));
+        if beta_intra > 0.0 && g > 1.0 {
+            out.push((
+                "hierarchical",
+                hierarchical(
+                    g,
+                    nodes as f64,
+                    n,
+                    alpha_intra,
+                    beta_intra,
+                    alpha_inter,
+                    beta_inter,
+                ),
+            ));
+        }
+    }
+    out
+}
+
 /// Bus bandwidth as nccl-tests reports it for all-reduce: algbw x 2(p-1)/p.
 pub fn bus_bandwidth(algbw: f64, p: f64) -> f64 {
     if p <= 1.0 {

@@ -455,47 +455,17 @@ fn allreduce(
             busbw_gbs: round(collectives::bus_bandwidth(algbw, p) / 1e9, 3),
         });
     };
-    if nodes <= 1 {
-        if beta_intra > 0.0 {
-            push("ring", collectives::ring(p, n, alpha_intra, beta_intra));
-            push(
-                "tree",
-                collectives::double_binary_tree(p, 1.0, n, alpha_intra, alpha_intra, beta_intra),
-            );
-        }
-    } else if beta_inter > 0.0 {
-        // A flat ring over all GPUs crosses the network: bound by the slower of the two betas and the network alpha.
-        let beta_flat = if beta_intra > 0.0 {
-            beta_inter.min(beta_intra)
-        } else {
-            beta_inter
-        };
-        push("ring", collectives::ring(p, n, alpha_inter, beta_flat));
-        push(
-            "tree",
-            collectives::double_binary_tree(
-                g,
-                nodes as f64,
-                n,
-                alpha_intra,
-                alpha_inter,
-                beta_flat,
-            ),
-        );
-        if beta_intra > 0.0 && g > 1.0 {
-            push(
-                "hierarchical",
-                collectives::hierarchical(
-                    g,
-                    nodes as f64,
-                    n,
-                    alpha_intra,
-                    beta_intra,
-                    alpha_inter,
-                    beta_inter,
-                ),
-            );
-        }
+    for (name, t) in collectives::allreduce_times(
+        p,
+        g,
+        nodes,
+        n,
+        alpha_intra,
+        beta_intra,
+        alpha_inter,
+        beta_inter,
+    ) {
+        push(name, t);
     }
     let best = algorithms
         .iter()

@@ -155,36 +155,25 @@ pub fn cost_chart(report: &Report) -> String {
     )
 }
 
-/// All-reduce time for one algorithm at `bytes`, seconds, from the alpha-beta figures the report used.
-fn allreduce_time(report: &Report, algorithm: &str, bytes: f64) -> Option<f64> {
+/// All-reduce time for one algorithm at `bytes`, seconds, from the alpha-beta figures the report used
+/// (the same [`collectives::allreduce_times`] the analysis runs).
+pub fn allreduce_time(report: &Report, algorithm: &str, bytes: f64) -> Option<f64> {
     let a = &report.latency.allreduce;
     let p = a.ranks as f64;
-    let nodes = a.nodes as f64;
-    let (ai, bi) = (a.alpha_intra_us * 1e-6, a.beta_intra_gbs * 1e9);
-    let (ae, be) = (a.alpha_inter_us * 1e-6, a.beta_inter_gbs * 1e9);
-    let single = a.nodes <= 1;
-    let (alpha, beta) = if single {
-        (ai, bi)
-    } else {
-        (ae, if bi > 0.0 { be.min(bi) } else { be })
-    };
-    if beta <= 0.0 {
-        return None;
-    }
-    match algorithm {
-        "ring" => Some(collectives::ring(p, bytes, alpha, beta)),
-        "tree" => Some(collectives::tree(p, bytes, alpha, beta)),
-        "hierarchical" if !single && bi > 0.0 && be > 0.0 => Some(collectives::hierarchical(
-            p / nodes.max(1.0),
-            nodes,
-            bytes,
-            ai,
-            bi,
-            ae,
-            be,
-        )),
-        _ => None,
-    }
+    let g = p / (a.nodes.max(1) as f64);
+    collectives::allreduce_times(
+        p,
+        g,
+        a.nodes,
+        bytes,
+        a.alpha_intra_us * 1e-6,
+        a.beta_intra_gbs * 1e9,
+        a.alpha_inter_us * 1e-6,
+        a.beta_inter_gbs * 1e9,
+    )
+    .into_iter()
+    .find(|(name, _)| *name == algorithm)
+    .map(|(_, t)| t)
 }
 
 /// All-reduce time against message size (1 MB to 10 GB, log-log), one line per algorithm the report models.
