@@ -189,6 +189,7 @@ proptest! {
             medium: Medium::InfiniBand(IbRate::Ndr),
             length_m: l.length_m,
             cable: l.cable.clone(),
+            notes: String::new(),
         });
         let after = analyze(&more).bandwidth.bisection;
         prop_assert!(after.gbps >= before.gbps - 1e-6, "{} -> {}", before.gbps, after.gbps);

@@ -353,6 +353,7 @@ mod tests {
                 medium: crate::model::Medium::InfiniBand(crate::model::IbRate::Ndr),
                 length_m: 3.0,
                 cable: None,
+                notes: String::new(),
             },
         );
         assert!(

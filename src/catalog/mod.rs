@@ -10,6 +10,7 @@ pub const CATALOG_RON: &str = include_str!("../../assets/catalog.ron");
 
 /// A set of part specs keyed by id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct Catalog {
     /// Parts by id.
     pub parts: BTreeMap<PartId, Part>,
@@ -36,7 +37,7 @@ impl Catalog {
 
 /// One part: common figures plus what its kind adds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Part {
     /// Display name, e.g. "NVIDIA H100 SXM5 80GB".
     pub name: String,
@@ -190,7 +191,7 @@ pub enum FormFactor {
 
 /// GPU figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct GpuSpec {
     /// Slot type it needs.
     pub form: FormFactor,
@@ -233,7 +234,7 @@ impl Default for GpuSpec {
 
 /// Where a slot hangs in a server's PCIe tree.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct SlotSpec {
     /// Parent in the PCIe tree: "cpu0", "cpu1" or the name of a PCIe switch.
     pub parent: String,
@@ -255,7 +256,7 @@ pub enum NicRole {
 
 /// A NIC slot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct NicSlotSpec {
     /// Position in the PCIe tree.
     pub slot: SlotSpec,
@@ -265,7 +266,7 @@ pub struct NicSlotSpec {
 
 /// A GPU slot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct GpuSlotSpec {
     /// Form factor the slot takes.
     pub form: FormFactor,
@@ -275,7 +276,7 @@ pub struct GpuSlotSpec {
 
 /// A PCIe switch inside a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct PcieSwitchSpec {
     /// Name other slots refer to as their parent, e.g. "psw0".
     pub name: String,
@@ -287,7 +288,7 @@ pub struct PcieSwitchSpec {
 
 /// The NVLink domain of a server.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct NvLinkDomainSpec {
     /// NVSwitch chips on the baseboard (0: GPUs are meshed directly or bridged in pairs).
     pub nvswitches: u8,
@@ -299,7 +300,7 @@ pub struct NvLinkDomainSpec {
 
 /// Server figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ServerSpec {
     /// CPU sockets (root complexes "cpu0", "cpu1", ...).
     pub cpu_sockets: u8,
@@ -321,7 +322,7 @@ pub struct ServerSpec {
 
 /// NIC figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct NicSpec {
     /// Network ports.
     pub ports: u16,
@@ -352,7 +353,7 @@ impl Default for NicSpec {
 
 /// Switch figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct SwitchSpec {
     /// Ports at `port_gbps`.
     pub ports: u16,
@@ -386,7 +387,7 @@ impl Default for SwitchSpec {
 
 /// Storage figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct StorageSpec {
     /// Sustained read throughput the appliance delivers, GB/s.
     pub read_gbs: f64,
@@ -417,7 +418,7 @@ impl Default for StorageSpec {
 
 /// Rack figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct RackSpec {
     /// Mounting height in rack units.
     pub units: u16,
@@ -439,7 +440,7 @@ impl Default for RackSpec {
 
 /// Cable or transceiver kit figures (power and price cover both ends).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct CableSpec {
     /// Protocol it carries.
     pub protocol: Protocol,
@@ -464,7 +465,7 @@ impl Default for CableSpec {
 
 /// PDU figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct PduSpec {
     /// Rated capacity, W.
     pub capacity_w: f64,
@@ -474,7 +475,7 @@ pub struct PduSpec {
 
 /// Patch panel figures.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct PatchPanelSpec {
     /// Ports on the panel.
     pub ports: u16,

@@ -1,6 +1,7 @@
 //! Reading and writing design files: RON with a `format_version`, deterministic diff-friendly output (one line per
 //! rack, device and link), atomic saves, and errors that name the file, line and column.
 
+pub mod limits;
 mod validate;
 
 pub use validate::{Problem, validate};
@@ -89,13 +90,53 @@ pub fn parse_ron<T: DeserializeOwned>(text: &str, path: &Path) -> Result<T, Load
             path: path.to_path_buf(),
             line: e.span.start.line,
             column: e.span.start.col,
-            message: e.code.to_string(),
+            message: explain(&e.code),
         })
+}
+
+/// The parser's message, with the nearest known name when a field or variant is misspelt
+/// (`utilization_target` -> "did you mean `utilisation_target`?").
+fn explain(code: &ron::Error) -> String {
+    let (found, expected) = match code {
+        ron::Error::NoSuchStructField {
+            expected, found, ..
+        }
+        | ron::Error::NoSuchEnumVariant {
+            expected, found, ..
+        } => (found.as_str(), *expected),
+        _ => return code.to_string(),
+    };
+    match nearest(found, expected) {
+        Some(best) => format!("{code}; did you mean `{best}`?"),
+        None => code.to_string(),
+    }
+}
+
+/// The known name closest to `found` by normalised Damerau-Levenshtein similarity, if any is close enough to be
+/// a likely misspelling.
+pub fn nearest<'a>(found: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::normalized_damerau_levenshtein(found, k), *k))
+        .filter(|(score, _)| *score >= 0.6)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
 }
 
 /// Parses a design from text without validating it beyond its syntax and version.
 pub fn parse_design(text: &str, path: &Path) -> Result<Design, LoadError> {
     let design: Design = parse_ron(text, path)?;
+    if design.format_version == 0 {
+        return Err(LoadError::Syntax {
+            path: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: format!(
+                "format_version is missing: a design file starts with `format_version: {FORMAT_VERSION},` (this \
+                 Racksmith writes version {FORMAT_VERSION})"
+            ),
+        });
+    }
     if design.format_version > FORMAT_VERSION {
         return Err(LoadError::TooNew {
             path: path.to_path_buf(),
@@ -106,9 +147,9 @@ pub fn parse_design(text: &str, path: &Path) -> Result<Design, LoadError> {
     Ok(migrate(design))
 }
 
-/// Brings a design of an older format version up to the current one.
+/// Brings a design of an older format version up to the current one. Version 1 is the only one so far; a future
+/// version adds its step here, each step taking the design one version up.
 fn migrate(mut design: Design) -> Design {
-    // Version 0 (no format_version field) had the same shape as version 1.
     design.format_version = FORMAT_VERSION;
     let max_id = design
         .racks
@@ -125,7 +166,20 @@ fn migrate(mut design: Design) -> Design {
 /// Parses and validates a design from text.
 pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
     let design = parse_design(text, path)?;
-    let problems = validate(&design);
+    // Size and figures first: a design past the limits is refused before any work that grows with it.
+    let figures = limits::check(&design);
+    let mut problems: Vec<Problem> = limits::describe(text, &figures)
+        .into_iter()
+        .map(|message| Problem {
+            message,
+            rack: None,
+            device: None,
+            link: None,
+        })
+        .collect();
+    if problems.is_empty() {
+        problems = validate(&design);
+    }
     if problems.is_empty() {
         Ok(design)
     } else {

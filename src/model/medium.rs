@@ -52,6 +52,7 @@ pub enum Protocol {
 
 /// A PCIe link: generation and lane count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct PcieLink {
     /// PCIe generation (3, 4, 5, 6).
     pub generation: u8,

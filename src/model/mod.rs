@@ -58,9 +58,10 @@ where
 
 /// A whole design: self-contained, so it gives the same numbers on any machine.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Design {
-    /// File format version; see [`FORMAT_VERSION`].
+    /// File format version; see [`FORMAT_VERSION`]. Required in files: a file without it reads as 0 and is refused.
+    #[serde(default)]
     pub format_version: u32,
     /// Human name shown in the title bar and reports.
     pub name: String,
@@ -102,7 +103,7 @@ impl Default for Design {
 
 /// A rack on the floor plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Rack {
     /// Label, e.g. "R01".
     pub name: String,
@@ -143,7 +144,7 @@ impl Default for Rack {
 
 /// A rack-mounted device and what is installed in its slots.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Device {
     /// Label, e.g. "dgx-01".
     pub name: String,
@@ -178,7 +179,7 @@ impl Default for Device {
 
 /// A cable (or transceiver pair and fibre) between two ports.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Link {
     /// One end.
     pub a: PortRef,

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// Inputs the analysis needs beyond the hardware.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// Traffic patterns to analyse.
     pub traffic: Traffic,
@@ -51,7 +51,7 @@ impl Default for Params {
 
 /// The traffic the bandwidth, latency and collective analysis is run for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Traffic {
     /// All-reduce message size over all GPUs, bytes.
     pub allreduce_bytes: f64,
@@ -79,7 +79,7 @@ impl Default for Traffic {
 
 /// An inference service the design must carry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Serving {
     /// Offered request rate, requests per second.
     pub request_rate_rps: f64,
@@ -114,7 +114,7 @@ impl Default for Serving {
 
 /// A training job the design should run: how long it takes and what it costs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Training {
     /// Model parameters.
     pub parameters: f64,

@@ -1,0 +1,527 @@
+//! Every figure a design file carries has a documented range, and the size of a design has stated limits, checked
+//! before any analysis (docs/limits.md). A figure out of range is an error naming the field, the value, the allowed
+//! range and, where the text shows it, the line and column; nothing is clamped silently.
+
+use crate::catalog::{Part, PartKind};
+use crate::model::{Design, Params, PcieLink};
+use std::fmt::Write as _;
+
+/// GPU slots one server may declare: above a GB200 NVL72 rack modelled as one 72-GPU system.
+pub const MAX_GPU_SLOTS: usize = 576;
+/// NIC slots one server may declare.
+pub const MAX_NIC_SLOTS: usize = 576;
+/// Ports one part may declare (switch radix, NIC ports, patch panel ports): above any 2026 switch.
+pub const MAX_PORTS: u16 = 2048;
+/// Racks per design.
+pub const MAX_RACKS: usize = 100_000;
+/// Devices per design: a 512-SU SuperPOD has about 17,000.
+pub const MAX_DEVICES: usize = 1_000_000;
+/// Links per design: a 512-SU SuperPOD has about 470,000.
+pub const MAX_LINKS: usize = 4_000_000;
+/// Parts per design.
+pub const MAX_PARTS: usize = 100_000;
+
+/// One figure out of its range.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FigureProblem {
+    /// Where the figure sits, as a path through the file: `params.pue`, `parts."h100-sxm".power_w`.
+    pub field: String,
+    /// The part id, when the figure belongs to a part (for finding its line).
+    pub part: Option<String>,
+    /// The last name of the field, as written in the file.
+    pub name: String,
+    /// What is wrong, with the value and the allowed range.
+    pub message: String,
+}
+
+/// An allowed range: bounds and whether each is included.
+#[derive(Debug, Clone, Copy)]
+struct Range {
+    lo: f64,
+    lo_included: bool,
+    hi: f64,
+    hi_included: bool,
+}
+
+impl Range {
+    const fn closed(lo: f64, hi: f64) -> Self {
+        Self {
+            lo,
+            lo_included: true,
+            hi,
+            hi_included: true,
+        }
+    }
+    const fn above(lo: f64, hi: f64) -> Self {
+        Self {
+            lo,
+            lo_included: false,
+            hi,
+            hi_included: true,
+        }
+    }
+    const fn open(lo: f64, hi: f64) -> Self {
+        Self {
+            lo,
+            lo_included: false,
+            hi,
+            hi_included: false,
+        }
+    }
+    fn holds(self, x: f64) -> bool {
+        let lo_ok = if self.lo_included {
+            x >= self.lo
+        } else {
+            x > self.lo
+        };
+        let hi_ok = if self.hi_included {
+            x <= self.hi
+        } else {
+            x < self.hi
+        };
+        x.is_finite() && lo_ok && hi_ok
+    }
+    fn describe(self) -> String {
+        format!(
+            "{}{}, {}{}",
+            if self.lo_included { "[" } else { "(" },
+            fmt(self.lo),
+            fmt(self.hi),
+            if self.hi_included { "]" } else { ")" }
+        )
+    }
+}
+
+fn fmt(x: f64) -> String {
+    if x.abs() >= 1e6 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+struct Checker<'a> {
+    problems: &'a mut Vec<FigureProblem>,
+    prefix: String,
+    part: Option<String>,
+}
+
+impl Checker<'_> {
+    fn num(&mut self, name: &str, x: f64, range: Range) {
+        if !range.holds(x) {
+            let field = format!("{}{name}", self.prefix);
+            self.problems.push(FigureProblem {
+                message: format!(
+                    "{field} = {x} is out of range: it must be a finite number in {}",
+                    range.describe()
+                ),
+                field,
+                part: self.part.clone(),
+                name: name.rsplit('.').next().unwrap_or(name).to_string(),
+            });
+        }
+    }
+    fn count(&mut self, name: &str, n: usize, max: usize) {
+        if n > max {
+            let field = format!("{}{name}", self.prefix);
+            self.problems.push(FigureProblem {
+                message: format!("{field} has {n} entries; the limit is {max} (docs/limits.md)"),
+                field,
+                part: self.part.clone(),
+                name: name.to_string(),
+            });
+        }
+    }
+    fn pcie(&mut self, name: &str, link: &PcieLink) {
+        if !(1..=6).contains(&link.generation) || !matches!(link.lanes, 1 | 2 | 4 | 8 | 16) {
+            let field = format!("{}{name}", self.prefix);
+            self.problems.push(FigureProblem {
+                message: format!(
+                    "{field} is PCIe gen {} x{}: the generation must be 1 to 6 and the width 1, 2, 4, 8 or 16 lanes",
+                    link.generation, link.lanes
+                ),
+                field,
+                part: self.part.clone(),
+                name: name.to_string(),
+            });
+        }
+    }
+}
+
+const MONEY: Range = Range::closed(0.0, 1e10);
+const PRICE_PER_HOUR: Range = Range::closed(0.0, 1e4);
+const SHARE: Range = Range::closed(0.0, 1.0);
+const POSITIVE_SHARE: Range = Range::above(0.0, 1.0);
+
+/// Checks every figure of the parameters.
+pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
+    let mut c = Checker {
+        problems,
+        prefix: "params.".into(),
+        part: None,
+    };
+    // Utilisation is a planned share of time busy: 0 plans nothing, 1 is a queue that never drains.
+    c.num(
+        "utilisation_target",
+        p.utilisation_target,
+        Range::open(0.0, 1.0),
+    );
+    c.num(
+        "electricity_usd_per_kwh",
+        p.electricity_usd_per_kwh,
+        Range::closed(0.0, 10.0),
+    );
+    c.num("pue", p.pue, Range::closed(1.0, 5.0));
+    c.num(
+        "depreciation_years",
+        p.depreciation_years,
+        Range::above(0.0, 50.0),
+    );
+    c.num("residual_fraction", p.residual_fraction, SHARE);
+    c.num(
+        "colocation_usd_per_kw_month",
+        p.colocation_usd_per_kw_month,
+        Range::closed(0.0, 1e5),
+    );
+    c.num(
+        "support_fraction_per_year",
+        p.support_fraction_per_year,
+        SHARE,
+    );
+    if let Some(x) = p.cloud_usd_per_gpu_hour {
+        c.num("cloud_usd_per_gpu_hour", x, PRICE_PER_HOUR);
+    }
+    let t = &p.traffic;
+    c.num(
+        "traffic.allreduce_bytes",
+        t.allreduce_bytes,
+        Range::above(0.0, 1e15),
+    );
+    c.num(
+        "traffic.storage_read_gbs_per_gpu",
+        t.storage_read_gbs_per_gpu,
+        Range::closed(0.0, 1e4),
+    );
+    if let Some(x) = t.network_gbps_per_gpu {
+        c.num("traffic.network_gbps_per_gpu", x, Range::above(0.0, 1e5));
+    }
+    c.num(
+        "traffic.latency_message_bytes",
+        t.latency_message_bytes,
+        Range::above(0.0, 1e12),
+    );
+    c.num("traffic.link_efficiency", t.link_efficiency, POSITIVE_SHARE);
+    if let Some(s) = &p.serving {
+        c.num(
+            "serving.request_rate_rps",
+            s.request_rate_rps,
+            Range::above(0.0, 1e9),
+        );
+        c.num(
+            "serving.replica_throughput_rps",
+            s.replica_throughput_rps,
+            Range::above(0.0, 1e9),
+        );
+        for (gpu, x) in &s.replica_throughput_by_gpu {
+            c.num(
+                &format!("serving.replica_throughput_by_gpu.\"{gpu}\""),
+                *x,
+                Range::above(0.0, 1e9),
+            );
+        }
+        c.num(
+            "serving.gpus_per_replica",
+            f64::from(s.gpus_per_replica),
+            Range::closed(1.0, 1e6),
+        );
+        c.num(
+            "serving.latency_target_ms",
+            s.latency_target_ms,
+            Range::above(0.0, 1e7),
+        );
+        c.num(
+            "serving.request_bytes",
+            s.request_bytes,
+            Range::closed(0.0, 1e12),
+        );
+        c.num(
+            "serving.response_bytes",
+            s.response_bytes,
+            Range::closed(0.0, 1e12),
+        );
+    }
+    if let Some(t) = &p.training {
+        c.num("training.parameters", t.parameters, Range::above(0.0, 1e15));
+        c.num("training.tokens", t.tokens, Range::above(0.0, 1e18));
+        c.num(
+            "training.batch_tokens",
+            t.batch_tokens,
+            Range::above(0.0, 1e12),
+        );
+        c.num("training.mfu", t.mfu, POSITIVE_SHARE);
+        c.num(
+            "training.gradient_bytes_per_parameter",
+            t.gradient_bytes_per_parameter,
+            Range::above(0.0, 16.0),
+        );
+        c.num("training.overlap", t.overlap, SHARE);
+    }
+}
+
+/// Checks every figure of one part.
+pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
+    let mut c = Checker {
+        problems,
+        prefix: format!("parts.\"{id}\"."),
+        part: Some(id.to_string()),
+    };
+    c.num("power_w", part.power_w, Range::closed(0.0, 500_000.0));
+    c.num("weight_kg", part.weight_kg, Range::closed(0.0, 10_000.0));
+    c.num("price_usd", part.price_usd, MONEY);
+    c.num(
+        "height_u",
+        f64::from(part.height_u),
+        Range::closed(0.0, 60.0),
+    );
+    if matches!(
+        part.kind,
+        PartKind::Server(_) | PartKind::Switch(_) | PartKind::Storage(_)
+    ) {
+        // Rack-mounted equipment takes at least one unit: a 0U server would mount anywhere, overlapping anything.
+        c.num(
+            "height_u",
+            f64::from(part.height_u),
+            Range::closed(1.0, 60.0),
+        );
+    }
+    match &part.kind {
+        PartKind::Gpu(g) => {
+            c.num("memory_gb", g.memory_gb, Range::closed(0.0, 1e5));
+            c.num("memory_bw_gbs", g.memory_bw_gbs, Range::closed(0.0, 1e6));
+            c.num("nvlink_gbs", g.nvlink_gbs, Range::closed(0.0, 1e5));
+            c.pcie("pcie", &g.pcie);
+            c.num(
+                "reference_network_gbps",
+                g.reference_network_gbps,
+                Range::closed(0.0, 1e5),
+            );
+            c.num("cloud_usd_per_hour", g.cloud_usd_per_hour, PRICE_PER_HOUR);
+            c.num("bf16_tflops", g.bf16_tflops, Range::closed(0.0, 1e6));
+        }
+        PartKind::Server(s) => {
+            c.num(
+                "inter_socket_gbs",
+                s.inter_socket_gbs,
+                Range::closed(0.0, 1e5),
+            );
+            c.count("gpu_slots", s.gpu_slots.len(), MAX_GPU_SLOTS);
+            c.count("nic_slots", s.nic_slots.len(), MAX_NIC_SLOTS);
+            c.count("pcie_switches", s.pcie_switches.len(), MAX_GPU_SLOTS);
+            for (i, sw) in s.pcie_switches.iter().enumerate() {
+                if let Some(l) = &sw.uplink {
+                    c.pcie(&format!("pcie_switches[{i}].uplink"), l);
+                }
+            }
+            for (i, slot) in s.gpu_slots.iter().enumerate() {
+                if let Some(l) = &slot.slot.link {
+                    c.pcie(&format!("gpu_slots[{i}].link"), l);
+                }
+            }
+            for (i, slot) in s.nic_slots.iter().enumerate() {
+                if let Some(l) = &slot.slot.link {
+                    c.pcie(&format!("nic_slots[{i}].link"), l);
+                }
+            }
+            if let Some(n) = &s.nvlink {
+                c.num(
+                    "nvlink.switch_latency_ns",
+                    n.switch_latency_ns,
+                    Range::closed(0.0, 1e6),
+                );
+            }
+        }
+        PartKind::Nic(n) => {
+            c.num(
+                "ports",
+                f64::from(n.ports),
+                Range::closed(0.0, f64::from(MAX_PORTS)),
+            );
+            c.num("port_gbps", n.port_gbps, Range::above(0.0, 1e5));
+            c.pcie("host", &n.host);
+            c.num("latency_ns", n.latency_ns, Range::closed(0.0, 1e7));
+        }
+        PartKind::Switch(s) => {
+            c.num(
+                "ports",
+                f64::from(s.ports),
+                Range::closed(0.0, f64::from(MAX_PORTS)),
+            );
+            c.num("port_gbps", s.port_gbps, Range::above(0.0, 1e5));
+            c.num("latency_ns", s.latency_ns, Range::closed(0.0, 1e7));
+            c.num(
+                "uplink_ports",
+                f64::from(s.uplink_ports),
+                Range::closed(0.0, f64::from(MAX_PORTS)),
+            );
+            c.num("uplink_gbps", s.uplink_gbps, Range::closed(0.0, 1e5));
+        }
+        PartKind::Storage(s) => {
+            c.num("read_gbs", s.read_gbs, Range::closed(0.0, 1e6));
+            c.num("write_gbs", s.write_gbs, Range::closed(0.0, 1e6));
+            c.num("capacity_tb", s.capacity_tb, Range::closed(0.0, 1e9));
+            c.num(
+                "ports",
+                f64::from(s.ports),
+                Range::closed(0.0, f64::from(MAX_PORTS)),
+            );
+            c.num("port_gbps", s.port_gbps, Range::closed(0.0, 1e5));
+        }
+        PartKind::Rack(r) => {
+            c.num("units", f64::from(r.units), Range::closed(1.0, 60.0));
+            c.num("power_budget_w", r.power_budget_w, Range::closed(0.0, 1e6));
+            c.num("max_weight_kg", r.max_weight_kg, Range::closed(0.0, 1e5));
+        }
+        PartKind::Cable(k) => {
+            c.num("gbps", k.gbps, Range::above(0.0, 1e5));
+            c.num("max_length_m", k.max_length_m, Range::above(0.0, 1e5));
+        }
+        PartKind::Pdu(p) => {
+            c.num("capacity_w", p.capacity_w, Range::closed(0.0, 1e6));
+            c.num(
+                "outlets",
+                f64::from(p.outlets),
+                Range::closed(0.0, f64::from(MAX_PORTS)),
+            );
+        }
+        PartKind::PatchPanel(p) => {
+            c.num(
+                "ports",
+                f64::from(p.ports),
+                Range::closed(0.0, f64::from(MAX_PORTS)),
+            );
+        }
+    }
+}
+
+/// Checks a design's size against the stated limits and every figure of its parameters, parts, racks and links.
+pub fn check(design: &Design) -> Vec<FigureProblem> {
+    let mut problems = Vec::new();
+    let mut c = Checker {
+        problems: &mut problems,
+        prefix: String::new(),
+        part: None,
+    };
+    c.count("racks", design.racks.len(), MAX_RACKS);
+    c.count("devices", design.devices.len(), MAX_DEVICES);
+    c.count("links", design.links.len(), MAX_LINKS);
+    c.count("parts", design.parts.len(), MAX_PARTS);
+    check_params(&design.params, &mut problems);
+    for (id, part) in &design.parts {
+        check_part(id.as_str(), part, &mut problems);
+    }
+    for (id, rack) in &design.racks {
+        let mut c = Checker {
+            problems: &mut problems,
+            prefix: format!("racks.{id}."),
+            part: None,
+        };
+        c.num(
+            "power_budget_w",
+            rack.power_budget_w,
+            Range::closed(0.0, 1e6),
+        );
+        c.num("max_weight_kg", rack.max_weight_kg, Range::closed(0.0, 1e5));
+        if let Some(f) = rack.feed_capacity_w {
+            c.num("feed_capacity_w", f, Range::closed(0.0, 1e6));
+        }
+    }
+    for (id, device) in &design.devices {
+        let mut c = Checker {
+            problems: &mut problems,
+            prefix: format!("devices.{id}."),
+            part: None,
+        };
+        c.count("gpus", device.gpus.len(), MAX_GPU_SLOTS);
+        c.count("nics", device.nics.len(), MAX_NIC_SLOTS);
+    }
+    for (id, link) in &design.links {
+        let mut c = Checker {
+            problems: &mut problems,
+            prefix: format!("links.{id}."),
+            part: None,
+        };
+        c.num("length_m", link.length_m, Range::closed(0.0, 1e5));
+    }
+    problems
+}
+
+/// Where a figure is written in the design text, 1-based line and column, when it can be found: for a part's
+/// figure, the first `name:` after the part's key; for a parameter, the first `name:` after `params:`.
+pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
+    let start = match &problem.part {
+        Some(id) => {
+            let key = format!("\"{id}\":");
+            let parts = text.find("parts:")?;
+            parts + text.get(parts..)?.find(&key)?
+        }
+        None if problem.field.starts_with("params.") => text.find("params:")?,
+        None => return None,
+    };
+    let needle = format!("{}:", problem.name);
+    let at = start + text.get(start..)?.find(&needle)?;
+    let before = text.get(..at)?;
+    let line = before.matches('\n').count() + 1;
+    let column = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    Some((line, column))
+}
+
+/// The problems as lines, each with its line and column where known.
+pub fn describe(text: &str, problems: &[FigureProblem]) -> Vec<String> {
+    problems
+        .iter()
+        .map(|p| {
+            let mut s = String::new();
+            if let Some((line, col)) = locate(text, p) {
+                let _ = write!(s, "line {line}, column {col}: ");
+            }
+            s.push_str(&p.message);
+            s
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_by_hand() {
+        let r = Range::above(0.0, 1.0);
+        assert!(!r.holds(0.0) && r.holds(0.5) && r.holds(1.0) && !r.holds(1.5));
+        assert!(!r.holds(f64::NAN) && !r.holds(f64::INFINITY));
+        assert_eq!(r.describe(), "(0, 1]");
+        assert_eq!(Range::closed(1.0, 5.0).describe(), "[1, 5]");
+        let u = Range::open(0.0, 1.0);
+        assert!(!u.holds(1.0) && u.holds(0.999) && !u.holds(0.0));
+        assert_eq!(u.describe(), "(0, 1)");
+    }
+
+    #[test]
+    fn a_misplaced_figure_is_found_in_the_text() {
+        let text = "(\n    params: (\n        pue: 0.5,\n    ),\n    parts: {\n        \"x\": (\n            power_w: -1.0,\n";
+        let p = FigureProblem {
+            field: "params.pue".into(),
+            part: None,
+            name: "pue".into(),
+            message: String::new(),
+        };
+        assert_eq!(locate(text, &p), Some((3, 9)));
+        let q = FigureProblem {
+            field: "parts.\"x\".power_w".into(),
+            part: Some("x".into()),
+            name: "power_w".into(),
+            message: String::new(),
+        };
+        assert_eq!(locate(text, &q), Some((7, 13)));
+    }
+}
