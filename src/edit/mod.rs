@@ -83,16 +83,30 @@ impl Edit {
                     .filter(|(_, d)| d.rack == id)
                     .map(|(k, _)| *k)
                     .collect();
-                let mut inverse = Vec::new();
-                for d in devices.into_iter().rev() {
-                    inverse.push(Edit::RemoveDevice(d).apply(design)?);
+                if !design.racks.contains_key(&id) {
+                    return Err(EditError::Missing(id.to_string()));
+                }
+                // The inverse of a sequence is the reversed sequence of inverses: the rack comes back first, then
+                // the devices in the opposite order of their removal, so each one's links find their other ends.
+                let mut inverses = Vec::new();
+                for d in devices {
+                    match Edit::RemoveDevice(d).apply(design) {
+                        Ok(inv) => inverses.push(inv),
+                        Err(e) => {
+                            for inv in inverses.into_iter().rev() {
+                                let _ = inv.apply(design);
+                            }
+                            return Err(e);
+                        }
+                    }
                 }
                 let rack = design
                     .racks
                     .remove(&id)
                     .ok_or_else(|| EditError::Missing(id.to_string()))?;
-                inverse.insert(0, Edit::AddRack(id, rack));
-                Ok(Edit::Batch(inverse))
+                inverses.push(Edit::AddRack(id, rack));
+                inverses.reverse();
+                Ok(Edit::Batch(inverses))
             }
             Edit::UpdateRack(id, rack) => {
                 let Some(slot) = design.racks.get_mut(&id) else {
