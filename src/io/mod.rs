@@ -2,6 +2,7 @@
 //! rack, device and link), atomic saves, and errors that name the file, line and column.
 
 pub mod limits;
+pub mod recovery;
 mod validate;
 
 pub use validate::{Problem, validate};
