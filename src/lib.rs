@@ -8,6 +8,7 @@ pub mod export;
 pub mod io;
 pub mod model;
 pub mod samples;
+pub mod templates;
 pub mod topology;
 
 #[cfg(feature = "gui")]

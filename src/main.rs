@@ -80,6 +80,22 @@ enum Command {
         #[arg(long)]
         pattern: Option<String>,
     },
+    /// Make a design from a template: `racksmith new superpod-h100 --su 4 -o pod.ron`. `racksmith new --list`
+    /// lists the templates; `racksmith new TEMPLATE --help` documents one.
+    #[command(disable_help_flag = true)]
+    New {
+        /// Template name.
+        template: Option<String>,
+        /// List the templates and their options.
+        #[arg(long)]
+        list: bool,
+        /// Where to write the design; without it the design goes to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// The template's options, as --name value pairs (and --help).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        options: Vec<String>,
+    },
     /// Check a design file and list its problems.
     Validate {
         /// Design file (.ron).
@@ -290,6 +306,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::New {
+            template,
+            list,
+            output,
+            options,
+        }) => new_design(template, list, output, &options),
         Some(Command::Validate { file }) => {
             let design = io::load(&file)?;
             println!(
@@ -328,6 +350,80 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         None => open_app(cli.file, cli.screenshot),
     }
+}
+
+/// `racksmith new`: a design from a template, with a summary of what it holds on standard error.
+fn new_design(
+    template: Option<String>,
+    list: bool,
+    output: Option<PathBuf>,
+    options: &[String],
+) -> anyhow::Result<ExitCode> {
+    use racksmith::templates;
+    let wants_help = options.iter().any(|o| o == "--help" || o == "-h");
+    let Some(name) = template.filter(|t| !list && t != "--help" && t != "-h") else {
+        println!("Templates (racksmith new TEMPLATE [--option value ...] -o FILE):\n");
+        for t in templates::list() {
+            println!("{}", templates::help(t));
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    if wants_help {
+        let Some(t) = templates::list().iter().find(|t| t.name == name) else {
+            anyhow::bail!("no template \"{name}\"; racksmith new --list shows them");
+        };
+        print!("{}", templates::help(t));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut pairs = Vec::new();
+    let mut output = output;
+    let mut it = options.iter();
+    while let Some(key) = it.next() {
+        if key == "-o" || key == "--output" {
+            output = it.next().map(PathBuf::from);
+            continue;
+        }
+        let Some(k) = key.strip_prefix("--") else {
+            anyhow::bail!("expected an option such as --su, found \"{key}\"");
+        };
+        let (k, v) = match k.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => {
+                let Some(v) = it.next() else {
+                    anyhow::bail!("--{k} needs a value");
+                };
+                (k.to_string(), v.clone())
+            }
+        };
+        pairs.push((k, v));
+    }
+    let catalog = Catalog::builtin()?;
+    let design = templates::generate(&catalog, &name, &pairs)?;
+    let report = analysis::analyze(&design);
+    let p = templates::preview(&design, &report);
+    let tiers: Vec<String> = p
+        .switches_by_tier
+        .iter()
+        .map(|(t, n)| format!("{n} {t}"))
+        .collect();
+    eprintln!(
+        "{}: {} GPUs in {} servers, {} racks, switches: {}, {} cables, {:.1} kW IT, capex ${:.0}",
+        design.name,
+        p.gpus,
+        p.servers,
+        p.racks,
+        if tiers.is_empty() {
+            "none".to_string()
+        } else {
+            tiers.join(", ")
+        },
+        design.links.len(),
+        p.it_kw,
+        p.capex_usd
+    );
+    let text = io::design_to_string(&design)?;
+    write_out(output.as_deref(), text.as_bytes(), true)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(feature = "gui")]

@@ -1,0 +1,601 @@
+//! Parametric templates: generators whose result is an ordinary design, laid out in racks with power budgets,
+//! cabled, and editable afterwards. `racksmith new TEMPLATE [--option value ...]` and the app's New from template
+//! both come here; `list()` says what each takes.
+//!
+//! - `superpod-h100 --su N`: NVIDIA's DGX SuperPOD H100 reference architecture, 1 to 128 scalable units.
+//! - `leaf-spine --servers N --gpu MODEL --fabric ib|roce --oversubscription R --rails K`: a generic two-tier fabric
+//!   whose leaves have exactly R:1 oversubscription when the leaves are full.
+//! - `inference-row --servers N --gpu MODEL`: PCIe inference servers on an Ethernet leaf-spine, 3:1 by default.
+
+use crate::analysis::Report;
+use crate::catalog::{Catalog, NicRole, PartKind};
+use crate::edit::{Builder, Edit, EditError};
+use crate::model::{Design, DeviceId, Params, PortRef, RackId};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use thiserror::Error;
+
+/// One option a template takes.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionSpec {
+    /// Name, without the leading `--`.
+    pub name: &'static str,
+    /// What it sets, with its allowed values.
+    pub help: &'static str,
+    /// Value used when the option is not given.
+    pub default: &'static str,
+}
+
+/// A template: its name, what it makes and its options.
+#[derive(Debug, Clone, Copy)]
+pub struct TemplateSpec {
+    /// Name on the command line.
+    pub name: &'static str,
+    /// One line on what it makes.
+    pub summary: &'static str,
+    /// Options.
+    pub options: &'static [OptionSpec],
+}
+
+/// GPU models the generic templates can build servers for, with the server each goes in.
+pub const GPU_MODELS: [(&str, &str); 7] = [
+    ("h100-sxm", "dgx-h100"),
+    ("a100-sxm", "dgx-a100"),
+    ("h200-sxm", "hgx-h100-8gpu"),
+    ("l40s", "pcie-gpu-4u"),
+    ("h100-pcie", "pcie-gpu-4u"),
+    ("a100-pcie", "pcie-gpu-4u"),
+    ("t4", "pcie-gpu-4u"),
+];
+
+const TEMPLATES: [TemplateSpec; 3] = [
+    TemplateSpec {
+        name: "superpod-h100",
+        summary: "NVIDIA DGX SuperPOD H100: 31 DGX H100 per scalable unit (32 from 2 SU), rail-optimised NDR compute \
+                  fabric (two tiers up to 4 SU, three above), storage fabric, racks of four 10.2 kW systems",
+        options: &[OptionSpec {
+            name: "su",
+            help: "scalable units: 1 to 4, or a multiple of 8 up to 256",
+            default: "1",
+        }],
+    },
+    TemplateSpec {
+        name: "leaf-spine",
+        summary: "GPU servers on a two-tier leaf-spine fabric with a chosen oversubscription and rail count",
+        options: &[
+            OptionSpec {
+                name: "servers",
+                help: "GPU servers, 1 to 4096",
+                default: "16",
+            },
+            OptionSpec {
+                name: "gpu",
+                help: "GPU model: h100-sxm, a100-sxm, h200-sxm, l40s, h100-pcie, a100-pcie, t4",
+                default: "h100-sxm",
+            },
+            OptionSpec {
+                name: "fabric",
+                help: "ib (InfiniBand: QM9700 for 400G NICs, QM8700 for 200G) or roce (Ethernet: SN5600)",
+                default: "ib",
+            },
+            OptionSpec {
+                name: "oversubscription",
+                help: "leaf downlink to uplink ratio R for R:1, 1 to 8",
+                default: "1",
+            },
+            OptionSpec {
+                name: "rails",
+                help: "rails K: a server's compute NIC i goes to a leaf of rail i mod K; K divides the NICs per server \
+                       (default: one rail per NIC, rail-optimised)",
+                default: "all",
+            },
+        ],
+    },
+    TemplateSpec {
+        name: "inference-row",
+        summary: "PCIe GPU inference servers (8 GPUs, 4 NICs each) on an Ethernet leaf-spine, 3:1 oversubscribed",
+        options: &[
+            OptionSpec {
+                name: "servers",
+                help: "servers, 1 to 1024",
+                default: "8",
+            },
+            OptionSpec {
+                name: "gpu",
+                help: "PCIe GPU model: l40s, h100-pcie, a100-pcie, t4",
+                default: "l40s",
+            },
+            OptionSpec {
+                name: "oversubscription",
+                help: "leaf downlink to uplink ratio R for R:1, 1 to 8",
+                default: "3",
+            },
+        ],
+    },
+];
+
+/// Every template, in the order `racksmith new --list` shows them.
+pub fn list() -> &'static [TemplateSpec] {
+    &TEMPLATES
+}
+
+/// Why a template could not make a design.
+#[derive(Debug, Error)]
+pub enum TemplateError {
+    /// No template by that name.
+    #[error("no template \"{name}\"; templates: {known}")]
+    UnknownTemplate {
+        /// What was asked for.
+        name: String,
+        /// The templates there are.
+        known: String,
+    },
+    /// The template does not take that option.
+    #[error("{template} takes no option --{option}; it takes: {known}")]
+    UnknownOption {
+        /// Template.
+        template: String,
+        /// What was given.
+        option: String,
+        /// Options it takes.
+        known: String,
+    },
+    /// An option's value is not allowed.
+    #[error("--{option} {value}: {why}")]
+    BadValue {
+        /// Option.
+        option: String,
+        /// Value given.
+        value: String,
+        /// What is allowed.
+        why: String,
+    },
+    /// Building the design failed (a generator defect: it should not happen for allowed options).
+    #[error("cannot build the design: {0}")]
+    Build(#[from] EditError),
+}
+
+/// Options as given, checked against the template's list, with defaults filled in.
+struct Opts<'a> {
+    template: &'a TemplateSpec,
+    values: BTreeMap<&'static str, String>,
+}
+
+impl<'a> Opts<'a> {
+    fn new(template: &'a TemplateSpec, given: &[(String, String)]) -> Result<Self, TemplateError> {
+        let mut values: BTreeMap<&'static str, String> = template
+            .options
+            .iter()
+            .map(|o| (o.name, o.default.to_string()))
+            .collect();
+        for (k, v) in given {
+            let Some(spec) = template.options.iter().find(|o| o.name == k) else {
+                return Err(TemplateError::UnknownOption {
+                    template: template.name.into(),
+                    option: k.clone(),
+                    known: template
+                        .options
+                        .iter()
+                        .map(|o| format!("--{}", o.name))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            };
+            values.insert(spec.name, v.clone());
+        }
+        Ok(Self { template, values })
+    }
+
+    fn text(&self, name: &str) -> &str {
+        self.values.get(name).map_or("", String::as_str)
+    }
+
+    fn bad(&self, name: &str, why: impl Into<String>) -> TemplateError {
+        let _ = self.template;
+        TemplateError::BadValue {
+            option: name.into(),
+            value: self.text(name).into(),
+            why: why.into(),
+        }
+    }
+
+    fn count(&self, name: &str, lo: usize, hi: usize) -> Result<usize, TemplateError> {
+        match self.text(name).parse::<usize>() {
+            Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+            _ => Err(self.bad(name, format!("a whole number from {lo} to {hi}"))),
+        }
+    }
+
+    fn ratio(&self, name: &str) -> Result<f64, TemplateError> {
+        match self.text(name).parse::<f64>() {
+            Ok(r) if (1.0..=8.0).contains(&r) => Ok(r),
+            _ => Err(self.bad(name, "a ratio from 1 to 8 (R for R:1)")),
+        }
+    }
+}
+
+/// Makes a design from a template and its options (`[("su", "4")]`).
+pub fn generate(
+    catalog: &Catalog,
+    name: &str,
+    options: &[(String, String)],
+) -> Result<Design, TemplateError> {
+    let Some(template) = TEMPLATES.iter().find(|t| t.name == name) else {
+        return Err(TemplateError::UnknownTemplate {
+            name: name.into(),
+            known: TEMPLATES
+                .iter()
+                .map(|t| t.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        });
+    };
+    let opts = Opts::new(template, options)?;
+    match template.name {
+        "superpod-h100" => {
+            let su = opts.count("su", 1, 256)?;
+            if su > 4 && !su.is_multiple_of(8) {
+                return Err(opts.bad(
+                    "su",
+                    "1 to 4 scalable units (two tiers), or a multiple of 8 up to 256 (three tiers, pods of 4 SU)",
+                ));
+            }
+            Ok(crate::samples::superpod_h100(catalog, su)?)
+        }
+        "leaf-spine" => {
+            let servers = opts.count("servers", 1, 4096)?;
+            let gpu = opts.text("gpu").to_string();
+            let fabric = match opts.text("fabric") {
+                "ib" => Fabric::InfiniBand,
+                "roce" => Fabric::Roce,
+                _ => return Err(opts.bad("fabric", "ib or roce")),
+            };
+            let r = opts.ratio("oversubscription")?;
+            let rails = match opts.text("rails") {
+                "all" => None,
+                k => Some(
+                    k.parse::<usize>()
+                        .ok()
+                        .filter(|k| *k >= 1)
+                        .ok_or_else(|| opts.bad("rails", "a whole number of rails, or all"))?,
+                ),
+            };
+            let spec = FabricSpec {
+                servers,
+                gpu,
+                fabric,
+                oversubscription: r,
+                rails,
+            };
+            leaf_spine(catalog, &spec, &opts)
+        }
+        "inference-row" => {
+            let servers = opts.count("servers", 1, 1024)?;
+            let gpu = opts.text("gpu").to_string();
+            if server_for(&gpu) != Some("pcie-gpu-4u") {
+                return Err(opts.bad("gpu", "a PCIe GPU: l40s, h100-pcie, a100-pcie or t4"));
+            }
+            let spec = FabricSpec {
+                servers,
+                gpu,
+                fabric: Fabric::Roce,
+                oversubscription: opts.ratio("oversubscription")?,
+                rails: Some(1),
+            };
+            let mut d = leaf_spine(catalog, &spec, &opts)?;
+            d.name = format!("Inference row: {servers} {} servers", spec.gpu);
+            Ok(d)
+        }
+        other => Err(TemplateError::UnknownTemplate {
+            name: other.into(),
+            known: String::new(),
+        }),
+    }
+}
+
+/// The server part a GPU model goes in.
+pub fn server_for(gpu: &str) -> Option<&'static str> {
+    GPU_MODELS.iter().find(|(g, _)| *g == gpu).map(|(_, s)| *s)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fabric {
+    InfiniBand,
+    Roce,
+}
+
+struct FabricSpec {
+    servers: usize,
+    gpu: String,
+    fabric: Fabric,
+    oversubscription: f64,
+    rails: Option<usize>,
+}
+
+/// Racks of at most 32U of servers and budgets provisioned at the servers' maximum draw plus 10%, rounded up to
+/// the kW; network racks of 16 switches.
+fn new_rack(b: &mut Builder<'_>, name: String, slot: &mut u16) -> Result<RackId, EditError> {
+    let (id, _) = b.add_rack("rack-42u", &name, *slot / 16, *slot % 16)?;
+    *slot += 1;
+    Ok(id)
+}
+
+fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), EditError> {
+    let mut r = b
+        .design
+        .racks
+        .get(&rack)
+        .cloned()
+        .ok_or_else(|| EditError::Missing(rack.to_string()))?;
+    r.power_budget_w = budget_w;
+    Edit::UpdateRack(rack, r).apply(b.design)?;
+    Ok(())
+}
+
+/// Leaf ports for R:1 in bandwidth: with P ports, servers bring `per_server` ports each at `f` times the switch
+/// port rate (f = NIC rate / switch port rate), and uplinks run at the switch rate. R:1 means
+/// used x f = R x uplinks. Returns (servers per leaf, uplinks) with used + uplinks <= P, preferring the largest
+/// server count whose uplinks come out whole (exactly R:1), else the largest that fits.
+fn leaf_ports(ports: usize, r: f64, per_server: usize, f: f64) -> (usize, usize) {
+    let per_server = per_server.max(1);
+    let mut fallback = (0, 0);
+    for servers in (1..=ports / per_server).rev() {
+        let used = servers * per_server;
+        let exact = used as f64 * f / r;
+        let up = exact.ceil() as usize;
+        if used + up > ports {
+            continue;
+        }
+        if (exact - exact.round()).abs() < 1e-9 {
+            return (servers, up);
+        }
+        if fallback.0 == 0 {
+            fallback = (servers, up);
+        }
+    }
+    fallback
+}
+
+fn leaf_spine(
+    catalog: &Catalog,
+    spec: &FabricSpec,
+    opts: &Opts<'_>,
+) -> Result<Design, TemplateError> {
+    let Some(server_part) = server_for(&spec.gpu) else {
+        return Err(opts.bad(
+            "gpu",
+            format!(
+                "one of {}",
+                GPU_MODELS
+                    .iter()
+                    .map(|(g, _)| *g)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    };
+    let pcie = server_part == "pcie-gpu-4u";
+    let Some(PartKind::Server(server)) = catalog.get(server_part).map(|p| &p.kind) else {
+        return Err(opts.bad(
+            "gpu",
+            format!("the catalog has no server part {server_part}"),
+        ));
+    };
+    let compute_slots: Vec<u16> = server
+        .nic_slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.role == NicRole::Compute)
+        .map(|(i, _)| i as u16)
+        .collect();
+    let nics = compute_slots.len();
+    let rails = spec.rails.unwrap_or(nics);
+    if rails == 0 || !nics.is_multiple_of(rails) {
+        return Err(opts.bad(
+            "rails",
+            format!("a divisor of the {nics} compute NICs per server"),
+        ));
+    }
+    // NIC and switch parts by fabric and NIC speed.
+    let nic_part = if pcie { Some("cx7-ndr") } else { None };
+    let nic_gbps = match nic_part.or_else(|| server.default_nics.get("Compute").map(|p| p.as_str()))
+    {
+        Some(p) => match catalog.get(p).map(|p| &p.kind) {
+            Some(PartKind::Nic(n)) => n.port_gbps,
+            _ => 400.0,
+        },
+        None => 400.0,
+    };
+    // Server cables at the NIC's rate; switch-to-switch cables at the switch's rate.
+    let (switch, cable, trunk) = match (spec.fabric, nic_gbps >= 400.0) {
+        (Fabric::InfiniBand, true) => ("qm9700", "ib-ndr-optic", "ib-ndr-optic"),
+        (Fabric::InfiniBand, false) => ("qm8700", "ib-hdr-aoc", "ib-hdr-aoc"),
+        (Fabric::Roce, _) => ("sn5600", "eth-400g-optic", "eth-800g-optic"),
+    };
+    let ports = match catalog.get(switch).map(|p| &p.kind) {
+        Some(PartKind::Switch(s)) => usize::from(s.ports),
+        _ => 64,
+    };
+    let per_server = nics / rails;
+    let switch_gbps = match catalog.get(switch).map(|p| &p.kind) {
+        Some(PartKind::Switch(s)) => s.port_gbps,
+        _ => nic_gbps,
+    };
+    let f = (nic_gbps / switch_gbps).min(1.0);
+    let (per_leaf, up) = leaf_ports(ports, spec.oversubscription, per_server, f);
+    if per_leaf == 0 {
+        return Err(opts.bad("rails", "a leaf cannot hold one server's NICs of a rail"));
+    }
+    let groups = spec.servers.div_ceil(per_leaf);
+    let leaves = groups * rails;
+    let spines = if leaves > 1 {
+        (leaves * up).div_ceil(ports).max(1)
+    } else {
+        0
+    };
+
+    let fabric_name = match spec.fabric {
+        Fabric::InfiniBand => "InfiniBand",
+        Fabric::Roce => "RoCE",
+    };
+    let mut design = Design {
+        name: format!(
+            "Leaf-spine: {} {} servers, {fabric_name}, {}:1, {rails} rail(s)",
+            spec.servers, spec.gpu, spec.oversubscription
+        ),
+        notes: format!(
+            "Generated by `racksmith new leaf-spine`: {per_leaf} servers per leaf group, {leaves} leaves ({switch}, \
+             {up} uplinks each), {spines} spines. Racks budgeted at the servers' maximum draw plus 10%."
+        ),
+        params: Params::default(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let mut slot = 0u16;
+    let server_h = catalog.get(server_part).map_or(8, |p| p.height_u.max(1));
+    let per_rack = usize::from(32 / server_h).max(1);
+    let mut rack = RackId(0);
+    let mut servers: Vec<DeviceId> = Vec::with_capacity(spec.servers);
+    for n in 0..spec.servers {
+        if n % per_rack == 0 {
+            rack = new_rack(&mut b, format!("C{:03}", n / per_rack + 1), &mut slot)?;
+        }
+        let u = 3 + server_h * (n % per_rack) as u16;
+        let dev = b.add_device(server_part, &format!("gpu-{:04}", n + 1), rack, u)?;
+        if let Some(gpu_slots) = b
+            .design
+            .devices
+            .get(&dev)
+            .map(|_| 0..server.gpu_slots.len() as u16)
+        {
+            b.fill_gpus(dev, &spec.gpu, gpu_slots)?;
+        }
+        if let Some(nic) = nic_part {
+            b.fill_nics(dev, nic, compute_slots.iter().copied())?;
+        }
+        servers.push(dev);
+    }
+    let mut switches: Vec<DeviceId> = Vec::with_capacity(leaves + spines);
+    for i in 0..leaves + spines {
+        if i % 16 == 0 {
+            rack = new_rack(&mut b, format!("N{:03}", i / 16 + 1), &mut slot)?;
+        }
+        let name = if i < leaves {
+            format!("leaf-g{:02}-r{}", i / rails + 1, i % rails + 1)
+        } else {
+            format!("spine-{:02}", i - leaves + 1)
+        };
+        switches.push(b.add_device(switch, &name, rack, 1 + 2 * (i % 16) as u16)?);
+    }
+    let mut next_port = vec![1usize; switches.len()];
+    let mut take = |sw: usize| -> Option<String> {
+        let p = next_port.get_mut(sw)?;
+        let name = format!("p{p}");
+        *p += 1;
+        Some(name)
+    };
+    for (n, dev) in servers.iter().enumerate() {
+        let group = n / per_leaf;
+        for (i, slot) in compute_slots.iter().enumerate() {
+            let leaf = group * rails + i % rails;
+            let Some(port) = take(leaf) else { continue };
+            let (Some(&leaf_dev), Some(nic_port)) =
+                (switches.get(leaf), Some(format!("nic{slot}/p1")))
+            else {
+                continue;
+            };
+            b.connect(
+                PortRef::new(*dev, nic_port),
+                PortRef::new(leaf_dev, port),
+                15.0,
+                Some(cable),
+            )?;
+        }
+    }
+    if spines > 0 {
+        let mut k = 0usize;
+        for leaf in 0..leaves {
+            // Each leaf gets the uplinks its used downlinks need for R:1 (a group that is not full needs fewer).
+            let group = leaf / rails;
+            let in_group = spec.servers.saturating_sub(group * per_leaf).min(per_leaf);
+            let up_here =
+                ((in_group * per_server) as f64 * f / spec.oversubscription).ceil() as usize;
+            for _ in 0..up_here.min(up) {
+                let spine = leaves + k % spines;
+                k += 1;
+                let (Some(lp), Some(sp)) = (take(leaf), take(spine)) else {
+                    continue;
+                };
+                let (Some(&l), Some(&s)) = (switches.get(leaf), switches.get(spine)) else {
+                    continue;
+                };
+                b.connect(PortRef::new(l, lp), PortRef::new(s, sp), 30.0, Some(trunk))?;
+            }
+        }
+    }
+    // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%.
+    let racks: Vec<RackId> = b.design.racks.keys().copied().collect();
+    for r in racks {
+        let load = crate::analysis::power::rack_power_w(b.design, r);
+        set_budget(&mut b, r, (load * 1.1 / 1000.0).ceil() * 1000.0)?;
+    }
+    Ok(design)
+}
+
+/// What a template will make, for the CLI's summary and the app's preview.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Preview {
+    /// GPUs.
+    pub gpus: usize,
+    /// GPU servers.
+    pub servers: usize,
+    /// Racks.
+    pub racks: usize,
+    /// Switches by tier name (leaf, spine, core, ...).
+    pub switches_by_tier: BTreeMap<String, usize>,
+    /// Cables by medium.
+    pub cables_by_type: BTreeMap<String, usize>,
+    /// IT power at maximum draw, kW.
+    pub it_kw: f64,
+    /// Capital cost, USD.
+    pub capex_usd: f64,
+}
+
+/// The preview of a design and its analysis.
+pub fn preview(design: &Design, report: &Report) -> Preview {
+    let mut switches_by_tier: BTreeMap<String, usize> = BTreeMap::new();
+    for s in &report.bandwidth.switches {
+        let tier = match s.tier {
+            1 => "leaf".to_string(),
+            2 => "spine".to_string(),
+            3 => "core".to_string(),
+            t => format!("tier {t}"),
+        };
+        *switches_by_tier.entry(tier).or_default() += 1;
+    }
+    let mut cables_by_type: BTreeMap<String, usize> = BTreeMap::new();
+    for l in design.links.values() {
+        *cables_by_type.entry(l.medium.to_string()).or_default() += 1;
+    }
+    Preview {
+        gpus: report.summary.gpus,
+        servers: report.summary.gpu_servers,
+        racks: design.racks.len(),
+        switches_by_tier,
+        cables_by_type,
+        it_kw: report.summary.it_power_kw,
+        capex_usd: report.summary.capex_usd,
+    }
+}
+
+/// A template's help: what it makes and each option with its default.
+pub fn help(template: &TemplateSpec) -> String {
+    let mut s = format!("{}: {}\n\nOptions:\n", template.name, template.summary);
+    for o in template.options {
+        s.push_str(&format!(
+            "  --{:<18} {} (default: {})\n",
+            o.name, o.help, o.default
+        ));
+    }
+    s
+}

@@ -1,0 +1,180 @@
+//! Templates: every one validates and analyses without error findings; SuperPOD counts follow NVIDIA's reference
+//! architecture; leaf-spine leaves report exactly the oversubscription asked; bad options are refused with the
+//! allowed values; `racksmith new` writes a design that loads.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
+
+use racksmith::analysis::{Severity, analyze};
+use racksmith::catalog::Catalog;
+use racksmith::templates::{self, TemplateError};
+
+fn make(name: &str, opts: &[(&str, &str)]) -> Result<racksmith::model::Design, TemplateError> {
+    let c = Catalog::builtin().unwrap();
+    let o: Vec<(String, String)> = opts
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    templates::generate(&c, name, &o)
+}
+
+fn no_errors(d: &racksmith::model::Design) -> racksmith::analysis::Report {
+    assert!(
+        racksmith::io::validate(d).is_empty(),
+        "{:?}",
+        racksmith::io::validate(d)
+    );
+    assert!(racksmith::io::limits::check(d).is_empty());
+    let r = analyze(d);
+    let errors: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert!(errors.is_empty(), "{}: {errors:?}", d.name);
+    r
+}
+
+#[test]
+fn superpod_counts_follow_the_reference_architecture() {
+    // NVIDIA DGX SuperPOD H100 RA, compute fabric: SU -> (DGX, leaf, spine): 1 -> (31, 8, 4), 2 -> (63, 16, 8),
+    // 4 -> (127, 32, 16); from 8 SU a third tier: 8 spines and 4 core switches per SU (the B200 RA's 128 leaf,
+    // 128 spine, 64 core at 16 SU).
+    for (su, nodes, leaves, spines, cores) in [
+        (1usize, 31usize, 8usize, 4usize, 0usize),
+        (2, 63, 16, 8, 0),
+        (4, 127, 32, 16, 0),
+        (8, 255, 64, 64, 32),
+        (16, 511, 128, 128, 64),
+    ] {
+        let d = make("superpod-h100", &[("su", &su.to_string())]).unwrap();
+        let count = |prefix: &str| {
+            d.devices
+                .values()
+                .filter(|x| x.name.starts_with(prefix))
+                .count()
+        };
+        let servers = d.devices.values().filter(|x| !x.gpus.is_empty()).count();
+        assert_eq!(servers, nodes, "{su} SU");
+        assert_eq!(count("leaf-"), leaves, "{su} SU");
+        assert_eq!(count("spine-"), spines, "{su} SU");
+        assert_eq!(count("core-"), cores, "{su} SU");
+        if su <= 2 {
+            no_errors(&d);
+        }
+    }
+}
+
+#[test]
+fn leaf_spine_leaves_report_exactly_the_oversubscription_asked() {
+    for (servers, r, fabric, rails, gpu) in [
+        ("16", "1", "ib", "all", "h100-sxm"),
+        ("30", "3", "ib", "1", "h100-sxm"),
+        ("64", "2", "roce", "all", "h100-sxm"),
+        ("20", "1", "ib", "all", "a100-sxm"),
+        ("12", "2", "ib", "4", "l40s"),
+    ] {
+        let d = make(
+            "leaf-spine",
+            &[
+                ("servers", servers),
+                ("oversubscription", r),
+                ("fabric", fabric),
+                ("rails", rails),
+                ("gpu", gpu),
+            ],
+        )
+        .unwrap();
+        let report = no_errors(&d);
+        let want: f64 = r.parse().unwrap();
+        let leaves: Vec<f64> = report
+            .bandwidth
+            .switches
+            .iter()
+            .filter(|s| s.tier == 1)
+            .filter_map(|s| s.oversubscription)
+            .collect();
+        assert!(!leaves.is_empty(), "{servers} {r} {fabric}");
+        // Full leaf groups are exactly R:1; a group that is not full never exceeds it.
+        assert!(
+            leaves.iter().any(|o| (o - want).abs() < 1e-9),
+            "{servers} {r} {fabric}: {leaves:?}"
+        );
+        assert!(
+            leaves.iter().all(|o| *o <= want + 1e-9),
+            "{servers} {r} {fabric}: {leaves:?}"
+        );
+        assert_eq!(report.summary.gpus, servers.parse::<usize>().unwrap() * 8);
+        // Every rack within its budget: budgets are the contents' maximum draw plus 10%.
+        assert!(report.power.racks.iter().all(|p| p.power_w <= p.budget_w));
+    }
+}
+
+#[test]
+fn inference_row_is_pcie_on_ethernet() {
+    let d = make("inference-row", &[("servers", "8")]).unwrap();
+    let r = no_errors(&d);
+    assert_eq!(r.summary.gpus, 64);
+    assert!(
+        d.links
+            .values()
+            .all(|l| l.medium.to_string().starts_with("Ethernet"))
+    );
+    assert!(
+        d.devices
+            .values()
+            .filter(|x| !x.gpus.is_empty())
+            .all(|x| x.gpus.values().all(|g| g.as_str() == "l40s"))
+    );
+}
+
+#[test]
+fn bad_options_name_what_is_allowed() {
+    let err = |name: &str, o: &[(&str, &str)]| make(name, o).unwrap_err().to_string();
+    assert!(err("superpod-h100", &[("su", "0")]).contains("--su 0"));
+    assert!(err("superpod-h100", &[("su", "6")]).contains("multiple of 8"));
+    assert!(err("leaf-spine", &[("gpu", "b300")]).contains("h100-sxm"));
+    assert!(err("leaf-spine", &[("fabric", "fc")]).contains("ib or roce"));
+    assert!(err("leaf-spine", &[("rails", "3")]).contains("divisor"));
+    assert!(err("leaf-spine", &[("oversubscription", "0.5")]).contains("1 to 8"));
+    assert!(err("leaf-spine", &[("sevrers", "4")]).contains("--servers"));
+    assert!(err("inference-row", &[("gpu", "h100-sxm")]).contains("PCIe GPU"));
+    assert!(err("nope", &[]).contains("superpod-h100"));
+}
+
+#[test]
+fn the_command_line_lists_documents_and_writes_templates() {
+    let bin = env!("CARGO_BIN_EXE_racksmith");
+    let out = std::process::Command::new(bin)
+        .args(["new", "--list"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    for t in templates::list() {
+        assert!(text.contains(t.name), "{text}");
+    }
+    let out = std::process::Command::new(bin)
+        .args(["new", "leaf-spine", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--oversubscription"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pod.ron");
+    let out = std::process::Command::new(bin)
+        .args(["new", "superpod-h100", "--su", "2", "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("504 GPUs"));
+    let d = racksmith::io::load(&file).unwrap();
+    assert_eq!(d.gpu_count(), 504);
+    let out = std::process::Command::new(bin)
+        .args(["new", "superpod-h100", "--su", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
