@@ -96,6 +96,12 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         options: Vec<String>,
     },
+    /// Size a design from a requirement: the smallest that serves a request rate under a p99 target, or that
+    /// finishes a training job in time.
+    Size {
+        #[command(subcommand)]
+        what: SizeWhat,
+    },
     /// Check a design file and list its problems.
     Validate {
         /// Design file (.ron).
@@ -112,6 +118,55 @@ enum Command {
         /// Sample name; omit to list them.
         name: Option<String>,
         /// Where to write it.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum SizeWhat {
+    /// The smallest design that serves --requests-per-s under --p99-ms at --utilisation.
+    Serving {
+        /// Requests per second to serve.
+        #[arg(long)]
+        requests_per_s: f64,
+        /// p99 latency target, milliseconds.
+        #[arg(long)]
+        p99_ms: f64,
+        /// Planned utilisation of each replica, in (0, 1).
+        #[arg(long, default_value_t = 0.7)]
+        utilisation: f64,
+        /// GPU model (racksmith new leaf-spine --help lists them).
+        #[arg(long, default_value = "l40s")]
+        gpu: String,
+        /// Requests per second one replica sustains at full load (from your benchmark of the model).
+        #[arg(long)]
+        replica_rps: f64,
+        /// GPUs per replica.
+        #[arg(long, default_value_t = 1)]
+        gpus_per_replica: u32,
+        /// Where to write the design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// The smallest design that trains --params on --tokens within --days, for each GPU model given.
+    Training {
+        /// Model parameters, e.g. 13e9.
+        #[arg(long)]
+        params: f64,
+        /// Training tokens, e.g. 300e9.
+        #[arg(long)]
+        tokens: f64,
+        /// Days the job may take.
+        #[arg(long)]
+        days: f64,
+        /// GPU models, comma-separated; several are compared side by side.
+        #[arg(long, default_value = "h100-sxm", value_delimiter = ',')]
+        gpu: Vec<String>,
+        /// Model FLOPs utilisation.
+        #[arg(long, default_value_t = 0.4)]
+        mfu: f64,
+        /// Where to write the design (one GPU model only).
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
@@ -312,6 +367,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             output,
             options,
         }) => new_design(template, list, output, &options),
+        Some(Command::Size { what }) => size(what),
         Some(Command::Validate { file }) => {
             let design = io::load(&file)?;
             println!(
@@ -350,6 +406,72 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         None => open_app(cli.file, cli.screenshot),
     }
+}
+
+/// `racksmith size`: the smallest design that meets a requirement, with why that size.
+fn size(what: SizeWhat) -> anyhow::Result<ExitCode> {
+    use racksmith::templates::sizing;
+    let catalog = Catalog::builtin()?;
+    let (results, output) = match what {
+        SizeWhat::Serving {
+            requests_per_s,
+            p99_ms,
+            utilisation,
+            gpu,
+            replica_rps,
+            gpus_per_replica,
+            output,
+        } => {
+            let need = sizing::ServingNeed {
+                requests_per_s,
+                p99_ms,
+                utilisation,
+                gpu,
+                replica_rps,
+                gpus_per_replica,
+            };
+            (vec![sizing::serving(&catalog, &need)?], output)
+        }
+        SizeWhat::Training {
+            params,
+            tokens,
+            days,
+            gpu,
+            mfu,
+            output,
+        } => {
+            if output.is_some() && gpu.len() > 1 {
+                anyhow::bail!("-o writes one design: give one --gpu, or compare without -o");
+            }
+            let mut out = Vec::new();
+            for g in gpu {
+                let need = sizing::TrainingNeed {
+                    parameters: params,
+                    tokens,
+                    days,
+                    gpu: g,
+                    mfu,
+                };
+                out.push(sizing::training(&catalog, &need)?);
+            }
+            (out, output)
+        }
+    };
+    for s in &results {
+        println!("{}", s.design.name);
+        println!(
+            "  {} servers, {} GPUs ({}), {} racks, {:.1} kW IT, capex ${:.0}, TCO ${:.0}, ${:.2}/GPU-h owned",
+            s.servers, s.gpus, s.gpu, s.racks, s.it_kw, s.capex_usd, s.tco_usd, s.usd_per_gpu_hour
+        );
+        for (k, v) in &s.why {
+            println!("  {k}: {v}");
+        }
+    }
+    if let (Some(path), [one]) = (output, results.as_slice()) {
+        io::write_atomic(&path, io::design_to_string(&one.design)?.as_bytes())?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `racksmith new`: a design from a template, with a summary of what it holds on standard error.

@@ -7,6 +7,8 @@
 //!   whose leaves have exactly R:1 oversubscription when the leaves are full.
 //! - `inference-row --servers N --gpu MODEL`: PCIe inference servers on an Ethernet leaf-spine, 3:1 by default.
 
+pub mod sizing;
+
 use crate::analysis::Report;
 use crate::catalog::{Catalog, NicRole, PartKind};
 use crate::edit::{Builder, Edit, EditError};
