@@ -199,11 +199,8 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
             ),
         });
     }
-    let mut servers = (gpus_needed as usize).div_ceil(per_server).max(1);
-    for _ in 0..64 {
-        if servers > 4096 {
-            break;
-        }
+    let first = (gpus_needed as usize).div_ceil(per_server).max(1);
+    for servers in first..(first + 64).min(4097) {
         let design = with_need(build(catalog, &need.gpu, servers, &name)?);
         let report = analyze(&design);
         let Some(s) = report.latency.serving.clone() else {
@@ -245,7 +242,6 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
             ];
             return Ok(sized(&need.gpu, servers, design, &report, why));
         }
-        servers += 1;
     }
     Err(TemplateError::BadValue {
         option: "requests-per-s".into(),
