@@ -203,6 +203,18 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let demand_gbs = demand_gbps / 8.0;
     let storage_demand = design.params.traffic.storage_read_gbs_per_gpu;
     let cabled = cabled_ports(design);
+    // Cabled NIC ports per server, sorted: what the shapes and the NIC figures walk (never every declared port).
+    let mut cabled_by_device: HashMap<DeviceId, Vec<(u16, u16, f64)>> = HashMap::default();
+    for ((dev, slot, k), g) in &cabled {
+        cabled_by_device
+            .entry(*dev)
+            .or_default()
+            .push((*slot, *k, *g));
+    }
+    for v in cabled_by_device.values_mut() {
+        v.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    }
+    let no_ports: Vec<(u16, u16, f64)> = Vec::new();
     let mut servers = Vec::new();
     // Servers of the same shape (part, slot contents, cabled ports) have the same figures: compute each shape
     // once, so a 4,000-server fabric costs here what its handful of distinct server builds cost.
@@ -214,16 +226,17 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         let Some(PartKind::Server(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
             continue;
         };
-        let mut ports: Vec<(u16, u16, u64)> = Vec::new();
-        for (slot, nic) in &device.nics {
-            if let Some(PartKind::Nic(n)) = design.parts.get(nic).map(|p| &p.kind) {
-                for k in 1..=n.ports {
-                    if let Some(g) = cabled.get(&(*id, *slot, k)) {
-                        ports.push((*slot, k, g.to_bits()));
-                    }
-                }
-            }
-        }
+        let device_ports = cabled_by_device.get(id).unwrap_or(&no_ports);
+        let ports: Vec<(u16, u16, u64)> = device_ports
+            .iter()
+            .filter(|(slot, k, _)| {
+                device.nics.get(slot).is_some_and(|nic| {
+                    matches!(design.parts.get(nic).map(|p| &p.kind),
+                        Some(PartKind::Nic(n)) if *k >= 1 && *k <= n.ports)
+                })
+            })
+            .map(|(slot, k, g)| (*slot, *k, g.to_bits()))
+            .collect();
         let key = ShapeKey {
             part: &device.part,
             gpus: &device.gpus,
@@ -238,7 +251,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
                     *id,
                     device,
                     spec,
-                    &cabled,
+                    &key.cabled,
                     demand_gbs,
                     storage_demand,
                 );
@@ -581,7 +594,7 @@ fn server_bandwidth(
     id: DeviceId,
     device: &Device,
     spec: &ServerSpec,
-    cabled: &HashMap<(DeviceId, u16, u16), f64>,
+    cabled: &[(u16, u16, u64)],
     demand_gbs: f64,
     storage_demand: f64,
 ) -> ServerBandwidth {
@@ -625,10 +638,11 @@ fn server_bandwidth(
         let Some(s) = spec.nic_slots.get(usize::from(*slot)) else {
             continue;
         };
-        let mut cabled_gbps = 0.0;
-        for k in 1..=nic.ports {
-            cabled_gbps += cabled.get(&(id, *slot, k)).copied().unwrap_or(0.0);
-        }
+        let cabled_gbps: f64 = cabled
+            .iter()
+            .filter(|(s, _, _)| s == slot)
+            .map(|(_, _, g)| f64::from_bits(*g))
+            .sum();
         let cap = s
             .slot
             .link
@@ -655,13 +669,45 @@ fn server_bandwidth(
         storage_nics
     };
 
+    // GPUs whose climb above their own link is the same (and whose own link has the same capacity) are
+    // interchangeable: their flows are planned once per class and carry a count, so the cost grows with the
+    // server's distinct PCIe positions, not with GPUs x NICs (docs/analysis.md, "Cost of the analysis").
+    let mut classes: Vec<(usize, Vec<usize>)> = Vec::new();
+    let mut class_of: BTreeMap<(Vec<(String, u64)>, u64, String), usize> = BTreeMap::new();
+    for (gi, (_, climb)) in gpu_climbs.iter().enumerate() {
+        let key = (
+            climb
+                .0
+                .iter()
+                .skip(1)
+                .map(|(h, c)| (h.clone(), c.to_bits()))
+                .collect(),
+            climb.0.first().map_or(0, |h| h.1.to_bits()),
+            climb.1.clone(),
+        );
+        match class_of.get(&key) {
+            Some(&c) => {
+                if let Some(cl) = classes.get_mut(c) {
+                    cl.1.push(gi);
+                }
+            }
+            None => {
+                class_of.insert(key, classes.len());
+                classes.push((gi, vec![gi]));
+            }
+        }
+    }
+
     // Route flows: each GPU to its nearest NICs of a set (fewest hops), split equally among ties. Each flow offers
     // its GPU's share of the NIC port (capped by the pattern's demand); hops loaded past capacity scale the flows
     // crossing them down.
     let mut caps: BTreeMap<String, f64> = BTreeMap::new();
     let mut plan = |targets: &[&NicInfo]| -> Vec<Flow> {
         let mut flows = Vec::new();
-        for (gi, (_, climb)) in gpu_climbs.iter().enumerate() {
+        for (ci, (rep, members)) in classes.iter().enumerate() {
+            let Some((_, climb)) = gpu_climbs.get(*rep) else {
+                continue;
+            };
             let paths: Vec<(Vec<(String, f64)>, &NicInfo)> = targets
                 .iter()
                 .map(|n| (tree.path(climb, &n.climb), *n))
@@ -676,9 +722,12 @@ fn server_bandwidth(
                 }
                 let port = format!("nic{} port", nic.slot);
                 caps.insert(port.clone(), nic.cabled_gbps / 8.0);
+                // The path starts with the GPU's own link: each member has its own.
                 flows.push(Flow {
-                    gpu: gi,
-                    hops: path.iter().map(|(h, _)| h.clone()).collect(),
+                    class: ci,
+                    count: members.len() as f64,
+                    own: path.iter().take(1).map(|(h, _)| h.clone()).collect(),
+                    hops: path.iter().skip(1).map(|(h, _)| h.clone()).collect(),
                     port,
                     weight,
                 });
@@ -696,8 +745,8 @@ fn server_bandwidth(
     } else {
         plan(&storage_src)
     };
-    let net = carry(&net_flows, &caps, f64::INFINITY, gpu_climbs.len());
-    let sto_capability = carry(&sto_flows, &caps, f64::INFINITY, gpu_climbs.len());
+    let net = carry(&net_flows, &caps, f64::INFINITY, &classes, gpu_climbs.len());
+    let sto_capability = carry(&sto_flows, &caps, f64::INFINITY, &classes, gpu_climbs.len());
     let network_gbs_per_gpu = net.per_gpu.iter().copied().fold(f64::INFINITY, f64::min);
     let network_gbs_per_gpu = if network_gbs_per_gpu.is_finite() {
         network_gbs_per_gpu
@@ -732,22 +781,38 @@ fn server_bandwidth(
     let mut port_limit: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
     for f in net_flows.iter().chain(&sto_flows) {
         let cap = caps.get(&f.port).copied().unwrap_or(0.0);
-        for h in &f.hops {
+        for h in f.own.iter().chain(&f.hops) {
             port_limit
                 .entry(h.as_str())
                 .or_default()
                 .insert(f.port.as_str(), cap);
         }
     }
+    // Every member of a class has a link like its representative's: list each, with the representative's figures.
+    let mut alias: BTreeMap<String, String> = BTreeMap::new();
+    for (rep, members) in &classes {
+        let Some(rep_hop) = gpu_climbs.get(*rep).and_then(|(_, c)| c.0.first()) else {
+            continue;
+        };
+        for m in members.iter().skip(1) {
+            if let Some((hop, _)) = gpu_climbs.get(*m).and_then(|(_, c)| c.0.first())
+                && let Some(cap) = caps.get(&rep_hop.0).copied()
+            {
+                caps.insert(hop.clone(), cap);
+                alias.insert(hop.clone(), rep_hop.0.clone());
+            }
+        }
+    }
     let mut pcie = Vec::new();
     for (hop, cap) in &caps {
-        let mut offer = offered.get(hop).copied().unwrap_or(0.0);
-        if let Some(ports) = port_limit.get(hop.as_str()) {
+        let key = alias.get(hop).unwrap_or(hop);
+        let mut offer = offered.get(key).copied().unwrap_or(0.0);
+        if let Some(ports) = port_limit.get(key.as_str()) {
             offer = offer.min(ports.values().sum());
         } else if let Some(c) = caps.get(hop).filter(|_| hop.ends_with(" port")) {
             offer = offer.min(*c);
         }
-        let load = carried.get(hop).copied().unwrap_or(0.0).min(offer);
+        let load = carried.get(key).copied().unwrap_or(0.0).min(offer);
         let (lanes_down, lanes_up) = lanes_of(spec, device, design, hop);
         pcie.push(PcieHop {
             hop: hop.clone(),
@@ -813,12 +878,25 @@ fn server_bandwidth(
     }
 }
 
-/// One GPU's flow to one NIC through the PCIe tree.
+/// The flows of a class of interchangeable GPUs to one NIC through the PCIe tree: `count` identical flows, one
+/// per member, each crossing its own link (`own`) and sharing the hops above it and the NIC port.
 struct Flow {
-    gpu: usize,
+    class: usize,
+    count: f64,
+    own: Vec<String>,
     hops: Vec<String>,
     port: String,
     weight: f64,
+}
+
+impl Flow {
+    /// Every hop with how many of the class's flows load it: a member's own link carries one; shared hops all.
+    fn each_hop(&self) -> impl Iterator<Item = (&String, f64)> {
+        self.own
+            .iter()
+            .map(|h| (h, 1.0))
+            .chain(self.hops.iter().chain(std::iter::once(&self.port)).map(|h| (h, self.count)))
+    }
 }
 
 /// What a set of flows carries.
@@ -829,11 +907,11 @@ struct Carried {
     bottleneck: String,
 }
 
-/// What each flow offers: its share of its NIC port (at most `demand` per GPU).
+/// What each flow offers per member: its share of its NIC port (at most `demand` per GPU).
 fn offered_rates(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64) -> Vec<f64> {
     let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
     for f in flows {
-        *port_weight.entry(f.port.as_str()).or_default() += f.weight;
+        *port_weight.entry(f.port.as_str()).or_default() += f.weight * f.count;
     }
     flows
         .iter()
@@ -860,8 +938,8 @@ fn offered_and_carried(
     let mut offered: HopLoads = BTreeMap::new();
     for (flows, rates) in parts {
         for (f, o) in flows.iter().zip(rates) {
-            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
-                *offered.entry(h.clone()).or_default() += o;
+            for (h, n) in f.each_hop() {
+                *offered.entry(h.clone()).or_default() += o * n;
             }
         }
     }
@@ -869,15 +947,15 @@ fn offered_and_carried(
     for (flows, rates) in parts {
         for (f, o) in flows.iter().zip(rates) {
             let mut scale: f64 = 1.0;
-            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+            for (h, _) in f.each_hop() {
                 if let (Some(c), Some(l)) = (caps.get(h), offered.get(h))
                     && *l > 0.0
                 {
                     scale = scale.min(c / l);
                 }
             }
-            for h in f.hops.iter().chain(std::iter::once(&f.port)) {
-                *carried.entry(h.clone()).or_default() += o * scale;
+            for (h, n) in f.each_hop() {
+                *carried.entry(h.clone()).or_default() += o * scale * n;
             }
         }
     }
@@ -885,24 +963,30 @@ fn offered_and_carried(
 }
 
 /// Offers each flow its share of its NIC port (at most `demand` per GPU), then scales every flow by the worst
-/// cap/load on its hops.
-fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize) -> Carried {
+/// cap/load on its hops. Per-GPU results are per class, given to each member.
+fn carry(
+    flows: &[Flow],
+    caps: &BTreeMap<String, f64>,
+    demand: f64,
+    classes: &[(usize, Vec<usize>)],
+    gpus: usize,
+) -> Carried {
     let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
     for f in flows {
-        *port_weight.entry(f.port.as_str()).or_default() += f.weight;
+        *port_weight.entry(f.port.as_str()).or_default() += f.weight * f.count;
     }
     let offered = offered_rates(flows, caps, demand);
     let mut loads: BTreeMap<String, f64> = BTreeMap::new();
     for (f, o) in flows.iter().zip(&offered) {
-        for h in f.hops.iter().chain(std::iter::once(&f.port)) {
-            *loads.entry(h.clone()).or_default() += o;
+        for (h, n) in f.each_hop() {
+            *loads.entry(h.clone()).or_default() += o * n;
         }
     }
-    let mut per_gpu = vec![0.0; gpus];
+    let mut per_class = vec![0.0; classes.len()];
     let mut worst = (f64::INFINITY, String::new());
     for (f, o) in flows.iter().zip(&offered) {
         let mut scale: f64 = 1.0;
-        for h in f.hops.iter().chain(std::iter::once(&f.port)) {
+        for (h, _) in f.each_hop() {
             let (Some(c), Some(l)) = (caps.get(h), loads.get(h)) else {
                 continue;
             };
@@ -916,8 +1000,16 @@ fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize)
                 }
             }
         }
-        if let Some(g) = per_gpu.get_mut(f.gpu) {
+        if let Some(g) = per_class.get_mut(f.class) {
             *g += o * scale.min(1.0);
+        }
+    }
+    let mut per_gpu = vec![0.0; gpus];
+    for ((_, members), v) in classes.iter().zip(&per_class) {
+        for m in members {
+            if let Some(g) = per_gpu.get_mut(*m) {
+                *g = *v;
+            }
         }
     }
     if worst.0 >= 1.0 {
