@@ -178,3 +178,47 @@ fn the_command_line_lists_documents_and_writes_templates() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn nvl72_racks_are_one_72_gpu_nvlink_domain_each() {
+    let d = make("nvl72", &[("racks", "4")]).unwrap();
+    let r = no_errors(&d);
+    assert_eq!(r.summary.gpus, 288);
+    for s in &r.bandwidth.servers {
+        assert_eq!(s.gpus, 72);
+        // NVLink 5: 900 GB/s per direction per GPU inside the rack.
+        assert!((s.nvlink_gbs_per_gpu - 900.0).abs() < 1e-9);
+    }
+    // About 132 kW per compute rack: 72 x 1,200 W GPUs + 41.1 kW of the system + 72 x 25 W ConnectX-7 +
+    // 36 x 75 W BlueField-3 = 132.0 kW, plus half of each cabled optic (72 x 9 W = 0.65 kW).
+    let compute: Vec<f64> = r
+        .power
+        .racks
+        .iter()
+        .filter(|p| p.name.starts_with('C'))
+        .map(|p| p.power_w)
+        .collect();
+    assert_eq!(compute.len(), 4);
+    for p in compute {
+        assert!((p - 132_648.0).abs() < 1.0, "{p}");
+    }
+    // Every leaf is wired evenly to every spine: equal cable counts per (leaf, spine) pair.
+    let mut pairs: std::collections::BTreeMap<(u64, u64), usize> = Default::default();
+    for l in d.links.values() {
+        let (a, b) = (&d.devices[&l.a.device].name, &d.devices[&l.b.device].name);
+        if a.starts_with("leaf") && b.starts_with("spine") {
+            *pairs.entry((l.a.device.0, l.b.device.0)).or_default() += 1;
+        }
+    }
+    // A full leaf (3 racks x 9 NICs down) has 27 uplinks: 3 to each of 9 spines; the leaf of the last, partial
+    // group (1 rack, 9 down, 9 up) has 1 to each.
+    let mut per_leaf: std::collections::BTreeMap<u64, Vec<usize>> = Default::default();
+    for ((leaf, _), n) in &pairs {
+        per_leaf.entry(*leaf).or_default().push(*n);
+    }
+    assert_eq!(per_leaf.len(), 16);
+    for counts in per_leaf.values() {
+        assert_eq!(counts.len(), 9, "{counts:?}");
+        assert!(counts.iter().all(|n| *n == counts[0]), "{counts:?}");
+    }
+}

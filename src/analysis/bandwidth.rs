@@ -212,7 +212,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
             .push((*slot, *k, *g));
     }
     for v in cabled_by_device.values_mut() {
-        v.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        v.sort_by_key(|a| (a.0, a.1));
     }
     let no_ports: Vec<(u16, u16, f64)> = Vec::new();
     let mut servers = Vec::new();
@@ -673,7 +673,7 @@ fn server_bandwidth(
     // interchangeable: their flows are planned once per class and carry a count, so the cost grows with the
     // server's distinct PCIe positions, not with GPUs x NICs (docs/analysis.md, "Cost of the analysis").
     let mut classes: Vec<(usize, Vec<usize>)> = Vec::new();
-    let mut class_of: BTreeMap<(Vec<(String, u64)>, u64, String), usize> = BTreeMap::new();
+    let mut class_of: BTreeMap<ClassKey, usize> = BTreeMap::new();
     for (gi, (_, climb)) in gpu_climbs.iter().enumerate() {
         let key = (
             climb
@@ -877,6 +877,10 @@ fn server_bandwidth(
         pcie: Arc::new(pcie),
     }
 }
+
+/// What makes GPUs interchangeable in a server: the hops above their own link (names and capacities as bits), their
+/// own link's capacity, and the root they reach.
+type ClassKey = (Vec<(String, u64)>, u64, String);
 
 /// The flows of a class of interchangeable GPUs to one NIC through the PCIe tree: `count` identical flows, one
 /// per member, each crossing its own link (`own`) and sharing the hops above it and the NIC port.
