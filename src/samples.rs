@@ -182,16 +182,61 @@ pub fn dgx_fabric(
 /// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU). Storage: per SU, 4 storage leaves and 3
 /// AI400X2 appliances; every DGX has its two BlueField-3 ports on all four storage leaves.
 pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditError> {
+    superpod(catalog, units, &DGX_H100)
+}
+
+/// The system a SuperPOD is built from: its part, height, and the compute rack budget for four of them.
+#[derive(Debug, Clone, Copy)]
+pub struct SuperPodSystem {
+    /// Catalog part.
+    pub part: &'static str,
+    /// Label in the design name ("H100").
+    pub label: &'static str,
+    /// Height, U.
+    pub height_u: u16,
+    /// Budget of a compute rack of four systems, W.
+    pub rack_budget_w: f64,
+    /// What four systems draw, as the notes say it.
+    pub four_draw: &'static str,
+}
+
+/// DGX H100: 8U, 10.2 kW; four per 44 kW rack (DGX SuperPOD H100 RA: 40.8 kW per rack).
+pub const DGX_H100: SuperPodSystem = SuperPodSystem {
+    part: "dgx-h100",
+    label: "H100",
+    height_u: 8,
+    rack_budget_w: 44_000.0,
+    four_draw: "40.8 kW",
+};
+
+/// DGX B200: 10U, 14.3 kW; four per 60 kW rack (57.2 kW of systems).
+pub const DGX_B200: SuperPodSystem = SuperPodSystem {
+    part: "dgx-b200",
+    label: "B200",
+    height_u: 10,
+    rack_budget_w: 60_000.0,
+    four_draw: "57.2 kW",
+};
+
+/// A DGX SuperPOD of `units` scalable units of a system: the H100 reference architecture's fabric (see
+/// [`superpod_h100`]), which the B200 reference architecture keeps (32 systems and 8 rails per SU, QM9700 NDR).
+pub fn superpod(
+    catalog: &Catalog,
+    units: usize,
+    system: &SuperPodSystem,
+) -> Result<Design, EditError> {
     if units == 0 || (units > 4 && !units.is_multiple_of(8)) || units > 256 {
         return Err(EditError::Refused(
             "scalable units must be 1-4 or a multiple of 8 up to 256".into(),
         ));
     }
     let mut design = Design {
-        name: format!("DGX SuperPOD H100, {units} SU"),
-        notes: "Rail-optimised compute fabric per the NVIDIA DGX SuperPOD H100 reference architecture: NIC i of \
-                every DGX to leaf i of its SU; 4 DGX H100 (40.8 kW) per compute rack."
-            .into(),
+        name: format!("DGX SuperPOD {}, {units} SU", system.label),
+        notes: format!(
+            "Rail-optimised compute fabric per the NVIDIA DGX SuperPOD {} reference architecture: NIC i of every \
+             DGX to leaf i of its SU; 4 DGX {} ({}) per compute rack.",
+            system.label, system.label, system.four_draw
+        ),
         params: Params::default(),
         ..Design::default()
     };
@@ -205,15 +250,15 @@ pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditErro
             set_budget(b, id, budget)?;
             Ok(id)
         };
-    // Compute racks: 4 DGX each, at U3, U11, U19, U27.
+    // Compute racks: 4 DGX each, from U3 up (U3, U11, U19, U27 for 8U systems).
     let mut dgx = Vec::with_capacity(nodes);
     let mut rack = RackId(0);
     for n in 0..nodes {
         if n % 4 == 0 {
-            rack = new_rack(&mut b, format!("C{:03}", n / 4 + 1), 44_000.0)?;
+            rack = new_rack(&mut b, format!("C{:03}", n / 4 + 1), system.rack_budget_w)?;
         }
-        let u = 3 + 8 * (n % 4) as u16;
-        dgx.push(b.add_device("dgx-h100", &format!("dgx-{:04}", n + 1), rack, u)?);
+        let u = 3 + system.height_u * (n % 4) as u16;
+        dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
     }
     // Switch racks: up to 16 x 1U switches each.
     let mut switch_rack = RackId(0);

@@ -222,3 +222,26 @@ fn nvl72_racks_are_one_72_gpu_nvlink_domain_each() {
         assert!(counts.iter().all(|n| *n == counts[0]), "{counts:?}");
     }
 }
+
+#[test]
+fn superpod_b200_keeps_the_fabric_with_b200_systems() {
+    // DGX SuperPOD B200 RA: 32 DGX B200 per SU on the same 8-rail NDR fabric; DGX B200 is 10U and 14.3 kW, so a
+    // rack of four draws 4 x 14.3 = 57.2 kW (plus half of each cabled optic) against a 60 kW budget.
+    let d = make("superpod-b200", &[("su", "1")]).unwrap();
+    let r = no_errors(&d);
+    assert_eq!(r.summary.gpus, 248);
+    assert!(
+        d.devices
+            .values()
+            .filter(|x| !x.gpus.is_empty())
+            .all(|x| x.part.as_str() == "dgx-b200")
+    );
+    let full = r.power.racks.iter().find(|p| p.name == "C001").unwrap();
+    assert!(
+        full.power_w > 57_200.0 && full.power_w <= 60_000.0,
+        "{}",
+        full.power_w
+    );
+    let h100 = make("superpod-h100", &[("su", "1")]).unwrap();
+    assert_eq!(d.links.len(), h100.links.len());
+}

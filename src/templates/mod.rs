@@ -52,11 +52,21 @@ pub const GPU_MODELS: [(&str, &str); 8] = [
     ("gb200", "gb200-nvl72"),
 ];
 
-const TEMPLATES: [TemplateSpec; 4] = [
+const TEMPLATES: [TemplateSpec; 5] = [
     TemplateSpec {
         name: "superpod-h100",
         summary: "NVIDIA DGX SuperPOD H100: 31 DGX H100 per scalable unit (32 from 2 SU), rail-optimised NDR compute \
                   fabric (two tiers up to 4 SU, three above), storage fabric, racks of four 10.2 kW systems",
+        options: &[OptionSpec {
+            name: "su",
+            help: "scalable units: 1 to 4, or a multiple of 8 up to 256",
+            default: "1",
+        }],
+    },
+    TemplateSpec {
+        name: "superpod-b200",
+        summary: "NVIDIA DGX SuperPOD B200: the same rail-optimised NDR fabric with DGX B200 (10U, 14.3 kW), four per \
+                  60 kW rack",
         options: &[OptionSpec {
             name: "su",
             help: "scalable units: 1 to 4, or a multiple of 8 up to 256",
@@ -246,7 +256,7 @@ pub fn generate(
     };
     let opts = Opts::new(template, options)?;
     match template.name {
-        "superpod-h100" => {
+        "superpod-h100" | "superpod-b200" => {
             let su = opts.count("su", 1, 256)?;
             if su > 4 && !su.is_multiple_of(8) {
                 return Err(opts.bad(
@@ -254,7 +264,12 @@ pub fn generate(
                     "1 to 4 scalable units (two tiers), or a multiple of 8 up to 256 (three tiers, pods of 4 SU)",
                 ));
             }
-            Ok(crate::samples::superpod_h100(catalog, su)?)
+            let system = if template.name == "superpod-b200" {
+                &crate::samples::DGX_B200
+            } else {
+                &crate::samples::DGX_H100
+            };
+            Ok(crate::samples::superpod(catalog, su, system)?)
         }
         "leaf-spine" => {
             let servers = opts.count("servers", 1, 4096)?;
