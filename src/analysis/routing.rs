@@ -1140,4 +1140,116 @@ mod tests {
             s.hottest_utilisation
         );
     }
+
+    #[test]
+    fn ecmp_weighs_next_hops_by_capacity() {
+        // Four DGX on one 400G port each: two on leaf-01, two on leaf-02. leaf-01 has 3 cables to spine-01 and 1 to
+        // spine-02; leaf-02 has 2 to each. The flat ring (1 -> 2 -> 3 -> 4 -> 1) crosses each way once with 400 Gb/s.
+        // Up from leaf-01, weighted by capacity: 3/4 (300) via spine-01, 1/4 (100) via spine-02, so 100 on each of
+        // its four uplinks (an equal split over the two spines would put 66.7 on each spine-01 cable). Up from
+        // leaf-02, 2:2: 200 via each spine, 100 per cable. Down: spine-01 passes leaf-02's 200 to leaf-01 over 3
+        // cables (66.7) and leaf-01's 300 to leaf-02 over 2 (150); spine-02 passes 200 over 1 cable and 100 over 2
+        // (50). Busier directions: leaf-01 - spine-01 100 each; leaf-01 - spine-02 200; leaf-02 - spine-01 150 each;
+        // leaf-02 - spine-02 100 each.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let d = crate::samples::dgx_fabric(
+            &c,
+            &[vec![0], vec![0], vec![1], vec![1]],
+            2,
+            2,
+            &[vec![3, 1], vec![2, 2]],
+        )
+        .unwrap();
+        let r = analyze(&d);
+        let load = |a: &str, b: &str| -> Vec<f64> {
+            let mut v: Vec<f64> = r
+                .links
+                .iter()
+                .filter(|l| {
+                    let link = &d.links[&l.link];
+                    d.devices[&link.a.device].name == a && d.devices[&link.b.device].name == b
+                })
+                .map(|l| l.loads_gbps[0])
+                .collect();
+            v.sort_by(f64::total_cmp);
+            v
+        };
+        let close = |v: Vec<f64>, want: &[f64]| {
+            assert_eq!(v.len(), want.len(), "{v:?}");
+            for (x, y) in v.iter().zip(want) {
+                assert!((x - y).abs() < 1e-9, "{v:?} against {want:?}");
+            }
+        };
+        close(load("leaf-01", "spine-01"), &[100.0, 100.0, 100.0]);
+        close(load("leaf-01", "spine-02"), &[200.0]);
+        close(load("leaf-02", "spine-01"), &[150.0, 150.0]);
+        close(load("leaf-02", "spine-02"), &[100.0, 100.0]);
+    }
+
+    #[test]
+    fn flow_is_conserved_at_every_switch() {
+        // Every switch passes on what it receives for a destination, less what ends there: for random-ish demands
+        // between the leaves of several fabrics, inflow + injected = outflow + delivered at every switch, per
+        // pattern, and nothing is unroutable on a connected fabric.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let designs = [
+            crate::samples::superpod_h100(&c, 2).unwrap(),
+            crate::samples::dgx_fabric(
+                &c,
+                &[vec![0], vec![1], vec![2], vec![2]],
+                3,
+                3,
+                &[vec![1, 2, 0], vec![0, 1, 3], vec![2, 0, 1]],
+            )
+            .unwrap(),
+        ];
+        for d in &designs {
+            let f = fabric(d);
+            let n = f.adj.len();
+            let mut demand: HashMap<usize, HashMap<usize, Loads>> = HashMap::default();
+            let mut seed = 12_345u64;
+            for t in 0..n {
+                for s in 0..n {
+                    if s == t || f.adj[s].is_empty() || f.adj[t].is_empty() {
+                        continue;
+                    }
+                    seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                    let mut l = [0.0; P];
+                    l[(seed >> 33) as usize % P] = 1.0 + (seed >> 40) as f64 / 1e6;
+                    demand.entry(t).or_default().insert(s, l);
+                }
+            }
+            let (loads, unroutable) = route(&f, &demand);
+            assert!(unroutable.iter().all(|x| *x == 0.0), "{unroutable:?}");
+            for v in 0..n {
+                for k in 0..P {
+                    let (mut inflow, mut outflow) = (0.0, 0.0);
+                    for (e, (a, b)) in f.ends.iter().enumerate() {
+                        let (ab, ba) = (loads[e].0[k], loads[e].1[k]);
+                        if *a == v {
+                            outflow += ab;
+                            inflow += ba;
+                        }
+                        if *b == v {
+                            outflow += ba;
+                            inflow += ab;
+                        }
+                    }
+                    let injected: f64 = demand
+                        .values()
+                        .filter_map(|m| m.get(&v))
+                        .map(|l| l[k])
+                        .sum();
+                    let delivered: f64 = demand
+                        .get(&v)
+                        .map_or(0.0, |m| m.values().map(|l| l[k]).sum());
+                    assert!(
+                        (inflow + injected - outflow - delivered).abs()
+                            < 1e-6 * (1.0 + inflow + injected),
+                        "switch {v}, pattern {k}: in {inflow} + injected {injected} != out {outflow} + delivered {delivered}"
+                    );
+                }
+            }
+        }
+    }
 }
