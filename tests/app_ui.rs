@@ -375,6 +375,43 @@ fn rail_optimised_cabling_is_one_undo_step() {
         .sum();
     assert!(compute_ports > 0);
     assert_eq!(d2.links.len(), compute_ports, "{}", h.state().ui.status);
+    // NIC i (the i-th compute NIC slot of each server) lands on leaf i mod 2, the leaves in name order.
+    let mut leaves: Vec<(String, DeviceId)> = d2
+        .devices
+        .iter()
+        .filter(|(_, x)| x.part.0 == "qm9700")
+        .map(|(id, x)| (x.name.clone(), *id))
+        .collect();
+    leaves.sort();
+    assert_eq!(leaves.len(), 2);
+    let mut per_leaf = [0usize; 2];
+    for l in d2.links.values() {
+        let (server_end, switch) = if leaves.iter().any(|(_, id)| *id == l.b.device) {
+            (&l.a, l.b.device)
+        } else {
+            (&l.b, l.a.device)
+        };
+        let mut slots: Vec<u16> = d
+            .ports(server_end.device)
+            .iter()
+            .filter(|p| p.role == racksmith::model::PortRole::Compute)
+            .filter_map(|p| PortRef::new(server_end.device, p.name.clone()).nic_slot())
+            .collect();
+        slots.dedup();
+        let rail = slots
+            .iter()
+            .position(|s| Some(*s) == server_end.nic_slot())
+            .expect("a compute NIC");
+        assert_eq!(
+            switch,
+            leaves[rail % 2].1,
+            "{} (rail {rail}) should land on {}",
+            server_end,
+            leaves[rail % 2].0
+        );
+        per_leaf[rail % 2] += 1;
+    }
+    assert_eq!(per_leaf[0], per_leaf[1]);
     h.state_mut().push(AppCommand::Undo);
     step(&mut h);
     assert!(h.state().design().links.is_empty());

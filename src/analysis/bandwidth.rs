@@ -697,7 +697,6 @@ fn server_bandwidth(
         plan(&storage_src)
     };
     let net = carry(&net_flows, &caps, f64::INFINITY, gpu_climbs.len());
-    let sto = carry(&sto_flows, &caps, storage_demand, gpu_climbs.len());
     let sto_capability = carry(&sto_flows, &caps, f64::INFINITY, gpu_climbs.len());
     let network_gbs_per_gpu = net.per_gpu.iter().copied().fold(f64::INFINITY, f64::min);
     let network_gbs_per_gpu = if network_gbs_per_gpu.is_finite() {
@@ -720,7 +719,7 @@ fn server_bandwidth(
     } else {
         net.bottleneck.clone()
     };
-    let _ = (demand_gbs, net.loads, sto.loads);
+    let _ = demand_gbs;
     let (offered, carried) = offered_and_carried(
         &[
             (&net_flows, offered_rates(&net_flows, &caps, f64::INFINITY)),
@@ -824,8 +823,6 @@ struct Flow {
 
 /// What a set of flows carries.
 struct Carried {
-    /// Load per hop (including NIC ports), GB/s.
-    loads: BTreeMap<String, f64>,
     /// Achieved rate per GPU, GB/s.
     per_gpu: Vec<f64>,
     /// The hop that limits the flows most.
@@ -934,7 +931,6 @@ fn carry(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64, gpus: usize)
         }
     }
     Carried {
-        loads,
         per_gpu,
         bottleneck: worst.1,
     }
