@@ -281,7 +281,13 @@ fn enumerate(
         limit: usize,
         k: &mut Vec<usize>,
         out: &mut Vec<Vec<usize>>,
+        visits: &mut usize,
     ) -> bool {
+        // A search that wanders through many dead ends gives up like one that finds too many splits.
+        *visits = visits.saturating_sub(1);
+        if *visits == 0 {
+            return false;
+        }
         let Some(c) = classes.get(i) else {
             if left == 0 {
                 out.push(k.clone());
@@ -314,6 +320,7 @@ fn enumerate(
                 limit,
                 k,
                 out,
+                visits,
             ) {
                 return false;
             }
@@ -323,8 +330,18 @@ fn enumerate(
         }
         true
     }
+    let mut visits = 64 * (limit + 1) * (classes.len() + 1) + 10_000;
     go(
-        0, half, false, classes, &suffix, vertices, limit, &mut k, &mut out,
+        0,
+        half,
+        false,
+        classes,
+        &suffix,
+        vertices,
+        limit,
+        &mut k,
+        &mut out,
+        &mut visits,
     )
     .then_some(out)
 }
