@@ -341,21 +341,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&impacts)?),
                 Format::Text => {
                     if impacts.is_empty() {
-                        println!("No single switch or link disconnects GPUs.");
+                        println!("No single switch or link cuts GPUs or storage off.");
                     }
                     for i in &impacts {
-                        println!(
-                            "{}: GPUs reachable {} -> {}, bisection {:.0} -> {:.0} Gb/s, network per GPU {:.1} -> {:.1} GB/s{}",
-                            i.what,
-                            i.gpus_reachable.0,
-                            i.gpus_reachable.1,
-                            i.bisection_gbps.0,
-                            i.bisection_gbps.1,
-                            i.inter_node_gbs.0,
-                            i.inter_node_gbs.1,
-                            i.replicas
-                                .map_or(String::new(), |(a, b)| format!(", replicas {a} -> {b}"))
-                        );
+                        println!("{}", i.summary());
                     }
                 }
             }
