@@ -194,10 +194,12 @@ pub struct SuperPodSystem {
     pub label: &'static str,
     /// Height, U.
     pub height_u: u16,
-    /// Budget of a compute rack of four systems, W.
+    /// Systems per compute rack.
+    pub per_rack: usize,
+    /// Budget of a compute rack, W.
     pub rack_budget_w: f64,
-    /// What four systems draw, as the notes say it.
-    pub four_draw: &'static str,
+    /// What a full compute rack's systems draw, as the notes say it.
+    pub rack_draw: &'static str,
 }
 
 /// DGX H100: 8U, 10.2 kW; four per 44 kW rack (DGX SuperPOD H100 RA: 40.8 kW per rack).
@@ -205,17 +207,20 @@ pub const DGX_H100: SuperPodSystem = SuperPodSystem {
     part: "dgx-h100",
     label: "H100",
     height_u: 8,
+    per_rack: 4,
     rack_budget_w: 44_000.0,
-    four_draw: "40.8 kW",
+    rack_draw: "40.8 kW",
 };
 
-/// DGX B200: 10U, 14.3 kW; four per 60 kW rack (57.2 kW of systems).
+/// DGX B200: 10U, 14.3 kW; two per air-cooled 32 kW rack (28.6 kW of systems; NVIDIA's DGX SuperPOD B200
+/// reference architecture plans racks above 25 kW).
 pub const DGX_B200: SuperPodSystem = SuperPodSystem {
     part: "dgx-b200",
     label: "B200",
     height_u: 10,
-    rack_budget_w: 60_000.0,
-    four_draw: "57.2 kW",
+    per_rack: 2,
+    rack_budget_w: 32_000.0,
+    rack_draw: "28.6 kW",
 };
 
 /// A DGX SuperPOD of `units` scalable units of a system: the H100 reference architecture's fabric (see
@@ -234,8 +239,8 @@ pub fn superpod(
         name: format!("DGX SuperPOD {}, {units} SU", system.label),
         notes: format!(
             "Rail-optimised compute fabric per the NVIDIA DGX SuperPOD {} reference architecture: NIC i of every \
-             DGX to leaf i of its SU; 4 DGX {} ({}) per compute rack.",
-            system.label, system.label, system.four_draw
+             DGX to leaf i of its SU; {} DGX {} ({}) per compute rack.",
+            system.label, system.per_rack, system.label, system.rack_draw
         ),
         params: Params::default(),
         ..Design::default()
@@ -250,14 +255,19 @@ pub fn superpod(
             set_budget(b, id, budget)?;
             Ok(id)
         };
-    // Compute racks: 4 DGX each, from U3 up (U3, U11, U19, U27 for 8U systems).
+    // Compute racks: `per_rack` DGX each, from U3 up (U3, U11, U19, U27 for four 8U systems).
+    let per_rack = system.per_rack.max(1);
     let mut dgx = Vec::with_capacity(nodes);
     let mut rack = RackId(0);
     for n in 0..nodes {
-        if n % 4 == 0 {
-            rack = new_rack(&mut b, format!("C{:03}", n / 4 + 1), system.rack_budget_w)?;
+        if n % per_rack == 0 {
+            rack = new_rack(
+                &mut b,
+                format!("C{:03}", n / per_rack + 1),
+                system.rack_budget_w,
+            )?;
         }
-        let u = 3 + system.height_u * (n % 4) as u16;
+        let u = 3 + system.height_u * (n % per_rack) as u16;
         dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
     }
     // Switch racks: up to 16 x 1U switches each.

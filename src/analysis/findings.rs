@@ -45,7 +45,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(severity: Severity, code: &str, message: String, fix: &str) -> Self {
+    pub(crate) fn new(severity: Severity, code: &str, message: String, fix: &str) -> Self {
         Self {
             severity,
             code: code.into(),
@@ -78,9 +78,11 @@ pub(crate) fn collect(
     lat: &LatencyReport,
     power: &PowerReport,
     cost: &CostReport,
+    cooling: &super::cooling::CoolingReport,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     bandwidth_findings(design, bw, &mut out);
+    super::cooling::findings(design, cooling, &mut out);
     connectivity_findings(design, topo, bw, &mut out);
     power_findings(power, &mut out);
     serving_findings(design, lat, cost, &mut out);

@@ -6,6 +6,7 @@ pub mod bandwidth;
 pub(crate) mod bisection;
 pub mod collectives;
 pub mod compare;
+pub mod cooling;
 pub mod cost;
 pub mod findings;
 pub mod latency;
@@ -34,6 +35,8 @@ pub struct Report {
     pub power: power::PowerReport,
     /// Bill of materials, capex, opex, TCO and unit costs.
     pub cost: cost::CostReport,
+    /// Heat per rack and how it is removed: air against its density limit, or liquid with its coolant flow.
+    pub cooling: cooling::CoolingReport,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
 }
@@ -88,7 +91,8 @@ pub fn analyze(design: &Design) -> Report {
         cost.training_job_usd = Some(round(t.gpu_hours * cost.owned_usd_per_gpu_hour, 2));
         cost.training_job_cloud_usd = Some(round(t.gpu_hours * cost.cloud_usd_per_gpu_hour, 2));
     }
-    let findings = findings::collect(design, &topo, &bandwidth, &latency, &power, &cost);
+    let cooling = cooling::analyze(design, &power);
+    let findings = findings::collect(design, &topo, &bandwidth, &latency, &power, &cost, &cooling);
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let summary = Summary {
         design: design.name.clone(),
@@ -123,6 +127,7 @@ pub fn analyze(design: &Design) -> Report {
         latency,
         power,
         cost,
+        cooling,
         findings,
     }
 }

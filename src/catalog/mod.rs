@@ -53,6 +53,10 @@ pub struct Part {
     pub price_usd: f64,
     /// Where each figure comes from, keyed by field name ("power_w", "gpu.tdp_w", ...).
     pub sources: BTreeMap<String, String>,
+    /// Needs direct liquid cooling (a rack-scale system such as GB200 NVL72): an air-cooled rack holding it is an
+    /// error finding.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub liquid_cooled: bool,
     /// What kind of part this is and its kind-specific figures.
     pub kind: PartKind,
 }
@@ -67,6 +71,7 @@ impl Default for Part {
             weight_kg: 0.0,
             price_usd: 0.0,
             sources: BTreeMap::new(),
+            liquid_cooled: false,
             kind: PartKind::PatchPanel(PatchPanelSpec::default()),
         }
     }

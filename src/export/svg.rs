@@ -530,6 +530,23 @@ fn rack_elevation(
         "#1a1a1a",
         &format!("{free} U free of {} U", rack.height_u),
     );
+    if rack.cooling == crate::model::Cooling::Liquid {
+        let flow = report
+            .cooling
+            .racks
+            .iter()
+            .find(|c| c.rack == first)
+            .and_then(|c| c.coolant_l_min)
+            .unwrap_or(0.0);
+        svg.text(
+            x + RACK_W,
+            foot,
+            12.5,
+            "end",
+            "#1f5f8b",
+            &format!("liquid-cooled, {flow:.0} L/min"),
+        );
+    }
     if aggregated {
         svg.text(
             x,

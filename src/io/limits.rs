@@ -191,6 +191,17 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     if let Some(x) = p.cloud_usd_per_gpu_hour {
         c.num("cloud_usd_per_gpu_hour", x, PRICE_PER_HOUR);
     }
+    c.num(
+        "air_cooled_limit_kw",
+        p.air_cooled_limit_kw,
+        Range::closed(1.0, 200.0),
+    );
+    c.num("air_delta_t_c", p.air_delta_t_c, Range::above(0.0, 30.0));
+    c.num(
+        "liquid_delta_t_c",
+        p.liquid_delta_t_c,
+        Range::above(0.0, 50.0),
+    );
     let t = &p.traffic;
     c.num(
         "traffic.allreduce_bytes",

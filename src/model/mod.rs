@@ -121,6 +121,9 @@ pub struct Rack {
     pub slot: u16,
     /// Capacity of each of the A and B power feeds in watts, when the rack has redundant feeds.
     pub feed_capacity_w: Option<f64>,
+    /// How the rack's heat is removed: room air (the default) or direct liquid cooling.
+    #[serde(skip_serializing_if = "Cooling::is_air")]
+    pub cooling: Cooling,
     /// Review note about this rack (shown in the inspector, the HTML report and as a badge on elevations).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
@@ -137,8 +140,26 @@ impl Default for Rack {
             row: 0,
             slot: 0,
             feed_capacity_w: None,
+            cooling: Cooling::Air,
             notes: String::new(),
         }
+    }
+}
+
+/// How a rack is cooled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Cooling {
+    /// Room air through the front of the rack, out of the back.
+    #[default]
+    Air,
+    /// Direct liquid cooling: cold plates on the hot parts, a coolant loop to a CDU.
+    Liquid,
+}
+
+impl Cooling {
+    /// Whether this is air cooling (the default, not written to files).
+    pub fn is_air(&self) -> bool {
+        *self == Cooling::Air
     }
 }
 

@@ -29,6 +29,13 @@ pub struct Params {
     pub support_fraction_per_year: f64,
     /// Cloud price to compare against, USD per GPU-hour; None uses the catalog price of the design's main GPU.
     pub cloud_usd_per_gpu_hour: Option<f64>,
+    /// Most heat an air-cooled rack can shed, kW (docs/analysis.md, "Cooling"). Default 45: room air's practical
+    /// limit is about 40 kW, and NVIDIA's DGX SuperPOD H100 reference runs 40.8 kW racks on air with containment.
+    pub air_cooled_limit_kw: f64,
+    /// Temperature rise of the air through an air-cooled rack, K. Default 12.
+    pub air_delta_t_c: f64,
+    /// Temperature rise of the coolant through a liquid-cooled rack, K. Default 10.
+    pub liquid_delta_t_c: f64,
 }
 
 impl Default for Params {
@@ -45,6 +52,9 @@ impl Default for Params {
             colocation_usd_per_kw_month: 200.0,
             support_fraction_per_year: 0.0,
             cloud_usd_per_gpu_hour: None,
+            air_cooled_limit_kw: 45.0,
+            air_delta_t_c: 12.0,
+            liquid_delta_t_c: 10.0,
         }
     }
 }

@@ -65,8 +65,8 @@ const TEMPLATES: [TemplateSpec; 5] = [
     },
     TemplateSpec {
         name: "superpod-b200",
-        summary: "NVIDIA DGX SuperPOD B200: the same rail-optimised NDR fabric with DGX B200 (10U, 14.3 kW), four per \
-                  60 kW rack",
+        summary: "NVIDIA DGX SuperPOD B200: the same rail-optimised NDR fabric with DGX B200 (10U, 14.3 kW), two per \
+                  air-cooled rack",
         options: &[OptionSpec {
             name: "su",
             help: "scalable units: 1 to 4, or a multiple of 8 up to 256",
@@ -377,7 +377,12 @@ fn new_rack(
     Ok(id)
 }
 
-fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), EditError> {
+fn set_budget(
+    b: &mut Builder<'_>,
+    rack: RackId,
+    budget_w: f64,
+    liquid: bool,
+) -> Result<(), EditError> {
     let mut r = b
         .design
         .racks
@@ -385,6 +390,9 @@ fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), Ed
         .cloned()
         .ok_or_else(|| EditError::Missing(rack.to_string()))?;
     r.power_budget_w = budget_w;
+    if liquid {
+        r.cooling = crate::model::Cooling::Liquid;
+    }
     Edit::UpdateRack(rack, r).apply(b.design)?;
     Ok(())
 }
@@ -603,11 +611,16 @@ fn leaf_spine(
             }
         }
     }
-    // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%.
+    // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
+    // holding liquid-cooled systems are liquid-cooled.
     let racks: Vec<RackId> = b.design.racks.keys().copied().collect();
     for r in racks {
         let load = crate::analysis::power::rack_power_w(b.design, r);
-        set_budget(&mut b, r, (load * 1.1 / 1000.0).ceil() * 1000.0)?;
+        let liquid =
+            b.design.devices.values().any(|d| {
+                d.rack == r && b.design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled)
+            });
+        set_budget(&mut b, r, (load * 1.1 / 1000.0).ceil() * 1000.0, liquid)?;
     }
     Ok(design)
 }
