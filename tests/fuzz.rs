@@ -22,18 +22,16 @@ use std::time::{Duration, Instant};
 /// Far above any real input's time in a debug build: a case that takes longer is a hang, not a slow case.
 const HANG_GUARD: Duration = Duration::from_secs(30);
 
+/// Sample texts, built into the test binary so a long run is not disturbed by edits to the files.
 fn sample_texts() -> Vec<String> {
-    ["dgx-h100-single", "a100-nic-starved", "l40s-inference-pcie"]
-        .iter()
-        .map(|n| {
-            std::fs::read_to_string(
-                Path::new(env!("CARGO_MANIFEST_DIR"))
-                    .join("sample-designs")
-                    .join(format!("{n}.ron")),
-            )
-            .unwrap()
-        })
-        .collect()
+    [
+        include_str!("../sample-designs/dgx-h100-single.ron"),
+        include_str!("../sample-designs/a100-nic-starved.ron"),
+        include_str!("../sample-designs/l40s-inference-pcie.ron"),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
 }
 
 /// One change to a file's text.
