@@ -323,6 +323,7 @@ impl<'a> Builder<'a> {
                 row,
                 slot,
                 feed_capacity_w: None,
+                cooling: crate::model::Cooling::Air,
                 notes: String::new(),
             },
         ));
