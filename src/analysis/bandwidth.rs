@@ -896,10 +896,12 @@ struct Flow {
 impl Flow {
     /// Every hop with how many of the class's flows load it: a member's own link carries one; shared hops all.
     fn each_hop(&self) -> impl Iterator<Item = (&String, f64)> {
-        self.own
-            .iter()
-            .map(|h| (h, 1.0))
-            .chain(self.hops.iter().chain(std::iter::once(&self.port)).map(|h| (h, self.count)))
+        self.own.iter().map(|h| (h, 1.0)).chain(
+            self.hops
+                .iter()
+                .chain(std::iter::once(&self.port))
+                .map(|h| (h, self.count)),
+        )
     }
 }
 
