@@ -70,14 +70,15 @@ fn bom_extended_prices_add_up_to_capex() {
             parse_csv(&export::export(&d, &r, Format::BomCsv, &Options::default()).unwrap());
         assert_eq!(header, export::tables::BOM_HEADER);
         let col = |n: &str| header.iter().position(|h| h == n).unwrap();
-        let (q, unit, ext) = (
+        let (q, unit, ext, spares) = (
             col("quantity"),
             col("unit_price_usd"),
             col("extended_price_usd"),
+            col("spares"),
         );
         let mut total = 0.0;
         for row in &rows {
-            let qty: f64 = row[q].parse().unwrap();
+            let qty: f64 = row[q].parse::<f64>().unwrap() + row[spares].parse::<f64>().unwrap();
             let u: f64 = row[unit].parse().unwrap();
             let x: f64 = row[ext].parse().unwrap();
             assert!((qty * u - x).abs() < 0.006, "{name}: {row:?}");

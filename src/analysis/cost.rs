@@ -22,8 +22,10 @@ pub struct CostReport {
     pub bom: Vec<BomLine>,
     /// Links with no cable part, not priced.
     pub unpriced_links: usize,
-    /// Capital cost, USD.
+    /// Capital cost, USD (spares included).
     pub capex_usd: f64,
+    /// Lead times and spares.
+    pub procurement: Procurement,
     /// Capex by category (GPUs, servers, network, storage, racks and power, cables), USD.
     pub capex_by_category: BTreeMap<String, f64>,
     /// Energy per year, USD.
@@ -152,10 +154,29 @@ pub struct BomLine {
     pub quantity: u64,
     /// Unit price, USD.
     pub unit_usd: f64,
-    /// quantity x unit, USD.
+    /// (quantity + spares) x unit, USD.
     pub total_usd: f64,
     /// Source of the price.
     pub price_source: String,
+    /// Spares bought beyond the installed quantity (the design's spares policy for this category).
+    pub spares: u64,
+    /// Weeks from order to delivery, when the part says.
+    pub lead_time_weeks: Option<f64>,
+    /// The vendor's part number, when the part says.
+    pub part_number: Option<String>,
+}
+
+/// When the design can be live: its longest lead time and the parts that set it.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct Procurement {
+    /// The longest lead time of any part in the BOM, weeks (None when no part gives one).
+    pub earliest_live_weeks: Option<f64>,
+    /// Parts with that lead time.
+    pub limiting_parts: Vec<String>,
+    /// Parts with no lead time recorded.
+    pub unknown_lead_time: Vec<String>,
+    /// Capex of the spares, USD (included in the capex).
+    pub spares_usd: f64,
 }
 
 fn category(kind: &PartKind) -> &'static str {
@@ -193,13 +214,29 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
     let mut by_cat: BTreeMap<String, f64> = BTreeMap::new();
     let mut qty: Vec<(&PartId, u64)> = qty.into_iter().collect();
     qty.sort();
+    let mut procurement = Procurement::default();
     for (part, q) in qty {
         let Some(spec) = design.parts.get(part) else {
             continue;
         };
-        let total = spec.price_usd * q as f64;
-        capex += total;
         let cat = category(&spec.kind);
+        let spares = p.spares.get(cat).map_or(0, |s| s.for_quantity(q));
+        procurement.spares_usd += spec.price_usd * spares as f64;
+        match spec.lead_time_weeks {
+            Some(w) => match procurement.earliest_live_weeks {
+                Some(best) if w < best => {}
+                Some(best) if (w - best).abs() < 1e-9 => {
+                    procurement.limiting_parts.push(part.0.clone())
+                }
+                _ => {
+                    procurement.earliest_live_weeks = Some(w);
+                    procurement.limiting_parts = vec![part.0.clone()];
+                }
+            },
+            None => procurement.unknown_lead_time.push(part.0.clone()),
+        }
+        let total = spec.price_usd * (q + spares) as f64;
+        capex += total;
         *by_cat.entry(cat.to_string()).or_default() += total;
         bom.push(BomLine {
             part: part.0.clone(),
@@ -212,6 +249,9 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
                 .source("price_usd")
                 .unwrap_or("design override")
                 .to_string(),
+            spares,
+            lead_time_weeks: spec.lead_time_weeks,
+            part_number: spec.part_number.clone(),
         });
     }
     let it_kw = power.it_power_w / 1000.0;
@@ -287,10 +327,12 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         }
         None => (None, None, None),
     };
+    procurement.spares_usd = round(procurement.spares_usd, 2);
     CostReport {
         bom,
         unpriced_links,
         capex_usd: round(capex, 2),
+        procurement,
         capex_by_category: by_cat.into_iter().map(|(k, v)| (k, round(v, 2))).collect(),
         energy_usd_per_year: round(energy, 2),
         colocation_usd_per_year: round(colocation, 2),

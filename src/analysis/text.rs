@@ -73,6 +73,24 @@ pub fn render(r: &Report) -> String {
         r.cost.cloud_usd_per_gpu_hour,
         r.cost.break_even
     );
+    let p = &r.cost.procurement;
+    if let Some(w) = p.earliest_live_weeks {
+        let _ = writeln!(
+            o,
+            "Earliest live: {w} weeks after order (set by {}){}{}",
+            p.limiting_parts.join(", "),
+            if p.unknown_lead_time.is_empty() {
+                String::new()
+            } else {
+                format!("; no lead time for {}", p.unknown_lead_time.join(", "))
+            },
+            if p.spares_usd > 0.0 {
+                format!("; spares {} in the capex", usd(p.spares_usd))
+            } else {
+                String::new()
+            }
+        );
+    }
     if let (Some(needed), Some(have)) = (r.cost.replicas_needed, r.cost.replicas_in_design) {
         let _ = writeln!(
             o,

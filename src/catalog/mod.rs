@@ -57,6 +57,12 @@ pub struct Part {
     /// error finding.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub liquid_cooled: bool,
+    /// Weeks from order to delivery, when known (its source under "lead_time_weeks").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lead_time_weeks: Option<f64>,
+    /// The vendor's orderable part number, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part_number: Option<String>,
     /// What kind of part this is and its kind-specific figures.
     pub kind: PartKind,
 }
@@ -72,6 +78,8 @@ impl Default for Part {
             price_usd: 0.0,
             sources: BTreeMap::new(),
             liquid_cooled: false,
+            lead_time_weeks: None,
+            part_number: None,
             kind: PartKind::PatchPanel(PatchPanelSpec::default()),
         }
     }

@@ -356,28 +356,35 @@ fn figure(out: &mut String, svg: &str, caption: &str) {
 
 fn bom_section(out: &mut String, design: &Design, r: &Report) {
     section_open(out, "bom", "Bill of materials");
-    out.push_str("<table><thead><tr><th>Part</th><th>Name</th><th>Vendor</th><th class=\"n\">Qty</th><th class=\"n\">Unit</th><th class=\"n\">Extended</th><th class=\"n\">Power each</th><th>Price source</th></tr></thead><tbody>\n");
+    out.push_str("<table><thead><tr><th>Part</th><th>Name</th><th>Vendor</th><th class=\"n\">Qty</th><th class=\"n\">Spares</th><th class=\"n\">Unit</th><th class=\"n\">Extended</th><th class=\"n\">Power each</th><th class=\"n\">Lead time</th><th>Price source</th></tr></thead><tbody>\n");
     let mut total = 0.0;
     for l in &r.cost.bom {
         let part = design.parts.get(&crate::model::PartId::new(&l.part));
-        let extended = l.unit_usd * l.quantity as f64;
+        let extended = l.unit_usd * (l.quantity + l.spares) as f64;
         total += extended;
+        let name = match &l.part_number {
+            Some(pn) => format!("{} ({pn})", l.name),
+            None => l.name.clone(),
+        };
         let _ = writeln!(
             out,
-            r#"<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} W</td><td>{}</td></tr>"#,
+            r#"<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} W</td><td class="n">{}</td><td>{}</td></tr>"#,
             e(&l.part),
-            e(&l.name),
+            e(&name),
             e(part.map_or("", |p| p.vendor.as_str())),
             thousands(l.quantity as f64, 0),
+            l.spares,
             usd(l.unit_usd),
             usd(extended),
             thousands(part.map_or(0.0, |p| p.power_w), 0),
+            l.lead_time_weeks
+                .map_or_else(|| "–".to_string(), |w| format!("{w} wk")),
             e(&l.price_source)
         );
     }
     let _ = writeln!(
         out,
-        r#"<tr class="total"><td colspan="5">Total (equals the capex)</td><td class="n">{}</td><td colspan="2"></td></tr></tbody></table>"#,
+        r#"<tr class="total"><td colspan="6">Total (equals the capex)</td><td class="n">{}</td><td colspan="3"></td></tr></tbody></table>"#,
         usd(total)
     );
     if r.cost.unpriced_links > 0 {
@@ -387,6 +394,31 @@ fn bom_section(out: &mut String, design: &Design, r: &Report) {
             r.cost.unpriced_links
         );
     }
+    let pr = &r.cost.procurement;
+    let _ = writeln!(
+        out,
+        "<p><strong>Earliest live:</strong> {}{}{}</p>",
+        pr.earliest_live_weeks.map_or_else(
+            || "no part in the BOM gives a lead time".to_string(),
+            |w| format!(
+                "{w} weeks after order, set by {}",
+                e(&pr.limiting_parts.join(", "))
+            )
+        ),
+        if pr.unknown_lead_time.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; no lead time recorded for {}",
+                e(&pr.unknown_lead_time.join(", "))
+            )
+        },
+        if pr.spares_usd > 0.0 {
+            format!("; spares {} (in the capex)", usd(pr.spares_usd))
+        } else {
+            String::new()
+        }
+    );
     let _ = writeln!(out, "<p class=\"parts\">{}</p>", e(&r.cost.prices_note));
     out.push_str("</section>\n");
 }

@@ -26,7 +26,7 @@ fn usd(x: f64) -> String {
 }
 
 /// Header of the bill of materials.
-pub const BOM_HEADER: [&str; 9] = [
+pub const BOM_HEADER: [&str; 12] = [
     "part_id",
     "name",
     "vendor",
@@ -36,10 +36,14 @@ pub const BOM_HEADER: [&str; 9] = [
     "extended_price_usd",
     "power_each_w",
     "price_source",
+    "spares",
+    "lead_time_weeks",
+    "part_number",
 ];
 
 /// The bill of materials: one row per part, quantities as the analysis counts them (racks, devices, the GPUs and
-/// NICs in their slots, one cable part per link). The extended prices add up to the report's capex.
+/// NICs in their slots, one cable part per link), spares by the design's policy beside them. The extended prices
+/// ((quantity + spares) x unit) add up to the report's capex.
 pub fn bom_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError> {
     let err = write_err("bom-csv");
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -55,9 +59,14 @@ pub fn bom_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError>
             line.category.as_str(),
             &line.quantity.to_string(),
             &usd(line.unit_usd),
-            &usd(line.unit_usd * line.quantity as f64),
+            &usd(line.unit_usd * (line.quantity + line.spares) as f64),
             &format!("{power:.0}"),
             line.price_source.as_str(),
+            &line.spares.to_string(),
+            &line
+                .lead_time_weeks
+                .map_or(String::new(), |w| format!("{w}")),
+            line.part_number.as_deref().unwrap_or(""),
         ])
         .map_err(&err)?;
     }

@@ -191,6 +191,24 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     if let Some(x) = p.cloud_usd_per_gpu_hour {
         c.num("cloud_usd_per_gpu_hour", x, PRICE_PER_HOUR);
     }
+    for (category, spares) in &p.spares {
+        match spares {
+            crate::model::Spares::Percent(x) => {
+                c.num(
+                    &format!("spares.\"{category}\""),
+                    *x,
+                    Range::closed(0.0, 100.0),
+                );
+            }
+            crate::model::Spares::OnePer(n) => {
+                c.num(
+                    &format!("spares.\"{category}\""),
+                    f64::from(*n),
+                    Range::closed(1.0, 1e6),
+                );
+            }
+        }
+    }
     c.num(
         "air_cooled_limit_kw",
         p.air_cooled_limit_kw,
@@ -289,6 +307,9 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
     c.num("power_w", part.power_w, Range::closed(0.0, 500_000.0));
     c.num("weight_kg", part.weight_kg, Range::closed(0.0, 10_000.0));
     c.num("price_usd", part.price_usd, MONEY);
+    if let Some(w) = part.lead_time_weeks {
+        c.num("lead_time_weeks", w, Range::closed(0.0, 520.0));
+    }
     c.num(
         "height_u",
         f64::from(part.height_u),

@@ -8,7 +8,7 @@ mod ports;
 
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
-pub use params::{Params, Serving, Traffic, Training};
+pub use params::{Params, Serving, Spares, Traffic, Training};
 pub use ports::{PortInfo, PortRef, PortRole, PortSpec};
 
 use crate::catalog::{Part, PartKind};

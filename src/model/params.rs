@@ -36,6 +36,30 @@ pub struct Params {
     pub air_delta_t_c: f64,
     /// Temperature rise of the coolant through a liquid-cooled rack, K. Default 10.
     pub liquid_delta_t_c: f64,
+    /// Spares bought with the design, by BOM category ("Network", "Cables and optics", ...): added to the BOM and
+    /// the capex and shown separately. Empty by default.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub spares: std::collections::BTreeMap<String, Spares>,
+}
+
+/// A spares policy for one BOM category.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum Spares {
+    /// This percentage of the quantity, rounded up.
+    Percent(f64),
+    /// One spare for every N installed, rounded up.
+    OnePer(u32),
+}
+
+impl Spares {
+    /// Spares for an installed quantity: ceil(q x pct / 100) or ceil(q / N).
+    pub fn for_quantity(self, q: u64) -> u64 {
+        match self {
+            Spares::Percent(p) if p > 0.0 && p.is_finite() => (q as f64 * p / 100.0 - 1e-9).ceil().max(0.0) as u64,
+            Spares::OnePer(n) if n > 0 => q.div_ceil(u64::from(n)),
+            _ => 0,
+        }
+    }
 }
 
 impl Default for Params {
@@ -55,6 +79,7 @@ impl Default for Params {
             air_cooled_limit_kw: 45.0,
             air_delta_t_c: 12.0,
             liquid_delta_t_c: 10.0,
+            spares: std::collections::BTreeMap::new(),
         }
     }
 }
