@@ -127,7 +127,10 @@ fn apply(text: &str, m: &Mutation) -> String {
         }
         Mutation::SwapLines(a, b) => {
             let mut lines: Vec<&str> = text.lines().collect();
-            let n = lines.len().max(1);
+            if lines.is_empty() {
+                return String::new();
+            }
+            let n = lines.len();
             lines.swap(a % n, b % n);
             lines.join("\n")
         }
