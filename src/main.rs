@@ -149,6 +149,28 @@ enum SizeWhat {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// What a yearly budget buys owned, on demand, and with 1- and 3-year cloud commitments (GPUs, req/s), and the
+    /// owned design that fits it.
+    Budget {
+        /// Budget per year, USD, e.g. 1.2e6.
+        #[arg(long)]
+        usd_per_year: f64,
+        /// GPU model.
+        #[arg(long, default_value = "l40s")]
+        gpu: String,
+        /// Requests per second one replica sustains at full load.
+        #[arg(long)]
+        replica_rps: f64,
+        /// GPUs per replica.
+        #[arg(long, default_value_t = 1)]
+        gpus_per_replica: u32,
+        /// Planned utilisation, in (0, 1).
+        #[arg(long, default_value_t = 0.7)]
+        utilisation: f64,
+        /// Where to write the owned design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
     /// The smallest design that trains --params on --tokens within --days, for each GPU model given.
     Training {
         /// Model parameters, e.g. 13e9.
@@ -420,6 +442,39 @@ fn size(what: SizeWhat) -> anyhow::Result<ExitCode> {
                 gpus_per_replica,
             };
             (vec![sizing::serving(&catalog, &need)?], output)
+        }
+        SizeWhat::Budget {
+            usd_per_year,
+            gpu,
+            replica_rps,
+            gpus_per_replica,
+            utilisation,
+            output,
+        } => {
+            let need = sizing::BudgetNeed {
+                usd_per_year,
+                gpu,
+                replica_rps,
+                gpus_per_replica,
+                utilisation,
+            };
+            let (options, owned) = sizing::budget(&catalog, &need)?;
+            println!("${usd_per_year:.0} a year buys ({} GPUs):", need.gpu);
+            for o in &options {
+                println!(
+                    "  {:<26} {:>6} GPUs  {:>9.1} req/s  ${:.0}/yr{}",
+                    o.option,
+                    o.gpus,
+                    o.requests_per_s,
+                    o.usd_per_year,
+                    o.usd_per_million_requests
+                        .map_or(String::new(), |c| format!("  ${c:.2} per 1M requests"))
+                );
+            }
+            if owned.is_none() {
+                println!("  (one owned server costs more than the budget per year)");
+            }
+            (owned.into_iter().collect(), output)
         }
         SizeWhat::Training {
             params,

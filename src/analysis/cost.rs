@@ -26,6 +26,8 @@ pub struct CostReport {
     pub capex_usd: f64,
     /// Lead times and spares.
     pub procurement: Procurement,
+    /// Owned against cloud on demand and with 1- and 3-year commitments.
+    pub options: Vec<CostOption>,
     /// Capex by category (GPUs, servers, network, storage, racks and power, cables), USD.
     pub capex_by_category: BTreeMap<String, f64>,
     /// Energy per year, USD.
@@ -164,6 +166,84 @@ pub struct BomLine {
     pub lead_time_weeks: Option<f64>,
     /// The vendor's part number, when the part says.
     pub part_number: Option<String>,
+}
+
+/// One way to get the design's GPUs: own them, or rent them in the cloud on demand or with a commitment.
+#[derive(Debug, Clone, Serialize)]
+pub struct CostOption {
+    /// "owned", "cloud on demand", "cloud, 1-year commitment", "cloud, 3-year commitment".
+    pub option: String,
+    /// Cost per GPU-hour used (at the utilisation target), USD.
+    pub usd_per_used_gpu_hour: f64,
+    /// Cost per year for the design's GPUs, USD.
+    pub usd_per_year: f64,
+    /// Cash out per month for the first 36 months, USD (owned: the capex in month 1, then the running costs).
+    pub monthly_usd: Vec<f64>,
+    /// Cost per 1M requests at the planned load, when the design serves.
+    pub usd_per_million_requests: Option<f64>,
+}
+
+/// The ways to get GPUs compared (docs/analysis.md, "Cost"): owning them (capex less resale over the depreciation
+/// period, plus running costs); cloud on demand (pay the hours used); cloud with a 1- or 3-year commitment (pay
+/// every hour at the discounted price).
+#[allow(clippy::too_many_arguments)]
+pub fn cost_options(
+    capex: f64,
+    yearly_owned: f64,
+    opex: f64,
+    gpus: f64,
+    util: f64,
+    cloud: f64,
+    discounts: (f64, f64),
+    served_per_hour: Option<f64>,
+) -> Vec<CostOption> {
+    let used_hours = gpus * HOURS_PER_YEAR * util;
+    let per_used = |per_year: f64| {
+        if used_hours > 0.0 {
+            per_year / used_hours
+        } else {
+            0.0
+        }
+    };
+    let per_m = |per_year: f64| {
+        served_per_hour
+            .filter(|r| *r > 0.0)
+            .map(|r| round(per_year / HOURS_PER_YEAR / r * 1e6, 4))
+    };
+    let mut out = Vec::new();
+    let mut owned_months = vec![opex / 12.0; 36];
+    if let Some(m) = owned_months.first_mut() {
+        *m += capex;
+    }
+    out.push(CostOption {
+        option: "owned".into(),
+        usd_per_used_gpu_hour: round(per_used(yearly_owned), 4),
+        usd_per_year: round(yearly_owned, 2),
+        monthly_usd: owned_months.into_iter().map(|m| round(m, 2)).collect(),
+        usd_per_million_requests: per_m(yearly_owned),
+    });
+    let on_demand = cloud * used_hours;
+    out.push(CostOption {
+        option: "cloud on demand".into(),
+        usd_per_used_gpu_hour: round(cloud, 4),
+        usd_per_year: round(on_demand, 2),
+        monthly_usd: vec![round(on_demand / 12.0, 2); 36],
+        usd_per_million_requests: per_m(on_demand),
+    });
+    for (label, d) in [
+        ("cloud, 1-year commitment", discounts.0),
+        ("cloud, 3-year commitment", discounts.1),
+    ] {
+        let year = cloud * (1.0 - d) * gpus * HOURS_PER_YEAR;
+        out.push(CostOption {
+            option: label.into(),
+            usd_per_used_gpu_hour: round(per_used(year), 4),
+            usd_per_year: round(year, 2),
+            monthly_usd: vec![round(year / 12.0, 2); 36],
+            usd_per_million_requests: per_m(year),
+        });
+    }
+    out
 }
 
 /// When the design can be live: its longest lead time and the parts that set it.
@@ -328,7 +408,23 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         None => (None, None, None),
     };
     procurement.spares_usd = round(procurement.spares_usd, 2);
+    let served_per_hour = p.serving.as_ref().map(|s| {
+        let replicas = (bw.gpus as u64) / u64::from(s.gpus_per_replica.max(1));
+        // Requests an hour at the planned utilisation (as usd_per_million_requests counts them).
+        replicas as f64 * s.throughput_for(main_gpu(design).as_ref()) * util * 3600.0
+    });
+    let options = cost_options(
+        capex,
+        yearly_owned,
+        opex,
+        gpus,
+        util,
+        cloud,
+        (p.reserved_1y_discount, p.reserved_3y_discount),
+        served_per_hour,
+    );
     CostReport {
+        options,
         bom,
         unpriced_links,
         capex_usd: round(capex, 2),

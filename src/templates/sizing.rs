@@ -355,3 +355,167 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
     ];
     Ok(sized(&need.gpu, hi, design, &report, why))
 }
+
+/// A yearly budget and the service it should buy.
+#[derive(Debug, Clone)]
+pub struct BudgetNeed {
+    /// Money per year, USD.
+    pub usd_per_year: f64,
+    /// GPU model.
+    pub gpu: String,
+    /// Requests per second one replica sustains at full load.
+    pub replica_rps: f64,
+    /// GPUs per replica.
+    pub gpus_per_replica: u32,
+    /// Planned utilisation, in (0, 1).
+    pub utilisation: f64,
+}
+
+/// What one way of getting GPUs buys with the budget.
+#[derive(Debug, Clone, Serialize)]
+pub struct BudgetOption {
+    /// Owned, cloud on demand, or with a commitment.
+    pub option: String,
+    /// GPUs the budget pays for.
+    pub gpus: u64,
+    /// Requests per second they serve at the planned utilisation.
+    pub requests_per_s: f64,
+    /// Cost per year of those GPUs, USD.
+    pub usd_per_year: f64,
+    /// Cost per 1M requests, USD.
+    pub usd_per_million_requests: Option<f64>,
+}
+
+/// What a yearly budget buys each way (owned, on demand, 1- and 3-year commitments), and the owned design that
+/// fits it: the largest server count whose owned cost per year is within the budget.
+pub fn budget(
+    catalog: &Catalog,
+    need: &BudgetNeed,
+) -> Result<(Vec<BudgetOption>, Option<Sized>), TemplateError> {
+    let bad = |option: &str, value: f64, why: &str| TemplateError::BadValue {
+        option: option.into(),
+        value: value.to_string(),
+        why: why.into(),
+    };
+    if !(need.usd_per_year > 0.0 && need.usd_per_year.is_finite()) {
+        return Err(bad(
+            "budget-usd-per-year",
+            need.usd_per_year,
+            "a positive budget",
+        ));
+    }
+    if !(need.utilisation > 0.0 && need.utilisation < 1.0) {
+        return Err(bad("utilisation", need.utilisation, "between 0 and 1"));
+    }
+    if !(need.replica_rps > 0.0 && need.replica_rps.is_finite()) {
+        return Err(bad("replica-rps", need.replica_rps, "a positive rate"));
+    }
+    let name = format!("{} on a ${:.0} yearly budget", need.gpu, need.usd_per_year);
+    let with_plan = |mut d: Design| {
+        d.params.utilisation_target = need.utilisation;
+        d.params.serving = Some(Serving {
+            request_rate_rps: 1.0,
+            replica_throughput_rps: need.replica_rps,
+            gpus_per_replica: need.gpus_per_replica.max(1),
+            ..Serving::default()
+        });
+        d
+    };
+    let cost_of = |servers: usize| -> Result<(Design, Report), TemplateError> {
+        let d = with_plan(build(catalog, &need.gpu, servers, &name)?);
+        let r = analyze(&d);
+        Ok((d, r))
+    };
+    // Per-GPU yearly cost of each way, from a one-server design (cloud prices are per GPU; owned costs nearly so).
+    let (_, probe) = cost_of(1)?;
+    let per_gpu_rps = need.replica_rps * need.utilisation / f64::from(need.gpus_per_replica.max(1));
+    let gpus_in_probe = probe.summary.gpus.max(1) as f64;
+    let options: Vec<BudgetOption> = probe
+        .cost
+        .options
+        .iter()
+        .map(|o| {
+            let per_gpu_year = o.usd_per_year / gpus_in_probe;
+            let gpus = if per_gpu_year > 0.0 {
+                (need.usd_per_year / per_gpu_year).floor() as u64
+            } else {
+                0
+            };
+            let rps = gpus as f64 * per_gpu_rps;
+            BudgetOption {
+                option: o.option.clone(),
+                gpus,
+                requests_per_s: crate::analysis::round(rps, 2),
+                usd_per_year: crate::analysis::round(gpus as f64 * per_gpu_year, 2),
+                usd_per_million_requests: (rps > 0.0).then(|| {
+                    crate::analysis::round(
+                        gpus as f64 * per_gpu_year / (rps * 3600.0 * 8760.0) * 1e6,
+                        2,
+                    )
+                }),
+            }
+        })
+        .collect();
+    // The owned design: grow while the owned cost per year stays within the budget.
+    let owned_year = |r: &Report| {
+        r.cost
+            .options
+            .first()
+            .map_or(f64::INFINITY, |o| o.usd_per_year)
+    };
+    if owned_year(&probe) > need.usd_per_year {
+        return Ok((options, None));
+    }
+    let (mut lo, mut hi) = (1usize, 2usize);
+    let mut best = cost_of(1)?;
+    loop {
+        if hi > 4096 {
+            break;
+        }
+        let c = cost_of(hi)?;
+        if owned_year(&c.1) > need.usd_per_year {
+            break;
+        }
+        lo = hi;
+        best = c;
+        hi *= 2;
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        let c = cost_of(mid)?;
+        if owned_year(&c.1) <= need.usd_per_year {
+            lo = mid;
+            best = c;
+        } else {
+            hi = mid;
+        }
+    }
+    let (design, report) = best;
+    let year = owned_year(&report);
+    // The owned line is the design that fits, not the one-server estimate (a fabric's fixed costs spread out).
+    let mut options = options;
+    if let Some(first) = options.first_mut() {
+        let gpus = report.summary.gpus as u64;
+        let rps = gpus as f64 * per_gpu_rps;
+        first.gpus = gpus;
+        first.requests_per_s = crate::analysis::round(rps, 2);
+        first.usd_per_year = crate::analysis::round(year, 2);
+        first.usd_per_million_requests =
+            (rps > 0.0).then(|| crate::analysis::round(year / (rps * 3600.0 * 8760.0) * 1e6, 2));
+    }
+    let why = vec![
+        (
+            "owned cost per year".into(),
+            format!("${year:.0} of ${:.0}", need.usd_per_year),
+        ),
+        (
+            "serves".into(),
+            format!(
+                "{:.1} req/s at {} utilisation",
+                report.summary.gpus as f64 * per_gpu_rps,
+                need.utilisation
+            ),
+        ),
+    ];
+    Ok((options, Some(sized(&need.gpu, lo, design, &report, why))))
+}

@@ -1,0 +1,68 @@
+//! Budget-constrained planning: what a yearly budget buys owned, on demand and with commitments, by hand; the owned
+//! design is the largest that fits; the report's cost options agree with its other cost figures.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
+
+use racksmith::analysis::analyze;
+use racksmith::catalog::Catalog;
+use racksmith::templates::sizing::{self, BudgetNeed};
+
+#[test]
+fn a_yearly_budget_by_hand() {
+    // L40S cloud $0.79 per GPU-hour, 70% utilisation, replicas of one GPU at 20 req/s.
+    // On demand pays the hours used: 0.79 x 8,760 x 0.7 = $4,844.28 per GPU-year -> floor(1.2e6 / 4,844.28) = 247 GPUs,
+    // serving 247 x 20 x 0.7 = 3,458 req/s. A 1-year commitment (35% off) pays every hour: 0.79 x 0.65 x 8,760 =
+    // $4,498.26 -> 266 GPUs; 3 years (55% off): 0.79 x 0.45 x 8,760 = $3,114.18 -> 385 GPUs.
+    let c = Catalog::builtin().unwrap();
+    let need = BudgetNeed {
+        usd_per_year: 1.2e6,
+        gpu: "l40s".into(),
+        replica_rps: 20.0,
+        gpus_per_replica: 1,
+        utilisation: 0.7,
+    };
+    let (options, owned) = sizing::budget(&c, &need).unwrap();
+    let gpus: Vec<(String, u64)> = options.iter().map(|o| (o.option.clone(), o.gpus)).collect();
+    assert_eq!(gpus[1], ("cloud on demand".to_string(), 247));
+    assert_eq!(gpus[2].1, 266);
+    assert_eq!(gpus[3].1, 385);
+    assert!((options[1].requests_per_s - 3458.0).abs() < 1e-9);
+    // The owned design fits the budget, and one more server would not.
+    let owned = owned.unwrap();
+    let year = |d: &racksmith::model::Design| analyze(d).cost.options[0].usd_per_year;
+    assert!(year(&owned.design) <= 1.2e6);
+    assert_eq!(options[0].gpus, owned.gpus as u64);
+    let mut bigger = racksmith::templates::generate(
+        &c,
+        "inference-row",
+        &[
+            ("servers".into(), (owned.servers + 1).to_string()),
+            ("gpu".into(), "l40s".into()),
+        ],
+    )
+    .unwrap();
+    bigger.params = owned.design.params.clone();
+    assert!(year(&bigger) > 1.2e6);
+}
+
+#[test]
+fn the_owned_option_matches_the_cost_report() {
+    let r = analyze(&racksmith::samples::sample("l40s-inference-pcie").unwrap());
+    let owned = &r.cost.options[0];
+    assert_eq!(owned.option, "owned");
+    assert!((owned.usd_per_used_gpu_hour - r.cost.owned_usd_per_gpu_hour).abs() < 1e-3);
+    assert_eq!(
+        owned.usd_per_million_requests,
+        r.cost.usd_per_million_requests
+    );
+    // Month 1 carries the capex; the months after it the running costs.
+    assert!(
+        (owned.monthly_usd[0] - r.cost.capex_usd - r.cost.opex_usd_per_year / 12.0).abs() < 0.02
+    );
+    assert!((owned.monthly_usd[1] - r.cost.opex_usd_per_year / 12.0).abs() < 0.01);
+    let on_demand = &r.cost.options[1];
+    assert!((on_demand.usd_per_used_gpu_hour - r.cost.cloud_usd_per_gpu_hour).abs() < 1e-9);
+    // 32 GPUs x 8,760 h x 0.7 x $0.79.
+    assert!(
+        (on_demand.usd_per_year - 32.0 * 8760.0 * 0.7 * r.cost.cloud_usd_per_gpu_hour).abs() < 0.01
+    );
+}
