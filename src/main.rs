@@ -112,12 +112,27 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        #[command(subcommand)]
+        action: Option<CatalogAction>,
     },
     /// Write a built-in sample design to a file (or list the samples).
     Sample {
         /// Sample name; omit to list them.
         name: Option<String>,
         /// Where to write it.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum CatalogAction {
+    /// Read NetBox devicetype-library YAML files as parts, saying what looks wrong in each; writes the parts as a
+    /// RON catalog (to standard output without -o).
+    ImportNetbox {
+        /// Device type files (.yaml).
+        files: Vec<PathBuf>,
+        /// Where to write the parts.
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
@@ -391,7 +406,26 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Catalog { format }) => {
+        Some(Command::Catalog {
+            action: Some(CatalogAction::ImportNetbox { files, output }),
+            ..
+        }) => {
+            let builtin = Catalog::builtin()?;
+            let mut imported = Catalog::default();
+            for f in &files {
+                let i = racksmith::catalog::netbox::import(f, &builtin)?;
+                for w in &i.warnings {
+                    eprintln!("warning: {w}");
+                }
+                imported
+                    .parts
+                    .insert(racksmith::model::PartId::new(&i.id), i.part);
+            }
+            let text = ron::ser::to_string_pretty(&imported, ron::ser::PrettyConfig::default())?;
+            write_out(output.as_deref(), format!("{text}\n").as_bytes(), true)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Catalog { format, .. }) => {
             let catalog = Catalog::builtin()?;
             match format {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&catalog)?),

@@ -1,6 +1,8 @@
 //! Part specs (GPUs, servers, NICs, switches, storage, racks, cables, PDUs) and the built-in catalog loaded from
 //! `assets/catalog.ron`. Every figure carries its source in the part's `sources` table.
 
+pub mod netbox;
+
 use crate::model::{PartId, PcieLink, Protocol};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
