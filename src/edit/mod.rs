@@ -2,6 +2,7 @@
 //! changes many things is one `Edit::Batch`, so it is one undo step. Builders here also serve the sample generators.
 
 mod history;
+pub mod swap;
 
 pub use history::History;
 
