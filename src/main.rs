@@ -102,6 +102,21 @@ enum Command {
         #[command(subcommand)]
         what: SizeWhat,
     },
+    /// Replace a part everywhere in a design (every GPU slot, NIC slot, device and cable that uses it), or say
+    /// why it does not fit.
+    Swap {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Part to replace.
+        #[arg(long)]
+        from: String,
+        /// Part to put in its place (from the design or the built-in catalog).
+        #[arg(long)]
+        to: String,
+        /// Where to write the result (default: standard output).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
     /// Check a design file and list its problems.
     Validate {
         /// Design file (.ron).
@@ -394,6 +409,24 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             options,
         }) => new_design(template, list, output, &options),
         Some(Command::Size { what }) => size(what),
+        Some(Command::Swap {
+            file,
+            from,
+            to,
+            output,
+        }) => {
+            let mut design = io::load(&file)?;
+            let catalog = Catalog::builtin()?;
+            let edit = racksmith::edit::swap::swap_part(&design, &catalog, &from, &to)
+                .with_context(|| format!("{}: swapping {from} for {to}", file.display()))?;
+            edit.apply(&mut design)?;
+            write_out(
+                output.as_deref(),
+                io::design_to_string(&design)?.as_bytes(),
+                true,
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Validate { file }) => {
             let design = io::load(&file)?;
             println!(
