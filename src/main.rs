@@ -58,6 +58,9 @@ enum Command {
         /// Name of a rack that loses one of its A/B power feeds.
         #[arg(long)]
         lose_feed: Option<String>,
+        /// Name of a site lost whole (a regional outage).
+        #[arg(long)]
+        lose_site: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -361,6 +364,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             remove,
             remove_link,
             lose_feed,
+            lose_site,
             format,
         }) => {
             use analysis::whatif::{Failure, impact, n_minus_one};
@@ -377,6 +381,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     anyhow::bail!("{}: no link {n}", file.display());
                 }
                 Some(Failure::Link(id))
+            } else if let Some(name) = lose_site {
+                if !design.sites.contains_key(&name) {
+                    let known: Vec<&str> = design.sites.keys().map(String::as_str).collect();
+                    anyhow::bail!(
+                        "{}: no site named \"{name}\" (sites: {})",
+                        file.display(),
+                        if known.is_empty() {
+                            "none".to_string()
+                        } else {
+                            known.join(", ")
+                        }
+                    );
+                }
+                Some(Failure::Site(name))
             } else if let Some(name) = lose_feed {
                 let Some((id, _)) = design.racks.iter().find(|(_, r)| r.name == name) else {
                     anyhow::bail!("{}: no rack named \"{name}\"", file.display());

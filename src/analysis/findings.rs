@@ -71,6 +71,7 @@ fn names(design: &Design, ids: &[DeviceId]) -> String {
     v.join(", ")
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collect(
     design: &Design,
     topo: &Topology,
@@ -79,10 +80,12 @@ pub(crate) fn collect(
     power: &PowerReport,
     cost: &CostReport,
     cooling: &super::cooling::CoolingReport,
+    sites: &super::sites::SitesReport,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     bandwidth_findings(design, bw, &mut out);
     super::cooling::findings(design, cooling, &mut out);
+    super::sites::findings(design, sites, &mut out);
     connectivity_findings(design, topo, bw, &mut out);
     power_findings(power, &mut out);
     serving_findings(design, lat, cost, &mut out);

@@ -13,6 +13,7 @@ pub mod latency;
 pub mod power;
 pub mod queueing;
 pub mod routing;
+pub mod sites;
 pub mod text;
 pub mod whatif;
 
@@ -37,6 +38,8 @@ pub struct Report {
     pub cost: cost::CostReport,
     /// Heat per rack and how it is removed: air against its density limit, or liquid with its coolant flow.
     pub cooling: cooling::CoolingReport,
+    /// Sites, their capacity, and the service's availability (empty for a single-site design).
+    pub sites: sites::SitesReport,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
 }
@@ -92,7 +95,10 @@ pub fn analyze(design: &Design) -> Report {
         cost.training_job_cloud_usd = Some(round(t.gpu_hours * cost.cloud_usd_per_gpu_hour, 2));
     }
     let cooling = cooling::analyze(design, &power);
-    let findings = findings::collect(design, &topo, &bandwidth, &latency, &power, &cost, &cooling);
+    let sites = sites::analyze(design, &latency);
+    let findings = findings::collect(
+        design, &topo, &bandwidth, &latency, &power, &cost, &cooling, &sites,
+    );
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let summary = Summary {
         design: design.name.clone(),
@@ -128,6 +134,7 @@ pub fn analyze(design: &Design) -> Report {
         power,
         cost,
         cooling,
+        sites,
         findings,
     }
 }

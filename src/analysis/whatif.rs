@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// A part to take away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub enum Failure {
     /// A device (switch, server, storage) fails.
     Device(DeviceId),
@@ -21,6 +21,8 @@ pub enum Failure {
     Link(LinkId),
     /// A rack loses one of its two feeds: the rack's devices survive only if its load fits on the other feed.
     Feed(RackId),
+    /// A whole site is lost (a regional outage): every device in its racks.
+    Site(String),
 }
 
 /// What a failure costs.
@@ -162,13 +164,25 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
             }
             format!("one power feed of rack {name}")
         }
+        Failure::Site(site) => {
+            let ids: Vec<DeviceId> = design
+                .devices
+                .iter()
+                .filter(|(_, x)| design.racks.get(&x.rack).is_some_and(|r| r.site == site))
+                .map(|(id, _)| *id)
+                .collect();
+            for id in ids {
+                let _ = Edit::RemoveDevice(id).apply(&mut d);
+            }
+            format!("site {site}")
+        }
     };
     (d, what)
 }
 
 /// The impact of one failure, from a full analysis of the design without the part.
 pub fn impact(design: &Design, before: &Report, failure: Failure) -> Impact {
-    let (after_design, what) = without(design, failure);
+    let (after_design, what) = without(design, failure.clone());
     let after = analyze(&after_design);
     let (topo_before, topo_after) = (Topology::build(design), Topology::build(&after_design));
     let reach_before = gpus_reachable(design, &topo_before);

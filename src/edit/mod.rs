@@ -325,6 +325,7 @@ impl<'a> Builder<'a> {
                 slot,
                 feed_capacity_w: None,
                 cooling: crate::model::Cooling::Air,
+                site: String::new(),
                 notes: String::new(),
             },
         ));

@@ -209,6 +209,9 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
             }
         }
     }
+    if let Some(a) = p.availability_target {
+        c.num("availability_target", a, Range::above(0.0, 1.0));
+    }
     c.num("reserved_1y_discount", p.reserved_1y_discount, Range::closed(0.0, 0.95));
     c.num("reserved_3y_discount", p.reserved_3y_discount, Range::closed(0.0, 0.95));
     c.num(
@@ -452,6 +455,14 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
     check_params(&design.params, &mut problems);
     for (id, part) in &design.parts {
         check_part(id.as_str(), part, &mut problems);
+    }
+    for (name, site) in &design.sites {
+        let mut c = Checker {
+            problems: &mut problems,
+            prefix: format!("sites.\"{name}\"."),
+            part: None,
+        };
+        c.num("availability", site.availability, Range::above(0.0, 1.0));
     }
     for (id, rack) in &design.racks {
         let mut c = Checker {

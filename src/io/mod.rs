@@ -261,6 +261,9 @@ pub fn design_to_string(design: &Design) -> Result<String, SaveError> {
         "    params: {},",
         indent(&pretty(&design.params, 3)?, "    ")
     );
+    if !design.sites.is_empty() {
+        write_map(&mut out, "sites", &design.sites, true)?;
+    }
     write_map(&mut out, "parts", &design.parts, false)?;
     write_map(&mut out, "racks", &design.racks, true)?;
     write_map(&mut out, "devices", &design.devices, true)?;

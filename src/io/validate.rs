@@ -63,6 +63,15 @@ pub fn validate(design: &Design) -> Vec<Problem> {
                 format!("rack {} uses unknown part \"{}\"", rack.name, rack.part),
             ));
         }
+        if !rack.site.is_empty() && !design.sites.contains_key(&rack.site) {
+            problems.push(Problem::rack(
+                *id,
+                format!(
+                    "rack {} stands in site \"{}\", which the design's sites do not define",
+                    rack.name, rack.site
+                ),
+            ));
+        }
         if rack.height_u == 0 || rack.height_u > 60 {
             problems.push(Problem::rack(
                 *id,

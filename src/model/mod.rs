@@ -69,6 +69,9 @@ pub struct Design {
     pub notes: String,
     /// Traffic, service level and prices the analysis uses.
     pub params: Params,
+    /// Sites (data halls, regions) by name; racks name the site they stand in. Empty: one site.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sites: BTreeMap<String, Site>,
     /// Specs of every part the design uses, copied from the catalog when first added and overridable here.
     #[serde(deserialize_with = "unique_keys")]
     pub parts: BTreeMap<PartId, Part>,
@@ -92,6 +95,7 @@ impl Default for Design {
             name: "Untitled design".into(),
             notes: String::new(),
             params: Params::default(),
+            sites: BTreeMap::new(),
             parts: BTreeMap::new(),
             racks: BTreeMap::new(),
             devices: BTreeMap::new(),
@@ -121,6 +125,9 @@ pub struct Rack {
     pub slot: u16,
     /// Capacity of each of the A and B power feeds in watts, when the rack has redundant feeds.
     pub feed_capacity_w: Option<f64>,
+    /// The site the rack stands in (a key of the design's `sites`); empty when the design has one site.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub site: String,
     /// How the rack's heat is removed: room air (the default) or direct liquid cooling.
     #[serde(skip_serializing_if = "Cooling::is_air")]
     pub cooling: Cooling,
@@ -141,6 +148,30 @@ impl Default for Rack {
             slot: 0,
             feed_capacity_w: None,
             cooling: Cooling::Air,
+            site: String::new(),
+            notes: String::new(),
+        }
+    }
+}
+
+/// A site: a data hall or a region, with the availability the service can count on there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Site {
+    /// Region, e.g. "eu-west".
+    pub region: String,
+    /// Share of the time the site is up, in (0, 1] (docs/analysis.md, "Sites and availability"). Default 0.9995.
+    pub availability: f64,
+    /// Review note.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub notes: String,
+}
+
+impl Default for Site {
+    fn default() -> Self {
+        Self {
+            region: String::new(),
+            availability: 0.9995,
             notes: String::new(),
         }
     }

@@ -40,6 +40,9 @@ pub struct Params {
     /// the capex and shown separately. Empty by default.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub spares: std::collections::BTreeMap<String, Spares>,
+    /// Availability the service must meet (an SLA such as 0.999), when the design has sites.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub availability_target: Option<f64>,
     /// Discount of a 1-year cloud commitment off the on-demand price (0-1). Default 0.35.
     pub reserved_1y_discount: f64,
     /// Discount of a 3-year cloud commitment off the on-demand price (0-1). Default 0.55.
@@ -84,6 +87,7 @@ impl Default for Params {
             air_delta_t_c: 12.0,
             liquid_delta_t_c: 10.0,
             spares: std::collections::BTreeMap::new(),
+            availability_target: None,
             reserved_1y_discount: 0.35,
             reserved_3y_discount: 0.55,
         }
