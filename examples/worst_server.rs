@@ -9,7 +9,10 @@ use racksmith::model::{Design, PartId};
 use std::time::Instant;
 
 fn main() {
-    let slots: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(576);
+    let slots: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(576);
     let d = worst(slots);
     let t = Instant::now();
     let r = analyze(&d);
@@ -26,7 +29,9 @@ fn main() {
 pub fn worst(slots: usize) -> Design {
     let c = Catalog::builtin().unwrap();
     let mut d = Design::default();
-    let (rack, _) = Builder::new(&mut d, &c).add_rack("rack-48u", "R", 0, 0).unwrap();
+    let (rack, _) = Builder::new(&mut d, &c)
+        .add_rack("rack-48u", "R", 0, 0)
+        .unwrap();
     let mut b = Builder::new(&mut d, &c);
     let server = b.add_device("dgx-h100", "big", rack, 1).unwrap();
     let id = PartId::new("dgx-h100");
@@ -46,7 +51,10 @@ pub fn worst(slots: usize) -> Design {
     let mut b = Builder::new(&mut d, &c);
     let mut switches = Vec::new();
     for i in 0..slots.div_ceil(64) {
-        switches.push(b.add_device("qm9700", &format!("sw{i}"), rack, 10 + i as u16).unwrap());
+        switches.push(
+            b.add_device("qm9700", &format!("sw{i}"), rack, 10 + i as u16)
+                .unwrap(),
+        );
     }
     for i in 0..slots {
         let a = racksmith::model::PortRef::new(server, format!("nic{i}/p1"));

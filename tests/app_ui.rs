@@ -2,7 +2,7 @@
 #![cfg(feature = "gui")]
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::{
     AppCommand, DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp,
 };
@@ -509,9 +509,7 @@ fn the_fabric_view_shows_tiers_and_selects_what_it_is_clicked_on() {
     // Tier rows of the SuperPOD unit: 31 DGX and 3 AI400X2, 8 + 4 leaves (compute and storage), 4 spines.
     let rows: Vec<(String, usize)> = h
         .state()
-        .ui
-        .fabric
-        .as_ref()
+        .fabric_layout()
         .unwrap()
         .rows
         .iter()
@@ -684,8 +682,8 @@ fn drag_a_port_onto_a_device_to_cable_it() {
         "{}",
         h.state().ui.status
     );
-    // Onto the first leaf, which has free NDR ports: it lights up green and the drop starts connecting from the new
-    // switch's port to the leaf.
+    // Onto the first leaf, which has free NDR ports: it lights up green and the drop cables the new switch's port
+    // to the leaf's first compatible free port at once (its first 20 ports are cabled: p21).
     let old_leaf = d
         .devices
         .iter()
@@ -697,55 +695,114 @@ fn drag_a_port_onto_a_device_to_cable_it() {
     let leaf_at = h.state().device_screen_rect(old_leaf).unwrap().center();
     drag_to(&mut h, leaf_at);
     let from = PortRef::new(leaf, "p1");
+    let other_end = |h: &Harness<'static, RacksmithApp>| {
+        let d2 = h.state().design();
+        let link = d2.link_at(&from).expect("cabled");
+        let l = &d2.links[&link];
+        assert_eq!(
+            l.medium,
+            racksmith::model::Medium::InfiniBand(racksmith::model::IbRate::Ndr)
+        );
+        if l.a == from {
+            l.b.clone()
+        } else {
+            l.a.clone()
+        }
+    };
     assert_eq!(
-        h.state().ui.connect_from.as_ref(),
-        Some(&from),
+        other_end(&h),
+        PortRef::new(old_leaf, "p21"),
         "status: {}",
         h.state().ui.status
     );
-    assert_eq!(h.state().ui.connect_target, Some(old_leaf));
-    // The leaf's first 20 ports are cabled; p21 is the first offered.
-    h.get_by_label("Connect to p21").click();
+    assert_eq!(h.state().design().links.len(), d.links.len() + 1);
+    // The choice is shown, and another port can be taken instead: one undo step.
+    h.get_by_label_contains(":p1 to");
+    h.get_by(|n| {
+        n.role() == egui::accesskit::Role::ComboBox && n.value().as_deref() == Some("leaf-01:p21")
+    })
+    .click();
     step(&mut h);
-    let d2 = h.state().design();
-    let link = d2.link_at(&from).expect("cabled");
+    // The popup's entry (the inspector's port list names p23 too, as a label).
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "p23")
+        .click();
+    step(&mut h);
     assert_eq!(
-        d2.links[&link].medium,
-        racksmith::model::Medium::InfiniBand(racksmith::model::IbRate::Ndr)
+        other_end(&h),
+        PortRef::new(old_leaf, "p23"),
+        "status: {}",
+        h.state().ui.status
     );
-    assert_eq!(d2.links.len(), d.links.len() + 1);
+    assert_eq!(h.state().design().links.len(), d.links.len() + 1);
+    h.state_mut().push(AppCommand::Undo);
+    step(&mut h);
+    assert_eq!(other_end(&h), PortRef::new(old_leaf, "p21"));
 }
 
-#[test]
-fn drag_a_gpu_from_the_palette_into_a_server_slot() {
+/// A server of `part` in an empty rack, clicked on the canvas, its internals opened from the inspector.
+fn server_window_of(part: &str) -> (Harness<'static, RacksmithApp>, DeviceId) {
     let (design, rack) = one_rack();
     let mut h = harness(design);
     h.state_mut().push(AppCommand::AddDevice {
-        part: "pcie-gpu-4u".into(),
+        part: part.into(),
         rack,
         position_u: 1,
     });
     step(&mut h);
-    let server = *h.state().design().devices.keys().next().unwrap();
-    h.state_mut().ui.server_window = Some(server);
-    // Open the GPUs category of the palette, then drag the L40S onto GPU slot 0.
-    h.get_by_label_contains("GPUs (").click();
+    let Some(server) = h.state().design().devices.keys().next().copied() else {
+        panic!("the server was not added: {}", h.state().ui.status);
+    };
+    let Some(at) = h.state().device_screen_rect(server) else {
+        panic!("the server is not on the canvas");
+    };
+    click_at(&mut h, at.center());
+    h.get_by_label("Server internals…").click();
     step(&mut h);
+    h.get_by_label_contains("Server internals — ");
+    (h, server)
+}
+
+/// Drags a palette part (found by its name, in the palette) onto a point.
+fn drag_part_to(h: &mut Harness<'static, RacksmithApp>, part_name: &str, target: egui::Pos2) {
+    // The palette's entry (the servers' figures may name the part too), opening its category when closed.
+    let Some(palette_right) = h.state().ui.central_rect.map(|r| r.left()) else {
+        panic!("no central area drawn yet");
+    };
+    let find = |h: &Harness<'static, RacksmithApp>| {
+        h.query_all_by_label_contains(part_name)
+            .map(|n| n.rect())
+            .find(|r| r.right() <= palette_right)
+    };
+    if find(h).is_none() {
+        h.get_by(|n| n.label().is_some_and(|l| l.starts_with("GPUs (")))
+            .click();
+        step(h);
+    }
+    let Some(item) = find(h).map(|r| r.center()) else {
+        panic!("{part_name} is not in the palette");
+    };
+    h.hover_at(item);
+    step(h);
+    h.drag_at(item);
+    step(h);
+    h.hover_at(item + egui::vec2(30.0, 0.0));
+    step(h);
+    h.hover_at(target);
+    step(h);
+    h.drop_at(target);
+    step(h);
+}
+
+#[test]
+fn drag_a_gpu_from_the_palette_into_a_server_slot() {
+    let (mut h, server) = server_window_of("pcie-gpu-4u");
+    // The PCIe tree is drawn: root complexes and the slots under them.
+    h.get_by_label("GPU slot 7: empty");
+    h.get_by_label("NIC slot 0: empty");
     let catalog = Catalog::builtin().unwrap();
     let l40s = catalog.get("l40s").unwrap();
-    let item = h.get_by_label_contains(&l40s.name).rect().center();
-    let combos: Vec<egui::Rect> = h.get_all_by_value("empty").map(|n| n.rect()).collect();
-    let slot0 = combos.first().expect("slot combos").center();
-    h.hover_at(item);
-    step(&mut h);
-    h.drag_at(item);
-    step(&mut h);
-    h.hover_at(item + egui::vec2(30.0, 0.0));
-    step(&mut h);
-    h.hover_at(slot0);
-    step(&mut h);
-    h.drop_at(slot0);
-    step(&mut h);
+    let slot0 = h.get_by_label("GPU slot 0: empty").rect().center();
+    drag_part_to(&mut h, &l40s.name, slot0);
     let d = h.state().design();
     assert_eq!(
         d.devices[&server].gpus.get(&0).map(|p| p.as_str()),
@@ -757,10 +814,35 @@ fn drag_a_gpu_from_the_palette_into_a_server_slot() {
         d.parts.contains_key(&PartId::new("l40s")),
         "the spec is copied into the design"
     );
+    h.get_by_label("GPU slot 0: l40s");
     // One undo step takes it out again.
     h.state_mut().push(AppCommand::Undo);
     step(&mut h);
     assert!(h.state().design().devices[&server].gpus.is_empty());
+}
+
+#[test]
+fn a_refused_drop_says_why_at_the_slot() {
+    let (mut h, server) = server_window_of("hgx-h100-8gpu");
+    let catalog = Catalog::builtin().unwrap();
+    let l40s = catalog.get("l40s").unwrap();
+    let slot0 = h.get_by_label("GPU slot 0: h100-sxm").rect().center();
+    let before = h.state().design().clone();
+    drag_part_to(&mut h, &l40s.name, slot0);
+    let status = h.state().ui.status.clone();
+    assert!(status.contains("this slot takes an SXM GPU"), "{status}");
+    assert!(status.contains("is a PCIe card"), "{status}");
+    assert_eq!(h.state().design(), &before);
+    assert_eq!(
+        h.state().design().devices[&server].gpus[&0],
+        PartId::new("h100-sxm")
+    );
+    // A GPU dropped on a NIC slot gets a reason too.
+    let nic0 = h.get_by_label_contains("NIC slot 0: ").rect().center();
+    drag_part_to(&mut h, &l40s.name, nic0);
+    let status = h.state().ui.status.clone();
+    assert!(status.contains("this slot takes a NIC"), "{status}");
+    assert_eq!(h.state().design(), &before);
 }
 
 /// The file name the app suggests for a design that was never saved: its name made safe, then the suffix.
@@ -1174,4 +1256,390 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
     step(&mut h);
     assert_eq!(h.state().design().racks[&rack].notes, "");
     assert_eq!(h.state().design().notes, "for the finance review");
+}
+
+/// Makes a file read-only by its permission bits (tests run as root, but the refusal checks the bits).
+fn read_only_file(path: &std::path::Path, text: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    assert!(std::fs::write(path, text).is_ok());
+    assert!(std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o444)).is_ok());
+}
+
+#[test]
+fn saving_onto_a_read_only_file_asks_and_replace_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("locked.ron");
+    read_only_file(&path, "old");
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    step(&mut h);
+    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    step(&mut h);
+    h.get_by_label("locked.ron is read-only. Replace it anyway?");
+    // Nothing written, nothing marked saved before the answer.
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+    assert!(h.state().doc.is_dirty());
+    h.get_by_label("Replace").click();
+    step(&mut h);
+    assert_eq!(&racksmith::io::load(&path).unwrap(), h.state().design());
+    assert!(!h.state().doc.is_dirty());
+    assert_eq!(h.state().doc.path.as_deref(), Some(path.as_path()));
+    assert!(h.state().ui.read_only.is_none());
+    assert!(h.query_by_label_contains("is read-only").is_none());
+}
+
+#[test]
+fn cancelling_a_read_only_save_leaves_the_file_and_the_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("locked.ron");
+    read_only_file(&path, "old");
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    step(&mut h);
+    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    step(&mut h);
+    h.get_by_label("Cancel").click();
+    step(&mut h);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+    assert!(h.state().doc.is_dirty());
+    assert!(h.state().doc.path.is_none());
+    assert!(h.query_by_label_contains("is read-only").is_none());
+}
+
+#[test]
+fn exporting_onto_a_read_only_file_asks_and_replace_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bom.csv");
+    read_only_file(&path, "old");
+    let mut h = dialog_harness(racksmith::samples::default_design());
+    h.get_by_label("File").click();
+    step(&mut h);
+    h.get_by_label("Export").hover();
+    step(&mut h);
+    h.get_by_label("Bill of materials (.csv)…").click();
+    step(&mut h);
+    let name = suggested(&h, "-bom.csv");
+    type_path_and_confirm(&mut h, &name, &path);
+    // The in-app dialog asks about the existing file first, then about its being read-only.
+    h.get_by_label("Replace").click();
+    step(&mut h);
+    h.get_by_label("bom.csv is read-only. Replace it anyway?");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+    h.get_by_label("Replace").click();
+    step(&mut h);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.len() > 3 && text != "old", "{text}");
+    let status = &h.state().ui.status;
+    assert!(status.contains("bom.csv"), "{status}");
+    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+}
+
+/// The Bottleneck card's value ("12 of 50 GB/s").
+fn bottleneck_value(h: &Harness<'static, RacksmithApp>) -> String {
+    let text = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.label().or_else(|| n.value());
+    h.get_all_by(|n| text(n).is_some_and(|l| l.ends_with(" GB/s") && l.contains(" of ")))
+        .next()
+        .and_then(|n| text(&n.accesskit_node()))
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_bottleneck_card_follows_the_traffic_pattern_selector() {
+    let mut h = harness(racksmith::samples::default_design());
+    let flat = bottleneck_value(&h);
+    // Pick another pattern in the toolbar: the card shows that pattern's figures.
+    h.get_by_role_and_label(egui::accesskit::Role::ComboBox, "link load")
+        .click();
+    step(&mut h);
+    h.get_by_label("storage read").click();
+    step(&mut h);
+    let storage = bottleneck_value(&h);
+    let r = h.state().report().unwrap().clone();
+    let p = r
+        .bandwidth
+        .patterns
+        .iter()
+        .find(|p| p.pattern == "Storage read")
+        .expect("the default design reads from storage");
+    assert_eq!(
+        storage,
+        format!(
+            "{:.0} of {:.0} GB/s",
+            p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+        )
+    );
+    assert_ne!(flat, storage);
+}
+
+#[test]
+fn an_uncabled_server_says_so_instead_of_minus_zero() {
+    let (design, rack) = one_rack();
+    let mut h = harness(design);
+    h.state_mut().push(AppCommand::AddDevice {
+        part: "dgx-h100".into(),
+        rack,
+        position_u: 1,
+    });
+    step(&mut h);
+    h.get_by_label("no compute NIC cabled");
+    assert!(h.query_by_label_contains("-0 Gb/s").is_none());
+    assert!(h.query_by_label_contains("(bottleneck: )").is_none());
+}
+
+#[test]
+fn compare_prints_counts_as_whole_numbers() {
+    let mut h = harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
+    h.state_mut()
+        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+    step(&mut h);
+    h.get_by_label("120");
+    h.get_by_label("60");
+    assert!(h.query_by_label("120.000").is_none());
+    assert!(h.query_by_label("-0").is_none());
+}
+
+#[test]
+fn a_chassis_priced_without_its_gpus_says_so_in_the_palette() {
+    let h = harness(racksmith::samples::default_design());
+    let catalog = Catalog::builtin().unwrap();
+    let dgx = catalog.get("dgx-h100").unwrap();
+    let line = h
+        .get_by_label_contains(&format!(
+            "{} + GPUs",
+            racksmith::analysis::text::usd(dgx.price_usd)
+        ))
+        .accesskit_node()
+        .value()
+        .unwrap_or_default();
+    assert!(line.contains("with 8 ×"), "{line}");
+}
+
+/// Whether every unit of every rack is drawn inside the canvas.
+fn all_racks_inside_the_canvas(h: &Harness<'static, RacksmithApp>) -> bool {
+    let app = h.state();
+    let Some(canvas) = app.ui.canvas_rect.map(|r| r.expand(1.0)) else {
+        return false;
+    };
+    app.design().racks.iter().all(|(id, r)| {
+        let top = app.unit_screen_pos(*id, r.height_u);
+        let bottom = app.unit_screen_pos(*id, 1);
+        top.is_some_and(|p| canvas.contains(p)) && bottom.is_some_and(|p| canvas.contains(p))
+    })
+}
+
+#[test]
+fn windows_open_over_the_canvas_not_over_the_palette_or_menu() {
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_label("Help").click();
+    step(&mut h);
+    h.get_by_label("Keyboard shortcuts").click();
+    step(&mut h);
+    h.get_by_label("Parameters…").click();
+    step(&mut h);
+    let central = h.state().ui.central_rect.unwrap();
+    for title in ["Help", "Parameters"] {
+        let r = h.get_all_by_label(title).last().unwrap().rect();
+        assert!(
+            r.left() >= central.left() && r.top() >= central.top(),
+            "{title} at {r:?}, central area {central:?}"
+        );
+    }
+}
+
+#[test]
+fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
+    let mut h = harness(racksmith::samples::default_design());
+    assert!(all_racks_inside_the_canvas(&h));
+    h.get_by_label("Both").click();
+    step(&mut h);
+    assert!(all_racks_inside_the_canvas(&h), "Both view cuts racks off");
+    h.get_by_label("Racks").click();
+    step(&mut h);
+    h.get_by_label("+ 42U rack").click();
+    step(&mut h);
+    assert_eq!(h.state().design().racks.len(), 11);
+    assert!(
+        all_racks_inside_the_canvas(&h),
+        "the new rack is off screen"
+    );
+}
+
+#[test]
+fn the_side_pane_collapses_to_widen_the_canvas_at_1024() {
+    let app = RacksmithApp::new_for_test(racksmith::samples::default_design());
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 700.0))
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(3);
+    let before = h.state().ui.canvas_rect.unwrap().width();
+    assert!(before >= 480.0, "canvas only {before} px wide at 1024");
+    h.get_by_label("▶").click();
+    step(&mut h);
+    let after = h.state().ui.canvas_rect.unwrap().width();
+    assert!(after > before + 200.0, "{before} -> {after}");
+    assert!(all_racks_inside_the_canvas(&h));
+    h.get_by_label("◀").click();
+    step(&mut h);
+    h.get_by_label("Inspector");
+}
+
+#[test]
+fn the_bandwidth_limiter_is_readable_in_full() {
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_label("Bandwidth").click();
+    step(&mut h);
+    let r = h.state().report().unwrap().clone();
+    for p in &r.bandwidth.patterns {
+        // Patterns limited by the same hop say the same thing: one label each.
+        let label = format!("Limited by: {}", p.limiter);
+        assert!(h.get_all_by_label(&label).next().is_some(), "{label}");
+    }
+}
+
+#[test]
+fn help_has_a_getting_started_guide_and_the_shortcuts() {
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_label("Help").click();
+    step(&mut h);
+    h.get_by_label("Getting started").click();
+    step(&mut h);
+    for step_title in [
+        "1. Racks",
+        "2. Equipment",
+        "4. Cables",
+        "5. Reading the analysis",
+    ] {
+        h.get_by_label(step_title);
+    }
+    h.get_by_label_contains("first compatible free port");
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Keyboard shortcuts")
+        .click();
+    step(&mut h);
+    h.get_by_label("Ctrl+D");
+    assert!(h.query_by_label("1. Racks").is_none());
+}
+
+#[test]
+fn every_toolbar_control_has_a_tooltip() {
+    let mut h = harness(racksmith::samples::default_design());
+    let name = h.state().design().name.clone();
+    let controls = [
+        "Undo",
+        "Redo",
+        "link load",
+        "+ 42U rack",
+        "+ 48U rack",
+        "Fit",
+        "Parameters…",
+        "Racks",
+        "Fabric",
+        "Both",
+        "Front",
+        "Rear",
+        "▶",
+        name.as_str(),
+    ];
+    for label in controls {
+        h.get_all_by_label(label).next().unwrap().hover();
+        // Tooltips wait for the pointer to rest.
+        h.run_steps(40);
+        let tooltip = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+            n.role() == egui::accesskit::Role::Tooltip
+                || n.parent()
+                    .is_some_and(|p| p.role() == egui::accesskit::Role::Tooltip)
+        };
+        assert!(
+            h.query_all_by(tooltip).next().is_some(),
+            "no tooltip for {label}"
+        );
+        h.hover_at(egui::pos2(800.0, 600.0));
+        h.run_steps(5);
+    }
+}
+
+#[test]
+fn placing_over_the_power_budget_is_allowed_with_a_warning() {
+    let (design, rack) = one_rack();
+    let mut h = harness(design);
+    let budget_w = h.state().design().racks[&rack].power_budget_w;
+    let mut u = 1;
+    // DGX H100s until the rack's budget is exceeded.
+    while racksmith::analysis::analyze(h.state().design())
+        .power
+        .it_power_w
+        <= budget_w
+        && u < 40
+    {
+        h.state_mut().push(AppCommand::AddDevice {
+            part: "dgx-h100".into(),
+            rack,
+            position_u: u,
+        });
+        step(&mut h);
+        u += 8;
+    }
+    let status = h.state().ui.status.clone();
+    assert!(status.contains("over its power budget"), "{status}");
+    assert!(h.state().ui.status_is_warning && !h.state().ui.status_is_error);
+    h.get_by_label_contains("over its power budget");
+    // The last one was placed all the same.
+    assert_eq!(h.state().design().devices.len() as u16, (u - 1) / 8);
+}
+
+#[test]
+fn the_theme_switches_from_the_view_menu() {
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_label("View").click();
+    step(&mut h);
+    h.get_by_label("☀ Light").click();
+    step(&mut h);
+    assert!(!h.ctx.global_style().visuals.dark_mode);
+    h.get_by_label("View").click();
+    step(&mut h);
+    h.get_by_label("🌙 Dark").click();
+    step(&mut h);
+    assert!(h.ctx.global_style().visuals.dark_mode);
+}
+
+#[test]
+fn the_rear_face_shows_where_cables_land() {
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_label("Rear").click();
+    step(&mut h);
+    assert_eq!(
+        h.state().ui.rack_face,
+        racksmith::app::state::RackFace::Rear
+    );
+    h.get_by_label("Front").click();
+    step(&mut h);
+    assert_eq!(
+        h.state().ui.rack_face,
+        racksmith::app::state::RackFace::Front
+    );
+}
+
+#[test]
+fn a_box_selects_devices_across_racks() {
+    let mut h = harness(racksmith::samples::default_design());
+    let d = h.state().design().clone();
+    let racks: Vec<RackId> = d.racks.keys().copied().take(3).collect();
+    let (first, third) = (racks[0], racks[2]);
+    // From the empty top of the first rack to the bottom of the third.
+    let from = h.state().unit_screen_pos(first, 41).unwrap();
+    let to = h.state().unit_screen_pos(third, 2).unwrap();
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    h.hover_at(from + egui::vec2(20.0, 20.0));
+    h.step();
+    h.hover_at(to);
+    h.step();
+    release_at(&mut h, to);
+    step(&mut h);
+    let sel = &h.state().ui.selection;
+    let in_racks: std::collections::BTreeSet<RackId> =
+        sel.devices.iter().map(|id| d.devices[id].rack).collect();
+    assert!(in_racks.len() >= 3, "{in_racks:?}");
 }

@@ -3,30 +3,25 @@
 //! "updating", while a new one is computed.
 
 use super::AppCommand;
-use super::state::FitTarget;
+use super::state::{FitTarget, Pattern};
+use super::theme::{self, Status};
 use crate::analysis::text::usd;
 use crate::analysis::{Report, Severity, collectives};
 use crate::model::Design;
 use egui::{Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, Legend, Line, Plot};
 
-/// Colour of a finding severity.
-pub fn severity_color(s: Severity) -> Color32 {
-    match s {
-        Severity::Error => Color32::from_rgb(230, 70, 60),
-        Severity::Warning => Color32::from_rgb(230, 170, 40),
-        Severity::Info => Color32::from_rgb(90, 160, 230),
-    }
-}
-
-const CARD_W: f32 = 118.0;
+/// Narrowest card content; cards widen to share the pane's width.
+const CARD_MIN_W: f32 = 100.0;
+/// A card's frame around its content (margins and stroke).
+const CARD_FRAME_W: f32 = 18.0;
 
 /// A summary card: a figure, a line under it, and its formula as a tooltip.
 struct Card {
     title: String,
     value: String,
     sub: String,
-    color: Option<Color32>,
+    status: Status,
     tip: String,
 }
 
@@ -35,36 +30,40 @@ fn card(
     title: &str,
     value: String,
     sub: String,
-    color: Option<Color32>,
+    status: Status,
     tip: String,
 ) {
     cards.push(Card {
         title: title.to_string(),
         value,
         sub,
-        color,
+        status,
         tip,
     });
 }
 
-fn card_ui(ui: &mut egui::Ui, c: &Card) {
+fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
     egui::Frame::group(ui.style())
         .inner_margin(egui::Margin::symmetric(8, 4))
         .show(ui, |ui| {
-            ui.set_width(CARD_W);
+            ui.set_width(content_w);
             ui.set_min_height(52.0);
             ui.vertical(|ui| {
                 ui.label(RichText::new(&c.title).small().weak());
                 let v = RichText::new(&c.value).strong().size(16.0);
-                ui.label(match c.color {
-                    Some(col) => v.color(col),
-                    None => v,
+                ui.label(match c.status {
+                    Status::Info => v,
+                    s => v.color(theme::status(ui, s)),
                 });
                 ui.add(egui::Label::new(RichText::new(&c.sub).small()).truncate());
             });
         })
         .response
-        .on_hover_text(&c.tip);
+        .on_hover_text(if c.status == Status::Info {
+            c.tip.clone()
+        } else {
+            format!("{}\n\nStatus: {}", c.tip, c.status.word())
+        });
 }
 
 /// Draws the analysis pane.
@@ -73,6 +72,7 @@ pub fn analysis_ui(
     design: &Design,
     report: Option<&Report>,
     stale: bool,
+    pattern: Pattern,
     cmds: &mut Vec<AppCommand>,
 ) {
     ui.horizontal(|ui| {
@@ -91,7 +91,6 @@ pub fn analysis_ui(
         ui.label("Analysing…");
         return;
     };
-    let s = &r.summary;
     let width = ui.available_width() - 14.0;
     // Both axes: a wide table must scroll, not widen the side panel over the canvas.
     egui::ScrollArea::both()
@@ -101,109 +100,236 @@ pub fn analysis_ui(
             // Wrap text and cards at the pane's width; only tables wider than that scroll sideways.
             let layout = egui::Layout::top_down(egui::Align::Min);
             ui.allocate_ui_with_layout(egui::vec2(width, 0.0), layout, |ui| {
-            let mut cards: Vec<Card> = Vec::new();
-            {
-                card(
-                    &mut cards,
-                    "GPUs",
-                    format!("{} GPUs", s.gpus),
-                    format!("{} servers, {} switches", s.gpu_servers, s.switches),
-                    None,
-                    "GPUs installed in server GPU slots (sum over servers).".into(),
-                );
-                card(
-                    &mut cards,
-                    "Bisection",
-                    format!("{:.1} Tb/s", s.bisection_gbps / 1000.0),
-                    format!("{:.0} Gb/s per GPU", s.bisection_gbps / s.gpus.max(1) as f64),
-                    None,
-                    format!("{}\n= {:.0} Gb/s", r.bandwidth.bisection.method, s.bisection_gbps),
-                );
-                let short = r.bandwidth.patterns.first().is_some_and(|p| p.shortfall > 0.01);
-                card(
-                    &mut cards,
-                    "Bottleneck",
-                    r.bandwidth
-                        .patterns
-                        .first()
-                        .map_or("none".into(), |p| format!("{:.0} GB/s/GPU", p.achieved_gbs_per_gpu)),
-                    s.bottleneck.clone(),
-                    short.then_some(severity_color(Severity::Warning)),
-                    format!(
-                        "Per-GPU bandwidth of the first traffic pattern = min over the hops on its path (NVLink, PCIe, NIC, fabric).\n{}",
-                        s.bottleneck
-                    ),
-                );
-                card(
-                    &mut cards,
-                    "p99 latency",
-                    format!("{:.2} µs", s.p99_latency_us),
-                    format!("all-reduce {:.2} ms", s.allreduce_ms),
-                    None,
-                    format!(
-                        "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: best of ring/tree/hierarchical by the alpha-beta model ({}).",
-                        r.latency.utilisation * 100.0,
-                        r.latency.message_bytes,
-                        r.latency.allreduce.best
-                    ),
-                );
-                let over = s.it_power_kw > s.power_budget_kw;
-                card(
-                    &mut cards,
-                    "Power",
-                    format!("{:.0} / {:.0} kW", s.it_power_kw, s.power_budget_kw),
-                    format!("facility {:.0} kW", r.power.facility_power_w / 1000.0),
-                    over.then_some(severity_color(Severity::Error)),
-                    format!(
-                        "IT power = Σ devices (part max draw + GPUs + NICs in slots) + optics = {:.1} kW\nbudget = Σ rack budgets = {:.1} kW\nfacility = IT × PUE {}",
-                        s.it_power_kw, s.power_budget_kw, r.power.pue
-                    ),
-                );
-                card(
-                    &mut cards,
-                    "Capex",
-                    usd(s.capex_usd),
-                    format!("{} per GPU", usd(s.capex_usd / s.gpus.max(1) as f64)),
-                    None,
-                    "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
-                );
-                card(
-                    &mut cards,
-                    "$/GPU-hour",
-                    format!("${:.2}", s.usd_per_gpu_hour),
-                    format!("cloud ${:.2}", r.cost.cloud_usd_per_gpu_hour),
-                    (s.usd_per_gpu_hour > r.cost.cloud_usd_per_gpu_hour && r.cost.cloud_usd_per_gpu_hour > 0.0)
-                        .then_some(severity_color(Severity::Warning)),
-                    format!(
-                        "owned $/GPU-h = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation)\n= (({} - {}) / {} + {}) / ({} × 8760 × {:.2})\ncloud: {}",
-                        usd(r.cost.capex_usd),
-                        usd(r.cost.residual_usd),
-                        r.cost.years,
-                        usd(r.cost.opex_usd_per_year),
-                        s.gpus,
-                        design.params.utilisation_target,
-                        r.cost.cloud_price_source
-                    ),
-                );
-            }
-            // Frames in a wrapped layout do not wrap (their size is known only after drawing): rows by hand.
-            let spacing = ui.spacing().item_spacing.x;
-            let per_row = (((width + spacing) / (CARD_W + 18.0 + spacing)).floor() as usize).max(1);
-            for row in cards.chunks(per_row) {
-                ui.horizontal(|ui| {
-                    for c in row {
-                        card_ui(ui, c);
-                    }
-                });
-            }
-            ui.add_space(4.0);
-            findings_ui(ui, r, cmds);
-            bandwidth_ui(ui, r);
-            latency_ui(ui, r);
-            power_ui(ui, r);
-            cost_ui(ui, r);
+                let cards = summary_cards(design, r, pattern);
+                // Frames in a wrapped layout do not wrap (their size is known only after drawing): rows by hand.
+                let spacing = ui.spacing().item_spacing.x;
+                let per_row = (((width + spacing) / (CARD_MIN_W + CARD_FRAME_W + spacing)).floor()
+                    as usize)
+                    .max(1);
+                let content_w =
+                    ((width + spacing) / per_row as f32 - spacing - CARD_FRAME_W).min(160.0);
+                for row in cards.chunks(per_row) {
+                    ui.horizontal(|ui| {
+                        for c in row {
+                            card_ui(ui, c, content_w);
+                        }
+                    });
+                }
+                ui.add_space(4.0);
+                findings_ui(ui, r, cmds);
+                bandwidth_ui(ui, r);
+                latency_ui(ui, r);
+                power_ui(ui, r);
+                cost_ui(ui, r);
             });
         });
+}
+
+/// The headline cards, each coloured by its figure against its target.
+fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
+    let s = &r.summary;
+    let mut cards: Vec<Card> = Vec::new();
+    let gpu_status = if s.errors > 0 {
+        Status::Bad
+    } else {
+        Status::Info
+    };
+    card(
+        &mut cards,
+        "GPUs",
+        format!("{} GPUs", s.gpus),
+        format!("{} servers, {} switches", s.gpu_servers, s.switches),
+        gpu_status,
+        format!(
+            "GPUs installed in server GPU slots (sum over servers).{}",
+            if s.errors > 0 {
+                format!("\n{} error finding(s): see Findings.", s.errors)
+            } else {
+                String::new()
+            }
+        ),
+    );
+    card(
+        &mut cards,
+        "Bisection",
+        format!("{:.1} Tb/s", s.bisection_gbps / 1000.0),
+        format!(
+            "{:.0} Gb/s per GPU",
+            s.bisection_gbps / s.gpus.max(1) as f64
+        ),
+        Status::Info,
+        format!(
+            "{}\n= {:.0} Gb/s",
+            r.bandwidth.bisection.method, s.bisection_gbps
+        ),
+    );
+    bottleneck_card(&mut cards, r, pattern);
+    card(
+        &mut cards,
+        "p99 latency",
+        format!("{:.2} µs", s.p99_latency_us),
+        format!("all-reduce {:.2} ms", s.allreduce_ms),
+        Status::Info,
+        format!(
+            "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: best of ring/tree/hierarchical by the alpha-beta model ({}).",
+            r.latency.utilisation * 100.0,
+            r.latency.message_bytes,
+            r.latency.allreduce.best
+        ),
+    );
+    let power_status = if s.power_budget_kw > 0.0 {
+        Status::of_use(s.it_power_kw / s.power_budget_kw)
+    } else {
+        Status::Info
+    };
+    card(
+        &mut cards,
+        "Power",
+        format!("{:.0} / {:.0} kW", s.it_power_kw, s.power_budget_kw),
+        format!("facility {:.0} kW", r.power.facility_power_w / 1000.0),
+        power_status,
+        format!(
+            "IT power = Σ devices (part max draw + GPUs + NICs in slots) + optics = {:.1} kW\nbudget = Σ rack budgets = {:.1} kW\nfacility = IT × PUE {}\nGreen up to 90% of the budget, amber to 100%, red over it.",
+            s.it_power_kw, s.power_budget_kw, r.power.pue
+        ),
+    );
+    card(
+        &mut cards,
+        "Capex",
+        usd(s.capex_usd),
+        format!("{} per GPU", usd(s.capex_usd / s.gpus.max(1) as f64)),
+        Status::Info,
+        "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
+    );
+    let cloud = r.cost.cloud_usd_per_gpu_hour;
+    let cost_status = if cloud <= 0.0 || s.gpus == 0 {
+        Status::Info
+    } else if s.usd_per_gpu_hour <= cloud {
+        Status::Good
+    } else if s.usd_per_gpu_hour <= cloud * 1.5 {
+        Status::Short
+    } else {
+        Status::Bad
+    };
+    card(
+        &mut cards,
+        "$/GPU-hour",
+        format!("${:.2}", s.usd_per_gpu_hour),
+        format!("cloud ${cloud:.2}"),
+        cost_status,
+        format!(
+            "owned $/GPU-h = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation)\n= (({} - {}) / {} + {}) / ({} × 8760 × {:.2})\ncloud: {}\nGreen at or below the cloud price, amber up to 1.5×, red beyond.",
+            usd(r.cost.capex_usd),
+            usd(r.cost.residual_usd),
+            r.cost.years,
+            usd(r.cost.opex_usd_per_year),
+            s.gpus,
+            design.params.utilisation_target,
+            r.cost.cloud_price_source
+        ),
+    );
+    cards
+}
+
+/// The Bottleneck card for the toolbar's traffic pattern.
+fn bottleneck_card(cards: &mut Vec<Card>, r: &Report, pattern: Pattern) {
+    let Some(f) = pattern_figures(r, pattern) else {
+        card(
+            cards,
+            "Bottleneck",
+            "none".into(),
+            pattern.label().into(),
+            Status::Info,
+            format!(
+                "No GPU traffic of this pattern ({}) in the design.",
+                pattern.label()
+            ),
+        );
+        return;
+    };
+    let status = Status::of_achieved(f.achieved_gbyte_s, f.demand_gbyte_s);
+    card(
+        cards,
+        "Bottleneck",
+        format!("{:.0} of {:.0} GB/s", f.achieved_gbyte_s, f.demand_gbyte_s),
+        f.limiter.clone(),
+        status,
+        format!(
+            "Per-GPU bandwidth under \"{}\" (the toolbar's link-load pattern) against what each GPU should get.\n\
+             achieved = min over the hops on its path (NVLink, PCIe, NIC, fabric) = {:.1} GB/s\n\
+             target = {:.1} GB/s\n\
+             Green when balanced, amber when short, red below half the target.\n\n{}",
+            f.name, f.achieved_gbyte_s, f.demand_gbyte_s, f.limiter
+        ),
+    );
+}
+
+/// What one traffic pattern gets per GPU against what it should get.
+struct PatternFigures {
+    name: String,
+    achieved_gbyte_s: f64,
+    demand_gbyte_s: f64,
+    limiter: String,
+}
+
+/// The figures of a pattern: the analysis's own bottleneck when it computed one for the pattern, otherwise the
+/// same rule from the routing (worst server's network bandwidth per GPU over the busiest link's load factor).
+fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
+    let bw = &r.bandwidth;
+    // TODO(analysis owns the names): match on a pattern id once `PatternBottleneck` carries one.
+    let named = |fragment: &str| bw.patterns.iter().find(|p| p.pattern.contains(fragment));
+    let found = match pattern {
+        Pattern::RailRings => named("one ring per rail").or_else(|| named("(one server)")),
+        Pattern::AllToAll => named("all-to-all").or_else(|| named("(one server)")),
+        Pattern::StorageRead => named("Storage read"),
+        Pattern::FlatRing | Pattern::Inference => None,
+    };
+    if let Some(p) = found {
+        return Some(PatternFigures {
+            name: p.pattern.clone(),
+            achieved_gbyte_s: p.achieved_gbs_per_gpu,
+            demand_gbyte_s: p.demand_gbs_per_gpu,
+            limiter: p.limiter.clone(),
+        });
+    }
+    if matches!(pattern, Pattern::StorageRead) || bw.servers.len() < 2 {
+        return None;
+    }
+    let routed = bw.routing.patterns.get(pattern.index())?;
+    let cap = bw
+        .servers
+        .iter()
+        .map(|s| s.network_gbs_per_gpu)
+        .fold(f64::INFINITY, f64::min);
+    let load = routed.hottest_utilisation.max(1.0);
+    let (achieved, limiter) = if routed.unroutable_gbps > 0.0 {
+        (
+            0.0,
+            format!(
+                "fabric: {:.0} Gb/s of this traffic has no route",
+                routed.unroutable_gbps
+            ),
+        )
+    } else if load > 1.0 + 1e-9 {
+        (
+            cap / load,
+            format!(
+                "fabric: busiest link loaded to {:.0}% of capacity",
+                load * 100.0
+            ),
+        )
+    } else {
+        (
+            cap,
+            "each server's own network path (PCIe and NICs)".to_string(),
+        )
+    };
+    Some(PatternFigures {
+        name: pattern.label().to_string(),
+        achieved_gbyte_s: achieved,
+        demand_gbyte_s: bw.demand_gbps_per_gpu / 8.0,
+        limiter,
+    })
 }
 
 fn findings_ui(ui: &mut egui::Ui, r: &Report, cmds: &mut Vec<AppCommand>) {
@@ -228,7 +354,7 @@ fn findings_ui(ui: &mut egui::Ui, r: &Report, cmds: &mut Vec<AppCommand>) {
                 ui.label(
                     RichText::new(tag)
                         .strong()
-                        .color(severity_color(f.severity)),
+                        .color(theme::severity(ui, f.severity)),
                 );
                 let resp = ui
                     .add(
@@ -253,24 +379,29 @@ fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
     egui::CollapsingHeader::new("Bandwidth")
         .id_salt("bandwidth")
         .show(ui, |ui| {
-            egui::Grid::new("bw_grid").striped(true).show(ui, |ui| {
-                ui.strong("Pattern");
-                ui.strong("GB/s per GPU");
-                ui.strong("Limited by");
-                ui.end_row();
-                for p in &r.bandwidth.patterns {
-                    ui.label(&p.pattern);
-                    let c = if p.shortfall > 0.01 {
-                        severity_color(Severity::Warning)
-                    } else {
-                        ui.visuals().text_color()
-                    };
-                    ui.colored_label(c, format!("{:.1} of {:.1}", p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu))
-                        .on_hover_text("achieved = min over the hops of (hop capacity / GPUs sharing it); demand from the traffic parameters");
-                    ui.add(egui::Label::new(&p.limiter).truncate());
-                    ui.end_row();
-                }
-            });
+            // One block per pattern, the limiter wrapped under its figures: a table column clipped it.
+            for p in &r.bandwidth.patterns {
+                let status = Status::of_achieved(p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu);
+                ui.horizontal_wrapped(|ui| {
+                    ui.strong(&p.pattern);
+                    ui.colored_label(
+                        theme::status(ui, status),
+                        format!(
+                            "{:.1} of {:.1} GB/s per GPU",
+                            p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+                        ),
+                    )
+                    .on_hover_text(
+                        "achieved = min over the hops of (hop capacity / GPUs sharing it); demand from the \
+                         traffic parameters",
+                    );
+                });
+                ui.add(
+                    egui::Label::new(RichText::new(format!("Limited by: {}", p.limiter)).small())
+                        .wrap(),
+                );
+                ui.add_space(3.0);
+            }
             ui.label(format!(
                 "Bisection {:.1} Tb/s", r.bandwidth.bisection.gbps / 1000.0
             ))
@@ -473,13 +604,7 @@ fn power_ui(ui: &mut egui::Ui, r: &Report) {
                     .iter()
                     .enumerate()
                     .map(|(i, x)| {
-                        let c = if x.utilisation > 1.0 {
-                            severity_color(Severity::Error)
-                        } else if x.utilisation > 0.9 {
-                            severity_color(Severity::Warning)
-                        } else {
-                            Color32::from_rgb(90, 180, 90)
-                        };
+                        let c = theme::use_fill_color(ui, x.utilisation);
                         Bar::new(i as f64, x.power_w / 1000.0).width(0.5).fill(c)
                     })
                     .collect(),
@@ -507,13 +632,7 @@ fn power_ui(ui: &mut egui::Ui, r: &Report) {
                     ui.end_row();
                     for x in &r.power.racks {
                         ui.label(&x.name);
-                        let c = if x.utilisation > 1.0 {
-                            severity_color(Severity::Error)
-                        } else if x.utilisation > 0.9 {
-                            severity_color(Severity::Warning)
-                        } else {
-                            ui.visuals().text_color()
-                        };
+                        let c = theme::use_text_color(ui, x.utilisation);
                         ui.colored_label(c, format!("{:.1}", x.power_w / 1000.0));
                         ui.label(format!("{:.1}", x.budget_w / 1000.0));
                         ui.label(format!("{:.0}/{:.0}", x.weight_kg, x.max_weight_kg));

@@ -1,280 +1,71 @@
-//! Cabling: the port view of a device, the two-step "connect" flow with compatible targets enabled and the others
-//! showing why not, the cable choice from the catalog by protocol and rate, and bulk cabling (rail-optimised,
-//! full mesh) as one batch edit each.
+//! Cabling panels: the port view of a device, the cable just made by dropping a port (with the other ports it
+//! could take), and the two-step "connect" flow with compatible targets enabled and the others showing why not.
+//! The edits themselves (cable choice, bulk cabling) are built by `edit::Gestures`.
 
 use super::AppCommand;
 use super::state::{Selection, UiState};
-use crate::analysis::Report;
-use crate::catalog::{Catalog, Category, PartKind};
-use crate::edit::{Builder, Edit};
-use crate::model::{Design, DeviceId, Medium, PortRef, PortRole};
-use std::collections::BTreeSet;
+use crate::edit::{Edit, device_name, link_verdict, port_label};
+use crate::model::{Design, DeviceId, PortRef};
 
-/// The medium two ports would be cabled with, or why they cannot be.
-pub fn link_verdict(design: &Design, a: &PortRef, b: &PortRef) -> Result<Medium, String> {
-    if a.device == b.device {
-        return Err("both ends are on the same device".into());
-    }
-    let m = design.common_medium(a, b)?;
-    design.check_link(a, b, &m, None)?;
-    Ok(m)
-}
-
-/// Cable length estimate: 2 m inside a rack (passive copper reach), more across racks and rows.
-pub fn estimate_length_m(design: &Design, a: DeviceId, b: DeviceId) -> f64 {
-    let rack = |d: DeviceId| {
-        design
-            .devices
-            .get(&d)
-            .and_then(|d| design.racks.get(&d.rack).map(|r| (d.rack, r.row, r.slot)))
+/// After a port was dropped on a device: which port the cable took, with the others to choose from.
+pub fn cable_choice_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(choice) = state.cable_choice.clone() else {
+        return;
     };
-    match (rack(a), rack(b)) {
-        (Some((ra, ..)), Some((rb, ..))) if ra == rb => 2.0,
-        (Some((_, row_a, slot_a)), Some((_, row_b, slot_b))) => {
-            5.0 + 0.6 * f64::from(slot_a.abs_diff(slot_b)) + 4.0 * f64::from(row_a.abs_diff(row_b))
-        }
-        _ => 5.0,
-    }
-}
-
-/// The cheapest catalog cable for a medium and length (copper when it reaches, else optics); when none reaches,
-/// the longest of that protocol and rate.
-pub fn choose_cable(catalog: &Catalog, medium: &Medium, length_m: f64) -> Option<String> {
-    let fits: Vec<(&str, f64, f64)> = catalog
-        .in_category(Category::Cable)
-        .filter_map(|(id, p)| match &p.kind {
-            PartKind::Cable(c)
-                if c.protocol == medium.protocol() && (c.gbps - medium.gbps()).abs() < 0.5 =>
-            {
-                Some((id.as_str(), c.max_length_m, p.price_usd))
-            }
-            _ => None,
-        })
-        .collect();
-    fits.iter()
-        .filter(|(_, max, _)| *max >= length_m)
-        .min_by(|a, b| a.2.total_cmp(&b.2))
-        .or_else(|| fits.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
-        .map(|(id, ..)| (*id).to_string())
-}
-
-fn device_name(design: &Design, d: DeviceId) -> String {
-    design
-        .devices
-        .get(&d)
-        .map_or_else(|| d.to_string(), |d| d.name.clone())
-}
-
-/// Human text for a port: "dgx-01:nic0/p1".
-pub fn port_label(design: &Design, p: &PortRef) -> String {
-    format!("{}:{}", device_name(design, p.device), p.port)
-}
-
-/// The edit cabling two ports with a cable chosen from the catalog (not applied).
-pub fn connect_edit(
-    design: &mut Design,
-    catalog: &Catalog,
-    a: PortRef,
-    b: PortRef,
-) -> Result<(String, Edit), String> {
-    let medium = link_verdict(design, &a, &b)?;
-    let length = estimate_length_m(design, a.device, b.device);
-    let cable = choose_cable(catalog, &medium, length);
-    let label = format!(
-        "Connect {} – {}",
-        port_label(design, &a),
-        port_label(design, &b)
-    );
-    let (_, edit) = Builder::new(design, catalog)
-        .link_edit(a, b, length, cable.as_deref())
-        .map_err(|e| e.to_string())?;
-    Ok((label, edit))
-}
-
-fn is_kind(design: &Design, d: DeviceId, f: impl Fn(&PartKind) -> bool) -> bool {
-    design
-        .devices
-        .get(&d)
-        .and_then(|dev| design.parts.get(&dev.part))
-        .is_some_and(|p| f(&p.kind))
-}
-
-fn by_name(design: &Design, mut ids: Vec<DeviceId>) -> Vec<DeviceId> {
-    ids.sort_by_key(|d| (device_name(design, *d), *d));
-    ids
-}
-
-/// Free fabric ports of a switch in port order, skipping ports already taken in this batch.
-fn free_ports(design: &Design, d: DeviceId, taken: &BTreeSet<PortRef>) -> Vec<PortRef> {
-    design
-        .ports(d)
-        .into_iter()
-        .map(|p| PortRef::new(d, p.name))
-        .filter(|p| design.link_at(p).is_none() && !taken.contains(p))
-        .collect()
-}
-
-/// Builds a batch of links; every pair is checked like a single connect.
-fn batch_links(
-    design: &mut Design,
-    catalog: &Catalog,
-    pairs: Vec<(PortRef, PortRef)>,
-) -> Result<Edit, String> {
-    let mut edits = Vec::new();
-    for (a, b) in pairs {
-        let (_, e) = connect_edit(design, catalog, a, b)?;
-        edits.push(e);
-    }
-    Ok(Edit::Batch(edits))
-}
-
-/// NIC i of every selected server to leaf i (mod the number of leaves) among the selected switches, leaf ports in
-/// order. One batch edit.
-pub fn rail_optimised_edit(
-    design: &mut Design,
-    catalog: &Catalog,
-    sel: &Selection,
-) -> Result<(String, Edit), String> {
-    let servers = by_name(
-        design,
-        sel.devices
-            .iter()
-            .copied()
-            .filter(|d| is_kind(design, *d, |k| matches!(k, PartKind::Server(_))))
-            .collect(),
-    );
-    let leaves = by_name(
-        design,
-        sel.devices
-            .iter()
-            .copied()
-            .filter(|d| is_kind(design, *d, |k| matches!(k, PartKind::Switch(_))))
-            .collect(),
-    );
-    if servers.is_empty() || leaves.is_empty() {
-        return Err(
-            "Rail-optimised cabling needs selected servers and selected leaf switches".into(),
-        );
-    }
-    let mut taken = BTreeSet::new();
-    let mut pairs = Vec::new();
-    for s in &servers {
-        let compute: Vec<PortRef> = design
-            .ports(*s)
-            .into_iter()
-            .filter(|p| p.role == PortRole::Compute)
-            .map(|p| PortRef::new(*s, p.name))
-            .filter(|p| design.link_at(p).is_none())
-            .collect();
-        let mut slots: Vec<u16> = compute.iter().filter_map(PortRef::nic_slot).collect();
-        slots.dedup();
-        for (i, slot) in slots.iter().enumerate() {
-            let Some(leaf) = leaves.get(i % leaves.len()) else {
-                continue;
-            };
-            for port in compute.iter().filter(|p| p.nic_slot() == Some(*slot)) {
-                let free = free_ports(design, *leaf, &taken);
-                let Some(target) = free
-                    .into_iter()
-                    .find(|t| link_verdict(design, port, t).is_ok())
-                else {
-                    return Err(format!(
-                        "{} has no free port compatible with {}",
-                        device_name(design, *leaf),
-                        port_label(design, port)
-                    ));
-                };
-                taken.insert(target.clone());
-                pairs.push((port.clone(), target));
-            }
-        }
-    }
-    if pairs.is_empty() {
-        return Err("No free compute NIC ports on the selected servers".into());
-    }
-    let n = pairs.len();
-    let edit = batch_links(design, catalog, pairs)?;
-    Ok((
-        format!(
-            "Rail-optimised cabling: {n} links, {} servers to {} leaves",
-            servers.len(),
-            leaves.len()
-        ),
-        edit,
-    ))
-}
-
-/// One link between every selected leaf and every selected spine (spines: tier 2+ in the analysis or "spine" in
-/// the name). Leaves use their highest free ports (low ports face servers), spines their lowest. One batch edit.
-pub fn full_mesh_edit(
-    design: &mut Design,
-    catalog: &Catalog,
-    sel: &Selection,
-    report: Option<&Report>,
-) -> Result<(String, Edit), String> {
-    let switches: Vec<DeviceId> = sel
-        .devices
-        .iter()
-        .copied()
-        .filter(|d| is_kind(design, *d, |k| matches!(k, PartKind::Switch(_))))
-        .collect();
-    let is_spine = |d: DeviceId| {
-        device_name(design, d).to_lowercase().contains("spine")
-            || report.is_some_and(|r| {
-                r.bandwidth
-                    .switches
-                    .iter()
-                    .any(|s| s.device == d && s.tier >= 2)
-            })
+    let current = design
+        .link_at(&choice.from)
+        .and_then(|l| design.links.get(&l))
+        .map(|l| if l.a == choice.from { &l.b } else { &l.a })
+        .filter(|other| other.device == choice.device)
+        .cloned();
+    let Some(current) = current else {
+        // The cable is gone (undone, deleted) or leads elsewhere now: nothing to choose.
+        state.cable_choice = None;
+        return;
     };
-    let spines = by_name(
-        design,
-        switches.iter().copied().filter(|d| is_spine(*d)).collect(),
-    );
-    let leaves = by_name(
-        design,
-        switches.iter().copied().filter(|d| !is_spine(*d)).collect(),
-    );
-    if spines.is_empty() || leaves.is_empty() {
-        return Err(
-            "Full mesh needs selected leaves and spines (a spine has \"spine\" in its name or is tier 2)"
-                .into(),
-        );
-    }
-    let mut taken = BTreeSet::new();
-    let mut pairs = Vec::new();
-    for leaf in &leaves {
-        for spine in &spines {
-            let mut lf = free_ports(design, *leaf, &taken);
-            lf.reverse();
-            let sp = free_ports(design, *spine, &taken);
-            let found = lf.iter().find_map(|a| {
-                sp.iter()
-                    .find(|b| link_verdict(design, a, b).is_ok())
-                    .map(|b| (a.clone(), b.clone()))
-            });
-            let Some((a, b)) = found else {
-                return Err(format!(
-                    "no free compatible ports between {} and {}",
-                    device_name(design, *leaf),
-                    device_name(design, *spine)
-                ));
-            };
-            taken.insert(a.clone());
-            taken.insert(b.clone());
-            pairs.push((a, b));
-        }
-    }
-    let n = pairs.len();
-    let edit = batch_links(design, catalog, pairs)?;
-    Ok((
-        format!(
-            "Full mesh: {n} links, {} leaves × {} spines",
-            leaves.len(),
-            spines.len()
-        ),
-        edit,
-    ))
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.horizontal_wrapped(|ui| {
+            ui.label(format!(
+                "Cabled {} to",
+                port_label(design, &choice.from)
+            ));
+            let free: Vec<&String> = choice
+                .ports
+                .iter()
+                .filter(|p| {
+                    **p == current.port
+                        || design
+                            .link_at(&PortRef::new(choice.device, (*p).clone()))
+                            .is_none()
+                })
+                .collect();
+            egui::ComboBox::from_id_salt("cable_choice_port")
+                .selected_text(port_label(design, &current))
+                .show_ui(ui, |ui| {
+                    for p in free {
+                        let selected = *p == current.port;
+                        if ui.selectable_label(selected, p.as_str()).clicked() && !selected {
+                            cmds.push(AppCommand::ChangeCablePort(
+                                choice.from.clone(),
+                                PortRef::new(choice.device, p.clone()),
+                            ));
+                        }
+                    }
+                })
+                .response
+                .on_hover_text(
+                    "The first compatible free port was taken; pick another to move the cable there",
+                );
+            if ui.small_button("OK").clicked() {
+                state.cable_choice = None;
+            }
+        });
+    });
 }
 
 /// The port list of a device with each port's status, and the connect flow.
@@ -473,34 +264,4 @@ pub fn connect_flow_ui(
                 });
             });
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::IbRate;
-
-    #[test]
-    fn cables_follow_protocol_rate_and_length() {
-        let c = Catalog::builtin().unwrap();
-        let ndr = Medium::InfiniBand(IbRate::Ndr);
-        // In a rack a DAC reaches; across racks it takes optics.
-        assert_eq!(choose_cable(&c, &ndr, 2.0).as_deref(), Some("ib-ndr-dac"));
-        assert_eq!(
-            choose_cable(&c, &ndr, 20.0).as_deref(),
-            Some("ib-ndr-optic")
-        );
-        assert_eq!(
-            choose_cable(&c, &Medium::InfiniBand(IbRate::Hdr), 20.0).as_deref(),
-            Some("ib-hdr-aoc")
-        );
-        assert_eq!(
-            choose_cable(&c, &Medium::Ethernet(400), 5.0).as_deref(),
-            Some("eth-400g-optic")
-        );
-        assert_eq!(
-            choose_cable(&c, &Medium::Ethernet(100), 2.0).as_deref(),
-            Some("eth-100g-dac")
-        );
-    }
 }

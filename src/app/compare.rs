@@ -12,45 +12,50 @@ pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Ve
     };
     let mut open = true;
     let mut swap = false;
-    egui::Window::new("Compare designs")
+    let window = egui::Window::new("Compare designs")
         .open(&mut open)
         .resizable(true)
-        .default_width(760.0)
-        .show(ctx, |ui| {
-            comparison_ui(ui, c);
-            ui.separator();
-            ui.horizontal(|ui| {
-                if ui.button("Compare with another file…").clicked() {
-                    cmds.push(AppCommand::CompareWith(None));
-                }
-                ui.menu_button("Compare with a sample", |ui| {
-                    for s in crate::samples::SAMPLES {
-                        if ui.button(s).clicked() {
-                            cmds.push(AppCommand::CompareWithSample(s.to_string()));
-                        }
+        .default_width(640.0);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopCentre,
+    )
+    .show(ctx, |ui| {
+        comparison_ui(ui, c);
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Compare with another file…").clicked() {
+                cmds.push(AppCommand::CompareWith(None));
+            }
+            ui.menu_button("Compare with a sample", |ui| {
+                for s in crate::samples::SAMPLES {
+                    if ui.button(s).clicked() {
+                        cmds.push(AppCommand::CompareWithSample(s.to_string()));
                     }
-                });
-                swap = ui.button("Swap A and B").clicked();
-            });
-            ui.horizontal(|ui| {
-                if ui
-                    .button("Export HTML…")
-                    .on_hover_text(
-                        "The comparison as a self-contained page in the review report's style",
-                    )
-                    .clicked()
-                {
-                    cmds.push(AppCommand::ExportComparison(CompareFormat::Html));
-                }
-                if ui
-                    .button("Export CSV…")
-                    .on_hover_text("Figure, unit, A, B, difference, ratio, better")
-                    .clicked()
-                {
-                    cmds.push(AppCommand::ExportComparison(CompareFormat::Csv));
                 }
             });
+            swap = ui.button("Swap A and B").clicked();
         });
+        ui.horizontal(|ui| {
+            if ui
+                .button("Export HTML…")
+                .on_hover_text(
+                    "The comparison as a self-contained page in the review report's style",
+                )
+                .clicked()
+            {
+                cmds.push(AppCommand::ExportComparison(CompareFormat::Html));
+            }
+            if ui
+                .button("Export CSV…")
+                .on_hover_text("Figure, unit, A, B, difference, ratio, better")
+                .clicked()
+            {
+                cmds.push(AppCommand::ExportComparison(CompareFormat::Csv));
+            }
+        });
+    });
     if swap && let Some(c) = state.comparison.as_mut() {
         c.swap();
     }
@@ -80,7 +85,7 @@ fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
                 ui.label(format!("{}{unit}", r.figure));
                 ui.label(fmt(r.a));
                 ui.label(fmt(r.b));
-                // Green when B is better, orange when worse.
+                // Green when B is better, amber when worse.
                 let better = if r.lower_is_better {
                     r.difference < 0.0
                 } else {
@@ -89,9 +94,9 @@ fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
                 let color = if r.difference == 0.0 {
                     ui.visuals().text_color()
                 } else if better {
-                    egui::Color32::from_rgb(90, 200, 120)
+                    super::theme::status(ui, super::theme::Status::Good)
                 } else {
-                    egui::Color32::from_rgb(240, 140, 40)
+                    super::theme::status(ui, super::theme::Status::Short)
                 };
                 ui.colored_label(color, fmt(r.difference));
                 ui.label(r.ratio.map_or("-".into(), |x| format!("{x:.2}x")));
@@ -103,14 +108,39 @@ fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
     ui.label(format!("Bottleneck B: {}", c.bottleneck_b));
 }
 
+/// A figure for the table: counts and other whole numbers without decimals ("16 GPUs", not "16.000"), large
+/// figures with thousands separators, the rest to at most three decimals without trailing zeros, and never "-0".
 fn fmt(x: f64) -> String {
     if !x.is_finite() {
-        "n/a".into()
-    } else if x.abs() >= 1000.0 {
-        crate::analysis::text::usd(x)
-            .trim_start_matches('$')
-            .replace("-$", "-")
-    } else {
-        format!("{x:.3}")
+        return "n/a".into();
+    }
+    let x = if x == 0.0 { 0.0 } else { x };
+    if x.abs() >= 1000.0 || (x - x.round()).abs() < 1e-9 {
+        let rounded = x.round();
+        if rounded == 0.0 {
+            return "0".into();
+        }
+        return crate::analysis::text::usd(rounded)
+            .replacen("$", "", 1)
+            .replace("-$", "-");
+    }
+    let s = format!("{x:.3}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s == "-0" { "0".into() } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt;
+
+    #[test]
+    fn counts_are_whole_and_zero_has_no_sign() {
+        assert_eq!(fmt(16.0), "16");
+        assert_eq!(fmt(-0.0), "0");
+        assert_eq!(fmt(-0.0001), "0");
+        assert_eq!(fmt(2.5), "2.5");
+        assert_eq!(fmt(0.125), "0.125");
+        assert_eq!(fmt(1234.4), "1,234");
+        assert_eq!(fmt(-2048.0), "-2,048");
     }
 }

@@ -466,6 +466,47 @@ pub fn file_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<A
         }
     }
     overwrite_prompt_ui(ctx, state, cmds);
+    read_only_prompt_ui(ctx, state, cmds);
+}
+
+/// "X is read-only. Replace it anyway?" for a save or export refused by `io::write_atomic`.
+fn read_only_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+    let Some(prompt) = state.read_only.as_ref() else {
+        return;
+    };
+    let name = prompt.path.file_name().map_or_else(
+        || prompt.path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let full = prompt.path.display().to_string();
+    let mut choice = None;
+    egui::Modal::new(egui::Id::unique("read_only_prompt")).show(ctx, |ui| {
+        ui.set_max_width(440.0);
+        ui.heading("Read-only file");
+        ui.label(format!("{name} is read-only. Replace it anyway?"));
+        ui.label(egui::RichText::new(full).weak());
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui
+                .button("Replace")
+                .on_hover_text("Make the file writable and replace it")
+                .clicked()
+            {
+                choice = Some(true);
+            }
+            if ui.button("Cancel").clicked() {
+                choice = Some(false);
+            }
+        });
+    });
+    match choice {
+        Some(true) => cmds.push(AppCommand::ReplaceReadOnly),
+        Some(false) => {
+            state.read_only = None;
+            state.info(format!("{name} left as it was (read-only)"));
+        }
+        None => {}
+    }
 }
 
 fn overwrite_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {

@@ -63,21 +63,42 @@ impl RacksmithApp {
     fn export_options(&self, view: View) -> Options {
         Options {
             view,
-            pattern: crate::analysis::routing::PATTERNS
-                .get(self.ui.load_pattern)
-                .map(|p| (*p).to_string()),
+            pattern: Some(self.ui.load_pattern.label().to_string()),
             date: today(),
             source_hash: None,
         }
     }
 
-    /// Writes exported bytes, then says what was written where (or why not).
+    /// Writes exported bytes, then says what was written where (or why not). A read-only target is held for the
+    /// user's "Replace it anyway?".
     fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
         match crate::io::write_atomic(path, bytes) {
+            Err(crate::io::SaveError::ReadOnly { .. }) => {
+                self.ui.read_only = Some(super::state::ReadOnlyPrompt {
+                    path: path.to_path_buf(),
+                    bytes: bytes.to_vec(),
+                    write: super::state::HeldWrite::Export {
+                        what: what.to_string(),
+                    },
+                });
+            }
+            result => self.export_written(what, path, bytes.len(), result),
+        }
+    }
+
+    /// Says what an export wrote where, or why it could not.
+    pub(super) fn export_written(
+        &mut self,
+        what: &str,
+        path: &Path,
+        len: usize,
+        result: Result<(), crate::io::SaveError>,
+    ) {
+        match result {
             Ok(()) => self.ui.info(format!(
                 "Exported {what} to {} ({})",
                 path.display(),
-                human_size(bytes.len())
+                human_size(len)
             )),
             Err(e) => {
                 self.ui.error = Some(format!(

@@ -76,13 +76,14 @@ pub fn fabric_ui(
     design: &Design,
     report: Option<&Report>,
     revision: u64,
+    cache: &mut Option<FabricLayout>,
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
-    if state.fabric.as_ref().is_none_or(|f| f.revision != revision) {
-        state.fabric = Some(FabricLayout::new(design, revision));
+    if cache.as_ref().is_none_or(|f| f.revision != revision) {
+        *cache = Some(FabricLayout::new(design, revision));
     }
-    let Some(layout) = state.fabric.as_ref() else {
+    let Some(layout) = cache.as_ref() else {
         return;
     };
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click());
@@ -128,7 +129,7 @@ pub fn fabric_ui(
     }
     // Links: one line per connected pair, coloured by the busiest of its cables under the chosen pattern.
     let routing = report.map(|r| &r.bandwidth.routing);
-    let pattern = state.load_pattern;
+    let pattern = state.load_pattern.index();
     let utilisation = |lid: &LinkId| -> f64 {
         let Some(links) = routing.map(|r| &r.links) else {
             return 0.0;
@@ -152,16 +153,8 @@ pub fn fabric_ui(
         let u = links.iter().map(utilisation).fold(0.0, f64::max);
         let color = if hl {
             sel_color
-        } else if u <= 0.0 {
-            Color32::from_rgba_unmultiplied(150, 170, 200, 40)
-        } else if u <= 0.5 {
-            Color32::from_rgba_unmultiplied(90, 200, 120, 90)
-        } else if u <= 0.8 {
-            Color32::from_rgba_unmultiplied(230, 200, 60, 110)
-        } else if u <= 1.0 + 1e-6 {
-            Color32::from_rgba_unmultiplied(240, 140, 40, 120)
         } else {
-            Color32::from_rgba_unmultiplied(235, 60, 50, 200)
+            super::theme::load_color(Some(u), 0.85)
         };
         let width = ((gbps / 400.0).sqrt() as f32 * 0.8).clamp(0.5, 4.0);
         let (pa, pb) = if ra.center().y > rb.center().y {
@@ -182,13 +175,12 @@ pub fn fabric_ui(
             continue;
         };
         let cat = design.parts.get(&d.part).map(|p| p.kind.category());
-        let fill = cat.map_or(Color32::GRAY, super::widgets::category_color);
         let selected = sel.devices.contains(id);
-        painter.rect_filled(
-            *r,
-            2.0,
-            fill.gamma_multiply(if selected { 1.0 } else { 0.75 }),
-        );
+        let dark = ui.visuals().dark_mode;
+        let fill = cat.map_or(Color32::GRAY, |c| {
+            super::widgets::category_fill_with(c, dark, if selected { 1.0 } else { 0.0 })
+        });
+        painter.rect_filled(*r, 2.0, fill);
         if selected {
             painter.rect_stroke(
                 *r,
@@ -203,13 +195,25 @@ pub fn fabric_ui(
                 egui::Align2::CENTER_CENTER,
                 &d.name,
                 egui::FontId::proportional((r.height() * 0.5).clamp(7.0, 12.0)),
-                Color32::WHITE,
+                super::theme::text_on(fill),
             );
         }
         if pointer.is_some_and(|p| r.expand(2.0).contains(p)) {
             hovered = Some(*id);
         }
     }
+    node_input(ui, &resp, design, layout, hovered, cmds);
+}
+
+/// The hovered node's tooltip; a click selects it (shift adds), or clears the selection off the nodes.
+fn node_input(
+    ui: &egui::Ui,
+    resp: &egui::Response,
+    design: &Design,
+    layout: &FabricLayout,
+    hovered: Option<DeviceId>,
+    cmds: &mut Vec<AppCommand>,
+) {
     if let Some(id) = hovered
         && let Some(d) = design.devices.get(&id)
     {

@@ -10,118 +10,6 @@ use crate::analysis::power::device_power_weight;
 use crate::catalog::{Catalog, Category, PartKind};
 use crate::edit::Edit;
 use crate::model::{Design, DeviceId, LinkId, RackId};
-use std::collections::BTreeMap;
-
-/// The edit removing the selection, with its label.
-pub fn delete_edit(design: &Design, sel: &Selection) -> Option<(String, Edit)> {
-    let mut edits: Vec<Edit> = sel
-        .links
-        .iter()
-        .filter(|l| design.links.contains_key(l))
-        .map(|l| Edit::RemoveLink(*l))
-        .collect();
-    // Devices in a rack that is also removed go with the rack.
-    edits.extend(
-        sel.devices
-            .iter()
-            .filter(|d| {
-                design
-                    .devices
-                    .get(d)
-                    .is_some_and(|dev| !sel.racks.contains(&dev.rack))
-            })
-            .map(|d| Edit::RemoveDevice(*d)),
-    );
-    edits.extend(
-        sel.racks
-            .iter()
-            .filter(|r| design.racks.contains_key(r))
-            .map(|r| Edit::RemoveRack(*r)),
-    );
-    if edits.is_empty() {
-        return None;
-    }
-    let label = format!(
-        "Delete {} device(s), {} rack(s), {} link(s)",
-        sel.devices.len(),
-        sel.racks.len(),
-        sel.links.len()
-    );
-    Some((label, Edit::Batch(edits)))
-}
-
-/// The edit that duplicates the selected devices into the first free units of their racks.
-pub fn duplicate_edit(
-    design: &mut Design,
-    sel: &Selection,
-) -> (Option<Edit>, Vec<DeviceId>, Option<String>) {
-    let devices: Vec<crate::model::Device> = sel
-        .devices
-        .iter()
-        .filter_map(|d| design.devices.get(d).cloned())
-        .collect();
-    place_copies(design, &devices, &BTreeMap::new(), None)
-}
-
-/// The edit that places copies of devices (with the specs of the parts they use, for pasting into another design)
-/// at the first free units of `rack`, or of each device's own rack when `rack` is None (the first rack when that
-/// one is gone). Returns the edit, the new ids, and why some did not fit.
-pub fn place_copies(
-    design: &mut Design,
-    devices: &[crate::model::Device],
-    parts: &BTreeMap<crate::model::PartId, crate::catalog::Part>,
-    rack: Option<crate::model::RackId>,
-) -> (Option<Edit>, Vec<DeviceId>, Option<String>) {
-    let mut scratch = design.clone();
-    let mut edits = Vec::new();
-    let mut ids = Vec::new();
-    let mut why = None;
-    for (id, part) in parts {
-        if !scratch.parts.contains_key(id) {
-            let e = Edit::SetPart(id.clone(), Some(Box::new(part.clone())));
-            if e.clone().apply(&mut scratch).is_ok() {
-                edits.push(e);
-            }
-        }
-    }
-    for dev in devices {
-        let target = rack
-            .filter(|r| design.racks.contains_key(r))
-            .or_else(|| design.racks.contains_key(&dev.rack).then_some(dev.rack))
-            .or_else(|| design.racks.keys().next().copied());
-        let Some(target) = target else {
-            why = Some("Add a rack first: there is nowhere to put the copy".to_string());
-            break;
-        };
-        let h = scratch.device_height_u(dev);
-        let Some(u) = scratch.first_free_u(target, h) else {
-            let name = design.racks.get(&target).map_or("?", |r| r.name.as_str());
-            why = Some(format!(
-                "No free {h}U space in rack {name} for a copy of {}",
-                dev.name
-            ));
-            continue;
-        };
-        let name = (2..)
-            .map(|i| format!("{}-{i}", dev.name))
-            .find(|n| !scratch.devices.values().any(|x| &x.name == n))
-            .unwrap_or_else(|| dev.name.clone());
-        let id = DeviceId(design.alloc_id());
-        let copy = crate::model::Device {
-            name,
-            rack: target,
-            position_u: u,
-            ..dev.clone()
-        };
-        let edit = Edit::AddDevice(id, copy);
-        if edit.clone().apply(&mut scratch).is_ok() {
-            edits.push(edit);
-            ids.push(id);
-        }
-    }
-    let edit = (!ids.is_empty()).then_some(Edit::Batch(edits));
-    (edit, ids, why)
-}
 
 /// Draws the inspector.
 pub fn inspector_ui(
@@ -134,6 +22,7 @@ pub fn inspector_ui(
 ) {
     ui.add_space(4.0);
     ui.heading("Inspector");
+    cabling::cable_choice_ui(ui, design, state, cmds);
     cabling::connect_flow_ui(ui, design, state, cmds);
     let sel = state.selection.clone();
     // A note typed for something no longer shown (the selection changed before the field saw its focus go).
@@ -283,10 +172,16 @@ fn device_ui(
                 report.and_then(|r| r.bandwidth.servers.iter().find(|s| s.device == id))
             {
                 ui.label("Network / GPU");
-                ui.label(format!(
-                    "{:.0} Gb/s cabled (bottleneck: {})",
-                    sb.nic_gbps_per_gpu, sb.bottleneck_hop
-                ));
+                if sb.compute_nic_cabled_gbps <= 0.0 || sb.nic_gbps_per_gpu <= 0.0 {
+                    ui.label("no compute NIC cabled");
+                } else if sb.bottleneck_hop.is_empty() {
+                    ui.label(format!("{:.0} Gb/s cabled", sb.nic_gbps_per_gpu));
+                } else {
+                    ui.label(format!(
+                        "{:.0} Gb/s cabled (bottleneck: {})",
+                        sb.nic_gbps_per_gpu, sb.bottleneck_hop
+                    ));
+                }
                 ui.end_row();
             }
             if let Some(sw) =
@@ -431,13 +326,7 @@ fn rack_ui(
         ui.strong("Capacity (used / max)");
         let row = |ui: &mut egui::Ui, label: &str, used: f64, max: f64, unit: &str| {
             let frac = if max > 0.0 { used / max } else { f64::INFINITY };
-            let c = if frac > 1.0 {
-                egui::Color32::from_rgb(230, 70, 60)
-            } else if frac > 0.9 {
-                egui::Color32::from_rgb(230, 170, 40)
-            } else {
-                ui.visuals().text_color()
-            };
+            let c = super::theme::use_text_color(ui, frac);
             ui.label(label);
             ui.colored_label(
                 c,
@@ -493,8 +382,8 @@ fn link_ui(
     };
     ui.strong(format!(
         "Link {} – {}",
-        cabling::port_label(design, &l.a),
-        cabling::port_label(design, &l.b)
+        crate::edit::port_label(design, &l.a),
+        crate::edit::port_label(design, &l.b),
     ));
     ui.label(format!(
         "{} ({:.1} GB/s per direction)",
@@ -576,7 +465,7 @@ fn link_ui(
         {
             ui.label("");
             ui.colored_label(
-                egui::Color32::from_rgb(230, 170, 40),
+                super::theme::status(ui, super::theme::Status::Short),
                 format!("{} reaches only {} m", c.name, spec.max_length_m),
             );
             ui.end_row();

@@ -1,6 +1,6 @@
 //! The menu bar, toolbar, status bar, keyboard shortcuts and the shortcuts help window.
 
-use super::state::{FitTarget, Selection};
+use super::state::{FitTarget, HelpPage, Selection};
 use super::{AppCommand, RacksmithApp};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -115,175 +115,203 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     let mut cmds = Vec::new();
     egui::Panel::top("menu_bar").show(ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
-            ui.menu_button("File", |ui| {
-                if ui
-                    .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
-                    .clicked()
-                {
-                    cmds.push(AppCommand::New);
-                }
-                if ui
-                    .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Open(None));
-                }
-                ui.menu_button("Open sample", |ui| {
-                    for s in crate::samples::SAMPLES {
-                        if ui.button(s).clicked() {
-                            cmds.push(AppCommand::OpenSample(s.to_string()));
-                        }
-                    }
-                });
-                ui.separator();
-                if ui.button("Compare with…").clicked() {
-                    cmds.push(AppCommand::CompareWith(None));
-                }
-                ui.menu_button("Compare with sample", |ui| {
-                    for s in crate::samples::SAMPLES {
-                        if ui.button(s).clicked() {
-                            cmds.push(AppCommand::CompareWithSample(s.to_string()));
-                        }
-                    }
-                });
-                ui.separator();
-                ui.menu_button("Open recent", |ui| {
-                    if app.ui.recent.is_empty() {
-                        ui.label("No recent files");
-                    }
-                    for p in &app.ui.recent {
-                        if ui.button(p.display().to_string()).clicked() {
-                            cmds.push(AppCommand::Open(Some(p.clone())));
-                        }
-                    }
-                });
-                ui.separator();
-                if ui
-                    .add(egui::Button::new("Save").shortcut_text("Ctrl+S"))
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Save);
-                }
-                if ui
-                    .add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S"))
-                    .clicked()
-                {
-                    cmds.push(AppCommand::SaveAs);
-                }
-                ui.menu_button("Export", |ui| super::exports::export_menu_ui(ui, &mut cmds));
-                ui.separator();
-                if ui.button("Quit").clicked() {
-                    cmds.push(AppCommand::Quit);
-                }
-            });
-            ui.menu_button("Edit", |ui| {
-                let undo = app
-                    .doc
-                    .history
-                    .undo_label()
-                    .map_or("Undo".to_string(), |l| format!("Undo {l}"));
-                if ui
-                    .add_enabled(
-                        app.doc.history.undo_label().is_some(),
-                        egui::Button::new(undo).shortcut_text("Ctrl+Z"),
-                    )
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Undo);
-                }
-                let redo = app
-                    .doc
-                    .history
-                    .redo_label()
-                    .map_or("Redo".to_string(), |l| format!("Redo {l}"));
-                if ui
-                    .add_enabled(
-                        app.doc.history.redo_label().is_some(),
-                        egui::Button::new(redo).shortcut_text("Ctrl+Shift+Z"),
-                    )
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Redo);
-                }
-                ui.separator();
-                let any = !app.ui.selection.is_empty();
-                if ui
-                    .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
-                    .clicked()
-                {
-                    cmds.push(AppCommand::DeleteSelection);
-                }
-                if ui
-                    .add_enabled(
-                        !app.ui.selection.devices.is_empty(),
-                        egui::Button::new("Duplicate").shortcut_text("Ctrl+D"),
-                    )
-                    .clicked()
-                {
-                    cmds.push(AppCommand::DuplicateSelection);
-                }
-                if ui
-                    .add_enabled(
-                        !app.ui.selection.devices.is_empty(),
-                        egui::Button::new("Copy").shortcut_text("Ctrl+C"),
-                    )
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Copy);
-                }
-                if ui
-                    .add_enabled(
-                        app.ui.clipboard.is_some(),
-                        egui::Button::new("Paste").shortcut_text("Ctrl+V"),
-                    )
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Paste);
-                }
-                ui.separator();
-                if ui.button("Parameters…").clicked() {
-                    app.ui.show_params = true;
-                }
-            });
-            ui.menu_button("View", |ui| {
-                if ui.button("Fit to view").clicked() {
-                    cmds.push(AppCommand::Fit(FitTarget::All));
-                }
-                if ui
-                    .add(egui::Button::new("Fit selection").shortcut_text("F"))
-                    .clicked()
-                {
-                    cmds.push(AppCommand::Fit(FitTarget::Selection));
-                }
-                ui.checkbox(
-                    &mut app.ui.hide_links,
-                    "Hide links (except the selection's)",
-                );
-                ui.separator();
-                ui.label("Theme");
-                egui::global_theme_preference_buttons(ui);
-            });
-            ui.menu_button("Help", |ui| {
-                if ui.button("Keyboard shortcuts").clicked() {
-                    app.ui.show_help = true;
-                }
-            });
+            ui.menu_button("File", |ui| file_menu_ui(ui, app, &mut cmds));
+            ui.menu_button("Edit", |ui| edit_menu_ui(ui, app, &mut cmds));
+            ui.menu_button("View", |ui| view_menu_ui(ui, app, &mut cmds));
+            ui.menu_button("Help", |ui| help_menu_ui(ui, app));
         });
     });
     app.commands.extend(cmds);
+}
+
+/// File: new, open (file, sample, recent), compare, save, export, quit.
+fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand>) {
+    if ui
+        .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
+        .clicked()
+    {
+        cmds.push(AppCommand::New);
+    }
+    if ui
+        .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
+        .clicked()
+    {
+        cmds.push(AppCommand::Open(None));
+    }
+    ui.menu_button("Open sample", |ui| {
+        for s in crate::samples::SAMPLES {
+            if ui.button(s).clicked() {
+                cmds.push(AppCommand::OpenSample(s.to_string()));
+            }
+        }
+    });
+    ui.separator();
+    if ui.button("Compare with…").clicked() {
+        cmds.push(AppCommand::CompareWith(None));
+    }
+    ui.menu_button("Compare with sample", |ui| {
+        for s in crate::samples::SAMPLES {
+            if ui.button(s).clicked() {
+                cmds.push(AppCommand::CompareWithSample(s.to_string()));
+            }
+        }
+    });
+    ui.separator();
+    ui.menu_button("Open recent", |ui| {
+        if app.ui.recent.is_empty() {
+            ui.label("No recent files");
+        }
+        for p in &app.ui.recent {
+            if ui.button(p.display().to_string()).clicked() {
+                cmds.push(AppCommand::Open(Some(p.clone())));
+            }
+        }
+    });
+    ui.separator();
+    if ui
+        .add(egui::Button::new("Save").shortcut_text("Ctrl+S"))
+        .clicked()
+    {
+        cmds.push(AppCommand::Save);
+    }
+    if ui
+        .add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S"))
+        .clicked()
+    {
+        cmds.push(AppCommand::SaveAs);
+    }
+    ui.menu_button("Export", |ui| super::exports::export_menu_ui(ui, cmds));
+    ui.separator();
+    if ui.button("Quit").clicked() {
+        cmds.push(AppCommand::Quit);
+    }
+}
+
+/// Edit: undo, redo, selection commands, parameters.
+fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCommand>) {
+    let undo = app
+        .doc
+        .history
+        .undo_label()
+        .map_or("Undo".to_string(), |l| format!("Undo {l}"));
+    if ui
+        .add_enabled(
+            app.doc.history.undo_label().is_some(),
+            egui::Button::new(undo).shortcut_text("Ctrl+Z"),
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::Undo);
+    }
+    let redo = app
+        .doc
+        .history
+        .redo_label()
+        .map_or("Redo".to_string(), |l| format!("Redo {l}"));
+    if ui
+        .add_enabled(
+            app.doc.history.redo_label().is_some(),
+            egui::Button::new(redo).shortcut_text("Ctrl+Shift+Z"),
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::Redo);
+    }
+    ui.separator();
+    let any = !app.ui.selection.is_empty();
+    if ui
+        .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
+        .clicked()
+    {
+        cmds.push(AppCommand::DeleteSelection);
+    }
+    if ui
+        .add_enabled(
+            !app.ui.selection.devices.is_empty(),
+            egui::Button::new("Duplicate").shortcut_text("Ctrl+D"),
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::DuplicateSelection);
+    }
+    if ui
+        .add_enabled(
+            !app.ui.selection.devices.is_empty(),
+            egui::Button::new("Copy").shortcut_text("Ctrl+C"),
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::Copy);
+    }
+    if ui
+        .add_enabled(
+            app.ui.clipboard.is_some(),
+            egui::Button::new("Paste").shortcut_text("Ctrl+V"),
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::Paste);
+    }
+    ui.separator();
+    if ui.button("Parameters…").clicked() {
+        app.ui.show_params = true;
+    }
+}
+
+/// View: fit, links, theme.
+fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCommand>) {
+    if ui.button("Fit to view").clicked() {
+        cmds.push(AppCommand::Fit(FitTarget::All));
+    }
+    if ui
+        .add(egui::Button::new("Fit selection").shortcut_text("F"))
+        .clicked()
+    {
+        cmds.push(AppCommand::Fit(FitTarget::Selection));
+    }
+    ui.checkbox(
+        &mut app.ui.hide_links,
+        "Hide links (except the selection's)",
+    );
+    ui.separator();
+    ui.label("Theme");
+    let mut pref = ui.ctx().options(|o| o.theme_preference);
+    let before = pref;
+    ui.horizontal(|ui| {
+        use egui::ThemePreference;
+        ui.selectable_value(&mut pref, ThemePreference::System, "💻 System")
+            .on_hover_text("Follow the system's light or dark setting");
+        ui.selectable_value(&mut pref, ThemePreference::Dark, "🌙 Dark");
+        ui.selectable_value(&mut pref, ThemePreference::Light, "☀ Light");
+    });
+    if pref != before {
+        ui.ctx().set_theme(pref);
+    }
+}
+
+/// Help: the getting-started guide and the shortcuts.
+fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+    if ui.button("Getting started").clicked() {
+        app.ui.help = Some(HelpPage::GettingStarted);
+    }
+    if ui.button("Keyboard shortcuts").clicked() {
+        app.ui.help = Some(HelpPage::Shortcuts);
+    }
 }
 
 /// The toolbar under the menu bar.
 pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     let mut cmds = Vec::new();
     egui::Panel::top("toolbar").show(ui, |ui| {
-        ui.horizontal(|ui| {
+        // Wraps to a second row in a narrow window rather than cutting off its last controls.
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .add_enabled(
                     app.doc.history.undo_label().is_some(),
                     egui::Button::new("Undo"),
                 )
-                .on_hover_text(app.doc.history.undo_label().unwrap_or("Nothing to undo"))
+                .on_hover_text(app.doc.history.undo_label().unwrap_or_default())
+                .on_disabled_hover_text("Nothing to undo")
                 .clicked()
             {
                 cmds.push(AppCommand::Undo);
@@ -293,23 +321,42 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                     app.doc.history.redo_label().is_some(),
                     egui::Button::new("Redo"),
                 )
-                .on_hover_text(app.doc.history.redo_label().unwrap_or("Nothing to redo"))
+                .on_hover_text(app.doc.history.redo_label().unwrap_or_default())
+                .on_disabled_hover_text("Nothing to redo")
                 .clicked()
             {
                 cmds.push(AppCommand::Redo);
             }
             ui.separator();
-            if ui.button("+ 42U rack").clicked() {
+            if ui
+                .button("+ 42U rack")
+                .on_hover_text("Add an empty 42U rack at the end of the first row")
+                .clicked()
+            {
                 cmds.push(AppCommand::AddRack("rack-42u".into()));
             }
-            if ui.button("+ 48U rack").clicked() {
+            if ui
+                .button("+ 48U rack")
+                .on_hover_text("Add an empty 48U rack at the end of the first row")
+                .clicked()
+            {
                 cmds.push(AppCommand::AddRack("rack-48u".into()));
             }
             ui.separator();
-            if ui.button("Fit").on_hover_text("Frame everything").clicked() {
+            if ui
+                .button("Fit")
+                .on_hover_text("Frame every rack (F frames the selection)")
+                .clicked()
+            {
                 cmds.push(AppCommand::Fit(FitTarget::All));
             }
-            if ui.button("Parameters…").clicked() {
+            if ui
+                .button("Parameters…")
+                .on_hover_text(
+                    "Workload, traffic, power and cost assumptions the analysis uses (PUE, prices, utilisation)",
+                )
+                .clicked()
+            {
                 app.ui.show_params = !app.ui.show_params;
             }
             ui.separator();
@@ -321,23 +368,28 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             ui.selectable_value(&mut app.ui.view_mode, ViewMode::Both, "Both")
                 .on_hover_text("Racks and fabric side by side");
             ui.separator();
-            let patterns = crate::analysis::routing::PATTERNS;
-            let current = patterns.get(app.ui.load_pattern).copied().unwrap_or("");
+            use super::state::RackFace;
+            ui.selectable_value(&mut app.ui.rack_face, RackFace::Front, "Front")
+                .on_hover_text("Rack fronts: each device's GPUs, ports and power");
+            ui.selectable_value(&mut app.ui.rack_face, RackFace::Rear, "Rear")
+                .on_hover_text("Rack rears, where cables land: every port, green when cabled");
+            ui.separator();
             egui::ComboBox::from_label("link load")
-                .selected_text(current)
+                .selected_text(app.ui.load_pattern.label())
                 .show_ui(ui, |ui| {
-                    for (i, p) in patterns.iter().enumerate() {
-                        ui.selectable_value(&mut app.ui.load_pattern, i, *p);
+                    for p in super::state::Pattern::ALL {
+                        ui.selectable_value(&mut app.ui.load_pattern, p, p.label());
                     }
                 })
                 .response
                 .on_hover_text(
                     "Links are coloured by their load under this traffic pattern, routed over the design with \
                      ECMP: grey idle, green to 50%, yellow to 80%, orange to 100%, red beyond. The hottest link is \
-                     drawn thicker.",
+                     drawn thicker. The Bottleneck card shows this pattern too.",
                 );
             ui.separator();
-            ui.label(egui::RichText::new(&app.doc.design.name).strong());
+            ui.label(egui::RichText::new(&app.doc.design.name).strong())
+                .on_hover_text("The design's name: rename it in the Inspector with nothing selected");
         });
     });
     app.commands.extend(cmds);
@@ -374,8 +426,11 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             }
             ui.separator();
             if !app.ui.status.is_empty() {
+                use super::theme::{Status, status};
                 let c = if app.ui.status_is_error {
-                    egui::Color32::from_rgb(230, 90, 70)
+                    status(ui, Status::Bad)
+                } else if app.ui.status_is_warning {
+                    status(ui, Status::Short)
                 } else {
                     ui.visuals().text_color()
                 };
@@ -385,25 +440,81 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     });
 }
 
-/// The keyboard shortcuts window.
+/// The steps of the getting-started guide: a heading and what to do.
+pub const GETTING_STARTED: [(&str, &str); 6] = [
+    (
+        "1. Racks",
+        "Add racks with \"+ 42U rack\" in the toolbar, or start from a sample (File > Open sample).",
+    ),
+    (
+        "2. Equipment",
+        "Drag a server, switch or storage part from Parts (left) into a rack. It snaps to rack units: a green \
+         ghost fits, amber fits but takes the rack over its power budget, red is refused and says why.",
+    ),
+    (
+        "3. GPUs and NICs",
+        "Double-click a server to open Server internals, then drag GPUs and NICs from Parts onto its slots.",
+    ),
+    (
+        "4. Cables",
+        "Click a device: the Inspector lists its ports. Drag a free port onto another device: the cable takes the \
+         first compatible free port there, and the Inspector lets you pick another. For many cables at once, select \
+         servers and leaves and press \"Connect rail-optimised\", or leaves and spines and press \"Full mesh\". \
+         \"Rear\" in the toolbar shows every port, green when cabled.",
+    ),
+    (
+        "5. Reading the analysis",
+        "The cards at the top of the Analysis pane are the headline: green is on target, amber short or near a \
+         limit, red far short or over. Bottleneck shows the traffic pattern chosen under \"link load\" in the \
+         toolbar, which also colours the links. Hover a figure for its formula; click a finding to select and frame \
+         what it is about.",
+    ),
+    (
+        "6. Sharing",
+        "Save with Ctrl+S. File > Export writes the HTML review report, drawings, bill of materials, cabling and \
+         scheduler files; File > Compare with… sets two designs side by side.",
+    ),
+];
+
+/// The help window: the getting-started guide and the shortcuts.
 pub fn help_window_ui(ctx: &egui::Context, state: &mut super::state::UiState) {
-    if !state.show_help {
+    let Some(mut page) = state.help else {
         return;
-    }
+    };
     let mut open = true;
-    egui::Window::new("Keyboard shortcuts")
+    let window = egui::Window::new("Help")
         .open(&mut open)
         .collapsible(false)
-        .show(ctx, |ui| {
-            egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                for (k, v) in SHORTCUTS {
-                    ui.strong(k);
-                    ui.label(v);
-                    ui.end_row();
-                }
-            });
+        .default_width(520.0);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::Centre,
+    )
+    .show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut page, HelpPage::GettingStarted, "Getting started");
+            ui.selectable_value(&mut page, HelpPage::Shortcuts, "Keyboard shortcuts");
         });
-    if !open {
-        state.show_help = false;
-    }
+        ui.separator();
+        match page {
+            HelpPage::GettingStarted => {
+                for (step, text) in GETTING_STARTED {
+                    ui.strong(step);
+                    ui.add(egui::Label::new(text).wrap());
+                    ui.add_space(4.0);
+                }
+            }
+            HelpPage::Shortcuts => {
+                egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                    for (k, v) in SHORTCUTS {
+                        ui.strong(k);
+                        ui.label(v);
+                        ui.end_row();
+                    }
+                });
+            }
+        }
+    });
+    state.help = open.then_some(page);
 }

@@ -15,11 +15,13 @@ mod menu;
 mod palette;
 mod params;
 mod server;
+mod server_tree;
 pub mod state;
+mod theme;
 mod widgets;
 
 use crate::catalog::Catalog;
-use crate::edit::Edit;
+use crate::edit::{Edit, Gestures};
 use crate::model::{Design, DeviceId, PortRef, RackId};
 pub use dialogs::{
     CompareFormat, DialogKind, DialogRequest, FilePurpose, InAppDialog, NativeDialogs,
@@ -65,6 +67,8 @@ pub enum AppCommand {
     ExportComparison(CompareFormat),
     /// Export the open comparison to a path without a dialog.
     ExportComparisonTo(CompareFormat, PathBuf),
+    /// Finish the write held by the read-only prompt, replacing the read-only file.
+    ReplaceReadOnly,
     /// A file chosen in the in-app dialog (after any "replace it?"), for what it was asked for.
     FileChosen(FilePurpose, PathBuf),
     /// Quit (asks before discarding changes).
@@ -98,6 +102,8 @@ pub enum AppCommand {
     },
     /// Cable two ports, choosing the cable from the catalog.
     Connect(PortRef, PortRef),
+    /// Move the cable from a port to another port of the same device at its other end (one undo step).
+    ChangeCablePort(PortRef, PortRef),
     /// Cable NIC i of every selected server to leaf i among the selected switches.
     ConnectRailOptimised,
     /// Cable every selected leaf to every selected spine.
@@ -115,6 +121,9 @@ pub struct RacksmithApp {
     /// UI state.
     pub ui: UiState,
     commands: Vec<AppCommand>,
+    /// The fabric view's layout, rebuilt when the document changes (kept here, not in `UiState`, so that the
+    /// state module does not depend on the fabric view).
+    fabric_layout: Option<fabric::FabricLayout>,
     dialogs: Box<dyn NativeDialogs>,
     screenshot: Option<files::ScreenshotJob>,
     recovery: files::Recovery,
@@ -146,6 +155,7 @@ impl RacksmithApp {
             analysis: AnalysisState::default(),
             ui: UiState::default(),
             commands: Vec::new(),
+            fabric_layout: None,
             dialogs: dialogs::dialogs_from_env(),
             screenshot: screenshot.map(files::ScreenshotJob::new),
             recovery,
@@ -195,9 +205,14 @@ impl RacksmithApp {
         }
     }
 
+    /// The fabric view's layout as last drawn (tiers and their devices), if the view was shown.
+    pub fn fabric_layout(&self) -> Option<&fabric::FabricLayout> {
+        self.fabric_layout.as_ref()
+    }
+
     /// Screen position of a device's node in the fabric view as last drawn (for driving clicks in tests).
     pub fn fabric_node_pos(&self, device: DeviceId) -> Option<egui::Pos2> {
-        let layout = self.ui.fabric.as_ref()?;
+        let layout = self.fabric_layout.as_ref()?;
         fabric::node_pos(layout, self.ui.fabric_rect?, device)
     }
 
@@ -246,33 +261,20 @@ impl RacksmithApp {
     fn apply(&mut self, cmd: AppCommand) {
         match cmd {
             AppCommand::Edit(label, edit) => self.edit(label, edit),
-            AppCommand::Undo => match self.doc.history.undo(&mut self.doc.design) {
-                Some(label) => {
-                    self.doc.revision += 1;
-                    self.ui.info(format!("Undid {label}"));
-                }
-                None => self.ui.info("Nothing to undo"),
-            },
-            AppCommand::Redo => match self.doc.history.redo(&mut self.doc.design) {
-                Some(label) => {
-                    self.doc.revision += 1;
-                    self.ui.info(format!("Redid {label}"));
-                }
-                None => self.ui.info("Nothing to redo"),
-            },
+            AppCommand::Undo | AppCommand::Redo => self.undo_redo(matches!(cmd, AppCommand::Undo)),
             AppCommand::New => self.guarded(Pending::New),
             AppCommand::Open(p) => self.guarded(Pending::Open(p)),
             AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
+            AppCommand::Quit => self.guarded(Pending::Quit),
             AppCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
             AppCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
             AppCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
                 Ok(other) => self.compare_with(other),
                 Err(e) => self.ui.refuse(e.to_string()),
             },
-            AppCommand::Quit => self.guarded(Pending::Quit),
             AppCommand::Save => match self.doc.path.clone() {
                 Some(p) => self.save_to(p),
-                None => self.apply(AppCommand::SaveAs),
+                None => self.ask_path(FilePurpose::SaveAs),
             },
             AppCommand::SaveAs => self.ask_path(FilePurpose::SaveAs),
             AppCommand::SaveTo(p) => self.save_to(p),
@@ -290,73 +292,131 @@ impl RacksmithApp {
             }
             AppCommand::ExportComparisonTo(c, p) => self.export_comparison_to(c, &p),
             AppCommand::FileChosen(purpose, p) => self.path_chosen(purpose, p),
-            AppCommand::Select(sel) => {
-                self.ui.selection = sel;
-            }
+            AppCommand::ReplaceReadOnly => self.replace_read_only(),
+            AppCommand::Select(sel) => self.ui.selection = sel,
             AppCommand::ToggleDevice(d) => {
                 if !self.ui.selection.devices.remove(&d) {
                     self.ui.selection.devices.insert(d);
                 }
             }
-            AppCommand::SelectFinding(i) => {
-                if let Some(f) = self.report().and_then(|r| r.findings.get(i)) {
-                    let sel = Selection {
-                        devices: f.devices.iter().copied().collect(),
-                        racks: f.racks.iter().copied().collect(),
-                        links: f.links.iter().copied().collect(),
-                    };
-                    self.ui.selection = sel;
-                    self.ui.view.fit = Some(FitTarget::Selection);
+            AppCommand::SelectFinding(i) => self.select_finding(i),
+            AppCommand::Fit(t) => self.ui.view.fit = Some(t),
+            AppCommand::Copy => self.copy_selection(),
+            cmd => self.apply_gesture(cmd),
+        }
+    }
+
+    /// Undoes (or redoes) one step.
+    fn undo_redo(&mut self, undo: bool) {
+        let done = if undo {
+            self.doc.history.undo(&mut self.doc.design)
+        } else {
+            self.doc.history.redo(&mut self.doc.design)
+        };
+        match (done, undo) {
+            (Some(label), true) => {
+                self.doc.revision += 1;
+                self.ui.info(format!("Undid {label}"));
+            }
+            (Some(label), false) => {
+                self.doc.revision += 1;
+                self.ui.info(format!("Redid {label}"));
+            }
+            (None, true) => self.ui.info("Nothing to undo"),
+            (None, false) => self.ui.info("Nothing to redo"),
+        }
+    }
+
+    /// Selects the devices, racks and links of a finding and frames them.
+    fn select_finding(&mut self, i: usize) {
+        if let Some(f) = self.report().and_then(|r| r.findings.get(i)) {
+            let sel = Selection {
+                devices: f.devices.iter().copied().collect(),
+                racks: f.racks.iter().copied().collect(),
+                links: f.links.iter().copied().collect(),
+            };
+            self.ui.selection = sel;
+            self.ui.view.fit = Some(FitTarget::Selection);
+        }
+    }
+
+    /// Copies the selected devices, with the specs of the parts they use, to the clipboard.
+    fn copy_selection(&mut self) {
+        let d = &self.doc.design;
+        let devices: Vec<crate::model::Device> = self
+            .ui
+            .selection
+            .devices
+            .iter()
+            .filter_map(|id| d.devices.get(id).cloned())
+            .collect();
+        if devices.is_empty() {
+            self.ui.refuse("Select devices to copy");
+            return;
+        }
+        let mut parts = std::collections::BTreeMap::new();
+        for dev in &devices {
+            for p in std::iter::once(&dev.part)
+                .chain(dev.gpus.values())
+                .chain(dev.nics.values())
+            {
+                if let Some(spec) = d.parts.get(p) {
+                    parts.insert(p.clone(), spec.clone());
                 }
             }
-            AppCommand::Fit(t) => self.ui.view.fit = Some(t),
+        }
+        self.ui.info(format!("Copied {} device(s)", devices.len()));
+        self.ui.clipboard = Some((devices, parts));
+    }
+
+    /// Applies a gesture's edit as one undo step, or says why it was refused.
+    fn gesture(&mut self, built: Result<crate::edit::Gesture, crate::edit::EditError>) -> bool {
+        match built {
+            Ok(g) => {
+                let revision = self.doc.revision;
+                self.edit(g.label, g.edit);
+                self.doc.revision != revision
+            }
+            Err(e) => {
+                self.ui.refuse(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Selects exactly these devices.
+    fn select_devices(&mut self, devices: impl IntoIterator<Item = DeviceId>) {
+        self.ui.selection = Selection {
+            devices: devices.into_iter().collect(),
+            ..Selection::default()
+        };
+    }
+
+    /// Places copies (duplicate, paste) and selects them.
+    fn place_copies(&mut self, copies: crate::edit::Copies) {
+        if let Some(g) = copies.gesture {
+            self.edit(g.label, g.edit);
+            self.select_devices(copies.devices);
+        }
+        if let Some(why) = copies.refused {
+            self.ui.refuse(why);
+        }
+    }
+
+    /// The commands that build an edit with [`crate::edit::Gestures`].
+    fn apply_gesture(&mut self, cmd: AppCommand) {
+        let (design, catalog) = (&self.doc.design, &self.catalog);
+        let mut build = Gestures::new(design, catalog);
+        match cmd {
             AppCommand::DeleteSelection => {
-                if let Some((label, edit)) =
-                    inspector::delete_edit(&self.doc.design, &self.ui.selection)
-                {
-                    self.edit(label, edit);
+                let sel = &self.ui.selection;
+                if let Some(g) = build.delete(&sel.devices, &sel.racks, &sel.links) {
+                    self.edit(g.label, g.edit);
                 }
             }
             AppCommand::DuplicateSelection => {
-                let (edit, new_ids, why) =
-                    inspector::duplicate_edit(&mut self.doc.design, &self.ui.selection);
-                if let Some(edit) = edit {
-                    self.edit(format!("Duplicate {} device(s)", new_ids.len()), edit);
-                    self.ui.selection = Selection {
-                        devices: new_ids.into_iter().collect(),
-                        ..Selection::default()
-                    };
-                }
-                if let Some(why) = why {
-                    self.ui.refuse(why);
-                }
-            }
-            AppCommand::Copy => {
-                let d = &self.doc.design;
-                let devices: Vec<crate::model::Device> = self
-                    .ui
-                    .selection
-                    .devices
-                    .iter()
-                    .filter_map(|id| d.devices.get(id).cloned())
-                    .collect();
-                if devices.is_empty() {
-                    self.ui.refuse("Select devices to copy");
-                } else {
-                    let mut parts = std::collections::BTreeMap::new();
-                    for dev in &devices {
-                        for p in std::iter::once(&dev.part)
-                            .chain(dev.gpus.values())
-                            .chain(dev.nics.values())
-                        {
-                            if let Some(spec) = d.parts.get(p) {
-                                parts.insert(p.clone(), spec.clone());
-                            }
-                        }
-                    }
-                    self.ui.info(format!("Copied {} device(s)", devices.len()));
-                    self.ui.clipboard = Some((devices, parts));
-                }
+                let copies = build.duplicate(&self.ui.selection.devices);
+                self.place_copies(copies);
             }
             AppCommand::Paste => {
                 let Some((devices, parts)) = self.ui.clipboard.clone() else {
@@ -364,87 +424,74 @@ impl RacksmithApp {
                         .refuse("Nothing to paste: copy devices with Ctrl+C first");
                     return;
                 };
-                let rack = (self.ui.selection.racks.len() == 1)
-                    .then(|| self.ui.selection.racks.iter().next().copied())
-                    .flatten();
-                let (edit, new_ids, why) =
-                    inspector::place_copies(&mut self.doc.design, &devices, &parts, rack);
-                if let Some(edit) = edit {
-                    self.edit(format!("Paste {} device(s)", new_ids.len()), edit);
-                    self.ui.selection = Selection {
-                        devices: new_ids.into_iter().collect(),
-                        ..Selection::default()
-                    };
-                }
-                if let Some(why) = why {
-                    self.ui.refuse(why);
-                }
+                let racks = &self.ui.selection.racks;
+                let rack = (racks.len() == 1).then(|| racks.first().copied()).flatten();
+                let copies = build.copies(&devices, &parts, rack);
+                self.place_copies(copies);
             }
-            AppCommand::AddRack(part) => {
-                match canvas::add_rack_edit(&mut self.doc.design, &self.catalog, &part) {
-                    Ok((id, edit)) => {
-                        self.edit(format!("Add rack ({part})"), edit);
+            AppCommand::AddRack(part) => match build.add_rack(&part) {
+                Ok((id, g)) => {
+                    if self.gesture(Ok(g)) {
                         self.ui.selection = Selection {
                             racks: [id].into_iter().collect(),
                             ..Selection::default()
                         };
+                        // Frame the racks with the new one, rather than leave it small in a corner.
+                        self.ui.view.fit = Some(FitTarget::All);
                     }
-                    Err(e) => self.ui.refuse(e),
                 }
-            }
+                Err(e) => self.ui.refuse(e.to_string()),
+            },
             AppCommand::AddDevice {
                 part,
                 rack,
                 position_u,
-            } => match canvas::add_device_edit(
-                &mut self.doc.design,
-                &self.catalog,
-                &part,
-                rack,
-                position_u,
-            ) {
-                Ok((id, edit)) => {
-                    self.edit(format!("Add {part}"), edit);
-                    if self.doc.design.devices.contains_key(&id) {
-                        self.ui.selection = Selection {
-                            devices: [id].into_iter().collect(),
-                            ..Selection::default()
-                        };
+            } => match build.add_device(&part, rack, position_u) {
+                Ok((id, g)) => {
+                    if self.gesture(Ok(g)) {
+                        if let Some(over) = canvas::over_budget(&self.doc.design, rack) {
+                            // Allowed, as the amber ghost said: the status line keeps the warning in view.
+                            self.ui.warn(format!("Added {part}, but {over}"));
+                        }
+                        self.select_devices([id]);
                     }
                 }
-                Err(e) => self.ui.refuse(e),
+                Err(e) => self.ui.refuse(e.to_string()),
             },
             AppCommand::Connect(a, b) => {
-                match cabling::connect_edit(&mut self.doc.design, &self.catalog, a, b) {
-                    Ok((label, edit)) => {
-                        self.edit(label, edit);
-                        self.ui.connect_from = None;
-                    }
-                    Err(e) => self.ui.refuse(e),
+                let built = build.connect(a, b);
+                if self.gesture(built) {
+                    self.ui.connect_from = None;
                 }
+            }
+            AppCommand::ChangeCablePort(from, to) => {
+                let built = build.change_port(&from, to);
+                self.gesture(built);
             }
             AppCommand::ConnectRailOptimised => {
-                match cabling::rail_optimised_edit(
-                    &mut self.doc.design,
-                    &self.catalog,
-                    &self.ui.selection,
-                ) {
-                    Ok((label, edit)) => self.edit(label, edit),
-                    Err(e) => self.ui.refuse(e),
-                }
+                let built = build.rail_optimised(&self.ui.selection.devices);
+                self.gesture(built);
             }
             AppCommand::ConnectFullMesh => {
-                let report = self.analysis.report.clone();
-                match cabling::full_mesh_edit(
-                    &mut self.doc.design,
-                    &self.catalog,
-                    &self.ui.selection,
-                    report.as_deref(),
-                ) {
-                    Ok((label, edit)) => self.edit(label, edit),
-                    Err(e) => self.ui.refuse(e),
-                }
+                // Switches the analysis puts in tier 2 or above count as spines.
+                let upper: std::collections::BTreeSet<DeviceId> = self
+                    .analysis
+                    .report
+                    .as_ref()
+                    .map(|r| {
+                        r.bandwidth
+                            .switches
+                            .iter()
+                            .filter(|s| s.tier >= 2)
+                            .map(|s| s.device)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let built = build.full_mesh(&self.ui.selection.devices, &upper);
+                self.gesture(built);
             }
+            // Every other command is handled in `apply`.
+            _ => {}
         }
     }
 
@@ -503,22 +550,60 @@ impl RacksmithApp {
     }
 
     fn save_to(&mut self, path: PathBuf) {
-        match crate::io::save(&self.doc.design, &path) {
-            Ok(()) => {
-                self.doc.path = Some(path.clone());
-                self.doc.saved_revision = self.doc.revision;
-                self.ui.push_recent(path.clone());
-                self.recovery.remove();
-                self.ui.info(format!("Saved {}", path.display()));
-            }
+        let bytes = match crate::io::design_to_string(&self.doc.design) {
+            Ok(text) => text.into_bytes(),
             Err(e) => {
-                // The document stays open and marked unsaved; the error says why.
-                self.ui.error = Some(format!(
-                    "Could not save {}: {}\nThe design is still open, with its unsaved changes.",
-                    self.doc.design.name,
-                    dialogs::write_error_reason(&e)
-                ));
-                self.ui.refuse(format!("Not saved: {}", path.display()));
+                self.save_failed(&path, &e);
+                return;
+            }
+        };
+        let revision = self.doc.revision;
+        match crate::io::write_atomic(&path, &bytes) {
+            Ok(()) => self.saved(path, revision),
+            Err(crate::io::SaveError::ReadOnly { .. }) => {
+                self.ui.read_only = Some(state::ReadOnlyPrompt {
+                    path,
+                    bytes,
+                    write: state::HeldWrite::Save { revision },
+                });
+            }
+            Err(e) => self.save_failed(&path, &e),
+        }
+    }
+
+    /// Records a successful save of the design as it was at `revision`.
+    fn saved(&mut self, path: PathBuf, revision: u64) {
+        self.doc.path = Some(path.clone());
+        self.doc.saved_revision = revision;
+        self.ui.push_recent(path.clone());
+        self.recovery.remove();
+        self.ui.info(format!("Saved {}", path.display()));
+    }
+
+    fn save_failed(&mut self, path: &std::path::Path, e: &crate::io::SaveError) {
+        // The document stays open and marked unsaved; the error says why.
+        self.ui.error = Some(format!(
+            "Could not save {}: {}\nThe design is still open, with its unsaved changes.",
+            self.doc.design.name,
+            dialogs::write_error_reason(e)
+        ));
+        self.ui.refuse(format!("Not saved: {}", path.display()));
+    }
+
+    /// Finishes the write the read-only prompt held, replacing the read-only file (the user said so).
+    fn replace_read_only(&mut self) {
+        let Some(prompt) = self.ui.read_only.take() else {
+            return;
+        };
+        let options = crate::io::WriteOptions {
+            replace_read_only: true,
+        };
+        let result = crate::io::write_atomic_with(&prompt.path, &prompt.bytes, options);
+        match (prompt.write, result) {
+            (state::HeldWrite::Save { revision }, Ok(())) => self.saved(prompt.path, revision),
+            (state::HeldWrite::Save { .. }, Err(e)) => self.save_failed(&prompt.path, &e),
+            (state::HeldWrite::Export { what }, result) => {
+                self.export_written(&what, &prompt.path, prompt.bytes.len(), result);
             }
         }
     }
@@ -528,6 +613,9 @@ impl RacksmithApp {
     pub fn show(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.frames += 1;
+        if self.frames == 1 {
+            theme::apply(&ctx);
+        }
         let busy = self
             .analysis
             .update(&self.doc.design, self.doc.revision, Some(&ctx));
@@ -539,33 +627,53 @@ impl RacksmithApp {
         menu::menu_bar_ui(ui, self);
         menu::toolbar_ui(ui, self);
         menu::status_bar_ui(ui, self);
+        // Side panels take a share of the window, so a 1024 px window still leaves the canvas half its width.
+        let width = ui.available_width();
         egui::Panel::left("palette")
             .resizable(true)
-            .default_size(250.0)
+            .default_size((width * 0.2).clamp(190.0, 250.0))
+            .min_size(160.0)
             .max_size(420.0)
             .show(ui, |ui| {
                 palette::palette_ui(ui, &self.catalog, &mut self.ui.search);
             });
-        egui::Panel::right("right")
-            .resizable(true)
-            .default_size(460.0)
-            .min_size(320.0)
-            .max_size(640.0)
-            .show(ui, |ui| {
-                right_panel_ui(ui, self);
-            });
+        if self.ui.right_collapsed {
+            egui::Panel::right("right_collapsed")
+                .resizable(false)
+                .exact_size(28.0)
+                .show(ui, |ui| {
+                    if ui
+                        .button("◀")
+                        .on_hover_text("Show the inspector and analysis pane")
+                        .clicked()
+                    {
+                        self.ui.right_collapsed = false;
+                    }
+                });
+        } else {
+            egui::Panel::right("right")
+                .resizable(true)
+                .default_size((width * 0.3).clamp(300.0, 460.0))
+                .min_size(260.0)
+                .max_size(640.0)
+                .show(ui, |ui| {
+                    right_panel_ui(ui, self);
+                });
+        }
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
             .show(ui, |ui| {
+                self.ui.central_rect = Some(ui.max_rect());
                 let mut cmds = Vec::new();
                 let mode = self.ui.view_mode;
                 let report = self.analysis.report.as_deref();
                 let (design, revision, ui_state) =
                     (&self.doc.design, self.doc.revision, &mut self.ui);
-                let fabric_view =
+                let cache = &mut self.fabric_layout;
+                let mut fabric_view =
                     |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
                         st.fabric_rect = Some(ui.available_rect_before_wrap());
-                        fabric::fabric_ui(ui, design, report, revision, st, cmds);
+                        fabric::fabric_ui(ui, design, report, revision, cache, st, cmds);
                     };
                 match mode {
                     state::ViewMode::Racks => {
@@ -628,6 +736,18 @@ impl RacksmithApp {
 
 fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     let mut cmds = Vec::new();
+    // In the corner, beside the inspector's heading, without pushing the panel's content down.
+    let corner = egui::Rect::from_min_size(
+        ui.max_rect().right_top() + egui::vec2(-24.0, 4.0),
+        egui::vec2(22.0, 20.0),
+    );
+    let hide = ui
+        .new_child(egui::UiBuilder::new().max_rect(corner))
+        .add(egui::Button::new("▶").small())
+        .on_hover_text("Hide the inspector and analysis pane (more room for the canvas)");
+    if hide.clicked() {
+        app.ui.right_collapsed = true;
+    }
     let inspector_h = (ui.available_height() * 0.40).max(180.0);
     let width = ui.available_width() - 14.0;
     egui::ScrollArea::both()
@@ -652,6 +772,7 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         &app.doc.design,
         app.analysis.report.as_deref(),
         stale,
+        app.ui.load_pattern,
         &mut cmds,
     );
     app.commands.extend(cmds);
@@ -728,6 +849,12 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
             }
             if let Some(p) = file {
                 app.ui.push_recent(p);
+            }
+            // `RACKSMITH_THEME=light|dark` picks a theme at start (screenshots of both; otherwise View > Theme).
+            match std::env::var("RACKSMITH_THEME").as_deref() {
+                Ok("light") => cc.egui_ctx.set_theme(egui::Theme::Light),
+                Ok("dark") => cc.egui_ctx.set_theme(egui::Theme::Dark),
+                _ => {}
             }
             Ok(Box::new(app))
         }),

@@ -3,9 +3,35 @@
 
 use super::state::PartDrag;
 use super::widgets::category_color;
-use crate::analysis::text::key_figures;
+use crate::analysis::text::{key_figures, usd};
 use crate::catalog::{Catalog, Category, Part};
 use crate::model::PartId;
+
+/// The palette's line of figures for a part. A server chassis whose GPUs are priced as parts of their own says
+/// so ("$26,400 + GPUs"), so a DGX does not look cheaper than it is.
+fn figures_line(catalog: &Catalog, part: &Part) -> String {
+    let figures = key_figures(&part.kind, part.power_w, part.price_usd);
+    let crate::catalog::PartKind::Server(s) = &part.kind else {
+        return figures;
+    };
+    if s.gpu_slots.is_empty() {
+        return figures;
+    }
+    let price = usd(part.price_usd);
+    let Some(head) = figures.strip_suffix(price.as_str()) else {
+        return figures;
+    };
+    let with_gpus = s
+        .default_gpu
+        .as_ref()
+        .and_then(|g| catalog.get(g.as_str()))
+        .map(|g| {
+            let total = part.price_usd + g.price_usd * s.gpu_slots.len() as f64;
+            format!(" ({} with {} × {})", usd(total), s.gpu_slots.len(), g.name)
+        })
+        .unwrap_or_default();
+    format!("{head}{price} + GPUs{with_gpus}")
+}
 
 /// Draws the palette.
 pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
@@ -47,7 +73,10 @@ pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
                 }
                 let header = egui::CollapsingHeader::new(
                     egui::RichText::new(format!("{} ({})", cat.label(), parts.len()))
-                        .color(category_color(cat))
+                        .color(super::theme::readable(
+                            category_color(cat),
+                            ui.visuals().panel_fill,
+                        ))
                         .strong(),
                 )
                 .id_salt(("palette_cat", cat))
@@ -62,15 +91,14 @@ pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
                 };
                 header.show(ui, |ui| {
                     for (id, part) in parts {
-                        part_ui(ui, id, part);
+                        part_ui(ui, id, part, &figures_line(catalog, part));
                     }
                 });
             }
         });
 }
 
-fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
-    let figures = key_figures(&part.kind, part.power_w, part.price_usd);
+fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part, figures: &str) {
     let mounted = part.kind.is_rack_mounted();
     // GPUs and NICs drag into the slots of the server window.
     let slotted = matches!(
@@ -97,7 +125,7 @@ fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
                             .truncate(),
                     );
                 });
-                ui.add(egui::Label::new(egui::RichText::new(&figures).small()).wrap());
+                ui.add(egui::Label::new(egui::RichText::new(figures).small()).wrap());
             })
             .response
     };
@@ -115,7 +143,7 @@ fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part) {
         ui.set_max_width(420.0);
         ui.strong(format!("{} ({})", part.name, id));
         ui.label(format!("Vendor: {}", part.vendor));
-        ui.label(&figures);
+        ui.label(figures);
         if part.sources.is_empty() {
             ui.label("No sources recorded.");
         } else {

@@ -6,6 +6,7 @@ use super::state::UiState;
 use super::widgets::num_field;
 use crate::edit::Edit;
 use crate::model::{Design, Params, Serving};
+use std::collections::HashMap;
 
 /// Draws the parameters window when open.
 pub fn params_window_ui(
@@ -18,11 +19,16 @@ pub fn params_window_ui(
         return;
     }
     let mut open = true;
-    egui::Window::new("Parameters")
+    let window = egui::Window::new("Parameters")
         .id(egui::Id::unique("params_window"))
         .open(&mut open)
-        .default_width(380.0)
-        .show(ctx, |ui| params_ui(ui, design, state, cmds));
+        .default_width(380.0);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopRight,
+    )
+    .show(ctx, |ui| params_ui(ui, design, state, cmds));
     if !open {
         state.show_params = false;
     }
@@ -39,6 +45,27 @@ pub fn params_ui(
     let mut err = None;
     let mut new: Option<(String, Params)> = None;
     let b = &mut state.field_buffers;
+    traffic_fields_ui(ui, p, b, &mut err, &mut new);
+    ui.separator();
+    serving_fields_ui(ui, p, b, &mut err, &mut new);
+    ui.separator();
+    cost_fields_ui(ui, p, b, &mut err, &mut new);
+    if let Some(e) = err {
+        state.refuse(e);
+    }
+    if let Some((label, q)) = new {
+        cmds.push(AppCommand::Edit(label, Edit::SetParams(Box::new(q))));
+    }
+}
+
+/// Traffic fields: what each GPU sends and how busy the fabric is.
+fn traffic_fields_ui(
+    ui: &mut egui::Ui,
+    p: &Params,
+    b: &mut HashMap<String, String>,
+    err: &mut Option<String>,
+    new: &mut Option<(String, Params)>,
+) {
     ui.strong("Traffic");
     egui::Grid::new("params_traffic")
         .num_columns(2)
@@ -51,9 +78,9 @@ pub fn params_ui(
                 "All-reduce size (MB)",
                 t.allreduce_bytes / 1e6,
                 1e-6..=1e9,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set all-reduce size".into(),
                     changed(p, |q| q.traffic.allreduce_bytes = v * 1e6),
                 ));
@@ -65,9 +92,9 @@ pub fn params_ui(
                 "Latency message (B)",
                 t.latency_message_bytes,
                 1.0..=1e12,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set latency message size".into(),
                     changed(p, |q| q.traffic.latency_message_bytes = v),
                 ));
@@ -79,9 +106,9 @@ pub fn params_ui(
                 "Storage read (GB/s per GPU)",
                 t.storage_read_gbs_per_gpu,
                 0.0..=1000.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set storage read per GPU".into(),
                     changed(p, |q| q.traffic.storage_read_gbs_per_gpu = v),
                 ));
@@ -93,9 +120,9 @@ pub fn params_ui(
                 "Link efficiency (0-1)",
                 t.link_efficiency,
                 0.01..=1.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set link efficiency".into(),
                     changed(p, |q| q.traffic.link_efficiency = v),
                 ));
@@ -107,24 +134,17 @@ pub fn params_ui(
                 .changed()
             {
                 let v = custom.then_some(t.network_gbps_per_gpu.unwrap_or(400.0));
-                new = Some((
+                *new = Some((
                     "Set network per GPU".into(),
                     changed(p, |q| q.traffic.network_gbps_per_gpu = v),
                 ));
             }
             ui.end_row();
             if let Some(cur) = t.network_gbps_per_gpu
-                && let Some(v) = num_field(
-                    ui,
-                    b,
-                    "p_net",
-                    "  Gb/s per GPU",
-                    cur,
-                    1.0..=10_000.0,
-                    &mut err,
-                )
+                && let Some(v) =
+                    num_field(ui, b, "p_net", "  Gb/s per GPU", cur, 1.0..=10_000.0, err)
             {
-                new = Some((
+                *new = Some((
                     "Set network per GPU".into(),
                     changed(p, |q| q.traffic.network_gbps_per_gpu = Some(v)),
                 ));
@@ -136,19 +156,28 @@ pub fn params_ui(
                 "Utilisation target (0-1)",
                 p.utilisation_target,
                 0.01..=0.99,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set utilisation target".into(),
                     changed(p, |q| q.utilisation_target = v),
                 ));
             }
         });
-    ui.separator();
+}
+
+/// Inference-serving fields (when the design serves).
+fn serving_fields_ui(
+    ui: &mut egui::Ui,
+    p: &Params,
+    b: &mut HashMap<String, String>,
+    err: &mut Option<String>,
+    new: &mut Option<(String, Params)>,
+) {
     let mut serving = p.serving.is_some();
     if ui.checkbox(&mut serving, "Inference serving").changed() {
         let v = serving.then(|| p.serving.clone().unwrap_or_default());
-        new = Some(("Set serving".into(), changed(p, |q| q.serving = v.clone())));
+        *new = Some(("Set serving".into(), changed(p, |q| q.serving = v.clone())));
     }
     if let Some(s) = &p.serving {
         egui::Grid::new("params_serving")
@@ -161,9 +190,9 @@ pub fn params_ui(
                     "Request rate (req/s)",
                     s.request_rate_rps,
                     0.0..=1e9,
-                    &mut err,
+                    err,
                 ) {
-                    new = Some((
+                    *new = Some((
                         "Set request rate".into(),
                         changed_serving(p, |x| x.request_rate_rps = v),
                     ));
@@ -175,9 +204,9 @@ pub fn params_ui(
                     "Replica throughput (req/s)",
                     s.replica_throughput_rps,
                     0.001..=1e9,
-                    &mut err,
+                    err,
                 ) {
-                    new = Some((
+                    *new = Some((
                         "Set replica throughput".into(),
                         changed_serving(p, |x| x.replica_throughput_rps = v),
                     ));
@@ -189,15 +218,15 @@ pub fn params_ui(
                     "GPUs per replica",
                     f64::from(s.gpus_per_replica),
                     1.0..=100_000.0,
-                    &mut err,
+                    err,
                 ) {
                     if v.fract() == 0.0 {
-                        new = Some((
+                        *new = Some((
                             "Set GPUs per replica".into(),
                             changed_serving(p, |x| x.gpus_per_replica = v as u32),
                         ));
                     } else {
-                        err = Some("GPUs per replica must be a whole number".into());
+                        *err = Some("GPUs per replica must be a whole number".into());
                     }
                 }
                 if let Some(v) = num_field(
@@ -207,16 +236,25 @@ pub fn params_ui(
                     "p99 target (ms)",
                     s.latency_target_ms,
                     0.001..=1e7,
-                    &mut err,
+                    err,
                 ) {
-                    new = Some((
+                    *new = Some((
                         "Set p99 target".into(),
                         changed_serving(p, |x| x.latency_target_ms = v),
                     ));
                 }
             });
     }
-    ui.separator();
+}
+
+/// Cost fields: energy, colocation, support, depreciation, cloud price.
+fn cost_fields_ui(
+    ui: &mut egui::Ui,
+    p: &Params,
+    b: &mut HashMap<String, String>,
+    err: &mut Option<String>,
+    new: &mut Option<(String, Params)>,
+) {
     ui.strong("Cost");
     egui::Grid::new("params_cost")
         .num_columns(2)
@@ -228,15 +266,15 @@ pub fn params_ui(
                 "Electricity (USD/kWh)",
                 p.electricity_usd_per_kwh,
                 0.0..=10.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set electricity price".into(),
                     changed(p, |q| q.electricity_usd_per_kwh = v),
                 ));
             }
-            if let Some(v) = num_field(ui, b, "p_pue", "PUE", p.pue, 1.0..=5.0, &mut err) {
-                new = Some(("Set PUE".into(), changed(p, |q| q.pue = v)));
+            if let Some(v) = num_field(ui, b, "p_pue", "PUE", p.pue, 1.0..=5.0, err) {
+                *new = Some(("Set PUE".into(), changed(p, |q| q.pue = v)));
             }
             if let Some(v) = num_field(
                 ui,
@@ -245,9 +283,9 @@ pub fn params_ui(
                 "Depreciation (years)",
                 p.depreciation_years,
                 0.1..=30.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set depreciation years".into(),
                     changed(p, |q| q.depreciation_years = v),
                 ));
@@ -259,9 +297,9 @@ pub fn params_ui(
                 "Residual value (0-1)",
                 p.residual_fraction,
                 0.0..=1.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set residual value".into(),
                     changed(p, |q| q.residual_fraction = v),
                 ));
@@ -273,9 +311,9 @@ pub fn params_ui(
                 "Colocation (USD/kW-month)",
                 p.colocation_usd_per_kw_month,
                 0.0..=100_000.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set colocation price".into(),
                     changed(p, |q| q.colocation_usd_per_kw_month = v),
                 ));
@@ -287,9 +325,9 @@ pub fn params_ui(
                 "Support (share of capex/yr)",
                 p.support_fraction_per_year,
                 0.0..=1.0,
-                &mut err,
+                err,
             ) {
-                new = Some((
+                *new = Some((
                     "Set support share".into(),
                     changed(p, |q| q.support_fraction_per_year = v),
                 ));
@@ -301,7 +339,7 @@ pub fn params_ui(
                 .changed()
             {
                 let v = custom.then_some(p.cloud_usd_per_gpu_hour.unwrap_or(3.0));
-                new = Some((
+                *new = Some((
                     "Set cloud price".into(),
                     changed(p, |q| q.cloud_usd_per_gpu_hour = v),
                 ));
@@ -315,21 +353,15 @@ pub fn params_ui(
                     "  USD per GPU-hour",
                     cur,
                     0.0..=1000.0,
-                    &mut err,
+                    err,
                 )
             {
-                new = Some((
+                *new = Some((
                     "Set cloud price".into(),
                     changed(p, |q| q.cloud_usd_per_gpu_hour = Some(v)),
                 ));
             }
         });
-    if let Some(e) = err {
-        state.refuse(e);
-    }
-    if let Some((label, q)) = new {
-        cmds.push(AppCommand::Edit(label, Edit::SetParams(Box::new(q))));
-    }
 }
 
 fn changed(p: &Params, f: impl FnOnce(&mut Params)) -> Params {

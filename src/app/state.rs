@@ -188,6 +188,9 @@ pub struct View {
     pub zoom: f32,
     /// Fit to this target on the next frame.
     pub fit: Option<FitTarget>,
+    /// Whether the view still shows what the last fit framed (no pan or zoom since): such a view fits again
+    /// when the canvas changes size ("Both" view, a collapsed pane, a resized window).
+    pub fitted: Option<FitTarget>,
 }
 
 impl Default for View {
@@ -196,6 +199,7 @@ impl Default for View {
             offset: egui::vec2(20.0, 20.0),
             zoom: 1.0,
             fit: Some(FitTarget::All),
+            fitted: None,
         }
     }
 }
@@ -229,6 +233,18 @@ pub enum CanvasDrag {
         /// Grab offset in rack units from the device's lowest unit.
         grab_u: f32,
     },
+}
+
+/// A port dropped on a device and cabled to its first compatible free port; the other compatible ports at the
+/// time of the drop, in port order, for changing it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CableChoice {
+    /// The dragged port.
+    pub from: PortRef,
+    /// The device it was dropped on.
+    pub device: DeviceId,
+    /// Names of the device's ports that could take the cable, the first one taken.
+    pub ports: Vec<String>,
 }
 
 /// Payload of a drag from the parts palette.
@@ -267,22 +283,27 @@ pub struct UiState {
     pub connect_from: Option<PortRef>,
     /// Device whose ports are offered as the second end.
     pub connect_target: Option<DeviceId>,
+    /// A cable just made by dropping a port on a device (to its first compatible free port): the inspector shows
+    /// the port taken and offers the others.
+    pub cable_choice: Option<CableChoice>,
     /// Server whose internals window is open.
     pub server_window: Option<DeviceId>,
-    /// Whether the shortcuts window is open.
-    pub show_help: bool,
+    /// The help window's page, when it is open.
+    pub help: Option<HelpPage>,
     /// Whether the parameters window is open.
     pub show_params: bool,
     /// Whether link lines are drawn.
     pub hide_links: bool,
-    /// Traffic pattern (index into `analysis::routing::PATTERNS`) whose loads colour the links.
-    pub load_pattern: usize,
+    /// Traffic pattern whose loads colour the links and whose bottleneck the headline shows.
+    pub load_pattern: Pattern,
     /// An error to show in a window (e.g. a file that did not load).
     pub error: Option<String>,
     /// Last status message for the status bar.
     pub status: String,
     /// Whether the status message is a refusal.
     pub status_is_error: bool,
+    /// Whether the status message is a warning (done, but over a limit).
+    pub status_is_warning: bool,
     /// An action waiting for "discard unsaved changes?".
     pub pending: Option<Pending>,
     /// Recently opened files, newest first.
@@ -297,6 +318,12 @@ pub struct UiState {
     pub no_tooltips: bool,
     /// Where the canvas was drawn last frame, screen space.
     pub canvas_rect: Option<egui::Rect>,
+    /// The central area (between the palette and the inspector) last frame, screen space: windows open over it.
+    pub central_rect: Option<egui::Rect>,
+    /// Whether the inspector and analysis pane is collapsed to give the canvas the width.
+    pub right_collapsed: bool,
+    /// Which face of the racks the canvas shows.
+    pub rack_face: RackFace,
     /// Which views the central area shows.
     pub view_mode: ViewMode,
     /// The open design compared with another, when the comparison window is open.
@@ -305,6 +332,8 @@ pub struct UiState {
     pub file_dialog: Option<super::dialogs::InAppDialog>,
     /// A save onto an existing file waiting for "Replace it?".
     pub overwrite: Option<super::dialogs::OverwritePrompt>,
+    /// A save or export onto a read-only file waiting for "Replace it anyway?".
+    pub read_only: Option<ReadOnlyPrompt>,
     /// Folder of the last export (remembered across runs); export dialogs start there.
     pub export_dir: Option<PathBuf>,
     /// A review note being typed: whose it is and the text so far. Committed as one edit when the field loses
@@ -315,10 +344,34 @@ pub struct UiState {
         Vec<crate::model::Device>,
         std::collections::BTreeMap<crate::model::PartId, crate::catalog::Part>,
     )>,
-    /// The fabric view's layout, rebuilt when the document changes.
-    pub fabric: Option<super::fabric::FabricLayout>,
     /// Where the fabric view was drawn last frame, screen space.
     pub fabric_rect: Option<egui::Rect>,
+}
+
+/// A write refused because its target is read-only, held until the user says whether to replace the file anyway.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadOnlyPrompt {
+    /// The file the user chose.
+    pub path: PathBuf,
+    /// What would be written, exactly as it was when the write was refused.
+    pub bytes: Vec<u8>,
+    /// What the write is.
+    pub write: HeldWrite,
+}
+
+/// What a held write is, so that finishing it updates what it should.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HeldWrite {
+    /// A save of the design at this document revision.
+    Save {
+        /// The revision the bytes were serialised from.
+        revision: u64,
+    },
+    /// An export, named for the status line.
+    Export {
+        /// "Bill of materials", "SVG drawing of the racks", ...
+        what: String,
+    },
 }
 
 /// What a review note belongs to.
@@ -365,6 +418,72 @@ impl CompareState {
     }
 }
 
+/// A traffic pattern routed by the analysis, in the order of `analysis::routing::PATTERNS` (and of every link's
+/// `loads_gbps`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Pattern {
+    /// All-reduce as one flat ring over every GPU.
+    #[default]
+    FlatRing,
+    /// All-reduce with one ring per rail.
+    RailRings,
+    /// All-to-all.
+    AllToAll,
+    /// Storage read.
+    StorageRead,
+    /// Inference serving.
+    Inference,
+}
+
+impl Pattern {
+    /// Every pattern, in report order.
+    pub const ALL: [Pattern; 5] = [
+        Pattern::FlatRing,
+        Pattern::RailRings,
+        Pattern::AllToAll,
+        Pattern::StorageRead,
+        Pattern::Inference,
+    ];
+
+    /// Index into the report's per-pattern lists.
+    pub fn index(self) -> usize {
+        match self {
+            Pattern::FlatRing => 0,
+            Pattern::RailRings => 1,
+            Pattern::AllToAll => 2,
+            Pattern::StorageRead => 3,
+            Pattern::Inference => 4,
+        }
+    }
+
+    /// The analysis's name of the pattern.
+    pub fn label(self) -> &'static str {
+        analysis::routing::PATTERNS
+            .get(self.index())
+            .copied()
+            .unwrap_or("")
+    }
+}
+
+/// Which face of the racks the canvas shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RackFace {
+    /// The front: GPU count, ports and power of each device.
+    #[default]
+    Front,
+    /// The rear, where cables land: every port, cabled or free.
+    Rear,
+}
+
+/// A page of the help window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HelpPage {
+    /// What to drag where, how to cable, how to read the analysis pane.
+    GettingStarted,
+    /// The keyboard and mouse shortcuts.
+    Shortcuts,
+}
+
 /// The central area's views.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ViewMode {
@@ -382,12 +501,21 @@ impl UiState {
     pub fn info(&mut self, msg: impl Into<String>) {
         self.status = msg.into();
         self.status_is_error = false;
+        self.status_is_warning = false;
+    }
+
+    /// Sets the status line to a warning: what was asked is done, but something is over a limit.
+    pub fn warn(&mut self, msg: impl Into<String>) {
+        self.status = msg.into();
+        self.status_is_error = false;
+        self.status_is_warning = true;
     }
 
     /// Sets the status line to a refusal.
     pub fn refuse(&mut self, msg: impl Into<String>) {
         self.status = msg.into();
         self.status_is_error = true;
+        self.status_is_warning = false;
     }
 
     /// Remembers a file in the recent list.

@@ -18,6 +18,64 @@ pub fn category_color(c: Category) -> egui::Color32 {
     }
 }
 
+/// Opaque fill of a device box of a category: the category colour darkened in the dark theme, lightened in the
+/// light theme (a translucent fill would turn pastel on a light canvas); `emphasis` from 0 (plain) to 1
+/// (hovered, selected: closer to the category colour). Labels on it use `theme::text_on`.
+pub fn category_fill_with(c: Category, dark: bool, emphasis: f32) -> egui::Color32 {
+    let base = category_color(c);
+    let (toward, amount) = if dark {
+        (egui::Color32::BLACK, 0.35)
+    } else {
+        (egui::Color32::WHITE, 0.45)
+    };
+    // Never the raw category colour: some (server blue, switch orange) fail 4.5:1 with any label colour.
+    let t = amount - 0.2 * emphasis.clamp(0.0, 1.0);
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * t).round() as u8;
+    egui::Color32::from_rgb(
+        mix(base.r(), toward.r()),
+        mix(base.g(), toward.g()),
+        mix(base.b(), toward.b()),
+    )
+}
+
+/// Where a window opens the first time: over the central area (the canvas), never over the menu bar or the
+/// palette that server internals needs for dragging.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowSpot {
+    /// The canvas's top-left corner (server internals: next to the palette it takes parts from).
+    TopLeft,
+    /// The canvas's top-right corner (parameters: next to the analysis they change).
+    TopRight,
+    /// Centred at the top of the canvas (compare).
+    TopCentre,
+    /// The middle of the canvas (help).
+    Centre,
+}
+
+/// A window placed at a spot of the central area (`central`, last frame's, screen space), narrow enough to fit
+/// it; egui remembers where the user moves it from then on.
+pub fn placed<'a>(
+    window: egui::Window<'a>,
+    central: Option<egui::Rect>,
+    spot: WindowSpot,
+) -> egui::Window<'a> {
+    const MARGIN: f32 = 12.0;
+    let area = central.unwrap_or_else(|| {
+        egui::Rect::from_min_max(egui::pos2(260.0, 70.0), egui::pos2(1100.0, 900.0))
+    });
+    let inner = area.shrink(MARGIN);
+    let (pos, pivot) = match spot {
+        WindowSpot::TopLeft => (inner.left_top(), egui::Align2::LEFT_TOP),
+        WindowSpot::TopRight => (inner.right_top(), egui::Align2::RIGHT_TOP),
+        WindowSpot::TopCentre => (inner.center_top(), egui::Align2::CENTER_TOP),
+        WindowSpot::Centre => (inner.center(), egui::Align2::CENTER_CENTER),
+    };
+    window
+        .default_pos(pos)
+        .pivot(pivot)
+        .max_width(inner.width().max(280.0))
+}
+
 /// Formats a number for a field without trailing noise.
 pub fn fmt_num(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {

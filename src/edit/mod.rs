@@ -1,9 +1,15 @@
 //! Edits as values. Applying an edit to a design returns its inverse, which the undo history keeps; a gesture that
 //! changes many things is one `Edit::Batch`, so it is one undo step. Builders here also serve the sample generators.
 
+mod gesture;
 mod history;
 pub mod swap;
 
+pub use gesture::{
+    Copies, Gesture, Gestures, SlotKind, check_placement, choose_cable, compatible_ports,
+    device_name, estimate_length_m, gpu_fits, link_verdict, port_label, unique_device_name,
+    unique_name,
+};
 pub use history::History;
 
 use crate::catalog::Part;
@@ -262,6 +268,142 @@ impl Edit {
     }
 }
 
+/// Hands out ids above everything a design has used, without changing the design: edits built with them move
+/// the design's counter past them when applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IdAlloc {
+    next: u64,
+}
+
+impl IdAlloc {
+    /// The ids after the design's last one.
+    pub fn for_design(design: &Design) -> Self {
+        Self {
+            next: design.next_id.max(1),
+        }
+    }
+
+    /// The next id.
+    pub fn alloc(&mut self) -> u64 {
+        let id = self.next.max(1);
+        self.next = id + 1;
+        id
+    }
+}
+
+/// Edit that copies a catalog part into the design if it is not there yet.
+fn ensure_part(design: &Design, catalog: &Catalog, id: &str) -> Result<Option<Edit>, EditError> {
+    let pid = PartId::new(id);
+    if design.parts.contains_key(&pid) {
+        return Ok(None);
+    }
+    let part = catalog
+        .get(id)
+        .ok_or_else(|| EditError::Missing(format!("catalog part \"{id}\"")))?;
+    Ok(Some(Edit::SetPart(pid, Some(Box::new(part.clone())))))
+}
+
+/// The edit adding a rack from a rack part (and copying the part into the design).
+fn rack_edit(
+    design: &Design,
+    catalog: &Catalog,
+    ids: &mut IdAlloc,
+    part: &str,
+    name: &str,
+    row: u16,
+    slot: u16,
+) -> Result<(RackId, Edit), EditError> {
+    let mut edits = Vec::new();
+    if let Some(e) = ensure_part(design, catalog, part)? {
+        edits.push(e);
+    }
+    let spec = catalog
+        .get(part)
+        .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
+    let PartKind::Rack(r) = &spec.kind else {
+        return Err(EditError::Refused(format!("{part} is not a rack")));
+    };
+    let id = RackId(ids.alloc());
+    edits.push(Edit::AddRack(
+        id,
+        Rack {
+            name: name.to_string(),
+            part: PartId::new(part),
+            height_u: r.units,
+            power_budget_w: r.power_budget_w,
+            max_weight_kg: r.max_weight_kg,
+            row,
+            slot,
+            feed_capacity_w: None,
+            cooling: crate::model::Cooling::Air,
+            site: String::new(),
+            notes: String::new(),
+        },
+    ));
+    Ok((id, Edit::Batch(edits)))
+}
+
+/// The edit adding a device at a position, with the default GPUs and NICs of integrated systems, copying every
+/// part it uses into the design.
+fn device_edit(
+    design: &Design,
+    catalog: &Catalog,
+    ids: &mut IdAlloc,
+    part: &str,
+    name: &str,
+    rack: RackId,
+    position_u: u16,
+) -> Result<(DeviceId, Edit), EditError> {
+    let mut edits = Vec::new();
+    let spec = catalog
+        .get(part)
+        .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
+    if !spec.kind.is_rack_mounted() {
+        return Err(EditError::Refused(format!(
+            "{} does not mount in a rack",
+            spec.name
+        )));
+    }
+    let mut used = vec![part.to_string()];
+    let mut device = Device {
+        name: name.to_string(),
+        part: PartId::new(part),
+        rack,
+        position_u,
+        ..Device::default()
+    };
+    if let PartKind::Server(s) = &spec.kind {
+        if let Some(gpu) = &s.default_gpu {
+            for slot in 0..s.gpu_slots.len() {
+                device
+                    .gpus
+                    .insert(u16::try_from(slot).unwrap_or(u16::MAX), gpu.clone());
+            }
+            used.push(gpu.0.clone());
+        }
+        for (slot, slot_spec) in s.nic_slots.iter().enumerate() {
+            // TODO(catalog owns the type): key `default_nics` by `NicRole` instead of its Debug text.
+            let role = format!("{:?}", slot_spec.role);
+            if let Some(nic) = s.default_nics.get(&role) {
+                device
+                    .nics
+                    .insert(u16::try_from(slot).unwrap_or(u16::MAX), nic.clone());
+                used.push(nic.0.clone());
+            }
+        }
+    }
+    used.sort();
+    used.dedup();
+    for p in used {
+        if let Some(e) = ensure_part(design, catalog, &p)? {
+            edits.push(e);
+        }
+    }
+    let id = DeviceId(ids.alloc());
+    edits.push(Edit::AddDevice(id, device));
+    Ok((id, Edit::Batch(edits)))
+}
+
 /// Builds edits against a design and the catalog, allocating ids and copying part specs into the design.
 pub struct Builder<'a> {
     /// The design being built.
@@ -278,15 +420,7 @@ impl<'a> Builder<'a> {
 
     /// Edit that copies a catalog part into the design if it is not there yet.
     pub fn ensure_part(&self, id: &str) -> Result<Option<Edit>, EditError> {
-        let pid = PartId::new(id);
-        if self.design.parts.contains_key(&pid) {
-            return Ok(None);
-        }
-        let part = self
-            .catalog
-            .get(id)
-            .ok_or_else(|| EditError::Missing(format!("catalog part \"{id}\"")))?;
-        Ok(Some(Edit::SetPart(pid, Some(Box::new(part.clone())))))
+        ensure_part(self.design, self.catalog, id)
     }
 
     fn apply(&mut self, edit: Edit) -> Result<Edit, EditError> {
@@ -301,35 +435,10 @@ impl<'a> Builder<'a> {
         row: u16,
         slot: u16,
     ) -> Result<(RackId, Edit), EditError> {
-        let mut edits = Vec::new();
-        if let Some(e) = self.ensure_part(part)? {
-            edits.push(e);
-        }
-        let spec = self
-            .catalog
-            .get(part)
-            .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
-        let PartKind::Rack(r) = &spec.kind else {
-            return Err(EditError::Refused(format!("{part} is not a rack")));
-        };
-        let id = RackId(self.design.alloc_id());
-        edits.push(Edit::AddRack(
-            id,
-            Rack {
-                name: name.to_string(),
-                part: PartId::new(part),
-                height_u: r.units,
-                power_budget_w: r.power_budget_w,
-                max_weight_kg: r.max_weight_kg,
-                row,
-                slot,
-                feed_capacity_w: None,
-                cooling: crate::model::Cooling::Air,
-                site: String::new(),
-                notes: String::new(),
-            },
-        ));
-        Ok((id, Edit::Batch(edits)))
+        let mut ids = IdAlloc::for_design(self.design);
+        let built = rack_edit(self.design, self.catalog, &mut ids, part, name, row, slot)?;
+        self.design.next_id = ids.next;
+        Ok(built)
     }
 
     /// Adds a rack; see [`Builder::rack_edit`]. Returns its id and the inverse edit.
@@ -354,54 +463,18 @@ impl<'a> Builder<'a> {
         rack: RackId,
         position_u: u16,
     ) -> Result<(DeviceId, Edit), EditError> {
-        let mut edits = Vec::new();
-        let spec = self
-            .catalog
-            .get(part)
-            .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
-        if !spec.kind.is_rack_mounted() {
-            return Err(EditError::Refused(format!(
-                "{} does not mount in a rack",
-                spec.name
-            )));
-        }
-        let mut used = vec![part.to_string()];
-        let mut device = Device {
-            name: name.to_string(),
-            part: PartId::new(part),
+        let mut ids = IdAlloc::for_design(self.design);
+        let built = device_edit(
+            self.design,
+            self.catalog,
+            &mut ids,
+            part,
+            name,
             rack,
             position_u,
-            ..Device::default()
-        };
-        if let PartKind::Server(s) = &spec.kind {
-            if let Some(gpu) = &s.default_gpu {
-                for slot in 0..s.gpu_slots.len() {
-                    device
-                        .gpus
-                        .insert(u16::try_from(slot).unwrap_or(u16::MAX), gpu.clone());
-                }
-                used.push(gpu.0.clone());
-            }
-            for (slot, slot_spec) in s.nic_slots.iter().enumerate() {
-                let role = format!("{:?}", slot_spec.role);
-                if let Some(nic) = s.default_nics.get(&role) {
-                    device
-                        .nics
-                        .insert(u16::try_from(slot).unwrap_or(u16::MAX), nic.clone());
-                    used.push(nic.0.clone());
-                }
-            }
-        }
-        used.sort();
-        used.dedup();
-        for p in used {
-            if let Some(e) = self.ensure_part(&p)? {
-                edits.push(e);
-            }
-        }
-        let id = DeviceId(self.design.alloc_id());
-        edits.push(Edit::AddDevice(id, device));
-        Ok((id, Edit::Batch(edits)))
+        )?;
+        self.design.next_id = ids.next;
+        Ok(built)
     }
 
     /// Adds a device; see [`Builder::device_edit`].

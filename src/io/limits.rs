@@ -212,8 +212,16 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     if let Some(a) = p.availability_target {
         c.num("availability_target", a, Range::above(0.0, 1.0));
     }
-    c.num("reserved_1y_discount", p.reserved_1y_discount, Range::closed(0.0, 0.95));
-    c.num("reserved_3y_discount", p.reserved_3y_discount, Range::closed(0.0, 0.95));
+    c.num(
+        "reserved_1y_discount",
+        p.reserved_1y_discount,
+        Range::closed(0.0, 0.95),
+    );
+    c.num(
+        "reserved_3y_discount",
+        p.reserved_3y_discount,
+        Range::closed(0.0, 0.95),
+    );
     c.num(
         "air_cooled_limit_kw",
         p.air_cooled_limit_kw,

@@ -62,7 +62,9 @@ impl Spares {
     /// Spares for an installed quantity: ceil(q x pct / 100) or ceil(q / N).
     pub fn for_quantity(self, q: u64) -> u64 {
         match self {
-            Spares::Percent(p) if p > 0.0 && p.is_finite() => (q as f64 * p / 100.0 - 1e-9).ceil().max(0.0) as u64,
+            Spares::Percent(p) if p > 0.0 && p.is_finite() => {
+                (q as f64 * p / 100.0 - 1e-9).ceil().max(0.0) as u64
+            }
             Spares::OnePer(n) if n > 0 => q.div_ceil(u64::from(n)),
             _ => 0,
         }

@@ -1,0 +1,114 @@
+//! The rack canvas: racks as front elevations, devices at their rack units coloured by category, links between
+//! devices, pan/zoom, selection, box select, moving devices and dropping parts and ports. One frame is three
+//! steps, as rerun's views do: [`layout`] places everything in canvas space, [`input`] turns the pointer into
+//! commands (and previews: ghosts, drop targets, the selection band), [`paint`] draws it all. Drags preview in UI
+//! state and commit one edit when they end.
+
+mod input;
+mod layout;
+mod paint;
+mod rules;
+
+use super::AppCommand;
+use super::state::UiState;
+use crate::analysis::Report;
+use crate::catalog::Catalog;
+use crate::model::{Design, DeviceId};
+use egui::emath::TSTransform;
+use egui::{Pos2, Rect, Sense};
+
+use layout::Layout;
+pub use layout::{device_screen_rect, unit_screen_pos};
+pub use rules::over_budget;
+
+/// What one frame of the canvas works with: where it is on screen, the view transform, the pointer and the
+/// layout of the design.
+struct Frame<'a> {
+    design: &'a Design,
+    layout: Layout,
+    /// The canvas on screen.
+    rect: Rect,
+    /// The canvas's response (clicks, drags).
+    resp: egui::Response,
+    screen_from_canvas: TSTransform,
+    canvas_from_screen: TSTransform,
+    zoom: f32,
+    /// The pointer, screen space.
+    pointer: Option<Pos2>,
+    /// The pointer, canvas space.
+    pointer_in_canvas: Option<Pos2>,
+}
+
+impl<'a> Frame<'a> {
+    fn new(
+        ui: &egui::Ui,
+        design: &'a Design,
+        layout: Layout,
+        rect: Rect,
+        resp: egui::Response,
+        state: &UiState,
+    ) -> Self {
+        let screen_from_canvas =
+            TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
+        let canvas_from_screen = screen_from_canvas.inverse();
+        let pointer = ui.input(|i| i.pointer.interact_pos());
+        Self {
+            design,
+            layout,
+            rect,
+            resp,
+            screen_from_canvas,
+            canvas_from_screen,
+            zoom: state.view.zoom,
+            pointer,
+            pointer_in_canvas: pointer.map(|p| canvas_from_screen * p),
+        }
+    }
+
+    /// The part of the canvas on screen, canvas space.
+    fn visible(&self) -> Rect {
+        self.canvas_from_screen * self.rect
+    }
+}
+
+/// The ghost of a drag: where it would land and whether it may.
+struct Ghost {
+    rect_in_canvas: Rect,
+    verdict: Result<Option<String>, String>,
+    label: String,
+}
+
+/// A device under a dragged port: its rect, the ports that could take the cable (or why none), its name.
+struct PortTarget {
+    rect_in_canvas: Rect,
+    verdict: Result<Vec<String>, String>,
+    name: String,
+}
+
+/// What the input step found for the paint step to show.
+#[derive(Default)]
+struct Overlays {
+    ghost: Option<Ghost>,
+    port_target: Option<PortTarget>,
+    /// The rubber band of a box selection, screen space.
+    band: Option<Rect>,
+    /// The device under the pointer.
+    hovered_device: Option<DeviceId>,
+}
+
+/// Draws the canvas and handles its input.
+pub fn canvas_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    catalog: &Catalog,
+    report: Option<&Report>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+    let layout = Layout::new(design);
+    input::view_input(ui, &resp, rect, &layout, design, state);
+    let frame = Frame::new(ui, design, layout, rect, resp, state);
+    let overlays = input::input(ui, &frame, catalog, state, cmds);
+    paint::paint(ui, &frame, report, state, &overlays);
+}

@@ -1,0 +1,511 @@
+//! The canvas's paint step: racks with their unit numbers and power, devices, links coloured by load, note
+//! badges, then the previews the input step found (selection band, drop targets, ghosts) and the hover tooltips.
+
+use super::layout::{RAIL_W, U_H};
+use super::{Frame, Overlays};
+use crate::analysis::Report;
+use crate::analysis::power::device_power_weight;
+use crate::app::state::{CanvasDrag, PartDrag, RackFace, UiState};
+use crate::app::theme::{self, Status};
+use crate::model::{Design, Device, DeviceId, LinkId, RackId};
+use egui::emath::TSTransform;
+use egui::{Color32, Pos2, Rect, Stroke, StrokeKind, Vec2, pos2, vec2};
+use std::collections::HashMap;
+
+/// Selection outline colour.
+const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
+
+/// Draws the canvas.
+pub(super) fn paint(
+    ui: &egui::Ui,
+    f: &Frame<'_>,
+    report: Option<&Report>,
+    state: &UiState,
+    overlays: &Overlays,
+) {
+    let painter = ui.painter_at(f.rect);
+    paint_racks(ui, &painter, f, report, state);
+    paint_devices(ui, &painter, f, state, overlays.hovered_device);
+    if !state.hide_links || !state.selection.is_empty() {
+        paint_links(&painter, f, report, state);
+    }
+    // Badges go over the links, which start at the devices' right ends.
+    let hovered_note = paint_note_badges(&painter, f, f.pointer.filter(|p| f.rect.contains(*p)));
+    paint_overlays(&painter, f, overlays);
+    let weak = ui.visuals().weak_text_color();
+    if f.design.racks.is_empty() {
+        painter.text(
+            f.rect.center(),
+            egui::Align2::CENTER_CENTER,
+            "No racks yet: add one with the “+ 42U rack” button in the toolbar.",
+            egui::FontId::proportional(16.0),
+            weak,
+        );
+    }
+    // Hover tooltip for a note badge, else for a device.
+    let tooltips = state.drag == CanvasDrag::None
+        && !state.no_tooltips
+        && egui::DragAndDrop::payload::<PartDrag>(ui.ctx()).is_none();
+    let resp = f.resp.clone();
+    if tooltips && let Some((whose, note)) = hovered_note {
+        resp.on_hover_ui_at_pointer(|ui| {
+            ui.set_max_width(360.0);
+            ui.strong(format!("Note on {whose}"));
+            ui.label(note);
+        });
+    } else if tooltips
+        && let Some((id, d)) = overlays
+            .hovered_device
+            .and_then(|id| f.design.devices.get(&id).map(|d| (id, d)))
+    {
+        resp.on_hover_ui_at_pointer(|ui| device_tooltip_ui(ui, f.design, id, d));
+    }
+    painter.text(
+        f.rect.right_bottom() - Vec2::splat(8.0),
+        egui::Align2::RIGHT_BOTTOM,
+        format!("{:.0}%", f.zoom * 100.0),
+        egui::FontId::proportional(11.0),
+        weak,
+    );
+}
+
+/// Rack frames, names, power against budget and unit numbers.
+fn paint_racks(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    report: Option<&Report>,
+    state: &UiState,
+) {
+    let (zoom, t) = (f.zoom, f.screen_from_canvas);
+    let visible = f.visible();
+    let text_color = ui.visuals().text_color();
+    let weak = ui.visuals().weak_text_color();
+    let rack_power: HashMap<RackId, (f64, f64)> = report
+        .map(|r| {
+            r.power
+                .racks
+                .iter()
+                .map(|rp| (rp.rack, (rp.power_w, rp.budget_w)))
+                .collect()
+        })
+        .unwrap_or_default();
+    // Labels stay readable when zoomed out (down to where they are hidden altogether).
+    let font = |size: f32| egui::FontId::proportional((size * zoom).clamp(9.0, 40.0));
+    for g in f.layout.racks.iter().filter(|g| g.rect.intersects(visible)) {
+        let Some(rack) = f.design.racks.get(&g.id) else {
+            continue;
+        };
+        let selected = state.selection.racks.contains(&g.id);
+        painter.rect(
+            t * g.rect,
+            4.0 * zoom,
+            ui.visuals().faint_bg_color,
+            Stroke::new(
+                if selected { 2.5 } else { 1.0 },
+                if selected { SELECTION } else { weak },
+            ),
+            StrokeKind::Inside,
+        );
+        painter.rect_filled(t * g.mount, 0.0, ui.visuals().extreme_bg_color);
+        let corner = t * pos2(g.rect.left() + 6.0, g.rect.top() + 4.0);
+        if zoom > 0.25 {
+            painter.text(
+                corner,
+                egui::Align2::LEFT_TOP,
+                format!("{}  {}U", rack.name, rack.height_u),
+                font(13.0),
+                text_color,
+            );
+            if let Some((p, b)) = rack_power.get(&g.id) {
+                let frac = if *b > 0.0 { p / b } else { f64::INFINITY };
+                painter.text(
+                    corner + vec2(0.0, (13.0 * zoom).max(10.0) + 1.0),
+                    egui::Align2::LEFT_TOP,
+                    format!("{:.1} / {:.1} kW", p / 1000.0, b / 1000.0),
+                    font(11.0),
+                    theme::use_fill_color(ui, frac),
+                );
+            }
+        }
+        let step = if zoom * U_H >= 10.0 {
+            1
+        } else if zoom * U_H >= 4.5 {
+            5
+        } else {
+            0
+        };
+        if step > 0 {
+            for u in (1..=g.height_u).filter(|u| *u == 1 || u % step == 0) {
+                let ur = g.unit_rect(u, 1);
+                painter.text(
+                    t * pos2(g.rect.left() + RAIL_W - 3.0, ur.center().y),
+                    egui::Align2::RIGHT_CENTER,
+                    u.to_string(),
+                    egui::FontId::proportional((9.0 * zoom).clamp(7.0, 20.0)),
+                    weak,
+                );
+            }
+        }
+    }
+}
+
+/// Devices as boxes in their category's colour, labelled with their name and GPU count.
+fn paint_devices(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    state: &UiState,
+    hovered: Option<DeviceId>,
+) {
+    let visible = f.visible();
+    let dark = ui.visuals().dark_mode;
+    for (id, cr) in f
+        .layout
+        .devices
+        .iter()
+        .filter(|(_, r)| r.intersects(visible))
+    {
+        let Some(d) = f.design.devices.get(id) else {
+            continue;
+        };
+        let cat = f
+            .design
+            .parts
+            .get(&d.part)
+            .map_or(crate::catalog::Category::Accessory, |p| p.kind.category());
+        let selected = state.selection.devices.contains(id);
+        let emphasis = if selected {
+            1.0
+        } else if hovered == Some(*id) {
+            0.5
+        } else {
+            0.0
+        };
+        let fill = crate::app::widgets::category_fill_with(cat, dark, emphasis);
+        let r = (f.screen_from_canvas * *cr).shrink(0.5);
+        painter.rect(
+            r,
+            2.0 * f.zoom,
+            fill,
+            Stroke::new(
+                if selected { 2.0 } else { 0.5 },
+                if selected {
+                    SELECTION
+                } else {
+                    Color32::from_black_alpha(120)
+                },
+            ),
+            StrokeKind::Inside,
+        );
+        let label_color = theme::text_on(fill);
+        if r.height() >= 9.0 && r.width() > 30.0 {
+            let gpus = if d.gpus.is_empty() {
+                String::new()
+            } else {
+                format!("  {}×GPU", d.gpus.len())
+            };
+            let size = (r.height() * 0.7).min(12.0 * f.zoom).clamp(6.0, 16.0);
+            let galley = painter.layout_no_wrap(
+                format!("{}{gpus}", d.name),
+                egui::FontId::proportional(size),
+                label_color,
+            );
+            // With room for a second line, the name goes to the top and the panel cues below it.
+            let tall = r.height() >= 26.0 && r.width() >= 50.0;
+            let y = if tall {
+                r.top() + 3.0
+            } else {
+                r.center().y - galley.size().y / 2.0
+            };
+            painter.with_clip_rect(r.intersect(f.rect)).galley(
+                pos2(r.left() + 4.0, y),
+                galley,
+                label_color,
+            );
+            if tall {
+                panel_cues(painter, f, state, (*id, d), r, label_color);
+            }
+        }
+    }
+}
+
+/// What an architect reads off a device's panel: on the front its GPUs, ports and power; on the rear every port
+/// as a pip, filled when cabled, so it shows where cables land.
+fn panel_cues(
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    state: &UiState,
+    (id, d): (DeviceId, &Device),
+    r: Rect,
+    color: Color32,
+) {
+    let ports = f.design.ports(id);
+    let cabled = ports
+        .iter()
+        .filter(|p| {
+            f.design
+                .link_at(&crate::model::PortRef::new(id, p.name.clone()))
+                .is_some()
+        })
+        .count();
+    let clip = painter.with_clip_rect(r.intersect(f.rect));
+    let font = egui::FontId::proportional((9.0 * f.zoom).clamp(7.0, 12.0));
+    let line2 = pos2(r.left() + 4.0, r.top() + 3.0 + font.size + 5.0);
+    match state.rack_face {
+        RackFace::Front => {
+            let fastest = ports.iter().map(|p| p.max_gbps).fold(0.0, f64::max);
+            let (w, _) = device_power_weight(f.design, d);
+            let mut cues = Vec::new();
+            if !ports.is_empty() {
+                cues.push(format!("{}×{fastest:.0}G", ports.len()));
+            }
+            cues.push(format!("{:.1}kW", w / 1000.0));
+            clip.text(line2, egui::Align2::LEFT_TOP, cues.join(" · "), font, color);
+        }
+        RackFace::Rear => {
+            clip.text(
+                line2,
+                egui::Align2::LEFT_TOP,
+                format!("{cabled}/{} cabled", ports.len()),
+                font.clone(),
+                color,
+            );
+            let pip = (4.0 * f.zoom).clamp(3.0, 7.0);
+            let top = line2.y + font.size + 4.0;
+            let per_row = (((r.width() - 8.0) / (pip + 2.0)).floor() as usize).max(1);
+            for (i, p) in ports.iter().enumerate() {
+                let (row, col) = (i / per_row, i % per_row);
+                let at = pos2(
+                    r.left() + 4.0 + col as f32 * (pip + 2.0),
+                    top + row as f32 * (pip + 2.0),
+                );
+                if at.y + pip > r.bottom() - 2.0 {
+                    break;
+                }
+                let pr = Rect::from_min_size(at, Vec2::splat(pip));
+                let on = f
+                    .design
+                    .link_at(&crate::model::PortRef::new(id, p.name.clone()))
+                    .is_some();
+                if on {
+                    clip.rect_filled(pr, 1.0, theme::status_color(Status::Good, true));
+                } else {
+                    clip.rect_stroke(pr, 1.0, Stroke::new(1.0, color), StrokeKind::Inside);
+                }
+            }
+        }
+    }
+}
+
+/// Links between devices, coloured by their load under the toolbar's pattern; the hottest drawn thicker.
+fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, state: &UiState) {
+    let (design, t, zoom) = (f.design, f.screen_from_canvas, f.zoom);
+    let visible = f.visible();
+    let sel = &state.selection;
+    let highlight = |l: &LinkId, a: DeviceId, b: DeviceId| {
+        sel.links.contains(l) || sel.devices.contains(&a) || sel.devices.contains(&b)
+    };
+    // Far out, individual cables are noise and cost frame time: draw only the selection's.
+    let draw_all = !state.hide_links && zoom >= 0.2;
+    // Loads of the chosen pattern, sorted by link id in the report.
+    let routing = report.map(|r| &r.bandwidth.routing);
+    let pattern = state.load_pattern.index();
+    let hottest = routing
+        .and_then(|r| r.patterns.get(pattern))
+        .and_then(|p| p.hottest_link);
+    let utilisation = |lid: &LinkId| -> Option<f64> {
+        let links = &routing?.links;
+        let i = links.binary_search_by_key(lid, |l| l.link).ok()?;
+        let l = links.get(i)?;
+        Some(l.loads_gbps.get(pattern).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12))
+    };
+    for (lid, link) in &design.links {
+        let hl = highlight(lid, link.a.device, link.b.device);
+        if !hl && !draw_all {
+            continue;
+        }
+        let (Some(ra), Some(rb)) = (
+            f.layout.devices.get(&link.a.device),
+            f.layout.devices.get(&link.b.device),
+        ) else {
+            continue;
+        };
+        if !hl && !ra.union(*rb).intersects(visible) {
+            continue;
+        }
+        let mut width =
+            ((link.medium.gbps() / 400.0).sqrt() as f32 * 1.6 * zoom.sqrt()).clamp(0.4, 4.0);
+        if hottest == Some(*lid) {
+            width += 2.0;
+        }
+        let stroke = if hl {
+            Stroke::new(width + 0.6, SELECTION)
+        } else {
+            Stroke::new(width, theme::load_color(utilisation(lid), 1.0))
+        };
+        let (ca, cb) = (ra.center(), rb.center());
+        if (ca.x - cb.x).abs() < 1.0 {
+            // Same rack: a curve out to the right of the rack.
+            let a = t * pos2(ra.right(), ca.y);
+            let b = t * pos2(rb.right(), cb.y);
+            let bulge = vec2(18.0 + (a.y - b.y).abs() * 0.15, 0.0);
+            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
+                [a, a + bulge, b + bulge, b],
+                false,
+                Color32::TRANSPARENT,
+                stroke,
+            ));
+        } else {
+            let (ax, bx) = if ca.x < cb.x {
+                (ra.right(), rb.left())
+            } else {
+                (ra.left(), rb.right())
+            };
+            painter.line_segment([t * pos2(ax, ca.y), t * pos2(bx, cb.y)], stroke);
+        }
+    }
+}
+
+/// The selection band, the device under a dragged port and the ghost of a drag.
+fn paint_overlays(painter: &egui::Painter, f: &Frame<'_>, overlays: &Overlays) {
+    if let Some(band) = overlays.band {
+        painter.rect(
+            band,
+            0.0,
+            Color32::from_rgba_unmultiplied(100, 150, 255, 30),
+            Stroke::new(1.0, Color32::from_rgb(100, 150, 255)),
+            StrokeKind::Inside,
+        );
+    }
+    // Outlines in the dark theme's status colours: they sit on the canvas in both themes, with their own dark
+    // label box.
+    let good = theme::status_color(Status::Good, true);
+    let short = theme::status_color(Status::Short, true);
+    let bad = theme::status_color(Status::Bad, true);
+    if let Some(p) = &overlays.port_target {
+        let (c, msg) = match &p.verdict {
+            Ok(ports) => (
+                good,
+                format!(
+                    "{}: release to cable to {} ({} compatible free port(s); change it in the inspector)",
+                    p.name,
+                    ports.first().map_or("", String::as_str),
+                    ports.len()
+                ),
+            ),
+            Err(why) => (bad, format!("{}: {why}", p.name)),
+        };
+        outlined_with_tip(painter, f.screen_from_canvas * p.rect_in_canvas, c, msg);
+    }
+    if let Some(g) = &overlays.ghost {
+        let (c, msg) = match &g.verdict {
+            Ok(None) => (good, format!("{} — fits", g.label)),
+            Ok(Some(w)) => (short, format!("{} — fits, but {w}", g.label)),
+            Err(why) => (bad, format!("{} — {why}", g.label)),
+        };
+        outlined_with_tip(painter, f.screen_from_canvas * g.rect_in_canvas, c, msg);
+    }
+}
+
+fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, id: DeviceId, d: &Device) {
+    let part = design.parts.get(&d.part);
+    ui.strong(&d.name);
+    ui.label(part.map_or_else(|| d.part.to_string(), |p| p.name.clone()));
+    if let Some(units) = design.device_units(d) {
+        ui.label(format!("U{}-U{}", units.start(), units.end()));
+    }
+    let (w, kg) = device_power_weight(design, d);
+    ui.label(format!("{w:.0} W, {kg:.0} kg"));
+    if !d.gpus.is_empty() {
+        ui.label(format!("{} GPUs, {} NICs", d.gpus.len(), d.nics.len()));
+    }
+    let links = design
+        .links
+        .values()
+        .filter(|l| l.a.device == id || l.b.device == id)
+        .count();
+    ui.label(format!("{links} links"));
+    if !d.notes.is_empty() {
+        ui.separator();
+        ui.label(format!("Note: {}", d.notes));
+    }
+}
+
+/// Side of a note badge on screen, points.
+const BADGE: f32 = 13.0;
+
+/// Marks racks and devices that carry a review note with a small badge (top right of the rack's header, right end
+/// of the device). Returns whose note is under the pointer, with the note, for the hover text.
+fn paint_note_badges(
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    pointer: Option<Pos2>,
+) -> Option<(String, String)> {
+    let (layout, design, screen_from_canvas): (_, &Design, TSTransform) =
+        (&f.layout, f.design, f.screen_from_canvas);
+    let visible = f.visible();
+    let mut hovered = None;
+    let mut badge = |corner: Pos2, whose: &str, note: &str| {
+        let r = Rect::from_min_size(corner - vec2(BADGE + 3.0, -3.0), Vec2::splat(BADGE));
+        painter.rect(
+            r,
+            2.0,
+            Color32::from_rgb(250, 215, 90),
+            Stroke::new(1.0, Color32::from_black_alpha(160)),
+            StrokeKind::Inside,
+        );
+        painter.text(
+            r.center(),
+            egui::Align2::CENTER_CENTER,
+            "N",
+            egui::FontId::proportional(BADGE - 3.0),
+            Color32::BLACK,
+        );
+        if pointer.is_some_and(|p| r.expand(2.0).contains(p)) {
+            hovered = Some((whose.to_string(), note.to_string()));
+        }
+    };
+    for g in &layout.racks {
+        if let Some(rack) = design.racks.get(&g.id)
+            && !rack.notes.is_empty()
+            && g.rect.intersects(visible)
+        {
+            badge(
+                screen_from_canvas * g.rect.right_top(),
+                &format!("rack {}", rack.name),
+                &rack.notes,
+            );
+        }
+    }
+    for (id, cr) in &layout.devices {
+        if let Some(d) = design.devices.get(id)
+            && !d.notes.is_empty()
+            && cr.intersects(visible)
+        {
+            let r = screen_from_canvas * *cr;
+            // Centred vertically on the device, whatever its height on screen.
+            let corner = pos2(r.right(), r.center().y - BADGE / 2.0 - 3.0);
+            badge(corner, &d.name, &d.notes);
+        }
+    }
+    hovered
+}
+
+/// Outlines a rect in a verdict colour with a note beside it (drop targets and ghosts).
+fn outlined_with_tip(painter: &egui::Painter, r: Rect, c: Color32, msg: String) {
+    painter.rect(
+        r,
+        2.0,
+        c.gamma_multiply(0.35),
+        Stroke::new(2.0, c),
+        StrokeKind::Inside,
+    );
+    let galley = painter.layout(msg, egui::FontId::proportional(13.0), Color32::WHITE, 320.0);
+    let tip = Rect::from_min_size(
+        r.right_top() + vec2(8.0, 0.0),
+        galley.size() + vec2(8.0, 6.0),
+    );
+    painter.rect_filled(tip, 3.0, Color32::from_black_alpha(210));
+    painter.galley(tip.min + vec2(4.0, 3.0), galley, Color32::WHITE);
+}

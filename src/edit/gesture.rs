@@ -1,0 +1,1023 @@
+//! Gesture builders: the edits the app's gestures make (add a rack or a device, cable two ports, move a cable to
+//! another port, bulk cabling, delete, duplicate and paste, fill a server slot, move a device), built against a
+//! `&Design` and the catalog without changing either. Ids come from an [`IdAlloc`] above everything the design
+//! has used; applying the edit moves the design's own counter past them. Each builder returns one [`Gesture`]
+//! (one undo step) or the reason it is refused, in words for the status line.
+
+use super::{Edit, EditError, IdAlloc};
+use crate::catalog::{Catalog, Category, FormFactor, Part, PartKind};
+use crate::model::{
+    Design, Device, DeviceId, Link, LinkId, Medium, PartId, PortRef, PortRole, RackId,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// An edit ready to apply as one undo step, with its label for the Edit menu and the status line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gesture {
+    /// "Add rack (rack-42u)", "Connect dgx-01:nic0/p1 – leaf-01:p3", ...
+    pub label: String,
+    /// The edit (usually a batch).
+    pub edit: Edit,
+}
+
+/// Copies placed by duplicate or paste: the gesture (None when nothing fitted), the new devices, and why some
+/// did not fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Copies {
+    /// The edit placing the copies, if any fitted.
+    pub gesture: Option<Gesture>,
+    /// The copies' ids, in the order of the originals.
+    pub devices: Vec<DeviceId>,
+    /// Why a copy could not be placed.
+    pub refused: Option<String>,
+}
+
+/// Which kind of slot of a server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SlotKind {
+    /// A GPU slot.
+    Gpu,
+    /// A NIC slot.
+    Nic,
+}
+
+impl SlotKind {
+    /// "GPU" or "NIC".
+    pub fn label(self) -> &'static str {
+        match self {
+            SlotKind::Gpu => "GPU",
+            SlotKind::Nic => "NIC",
+        }
+    }
+}
+
+/// The first name `make(i)` for i = `from`, `from + 1`, ... that `taken` says is free (`fallback` if none is).
+/// The one generator behind rack names (R01), device names (srv-01) and copies (dgx-01-2).
+pub fn unique_name(
+    from: u32,
+    make: impl Fn(u32) -> String,
+    taken: impl Fn(&str) -> bool,
+    fallback: &str,
+) -> String {
+    (from..from.saturating_add(100_000))
+        .map(make)
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| fallback.to_string())
+}
+
+/// A device name not used in the design: `prefix-01`, `prefix-02`, ...
+pub fn unique_device_name(design: &Design, prefix: &str) -> String {
+    unique_name(
+        1,
+        |i| format!("{prefix}-{i:02}"),
+        |n| design.devices.values().any(|d| d.name == n),
+        prefix,
+    )
+}
+
+/// The name prefix of new devices of a kind.
+fn name_prefix(kind: &PartKind) -> &'static str {
+    match kind {
+        PartKind::Server(_) => "srv",
+        PartKind::Switch(_) => "sw",
+        PartKind::Storage(_) => "stor",
+        PartKind::Pdu(_) => "pdu",
+        _ => "dev",
+    }
+}
+
+/// A device's name, or its id when it is gone.
+pub fn device_name(design: &Design, d: DeviceId) -> String {
+    design
+        .devices
+        .get(&d)
+        .map_or_else(|| d.to_string(), |d| d.name.clone())
+}
+
+/// Human text for a port: "dgx-01:nic0/p1".
+pub fn port_label(design: &Design, p: &PortRef) -> String {
+    format!("{}:{}", device_name(design, p.device), p.port)
+}
+
+/// The medium two ports would be cabled with, or why they cannot be.
+pub fn link_verdict(design: &Design, a: &PortRef, b: &PortRef) -> Result<Medium, String> {
+    if a.device == b.device {
+        return Err("both ends are on the same device".into());
+    }
+    let m = design.common_medium(a, b)?;
+    design.check_link(a, b, &m, None)?;
+    Ok(m)
+}
+
+/// The ports of `device` that could take a cable from `from`, in port order; the first reason when none can.
+pub fn compatible_ports(
+    design: &Design,
+    from: &PortRef,
+    device: DeviceId,
+) -> Result<Vec<String>, String> {
+    if device == from.device {
+        return Err("that is the device the cable starts from".into());
+    }
+    let mut first_reason = None;
+    let mut ok = Vec::new();
+    for p in design.ports(device) {
+        let to = PortRef::new(device, p.name.clone());
+        match link_verdict(design, from, &to) {
+            Ok(_) => ok.push(p.name),
+            Err(why) => {
+                first_reason.get_or_insert(why);
+            }
+        }
+    }
+    if ok.is_empty() {
+        Err(first_reason.unwrap_or_else(|| "it has no network ports".into()))
+    } else {
+        Ok(ok)
+    }
+}
+
+/// Cable length estimate: 2 m inside a rack (passive copper reach), more across racks and rows.
+pub fn estimate_length_m(design: &Design, a: DeviceId, b: DeviceId) -> f64 {
+    let rack = |d: DeviceId| {
+        design
+            .devices
+            .get(&d)
+            .and_then(|d| design.racks.get(&d.rack).map(|r| (d.rack, r.row, r.slot)))
+    };
+    match (rack(a), rack(b)) {
+        (Some((ra, ..)), Some((rb, ..))) if ra == rb => 2.0,
+        (Some((_, row_a, slot_a)), Some((_, row_b, slot_b))) => {
+            5.0 + 0.6 * f64::from(slot_a.abs_diff(slot_b)) + 4.0 * f64::from(row_a.abs_diff(row_b))
+        }
+        _ => 5.0,
+    }
+}
+
+/// The cheapest catalog cable for a medium and length (copper when it reaches, else optics); when none reaches,
+/// the longest of that protocol and rate.
+pub fn choose_cable(catalog: &Catalog, medium: &Medium, length_m: f64) -> Option<String> {
+    let fits: Vec<(&str, f64, f64)> = catalog
+        .in_category(Category::Cable)
+        .filter_map(|(id, p)| match &p.kind {
+            PartKind::Cable(c)
+                if c.protocol == medium.protocol() && (c.gbps - medium.gbps()).abs() < 0.5 =>
+            {
+                Some((id.as_str(), c.max_length_m, p.price_usd))
+            }
+            _ => None,
+        })
+        .collect();
+    fits.iter()
+        .filter(|(_, max, _)| *max >= length_m)
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .or_else(|| fits.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
+        .map(|(id, ..)| (*id).to_string())
+}
+
+/// Whether a GPU part fits a slot form factor; the reason, in plain words, when not ("this slot takes an SXM
+/// GPU; NVIDIA L40S is a PCIe card").
+pub fn gpu_fits(part: &Part, slot_form: FormFactor) -> Result<(), String> {
+    let slot_words = match slot_form {
+        FormFactor::Sxm => "an SXM GPU",
+        FormFactor::Pcie => "a PCIe GPU card",
+    };
+    match &part.kind {
+        PartKind::Gpu(g) if g.form == slot_form => Ok(()),
+        PartKind::Gpu(g) => Err(format!(
+            "this slot takes {slot_words}; {} is {}",
+            part.name,
+            match g.form {
+                FormFactor::Sxm => "an SXM module",
+                FormFactor::Pcie => "a PCIe card",
+            }
+        )),
+        _ => Err(format!(
+            "this slot takes {slot_words}; {} is not a GPU",
+            part.name
+        )),
+    }
+}
+
+/// Builds the edits of the app's gestures against a design; see the module documentation.
+pub struct Gestures<'a> {
+    design: &'a Design,
+    catalog: &'a Catalog,
+    ids: IdAlloc,
+}
+
+impl<'a> Gestures<'a> {
+    /// Builders for a design and a catalog.
+    pub fn new(design: &'a Design, catalog: &'a Catalog) -> Self {
+        Self {
+            design,
+            catalog,
+            ids: IdAlloc::for_design(design),
+        }
+    }
+
+    fn refused(why: impl Into<String>) -> EditError {
+        EditError::Refused(why.into())
+    }
+
+    /// A part's spec from the design, or else from the catalog.
+    fn spec(&self, id: &PartId) -> Option<&'a Part> {
+        self.design
+            .parts
+            .get(id)
+            .or_else(|| self.catalog.parts.get(id))
+    }
+
+    /// An empty rack of a catalog rack part at the end of the first row, named R01, R02, ...
+    pub fn add_rack(&mut self, part: &str) -> Result<(RackId, Gesture), EditError> {
+        let d = self.design;
+        let row = d.racks.values().map(|r| r.row).min().unwrap_or(0);
+        let slot = d
+            .racks
+            .values()
+            .filter(|r| r.row == row)
+            .map(|r| r.slot + 1)
+            .max()
+            .unwrap_or(0);
+        let name = unique_name(
+            1,
+            |i| format!("R{i:02}"),
+            |n| d.racks.values().any(|r| r.name == n),
+            "R",
+        );
+        let (id, edit) = super::rack_edit(d, self.catalog, &mut self.ids, part, &name, row, slot)?;
+        Ok((
+            id,
+            Gesture {
+                label: format!("Add rack ({part})"),
+                edit,
+            },
+        ))
+    }
+
+    /// A catalog part in a rack at a unit (with the default GPUs and NICs of integrated systems), named after its
+    /// kind. Refused when it overlaps or falls outside the rack; a power budget is not a reason to refuse.
+    pub fn add_device(
+        &mut self,
+        part: &str,
+        rack: RackId,
+        position_u: u16,
+    ) -> Result<(DeviceId, Gesture), EditError> {
+        let spec = self
+            .catalog
+            .get(part)
+            .ok_or_else(|| EditError::Missing(format!("catalog part \"{part}\"")))?;
+        let name = unique_device_name(self.design, name_prefix(&spec.kind));
+        self.design
+            .check_mount(rack, position_u, spec.height_u, &[])
+            .map_err(Self::refused)?;
+        let (id, edit) = super::device_edit(
+            self.design,
+            self.catalog,
+            &mut self.ids,
+            part,
+            &name,
+            rack,
+            position_u,
+        )?;
+        Ok((
+            id,
+            Gesture {
+                label: format!("Add {part}"),
+                edit,
+            },
+        ))
+    }
+
+    /// Moves a device to a unit of a rack (refused when it would overlap or fall outside).
+    pub fn move_device(
+        &self,
+        device: DeviceId,
+        rack: RackId,
+        position_u: u16,
+    ) -> Result<Gesture, EditError> {
+        let d = self
+            .design
+            .devices
+            .get(&device)
+            .ok_or_else(|| EditError::Missing(device.to_string()))?;
+        let h = self.design.device_height_u(d);
+        self.design
+            .check_mount(rack, position_u, h, &[device])
+            .map_err(|why| Self::refused(format!("Cannot move {}: {why}", d.name)))?;
+        let rack_name = self
+            .design
+            .racks
+            .get(&rack)
+            .map_or("?", |r| r.name.as_str());
+        Ok(Gesture {
+            label: format!("Move {} to {rack_name} U{position_u}", d.name),
+            edit: Edit::UpdateDevice(
+                device,
+                Device {
+                    rack,
+                    position_u,
+                    ..d.clone()
+                },
+            ),
+        })
+    }
+
+    /// The link edit for two ports (not checked against links made earlier in the same gesture).
+    fn link(&mut self, a: PortRef, b: PortRef) -> Result<Edit, EditError> {
+        let medium = link_verdict(self.design, &a, &b).map_err(Self::refused)?;
+        let length_m = estimate_length_m(self.design, a.device, b.device);
+        let cable = choose_cable(self.catalog, &medium, length_m);
+        let mut edits = Vec::new();
+        if let Some(c) = &cable
+            && let Some(e) = super::ensure_part(self.design, self.catalog, c)?
+        {
+            edits.push(e);
+        }
+        let id = LinkId(self.ids.alloc());
+        edits.push(Edit::AddLink(
+            id,
+            Link {
+                a,
+                b,
+                medium,
+                length_m,
+                cable: cable.map(PartId::new),
+                notes: String::new(),
+            },
+        ));
+        Ok(Edit::Batch(edits))
+    }
+
+    /// Cables two ports with the fastest common medium and the cheapest catalog cable that reaches.
+    pub fn connect(&mut self, a: PortRef, b: PortRef) -> Result<Gesture, EditError> {
+        let label = format!(
+            "Connect {} – {}",
+            port_label(self.design, &a),
+            port_label(self.design, &b)
+        );
+        let edit = self.link(a, b)?;
+        Ok(Gesture { label, edit })
+    }
+
+    /// Moves the cable at `from` to port `to`: the old link removed and the new one added, as one step. The port
+    /// the old link frees counts as free.
+    pub fn change_port(&mut self, from: &PortRef, to: PortRef) -> Result<Gesture, EditError> {
+        let design = self.design;
+        let link = design
+            .link_at(from)
+            .ok_or_else(|| Self::refused(format!("{} is not cabled", port_label(design, from))))?;
+        let mut without = design.clone();
+        Edit::RemoveLink(link).apply(&mut without)?;
+        let label = format!(
+            "Move cable {} to {}",
+            port_label(design, from),
+            port_label(design, &to)
+        );
+        let mut inner = Gestures {
+            design: &without,
+            catalog: self.catalog,
+            ids: IdAlloc {
+                next: self.ids.next.max(without.next_id),
+            },
+        };
+        let add = inner.link(from.clone(), to)?;
+        self.ids.next = inner.ids.next;
+        Ok(Gesture {
+            label,
+            edit: Edit::Batch(vec![Edit::RemoveLink(link), add]),
+        })
+    }
+
+    /// Free ports of a device in port order, skipping ports already taken in this gesture.
+    fn free_ports(&self, d: DeviceId, taken: &BTreeSet<PortRef>) -> Vec<PortRef> {
+        self.design
+            .ports(d)
+            .into_iter()
+            .map(|p| PortRef::new(d, p.name))
+            .filter(|p| self.design.link_at(p).is_none() && !taken.contains(p))
+            .collect()
+    }
+
+    fn is_kind(&self, d: DeviceId, f: impl Fn(&PartKind) -> bool) -> bool {
+        self.design
+            .devices
+            .get(&d)
+            .and_then(|dev| self.design.parts.get(&dev.part))
+            .is_some_and(|p| f(&p.kind))
+    }
+
+    fn by_name(&self, mut ids: Vec<DeviceId>) -> Vec<DeviceId> {
+        ids.sort_by_key(|d| (device_name(self.design, *d), *d));
+        ids
+    }
+
+    /// Links for pairs of ports as one batch; every pair is checked like a single connect.
+    fn batch(&mut self, pairs: Vec<(PortRef, PortRef)>) -> Result<Edit, EditError> {
+        let mut edits = Vec::new();
+        for (a, b) in pairs {
+            edits.push(self.link(a, b)?);
+        }
+        Ok(Edit::Batch(edits))
+    }
+
+    /// NIC i of every server among `devices` to leaf i (mod the number of leaves) among its switches, leaf
+    /// ports in order. One batch edit.
+    pub fn rail_optimised(&mut self, devices: &BTreeSet<DeviceId>) -> Result<Gesture, EditError> {
+        let design = self.design;
+        let pick = |f: fn(&PartKind) -> bool| -> Vec<DeviceId> {
+            devices
+                .iter()
+                .copied()
+                .filter(|d| self.is_kind(*d, f))
+                .collect()
+        };
+        let servers = self.by_name(pick(|k| matches!(k, PartKind::Server(_))));
+        let leaves = self.by_name(pick(|k| matches!(k, PartKind::Switch(_))));
+        if servers.is_empty() || leaves.is_empty() {
+            return Err(Self::refused(
+                "Rail-optimised cabling needs selected servers and selected leaf switches",
+            ));
+        }
+        let mut taken = BTreeSet::new();
+        let mut pairs = Vec::new();
+        for s in &servers {
+            let compute: Vec<PortRef> = design
+                .ports(*s)
+                .into_iter()
+                .filter(|p| p.role == PortRole::Compute)
+                .map(|p| PortRef::new(*s, p.name))
+                .filter(|p| design.link_at(p).is_none())
+                .collect();
+            let mut slots: Vec<u16> = compute.iter().filter_map(PortRef::nic_slot).collect();
+            slots.dedup();
+            for (i, slot) in slots.iter().enumerate() {
+                let Some(leaf) = leaves.get(i % leaves.len()) else {
+                    continue;
+                };
+                for port in compute.iter().filter(|p| p.nic_slot() == Some(*slot)) {
+                    let target = self
+                        .free_ports(*leaf, &taken)
+                        .into_iter()
+                        .find(|t| link_verdict(design, port, t).is_ok())
+                        .ok_or_else(|| {
+                            Self::refused(format!(
+                                "{} has no free port compatible with {}",
+                                device_name(design, *leaf),
+                                port_label(design, port)
+                            ))
+                        })?;
+                    taken.insert(target.clone());
+                    pairs.push((port.clone(), target));
+                }
+            }
+        }
+        if pairs.is_empty() {
+            return Err(Self::refused(
+                "No free compute NIC ports on the selected servers",
+            ));
+        }
+        let n = pairs.len();
+        let edit = self.batch(pairs)?;
+        Ok(Gesture {
+            label: format!(
+                "Rail-optimised cabling: {n} links, {} servers to {} leaves",
+                servers.len(),
+                leaves.len()
+            ),
+            edit,
+        })
+    }
+
+    /// One link between every leaf and every spine among the switches of `devices` (spines: in `upper_tier`, or
+    /// "spine" in the name). Leaves use their highest free ports (low ports face servers), spines their lowest.
+    pub fn full_mesh(
+        &mut self,
+        devices: &BTreeSet<DeviceId>,
+        upper_tier: &BTreeSet<DeviceId>,
+    ) -> Result<Gesture, EditError> {
+        let design = self.design;
+        let switches: Vec<DeviceId> = devices
+            .iter()
+            .copied()
+            .filter(|d| self.is_kind(*d, |k| matches!(k, PartKind::Switch(_))))
+            .collect();
+        let is_spine = |d: DeviceId| {
+            upper_tier.contains(&d) || device_name(design, d).to_lowercase().contains("spine")
+        };
+        let spines = self.by_name(switches.iter().copied().filter(|d| is_spine(*d)).collect());
+        let leaves = self.by_name(switches.iter().copied().filter(|d| !is_spine(*d)).collect());
+        if spines.is_empty() || leaves.is_empty() {
+            return Err(Self::refused(
+                "Full mesh needs selected leaves and spines (a spine has \"spine\" in its name or is tier 2)",
+            ));
+        }
+        let mut taken = BTreeSet::new();
+        let mut pairs = Vec::new();
+        for leaf in &leaves {
+            for spine in &spines {
+                let mut lf = self.free_ports(*leaf, &taken);
+                lf.reverse();
+                let sp = self.free_ports(*spine, &taken);
+                let found = lf.iter().find_map(|a| {
+                    sp.iter()
+                        .find(|b| link_verdict(design, a, b).is_ok())
+                        .map(|b| (a.clone(), b.clone()))
+                });
+                let Some((a, b)) = found else {
+                    return Err(Self::refused(format!(
+                        "no free compatible ports between {} and {}",
+                        device_name(design, *leaf),
+                        device_name(design, *spine)
+                    )));
+                };
+                taken.insert(a.clone());
+                taken.insert(b.clone());
+                pairs.push((a, b));
+            }
+        }
+        let n = pairs.len();
+        let edit = self.batch(pairs)?;
+        Ok(Gesture {
+            label: format!(
+                "Full mesh: {n} links, {} leaves × {} spines",
+                leaves.len(),
+                spines.len()
+            ),
+            edit,
+        })
+    }
+
+    /// Removes devices, racks (with what they hold) and links; None when none of them exists.
+    pub fn delete(
+        &self,
+        devices: &BTreeSet<DeviceId>,
+        racks: &BTreeSet<RackId>,
+        links: &BTreeSet<LinkId>,
+    ) -> Option<Gesture> {
+        let design = self.design;
+        let mut edits: Vec<Edit> = links
+            .iter()
+            .filter(|l| design.links.contains_key(l))
+            .map(|l| Edit::RemoveLink(*l))
+            .collect();
+        // Devices in a rack that is also removed go with the rack.
+        edits.extend(
+            devices
+                .iter()
+                .filter(|d| {
+                    design
+                        .devices
+                        .get(d)
+                        .is_some_and(|dev| !racks.contains(&dev.rack))
+                })
+                .map(|d| Edit::RemoveDevice(*d)),
+        );
+        edits.extend(
+            racks
+                .iter()
+                .filter(|r| design.racks.contains_key(r))
+                .map(|r| Edit::RemoveRack(*r)),
+        );
+        (!edits.is_empty()).then(|| Gesture {
+            label: format!(
+                "Delete {} device(s), {} rack(s), {} link(s)",
+                devices.len(),
+                racks.len(),
+                links.len()
+            ),
+            edit: Edit::Batch(edits),
+        })
+    }
+
+    /// Copies of the devices at the first free units of their own racks.
+    pub fn duplicate(&mut self, devices: &BTreeSet<DeviceId>) -> Copies {
+        let originals: Vec<Device> = devices
+            .iter()
+            .filter_map(|d| self.design.devices.get(d).cloned())
+            .collect();
+        let mut copies = self.copies(&originals, &BTreeMap::new(), None);
+        if let Some(g) = copies.gesture.as_mut() {
+            g.label = format!("Duplicate {} device(s)", copies.devices.len());
+        }
+        copies
+    }
+
+    /// Copies of devices (with the specs of the parts they use, for pasting into another design) at the first
+    /// free units of `rack`, or of each device's own rack when `rack` is None (the first rack when that one is
+    /// gone). Copies are named `name-2`, `name-3`, ...
+    pub fn copies(
+        &mut self,
+        devices: &[Device],
+        parts: &BTreeMap<PartId, Part>,
+        rack: Option<RackId>,
+    ) -> Copies {
+        let design = self.design;
+        let mut scratch = design.clone();
+        let mut edits = Vec::new();
+        let mut ids = Vec::new();
+        let mut refused = None;
+        for (id, part) in parts {
+            if !scratch.parts.contains_key(id) {
+                let e = Edit::SetPart(id.clone(), Some(Box::new(part.clone())));
+                if e.clone().apply(&mut scratch).is_ok() {
+                    edits.push(e);
+                }
+            }
+        }
+        for dev in devices {
+            let target = rack
+                .filter(|r| design.racks.contains_key(r))
+                .or_else(|| design.racks.contains_key(&dev.rack).then_some(dev.rack))
+                .or_else(|| design.racks.keys().next().copied());
+            let Some(target) = target else {
+                refused = Some("Add a rack first: there is nowhere to put the copy".to_string());
+                break;
+            };
+            let h = scratch.device_height_u(dev);
+            let Some(u) = scratch.first_free_u(target, h) else {
+                let name = design.racks.get(&target).map_or("?", |r| r.name.as_str());
+                refused = Some(format!(
+                    "No free {h}U space in rack {name} for a copy of {}",
+                    dev.name
+                ));
+                continue;
+            };
+            let name = unique_name(
+                2,
+                |i| format!("{}-{i}", dev.name),
+                |n| scratch.devices.values().any(|x| x.name == n),
+                &dev.name,
+            );
+            let id = DeviceId(self.ids.alloc());
+            let edit = Edit::AddDevice(
+                id,
+                Device {
+                    name,
+                    rack: target,
+                    position_u: u,
+                    ..dev.clone()
+                },
+            );
+            if edit.clone().apply(&mut scratch).is_ok() {
+                edits.push(edit);
+                ids.push(id);
+            }
+        }
+        let gesture = (!ids.is_empty()).then(|| Gesture {
+            label: format!("Paste {} device(s)", ids.len()),
+            edit: Edit::Batch(edits),
+        });
+        Copies {
+            gesture,
+            devices: ids,
+            refused,
+        }
+    }
+
+    /// Puts `part` (or nothing) in a GPU or NIC slot of a server, copying the part spec into the design. A GPU
+    /// of the wrong form factor, or a part of the wrong kind, is refused with the reason.
+    pub fn slot(
+        &self,
+        id: DeviceId,
+        kind: SlotKind,
+        slot: u16,
+        part: Option<&PartId>,
+    ) -> Result<Gesture, EditError> {
+        let design = self.design;
+        let d = design
+            .devices
+            .get(&id)
+            .ok_or_else(|| EditError::Missing(id.to_string()))?;
+        let server = design
+            .parts
+            .get(&d.part)
+            .and_then(|p| match &p.kind {
+                PartKind::Server(s) => Some(s),
+                _ => None,
+            })
+            .ok_or_else(|| Self::refused(format!("{} is not a server", d.name)))?;
+        let mut edits = Vec::new();
+        let mut new = d.clone();
+        let map = match kind {
+            SlotKind::Gpu => &mut new.gpus,
+            SlotKind::Nic => &mut new.nics,
+        };
+        let label = match part {
+            Some(pid) => {
+                let spec = self
+                    .spec(pid)
+                    .ok_or_else(|| EditError::Missing(format!("part {pid}")))?;
+                match kind {
+                    SlotKind::Gpu => {
+                        let form = server
+                            .gpu_slots
+                            .get(usize::from(slot))
+                            .map(|s| s.form)
+                            .ok_or_else(|| {
+                                Self::refused(format!("{} has no GPU slot {slot}", d.name))
+                            })?;
+                        gpu_fits(spec, form).map_err(Self::refused)?;
+                    }
+                    SlotKind::Nic => {
+                        if !matches!(spec.kind, PartKind::Nic(_)) {
+                            return Err(Self::refused(format!(
+                                "this slot takes a NIC; {} is not a NIC",
+                                spec.name
+                            )));
+                        }
+                        if server.nic_slots.get(usize::from(slot)).is_none() {
+                            return Err(Self::refused(format!(
+                                "{} has no NIC slot {slot}",
+                                d.name
+                            )));
+                        }
+                    }
+                }
+                if !design.parts.contains_key(pid) {
+                    edits.push(Edit::SetPart(pid.clone(), Some(Box::new(spec.clone()))));
+                }
+                map.insert(slot, pid.clone());
+                format!("Put {pid} in {} slot {slot} of {}", kind.label(), d.name)
+            }
+            None => {
+                map.remove(&slot);
+                format!("Clear {} slot {slot} of {}", kind.label(), d.name)
+            }
+        };
+        edits.push(Edit::UpdateDevice(id, new));
+        Ok(Gesture {
+            label,
+            edit: Edit::Batch(edits),
+        })
+    }
+}
+
+/// Whether a device of height `h` (drawing `added_power_w`) may go at unit `u` of a rack whose devices already
+/// draw `rack_power_w` (without the device when it is being moved within the rack): Ok with a warning when it
+/// takes the rack over its power budget (allowed), Err with the reason when it overlaps or falls outside.
+pub fn check_placement(
+    design: &Design,
+    rack: RackId,
+    u: u16,
+    h: u16,
+    moving: Option<DeviceId>,
+    added_power_w: f64,
+    rack_power_w: f64,
+) -> Result<Option<String>, String> {
+    let ignore: Vec<DeviceId> = moving.into_iter().collect();
+    design.check_mount(rack, u, h, &ignore)?;
+    let Some(r) = design.racks.get(&rack) else {
+        return Err(format!("{rack} does not exist"));
+    };
+    let same_rack = moving
+        .and_then(|m| design.devices.get(&m))
+        .is_some_and(|d| d.rack == rack);
+    if same_rack {
+        return Ok(None);
+    }
+    let total = rack_power_w + added_power_w;
+    if total > r.power_budget_w {
+        return Ok(Some(format!(
+            "over the power budget of {}: {:.1} kW of {:.1} kW",
+            r.name,
+            total / 1000.0,
+            r.power_budget_w / 1000.0
+        )));
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::IbRate;
+
+    fn catalog() -> Catalog {
+        Catalog::builtin().unwrap()
+    }
+
+    /// A design with one empty rack, built through the gestures themselves.
+    fn with_rack(c: &Catalog) -> (Design, RackId) {
+        let mut d = Design::default();
+        let (rack, g) = Gestures::new(&d, c).add_rack("rack-42u").unwrap();
+        g.edit.apply(&mut d).unwrap();
+        (d, rack)
+    }
+
+    fn add(d: &mut Design, c: &Catalog, part: &str, rack: RackId, u: u16) -> DeviceId {
+        let (id, g) = Gestures::new(d, c).add_device(part, rack, u).unwrap();
+        g.edit.apply(d).unwrap();
+        id
+    }
+
+    #[test]
+    fn racks_and_devices_get_unique_names_and_fresh_ids() {
+        let c = catalog();
+        let (mut d, r1) = with_rack(&c);
+        let (r2, g) = Gestures::new(&d, &c).add_rack("rack-48u").unwrap();
+        g.edit.apply(&mut d).unwrap();
+        assert_eq!(d.racks[&r1].name, "R01");
+        assert_eq!(d.racks[&r2].name, "R02");
+        assert_eq!(d.racks[&r2].slot, 1);
+        let a = add(&mut d, &c, "dgx-h100", r1, 1);
+        let b = add(&mut d, &c, "dgx-h100", r1, 9);
+        assert_ne!(a, b);
+        assert_eq!(d.devices[&a].name, "srv-01");
+        assert_eq!(d.devices[&b].name, "srv-02");
+        // The integrated system comes with its GPUs.
+        assert_eq!(d.devices[&a].gpus.len(), 8);
+    }
+
+    #[test]
+    fn an_overlap_is_refused_and_the_design_untouched() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        add(&mut d, &c, "dgx-h100", rack, 1);
+        let before = d.clone();
+        let err = Gestures::new(&d, &c)
+            .add_device("dgx-h100", rack, 4)
+            .unwrap_err();
+        assert!(matches!(err, EditError::Refused(_)), "{err}");
+        assert_eq!(d, before);
+    }
+
+    #[test]
+    fn over_budget_is_a_warning_not_a_refusal() {
+        let c = catalog();
+        let (d, rack) = with_rack(&c);
+        let budget = d.racks[&rack].power_budget_w;
+        assert_eq!(check_placement(&d, rack, 1, 8, None, 1000.0, 0.0), Ok(None));
+        let w = check_placement(&d, rack, 1, 8, None, budget + 1.0, 0.0).unwrap();
+        assert!(w.unwrap().contains("over the power budget"));
+        assert!(check_placement(&d, rack, 40, 8, None, 0.0, 0.0).is_err());
+    }
+
+    #[test]
+    fn connect_picks_the_medium_and_a_cable_that_reaches() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let a = add(&mut d, &c, "qm9700", rack, 30);
+        let b = add(&mut d, &c, "qm9700", rack, 31);
+        let g = Gestures::new(&d, &c)
+            .connect(PortRef::new(a, "p1"), PortRef::new(b, "p1"))
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        let link = d.links.values().next().unwrap();
+        assert_eq!(link.medium, Medium::InfiniBand(IbRate::Ndr));
+        // Same rack: 2 m, a DAC reaches.
+        assert_eq!(link.length_m, 2.0);
+        assert_eq!(link.cable.as_ref().map(PartId::as_str), Some("ib-ndr-dac"));
+        // The port is taken now: a second cable from it is refused with the reason.
+        let err = Gestures::new(&d, &c)
+            .connect(PortRef::new(a, "p1"), PortRef::new(b, "p2"))
+            .unwrap_err();
+        assert!(err.to_string().contains("already cabled"), "{err}");
+    }
+
+    #[test]
+    fn changing_the_port_is_one_step_that_undoes() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let a = add(&mut d, &c, "qm9700", rack, 30);
+        let b = add(&mut d, &c, "qm9700", rack, 31);
+        let from = PortRef::new(a, "p1");
+        let g = Gestures::new(&d, &c)
+            .connect(from.clone(), PortRef::new(b, "p1"))
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        let before = d.clone();
+        let g = Gestures::new(&d, &c)
+            .change_port(&from, PortRef::new(b, "p5"))
+            .unwrap();
+        let inverse = g.edit.apply(&mut d).unwrap();
+        let l = &d.links[&d.link_at(&from).unwrap()];
+        assert_eq!(l.b, PortRef::new(b, "p5"));
+        assert_eq!(d.links.len(), 1);
+        inverse.apply(&mut d).unwrap();
+        assert_eq!(d.links, before.links);
+    }
+
+    #[test]
+    fn compatible_ports_come_in_port_order_or_say_why_not() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let a = add(&mut d, &c, "qm9700", rack, 30);
+        let b = add(&mut d, &c, "qm9700", rack, 31);
+        let ports = compatible_ports(&d, &PortRef::new(a, "p1"), b).unwrap();
+        assert_eq!(ports.first().map(String::as_str), Some("p1"));
+        let err = compatible_ports(&d, &PortRef::new(a, "p1"), a).unwrap_err();
+        assert!(err.contains("starts from"), "{err}");
+    }
+
+    #[test]
+    fn slots_refuse_the_wrong_part_in_plain_words() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let s = add(&mut d, &c, "pcie-gpu-4u", rack, 1);
+        let g = Gestures::new(&d, &c);
+        // A PCIe L40S fits the PCIe server's slot.
+        assert!(
+            g.slot(s, SlotKind::Gpu, 0, Some(&PartId::new("l40s")))
+                .is_ok()
+        );
+        // A GPU in a NIC slot is refused with a reason.
+        let err = g
+            .slot(s, SlotKind::Nic, 0, Some(&PartId::new("l40s")))
+            .unwrap_err();
+        assert!(err.to_string().contains("takes a NIC"), "{err}");
+        // An SXM GPU in a PCIe slot: the reason names both form factors.
+        let sxm = c
+            .parts
+            .iter()
+            .find(|(_, p)| matches!(&p.kind, PartKind::Gpu(g) if g.form == FormFactor::Sxm))
+            .map(|(id, _)| id.clone())
+            .unwrap();
+        let err = g.slot(s, SlotKind::Gpu, 0, Some(&sxm)).unwrap_err();
+        let why = err.to_string();
+        assert!(why.contains("this slot takes a PCIe GPU card"), "{why}");
+        assert!(why.contains("is an SXM module"), "{why}");
+    }
+
+    #[test]
+    fn a_pcie_gpu_is_refused_in_an_sxm_slot_and_a_fitting_one_goes_in_and_out() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let server = add(&mut d, &c, "hgx-h100-8gpu", rack, 1);
+        let err = Gestures::new(&d, &c)
+            .slot(server, SlotKind::Gpu, 0, Some(&PartId::new("h100-pcie")))
+            .unwrap_err();
+        assert!(err.to_string().contains("takes an SXM GPU"), "{err}");
+        let g = Gestures::new(&d, &c)
+            .slot(server, SlotKind::Gpu, 0, Some(&PartId::new("h100-sxm")))
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        assert_eq!(d.devices[&server].gpus[&0], PartId::new("h100-sxm"));
+        let g = Gestures::new(&d, &c)
+            .slot(server, SlotKind::Gpu, 0, None)
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        assert!(!d.devices[&server].gpus.contains_key(&0));
+    }
+
+    #[test]
+    fn copies_take_the_first_free_units_and_new_names() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let a = add(&mut d, &c, "dgx-h100", rack, 1);
+        let copies = Gestures::new(&d, &c).duplicate(&[a].into());
+        let g = copies.gesture.unwrap();
+        assert_eq!(g.label, "Duplicate 1 device(s)");
+        g.edit.apply(&mut d).unwrap();
+        let copy = &d.devices[&copies.devices[0]];
+        assert_eq!(copy.name, "srv-01-2");
+        assert_eq!(copy.position_u, 9);
+    }
+
+    #[test]
+    fn delete_takes_devices_with_their_rack() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let a = add(&mut d, &c, "dgx-h100", rack, 1);
+        let g = Gestures::new(&d, &c)
+            .delete(&[a].into(), &[rack].into(), &BTreeSet::new())
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        assert!(d.racks.is_empty() && d.devices.is_empty());
+        assert!(
+            Gestures::new(&d, &c)
+                .delete(&BTreeSet::new(), &BTreeSet::new(), &BTreeSet::new())
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn cables_follow_protocol_rate_and_length() {
+        let c = catalog();
+        let ndr = Medium::InfiniBand(IbRate::Ndr);
+        // In a rack a DAC reaches; across racks it takes optics.
+        assert_eq!(choose_cable(&c, &ndr, 2.0).as_deref(), Some("ib-ndr-dac"));
+        assert_eq!(
+            choose_cable(&c, &ndr, 20.0).as_deref(),
+            Some("ib-ndr-optic")
+        );
+        assert_eq!(
+            choose_cable(&c, &Medium::InfiniBand(IbRate::Hdr), 20.0).as_deref(),
+            Some("ib-hdr-aoc")
+        );
+        assert_eq!(
+            choose_cable(&c, &Medium::Ethernet(400), 5.0).as_deref(),
+            Some("eth-400g-optic")
+        );
+        assert_eq!(
+            choose_cable(&c, &Medium::Ethernet(100), 2.0).as_deref(),
+            Some("eth-100g-dac")
+        );
+    }
+
+    #[test]
+    fn unique_names_skip_what_is_taken() {
+        let taken = ["R01", "R02"];
+        let n = unique_name(1, |i| format!("R{i:02}"), |n| taken.contains(&n), "R");
+        assert_eq!(n, "R03");
+    }
+}
