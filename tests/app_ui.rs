@@ -1643,3 +1643,40 @@ fn a_box_selects_devices_across_racks() {
         sel.devices.iter().map(|id| d.devices[id].rack).collect();
     assert!(in_racks.len() >= 3, "{in_racks:?}");
 }
+
+/// Crash recovery per instance: an autosave left by a crashed instance is offered with its design name and
+/// recovered as unsaved work; a live instance's autosave is not offered.
+#[test]
+fn a_crashed_instances_autosave_is_offered_and_recovered() {
+    let dir = tempfile::tempdir().unwrap();
+    let recovery = racksmith::io::recovery::RecoveryDir::new(dir.path());
+    // A live instance: its autosave must not be offered.
+    let live = recovery.claim().unwrap();
+    let mut other = racksmith::samples::sample("dgx-h100-single").unwrap();
+    other.name = "Still open elsewhere".into();
+    live.write(&other).unwrap();
+    // A crashed instance: its lock went with it.
+    let crashed = recovery.claim().unwrap();
+    let mut lost = racksmith::samples::sample("a100-nic-starved").unwrap();
+    lost.name = "Lost in a crash".into();
+    crashed.write(&lost).unwrap();
+    drop(crashed);
+
+    let app = RacksmithApp::new_for_test_with_recovery(
+        racksmith::samples::default_design(),
+        dir.path().to_path_buf(),
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(3);
+    h.get_by_label_contains("Lost in a crash");
+    assert!(h.query_by_label_contains("Still open elsewhere").is_none());
+    h.get_by_label("Recover").click();
+    h.run_steps(3);
+    assert_eq!(h.state().doc.design.name, "Lost in a crash");
+    assert!(h.state().doc.is_dirty(), "recovered work is unsaved work");
+    // The live instance's autosave is untouched.
+    assert!(live.path().exists());
+}

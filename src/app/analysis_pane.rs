@@ -6,7 +6,7 @@ use super::AppCommand;
 use super::state::{FitTarget, Pattern};
 use super::theme::{self, Status};
 use crate::analysis::text::usd;
-use crate::analysis::{Report, Severity, collectives};
+use crate::analysis::{Report, Severity};
 use crate::model::Design;
 use egui::{Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, Legend, Line, Plot};
@@ -167,7 +167,11 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
     card(
         &mut cards,
         "p99 latency",
-        format!("{:.2} µs", s.p99_latency_us),
+        if s.p99_latency_us.is_finite() {
+            format!("{:.2} µs", s.p99_latency_us)
+        } else {
+            "saturated".to_string()
+        },
         format!("all-reduce {:.2} ms", s.allreduce_ms),
         Status::Info,
         format!(
@@ -519,28 +523,17 @@ fn index_label(labels: &[String], v: f64) -> String {
 
 fn allreduce_plot(ui: &mut egui::Ui, r: &Report) {
     let a = &r.latency.allreduce;
-    let p = a.ranks as f64;
-    let nodes = a.nodes as f64;
-    let g = if nodes > 0.0 { p / nodes } else { 1.0 };
-    let (ai, bi) = (a.alpha_intra_us * 1e-6, a.beta_intra_gbs * 1e9);
-    let (ae, be) = (a.alpha_inter_us * 1e-6, a.beta_inter_gbs * 1e9);
-    if p <= 1.0 || (bi <= 0.0 && be <= 0.0) {
+    if a.ranks <= 1 || a.algorithms.is_empty() {
         return;
     }
-    let (af, bf) = if nodes <= 1.0 {
-        (ai, bi)
-    } else if bi > 0.0 {
-        (ae, be.min(bi))
-    } else {
-        (ae, be)
-    };
+    // The same curves as the report's table and the HTML export's chart (one model: collectives::allreduce_times).
     let sizes: Vec<f64> = (0..=48).map(|i| 3.0 + f64::from(i) * 7.0 / 48.0).collect();
-    let series = |f: &dyn Fn(f64) -> f64| -> Vec<[f64; 2]> {
+    let series = |name: &str| -> Vec<[f64; 2]> {
         sizes
             .iter()
-            .map(|x| {
-                let t_ms = f(10f64.powf(*x)) * 1e3;
-                [*x, t_ms.max(1e-6).log10()]
+            .filter_map(|x| {
+                let t = crate::export::charts::allreduce_time(r, name, 10f64.powf(*x))?;
+                Some([*x, (t * 1e3).max(1e-6).log10()])
             })
             .collect()
     };
@@ -555,19 +548,8 @@ fn allreduce_plot(ui: &mut egui::Ui, r: &Report) {
         .x_axis_formatter(log_fmt)
         .y_axis_formatter(log_fmt)
         .show(ui, |pu| {
-            pu.line(Line::new(
-                "ring",
-                series(&|n| collectives::ring(p, n, af, bf)),
-            ));
-            pu.line(Line::new(
-                "tree",
-                series(&|n| collectives::tree(p, n, af, bf)),
-            ));
-            if nodes > 1.0 && bi > 0.0 && be > 0.0 && g > 1.0 {
-                pu.line(Line::new(
-                    "hierarchical",
-                    series(&|n| collectives::hierarchical(g, nodes, n, ai, bi, ae, be)),
-                ));
+            for alg in &a.algorithms {
+                pu.line(Line::new(alg.algorithm.clone(), series(&alg.algorithm)));
             }
         });
 }
@@ -711,8 +693,8 @@ fn cost_ui(ui: &mut egui::Ui, r: &Report) {
                 row(
                     ui,
                     "Break-even",
-                    format!("{:.1} months", c.break_even_months),
-                    "capex / (cloud price × GPUs × 730 h × utilisation)",
+                    c.break_even.clone(),
+                    "capex / (cloud bill − owner running costs) per month; never when running costs reach the cloud bill",
                 );
                 if let Some(m) = c.usd_per_million_requests {
                     row(

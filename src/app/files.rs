@@ -3,6 +3,7 @@
 
 use super::state::Pending;
 use super::{AppCommand, RacksmithApp};
+use crate::io::recovery::{Autosave, Orphan, RecoveryDir};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -15,49 +16,80 @@ pub const EXPORT_DIR_KEY: &str = "racksmith.export_dir";
 /// How often a dirty document is written to the recovery file.
 const AUTOSAVE_EVERY: Duration = Duration::from_secs(30);
 
-/// The crash-recovery file.
+/// This instance's crash recovery: an autosave of its own in the recovery folder (the platform's data directory,
+/// beside eframe's settings), locked while the app runs, so a second instance never offers or deletes it
+/// (`io::recovery`).
 pub struct Recovery {
-    path: Option<PathBuf>,
+    dir: Option<RecoveryDir>,
+    autosave: Option<Autosave>,
     last_write: Option<Instant>,
     written_revision: u64,
 }
 
 impl Recovery {
-    /// No recovery file (tests, screenshots).
+    /// No recovery (tests, screenshots).
     pub fn disabled() -> Self {
         Self {
-            path: None,
+            dir: None,
+            autosave: None,
             last_write: None,
             written_revision: 0,
         }
     }
 
-    /// The recovery file in the system temporary folder.
+    /// Recovery files in the platform's data directory for Racksmith (the system temporary folder when there is
+    /// none), in a `recovery` folder.
     pub fn default_location() -> Self {
+        let base = eframe::storage_dir("Racksmith")
+            .unwrap_or_else(|| std::env::temp_dir().join("racksmith"));
+        Self::in_dir(base.join("recovery"))
+    }
+
+    /// Recovery files in a given folder.
+    pub fn in_dir(dir: PathBuf) -> Self {
         Self {
-            path: Some(std::env::temp_dir().join("racksmith-recovery.ron")),
+            dir: Some(RecoveryDir::new(dir)),
+            autosave: None,
             last_write: Some(Instant::now()),
             written_revision: 0,
         }
     }
 
-    /// The recovery file left by a previous session, if any.
-    pub fn existing(&self) -> Option<PathBuf> {
-        self.path.clone().filter(|p| p.exists())
+    /// Autosaves left by instances that are gone (a live instance's are never listed).
+    pub fn orphans(&self) -> Vec<Orphan> {
+        self.dir
+            .as_ref()
+            .map_or_else(Vec::new, RecoveryDir::orphans)
     }
 
-    /// Deletes the recovery file.
+    /// Removes this instance's autosave: the work was saved, discarded or the app closes cleanly.
     pub fn remove(&mut self) {
-        if let Some(p) = &self.path {
-            let _ = std::fs::remove_file(p);
+        if let Some(a) = &self.autosave {
+            a.clear();
+        }
+        self.written_revision = 0;
+    }
+
+    /// Loads an orphan the user chose to recover and removes it.
+    pub fn adopt(&self, orphan: &Orphan) -> Result<crate::model::Design, crate::io::LoadError> {
+        match &self.dir {
+            Some(d) => d.adopt(orphan),
+            None => crate::io::load(&orphan.path),
+        }
+    }
+
+    /// Removes an orphan the user chose to discard.
+    pub fn discard(&self, orphan: &Orphan) {
+        if let Some(d) = &self.dir {
+            d.discard(orphan);
         }
     }
 }
 
-/// Writes the recovery file every 30 s while the document has unsaved changes.
+/// Writes this instance's autosave every 30 s while the document has unsaved changes.
 pub fn autosave(app: &mut RacksmithApp) {
     let rec = &mut app.recovery;
-    let Some(path) = rec.path.clone() else {
+    let Some(dir) = rec.dir.clone() else {
         return;
     };
     if !app.doc.is_dirty() || rec.written_revision == app.doc.revision {
@@ -66,13 +98,27 @@ pub fn autosave(app: &mut RacksmithApp) {
     if rec.last_write.is_some_and(|t| t.elapsed() < AUTOSAVE_EVERY) {
         return;
     }
-    // A recovery offer still on screen must not be overwritten before the user answers it.
-    if app.ui.recovery_offer.is_some() {
+    // Offers still on screen are answered first: recovering one replaces the document.
+    if !app.ui.recovery_offer.is_empty() {
         return;
     }
     rec.last_write = Some(Instant::now());
     rec.written_revision = app.doc.revision;
-    if let Err(e) = crate::io::save(&app.doc.design, &path) {
+    if rec.autosave.is_none() {
+        match dir.claim() {
+            Ok(a) => rec.autosave = Some(a),
+            Err(e) => {
+                app.ui.refuse(format!(
+                    "Autosave failed: cannot claim a recovery file in {}: {e}",
+                    dir.path().display()
+                ));
+                return;
+            }
+        }
+    }
+    if let Some(a) = &rec.autosave
+        && let Err(e) = a.write(&app.doc.design)
+    {
         app.ui.refuse(format!("Autosave failed: {e}"));
     }
 }
@@ -167,44 +213,76 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
         }
     }
 
-    if let Some(path) = app.ui.recovery_offer.clone() {
-        let mut choice = None;
-        egui::Modal::new(egui::Id::unique("recovery_offer")).show(ctx, |ui| {
-            ui.set_max_width(420.0);
-            ui.heading("Recover unsaved work?");
-            ui.label(format!(
-                "Racksmith did not exit cleanly last time. A recovery copy was found at {}.",
-                path.display()
-            ));
-            ui.horizontal(|ui| {
-                if ui.button("Recover").clicked() {
-                    choice = Some(true);
+    recovery_offer_ui(ctx, app);
+}
+
+/// The autosaves of instances that did not exit cleanly, each with its design name and time: Recover or Discard.
+/// One that does not load was kept under a new name; the user is told where.
+fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
+    if app.ui.recovery_offer.is_empty() {
+        return;
+    }
+    let mut choice: Option<(usize, bool)> = None;
+    let mut dismiss = false;
+    egui::Modal::new(egui::Id::unique("recovery_offer")).show(ctx, |ui| {
+        ui.set_max_width(520.0);
+        ui.heading("Recover unsaved work?");
+        ui.label("Racksmith did not exit cleanly last time. These autosaves were left:");
+        ui.add_space(6.0);
+        for (i, o) in app.ui.recovery_offer.iter().enumerate() {
+            let when = o
+                .modified
+                .and_then(|t| t.elapsed().ok())
+                .map_or_else(String::new, |d| format!(" ({} min ago)", d.as_secs() / 60));
+            match (&o.design_name, &o.error) {
+                (Some(name), _) => {
+                    ui.horizontal(|ui| {
+                        ui.label(format!("{name}{when}"));
+                        if ui.button("Recover").clicked() {
+                            choice = Some((i, true));
+                        }
+                        if ui.button("Discard").clicked() {
+                            choice = Some((i, false));
+                        }
+                    });
                 }
-                if ui.button("Discard it").clicked() {
-                    choice = Some(false);
+                (None, Some(err)) => {
+                    ui.label(format!("An autosave{when} could not be read: {err}"));
                 }
-            });
-        });
-        match choice {
-            Some(true) => {
-                app.ui.recovery_offer = None;
-                match crate::io::load(&path) {
-                    Ok(d) => {
-                        app.doc.replace(d, None);
-                        // Recovered work is unsaved work.
-                        app.doc.saved_revision = 0;
-                        app.ui.view.fit = Some(super::state::FitTarget::All);
-                        app.ui.info("Recovered unsaved work");
-                    }
-                    Err(e) => app.ui.error = Some(format!("Could not recover:\n{e}")),
-                }
+                (None, None) => {}
             }
-            Some(false) => {
-                app.ui.recovery_offer = None;
-                app.recovery.remove();
-            }
-            None => {}
         }
+        ui.add_space(6.0);
+        if ui.button("Later").clicked() {
+            dismiss = true;
+        }
+    });
+    if dismiss {
+        app.ui.recovery_offer.clear();
+        return;
+    }
+    let Some((i, recover)) = choice else {
+        return;
+    };
+    if i >= app.ui.recovery_offer.len() {
+        return;
+    }
+    let orphan = app.ui.recovery_offer.remove(i);
+    if !recover {
+        app.recovery.discard(&orphan);
+        return;
+    }
+    match app.recovery.adopt(&orphan) {
+        Ok(d) => {
+            app.doc.replace(d, None);
+            // Recovered work is unsaved work.
+            app.doc.saved_revision = 0;
+            app.ui.view.fit = Some(super::state::FitTarget::All);
+            app.ui.info("Recovered unsaved work");
+            // One document at a time: the other offers wait for the next start.
+            app.ui.recovery_offer.clear();
+        }
+        Err(e) => app.ui.error = Some(format!("Could not recover:\n{e}")),
     }
 }
 

@@ -142,6 +142,15 @@ impl RacksmithApp {
         app
     }
 
+    /// As [`RacksmithApp::new_for_test`], with crash recovery in `dir`: the autosaves of instances that are gone
+    /// are offered at start, as when the app opens (for tests).
+    pub fn new_for_test_with_recovery(design: Design, dir: PathBuf) -> Self {
+        let mut app = Self::new(design, None, None, files::Recovery::in_dir(dir));
+        app.dialogs = Box::new(NoNativeDialogs);
+        app.ui.recovery_offer = app.recovery.orphans();
+        app
+    }
+
     fn new(
         design: Design,
         path: Option<PathBuf>,
@@ -845,7 +854,7 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
                 {
                     app.ui.export_dir = dir.filter(|d| d.is_dir());
                 }
-                app.ui.recovery_offer = app.recovery.existing();
+                app.ui.recovery_offer = app.recovery.orphans();
             }
             if let Some(p) = file {
                 app.ui.push_recent(p);

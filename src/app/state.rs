@@ -312,8 +312,8 @@ pub struct UiState {
     pub field_buffers: HashMap<String, String>,
     /// Device-name field being edited.
     pub name_buffer: Option<(String, String)>,
-    /// A recovery file found at start, offered to the user.
-    pub recovery_offer: Option<PathBuf>,
+    /// Autosaves of instances that did not exit cleanly, offered to the user at start.
+    pub recovery_offer: Vec<crate::io::recovery::Orphan>,
     /// Hide hover tooltips on the canvas (screenshots, where the pointer rests at random).
     pub no_tooltips: bool,
     /// Where the canvas was drawn last frame, screen space.

@@ -1,7 +1,6 @@
 //! The placement figures the canvas needs from the analysis layer: the power a new part or a rack draws, for the
 //! ghost's verdict (`edit::check_placement`) and the status line's over-budget warning.
 
-use crate::analysis::power::device_power_weight;
 use crate::catalog::{Catalog, Part, PartKind};
 use crate::model::{Design, DeviceId, PartId, RackId};
 
@@ -39,14 +38,10 @@ pub fn new_device_power(design: &Design, catalog: &Catalog, id: &PartId) -> f64 
     w
 }
 
-/// Power drawn by the devices of a rack (without optics), leaving out `except`.
+/// Power drawn by the devices of a rack, leaving out `except`: the one rack power figure of the analysis (optics
+/// included), so the canvas, the power report and the feed what-if agree.
 pub fn rack_power(design: &Design, rack: RackId, except: Option<DeviceId>) -> f64 {
-    design
-        .devices
-        .iter()
-        .filter(|(id, d)| d.rack == rack && Some(**id) != except)
-        .map(|(_, d)| device_power_weight(design, d).0)
-        .sum()
+    crate::analysis::power::rack_power_w_except(design, rack, except)
 }
 
 /// Whether a device of height `h` drawing `power_w` may go at unit `u` of a rack: Ok with a warning when over
