@@ -156,6 +156,23 @@ enum CatalogAction {
     },
 }
 
+/// The GPUs and replicas a service runs on, shared by `size serving` and `size budget`.
+#[derive(clap::Args)]
+struct ReplicaArgs {
+    /// Planned utilisation of each replica, in (0, 1).
+    #[arg(long, default_value_t = 0.7)]
+    utilisation: f64,
+    /// GPU model (racksmith new leaf-spine --help lists them).
+    #[arg(long, default_value = "l40s")]
+    gpu: String,
+    /// Requests per second one replica sustains at full load (from your benchmark of the model).
+    #[arg(long)]
+    replica_rps: f64,
+    /// GPUs per replica.
+    #[arg(long, default_value_t = 1)]
+    gpus_per_replica: u32,
+}
+
 #[derive(Subcommand)]
 enum SizeWhat {
     /// The smallest design that serves --requests-per-s under --p99-ms at --utilisation.
@@ -166,18 +183,8 @@ enum SizeWhat {
         /// p99 latency target, milliseconds.
         #[arg(long)]
         p99_ms: f64,
-        /// Planned utilisation of each replica, in (0, 1).
-        #[arg(long, default_value_t = 0.7)]
-        utilisation: f64,
-        /// GPU model (racksmith new leaf-spine --help lists them).
-        #[arg(long, default_value = "l40s")]
-        gpu: String,
-        /// Requests per second one replica sustains at full load (from your benchmark of the model).
-        #[arg(long)]
-        replica_rps: f64,
-        /// GPUs per replica.
-        #[arg(long, default_value_t = 1)]
-        gpus_per_replica: u32,
+        #[command(flatten)]
+        replicas: ReplicaArgs,
         /// Where to write the design.
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -188,18 +195,8 @@ enum SizeWhat {
         /// Budget per year, USD, e.g. 1.2e6.
         #[arg(long)]
         usd_per_year: f64,
-        /// GPU model.
-        #[arg(long, default_value = "l40s")]
-        gpu: String,
-        /// Requests per second one replica sustains at full load.
-        #[arg(long)]
-        replica_rps: f64,
-        /// GPUs per replica.
-        #[arg(long, default_value_t = 1)]
-        gpus_per_replica: u32,
-        /// Planned utilisation, in (0, 1).
-        #[arg(long, default_value_t = 0.7)]
-        utilisation: f64,
+        #[command(flatten)]
+        replicas: ReplicaArgs,
         /// Where to write the owned design.
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -512,36 +509,30 @@ fn size(what: SizeWhat) -> anyhow::Result<ExitCode> {
         SizeWhat::Serving {
             requests_per_s,
             p99_ms,
-            utilisation,
-            gpu,
-            replica_rps,
-            gpus_per_replica,
+            replicas: r,
             output,
         } => {
             let need = sizing::ServingNeed {
                 requests_per_s,
                 p99_ms,
-                utilisation,
-                gpu,
-                replica_rps,
-                gpus_per_replica,
+                utilisation: r.utilisation,
+                gpu: r.gpu,
+                replica_rps: r.replica_rps,
+                gpus_per_replica: r.gpus_per_replica,
             };
             (vec![sizing::serving(&catalog, &need)?], output)
         }
         SizeWhat::Budget {
             usd_per_year,
-            gpu,
-            replica_rps,
-            gpus_per_replica,
-            utilisation,
+            replicas: r,
             output,
         } => {
             let need = sizing::BudgetNeed {
                 usd_per_year,
-                gpu,
-                replica_rps,
-                gpus_per_replica,
-                utilisation,
+                gpu: r.gpu,
+                replica_rps: r.replica_rps,
+                gpus_per_replica: r.gpus_per_replica,
+                utilisation: r.utilisation,
             };
             let (options, owned) = sizing::budget(&catalog, &need)?;
             println!("${usd_per_year:.0} a year buys ({} GPUs):", need.gpu);

@@ -71,16 +71,25 @@ fn p(device: DeviceId, port: impl Into<String>) -> PortRef {
 const NDR: Medium = Medium::InfiniBand(IbRate::Ndr);
 const HDR: Medium = Medium::InfiniBand(IbRate::Hdr);
 
-fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), EditError> {
+/// Changes a rack's properties through an edit (so the change is checked like any other).
+pub(crate) fn update_rack(
+    b: &mut Builder<'_>,
+    rack: RackId,
+    change: impl FnOnce(&mut crate::model::Rack),
+) -> Result<(), EditError> {
     let mut r = b
         .design
         .racks
         .get(&rack)
         .cloned()
         .ok_or_else(|| EditError::Missing(rack.to_string()))?;
-    r.power_budget_w = budget_w;
+    change(&mut r);
     Edit::UpdateRack(rack, r).apply(b.design)?;
     Ok(())
+}
+
+fn set_budget(b: &mut Builder<'_>, rack: RackId, budget_w: f64) -> Result<(), EditError> {
+    update_rack(b, rack, |r| r.power_budget_w = budget_w)
 }
 
 /// A fabric of DGX H100 servers on NDR leaves and spines (QM9700), for tests and what-if studies of shape:

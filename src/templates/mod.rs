@@ -12,7 +12,7 @@ pub mod sizing;
 
 use crate::analysis::Report;
 use crate::catalog::{Catalog, NicRole, PartKind};
-use crate::edit::{Builder, Edit, EditError};
+use crate::edit::{Builder, EditError};
 use crate::model::{Design, DeviceId, Params, PortRef, RackId};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -383,18 +383,12 @@ fn set_budget(
     budget_w: f64,
     liquid: bool,
 ) -> Result<(), EditError> {
-    let mut r = b
-        .design
-        .racks
-        .get(&rack)
-        .cloned()
-        .ok_or_else(|| EditError::Missing(rack.to_string()))?;
-    r.power_budget_w = budget_w;
-    if liquid {
-        r.cooling = crate::model::Cooling::Liquid;
-    }
-    Edit::UpdateRack(rack, r).apply(b.design)?;
-    Ok(())
+    crate::samples::update_rack(b, rack, |r| {
+        r.power_budget_w = budget_w;
+        if liquid {
+            r.cooling = crate::model::Cooling::Liquid;
+        }
+    })
 }
 
 /// Leaf ports for R:1 in bandwidth: with P ports, servers bring `per_server` ports each at `f` times the switch
