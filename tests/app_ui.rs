@@ -1680,3 +1680,29 @@ fn a_crashed_instances_autosave_is_offered_and_recovered() {
     // The live instance's autosave is untouched.
     assert!(live.path().exists());
 }
+
+/// A rack's cooling is switched in the inspector as one undoable edit, and the inspector says what its heat needs.
+#[test]
+fn a_racks_cooling_is_set_in_the_inspector_and_undone() {
+    let (d, rack) = one_rack();
+    let mut h = harness(d);
+    h.state_mut()
+        .push(AppCommand::Select(racksmith::app::state::Selection {
+            racks: [rack].into_iter().collect(),
+            ..Default::default()
+        }));
+    step(&mut h);
+    h.get_by_label("Liquid").click();
+    step(&mut h);
+    assert_eq!(
+        h.state().design().racks[&rack].cooling,
+        racksmith::model::Cooling::Liquid
+    );
+    h.get_by_label_contains("coolant");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step(&mut h);
+    assert_eq!(
+        h.state().design().racks[&rack].cooling,
+        racksmith::model::Cooling::Air
+    );
+}

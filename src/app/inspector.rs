@@ -321,6 +321,7 @@ fn rack_ui(
     if let Some((label, rack)) = update {
         cmds.push(AppCommand::Edit(label, Edit::UpdateRack(id, rack)));
     }
+    rack_cooling_ui(ui, design, report, id, cmds);
     if let Some(rp) = report.and_then(|rep| rep.power.racks.iter().find(|x| x.rack == id)) {
         ui.separator();
         ui.strong("Capacity (used / max)");
@@ -366,6 +367,57 @@ fn rack_ui(
             format!("Remove rack {}", r.name),
             Edit::RemoveRack(id),
         ));
+    }
+}
+
+/// The rack's cooling (air or liquid, one undoable edit) and its site, with what the analysis says of its heat.
+fn rack_cooling_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    report: Option<&Report>,
+    id: RackId,
+    cmds: &mut Vec<AppCommand>,
+) {
+    use crate::model::Cooling;
+    let Some(r) = design.racks.get(&id) else {
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.label("Cooling");
+        for (mode, label) in [(Cooling::Air, "Air"), (Cooling::Liquid, "Liquid")] {
+            if ui.selectable_label(r.cooling == mode, label).clicked() && r.cooling != mode {
+                cmds.push(AppCommand::Edit(
+                    format!("Cool {} by {}", r.name, label.to_lowercase()),
+                    Edit::UpdateRack(
+                        id,
+                        crate::model::Rack {
+                            cooling: mode,
+                            ..r.clone()
+                        },
+                    ),
+                ));
+            }
+        }
+    });
+    if let Some(c) = report.and_then(|rep| rep.cooling.racks.iter().find(|c| c.rack == id)) {
+        let text = match (c.air_limit_kw, c.coolant_l_min) {
+            (Some(limit), _) => format!(
+                "{:.1} kW of heat against about {limit:.0} kW air can remove; airflow {:.0} m³/h",
+                c.heat_kw,
+                c.airflow_m3_h.unwrap_or(0.0)
+            ),
+            (None, Some(q)) => format!("{:.1} kW of heat; coolant {q:.0} L/min", c.heat_kw),
+            _ => String::new(),
+        };
+        let status = if c.ok {
+            super::theme::Status::Good
+        } else {
+            super::theme::Status::Bad
+        };
+        ui.colored_label(super::theme::status(ui, status), text);
+    }
+    if !r.site.is_empty() {
+        ui.label(format!("Site: {}", r.site));
     }
 }
 
