@@ -112,9 +112,46 @@ struct Router {
     access: HashMap<LinkId, (Loads, Loads)>,
     /// Demands by destination switch, then source switch.
     demand: HashMap<usize, HashMap<usize, Loads>>,
+    /// All-to-all switch demand in product form.
+    products: Products,
     offered: Loads,
     /// Connected component of each switch: traffic goes to the destination ports it can reach.
     component: Vec<usize>,
+}
+
+/// One product term: the source vector (sorted by switch) and the destination vector, Gb/s.
+type Term = (Vec<(usize, f64)>, HashMap<usize, f64>);
+
+/// All-to-all switch demand in product form: from switch s to switch t (s != t), the sum over terms of
+/// a(s) b(t), less the traffic of groups to their own members listed in `own`. Never written out per switch pair,
+/// so its size grows with switches, not with pairs of them.
+#[derive(Default)]
+struct Products {
+    /// Per term: the source vector (sorted by switch) and the destination vector.
+    terms: Vec<Term>,
+    /// Per destination switch: (source switch, traffic to take out of the products).
+    own: HashMap<usize, Vec<(usize, f64)>>,
+}
+
+impl Products {
+    /// The products' demand from s to t, before taking out `own`.
+    fn whole(&self, s: usize, t: usize) -> f64 {
+        self.terms
+            .iter()
+            .filter_map(|(a, b)| {
+                let bt = b.get(&t)?;
+                let i = a.binary_search_by_key(&s, |x| x.0).ok()?;
+                a.get(i).map(|x| x.1 * bt)
+            })
+            .sum()
+    }
+
+    /// The demand from s to t with `own` taken out (`own` for this pair given), 0 when only rounding is left.
+    fn net(&self, s: usize, t: usize, own: f64) -> f64 {
+        let whole = self.whole(s, t);
+        let left = whole - own;
+        if left > CANCELLED * whole { left } else { 0.0 }
+    }
 }
 
 impl Router {
@@ -494,19 +531,15 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
     }
 
     // Switch demand: the products a(s) b(t), less each group's traffic to itself.
-    let mut demand: HashMap<(usize, usize), (f64, f64)> = HashMap::default();
-    for (key, (a, _)) in &src {
-        let Some((b, _)) = dst.get(key) else {
+    for (key, (a, _)) in src {
+        let Some((b, _)) = dst.remove(&key) else {
             continue;
         };
-        for (&t, &bt) in b {
-            for (&s, &a_s) in a {
-                if s != t {
-                    demand.entry((s, t)).or_default().0 += a_s * bt;
-                }
-            }
-        }
+        let mut a: Vec<(usize, f64)> = a.into_iter().collect();
+        a.sort_unstable_by_key(|x| x.0);
+        r.products.terms.push((a, b));
     }
+    let mut own_pairs: BTreeMap<(usize, usize), f64> = BTreeMap::new();
     for (gi, g) in list.iter().enumerate() {
         for (mode, x, i) in own(gi, g) {
             let (Some(sp), Some(p)) = (splits.get(&(gi, mode)), g.ports.get(i)) else {
@@ -516,24 +549,13 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
                 if let Some(q) = g.ports.get(j)
                     && q.switch != p.switch
                 {
-                    demand.entry((p.switch, q.switch)).or_default().1 += g.n * g.gpus * x * f;
+                    *own_pairs.entry((q.switch, p.switch)).or_default() += g.n * g.gpus * x * f;
                 }
             }
         }
     }
-    for ((s, t), (whole, own)) in demand {
-        let left = whole - own;
-        if left > CANCELLED * whole
-            && let Some(x) = r
-                .demand
-                .entry(t)
-                .or_default()
-                .entry(s)
-                .or_default()
-                .get_mut(2)
-        {
-            *x += left;
-        }
+    for ((t, s), x) in own_pairs {
+        r.products.own.entry(t).or_default().push((s, x));
     }
 }
 
@@ -620,6 +642,7 @@ pub fn analyze(design: &Design) -> RoutingReport {
         demand: HashMap::default(),
         offered: [0.0; P],
         component: components(&fabric),
+        products: Products::default(),
     };
     let gpus_total: f64 = servers.iter().map(|s| s.gpus).sum();
 
@@ -807,7 +830,7 @@ pub fn analyze(design: &Design) -> RoutingReport {
         }
     }
 
-    let (switch_loads, unroutable) = route(&fabric, &r.demand);
+    let (switch_loads, unroutable) = route(&fabric, &r.demand, &r.products);
     report(design, &fabric, &r, &switch_loads, &unroutable)
 }
 
@@ -1034,6 +1057,7 @@ fn top_switches(f: &Fabric, leaves: &[usize]) -> Vec<usize> {
 fn route(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
     // Flat adjacency (CSR) with the edge's capacity and direction, for a cache-friendly inner loop.
@@ -1062,7 +1086,16 @@ fn route(
     // Destinations with the same switch neighbours (and capacities) give every other switch the same distance, so
     // one breadth-first search serves the whole class (a pod's leaves all hang off the same spines).
     let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
-    for &t in demand.keys() {
+    let mut destinations: Vec<usize> = demand
+        .keys()
+        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
+        .copied()
+        .collect();
+    destinations.sort_unstable();
+    destinations.dedup();
+    // Sources whose product demand to the current destination is corrected (taken from `Products::own`).
+    let mut corrected = vec![false; n];
+    for t in destinations {
         let mut key: Vec<(u32, u64)> = neighbours(t).iter().map(|x| (x.0, x.2.to_bits())).collect();
         key.sort_unstable();
         classes.entry(key).or_default().push(t);
@@ -1145,14 +1178,11 @@ fn route(
             hops.get(lo as usize..hi as usize).unwrap_or(&[])
         };
         for t in members {
-            let Some(sources) = demand.get(&t) else {
-                continue;
-            };
             let base = dist.get(t).copied().unwrap_or(u32::MAX);
             if let Some(d) = dist.get_mut(t) {
                 *d = 0;
             }
-            for (&v, amount) in sources {
+            for (&v, amount) in demand.get(&t).into_iter().flatten() {
                 if v == t {
                     continue;
                 }
@@ -1160,6 +1190,43 @@ fn route(
                     add(&mut unroutable, amount, 1.0);
                 } else if let Some(h) = held.get_mut(v) {
                     add(h, amount, 1.0);
+                }
+            }
+            // All-to-all in product form: a(v) b(t) from every source v, pairs with a group's own traffic to
+            // take out computed apart.
+            let own = products.own.get(&t).map_or(&[][..], Vec::as_slice);
+            for &(v, _) in own {
+                if let Some(c) = corrected.get_mut(v) {
+                    *c = true;
+                }
+            }
+            let mut inject = |v: usize, x: f64| {
+                if v == t || x == 0.0 {
+                    return;
+                }
+                let slot = if dist.get(v) == Some(&u32::MAX) {
+                    unroutable.get_mut(2)
+                } else {
+                    held.get_mut(v).and_then(|h| h.get_mut(2))
+                };
+                if let Some(y) = slot {
+                    *y += x;
+                }
+            };
+            for (a, b) in &products.terms {
+                let Some(&bt) = b.get(&t) else {
+                    continue;
+                };
+                for &(v, a_v) in a {
+                    if corrected.get(v) != Some(&true) {
+                        inject(v, a_v * bt);
+                    }
+                }
+            }
+            for &(v, x) in own {
+                inject(v, products.net(v, t, x));
+                if let Some(c) = corrected.get_mut(v) {
+                    *c = false;
                 }
             }
             // Farthest first: each switch passes on what it holds to its next hops.
@@ -1334,6 +1401,7 @@ mod tests {
             demand: HashMap::default(),
             offered: [0.0; P],
             component: components(&f),
+            products: Products::default(),
         };
         let (mut fast, mut slow) = (new_router(), new_router());
         all_to_all(&mut fast, &servers, &g, gpus_total);
@@ -1357,6 +1425,25 @@ mod tests {
         }
         let flat = |r: &Router| -> BTreeMap<(usize, usize), f64> {
             let mut m = BTreeMap::new();
+            // The products written out per switch pair.
+            let own: BTreeMap<(usize, usize), f64> = r
+                .products
+                .own
+                .iter()
+                .flat_map(|(t, v)| v.iter().map(move |(s, x)| ((*s, *t), *x)))
+                .collect();
+            for (a, b) in &r.products.terms {
+                for t in b.keys() {
+                    for (s, _) in a {
+                        if s != t {
+                            let x = r.products.net(*s, *t, own.get(&(*s, *t)).copied().unwrap_or(0.0));
+                            if x != 0.0 {
+                                m.insert((*s, *t), x);
+                            }
+                        }
+                    }
+                }
+            }
             for (t, by) in &r.demand {
                 for (s, x) in by {
                     if x[2] != 0.0 {
@@ -1376,8 +1463,9 @@ mod tests {
         for (k, x) in &df {
             close(*x, ds[k], &format!("demand {k:?}"));
         }
-        let (lf, uf) = route(&f, &fast.demand);
-        let (ls, us) = route(&f, &slow.demand);
+        assert!(fast.demand.is_empty() && slow.products.terms.is_empty());
+        let (lf, uf) = route(&f, &fast.demand, &fast.products);
+        let (ls, us) = route(&f, &slow.demand, &slow.products);
         for (a, b) in lf.iter().zip(&ls) {
             close(a.0[2], b.0[2], "routed load");
             close(a.1[2], b.1[2], "routed load");
@@ -1627,7 +1715,7 @@ mod tests {
                     demand.entry(t).or_default().insert(s, l);
                 }
             }
-            let (loads, unroutable) = route(&f, &demand);
+            let (loads, unroutable) = route(&f, &demand, &Products::default());
             assert!(unroutable.iter().all(|x| *x == 0.0), "{unroutable:?}");
             for v in 0..n {
                 for k in 0..P {
