@@ -8,9 +8,9 @@
 //! - Demands are routed per destination switch: a breadth-first search from the destination gives each switch's
 //!   distance; every switch splits what it holds for that destination over its next hops on shortest paths in
 //!   proportion to their capacity (ECMP over the member cables), from the farthest switch inwards.
-//! - Servers of the same build and attachment are grouped for all-to-all and storage traffic, so the cost grows
-//!   with the number of server groups squared, not GPU pairs squared; routing costs O(destination switches x
-//!   switch links).
+//! - Servers of the same build and attachment are one group with a multiplicity. All-to-all demand is aggregated
+//!   by switch-level classes (see [`all_to_all`]), so no term grows with pairs of groups; storage read costs
+//!   groups x storage appliances; routing costs O(destination switches x switch links).
 
 use super::round;
 use crate::catalog::{NicRole, PartKind};
@@ -112,9 +112,46 @@ struct Router {
     access: HashMap<LinkId, (Loads, Loads)>,
     /// Demands by destination switch, then source switch.
     demand: HashMap<usize, HashMap<usize, Loads>>,
+    /// All-to-all switch demand in product form.
+    products: Products,
     offered: Loads,
     /// Connected component of each switch: traffic goes to the destination ports it can reach.
     component: Vec<usize>,
+}
+
+/// One product term: the source vector (sorted by switch) and the destination vector, Gb/s.
+type Term = (Vec<(usize, f64)>, HashMap<usize, f64>);
+
+/// All-to-all switch demand in product form: from switch s to switch t (s != t), the sum over terms of
+/// a(s) b(t), less the traffic of groups to their own members listed in `own`. Never written out per switch pair,
+/// so its size grows with switches, not with pairs of them.
+#[derive(Default)]
+struct Products {
+    /// Per term: the source vector (sorted by switch) and the destination vector.
+    terms: Vec<Term>,
+    /// Per destination switch: (source switch, traffic to take out of the products).
+    own: HashMap<usize, Vec<(usize, f64)>>,
+}
+
+impl Products {
+    /// The products' demand from s to t, before taking out `own`.
+    fn whole(&self, s: usize, t: usize) -> f64 {
+        self.terms
+            .iter()
+            .filter_map(|(a, b)| {
+                let bt = b.get(&t)?;
+                let i = a.binary_search_by_key(&s, |x| x.0).ok()?;
+                a.get(i).map(|x| x.1 * bt)
+            })
+            .sum()
+    }
+
+    /// The demand from s to t with `own` taken out (`own` for this pair given), 0 when only rounding is left.
+    fn net(&self, s: usize, t: usize, own: f64) -> f64 {
+        let whole = self.whole(s, t);
+        let left = whole - own;
+        if left > CANCELLED * whole { left } else { 0.0 }
+    }
 }
 
 impl Router {
@@ -266,6 +303,330 @@ impl Router {
     }
 }
 
+
+/// Below this share of the amount it is subtracted from, what is left of an all-to-all figure after taking out a
+/// group's traffic to its own members is rounding, not traffic (a lone server sends nothing to itself).
+const CANCELLED: f64 = 1e-12;
+
+/// Which destination ports a source port's all-to-all traffic may use: its component and rail, and whether it
+/// keeps to its rail (NVLink at both ends).
+type Mode = (usize, u16, bool);
+
+/// All-to-all, aggregated by switch-level classes so that no term grows with pairs of server groups.
+///
+/// Every server of group h (n_h servers of g_h GPUs, compute bandwidth C_h) sends C_h g_k / (G - g_h) to every
+/// server of group k, so the traffic from h to k is A_h B_k - [h = k] n_h C_h g_h / (G - g_h), with
+/// A_h = n_h C_h / (G - g_h) and B_k = n_k g_k: a product, less a term of the group alone. How a source port's share
+/// divides over destination ports depends on the destination group only through the rails and components its
+/// ports reach (its class K) and, inside the class, on the source port's component and rail (its [`Mode`]). So
+/// per class and mode the switch demand is a product a(s) b(t) of a source vector (summed over source groups) and
+/// a destination vector (summed over destination groups), less the groups' traffic to themselves: the work grows
+/// with groups x ports and with the switch pairs that carry demand, never with pairs of groups. The result equals
+/// [`all_to_all_pairs`] (tested).
+fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_total: f64) {
+    struct Group<'a> {
+        members: &'a [usize],
+        ports: &'a [Port],
+        n: f64,
+        gpus: f64,
+        nvlink: bool,
+        /// C_h / (G - g_h) when the group sends, else None.
+        per_gpu: Option<f64>,
+        class: usize,
+    }
+    let comp = |p: &Port| r.component.get(p.switch).copied().unwrap_or(usize::MAX);
+    // Destination classes: NVLink flag and the (rail, component) pairs of the ports.
+    let mut class_ids: BTreeMap<(bool, Vec<(u16, usize)>), usize> = BTreeMap::new();
+    let mut list: Vec<Group<'_>> = Vec::with_capacity(groups.len());
+    for g in groups {
+        let Some(rep) = g.first().and_then(|i| servers.get(*i)) else {
+            continue;
+        };
+        let mut reach: Vec<(u16, usize)> = rep.compute.iter().map(|p| (p.rail, comp(p))).collect();
+        reach.sort_unstable();
+        reach.dedup();
+        let next = class_ids.len();
+        let class = *class_ids.entry((rep.nvlink, reach)).or_insert(next);
+        let c: f64 = rep.compute.iter().map(|p| p.gbps).sum();
+        let per_gpu = (c > 0.0 && gpus_total - rep.gpus > 0.0).then(|| c / (gpus_total - rep.gpus));
+        list.push(Group {
+            members: g,
+            ports: &rep.compute,
+            n: g.len() as f64,
+            gpus: rep.gpus,
+            nvlink: rep.nvlink,
+            per_gpu,
+            class,
+        });
+    }
+    let classes: Vec<(bool, Vec<(u16, usize)>)> = {
+        let mut v: Vec<_> = class_ids.into_iter().collect();
+        v.sort_by_key(|(_, id)| *id);
+        v.into_iter().map(|(k, _)| k).collect()
+    };
+    // Source side, per class: the share of each source port (Router::pairs: with rails, only ports on rails the
+    // destination shares).
+    let shares = |g: &Group<'_>, class: &(bool, Vec<(u16, usize)>)| -> Vec<(Mode, f64)> {
+        let rails = g.nvlink && class.0;
+        let shared = |p: &Port| class.1.binary_search(&(p.rail, comp(p))).is_ok();
+        let use_rails = rails && g.ports.iter().any(shared);
+        let total: f64 = g
+            .ports
+            .iter()
+            .filter(|p| !use_rails || shared(p))
+            .map(|p| p.gbps)
+            .sum();
+        g.ports
+            .iter()
+            .map(|p| {
+                let share = if total > 0.0 && (!use_rails || shared(p)) {
+                    p.gbps / total
+                } else {
+                    0.0
+                };
+                ((comp(p), p.rail, rails), share)
+            })
+            .collect()
+    };
+    // Destination side: how a port of a given mode divides over a group's ports (fractions summing to 1, or
+    // nothing when the group has no port to receive).
+    let split = |g: &Group<'_>, (c, rail, rails): Mode| -> Vec<(usize, f64)> {
+        let reach: Vec<usize> = (0..g.ports.len())
+            .filter(|j| g.ports.get(*j).is_some_and(|q| comp(q) == c))
+            .collect();
+        let mut cands = if reach.is_empty() {
+            (0..g.ports.len()).collect()
+        } else {
+            reach
+        };
+        if rails {
+            let same: Vec<usize> = cands
+                .iter()
+                .copied()
+                .filter(|j| g.ports.get(*j).is_some_and(|q| q.rail == rail))
+                .collect();
+            if !same.is_empty() {
+                cands = same;
+            }
+        }
+        let total: f64 = cands.iter().filter_map(|j| g.ports.get(*j)).map(|q| q.gbps).sum();
+        if total <= 0.0 {
+            return Vec::new();
+        }
+        cands
+            .into_iter()
+            .filter_map(|j| g.ports.get(j).map(|q| (j, q.gbps / total)))
+            .collect()
+    };
+
+    // Source vectors a(s) per (class, mode), their totals, and each source group's shares per class.
+    let mut src: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
+    let mut group_shares: Vec<Vec<Vec<(Mode, f64)>>> = Vec::with_capacity(list.len());
+    for g in &list {
+        let Some(per_gpu) = g.per_gpu else {
+            group_shares.push(Vec::new());
+            continue;
+        };
+        r.offered[2] += per_gpu * g.n * (gpus_total - g.gpus);
+        let mine: Vec<Vec<(Mode, f64)>> = classes.iter().map(|k| shares(g, k)).collect();
+        for (k, sh) in mine.iter().enumerate() {
+            for (p, (mode, share)) in g.ports.iter().zip(sh) {
+                if *share > 0.0 {
+                    let e = src.entry((k, *mode)).or_default();
+                    *e.0.entry(p.switch).or_default() += g.n * per_gpu * share;
+                    e.1 += g.n * per_gpu * share;
+                }
+            }
+        }
+        group_shares.push(mine);
+    }
+    // Destination vectors b(t) per (class, mode) and the GPUs W that can receive in that mode.
+    let mut dst: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
+    let mut splits: HashMap<(usize, Mode), Vec<(usize, f64)>> = HashMap::default();
+    for (gi, g) in list.iter().enumerate() {
+        for &(k, mode) in src.keys() {
+            if k != g.class {
+                continue;
+            }
+            let sp = split(g, mode);
+            if sp.is_empty() {
+                continue;
+            }
+            let e = dst.entry((k, mode)).or_default();
+            for &(j, f) in &sp {
+                if let Some(q) = g.ports.get(j) {
+                    *e.0.entry(q.switch).or_default() += g.n * g.gpus * f;
+                }
+            }
+            e.1 += g.n * g.gpus;
+            splits.insert((gi, mode), sp);
+        }
+    }
+    // What a group sends to its own members, to take out of the products: per source mode, C_h / (G - g_h) x the
+    // share of its ports in that mode.
+    let own = |gi: usize, g: &Group<'_>| -> Vec<(Mode, f64, usize)> {
+        let Some(per_gpu) = g.per_gpu else {
+            return Vec::new();
+        };
+        let Some(sh) = group_shares.get(gi).and_then(|v| v.get(g.class)) else {
+            return Vec::new();
+        };
+        sh.iter()
+            .enumerate()
+            .filter(|(_, (_, share))| *share > 0.0)
+            .map(|(i, (mode, share))| (*mode, per_gpu * share, i))
+            .collect()
+    };
+
+    // Access cables, out: each source member's port carries C_h / (G - g_h) x share x (W - own GPUs).
+    for (gi, g) in list.iter().enumerate() {
+        let (Some(per_gpu), Some(sh)) = (g.per_gpu, group_shares.get(gi)) else {
+            continue;
+        };
+        let mut out = vec![0.0; g.ports.len()];
+        for (k, class_shares) in sh.iter().enumerate() {
+            for (x, (mode, share)) in out.iter_mut().zip(class_shares) {
+                let Some((_, w)) = dst.get(&(k, *mode)) else {
+                    continue;
+                };
+                let mine = if k == g.class && splits.contains_key(&(gi, *mode)) {
+                    g.gpus
+                } else {
+                    0.0
+                };
+                let rest = w - mine;
+                if *share > 0.0 && rest > CANCELLED * w {
+                    *x += per_gpu * share * rest;
+                }
+            }
+        }
+        put_access(r, servers, g.members, &out, true);
+    }
+    // Access cables, in: each destination member's port j receives g_k x sum over modes of split(j) x (the
+    // sources' total in that mode less the group's own).
+    for (gi, g) in list.iter().enumerate() {
+        let mut own_by_mode: BTreeMap<Mode, f64> = BTreeMap::new();
+        for (mode, x, _) in own(gi, g) {
+            *own_by_mode.entry(mode).or_default() += x;
+        }
+        let mut inn = vec![0.0; g.ports.len()];
+        for (&(k, mode), (_, alpha)) in &src {
+            if k != g.class {
+                continue;
+            }
+            let Some(sp) = splits.get(&(gi, mode)) else {
+                continue;
+            };
+            let rest = alpha - own_by_mode.get(&mode).copied().unwrap_or(0.0);
+            if rest <= CANCELLED * alpha {
+                continue;
+            }
+            for &(j, f) in sp {
+                if let Some(x) = inn.get_mut(j) {
+                    *x += g.gpus * f * rest;
+                }
+            }
+        }
+        put_access(r, servers, g.members, &inn, false);
+    }
+
+    // Switch demand: the products a(s) b(t), less each group's traffic to itself.
+    for (key, (a, _)) in src {
+        let Some((b, _)) = dst.remove(&key) else {
+            continue;
+        };
+        let mut a: Vec<(usize, f64)> = a.into_iter().collect();
+        a.sort_unstable_by_key(|x| x.0);
+        r.products.terms.push((a, b));
+    }
+    let mut own_pairs: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    for (gi, g) in list.iter().enumerate() {
+        for (mode, x, i) in own(gi, g) {
+            let (Some(sp), Some(p)) = (splits.get(&(gi, mode)), g.ports.get(i)) else {
+                continue;
+            };
+            for &(j, f) in sp {
+                if let Some(q) = g.ports.get(j)
+                    && q.switch != p.switch
+                {
+                    *own_pairs.entry((q.switch, p.switch)).or_default() += g.n * g.gpus * x * f;
+                }
+            }
+        }
+    }
+    for ((t, s), x) in own_pairs {
+        r.products.own.entry(t).or_default().push((s, x));
+    }
+}
+
+/// Adds per-port all-to-all loads to every member's access cables (`out`: up from the server, else down to it).
+fn put_access(r: &mut Router, servers: &[Server], members: &[usize], loads: &[f64], out: bool) {
+    for s in members.iter().filter_map(|i| servers.get(*i)) {
+        for (p, x) in s.compute.iter().zip(loads) {
+            let e = r.access.entry(p.link).or_default();
+            if let Some(v) = (if out { &mut e.0 } else { &mut e.1 }).get_mut(2) {
+                *v += x;
+            }
+        }
+    }
+}
+
+/// The straightforward all-to-all over every pair of server groups, kept as the reference [`all_to_all`] is tested
+/// against: its cost grows with the square of the number of groups.
+#[cfg(test)]
+fn all_to_all_pairs(r: &mut Router, servers: &[Server], group_list: &[Vec<usize>], gpus_total: f64) {
+    // All-to-all: every server sends its whole compute bandwidth, to every other GPU alike: per_pair =
+    // C_h x g_k / (G - g_h) from each server of group h to each server of group k; between the groups
+    // (n_h n_k - [h = k] n_h) x per_pair, spread over port pairs (on the rail with NVLink at both ends).
+    for h in group_list {
+        let Some(sh) = h.first().and_then(|i| servers.get(*i)) else {
+            continue;
+        };
+        let c_h: f64 = sh.compute.iter().map(|p| p.gbps).sum();
+        if c_h <= 0.0 || gpus_total - sh.gpus <= 0.0 {
+            continue;
+        }
+        let src: Vec<&[Port]> = h
+            .iter()
+            .filter_map(|i| servers.get(*i))
+            .map(|s| s.compute.as_slice())
+            .collect();
+        for k in group_list {
+            let Some(sk) = k.first().and_then(|i| servers.get(*i)) else {
+                continue;
+            };
+            let per_pair = c_h * sk.gpus / (gpus_total - sh.gpus);
+            let same = usize::from(std::ptr::eq(h, k));
+            let (nh, nk) = (h.len(), k.len());
+            let pairs = (nh * nk - same * nh) as f64;
+            if pairs <= 0.0 {
+                continue;
+            }
+            let dst: Vec<&[Port]> = k
+                .iter()
+                .filter_map(|i| servers.get(*i))
+                .map(|s| s.compute.as_slice())
+                .collect();
+            r.offered[2] += pairs * per_pair;
+            let flows = (
+                pairs * per_pair,
+                (nk - same) as f64 * per_pair,
+                (nh - same) as f64 * per_pair,
+            );
+            r.group_flow(
+                &sh.compute,
+                &sk.compute,
+                &src,
+                &dst,
+                flows,
+                sh.nvlink && sk.nvlink,
+                2,
+            );
+        }
+    }
+
+}
+
 fn add(a: &mut Loads, b: &Loads, k: f64) {
     for (x, y) in a.iter_mut().zip(b) {
         *x += y * k;
@@ -281,6 +642,7 @@ pub fn analyze(design: &Design) -> RoutingReport {
         demand: HashMap::default(),
         offered: [0.0; P],
         component: components(&fabric),
+        products: Products::default(),
     };
     let gpus_total: f64 = servers.iter().map(|s| s.gpus).sum();
 
@@ -326,91 +688,8 @@ pub fn analyze(design: &Design) -> RoutingReport {
         }
     }
 
-    // Group servers of the same build and attachment.
-    let mut groups: BTreeMap<Signature, (Vec<usize>, bool, u64)> = BTreeMap::new();
-    for (i, s) in servers.iter().enumerate() {
-        let key: Vec<(u16, usize, u64)> = s
-            .compute
-            .iter()
-            .map(|p| (p.rail, p.switch, p.gbps.to_bits()))
-            .collect();
-        let e = groups
-            .entry(key)
-            .or_insert_with(|| (Vec::new(), s.nvlink, s.gpus.to_bits()));
-        if e.1 == s.nvlink && e.2 == s.gpus.to_bits() {
-            e.0.push(i);
-        }
-    }
-    // Servers whose NVLink flag or GPU count differ from their attachment group's are grouped alone.
-    let grouped: usize = groups.values().map(|g| g.0.len()).sum();
-    let mut group_list: Vec<Vec<usize>> = groups.into_values().map(|g| g.0).collect();
-    if grouped < servers.len() {
-        let mut seen = vec![false; servers.len()];
-        for g in &group_list {
-            for i in g {
-                if let Some(x) = seen.get_mut(*i) {
-                    *x = true;
-                }
-            }
-        }
-        group_list.extend(
-            seen.iter()
-                .enumerate()
-                .filter(|(_, s)| !**s)
-                .map(|(i, _)| vec![i]),
-        );
-    }
-
-    // All-to-all: every server sends its whole compute bandwidth, to every other GPU alike: per_pair =
-    // C_h x g_k / (G - g_h) from each server of group h to each server of group k; between the groups
-    // (n_h n_k - [h = k] n_h) x per_pair, spread over port pairs (on the rail with NVLink at both ends).
-    for h in &group_list {
-        let Some(sh) = h.first().and_then(|i| servers.get(*i)) else {
-            continue;
-        };
-        let c_h: f64 = sh.compute.iter().map(|p| p.gbps).sum();
-        if c_h <= 0.0 || gpus_total - sh.gpus <= 0.0 {
-            continue;
-        }
-        let src: Vec<&[Port]> = h
-            .iter()
-            .filter_map(|i| servers.get(*i))
-            .map(|s| s.compute.as_slice())
-            .collect();
-        for k in &group_list {
-            let Some(sk) = k.first().and_then(|i| servers.get(*i)) else {
-                continue;
-            };
-            let per_pair = c_h * sk.gpus / (gpus_total - sh.gpus);
-            let same = usize::from(std::ptr::eq(h, k));
-            let (nh, nk) = (h.len(), k.len());
-            let pairs = (nh * nk - same * nh) as f64;
-            if pairs <= 0.0 {
-                continue;
-            }
-            let dst: Vec<&[Port]> = k
-                .iter()
-                .filter_map(|i| servers.get(*i))
-                .map(|s| s.compute.as_slice())
-                .collect();
-            r.offered[2] += pairs * per_pair;
-            let flows = (
-                pairs * per_pair,
-                (nk - same) as f64 * per_pair,
-                (nh - same) as f64 * per_pair,
-            );
-            r.group_flow(
-                &sh.compute,
-                &sk.compute,
-                &src,
-                &dst,
-                flows,
-                sh.nvlink && sk.nvlink,
-                2,
-            );
-        }
-    }
-
+    let group_list = groups(&servers);
+    all_to_all(&mut r, &servers, &group_list, gpus_total);
     // Storage read: each GPU reads at the design's rate from the storage it can reach, in proportion to what each
     // appliance delivers; it arrives on the server's storage ports (its compute ports when it has none).
     let rate = design.params.traffic.storage_read_gbs_per_gpu * 8.0;
@@ -551,8 +830,47 @@ pub fn analyze(design: &Design) -> RoutingReport {
         }
     }
 
-    let (switch_loads, unroutable) = route(&fabric, &r.demand);
+    let (switch_loads, unroutable) = route(&fabric, &r.demand, &r.products);
     report(design, &fabric, &r, &switch_loads, &unroutable)
+}
+
+/// Servers of the same build and attachment, in groups (by server index).
+fn groups(servers: &[Server]) -> Vec<Vec<usize>> {
+    let mut groups: BTreeMap<Signature, (Vec<usize>, bool, u64)> = BTreeMap::new();
+    for (i, s) in servers.iter().enumerate() {
+        let key: Vec<(u16, usize, u64)> = s
+            .compute
+            .iter()
+            .map(|p| (p.rail, p.switch, p.gbps.to_bits()))
+            .collect();
+        let e = groups
+            .entry(key)
+            .or_insert_with(|| (Vec::new(), s.nvlink, s.gpus.to_bits()));
+        if e.1 == s.nvlink && e.2 == s.gpus.to_bits() {
+            e.0.push(i);
+        }
+    }
+    // Servers whose NVLink flag or GPU count differ from their attachment group's are grouped alone.
+    let grouped: usize = groups.values().map(|g| g.0.len()).sum();
+    let mut group_list: Vec<Vec<usize>> = groups.into_values().map(|g| g.0).collect();
+    if grouped < servers.len() {
+        let mut seen = vec![false; servers.len()];
+        for g in &group_list {
+            for i in g {
+                if let Some(x) = seen.get_mut(*i) {
+                    *x = true;
+                }
+            }
+        }
+        group_list.extend(
+            seen.iter()
+                .enumerate()
+                .filter(|(_, s)| !**s)
+                .map(|(i, _)| vec![i]),
+        );
+    }
+
+    group_list
 }
 
 fn fabric(design: &Design) -> Fabric {
@@ -739,6 +1057,7 @@ fn top_switches(f: &Fabric, leaves: &[usize]) -> Vec<usize> {
 fn route(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
     // Flat adjacency (CSR) with the edge's capacity and direction, for a cache-friendly inner loop.
@@ -767,7 +1086,16 @@ fn route(
     // Destinations with the same switch neighbours (and capacities) give every other switch the same distance, so
     // one breadth-first search serves the whole class (a pod's leaves all hang off the same spines).
     let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
-    for &t in demand.keys() {
+    let mut destinations: Vec<usize> = demand
+        .keys()
+        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
+        .copied()
+        .collect();
+    destinations.sort_unstable();
+    destinations.dedup();
+    // Sources whose product demand to the current destination is corrected (taken from `Products::own`).
+    let mut corrected = vec![false; n];
+    for t in destinations {
         let mut key: Vec<(u32, u64)> = neighbours(t).iter().map(|x| (x.0, x.2.to_bits())).collect();
         key.sort_unstable();
         classes.entry(key).or_default().push(t);
@@ -850,14 +1178,11 @@ fn route(
             hops.get(lo as usize..hi as usize).unwrap_or(&[])
         };
         for t in members {
-            let Some(sources) = demand.get(&t) else {
-                continue;
-            };
             let base = dist.get(t).copied().unwrap_or(u32::MAX);
             if let Some(d) = dist.get_mut(t) {
                 *d = 0;
             }
-            for (&v, amount) in sources {
+            for (&v, amount) in demand.get(&t).into_iter().flatten() {
                 if v == t {
                     continue;
                 }
@@ -865,6 +1190,43 @@ fn route(
                     add(&mut unroutable, amount, 1.0);
                 } else if let Some(h) = held.get_mut(v) {
                     add(h, amount, 1.0);
+                }
+            }
+            // All-to-all in product form: a(v) b(t) from every source v, pairs with a group's own traffic to
+            // take out computed apart.
+            let own = products.own.get(&t).map_or(&[][..], Vec::as_slice);
+            for &(v, _) in own {
+                if let Some(c) = corrected.get_mut(v) {
+                    *c = true;
+                }
+            }
+            let mut inject = |v: usize, x: f64| {
+                if v == t || x == 0.0 {
+                    return;
+                }
+                let slot = if dist.get(v) == Some(&u32::MAX) {
+                    unroutable.get_mut(2)
+                } else {
+                    held.get_mut(v).and_then(|h| h.get_mut(2))
+                };
+                if let Some(y) = slot {
+                    *y += x;
+                }
+            };
+            for (a, b) in &products.terms {
+                let Some(&bt) = b.get(&t) else {
+                    continue;
+                };
+                for &(v, a_v) in a {
+                    if corrected.get(v) != Some(&true) {
+                        inject(v, a_v * bt);
+                    }
+                }
+            }
+            for &(v, x) in own {
+                inject(v, products.net(v, t, x));
+                if let Some(c) = corrected.get_mut(v) {
+                    *c = false;
                 }
             }
             // Farthest first: each switch passes on what it holds to its next hops.
@@ -1025,6 +1387,140 @@ mod tests {
             .iter()
             .find(|p| p.pattern.starts_with(name))
             .unwrap()
+    }
+
+
+    /// The aggregated all-to-all against the per-pair reference: access and switch demands, then the routed loads.
+    fn same_as_pairs(d: &Design) {
+        let f = fabric(d);
+        let (servers, _) = endpoints(d, &f);
+        let gpus_total: f64 = servers.iter().map(|s| s.gpus).sum();
+        let g = groups(&servers);
+        let new_router = || Router {
+            access: HashMap::default(),
+            demand: HashMap::default(),
+            offered: [0.0; P],
+            component: components(&f),
+            products: Products::default(),
+        };
+        let (mut fast, mut slow) = (new_router(), new_router());
+        all_to_all(&mut fast, &servers, &g, gpus_total);
+        all_to_all_pairs(&mut slow, &servers, &g, gpus_total);
+        let close = |a: f64, b: f64, what: &str| {
+            assert!(
+                (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs())),
+                "{}: {what}: {a} against {b}",
+                d.name
+            );
+        };
+        close(fast.offered[2], slow.offered[2], "offered");
+        let links: std::collections::BTreeSet<LinkId> =
+            fast.access.keys().chain(slow.access.keys()).copied().collect();
+        for l in links {
+            let (a, b) = (fast.access.get(&l), slow.access.get(&l));
+            let z = ([0.0; P], [0.0; P]);
+            let (a, b) = (a.unwrap_or(&z), b.unwrap_or(&z));
+            close(a.0[2], b.0[2], &format!("up {l:?}"));
+            close(a.1[2], b.1[2], &format!("down {l:?}"));
+        }
+        let flat = |r: &Router| -> BTreeMap<(usize, usize), f64> {
+            let mut m = BTreeMap::new();
+            // The products written out per switch pair.
+            let own: BTreeMap<(usize, usize), f64> = r
+                .products
+                .own
+                .iter()
+                .flat_map(|(t, v)| v.iter().map(move |(s, x)| ((*s, *t), *x)))
+                .collect();
+            for (a, b) in &r.products.terms {
+                for t in b.keys() {
+                    for (s, _) in a {
+                        if s != t {
+                            let x = r.products.net(*s, *t, own.get(&(*s, *t)).copied().unwrap_or(0.0));
+                            if x != 0.0 {
+                                m.insert((*s, *t), x);
+                            }
+                        }
+                    }
+                }
+            }
+            for (t, by) in &r.demand {
+                for (s, x) in by {
+                    if x[2] != 0.0 {
+                        m.insert((*s, *t), x[2]);
+                    }
+                }
+            }
+            m
+        };
+        let (df, ds) = (flat(&fast), flat(&slow));
+        assert_eq!(
+            df.keys().collect::<Vec<_>>(),
+            ds.keys().collect::<Vec<_>>(),
+            "{}: switch pairs with demand",
+            d.name
+        );
+        for (k, x) in &df {
+            close(*x, ds[k], &format!("demand {k:?}"));
+        }
+        assert!(fast.demand.is_empty() && slow.products.terms.is_empty());
+        let (lf, uf) = route(&f, &fast.demand, &fast.products);
+        let (ls, us) = route(&f, &slow.demand, &slow.products);
+        for (a, b) in lf.iter().zip(&ls) {
+            close(a.0[2], b.0[2], "routed load");
+            close(a.1[2], b.1[2], "routed load");
+        }
+        close(uf[2], us[2], "unroutable");
+    }
+
+    #[test]
+    fn aggregated_all_to_all_equals_per_pair() {
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut designs = vec![
+            crate::samples::superpod_h100(&c, 1).unwrap(),
+            crate::samples::superpod_h100(&c, 2).unwrap(),
+            crate::samples::superpod_h100(&c, 8).unwrap(),
+            // Two leaves that share no spine: the all-to-all is unroutable.
+            crate::samples::dgx_fabric(&c, &[vec![0], vec![1]], 2, 0, &[]).unwrap(),
+        ];
+        for name in [
+            "a100-120gpu-training",
+            "a100-nic-starved",
+            "dgx-h100-single",
+            "h100-60gpu-training",
+            "l40s-inference-pcie",
+        ] {
+            designs.push(sample(name).unwrap());
+        }
+        // Random asymmetric fabrics: servers on unequal leaves (some ports on several leaves, some servers alone),
+        // random uplinks (some missing), and cables removed at random.
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % m as u64) as usize
+        };
+        for _ in 0..12 {
+            let leaves = 2 + next(4);
+            let spines = 1 + next(3);
+            let servers: Vec<Vec<usize>> = (0..2 + next(9))
+                .map(|_| (0..1 + next(8)).map(|_| next(leaves)).collect())
+                .collect();
+            let uplinks: Vec<Vec<u16>> = (0..leaves)
+                .map(|_| (0..spines).map(|_| next(3) as u16).collect())
+                .collect();
+            let mut d = crate::samples::dgx_fabric(&c, &servers, leaves, spines, &uplinks).unwrap();
+            let ids: Vec<LinkId> = d.links.keys().copied().collect();
+            for _ in 0..next(4) {
+                let id = ids[next(ids.len())];
+                d.links.remove(&id);
+            }
+            designs.push(d);
+        }
+        for d in &designs {
+            same_as_pairs(d);
+        }
     }
 
     #[test]
@@ -1219,7 +1715,7 @@ mod tests {
                     demand.entry(t).or_default().insert(s, l);
                 }
             }
-            let (loads, unroutable) = route(&f, &demand);
+            let (loads, unroutable) = route(&f, &demand, &Products::default());
             assert!(unroutable.iter().all(|x| *x == 0.0), "{unroutable:?}");
             for v in 0..n {
                 for k in 0..P {

@@ -160,7 +160,7 @@ fn migrate(mut design: Design) -> Design {
         .chain(design.links.keys().map(|l| l.0))
         .max()
         .unwrap_or(0);
-    design.next_id = design.next_id.max(max_id + 1);
+    design.next_id = design.next_id.max(max_id.saturating_add(1));
     design
 }
 
