@@ -303,7 +303,6 @@ impl Router {
     }
 }
 
-
 /// Below this share of the amount it is subtracted from, what is left of an all-to-all figure after taking out a
 /// group's traffic to its own members is rounding, not traffic (a lone server sends nothing to itself).
 const CANCELLED: f64 = 1e-12;
@@ -409,7 +408,11 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
                 cands = same;
             }
         }
-        let total: f64 = cands.iter().filter_map(|j| g.ports.get(*j)).map(|q| q.gbps).sum();
+        let total: f64 = cands
+            .iter()
+            .filter_map(|j| g.ports.get(*j))
+            .map(|q| q.gbps)
+            .sum();
         if total <= 0.0 {
             return Vec::new();
         }
@@ -574,7 +577,12 @@ fn put_access(r: &mut Router, servers: &[Server], members: &[usize], loads: &[f6
 /// The straightforward all-to-all over every pair of server groups, kept as the reference [`all_to_all`] is tested
 /// against: its cost grows with the square of the number of groups.
 #[cfg(test)]
-fn all_to_all_pairs(r: &mut Router, servers: &[Server], group_list: &[Vec<usize>], gpus_total: f64) {
+fn all_to_all_pairs(
+    r: &mut Router,
+    servers: &[Server],
+    group_list: &[Vec<usize>],
+    gpus_total: f64,
+) {
     // All-to-all: every server sends its whole compute bandwidth, to every other GPU alike: per_pair =
     // C_h x g_k / (G - g_h) from each server of group h to each server of group k; between the groups
     // (n_h n_k - [h = k] n_h) x per_pair, spread over port pairs (on the rail with NVLink at both ends).
@@ -624,7 +632,6 @@ fn all_to_all_pairs(r: &mut Router, servers: &[Server], group_list: &[Vec<usize>
             );
         }
     }
-
 }
 
 fn add(a: &mut Loads, b: &Loads, k: f64) {
@@ -1389,7 +1396,6 @@ mod tests {
             .unwrap()
     }
 
-
     /// The aggregated all-to-all against the per-pair reference: access and switch demands, then the routed loads.
     fn same_as_pairs(d: &Design) {
         let f = fabric(d);
@@ -1414,8 +1420,12 @@ mod tests {
             );
         };
         close(fast.offered[2], slow.offered[2], "offered");
-        let links: std::collections::BTreeSet<LinkId> =
-            fast.access.keys().chain(slow.access.keys()).copied().collect();
+        let links: std::collections::BTreeSet<LinkId> = fast
+            .access
+            .keys()
+            .chain(slow.access.keys())
+            .copied()
+            .collect();
         for l in links {
             let (a, b) = (fast.access.get(&l), slow.access.get(&l));
             let z = ([0.0; P], [0.0; P]);
@@ -1436,7 +1446,9 @@ mod tests {
                 for t in b.keys() {
                     for (s, _) in a {
                         if s != t {
-                            let x = r.products.net(*s, *t, own.get(&(*s, *t)).copied().unwrap_or(0.0));
+                            let x =
+                                r.products
+                                    .net(*s, *t, own.get(&(*s, *t)).copied().unwrap_or(0.0));
                             if x != 0.0 {
                                 m.insert((*s, *t), x);
                             }
