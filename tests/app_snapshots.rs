@@ -68,8 +68,8 @@ fn main_window_light_1024x700() {
     );
 }
 
-#[test]
-fn server_internals_drawn_as_a_pcie_tree() {
+/// The app with one server of `part` in a rack, its internals window open.
+fn server_window(part: &str) -> Harness<'static, RacksmithApp> {
     let mut design = racksmith::model::Design::default();
     let rack = racksmith::model::RackId(design.alloc_id());
     racksmith::edit::Edit::AddRack(
@@ -83,7 +83,7 @@ fn server_internals_drawn_as_a_pcie_tree() {
     .unwrap();
     let mut h = app(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark);
     h.state_mut().push(AppCommand::AddDevice {
-        part: "dgx-h100".into(),
+        part: part.into(),
         rack,
         position_u: 1,
     });
@@ -91,21 +91,57 @@ fn server_internals_drawn_as_a_pcie_tree() {
     let server = *h.state().design().devices.keys().next().unwrap();
     let at = h.state().device_screen_rect(server).unwrap();
     h.hover_at(at.center());
-    h.event(egui::Event::PointerButton {
-        pos: at.center(),
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.event(egui::Event::PointerButton {
-        pos: at.center(),
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: at.center(),
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
     h.run_steps(4);
     h.get_by_label("Server internals…").click();
     h.run_steps(6);
     h.get_by_label_contains("Server internals — ");
+    h
+}
+
+#[test]
+fn server_internals_drawn_as_a_pcie_tree() {
+    let mut h = server_window("dgx-h100");
     h.snapshot("server_internals_dark");
+}
+
+/// A PCIe card dragged over an SXM slot: the slot turns red and says why, before anything is dropped.
+#[test]
+fn a_refused_drop_says_why_at_the_slot() {
+    let mut h = server_window("hgx-h100-8gpu");
+    let l40s = racksmith::catalog::Catalog::builtin()
+        .unwrap()
+        .get("l40s")
+        .unwrap()
+        .name
+        .clone();
+    let slot0 = h.get_by_label("GPU slot 0: h100-sxm").rect().center();
+    let palette_right = h.state().ui.central_rect.unwrap().left();
+    let find = |h: &Harness<'static, RacksmithApp>| {
+        h.query_all_by_label_contains(&l40s)
+            .map(|n| n.rect())
+            .find(|r| r.right() <= palette_right)
+    };
+    if find(&h).is_none() {
+        h.get_by(|n| n.label().is_some_and(|l| l.starts_with("GPUs (")))
+            .click();
+        h.run_steps(3);
+    }
+    let item = find(&h).unwrap().center();
+    h.hover_at(item);
+    h.run_steps(2);
+    h.drag_at(item);
+    h.run_steps(2);
+    h.hover_at(item + egui::vec2(30.0, 0.0));
+    h.run_steps(2);
+    h.hover_at(slot0);
+    h.run_steps(3);
+    h.snapshot("refused_drop_dark");
 }
