@@ -1706,3 +1706,33 @@ fn a_racks_cooling_is_set_in_the_inspector_and_undone() {
         racksmith::model::Cooling::Air
     );
 }
+
+/// File > New from template: the preview says what the options make before anything is created; Create makes it.
+#[test]
+fn new_from_template_previews_then_creates() {
+    let (d, _) = one_rack();
+    let mut h = harness(d);
+    h.get_by_label("File").click();
+    step(&mut h);
+    h.get_by_label("New from template…").click();
+    step(&mut h);
+    // The first template, SuperPOD H100 at 1 SU: 248 GPUs in 31 servers.
+    h.get_by_label_contains("248 GPUs in 31 servers");
+    // Two scalable units: 504 GPUs.
+    let field = h.get_by_label("--su");
+    field.click();
+    step(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_label("--su").type_text("2");
+    step(&mut h);
+    h.get_by_label_contains("504 GPUs in 63 servers");
+    h.get_by_label("Create").click();
+    step(&mut h);
+    // The open design had unsaved work: the usual question first.
+    if h.query_by_label("Discard changes").is_some() {
+        h.get_by_label("Discard changes").click();
+        step(&mut h);
+    }
+    assert_eq!(h.state().design().name, "DGX SuperPOD H100, 2 SU");
+    assert_eq!(h.state().design().gpu_count(), 504);
+}

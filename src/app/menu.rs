@@ -138,6 +138,9 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     {
         cmds.push(AppCommand::Open(None));
     }
+    if ui.button("New from template…").clicked() {
+        cmds.push(AppCommand::ShowTemplates);
+    }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
             if ui.button(s).clicked() {

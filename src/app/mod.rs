@@ -17,6 +17,7 @@ mod params;
 mod server;
 mod server_tree;
 pub mod state;
+mod templates;
 mod theme;
 mod widgets;
 
@@ -45,6 +46,10 @@ pub enum AppCommand {
     Open(Option<PathBuf>),
     /// Open a built-in sample by name.
     OpenSample(String),
+    /// Open the New from template dialog.
+    ShowTemplates,
+    /// Make a design from a template and its options (asks before discarding changes).
+    NewFromTemplate(String, Vec<(String, String)>),
     /// Compare the open design with a file; None asks with a file dialog.
     CompareWith(Option<PathBuf>),
     /// Compare the open design with a built-in sample.
@@ -274,6 +279,12 @@ impl RacksmithApp {
             AppCommand::New => self.guarded(Pending::New),
             AppCommand::Open(p) => self.guarded(Pending::Open(p)),
             AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
+            AppCommand::ShowTemplates => {
+                self.ui.template_dialog = Some(templates::TemplateDialog::on(0));
+            }
+            AppCommand::NewFromTemplate(name, options) => {
+                self.guarded(Pending::Template(name, options));
+            }
             AppCommand::Quit => self.guarded(Pending::Quit),
             AppCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
             AppCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
@@ -524,6 +535,18 @@ impl RacksmithApp {
             }
             Pending::Open(Some(p)) => self.open_path(p),
             Pending::Open(None) => self.ask_path(FilePurpose::Open),
+            Pending::Template(name, options) => {
+                let made = crate::templates::generate(&self.catalog, &name, &options);
+                match made {
+                    Ok(d) => {
+                        self.doc.replace(d, None);
+                        self.ui.selection = Selection::default();
+                        self.ui.view.fit = Some(FitTarget::All);
+                        self.ui.info(format!("New design from template {name}"));
+                    }
+                    Err(e) => self.ui.error = Some(format!("Cannot make {name}: {e}")),
+                }
+            }
             Pending::OpenSample(name) => match crate::samples::sample(&name) {
                 Ok(d) => {
                     self.doc.replace(d, None);
@@ -721,6 +744,7 @@ impl RacksmithApp {
         params::params_window_ui(&ctx, &self.doc.design, &mut self.ui, &mut cmds);
         menu::help_window_ui(&ctx, &mut self.ui);
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
+        templates::template_dialog_ui(&ctx, &mut self.ui, &mut cmds);
         files::dialogs_ui(&ctx, self, &mut cmds);
         dialogs::file_dialog_ui(&ctx, &mut self.ui, &mut cmds);
         self.commands.extend(cmds);

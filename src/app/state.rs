@@ -264,6 +264,8 @@ pub enum Pending {
     Open(Option<PathBuf>),
     /// Open a built-in sample.
     OpenSample(String),
+    /// A design from a template and its options.
+    Template(String, Vec<(String, String)>),
     /// Quit the app.
     Quit,
 }
@@ -273,6 +275,8 @@ pub enum Pending {
 pub struct UiState {
     /// Selection.
     pub selection: Selection,
+    /// The New from template dialog, when open.
+    pub template_dialog: Option<super::templates::TemplateDialog>,
     /// Canvas view.
     pub view: View,
     /// Canvas drag in progress.

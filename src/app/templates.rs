@@ -1,0 +1,175 @@
+//! File > New from template: choose a template, set its options, see what it will make (GPUs, servers, racks,
+//! switches by tier, cables by type, IT kW, capex) before creating it. The design is made by the same generators
+//! as `racksmith new` (`templates`).
+
+use super::AppCommand;
+use super::state::UiState;
+use crate::templates::{self, Preview};
+
+/// The dialog's state: the template chosen, its option values, and the preview of what they make.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateDialog {
+    /// Index into `templates::list()`.
+    pub template: usize,
+    /// Option values, in the template's option order.
+    pub values: Vec<String>,
+    /// The options the preview was made for.
+    preview_for: Option<(usize, Vec<String>)>,
+    /// What the options make, or why they make nothing.
+    preview: Option<Result<Preview, String>>,
+}
+
+impl TemplateDialog {
+    /// The dialog on a template, with its default options.
+    pub fn on(template: usize) -> Self {
+        let values = templates::list()
+            .get(template)
+            .map(|t| t.options.iter().map(|o| o.default.to_string()).collect())
+            .unwrap_or_default();
+        Self {
+            template,
+            values,
+            ..Self::default()
+        }
+    }
+
+    fn pairs(&self) -> Vec<(String, String)> {
+        templates::list()
+            .get(self.template)
+            .map(|t| {
+                t.options
+                    .iter()
+                    .zip(&self.values)
+                    .map(|(o, v)| (o.name.to_string(), v.trim().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Regenerates the preview when the options changed.
+    fn refresh(&mut self) {
+        let key = (self.template, self.values.clone());
+        if self.preview_for.as_ref() == Some(&key) {
+            return;
+        }
+        let Some(t) = templates::list().get(self.template) else {
+            return;
+        };
+        let catalog = crate::catalog::Catalog::builtin().unwrap_or_default();
+        self.preview = Some(
+            templates::generate(&catalog, t.name, &self.pairs())
+                .map(|d| templates::preview(&d, &crate::analysis::analyze(&d)))
+                .map_err(|e| e.to_string()),
+        );
+        self.preview_for = Some(key);
+    }
+}
+
+/// The New from template window.
+pub fn template_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+    let Some(dialog) = state.template_dialog.as_mut() else {
+        return;
+    };
+    let mut open = true;
+    let mut create = false;
+    let mut cancel = false;
+    let window = egui::Window::new("New from template")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(460.0);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopCentre,
+    )
+    .show(ctx, |ui| {
+        let list = templates::list();
+        let current = list.get(dialog.template).map_or("", |t| t.name);
+        egui::ComboBox::from_label("Template")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (i, t) in list.iter().enumerate() {
+                    if ui.selectable_label(i == dialog.template, t.name).clicked()
+                        && i != dialog.template
+                    {
+                        *dialog = TemplateDialog::on(i);
+                    }
+                }
+            });
+        let Some(t) = list.get(dialog.template) else {
+            return;
+        };
+        ui.label(egui::RichText::new(t.summary).weak());
+        egui::Grid::new("template_options")
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (o, v) in t.options.iter().zip(dialog.values.iter_mut()) {
+                    let l = ui.label(format!("--{}", o.name)).on_hover_text(o.help);
+                    ui.add(egui::TextEdit::singleline(v).desired_width(160.0))
+                        .labelled_by(l.id)
+                        .on_hover_text(o.help);
+                    ui.end_row();
+                }
+            });
+        dialog.refresh();
+        ui.separator();
+        match &dialog.preview {
+            Some(Ok(p)) => preview_ui(ui, p),
+            Some(Err(e)) => {
+                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+            }
+            None => {}
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            let ok = matches!(dialog.preview, Some(Ok(_)));
+            if ui.add_enabled(ok, egui::Button::new("Create")).clicked() {
+                create = true;
+            }
+            if ui.button("Cancel").clicked() {
+                cancel = true;
+            }
+        });
+    });
+    if create {
+        let name = templates::list()
+            .get(dialog.template)
+            .map_or_else(String::new, |t| t.name.to_string());
+        cmds.push(AppCommand::NewFromTemplate(name, dialog.pairs()));
+    }
+    if create || cancel || !open {
+        state.template_dialog = None;
+    }
+}
+
+fn preview_ui(ui: &mut egui::Ui, p: &Preview) {
+    ui.strong(format!(
+        "{} GPUs in {} servers, {} racks",
+        p.gpus, p.servers, p.racks
+    ));
+    let tiers: Vec<String> = p
+        .switches_by_tier
+        .iter()
+        .map(|(t, n)| format!("{n} {t}"))
+        .collect();
+    ui.label(format!(
+        "Switches: {}",
+        if tiers.is_empty() {
+            "none".to_string()
+        } else {
+            tiers.join(", ")
+        }
+    ));
+    let cables: Vec<String> = p
+        .cables_by_type
+        .iter()
+        .map(|(t, n)| format!("{n} × {t}"))
+        .collect();
+    ui.label(format!("Cables: {}", cables.join(", ")));
+    ui.label(format!(
+        "{:.1} kW IT · capex ${}",
+        p.it_kw,
+        crate::export::html::thousands(p.capex_usd, 0)
+    ));
+}
