@@ -15,12 +15,13 @@ use std::fmt::Write as _;
 pub const CABLING_ROWS_MAX: usize = 1500;
 
 /// The ids of the report's sections, in order. Tests check each is present.
-pub const SECTIONS: [&str; 11] = [
+pub const SECTIONS: [&str; 12] = [
     "summary",
     "findings",
     "racks",
     "fabric",
     "charts",
+    "facility",
     "bom",
     "cabling",
     "parameters",
@@ -352,6 +353,81 @@ fn figure(out: &mut String, svg: &str, caption: &str) {
         "<figure>\n{svg}<figcaption>{}</figcaption></figure>",
         e(caption)
     );
+}
+
+/// Cooling per rack, the ways to get the GPUs (owned against cloud), and the sites with the service's availability.
+fn facility_section(out: &mut String, r: &Report) {
+    section_open(out, "facility", "Cooling, sites and the ways to pay");
+    let c = &r.cooling;
+    let _ = writeln!(
+        out,
+        "<p>Heat to remove: {:.1} kW on air, {:.1} kW on liquid ({:.0} L/min of coolant); facility overhead (cooling plant and conversion, IT x (PUE - 1)) {:.1} kW.</p>",
+        c.air_kw, c.liquid_kw, c.coolant_l_min, c.overhead_kw
+    );
+    out.push_str("<table><thead><tr><th>Rack</th><th>Cooling</th><th class=\"n\">Heat</th><th class=\"n\">Air limit</th><th class=\"n\">Airflow</th><th class=\"n\">Coolant</th><th>Verdict</th></tr></thead><tbody>\n");
+    for rc in &c.racks {
+        let _ = writeln!(
+            out,
+            r#"<tr><td>{}</td><td>{:?}</td><td class="n">{:.1} kW</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td>{}</td></tr>"#,
+            e(&rc.name),
+            rc.mode,
+            rc.heat_kw,
+            rc.air_limit_kw
+                .map_or_else(|| "–".into(), |x| format!("{x:.0} kW")),
+            rc.airflow_m3_h
+                .map_or_else(|| "–".into(), |x| format!("{} m³/h", thousands(x, 0))),
+            rc.coolant_l_min
+                .map_or_else(|| "–".into(), |x| format!("{x:.0} L/min")),
+            if rc.ok { "fits" } else { "too hot for air" }
+        );
+    }
+    out.push_str("</tbody></table>\n<h3>Owned against the cloud</h3>\n");
+    out.push_str("<table><thead><tr><th>Option</th><th class=\"n\">Per GPU-hour used</th><th class=\"n\">Per year</th><th class=\"n\">First month</th><th class=\"n\">Per 1M requests</th></tr></thead><tbody>\n");
+    for o in &r.cost.options {
+        let _ = writeln!(
+            out,
+            r#"<tr><td>{}</td><td class="n">${:.2}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+            e(&o.option),
+            o.usd_per_used_gpu_hour,
+            usd(o.usd_per_year),
+            usd(o.monthly_usd.first().copied().unwrap_or(0.0)),
+            o.usd_per_million_requests
+                .map_or_else(|| "–".into(), |x| format!("${x:.2}"))
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    let s = &r.sites;
+    if !s.sites.is_empty() {
+        out.push_str("<h3>Sites</h3>\n<table><thead><tr><th>Site</th><th>Region</th><th class=\"n\">Availability</th><th class=\"n\">Racks</th><th class=\"n\">GPUs</th><th class=\"n\">Carries</th><th class=\"n\">Left if lost</th></tr></thead><tbody>\n");
+        for site in &s.sites {
+            let _ = writeln!(
+                out,
+                r#"<tr><td>{}</td><td>{}</td><td class="n">{:.4}%</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+                e(&site.name),
+                e(&site.region),
+                site.availability * 100.0,
+                site.racks,
+                site.gpus,
+                site.capacity_rps
+                    .map_or_else(|| "–".into(), |x| format!("{x:.0} req/s")),
+                site.capacity_without_rps
+                    .map_or_else(|| "–".into(), |x| format!("{x:.0} req/s"))
+            );
+        }
+        out.push_str("</tbody></table>\n");
+        if let Some(a) = s.service_availability {
+            let _ = writeln!(
+                out,
+                "<p>The service is available {:.4}% of the time{} (sites failing independently; it is up whenever the sites up carry the demand).</p>",
+                a * 100.0,
+                s.availability_target.map_or(String::new(), |t| format!(
+                    " against a target of {:.4}%",
+                    t * 100.0
+                ))
+            );
+        }
+    }
+    out.push_str("</section>\n");
 }
 
 fn bom_section(out: &mut String, design: &Design, r: &Report) {
@@ -703,6 +779,7 @@ pub fn report(
         figure(&mut out, &chart, "");
     }
     out.push_str("</section>\n");
+    facility_section(&mut out, r);
     bom_section(&mut out, design, r);
     cabling_section(&mut out, design);
     parameters_section(&mut out, design, r);
