@@ -475,3 +475,49 @@ fn replica_throughput_per_gpu_model() {
             .any(|f| f.code == "serving-capacity" && f.severity == Severity::Error)
     );
 }
+
+#[test]
+fn l40s_two_regions_survives_a_region() {
+    // Each region: 4 servers x 8 L40S = 32 GPUs; replicas of one GPU at 20 req/s, planned at 70%:
+    // 32 x 20 x 0.7 = 448 req/s, above the 400 asked, so either region alone carries the service and it is down
+    // only when both are: 1 - (1 - 0.9995)^2 = 1 - 2.5e-7 = 0.99999975, above the 0.9999 target.
+    let d = load("l40s-two-regions");
+    let r = analyze(&d);
+    let s = &r.sites;
+    assert_eq!(s.sites.len(), 2);
+    for site in &s.sites {
+        assert_eq!(site.gpus, 32);
+        close(site.capacity_rps.unwrap(), 448.0, 1e-9, "site capacity");
+        close(
+            site.capacity_without_rps.unwrap(),
+            448.0,
+            1e-9,
+            "capacity left",
+        );
+    }
+    close(
+        s.service_availability.unwrap(),
+        0.999_999_75,
+        1e-12,
+        "availability",
+    );
+    assert!(
+        !r.findings
+            .iter()
+            .any(|f| f.code == "site-loss-capacity" || f.code == "availability-below-target")
+    );
+    // Across sites: two 10 m server cables and 80 km of fibre, 80,020 m at 5 ns/m = 400,100 ns of propagation.
+    let across = r
+        .latency
+        .paths
+        .iter()
+        .find(|p| p.class == "across sites")
+        .unwrap();
+    close(
+        across.propagation_ns,
+        400_100.0,
+        0.5,
+        "propagation across sites",
+    );
+    assert_eq!(across.switch_hops, 2);
+}

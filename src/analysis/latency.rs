@@ -254,6 +254,34 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             p.p999_ns += extra;
             paths.push(round_path(p));
         }
+        // Across sites: up to the switch that holds the inter-site cable, over it (5 ns per metre of fibre), and
+        // down on the other side (docs/analysis.md, "Sites and availability").
+        if let Some((wan_m, ta, tb)) = cross_site_link(design, topo) {
+            let hops = u32::from(ta) + u32::from(tb);
+            let prop = 2.0 * f.edge_length_m
+                + f.upper_length_m * f64::from(hops.saturating_sub(2))
+                + wan_m;
+            let serial_hops = if f.cut_through { 1 } else { hops + 1 };
+            let mut p = path_class(
+                "across sites",
+                hops,
+                hops + 1,
+                alpha_far * 1e9,
+                f.nic_ns,
+                f.switch_ns * f64::from(hops),
+                f.link_gbps / 8.0,
+                prop * PROPAGATION_NS_PER_M,
+                msg,
+                rho,
+                true,
+            );
+            let extra = p.serialisation_ns * f64::from(serial_hops - 1);
+            p.serialisation_ns += extra;
+            p.p50_ns += extra;
+            p.p99_ns += extra;
+            p.p999_ns += extra;
+            paths.push(round_path(p));
+        }
     }
     let paths: Vec<PathLatency> = paths.into_iter().map(round_path).collect();
 
@@ -277,6 +305,28 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             }
         ),
     }
+}
+
+/// The shortest cable between racks of two different sites: its length and the tiers of the switches at its ends.
+fn cross_site_link(design: &Design, topo: &Topology) -> Option<(f64, u8, u8)> {
+    if design.sites.len() < 2 {
+        return None;
+    }
+    let site = |d: crate::model::DeviceId| {
+        design
+            .devices
+            .get(&d)
+            .and_then(|x| design.racks.get(&x.rack))
+            .map(|r| r.site.as_str())
+            .filter(|s| !s.is_empty())
+    };
+    let tier = |d: crate::model::DeviceId| topo.tier.get(&d).copied().unwrap_or(1).max(1);
+    design
+        .links
+        .values()
+        .filter(|l| matches!((site(l.a.device), site(l.b.device)), (Some(a), Some(b)) if a != b))
+        .map(|l| (l.length_m, tier(l.a.device), tier(l.b.device)))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 
 #[allow(clippy::too_many_arguments)]

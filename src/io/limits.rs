@@ -428,7 +428,8 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
         }
         PartKind::Cable(k) => {
             c.num("gbps", k.gbps, Range::above(0.0, 1e5));
-            c.num("max_length_m", k.max_length_m, Range::above(0.0, 1e5));
+            // Long-haul optics reach thousands of kilometres.
+            c.num("max_length_m", k.max_length_m, Range::above(0.0, 1e7));
         }
         PartKind::Pdu(p) => {
             c.num("capacity_w", p.capacity_w, Range::closed(0.0, 1e6));
@@ -503,7 +504,7 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
             prefix: format!("links.{id}."),
             part: None,
         };
-        c.num("length_m", link.length_m, Range::closed(0.0, 1e5));
+        c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
     }
     problems
 }
