@@ -24,6 +24,7 @@ pub(super) fn paint(
     overlays: &Overlays,
 ) {
     let painter = ui.painter_at(f.rect);
+    paint_sites(ui, &painter, f);
     paint_racks(ui, &painter, f, report, state);
     paint_devices(ui, &painter, f, state, overlays.hovered_device);
     if !state.hide_links || !state.selection.is_empty() {
@@ -67,6 +68,40 @@ pub(super) fn paint(
         egui::FontId::proportional(11.0),
         weak,
     );
+}
+
+/// Sites as floors: a frame around each site's racks with the site's name and region (designs with sites only).
+fn paint_sites(ui: &egui::Ui, painter: &egui::Painter, f: &Frame<'_>) {
+    if f.design.sites.is_empty() {
+        return;
+    }
+    let t = f.screen_from_canvas;
+    let weak = ui.visuals().weak_text_color();
+    for (name, site) in &f.design.sites {
+        let rect = f
+            .layout
+            .racks
+            .iter()
+            .filter(|g| f.design.racks.get(&g.id).is_some_and(|r| &r.site == name))
+            .map(|g| g.rect)
+            .reduce(|a, b| a.union(b));
+        let Some(rect) = rect else {
+            continue;
+        };
+        let frame = (t * rect).expand(14.0 * f.zoom.max(0.3));
+        painter.rect_stroke(frame, 8.0, Stroke::new(1.5, weak), StrokeKind::Outside);
+        painter.text(
+            frame.left_top() + Vec2::new(6.0, -4.0),
+            egui::Align2::LEFT_BOTTOM,
+            format!(
+                "site {name} ({}, {:.3}% up)",
+                site.region,
+                site.availability * 100.0
+            ),
+            egui::FontId::proportional((13.0 * f.zoom).clamp(10.0, 22.0)),
+            weak,
+        );
+    }
 }
 
 /// Rack frames, names, power against budget and unit numbers.
