@@ -6,9 +6,7 @@
 
 use super::{Edit, EditError, IdAlloc};
 use crate::catalog::{Catalog, Category, FormFactor, Part, PartKind};
-use crate::model::{
-    Design, Device, DeviceId, Link, LinkId, Medium, PartId, PortRef, PortRole, RackId,
-};
+use crate::model::{Design, Device, DeviceId, LinkId, Medium, PartId, PortRef, PortRole, RackId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// An edit ready to apply as one undo step, with its label for the Edit menu and the status line.
@@ -327,25 +325,17 @@ impl<'a> Gestures<'a> {
         let medium = link_verdict(self.design, &a, &b).map_err(Self::refused)?;
         let length_m = estimate_length_m(self.design, a.device, b.device);
         let cable = choose_cable(self.catalog, &medium, length_m);
-        let mut edits = Vec::new();
-        if let Some(c) = &cable
-            && let Some(e) = super::ensure_part(self.design, self.catalog, c)?
-        {
-            edits.push(e);
-        }
         let id = LinkId(self.ids.alloc());
-        edits.push(Edit::AddLink(
+        super::link_batch(
+            self.design,
+            self.catalog,
             id,
-            Link {
-                a,
-                b,
-                medium,
-                length_m,
-                cable: cable.map(PartId::new),
-                notes: String::new(),
-            },
-        ));
-        Ok(Edit::Batch(edits))
+            a,
+            b,
+            medium,
+            length_m,
+            cable.as_deref(),
+        )
     }
 
     /// Cables two ports with the fastest common medium and the cheapest catalog cable that reaches.

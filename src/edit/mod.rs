@@ -292,6 +292,39 @@ impl IdAlloc {
 }
 
 /// Edit that copies a catalog part into the design if it is not there yet.
+/// The edits that add link `id` between two ports with a medium, a length and an optional cable part (copied into
+/// the design when it is new), as one batch: the one way both the builder and the canvas gestures make a link.
+#[allow(clippy::too_many_arguments)]
+fn link_batch(
+    design: &Design,
+    catalog: &Catalog,
+    id: LinkId,
+    a: PortRef,
+    b: PortRef,
+    medium: crate::model::Medium,
+    length_m: f64,
+    cable: Option<&str>,
+) -> Result<Edit, EditError> {
+    let mut edits = Vec::new();
+    if let Some(c) = cable
+        && let Some(e) = ensure_part(design, catalog, c)?
+    {
+        edits.push(e);
+    }
+    edits.push(Edit::AddLink(
+        id,
+        Link {
+            a,
+            b,
+            medium,
+            length_m,
+            cable: cable.map(PartId::new),
+            notes: String::new(),
+        },
+    ));
+    Ok(Edit::Batch(edits))
+}
+
 fn ensure_part(design: &Design, catalog: &Catalog, id: &str) -> Result<Option<Edit>, EditError> {
     let pid = PartId::new(id);
     if design.parts.contains_key(&pid) {
@@ -548,25 +581,9 @@ impl<'a> Builder<'a> {
             .design
             .common_medium(&a, &b)
             .map_err(EditError::Refused)?;
-        let mut edits = Vec::new();
-        if let Some(c) = cable
-            && let Some(e) = self.ensure_part(c)?
-        {
-            edits.push(e);
-        }
         let id = LinkId(self.design.alloc_id());
-        edits.push(Edit::AddLink(
-            id,
-            Link {
-                a,
-                b,
-                medium,
-                length_m,
-                cable: cable.map(PartId::new),
-                notes: String::new(),
-            },
-        ));
-        Ok((id, Edit::Batch(edits)))
+        let edit = link_batch(self.design, self.catalog, id, a, b, medium, length_m, cable)?;
+        Ok((id, edit))
     }
 
     /// Cables two ports; see [`Builder::link_edit`].
