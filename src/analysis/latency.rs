@@ -223,25 +223,18 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
         } else {
             ALPHA_IB_RACK_S
         };
-        let max_tier = topo.max_tier();
-        for (class, tiers_up) in [("same leaf", 1u8), ("across spine", 2), ("across core", 3)] {
-            if tiers_up > max_tier {
-                break;
-            }
-            let hops = u32::from(2 * tiers_up - 1);
-            let links = u32::from(2 * tiers_up);
-            let prop = 2.0 * f.edge_length_m + 2.0 * f.upper_length_m * f64::from(tiers_up - 1);
-            let alpha = if tiers_up == 1 { alpha_rack } else { alpha_far };
+        // A path through the fabric: `hops` switches, `hops + 1` links, `prop_m` metres of cable.
+        let network_path = |class: &str, hops: u32, prop_m: f64, alpha: f64| {
             let serial_hops = if f.cut_through { 1 } else { hops + 1 };
             let mut p = path_class(
                 class,
                 hops,
-                links,
+                hops + 1,
                 alpha * 1e9,
                 f.nic_ns,
                 f.switch_ns * f64::from(hops),
                 f.link_gbps / 8.0,
-                prop * PROPAGATION_NS_PER_M,
+                prop_m * PROPAGATION_NS_PER_M,
                 msg,
                 rho,
                 true,
@@ -252,7 +245,17 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             p.p50_ns += extra;
             p.p99_ns += extra;
             p.p999_ns += extra;
-            paths.push(round_path(p));
+            round_path(p)
+        };
+        let max_tier = topo.max_tier();
+        for (class, tiers_up) in [("same leaf", 1u8), ("across spine", 2), ("across core", 3)] {
+            if tiers_up > max_tier {
+                break;
+            }
+            let hops = u32::from(2 * tiers_up - 1);
+            let prop = 2.0 * f.edge_length_m + 2.0 * f.upper_length_m * f64::from(tiers_up - 1);
+            let alpha = if tiers_up == 1 { alpha_rack } else { alpha_far };
+            paths.push(network_path(class, hops, prop, alpha));
         }
         // Across sites: up to the switch that holds the inter-site cable, over it (5 ns per metre of fibre), and
         // down on the other side (docs/analysis.md, "Sites and availability").
@@ -261,26 +264,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             let prop = 2.0 * f.edge_length_m
                 + f.upper_length_m * f64::from(hops.saturating_sub(2))
                 + wan_m;
-            let serial_hops = if f.cut_through { 1 } else { hops + 1 };
-            let mut p = path_class(
-                "across sites",
-                hops,
-                hops + 1,
-                alpha_far * 1e9,
-                f.nic_ns,
-                f.switch_ns * f64::from(hops),
-                f.link_gbps / 8.0,
-                prop * PROPAGATION_NS_PER_M,
-                msg,
-                rho,
-                true,
-            );
-            let extra = p.serialisation_ns * f64::from(serial_hops - 1);
-            p.serialisation_ns += extra;
-            p.p50_ns += extra;
-            p.p99_ns += extra;
-            p.p999_ns += extra;
-            paths.push(round_path(p));
+            paths.push(network_path("across sites", hops, prop, alpha_far));
         }
     }
     let paths: Vec<PathLatency> = paths.into_iter().map(round_path).collect();
