@@ -66,3 +66,29 @@ fn the_owned_option_matches_the_cost_report() {
         (on_demand.usd_per_year - 32.0 * 8760.0 * 0.7 * r.cost.cloud_usd_per_gpu_hour).abs() < 0.01
     );
 }
+
+#[test]
+fn cost_per_million_tokens_by_hand() {
+    // The L40S sample carries 32 replicas x 20 req/s x 0.7 = 448 req/s at the plan. With 500 tokens a request,
+    // a million tokens is 2,000 requests, so each option's cost per 1M tokens is its cost per 1M requests / 500.
+    let mut d = racksmith::samples::sample("l40s-inference-pcie").unwrap();
+    d.params.serving.as_mut().unwrap().tokens_per_request = 500.0;
+    let r = analyze(&d);
+    for o in &r.cost.options {
+        let per_req = o.usd_per_million_requests.unwrap();
+        let per_tok = o.usd_per_million_tokens.unwrap();
+        assert!(
+            (per_tok - per_req / 500.0).abs() < 1e-3,
+            "{}: {per_tok} vs {per_req}",
+            o.option
+        );
+    }
+    // Without a token count there is no per-token figure.
+    let r = analyze(&racksmith::samples::sample("l40s-inference-pcie").unwrap());
+    assert!(
+        r.cost
+            .options
+            .iter()
+            .all(|o| o.usd_per_million_tokens.is_none())
+    );
+}

@@ -181,6 +181,8 @@ pub struct CostOption {
     pub monthly_usd: Vec<f64>,
     /// Cost per 1M requests at the planned load, when the design serves.
     pub usd_per_million_requests: Option<f64>,
+    /// Cost per 1M tokens, when the serving parameters say how many tokens a request produces.
+    pub usd_per_million_tokens: Option<f64>,
 }
 
 /// The ways to get GPUs compared (docs/analysis.md, "Cost"): owning them (capex less resale over the depreciation
@@ -196,6 +198,7 @@ pub fn cost_options(
     cloud: f64,
     discounts: (f64, f64),
     served_per_hour: Option<f64>,
+    tokens_per_request: f64,
 ) -> Vec<CostOption> {
     let used_hours = gpus * HOURS_PER_YEAR * util;
     let per_used = |per_year: f64| {
@@ -210,6 +213,17 @@ pub fn cost_options(
             .filter(|r| *r > 0.0)
             .map(|r| round(per_year / HOURS_PER_YEAR / r * 1e6, 4))
     };
+    // A million tokens is 1e6 / tokens-per-request requests.
+    let per_m_tokens = |per_year: f64| {
+        served_per_hour
+            .filter(|r| *r > 0.0 && tokens_per_request > 0.0)
+            .map(|r| {
+                round(
+                    per_year / HOURS_PER_YEAR / (r * tokens_per_request) * 1e6,
+                    4,
+                )
+            })
+    };
     let mut out = Vec::new();
     let mut owned_months = vec![opex / 12.0; 36];
     if let Some(m) = owned_months.first_mut() {
@@ -221,6 +235,7 @@ pub fn cost_options(
         usd_per_year: round(yearly_owned, 2),
         monthly_usd: owned_months.into_iter().map(|m| round(m, 2)).collect(),
         usd_per_million_requests: per_m(yearly_owned),
+        usd_per_million_tokens: per_m_tokens(yearly_owned),
     });
     let on_demand = cloud * used_hours;
     out.push(CostOption {
@@ -229,6 +244,7 @@ pub fn cost_options(
         usd_per_year: round(on_demand, 2),
         monthly_usd: vec![round(on_demand / 12.0, 2); 36],
         usd_per_million_requests: per_m(on_demand),
+        usd_per_million_tokens: per_m_tokens(on_demand),
     });
     for (label, d) in [
         ("cloud, 1-year commitment", discounts.0),
@@ -241,6 +257,7 @@ pub fn cost_options(
             usd_per_year: round(year, 2),
             monthly_usd: vec![round(year / 12.0, 2); 36],
             usd_per_million_requests: per_m(year),
+            usd_per_million_tokens: per_m_tokens(year),
         });
     }
     out
@@ -422,6 +439,7 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         cloud,
         (p.reserved_1y_discount, p.reserved_3y_discount),
         served_per_hour,
+        p.serving.as_ref().map_or(0.0, |s| s.tokens_per_request),
     );
     CostReport {
         options,

@@ -382,17 +382,19 @@ fn facility_section(out: &mut String, r: &Report) {
         );
     }
     out.push_str("</tbody></table>\n<h3>Owned against the cloud</h3>\n");
-    out.push_str("<table><thead><tr><th>Option</th><th class=\"n\">Per GPU-hour used</th><th class=\"n\">Per year</th><th class=\"n\">First month</th><th class=\"n\">Per 1M requests</th></tr></thead><tbody>\n");
+    out.push_str("<table><thead><tr><th>Option</th><th class=\"n\">Per GPU-hour used</th><th class=\"n\">Per year</th><th class=\"n\">First month</th><th class=\"n\">Per 1M requests</th><th class=\"n\">Per 1M tokens</th></tr></thead><tbody>\n");
     for o in &r.cost.options {
         let _ = writeln!(
             out,
-            r#"<tr><td>{}</td><td class="n">${:.2}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+            r#"<tr><td>{}</td><td class="n">${:.2}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
             e(&o.option),
             o.usd_per_used_gpu_hour,
             usd(o.usd_per_year),
             usd(o.monthly_usd.first().copied().unwrap_or(0.0)),
             o.usd_per_million_requests
-                .map_or_else(|| "–".into(), |x| format!("${x:.2}"))
+                .map_or_else(|| "–".into(), |x| format!("${x:.2}")),
+            o.usd_per_million_tokens
+                .map_or_else(|| "–".into(), |x| format!("${x:.3}"))
         );
     }
     out.push_str("</tbody></table>\n");

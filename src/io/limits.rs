@@ -291,6 +291,11 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
             s.response_bytes,
             Range::closed(0.0, 1e12),
         );
+        c.num(
+            "serving.tokens_per_request",
+            s.tokens_per_request,
+            Range::closed(0.0, 1e7),
+        );
     }
     if let Some(t) = &p.training {
         c.num("training.parameters", t.parameters, Range::above(0.0, 1e15));

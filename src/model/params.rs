@@ -143,6 +143,13 @@ pub struct Serving {
     pub request_bytes: f64,
     /// Bytes a response carries out.
     pub response_bytes: f64,
+    /// Tokens a request produces, for costs per 1M tokens (0: not set).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub tokens_per_request: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Default for Serving {
@@ -155,6 +162,7 @@ impl Default for Serving {
             latency_target_ms: 1000.0,
             request_bytes: 4096.0,
             response_bytes: 16384.0,
+            tokens_per_request: 0.0,
         }
     }
 }
