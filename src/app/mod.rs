@@ -744,7 +744,7 @@ impl RacksmithApp {
         params::params_window_ui(&ctx, &self.doc.design, &mut self.ui, &mut cmds);
         menu::help_window_ui(&ctx, &mut self.ui);
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
-        templates::template_dialog_ui(&ctx, &mut self.ui, &mut cmds);
+        templates::template_dialog_ui(&ctx, &self.catalog, &mut self.ui, &mut cmds);
         files::dialogs_ui(&ctx, self, &mut cmds);
         dialogs::file_dialog_ui(&ctx, &mut self.ui, &mut cmds);
         self.commands.extend(cmds);

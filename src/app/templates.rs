@@ -46,8 +46,8 @@ impl TemplateDialog {
             .unwrap_or_default()
     }
 
-    /// Regenerates the preview when the options changed.
-    fn refresh(&mut self) {
+    /// Regenerates the preview when the options changed, with the app's catalog (parsed once at start).
+    fn refresh(&mut self, catalog: &crate::catalog::Catalog) {
         let key = (self.template, self.values.clone());
         if self.preview_for.as_ref() == Some(&key) {
             return;
@@ -55,9 +55,8 @@ impl TemplateDialog {
         let Some(t) = templates::list().get(self.template) else {
             return;
         };
-        let catalog = crate::catalog::Catalog::builtin().unwrap_or_default();
         self.preview = Some(
-            templates::generate(&catalog, t.name, &self.pairs())
+            templates::generate(catalog, t.name, &self.pairs())
                 .map(|d| templates::preview(&d, &crate::analysis::analyze(&d)))
                 .map_err(|e| e.to_string()),
         );
@@ -66,7 +65,12 @@ impl TemplateDialog {
 }
 
 /// The New from template window.
-pub fn template_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
+pub fn template_dialog_ui(
+    ctx: &egui::Context,
+    catalog: &crate::catalog::Catalog,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
     let Some(dialog) = state.template_dialog.as_mut() else {
         return;
     };
@@ -112,7 +116,7 @@ pub fn template_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut V
                     ui.end_row();
                 }
             });
-        dialog.refresh();
+        dialog.refresh(catalog);
         ui.separator();
         match &dialog.preview {
             Some(Ok(p)) => preview_ui(ui, p),
