@@ -592,13 +592,25 @@ pub fn l40s_two_regions(catalog: &Catalog) -> Result<Design, EditError> {
     });
     design.params.traffic.storage_read_gbs_per_gpu = 0.0;
     design.params.availability_target = Some(0.9999);
-    for (site, region) in [("east", "us-east"), ("west", "us-west")] {
+    // Electricity: average industrial prices in Virginia and Oregon, rounded (US EIA, Electric Power Monthly,
+    // Table 5.6.A, 2024). The west hall has no facility water: air only.
+    for (site, region, usd_per_kwh, cooling) in [
+        (
+            "east",
+            "us-east",
+            0.09,
+            crate::model::SiteCooling::AirAndLiquid,
+        ),
+        ("west", "us-west", 0.08, crate::model::SiteCooling::AirOnly),
+    ] {
         design.sites.insert(
             site.into(),
             crate::model::Site {
                 region: region.into(),
                 availability: 0.9995,
-                notes: String::new(),
+                cooling,
+                electricity_usd_per_kwh: Some(usd_per_kwh),
+                ..crate::model::Site::default()
             },
         );
     }

@@ -66,3 +66,115 @@ fn every_sample_is_cooled() {
         );
     }
 }
+
+fn nvl72(racks: usize) -> racksmith::model::Design {
+    let c = Catalog::builtin().unwrap();
+    racksmith::templates::generate(&c, "nvl72", &[("racks".into(), racks.to_string())]).unwrap()
+}
+
+#[test]
+fn the_nvl72_template_brings_n_plus_one_cdus_and_the_facility_adds_up() {
+    // 4 racks of 132.648 kW = 530.6 kW of liquid heat: one 1,350 kW CDU moves it, plus one for N+1.
+    let d = nvl72(4);
+    let r = analyze(&d);
+    let [site] = r.cooling.sites.as_slice() else {
+        panic!(
+            "one facility row for a design without sites: {:?}",
+            r.cooling.sites
+        )
+    };
+    assert_eq!(site.cdus, 2);
+    assert!((site.cdu_capacity_kw - 2_700.0).abs() < 1e-9);
+    assert!(
+        (site.liquid_kw - 4.0 * 132.648).abs() < 0.01,
+        "{}",
+        site.liquid_kw
+    );
+    // Coolant: 530.592 / (4.18 x 10) x 60 = 761.6 L/min, well within 2 x 2,025 L/min.
+    assert!(
+        (site.coolant_l_min - 761.6).abs() < 0.2,
+        "{}",
+        site.coolant_l_min
+    );
+    // Facility = IT x 1.2; overhead = IT x 0.2; heat = IT x 3.412 BTU/h per W.
+    assert!((site.facility_kw - site.it_kw * 1.2).abs() < 0.01);
+    assert!((site.overhead_kw - site.it_kw * 0.2).abs() < 0.01);
+    assert!((site.heat_btu_h - site.it_kw * 3_412.0).abs() < 1.0);
+    assert!(
+        !r.findings
+            .iter()
+            .any(|f| f.code == "no-cdu" || f.code == "cdu-capacity")
+    );
+}
+
+#[test]
+fn liquid_racks_without_enough_cdu_are_found() {
+    let mut d = nvl72(4);
+    let cdus: Vec<_> = d
+        .devices
+        .iter()
+        .filter(|(_, x)| x.part.as_str() == "cdu-inrow-1350kw")
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(cdus.len(), 2);
+    // Without any CDU: a warning naming the liquid racks.
+    let mut none = d.clone();
+    for id in &cdus {
+        none.devices.remove(id);
+    }
+    let r = analyze(&none);
+    let f = r.findings.iter().find(|f| f.code == "no-cdu").unwrap();
+    assert_eq!(f.severity, Severity::Warning);
+    assert_eq!(f.racks.len(), 4);
+    assert!(f.message.contains("530.6 kW"), "{}", f.message);
+    // With the in-row CDUs shrunk to 250 kW each (500 kW, 4 x 132.6 kW = 530.6 kW): an error naming the CDUs.
+    if let Some(racksmith::catalog::PartKind::Cdu(c)) = d
+        .parts
+        .get_mut(&racksmith::model::PartId::new("cdu-inrow-1350kw"))
+        .map(|p| &mut p.kind)
+    {
+        c.capacity_kw = 250.0;
+    }
+    let r = analyze(&d);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == "cdu-capacity")
+        .unwrap();
+    assert_eq!(f.severity, Severity::Error);
+    assert_eq!(f.devices.len(), 2);
+    assert!(f.message.contains("move 500 kW"), "{}", f.message);
+}
+
+#[test]
+fn pue_by_cooling_mode_and_site_by_hand() {
+    // One NVL72 rack (liquid) and its air-cooled network and CDU racks: liquid at PUE 1.1, air at 1.4.
+    let mut d = nvl72(1);
+    d.params.pue = 1.4;
+    d.params.pue_liquid = Some(1.1);
+    let r = analyze(&d);
+    let liquid: f64 = r
+        .cooling
+        .racks
+        .iter()
+        .filter(|x| x.mode == Cooling::Liquid)
+        .map(|x| x.heat_kw)
+        .sum();
+    let it = r.power.it_power_w / 1000.0;
+    let expected = liquid * 1.1 + (it - liquid) * 1.4;
+    assert!(
+        (r.power.facility_power_w / 1000.0 - expected).abs() < 0.01,
+        "{} vs {expected}",
+        r.power.facility_power_w
+    );
+    assert!((r.power.pue - expected / it).abs() < 1e-4);
+    // Energy follows: at 100% utilisation, IT kW x PUE x 8,760 h x $/kWh, each rack at its own PUE.
+    d.params.utilisation_target = 1.0;
+    let r = analyze(&d);
+    let energy = expected * 8_760.0 * d.params.electricity_usd_per_kwh;
+    assert!(
+        (r.cost.energy_usd_per_year - energy).abs() < 1.0,
+        "{} vs {energy}",
+        r.cost.energy_usd_per_year
+    );
+}

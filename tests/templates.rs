@@ -195,7 +195,7 @@ fn nvl72_racks_are_one_72_gpu_nvlink_domain_each() {
         .power
         .racks
         .iter()
-        .filter(|p| p.name.starts_with('C'))
+        .filter(|p| p.name.starts_with("C0"))
         .map(|p| p.power_w)
         .collect();
     assert_eq!(compute.len(), 4);

@@ -66,6 +66,8 @@ pub struct CoolingReport {
     pub overhead_kw: f64,
     /// Per rack.
     pub racks: Vec<RackCooling>,
+    /// The facility per site: IT, cooling and facility kW, heat, coolant flow against the CDUs there.
+    pub sites: Vec<super::facility::SiteFacility>,
 }
 
 /// Cooling of every rack, from the power report (one rack power figure).
@@ -111,11 +113,22 @@ pub fn analyze(design: &Design, power: &PowerReport) -> CoolingReport {
         };
         racks.push(rc);
     }
+    let flows: std::collections::BTreeMap<RackId, f64> = racks
+        .iter()
+        .filter_map(|r| {
+            let q = coolant_l_per_min(r.heat_kw, p.liquid_delta_t_c);
+            (r.mode == Cooling::Liquid).then_some((r.rack, q))
+        })
+        .collect();
     CoolingReport {
         air_kw: round(air_kw, 3),
         liquid_kw: round(liquid_kw, 3),
         coolant_l_min: round(flow, 1),
-        overhead_kw: round(power.it_power_w / 1000.0 * (power.pue - 1.0).max(0.0), 3),
+        overhead_kw: round(
+            ((power.facility_power_w - power.it_power_w) / 1000.0).max(0.0),
+            3,
+        ),
+        sites: super::facility::per_site(design, power, &flows),
         racks,
     }
 }
@@ -168,6 +181,7 @@ pub(crate) fn findings(design: &Design, cooling: &CoolingReport, out: &mut Vec<F
         f.devices = needs.into_iter().map(|(id, _)| id).collect();
         out.push(f);
     }
+    super::facility::findings(design, &cooling.sites, out);
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::bandwidth::{BandwidthReport, main_gpu};
 use super::power::PowerReport;
 use super::round;
 use crate::catalog::PartKind;
-use crate::model::{Design, PartId};
+use crate::model::{Design, PartId, RackId};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -124,6 +124,57 @@ fn idle_class(design: &Design, device: &crate::model::Device) -> usize {
         Some(PartKind::Storage(_)) => 3,
         _ => 4,
     }
+}
+
+/// Energy and colocation per year, USD. Racks are grouped by the rates they are charged at (their site's prices,
+/// the PUE of their cooling mode; `facility::rate_groups`); each group's energy is [`energy_usd_per_year`] of its
+/// devices and its colocation is its IT kW x price x 12. One group gives exactly the single-rate figures.
+fn energy_and_colocation(design: &Design, power: &PowerReport, util: f64) -> (f64, f64) {
+    let groups = super::facility::rate_groups(design);
+    let group_of: rustc_hash::FxHashMap<RackId, usize> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(g, (_, racks))| racks.iter().map(move |r| (*r, g)))
+        .collect();
+    let mut loads = vec![[(0.0, 0.0); IDLE_FRACTIONS.len()]; groups.len().max(1)];
+    for group in &mut loads {
+        for (l, (_, f, _)) in group.iter_mut().zip(IDLE_FRACTIONS) {
+            l.1 = f;
+        }
+    }
+    let mut it_kw = vec![0.0; groups.len().max(1)];
+    for d in &power.devices {
+        let Some(device) = design.devices.get(&d.device) else {
+            continue;
+        };
+        let g = group_of.get(&device.rack).copied().unwrap_or(0);
+        if let Some(l) = loads
+            .get_mut(g)
+            .and_then(|x| x.get_mut(idle_class(design, device)))
+        {
+            l.0 += d.power_w / 1000.0;
+        }
+        if let Some(k) = it_kw.get_mut(g) {
+            *k += d.power_w / 1000.0;
+        }
+    }
+    if let [(rates, _)] = groups.as_slice() {
+        let l = loads.first().map_or(&[][..], |x| &x[..]);
+        return (
+            energy_usd_per_year(l, util, rates.pue, rates.usd_per_kwh),
+            power.it_power_w / 1000.0 * rates.colocation_usd_per_kw_month * 12.0,
+        );
+    }
+    let fallback = super::facility::Rates::of_design(design);
+    let mut energy = 0.0;
+    let mut colocation = 0.0;
+    for (g, l) in loads.iter().enumerate() {
+        let rates = groups.get(g).map_or(fallback, |x| x.0);
+        energy += energy_usd_per_year(l, util, rates.pue, rates.usd_per_kwh);
+        colocation +=
+            it_kw.get(g).copied().unwrap_or(0.0) * rates.colocation_usd_per_kw_month * 12.0;
+    }
+    (energy, colocation)
 }
 
 /// Energy per year, USD: every device draws its maximum when busy and `idle` x maximum otherwise, busy a share `util`
@@ -284,6 +335,7 @@ fn category(kind: &PartKind) -> &'static str {
         PartKind::Cable(_) => "Cables and optics",
         PartKind::Storage(_) => "Storage",
         PartKind::Rack(_) | PartKind::Pdu(_) | PartKind::PatchPanel(_) => "Racks and power",
+        PartKind::Cdu(_) => "Cooling",
     }
 }
 
@@ -351,22 +403,8 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
             part_number: spec.part_number.clone(),
         });
     }
-    let it_kw = power.it_power_w / 1000.0;
     let util = super::utilisation(design);
-    let mut loads = [(0.0, 0.0); IDLE_FRACTIONS.len()];
-    for (l, (_, f, _)) in loads.iter_mut().zip(IDLE_FRACTIONS) {
-        l.1 = f;
-    }
-    for d in &power.devices {
-        let Some(device) = design.devices.get(&d.device) else {
-            continue;
-        };
-        if let Some(l) = loads.get_mut(idle_class(design, device)) {
-            l.0 += d.power_w / 1000.0;
-        }
-    }
-    let energy = energy_usd_per_year(&loads, util, p.pue, p.electricity_usd_per_kwh);
-    let colocation = it_kw * p.colocation_usd_per_kw_month * 12.0;
+    let (energy, colocation) = energy_and_colocation(design, power, util);
     let support = capex * p.support_fraction_per_year;
     let opex = energy + colocation + support;
     let residual = capex * p.residual_fraction;

@@ -8,6 +8,7 @@ pub mod collectives;
 pub mod compare;
 pub mod cooling;
 pub mod cost;
+pub mod facility;
 pub mod findings;
 pub mod latency;
 pub mod power;

@@ -15,13 +15,13 @@ pub const BTU_PER_W: f64 = 3.412;
 pub struct PowerReport {
     /// IT power at maximum draw, W.
     pub it_power_w: f64,
-    /// Facility power = IT x PUE, W.
+    /// Facility power = IT x PUE, W (each rack at the PUE of its cooling mode and site).
     pub facility_power_w: f64,
     /// Heat, BTU/h.
     pub heat_btu_h: f64,
     /// Sum of rack budgets, W.
     pub budget_w: f64,
-    /// PUE used.
+    /// PUE used: the design's, or facility / IT when racks are charged at different PUEs.
     pub pue: f64,
     /// Per rack.
     pub racks: Vec<RackPower>,
@@ -207,6 +207,17 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
             weight_kg: round(kg, 2),
         });
     }
+    let groups: Vec<(super::facility::Rates, f64)> = super::facility::rate_groups(design)
+        .into_iter()
+        .map(|(rates, ids)| {
+            let w = ids
+                .iter()
+                .filter_map(|id| racks.get(id))
+                .map(|r| r.power_w)
+                .sum();
+            (rates, w)
+        })
+        .collect();
     let mut it = 0.0;
     let mut budget = 0.0;
     let racks: Vec<RackPower> = racks
@@ -229,12 +240,13 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
             r
         })
         .collect();
+    let (facility, pue) = super::facility::facility_w(&groups, it, design.params.pue);
     PowerReport {
         it_power_w: round(it, 2),
-        facility_power_w: round(it * design.params.pue, 2),
+        facility_power_w: round(facility, 2),
         heat_btu_h: round(it * BTU_PER_W, 1),
         budget_w: budget,
-        pue: design.params.pue,
+        pue,
         racks,
         devices,
     }

@@ -173,6 +173,28 @@ pub fn render(r: &Report) -> String {
         );
     }
 
+    let _ = writeln!(o, "\nFacility");
+    for f in &r.cooling.sites {
+        let name = if f.site.is_empty() {
+            "all racks"
+        } else {
+            f.site.as_str()
+        };
+        let _ = writeln!(
+            o,
+            "  {name:<10} {:>8.1} kW IT ({:.1} air, {:.1} liquid) + {:.1} kW cooling and overhead = {:.1} kW \
+             facility (PUE {}); heat {:.0} BTU/h",
+            f.it_kw, f.air_kw, f.liquid_kw, f.overhead_kw, f.facility_kw, f.pue, f.heat_btu_h
+        );
+        if f.liquid_kw > 0.0 || f.cdus > 0 {
+            let _ = writeln!(
+                o,
+                "  {:<10} coolant {:.0} L/min against {} CDU(s): {:.0} kW, {:.0} L/min",
+                "", f.coolant_l_min, f.cdus, f.cdu_capacity_kw, f.cdu_flow_l_min
+            );
+        }
+    }
+
     let _ = writeln!(o, "\nBill of materials");
     for line in &r.cost.bom {
         let _ = writeln!(
@@ -257,6 +279,7 @@ pub fn key_figures(kind: &PartKind, power_w: f64, price: f64) -> String {
         ),
         PartKind::Pdu(p) => format!("{:.1} kW, {} outlets", p.capacity_w / 1000.0, p.outlets),
         PartKind::PatchPanel(p) => format!("{} ports", p.ports),
+        PartKind::Cdu(k) => format!("CDU {:.0} kW, {:.0} L/min", k.capacity_kw, k.flow_l_min),
     };
     format!("{main}; {power_w:.0} W; {}", usd(price))
 }

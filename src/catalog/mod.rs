@@ -164,6 +164,8 @@ pub enum PartKind {
     Pdu(PduSpec),
     /// A patch panel or blanking/cable-management unit.
     PatchPanel(PatchPanelSpec),
+    /// A coolant distribution unit: moves the heat of liquid-cooled racks into the facility water.
+    Cdu(CduSpec),
 }
 
 impl PartKind {
@@ -177,7 +179,7 @@ impl PartKind {
             PartKind::Storage(_) => Category::Storage,
             PartKind::Rack(_) => Category::Rack,
             PartKind::Cable(_) => Category::Cable,
-            PartKind::Pdu(_) | PartKind::PatchPanel(_) => Category::Accessory,
+            PartKind::Pdu(_) | PartKind::PatchPanel(_) | PartKind::Cdu(_) => Category::Accessory,
         }
     }
 
@@ -190,6 +192,7 @@ impl PartKind {
                 | PartKind::Storage(_)
                 | PartKind::Pdu(_)
                 | PartKind::PatchPanel(_)
+                | PartKind::Cdu(_)
         )
     }
 }
@@ -486,6 +489,17 @@ pub struct PduSpec {
     pub capacity_w: f64,
     /// Outlets.
     pub outlets: u16,
+}
+
+/// Coolant distribution unit figures (docs/analysis.md, "Cooling"). An in-rack CDU mounts in the racks it serves;
+/// an in-row CDU is a cabinet of its own, modelled as a full-height device in a rack position of the row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct CduSpec {
+    /// Heat it can move from the coolant loop to the facility water, kW.
+    pub capacity_kw: f64,
+    /// Coolant flow its pumps deliver, litres per minute.
+    pub flow_l_min: f64,
 }
 
 /// Patch panel figures.

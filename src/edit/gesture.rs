@@ -80,6 +80,7 @@ fn name_prefix(kind: &PartKind) -> &'static str {
         PartKind::Switch(_) => "sw",
         PartKind::Storage(_) => "stor",
         PartKind::Pdu(_) => "pdu",
+        PartKind::Cdu(_) => "cdu",
         _ => "dev",
     }
 }

@@ -116,6 +116,14 @@ impl Edit {
                 Ok(Edit::Batch(inverses))
             }
             Edit::UpdateRack(id, rack) => {
+                if let Some(site) = design.sites.get(&rack.site)
+                    && !site.cooling.allows(rack.cooling)
+                {
+                    return Err(EditError::Refused(format!(
+                        "site {} has no facility water for liquid-cooled racks (its cooling is air only)",
+                        rack.site
+                    )));
+                }
                 let Some(slot) = design.racks.get_mut(&id) else {
                     return Err(EditError::Missing(id.to_string()));
                 };

@@ -31,6 +31,7 @@ pub fn role(design: &Design, topo: &Topology, id: DeviceId) -> String {
             .map(|p| &p.kind)
         {
             Some(PartKind::Pdu(_)) => "pdu".into(),
+            Some(PartKind::Cdu(_)) => "cdu".into(),
             Some(PartKind::Switch(_)) => "switch".into(),
             Some(PartKind::Server(_)) => "server".into(),
             Some(PartKind::Storage(_)) => "storage".into(),

@@ -205,6 +205,7 @@ pub fn device_fill(design: &Design, device: &Device) -> &'static str {
         Some(PartKind::Switch(_)) => "#2b7a4b",
         Some(PartKind::Storage(_)) => "#7a4b94",
         Some(PartKind::Pdu(_)) => "#8a5a14",
+        Some(PartKind::Cdu(_)) => "#1f6f8b",
         _ => "#5c5c5c",
     }
 }

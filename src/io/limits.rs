@@ -121,6 +121,16 @@ impl Checker<'_> {
             });
         }
     }
+    /// A field whose value is not allowed here, with the reason.
+    fn bad(&mut self, name: &str, why: String) {
+        let field = format!("{}{name}", self.prefix);
+        self.problems.push(FigureProblem {
+            message: format!("{field}: {why}"),
+            field,
+            part: self.part.clone(),
+            name: name.to_string(),
+        });
+    }
     fn count(&mut self, name: &str, n: usize, max: usize) {
         if n > max {
             let field = format!("{}{name}", self.prefix);
@@ -444,6 +454,10 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
                 Range::closed(0.0, f64::from(MAX_PORTS)),
             );
         }
+        PartKind::Cdu(k) => {
+            c.num("capacity_kw", k.capacity_kw, Range::above(0.0, 1e5));
+            c.num("flow_l_min", k.flow_l_min, Range::above(0.0, 1e6));
+        }
         PartKind::PatchPanel(p) => {
             c.num(
                 "ports",
@@ -477,11 +491,23 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
             part: None,
         };
         c.num("availability", site.availability, Range::above(0.0, 1.0));
+        if let Some(x) = site.pue {
+            c.num("pue", x, Range::closed(1.0, 5.0));
+        }
+        if let Some(x) = site.pue_liquid {
+            c.num("pue_liquid", x, Range::closed(1.0, 5.0));
+        }
+        if let Some(x) = site.electricity_usd_per_kwh {
+            c.num("electricity_usd_per_kwh", x, Range::closed(0.0, 10.0));
+        }
+        if let Some(x) = site.colocation_usd_per_kw_month {
+            c.num("colocation_usd_per_kw_month", x, MONEY);
+        }
     }
     for (id, rack) in &design.racks {
         let mut c = Checker {
             problems: &mut problems,
-            prefix: format!("racks.{id}."),
+            prefix: format!("racks.{}.", id.0),
             part: None,
         };
         c.num(
@@ -493,11 +519,23 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
         if let Some(f) = rack.feed_capacity_w {
             c.num("feed_capacity_w", f, Range::closed(0.0, 1e6));
         }
+        if let Some(site) = design.sites.get(&rack.site)
+            && !site.cooling.allows(rack.cooling)
+        {
+            c.bad(
+                "cooling",
+                format!(
+                    "rack {} is {:?}-cooled, but its site \"{}\" is {:?}: a site without facility water cannot \
+                     take liquid-cooled racks (set the rack's cooling to Air, or the site's cooling to AirAndLiquid)",
+                    rack.name, rack.cooling, rack.site, site.cooling
+                ),
+            );
+        }
     }
     for (id, device) in &design.devices {
         let mut c = Checker {
             problems: &mut problems,
-            prefix: format!("devices.{id}."),
+            prefix: format!("devices.{}.", id.0),
             part: None,
         };
         c.count("gpus", device.gpus.len(), MAX_GPU_SLOTS);
@@ -506,7 +544,7 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
     for (id, link) in &design.links {
         let mut c = Checker {
             problems: &mut problems,
-            prefix: format!("links.{id}."),
+            prefix: format!("links.{}.", id.0),
             part: None,
         };
         c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
@@ -524,7 +562,17 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
             parts + text.get(parts..)?.find(&key)?
         }
         None if problem.field.starts_with("params.") => text.find("params:")?,
-        None => return None,
+        None => {
+            // `sites."east".availability`, `racks.5.cooling`: the section, then the entry's key in it.
+            let (section, rest) = problem.field.split_once('.')?;
+            let key = if let Some(quoted) = rest.strip_prefix('"') {
+                format!("\"{}\":", quoted.split_once('"')?.0)
+            } else {
+                format!("{}:", rest.split_once('.')?.0)
+            };
+            let at = text.find(&format!("{section}:"))?;
+            at + find_key(text.get(at..)?, &key)?
+        }
     };
     let needle = format!("{}:", problem.name);
     let at = start + text.get(start..)?.find(&needle)?;
@@ -532,6 +580,21 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
     let line = before.matches('\n').count() + 1;
     let column = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
     Some((line, column))
+}
+
+/// The first place `key` starts a map entry in `text`: at the start or after whitespace, `{` or `,` (so `1:` does
+/// not match inside `11:`).
+fn find_key(text: &str, key: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text.get(from..)?.find(key) {
+        let at = from + i;
+        let before = text.get(..at)?.chars().next_back();
+        if before.is_none_or(|c| c.is_whitespace() || c == '{' || c == ',') {
+            return Some(at);
+        }
+        from = at + key.len();
+    }
+    None
 }
 
 /// The problems as lines, each with its line and column where known.

@@ -162,6 +162,21 @@ pub struct Site {
     pub region: String,
     /// Share of the time the site is up, in (0, 1] (docs/analysis.md, "Sites and availability"). Default 0.9995.
     pub availability: f64,
+    /// What the site's plant can cool: air only, or air and direct liquid (facility water to CDUs).
+    #[serde(skip_serializing_if = "SiteCooling::is_default")]
+    pub cooling: SiteCooling,
+    /// The site's PUE for air-cooled racks; unset: the design's `params.pue`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pue: Option<f64>,
+    /// The site's PUE for liquid-cooled racks; unset: `params.pue_liquid`, else the site's air PUE.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pue_liquid: Option<f64>,
+    /// Electricity price at the site, USD per kWh; unset: `params.electricity_usd_per_kwh`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub electricity_usd_per_kwh: Option<f64>,
+    /// Colocation price at the site, USD per kW of IT per month; unset: `params.colocation_usd_per_kw_month`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colocation_usd_per_kw_month: Option<f64>,
     /// Review note.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
@@ -172,8 +187,35 @@ impl Default for Site {
         Self {
             region: String::new(),
             availability: 0.9995,
+            cooling: SiteCooling::AirAndLiquid,
+            pue: None,
+            pue_liquid: None,
+            electricity_usd_per_kwh: None,
+            colocation_usd_per_kw_month: None,
             notes: String::new(),
         }
+    }
+}
+
+/// What a site's cooling plant can serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum SiteCooling {
+    /// Room air and facility water for direct liquid cooling (CDUs).
+    #[default]
+    AirAndLiquid,
+    /// Room air only: no facility water, so no liquid-cooled racks.
+    AirOnly,
+}
+
+impl SiteCooling {
+    /// Whether this is the default (not written to files).
+    pub fn is_default(&self) -> bool {
+        *self == SiteCooling::AirAndLiquid
+    }
+
+    /// Whether a rack cooled this way can stand in the site.
+    pub fn allows(self, rack: Cooling) -> bool {
+        !(self == SiteCooling::AirOnly && rack == Cooling::Liquid)
     }
 }
 

@@ -17,8 +17,13 @@ pub struct Params {
     pub utilisation_target: f64,
     /// Electricity price, USD per kWh.
     pub electricity_usd_per_kwh: f64,
-    /// Power usage effectiveness of the facility (facility power / IT power).
+    /// Power usage effectiveness of the facility (facility power / IT power); for liquid-cooled racks too unless
+    /// `pue_liquid` is set.
     pub pue: f64,
+    /// PUE for liquid-cooled racks, when it differs from `pue` (direct liquid cooling needs fewer fans and chillers;
+    /// docs/analysis.md, "Cooling"). Sites may set their own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pue_liquid: Option<f64>,
     /// Straight-line depreciation period in years; also the TCO horizon.
     pub depreciation_years: f64,
     /// Share of capex recovered by resale at the end of the depreciation period (0-1).
@@ -80,6 +85,7 @@ impl Default for Params {
             utilisation_target: 0.7,
             electricity_usd_per_kwh: 0.10,
             pue: 1.2,
+            pue_liquid: None,
             depreciation_years: 3.0,
             residual_fraction: 0.30,
             colocation_usd_per_kw_month: 200.0,
