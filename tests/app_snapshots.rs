@@ -145,3 +145,17 @@ fn a_refused_drop_says_why_at_the_slot() {
     h.run_steps(3);
     h.snapshot("refused_drop_dark");
 }
+
+#[test]
+fn sites_window_with_two_regions() {
+    let mut h = app(
+        racksmith::samples::sample("l40s-two-regions").unwrap(),
+        egui::vec2(1600.0, 1000.0),
+        egui::Theme::Dark,
+    );
+    h.get_by_label("Edit").click();
+    h.run_steps(3);
+    h.get_by_label("Sites…").click();
+    h.run_steps(10);
+    h.snapshot("sites_window_two_regions");
+}

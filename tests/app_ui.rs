@@ -1736,3 +1736,59 @@ fn new_from_template_previews_then_creates() {
     assert_eq!(h.state().design().name, "DGX SuperPOD H100, 2 SU");
     assert_eq!(h.state().design().gpu_count(), 504);
 }
+
+#[test]
+fn sites_are_added_edited_and_undone_from_the_sites_window() {
+    let mut h = harness(racksmith::samples::sample("l40s-two-regions").unwrap());
+    h.get_by_label("Edit").click();
+    step(&mut h);
+    h.get_by_label("Sites…").click();
+    step(&mut h);
+    // A new site from its name.
+    h.get_by_label("New site").click();
+    step(&mut h);
+    h.get_by_label("New site").type_text("north");
+    step(&mut h);
+    assert_eq!(h.state().ui.new_site_name, "north");
+    h.get_by_label("Add site").click();
+    step(&mut h);
+    let d = h.state().design();
+    assert!(d.sites.contains_key("north"), "{}", h.state().ui.status);
+    assert_eq!(d.sites.len(), 3);
+    // East's own electricity price (the first site's field), as one undoable edit the cost follows.
+    let before = h.state().report().unwrap().cost.energy_usd_per_year;
+    let field = h.get_all_by_label("Electricity ($/kWh)").next().unwrap();
+    field.click();
+    step(&mut h);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_all_by_label("Electricity ($/kWh)")
+        .next()
+        .unwrap()
+        .type_text("0.18");
+    h.key_press(egui::Key::Enter);
+    step(&mut h);
+    h.state_mut().wait_for_analysis();
+    let d = h.state().design();
+    assert_eq!(d.sites["east"].electricity_usd_per_kwh, Some(0.18));
+    let after = h.state().report().unwrap();
+    // East's energy doubles ($0.09 -> $0.18): the total rises by exactly east's old share.
+    let east_kw = after
+        .cooling
+        .sites
+        .iter()
+        .find(|s| s.site == "east")
+        .unwrap()
+        .it_kw;
+    assert!(after.cost.energy_usd_per_year > before, "{before}");
+    assert!(east_kw > 0.0);
+    // Undo takes the price back, then the new site away.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step(&mut h);
+    assert_eq!(
+        h.state().design().sites["east"].electricity_usd_per_kwh,
+        Some(0.09)
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step(&mut h);
+    assert!(!h.state().design().sites.contains_key("north"));
+}

@@ -248,8 +248,8 @@ fn html_report_has_every_section_and_no_external_resource() {
             }
         }
         assert_eq!(ids, export::html::SECTIONS, "{name}");
-        // Elevations, fabric and four charts.
-        assert_eq!(svgs, 6, "{name}");
+        // Elevations, fabric, four charts and the facility chart.
+        assert_eq!(svgs, 7, "{name}");
         assert!(!html.contains("url("), "{name}: CSS fetches something");
         assert!(html.contains("@media print"));
         assert!(html.contains(&d.name.replace('&', "&amp;")));

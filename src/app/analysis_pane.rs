@@ -120,6 +120,7 @@ pub fn analysis_ui(
                 bandwidth_ui(ui, r);
                 latency_ui(ui, r);
                 power_ui(ui, r);
+                facility_ui(ui, r);
                 cost_ui(ui, r);
             });
         });
@@ -619,6 +620,51 @@ fn power_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.label(format!("{:.1}", x.budget_w / 1000.0));
                         ui.label(format!("{:.0}/{:.0}", x.weight_kg, x.max_weight_kg));
                         ui.label(format!("{}/{}", x.units_used, x.units_total));
+                        ui.end_row();
+                    }
+                });
+        });
+}
+
+/// Cooling and facility per site: IT, air and liquid heat, overhead, facility kW and PUE, coolant against the CDUs.
+fn facility_ui(ui: &mut egui::Ui, r: &Report) {
+    let c = &r.cooling;
+    egui::CollapsingHeader::new("Cooling and facility")
+        .id_salt("facility")
+        .default_open(false)
+        .show(ui, |ui| {
+            ui.label(format!(
+                "{:.1} kW on air, {:.1} kW on liquid ({:.0} L/min of coolant); overhead {:.1} kW",
+                c.air_kw, c.liquid_kw, c.coolant_l_min, c.overhead_kw
+            ))
+            .on_hover_text(
+                "coolant L/min = kW / (4.18 kJ/(L·K) × ΔT) × 60; overhead = Σ rack IT × (PUE of its cooling mode \
+                 and site − 1)",
+            );
+            egui::Grid::new("facility_grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    for h in ["Site", "IT kW", "facility kW", "PUE", "coolant", "CDUs"] {
+                        ui.strong(h);
+                    }
+                    ui.end_row();
+                    for f in &c.sites {
+                        ui.label(if f.site.is_empty() { "all racks" } else { &f.site });
+                        ui.label(format!("{:.1}", f.it_kw));
+                        ui.label(format!("{:.1}", f.facility_kw));
+                        ui.label(format!("{}", f.pue));
+                        ui.label(format!("{:.0} L/min", f.coolant_l_min));
+                        let short = f.liquid_kw > f.cdu_capacity_kw + 1e-9;
+                        let text = if f.cdus == 0 {
+                            "–".to_string()
+                        } else {
+                            format!("{} · {:.0} kW", f.cdus, f.cdu_capacity_kw)
+                        };
+                        if short && f.liquid_kw > 0.0 {
+                            ui.colored_label(theme::status(ui, theme::Status::Bad), text);
+                        } else {
+                            ui.label(text);
+                        }
                         ui.end_row();
                     }
                 });

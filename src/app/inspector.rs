@@ -416,8 +416,36 @@ fn rack_cooling_ui(
         };
         ui.colored_label(super::theme::status(ui, status), text);
     }
-    if !r.site.is_empty() {
-        ui.label(format!("Site: {}", r.site));
+    if !design.sites.is_empty() {
+        ui.horizontal(|ui| {
+            let label = ui.label("Site");
+            let shown = if r.site.is_empty() {
+                "(none)"
+            } else {
+                r.site.as_str()
+            };
+            egui::ComboBox::from_id_salt(("rack_site", id))
+                .selected_text(shown)
+                .show_ui(ui, |ui| {
+                    for name in std::iter::once("").chain(design.sites.keys().map(String::as_str)) {
+                        let text = if name.is_empty() { "(none)" } else { name };
+                        if ui.selectable_label(r.site == name, text).clicked() && r.site != name {
+                            cmds.push(AppCommand::Edit(
+                                format!("Move {} to site {text}", r.name),
+                                Edit::UpdateRack(
+                                    id,
+                                    crate::model::Rack {
+                                        site: name.to_string(),
+                                        ..r.clone()
+                                    },
+                                ),
+                            ));
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
     }
 }
 

@@ -259,6 +259,15 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     if ui.button("Parameters…").clicked() {
         app.ui.show_params = true;
     }
+    if ui
+        .button("Sites…")
+        .on_hover_text(
+            "Data halls and regions: availability, cooling plant, PUE and prices per site",
+        )
+        .clicked()
+    {
+        app.ui.show_sites = true;
+    }
 }
 
 /// View: fit, links, theme.

@@ -16,6 +16,7 @@ mod palette;
 mod params;
 mod server;
 mod server_tree;
+mod sites;
 pub mod state;
 mod templates;
 mod theme;
@@ -742,6 +743,13 @@ impl RacksmithApp {
             &mut cmds,
         );
         params::params_window_ui(&ctx, &self.doc.design, &mut self.ui, &mut cmds);
+        sites::sites_window_ui(
+            &ctx,
+            &self.doc.design,
+            self.analysis.report.as_deref(),
+            &mut self.ui,
+            &mut cmds,
+        );
         menu::help_window_ui(&ctx, &mut self.ui);
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
         templates::template_dialog_ui(&ctx, &self.catalog, &mut self.ui, &mut cmds);

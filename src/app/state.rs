@@ -296,6 +296,10 @@ pub struct UiState {
     pub help: Option<HelpPage>,
     /// Whether the parameters window is open.
     pub show_params: bool,
+    /// Whether the sites window is open.
+    pub show_sites: bool,
+    /// The name typed for a new site.
+    pub new_site_name: String,
     /// Whether link lines are drawn.
     pub hide_links: bool,
     /// Traffic pattern whose loads colour the links and whose bottleneck the headline shows.

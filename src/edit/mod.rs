@@ -53,6 +53,8 @@ pub enum Edit {
     UpdateLink(LinkId, Link),
     /// Replaces the design's parameters.
     SetParams(Box<Params>),
+    /// Adds or replaces a site (data hall, region); None removes it, refused while racks stand in it.
+    SetSite(String, Option<Box<crate::model::Site>>),
     /// Renames the design and sets its notes.
     SetMeta {
         /// Design name.
@@ -116,6 +118,12 @@ impl Edit {
                 Ok(Edit::Batch(inverses))
             }
             Edit::UpdateRack(id, rack) => {
+                if !rack.site.is_empty() && !design.sites.contains_key(&rack.site) {
+                    return Err(EditError::Refused(format!(
+                        "the design has no site {}",
+                        rack.site
+                    )));
+                }
                 if let Some(site) = design.sites.get(&rack.site)
                     && !site.cooling.allows(rack.cooling)
                 {
@@ -246,6 +254,35 @@ impl Edit {
             Edit::SetParams(params) => {
                 let old = std::mem::replace(&mut design.params, *params);
                 Ok(Edit::SetParams(Box::new(old)))
+            }
+            Edit::SetSite(name, site) => {
+                let racks_there = || design.racks.values().filter(|r| r.site == name);
+                match &site {
+                    None => {
+                        if let Some(r) = racks_there().next() {
+                            return Err(EditError::Refused(format!(
+                                "rack {} stands in site {name}: move its racks first",
+                                r.name
+                            )));
+                        }
+                    }
+                    Some(s) => {
+                        if name.trim().is_empty() {
+                            return Err(EditError::Refused("a site needs a name".into()));
+                        }
+                        if let Some(r) = racks_there().find(|r| !s.cooling.allows(r.cooling)) {
+                            return Err(EditError::Refused(format!(
+                                "rack {} in site {name} is liquid-cooled: an air-only site has no facility water",
+                                r.name
+                            )));
+                        }
+                    }
+                }
+                let old = match site {
+                    Some(s) => design.sites.insert(name.clone(), *s),
+                    None => design.sites.remove(&name),
+                };
+                Ok(Edit::SetSite(name, old.map(Box::new)))
             }
             Edit::SetMeta { name, notes } => {
                 let old_name = std::mem::replace(&mut design.name, name);

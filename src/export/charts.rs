@@ -123,6 +123,37 @@ pub fn power_chart(report: &Report) -> String {
     hbars("Power per rack (kW) against budget (red mark)", &rows)
 }
 
+/// Facility power per site: IT kW and facility kW (IT plus cooling and overhead), the red mark at the CDU capacity
+/// where the site has liquid-cooled racks.
+pub fn facility_chart(report: &Report) -> String {
+    let mut rows: Vec<(String, f64, Option<f64>, &str)> = Vec::new();
+    for s in &report.cooling.sites {
+        let name = if s.site.is_empty() {
+            "all racks"
+        } else {
+            s.site.as_str()
+        };
+        rows.push((format!("{name}: IT"), s.it_kw, None, "#2f5f9e"));
+        if s.liquid_kw > 0.0 {
+            rows.push((
+                format!("{name}: liquid heat vs CDUs"),
+                s.liquid_kw,
+                Some(s.cdu_capacity_kw),
+                if s.liquid_kw > s.cdu_capacity_kw {
+                    "#d22f27"
+                } else {
+                    "#1f6f8b"
+                },
+            ));
+        }
+        rows.push((format!("{name}: facility"), s.facility_kw, None, "#c77d14"));
+    }
+    hbars(
+        "Facility power per site (kW): IT, liquid heat against CDU capacity (red mark), facility",
+        &rows,
+    )
+}
+
 /// Capex by category and yearly opex by component, USD.
 pub fn cost_chart(report: &Report) -> String {
     let c = &report.cost;

@@ -381,7 +381,40 @@ fn facility_section(out: &mut String, r: &Report) {
             if rc.ok { "fits" } else { "too hot for air" }
         );
     }
-    out.push_str("</tbody></table>\n<h3>Owned against the cloud</h3>\n");
+    out.push_str("</tbody></table>\n<h3>Facility per site</h3>\n");
+    out.push_str("<table><thead><tr><th>Site</th><th class=\"n\">Racks</th><th class=\"n\">IT</th><th class=\"n\">Air</th><th class=\"n\">Liquid</th><th class=\"n\">Cooling and overhead</th><th class=\"n\">Facility</th><th class=\"n\">PUE</th><th class=\"n\">Heat</th><th class=\"n\">Coolant</th><th class=\"n\">CDUs</th><th class=\"n\">$/kWh</th></tr></thead><tbody>\n");
+    for f in &c.sites {
+        let _ = writeln!(
+            out,
+            r#"<tr><td>{}</td><td class="n">{}</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{}</td><td class="n">{} BTU/h</td><td class="n">{:.0} L/min</td><td class="n">{}</td><td class="n">{:.3}</td></tr>"#,
+            if f.site.is_empty() {
+                "all racks".to_string()
+            } else {
+                e(&f.site)
+            },
+            f.racks,
+            f.it_kw,
+            f.air_kw,
+            f.liquid_kw,
+            f.overhead_kw,
+            f.facility_kw,
+            f.pue,
+            thousands(f.heat_btu_h, 0),
+            f.coolant_l_min,
+            if f.cdus == 0 {
+                "–".to_string()
+            } else {
+                format!(
+                    "{} ({:.0} kW, {:.0} L/min)",
+                    f.cdus, f.cdu_capacity_kw, f.cdu_flow_l_min
+                )
+            },
+            f.usd_per_kwh
+        );
+    }
+    out.push_str("</tbody></table>\n");
+    out.push_str(&super::charts::facility_chart(r));
+    out.push_str("\n<h3>Owned against the cloud</h3>\n");
     out.push_str("<table><thead><tr><th>Option</th><th class=\"n\">Per GPU-hour used</th><th class=\"n\">Per year</th><th class=\"n\">First month</th><th class=\"n\">Per 1M requests</th><th class=\"n\">Per 1M tokens</th></tr></thead><tbody>\n");
     for o in &r.cost.options {
         let _ = writeln!(

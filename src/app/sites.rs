@@ -1,0 +1,290 @@
+//! The Sites window (Edit > Sites…): the design's sites (data halls, regions) with their availability, cooling
+//! plant, PUE and prices, the availability the service must meet, and what the analysis says of each site. Each
+//! change is one `Edit::SetSite` (or `Edit::SetParams` for the target), so it undoes in one step.
+
+use super::AppCommand;
+use super::state::UiState;
+use super::widgets::num_field;
+use crate::analysis::Report;
+use crate::edit::Edit;
+use crate::model::{Design, Site, SiteCooling};
+
+/// Draws the sites window when open.
+pub fn sites_window_ui(
+    ctx: &egui::Context,
+    design: &Design,
+    report: Option<&Report>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    if !state.show_sites {
+        return;
+    }
+    let mut open = true;
+    let window = egui::Window::new("Sites")
+        .id(egui::Id::unique("sites_window"))
+        .open(&mut open)
+        .default_width(420.0);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopRight,
+    )
+    .show(ctx, |ui| {
+        egui::ScrollArea::vertical()
+            .max_height(600.0)
+            .show(ui, |ui| sites_ui(ui, design, report, state, cmds));
+    });
+    if !open {
+        state.show_sites = false;
+    }
+}
+
+/// The site list, the new-site row and the availability target.
+fn sites_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    report: Option<&Report>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    if design.sites.is_empty() {
+        ui.label(
+            "One site: every rack stands in the same hall. Add sites to spread racks over halls or regions; \
+             the analysis then gives each site's facility figures, the service's availability and what is left \
+             when a site is lost.",
+        );
+    }
+    ui.horizontal(|ui| {
+        let label = ui.label("New site");
+        ui.add(egui::TextEdit::singleline(&mut state.new_site_name).desired_width(140.0))
+            .labelled_by(label.id)
+            .on_hover_text("The site's name, e.g. east or eu-west-1a");
+        let name = state.new_site_name.trim().to_string();
+        let taken = design.sites.contains_key(&name);
+        if ui
+            .add_enabled(!name.is_empty() && !taken, egui::Button::new("Add site"))
+            .on_hover_text("A site with the default availability (99.95%) and the design's prices")
+            .clicked()
+        {
+            cmds.push(AppCommand::Edit(
+                format!("Add site {name}"),
+                Edit::SetSite(name, Some(Box::default())),
+            ));
+            state.new_site_name.clear();
+        }
+    });
+    ui.separator();
+    let mut err = None;
+    for (name, site) in &design.sites {
+        egui::CollapsingHeader::new(format!("{name} ({})", site.region))
+            .id_salt(("site", name))
+            .default_open(true)
+            .show(ui, |ui| {
+                site_fields_ui(ui, design, name, site, state, &mut err, cmds);
+                site_figures_ui(ui, name, report);
+            });
+    }
+    ui.separator();
+    target_ui(ui, design, state, &mut err, cmds);
+    if let Some(e) = err {
+        state.refuse(e);
+    }
+}
+
+/// One site's editable fields.
+fn site_fields_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    name: &str,
+    site: &Site,
+    state: &mut UiState,
+    err: &mut Option<String>,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let p = &design.params;
+    let mut changed: Option<(String, Site)> = None;
+    let mut set = |label: &str, f: &dyn Fn(&mut Site)| {
+        let mut s = site.clone();
+        f(&mut s);
+        changed = Some((format!("Site {name}: {label}"), s));
+    };
+    let b = &mut state.field_buffers;
+    egui::Grid::new(("site_grid", name))
+        .num_columns(2)
+        .show(ui, |ui| {
+            let label = ui.label("Region");
+            let mut region = site.region.clone();
+            let r = ui
+                .add(egui::TextEdit::singleline(&mut region).desired_width(110.0))
+                .labelled_by(label.id);
+            ui.end_row();
+            if r.changed() {
+                set("region", &|s| s.region.clone_from(&region));
+            }
+            let key = |k: &str| format!("site_{name}_{k}");
+            if let Some(v) = num_field(
+                ui,
+                b,
+                &key("avail"),
+                "Availability (%)",
+                site.availability * 100.0,
+                1e-6..=100.0,
+                err,
+            ) {
+                set("availability", &|s| s.availability = v / 100.0);
+            }
+            ui.label("Cooling plant");
+            ui.horizontal(|ui| {
+                for (mode, text, tip) in [
+                    (
+                        SiteCooling::AirAndLiquid,
+                        "Air and liquid",
+                        "Facility water for CDUs: racks may be air- or liquid-cooled",
+                    ),
+                    (
+                        SiteCooling::AirOnly,
+                        "Air only",
+                        "No facility water: liquid-cooled racks are refused here",
+                    ),
+                ] {
+                    if ui
+                        .selectable_label(site.cooling == mode, text)
+                        .on_hover_text(tip)
+                        .clicked()
+                        && site.cooling != mode
+                    {
+                        set("cooling", &|s| s.cooling = mode);
+                    }
+                }
+            });
+            ui.end_row();
+            let liquid_default = p.pue_liquid.or(site.pue).unwrap_or(p.pue);
+            for (k, label, current, inherited, range, apply) in [
+                (
+                    "pue",
+                    "PUE (air)",
+                    site.pue,
+                    p.pue,
+                    1.0..=5.0,
+                    (|s: &mut Site, v| s.pue = v) as fn(&mut Site, Option<f64>),
+                ),
+                (
+                    "pue_liquid",
+                    "PUE (liquid)",
+                    site.pue_liquid,
+                    liquid_default,
+                    1.0..=5.0,
+                    |s, v| s.pue_liquid = v,
+                ),
+                (
+                    "kwh",
+                    "Electricity ($/kWh)",
+                    site.electricity_usd_per_kwh,
+                    p.electricity_usd_per_kwh,
+                    0.0..=10.0,
+                    |s, v| s.electricity_usd_per_kwh = v,
+                ),
+                (
+                    "colo",
+                    "Colocation ($/kW-month)",
+                    site.colocation_usd_per_kw_month,
+                    p.colocation_usd_per_kw_month,
+                    0.0..=1e10,
+                    |s, v| s.colocation_usd_per_kw_month = v,
+                ),
+            ] {
+                if let Some(v) = num_field(
+                    ui,
+                    b,
+                    &key(k),
+                    label,
+                    current.unwrap_or(inherited),
+                    range,
+                    err,
+                ) {
+                    set(label, &|s| apply(s, Some(v)));
+                }
+                if current.is_some() {
+                    ui.label("");
+                    if ui
+                        .small_button("use the design's value")
+                        .on_hover_text("Clear the site's own figure")
+                        .clicked()
+                    {
+                        set(label, &|s| apply(s, None));
+                    }
+                    ui.end_row();
+                }
+            }
+        });
+    let racks = design.racks.values().filter(|r| r.site == name).count();
+    if ui
+        .add_enabled(racks == 0, egui::Button::new("Remove site"))
+        .on_disabled_hover_text(format!("{racks} rack(s) stand here: move them first"))
+        .clicked()
+    {
+        cmds.push(AppCommand::Edit(
+            format!("Remove site {name}"),
+            Edit::SetSite(name.to_string(), None),
+        ));
+    }
+    if let Some((label, s)) = changed {
+        cmds.push(AppCommand::Edit(
+            label,
+            Edit::SetSite(name.to_string(), Some(Box::new(s))),
+        ));
+    }
+}
+
+/// What the analysis says of a site: facility power, capacity, what is left without it.
+fn site_figures_ui(ui: &mut egui::Ui, name: &str, report: Option<&Report>) {
+    let Some(r) = report else {
+        return;
+    };
+    if let Some(f) = r.cooling.sites.iter().find(|f| f.site == name) {
+        ui.label(format!(
+            "{} rack(s): {:.1} kW IT, {:.1} kW facility (PUE {}), {:.0} L/min coolant",
+            f.racks, f.it_kw, f.facility_kw, f.pue, f.coolant_l_min
+        ));
+    }
+    if let Some(s) = r.sites.sites.iter().find(|s| s.name == name)
+        && let (Some(c), Some(w)) = (s.capacity_rps, s.capacity_without_rps)
+    {
+        ui.label(format!(
+            "{} GPUs carry {c:.0} req/s; without this site: {w:.0} req/s",
+            s.gpus
+        ));
+    }
+}
+
+/// The availability the service must meet, and what the analysis gives.
+fn target_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    state: &mut UiState,
+    err: &mut Option<String>,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let p = &design.params;
+    egui::Grid::new("sites_target")
+        .num_columns(2)
+        .show(ui, |ui| {
+            if let Some(v) = num_field(
+                ui,
+                &mut state.field_buffers,
+                "sites_target",
+                "Availability target (%)",
+                p.availability_target.unwrap_or(0.0) * 100.0,
+                0.0..=100.0,
+                err,
+            ) {
+                let mut q = p.clone();
+                q.availability_target = (v > 0.0).then_some(v / 100.0);
+                cmds.push(AppCommand::Edit(
+                    "Set availability target".into(),
+                    Edit::SetParams(Box::new(q)),
+                ));
+            }
+        });
+}
