@@ -6,7 +6,6 @@
 //!
 //! `RACKSMITH_FILE_DIALOG=builtin` always uses the in-app dialog, `=native` always the native one.
 
-use super::state::UiState;
 use super::{AppCommand, RacksmithApp};
 use crate::export::{Format, View};
 use std::path::{Path, PathBuf};
@@ -438,20 +437,35 @@ impl RacksmithApp {
     }
 }
 
-/// Draws the in-app file dialog and the overwrite prompt; a confirmed choice becomes an [`AppCommand::FileChosen`].
-pub fn file_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
-    if let Some(d) = state.file_dialog.as_mut() {
+/// The prompts the dialogs own, borrowed from the UI state (so this module does not depend on it).
+pub struct Prompts<'a> {
+    /// The in-app file dialog, when open.
+    pub file_dialog: &'a mut Option<InAppDialog>,
+    /// A save onto an existing file waiting for "Replace it?".
+    pub overwrite: &'a mut Option<OverwritePrompt>,
+    /// A write onto a read-only file waiting for "Replace it anyway?".
+    pub read_only: &'a mut Option<ReadOnlyPrompt>,
+}
+
+/// Shows the in-app file dialog and the prompts when open; returns a status message when one was cancelled.
+pub fn file_dialog_ui(
+    ctx: &egui::Context,
+    p: Prompts<'_>,
+    cmds: &mut Vec<AppCommand>,
+) -> Option<String> {
+    let mut status = None;
+    if let Some(d) = p.file_dialog.as_mut() {
         let dialog_state = d.dialog.show(ctx).state();
         match dialog_state {
             egui_file::State::Selected => {
                 let chosen = d.dialog.path().map(Path::to_path_buf);
                 let purpose = d.purpose.clone();
                 let ext = d.extension;
-                state.file_dialog = None;
+                *p.file_dialog = None;
                 if let Some(path) = chosen {
                     let path = with_extension(path, ext);
                     if purpose.kind() == DialogKind::Save && path.exists() {
-                        state.overwrite = Some(OverwritePrompt { purpose, path });
+                        *p.overwrite = Some(OverwritePrompt { purpose, path });
                     } else {
                         cmds.push(AppCommand::FileChosen(purpose, path));
                     }
@@ -459,21 +473,23 @@ pub fn file_dialog_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<A
             }
             egui_file::State::Cancelled | egui_file::State::Closed => {
                 let title = d.purpose.title();
-                state.file_dialog = None;
-                state.info(format!("{title} cancelled"));
+                *p.file_dialog = None;
+                status = Some(format!("{title} cancelled"));
             }
             egui_file::State::Open => {}
         }
     }
-    overwrite_prompt_ui(ctx, state, cmds);
-    read_only_prompt_ui(ctx, state, cmds);
+    status = overwrite_prompt_ui(ctx, p.overwrite, cmds).or(status);
+    read_only_prompt_ui(ctx, p.read_only, cmds).or(status)
 }
 
 /// "X is read-only. Replace it anyway?" for a save or export refused by `io::write_atomic`.
-fn read_only_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
-    let Some(prompt) = state.read_only.as_ref() else {
-        return;
-    };
+fn read_only_prompt_ui(
+    ctx: &egui::Context,
+    read_only: &mut Option<ReadOnlyPrompt>,
+    cmds: &mut Vec<AppCommand>,
+) -> Option<String> {
+    let prompt = read_only.as_ref()?;
     let name = prompt.path.file_name().map_or_else(
         || prompt.path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -502,17 +518,20 @@ fn read_only_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<
     match choice {
         Some(true) => cmds.push(AppCommand::ReplaceReadOnly),
         Some(false) => {
-            state.read_only = None;
-            state.info(format!("{name} left as it was (read-only)"));
+            *read_only = None;
+            return Some(format!("{name} left as it was (read-only)"));
         }
         None => {}
     }
+    None
 }
 
-fn overwrite_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
-    let Some(prompt) = state.overwrite.clone() else {
-        return;
-    };
+fn overwrite_prompt_ui(
+    ctx: &egui::Context,
+    overwrite: &mut Option<OverwritePrompt>,
+    cmds: &mut Vec<AppCommand>,
+) -> Option<String> {
+    let prompt = overwrite.clone()?;
     let name = prompt.path.file_name().map_or_else(
         || prompt.path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -535,15 +554,16 @@ fn overwrite_prompt_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<
     });
     match choice {
         Some(true) => {
-            state.overwrite = None;
+            *overwrite = None;
             cmds.push(AppCommand::FileChosen(prompt.purpose, prompt.path));
         }
         Some(false) => {
-            state.overwrite = None;
-            state.info(format!("{name} left as it was"));
+            *overwrite = None;
+            return Some(format!("{name} left as it was"));
         }
         None => {}
     }
+    None
 }
 
 /// Adds the format's extension to a name typed without one.
@@ -613,4 +633,30 @@ mod tests {
         let why = write_error_reason(&err);
         assert!(why.contains("does not exist"), "{why}");
     }
+}
+
+/// A write refused because its target is read-only, held until the user says whether to replace the file anyway.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadOnlyPrompt {
+    /// The file the user chose.
+    pub path: PathBuf,
+    /// What would be written, exactly as it was when the write was refused.
+    pub bytes: Vec<u8>,
+    /// What the write is.
+    pub write: HeldWrite,
+}
+
+/// What a held write is, so that finishing it updates what it should.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HeldWrite {
+    /// A save of the design at this document revision.
+    Save {
+        /// The revision the bytes were serialised from.
+        revision: u64,
+    },
+    /// An export, named for the status line.
+    Export {
+        /// "Bill of materials", "SVG drawing of the racks", ...
+        what: String,
+    },
 }

@@ -142,10 +142,26 @@ pub struct RacksmithApp {
 impl RacksmithApp {
     /// An app for a design, with no recovery file, no persistence, no screenshot and no native file dialogs, so
     /// a test never blocks on one (for tests).
+    /// Its analysis runs inline, so every frame shows the report of the design it draws.
     pub fn new_for_test(design: Design) -> Self {
         let mut app = Self::new(design, None, None, files::Recovery::disabled());
         app.dialogs = Box::new(NoNativeDialogs);
+        app.analyse_inline();
         app
+    }
+
+    /// Analyses on the UI thread from now on (tests that check the report of each frame).
+    pub fn analyse_inline(&mut self) {
+        self.analysis = AnalysisState::inline();
+        self.analysis
+            .update(&self.doc.design, self.doc.revision, None);
+    }
+
+    /// Analyses on the worker thread from now on, as the app does (tests and benches of the worker).
+    pub fn analyse_in_background(&mut self) {
+        self.analysis = AnalysisState::default();
+        self.analysis
+            .update(&self.doc.design, self.doc.revision, None);
     }
 
     /// As [`RacksmithApp::new_for_test`], with crash recovery in `dir`: the autosaves of instances that are gone
@@ -153,6 +169,7 @@ impl RacksmithApp {
     pub fn new_for_test_with_recovery(design: Design, dir: PathBuf) -> Self {
         let mut app = Self::new(design, None, None, files::Recovery::in_dir(dir));
         app.dialogs = Box::new(NoNativeDialogs);
+        app.analyse_inline();
         app.ui.recovery_offer = app.recovery.orphans();
         app
     }
@@ -164,7 +181,7 @@ impl RacksmithApp {
         recovery: files::Recovery,
     ) -> Self {
         let catalog = Catalog::builtin().unwrap_or_default();
-        let mut app = Self {
+        Self {
             catalog,
             doc: Document::new(design, path),
             analysis: AnalysisState::default(),
@@ -178,9 +195,7 @@ impl RacksmithApp {
             last_title: String::new(),
             frames: 0,
             quit_requested: false,
-        };
-        app.analysis.update(&app.doc.design, app.doc.revision, None);
-        app
+        }
     }
 
     /// The current design.
@@ -255,7 +270,7 @@ impl RacksmithApp {
         }
     }
 
-    /// Waits for a background analysis to finish.
+    /// Asks for the document's analysis and waits for the worker to finish it.
     pub fn wait_for_analysis(&mut self) {
         self.analysis
             .update(&self.doc.design, self.doc.revision, None);
@@ -754,7 +769,14 @@ impl RacksmithApp {
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
         templates::template_dialog_ui(&ctx, &self.catalog, &mut self.ui, &mut cmds);
         files::dialogs_ui(&ctx, self, &mut cmds);
-        dialogs::file_dialog_ui(&ctx, &mut self.ui, &mut cmds);
+        let prompts = dialogs::Prompts {
+            file_dialog: &mut self.ui.file_dialog,
+            overwrite: &mut self.ui.overwrite,
+            read_only: &mut self.ui.read_only,
+        };
+        if let Some(status) = dialogs::file_dialog_ui(&ctx, prompts, &mut cmds) {
+            self.ui.info(status);
+        }
         self.commands.extend(cmds);
 
         files::dropped_files(&ctx, self);
@@ -869,6 +891,9 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
         options,
         Box::new(move |cc| {
             let mut app = RacksmithApp::new(design, path, shot, recovery);
+            // The worker starts on the design now, so the first frame is as close to its report as can be.
+            app.analysis
+                .update(&app.doc.design, app.doc.revision, Some(&cc.egui_ctx));
             if app.screenshot.is_some() {
                 // A screenshot shows the app as it first opens, not as a previous session left it.
                 cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());

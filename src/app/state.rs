@@ -8,10 +8,7 @@ use crate::model::{Design, DeviceId, LinkId, PartId, PortRef, RackId};
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, TryRecvError};
-
-/// Designs with more devices than this are analysed on a background thread.
-pub const BACKGROUND_ANALYSIS_DEVICES: usize = 120;
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 /// The open design, its undo history and file.
 pub struct Document {
@@ -68,82 +65,277 @@ impl Document {
     }
 }
 
-/// The current analysis and any job computing the next one.
-#[derive(Default)]
+/// The current analysis and the worker computing the next one.
+///
+/// One worker thread analyses every design, whatever its size, so an edit never waits for the analysis: the UI
+/// hands it the latest revision through a one-job slot (a newer request replaces one not yet started, so superseded
+/// work is dropped unrun) and keeps showing the last report until the new one arrives; a report for a revision older
+/// than the one shown is discarded. Tests may ask for inline analysis ([`AnalysisState::inline`]) so every frame
+/// shows the report of the design it draws.
 pub struct AnalysisState {
     /// The latest finished report.
     pub report: Option<Arc<Report>>,
     /// Document revision the report was computed for.
     pub report_revision: u64,
-    /// A background job: its revision and where the report arrives.
-    pending: Option<(u64, Receiver<Report>)>,
     /// Wall time of the last analysis run, milliseconds.
     pub last_ms: f64,
+    /// The worker, started on the first request; None while analysing inline.
+    worker: Option<Worker>,
+    /// Whether to analyse on the UI thread instead (tests).
+    inline: bool,
+    /// The revision last handed to the worker.
+    requested: u64,
+}
+
+impl Default for AnalysisState {
+    fn default() -> Self {
+        Self {
+            report: None,
+            report_revision: 0,
+            last_ms: 0.0,
+            worker: None,
+            inline: false,
+            requested: 0,
+        }
+    }
+}
+
+/// The worker thread's side: the request slot, the finished report, and the condition variable both wait on.
+#[derive(Default)]
+struct Shared {
+    slot: Mutex<Slot>,
+    changed: Condvar,
+}
+
+#[derive(Default)]
+struct Slot {
+    /// The latest request not yet started.
+    job: Option<Job>,
+    /// The revision being analysed now.
+    running: Option<u64>,
+    /// The newest finished report: revision, report, milliseconds.
+    done: Option<(u64, Report, f64)>,
+    /// Set when the state is dropped: the worker stops after its current job.
+    quit: bool,
+}
+
+struct Job {
+    revision: u64,
+    design: Design,
+    ctx: Option<egui::Context>,
+}
+
+struct Worker {
+    shared: Arc<Shared>,
+}
+
+impl Worker {
+    fn start() -> Option<Self> {
+        let shared = Arc::new(Shared::default());
+        let theirs = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("racksmith-analysis".into())
+            .spawn(move || work(&theirs))
+            .ok()?;
+        Some(Self { shared })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Slot> {
+        self.shared
+            .slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.lock().quit = true;
+        self.shared.changed.notify_all();
+    }
+}
+
+/// The worker loop: take the latest request, analyse it, publish the report unless a newer one is already there.
+fn work(shared: &Shared) {
+    let lock = || {
+        shared
+            .slot
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    loop {
+        let job = {
+            let mut slot = lock();
+            loop {
+                if slot.quit {
+                    return;
+                }
+                if let Some(job) = slot.job.take() {
+                    slot.running = Some(job.revision);
+                    break job;
+                }
+                slot = shared
+                    .changed
+                    .wait(slot)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+        };
+        let t = std::time::Instant::now();
+        let report = analysis::analyze(&job.design);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        {
+            let mut slot = lock();
+            slot.running = None;
+            if slot.done.as_ref().is_none_or(|d| d.0 < job.revision) {
+                slot.done = Some((job.revision, report, ms));
+            }
+        }
+        shared.changed.notify_all();
+        if let Some(ctx) = job.ctx {
+            ctx.request_repaint();
+        }
+    }
 }
 
 impl AnalysisState {
+    /// Analysis on the UI thread, each revision as it is asked for (tests, screenshots).
+    pub fn inline() -> Self {
+        Self {
+            inline: true,
+            ..Self::default()
+        }
+    }
+
     /// Whether the shown report is older than the document.
     pub fn is_stale(&self, revision: u64) -> bool {
         self.report.is_none() || self.report_revision != revision
     }
 
-    /// Whether a background job is running.
+    /// Whether the worker has a request queued or running.
     pub fn is_running(&self) -> bool {
-        self.pending.is_some()
+        self.worker.as_ref().is_some_and(|w| {
+            let slot = w.lock();
+            slot.job.is_some() || slot.running.is_some()
+        })
     }
 
-    /// Starts (or finishes) the analysis for a document revision. Small designs are analysed inline; large
-    /// ones on a thread while the previous report stays visible. Returns true while a job is outstanding.
-    pub fn update(&mut self, design: &Design, revision: u64, ctx: Option<&egui::Context>) -> bool {
-        if let Some((rev, rx)) = &self.pending {
-            match rx.try_recv() {
-                Ok(report) => {
-                    self.report = Some(Arc::new(report));
-                    self.report_revision = *rev;
-                    self.pending = None;
-                }
-                Err(TryRecvError::Empty) => {
-                    if *rev == revision {
-                        return true;
-                    }
-                    // A newer revision is wanted; let the old job finish unobserved.
-                    self.pending = None;
-                }
-                Err(TryRecvError::Disconnected) => self.pending = None,
-            }
-        }
-        if !self.is_stale(revision) {
-            return false;
-        }
-        if design.devices.len() <= BACKGROUND_ANALYSIS_DEVICES {
-            let t = std::time::Instant::now();
-            self.report = Some(Arc::new(analysis::analyze(design)));
-            self.last_ms = t.elapsed().as_secs_f64() * 1000.0;
-            self.report_revision = revision;
-            return false;
-        }
-        let (tx, rx) = std::sync::mpsc::channel();
-        let snapshot = design.clone();
-        let ctx = ctx.cloned();
-        std::thread::spawn(move || {
-            let report = analysis::analyze(&snapshot);
-            let _ = tx.send(report);
-            if let Some(ctx) = ctx {
-                ctx.request_repaint();
-            }
-        });
-        self.pending = Some((revision, rx));
-        true
-    }
-
-    /// Blocks until any background job finishes (tests and screenshots).
-    pub fn wait(&mut self) {
-        if let Some((rev, rx)) = self.pending.take()
-            && let Ok(report) = rx.recv()
+    /// Takes a finished report from the worker if it is newer than the one shown.
+    fn collect(&mut self) {
+        let Some(w) = &self.worker else {
+            return;
+        };
+        let done = w.lock().done.take();
+        if let Some((rev, report, ms)) = done
+            && (self.report.is_none() || rev > self.report_revision)
         {
             self.report = Some(Arc::new(report));
             self.report_revision = rev;
+            self.last_ms = ms;
         }
+    }
+
+    /// Shows any finished report and asks for the document's revision if the shown one is older. Returns true
+    /// while the report shown is not the document's.
+    pub fn update(&mut self, design: &Design, revision: u64, ctx: Option<&egui::Context>) -> bool {
+        if self.inline {
+            if self.is_stale(revision) {
+                let t = std::time::Instant::now();
+                self.report = Some(Arc::new(analysis::analyze(design)));
+                self.last_ms = t.elapsed().as_secs_f64() * 1000.0;
+                self.report_revision = revision;
+            }
+            return false;
+        }
+        self.collect();
+        if !self.is_stale(revision) {
+            return false;
+        }
+        if self.requested != revision {
+            if self.worker.is_none() {
+                self.worker = Worker::start();
+            }
+            let Some(w) = &self.worker else {
+                // No thread could be started: analyse here rather than never.
+                self.inline = true;
+                return self.update(design, revision, ctx);
+            };
+            // The newest request replaces one not yet started.
+            w.lock().job = Some(Job {
+                revision,
+                design: design.clone(),
+                ctx: ctx.cloned(),
+            });
+            w.shared.changed.notify_all();
+            self.requested = revision;
+        }
+        true
+    }
+
+    /// Blocks until the worker has nothing queued or running, then shows its report (tests, exports).
+    pub fn wait(&mut self) {
+        if let Some(w) = &self.worker {
+            let mut slot = w.lock();
+            while slot.job.is_some() || slot.running.is_some() {
+                slot = w
+                    .shared
+                    .changed
+                    .wait(slot)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+        }
+        self.collect();
+    }
+}
+
+#[cfg(test)]
+mod worker_tests {
+    use super::*;
+
+    fn design_with_racks(n: usize) -> Design {
+        let mut d = Design::default();
+        for i in 0..n {
+            let id = RackId(d.alloc_id());
+            d.racks.insert(
+                id,
+                crate::model::Rack {
+                    name: format!("R{i:02}"),
+                    slot: i as u16,
+                    ..Default::default()
+                },
+            );
+        }
+        d
+    }
+
+    #[test]
+    fn the_worker_shows_the_latest_revision_and_drops_superseded_ones() {
+        let mut a = AnalysisState::default();
+        // Three revisions asked for in a row: the worker may start the first, but the second is replaced by the
+        // third before it starts, and whatever finishes, the state ends on revision 3.
+        for rev in 1..=3u64 {
+            assert!(a.update(&design_with_racks(rev as usize), rev, None));
+        }
+        a.wait();
+        assert_eq!(a.report_revision, 3);
+        assert_eq!(a.report.as_ref().map(|r| r.summary.racks), Some(3));
+        assert!(!a.update(&design_with_racks(3), 3, None));
+        assert!(!a.is_running());
+        // A late report of an older revision is never shown over a newer one.
+        a.report_revision = 5;
+        if let Some(w) = &a.worker {
+            w.lock().done = Some((4, analysis::analyze(&design_with_racks(4)), 0.0));
+        }
+        a.collect();
+        assert_eq!(a.report_revision, 5);
+    }
+
+    #[test]
+    fn inline_analysis_is_current_after_every_update() {
+        let mut a = AnalysisState::inline();
+        assert!(!a.update(&design_with_racks(2), 7, None));
+        assert_eq!(a.report_revision, 7);
+        assert_eq!(a.report.as_ref().map(|r| r.summary.racks), Some(2));
+        assert!(a.worker.is_none());
     }
 }
 
@@ -356,31 +548,7 @@ pub struct UiState {
     pub fabric_rect: Option<egui::Rect>,
 }
 
-/// A write refused because its target is read-only, held until the user says whether to replace the file anyway.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReadOnlyPrompt {
-    /// The file the user chose.
-    pub path: PathBuf,
-    /// What would be written, exactly as it was when the write was refused.
-    pub bytes: Vec<u8>,
-    /// What the write is.
-    pub write: HeldWrite,
-}
-
-/// What a held write is, so that finishing it updates what it should.
-#[derive(Debug, Clone, PartialEq)]
-pub enum HeldWrite {
-    /// A save of the design at this document revision.
-    Save {
-        /// The revision the bytes were serialised from.
-        revision: u64,
-    },
-    /// An export, named for the status line.
-    Export {
-        /// "Bill of materials", "SVG drawing of the racks", ...
-        what: String,
-    },
-}
+pub use super::dialogs::{HeldWrite, ReadOnlyPrompt};
 
 /// What a review note belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
