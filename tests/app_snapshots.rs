@@ -159,3 +159,15 @@ fn sites_window_with_two_regions() {
     h.run_steps(10);
     h.snapshot("sites_window_two_regions");
 }
+
+#[test]
+fn rear_face_lands_cables_on_their_ports() {
+    let mut h = app(
+        racksmith::samples::sample("l40s-two-regions").unwrap(),
+        egui::vec2(1600.0, 1000.0),
+        egui::Theme::Dark,
+    );
+    h.get_by_label("Rear").click();
+    h.run_steps(10);
+    h.snapshot("rear_face_two_regions");
+}

@@ -306,19 +306,10 @@ fn panel_cues(
                 font.clone(),
                 color,
             );
-            let pip = (4.0 * f.zoom).clamp(3.0, 7.0);
-            let top = line2.y + font.size + 4.0;
-            let per_row = (((r.width() - 8.0) / (pip + 2.0)).floor() as usize).max(1);
             for (i, p) in ports.iter().enumerate() {
-                let (row, col) = (i / per_row, i % per_row);
-                let at = pos2(
-                    r.left() + 4.0 + col as f32 * (pip + 2.0),
-                    top + row as f32 * (pip + 2.0),
-                );
-                if at.y + pip > r.bottom() - 2.0 {
+                let Some(pr) = rear_pip(r, f.zoom, i) else {
                     break;
-                }
-                let pr = Rect::from_min_size(at, Vec2::splat(pip));
+                };
                 let on = f
                     .design
                     .link_at(&crate::model::PortRef::new(id, p.name.clone()))
@@ -331,6 +322,21 @@ fn panel_cues(
             }
         }
     }
+}
+
+/// Where port `index` of a device drawn at `r` (screen) shows on the rear face: pips in rows under the two text
+/// lines, or None when it falls below the device. The rear view draws ports and lands cables here.
+fn rear_pip(r: Rect, zoom: f32, index: usize) -> Option<Rect> {
+    let font = (9.0 * zoom).clamp(7.0, 12.0);
+    let pip = (4.0 * zoom).clamp(3.0, 7.0);
+    let top = r.top() + 3.0 + font + 5.0 + font + 4.0;
+    let per_row = (((r.width() - 8.0) / (pip + 2.0)).floor() as usize).max(1);
+    let (row, col) = (index / per_row, index % per_row);
+    let at = pos2(
+        r.left() + 4.0 + col as f32 * (pip + 2.0),
+        top + row as f32 * (pip + 2.0),
+    );
+    (at.y + pip <= r.bottom() - 2.0).then(|| Rect::from_min_size(at, Vec2::splat(pip)))
 }
 
 /// Links between devices, coloured by their load under the toolbar's pattern; the hottest drawn thicker.
@@ -354,6 +360,21 @@ fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, 
         let i = links.binary_search_by_key(lid, |l| l.link).ok()?;
         let l = links.get(i)?;
         Some(l.loads_gbps.get(pattern).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12))
+    };
+    // On the rear face cables land on their ports' pips: each device's port order, looked up once per frame.
+    let rear = state.rack_face == RackFace::Rear;
+    let mut port_order: HashMap<DeviceId, HashMap<String, usize>> = HashMap::new();
+    let mut pip_of = |d: DeviceId, port: &str, r: Rect| -> Option<Pos2> {
+        let order = port_order.entry(d).or_insert_with(|| {
+            design
+                .ports(d)
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| (p.name, i))
+                .collect()
+        });
+        let i = *order.get(port)?;
+        rear_pip(t * r, zoom, i).map(|p| p.center())
     };
     for (lid, link) in &design.links {
         let hl = highlight(lid, link.a.device, link.b.device);
@@ -380,6 +401,27 @@ fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, 
             Stroke::new(width, theme::load_color(utilisation(lid), 1.0))
         };
         let (ca, cb) = (ra.center(), rb.center());
+        if rear
+            && let (Some(a), Some(b)) = (
+                pip_of(link.a.device, &link.a.port, *ra),
+                pip_of(link.b.device, &link.b.port, *rb),
+            )
+        {
+            // Port to port; within a rack, a curve out past the right edge so it does not run over the faces.
+            let (c1, c2) = if (ca.x - cb.x).abs() < 1.0 {
+                let x = (t * pos2(ra.right(), ca.y)).x + 18.0 + (a.y - b.y).abs() * 0.15;
+                (pos2(x, a.y), pos2(x, b.y))
+            } else {
+                (a, b)
+            };
+            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
+                [a, c1, c2, b],
+                false,
+                Color32::TRANSPARENT,
+                stroke,
+            ));
+            continue;
+        }
         if (ca.x - cb.x).abs() < 1.0 {
             // Same rack: a curve out to the right of the rack.
             let a = t * pos2(ra.right(), ca.y);
