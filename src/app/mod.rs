@@ -767,7 +767,13 @@ impl RacksmithApp {
         );
         menu::help_window_ui(&ctx, &mut self.ui);
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
-        templates::template_dialog_ui(&ctx, &self.catalog, &mut self.ui, &mut cmds);
+        templates::template_dialog_ui(
+            &ctx,
+            &self.catalog,
+            !self.analysis.is_inline(),
+            &mut self.ui,
+            &mut cmds,
+        );
         files::dialogs_ui(&ctx, self, &mut cmds);
         let prompts = dialogs::Prompts {
             file_dialog: &mut self.ui.file_dialog,

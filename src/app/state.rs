@@ -206,6 +206,11 @@ impl AnalysisState {
         }
     }
 
+    /// Whether the analysis runs on the UI thread (tests).
+    pub fn is_inline(&self) -> bool {
+        self.inline
+    }
+
     /// Whether the shown report is older than the document.
     pub fn is_stale(&self, revision: u64) -> bool {
         self.report.is_none() || self.report_revision != revision

@@ -6,8 +6,14 @@ use super::AppCommand;
 use super::state::UiState;
 use crate::templates::{self, Preview};
 
+/// A preview being made on a thread: the options it is for and where it arrives.
+type PreviewJob = (
+    (usize, Vec<String>),
+    std::sync::mpsc::Receiver<Result<Preview, String>>,
+);
+
 /// The dialog's state: the template chosen, its option values, and the preview of what they make.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct TemplateDialog {
     /// Index into `templates::list()`.
     pub template: usize,
@@ -17,6 +23,9 @@ pub struct TemplateDialog {
     preview_for: Option<(usize, Vec<String>)>,
     /// What the options make, or why they make nothing.
     preview: Option<Result<Preview, String>>,
+    /// The preview of newer options, being generated and analysed off the UI thread (a 128-SU design takes about
+    /// a second); a newer change replaces it and the older result is dropped.
+    pending: Option<PreviewJob>,
 }
 
 impl TemplateDialog {
@@ -46,21 +55,54 @@ impl TemplateDialog {
             .unwrap_or_default()
     }
 
-    /// Regenerates the preview when the options changed, with the app's catalog (parsed once at start).
-    fn refresh(&mut self, catalog: &crate::catalog::Catalog) {
+    /// Regenerates the preview when the options changed, with the app's catalog (parsed once at start): on a
+    /// thread when `background` (the app), else here (tests). Returns true while a preview is being made.
+    fn refresh(
+        &mut self,
+        catalog: &crate::catalog::Catalog,
+        background: bool,
+        ctx: &egui::Context,
+    ) -> bool {
+        if let Some((key, rx)) = &self.pending {
+            match rx.try_recv() {
+                Ok(p) => {
+                    self.preview = Some(p);
+                    self.preview_for = Some(key.clone());
+                    self.pending = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.pending = None,
+            }
+        }
         let key = (self.template, self.values.clone());
-        if self.preview_for.as_ref() == Some(&key) {
-            return;
+        if self.preview_for.as_ref() == Some(&key)
+            || self.pending.as_ref().is_some_and(|(k, _)| *k == key)
+        {
+            return self.pending.is_some();
         }
         let Some(t) = templates::list().get(self.template) else {
-            return;
+            return false;
         };
-        self.preview = Some(
-            templates::generate(catalog, t.name, &self.pairs())
+        let (name, pairs) = (t.name, self.pairs());
+        let make = move |catalog: &crate::catalog::Catalog| {
+            templates::generate(catalog, name, &pairs)
                 .map(|d| templates::preview(&d, &crate::analysis::analyze(&d)))
-                .map_err(|e| e.to_string()),
-        );
-        self.preview_for = Some(key);
+                .map_err(|e| e.to_string())
+        };
+        if !background {
+            self.preview = Some(make(catalog));
+            self.preview_for = Some(key);
+            return false;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let catalog = catalog.clone();
+        let ctx = ctx.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(make(&catalog));
+            ctx.request_repaint();
+        });
+        self.pending = Some((key, rx));
+        true
     }
 }
 
@@ -68,6 +110,7 @@ impl TemplateDialog {
 pub fn template_dialog_ui(
     ctx: &egui::Context,
     catalog: &crate::catalog::Catalog,
+    background: bool,
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
@@ -116,8 +159,14 @@ pub fn template_dialog_ui(
                     ui.end_row();
                 }
             });
-        dialog.refresh(catalog);
+        let busy = dialog.refresh(catalog, background, ctx);
         ui.separator();
+        if busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Making the preview…");
+            });
+        }
         match &dialog.preview {
             Some(Ok(p)) => preview_ui(ui, p),
             Some(Err(e)) => {
@@ -127,7 +176,7 @@ pub fn template_dialog_ui(
         }
         ui.separator();
         ui.horizontal(|ui| {
-            let ok = matches!(dialog.preview, Some(Ok(_)));
+            let ok = matches!(dialog.preview, Some(Ok(_))) && !busy;
             if ui.add_enabled(ok, egui::Button::new("Create")).clicked() {
                 create = true;
             }
