@@ -457,7 +457,15 @@ fn bom_section(out: &mut String, design: &Design, r: &Report) {
             thousands(part.map_or(0.0, |p| p.power_w), 0),
             l.lead_time_weeks
                 .map_or_else(|| "–".to_string(), |w| format!("{w} wk")),
-            e(&l.price_source)
+            if l.overridden.is_empty() {
+                e(&l.price_source)
+            } else {
+                format!(
+                    "{}<br><strong>overridden</strong>: {}",
+                    e(&l.price_source),
+                    e(&l.overridden.join("; "))
+                )
+            }
         );
     }
     let _ = writeln!(
