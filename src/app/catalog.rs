@@ -506,6 +506,30 @@ fn list_ui(
         });
 }
 
+/// "overridden" beside a device whose part, or a part in its slots, has a price or power overridden in the
+/// design, naming them on hover.
+pub fn overridden_mark_ui(ui: &mut egui::Ui, design: &Design, device: &crate::model::Device) {
+    let notes: Vec<String> = std::iter::once(&device.part)
+        .chain(device.gpus.values())
+        .chain(device.nics.values())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter_map(|id| design.parts.get(id).map(|p| (id, p)))
+        .flat_map(|(id, p)| {
+            figures::override_notes(p)
+                .into_iter()
+                .map(move |n| format!("{id}: {n}"))
+        })
+        .collect();
+    if !notes.is_empty() {
+        ui.colored_label(
+            super::theme::status(ui, super::theme::Status::Short),
+            "overridden",
+        )
+        .on_hover_text(notes.join("\n"));
+    }
+}
+
 /// The figures of a part with their sources; a figure without a source says "estimate".
 fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
     egui::Grid::new("catalog_figures")
