@@ -171,7 +171,11 @@ fn an_overridden_power_changes_the_rack_draw_and_is_marked_in_the_bom() {
     assert!(h100s > 0);
     let mut h = harness(design, &dir.path().join(user::FILE_NAME));
     let before = h.state().report().unwrap().power.it_power_w;
-    open_part(&mut h, "h100-sxm");
+    menu(&mut h, "Catalog", "Override or replace a part…");
+    let name = h.state().catalog.get("h100-sxm").unwrap().name.clone();
+    // The list shows the design's parts only, each marked as used.
+    h.get_by_label(&format!("{name} •")).click();
+    step(&mut h);
     h.get_by_label_contains("In this design");
     type_into(&mut h, "Power in this design, W", "600");
     h.get_by_label("Set power").click();
@@ -330,4 +334,13 @@ fn catalog_window_snapshot() {
     open_part(&mut h, "qm9700");
     h.run_steps(5);
     h.snapshot("catalog_window_dark");
+    h.get_by_label("Edit part").click();
+    h.run_steps(5);
+    h.snapshot("catalog_edit_dark");
+    h.get_by_label("Cancel").click();
+    h.get_by_label("Close window").click();
+    h.run_steps(3);
+    menu(&mut h, "File", "Size from a requirement…");
+    h.run_steps(5);
+    h.snapshot("sizing_dark");
 }

@@ -94,3 +94,52 @@ fn a_swap_to_a_user_part_copies_it_into_the_design_and_is_one_undo_step() {
     assert_eq!(d, before);
     assert!(history.undo(&mut d).is_none());
 }
+
+#[test]
+fn the_cli_swaps_to_a_part_of_a_user_catalog_file() {
+    use racksmith::catalog::user;
+    use racksmith::model::PartId;
+    let dir = tempfile::tempdir().unwrap();
+    let builtin = Catalog::builtin().unwrap();
+    let mut mine = Catalog::default();
+    let mut quoted = builtin.get("h200-sxm").unwrap().clone();
+    quoted.price_usd = 29_900.0;
+    mine.parts.insert(PartId::new("h200-quote"), quoted.clone());
+    let parts = dir.path().join(user::FILE_NAME);
+    user::save(&parts, &mine).unwrap();
+    let design = dir.path().join("d.ron");
+    racksmith::io::save(
+        &racksmith::samples::sample("dgx-h100-single").unwrap(),
+        &design,
+    )
+    .unwrap();
+    let out = dir.path().join("swapped.ron");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
+        .args([
+            "swap",
+            "--from",
+            "h100-sxm",
+            "--to",
+            "h200-quote",
+            "--catalog",
+        ])
+        .arg(&parts)
+        .arg(&design)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let d = racksmith::io::load(&out).unwrap();
+    assert_eq!(d.parts.get(&PartId::new("h200-quote")), Some(&quoted));
+    assert!(
+        d.devices
+            .values()
+            .flat_map(|x| x.gpus.values())
+            .all(|g| g.as_str() == "h200-quote")
+    );
+}

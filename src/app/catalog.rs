@@ -282,6 +282,14 @@ impl RacksmithApp {
                 self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
             }
             AppCommand::NewSized(design) => self.guarded(super::state::Pending::Sized(design)),
+            AppCommand::ShowDesignParts => {
+                let w = self
+                    .catalogs
+                    .window
+                    .get_or_insert_with(CatalogWindow::default);
+                w.only_design = true;
+                w.search.clear();
+            }
             _ => {}
         }
     }
@@ -896,17 +904,17 @@ fn draft_figures_ui(ui: &mut egui::Ui, d: &mut Draft) {
         .show(ui, |ui| {
             for (path, value) in &mut d.values {
                 let l = ui.label(path.as_str());
-                ui.add(egui::TextEdit::singleline(value).desired_width(90.0))
+                ui.add_sized([80.0, 20.0], egui::TextEdit::singleline(value))
                     .labelled_by(l.id);
                 let source = d.sources.entry(path.clone()).or_default();
                 let inherited = figures::source_of(&d.part, path)
                     .filter(|_| d.part.source(path).is_none())
                     .map(str::to_string);
                 let hint = inherited.unwrap_or_else(|| "estimate: give a source".to_string());
-                ui.add(
-                    egui::TextEdit::singleline(source)
-                        .hint_text(hint)
-                        .desired_width(260.0),
+                let width = ui.available_width().max(200.0);
+                ui.add_sized(
+                    [width, 20.0],
+                    egui::TextEdit::singleline(source).hint_text(hint),
                 )
                 .on_hover_text(format!("Source of {path}"));
                 ui.end_row();

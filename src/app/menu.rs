@@ -548,9 +548,11 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
     }
     if ui
         .button("Override or replace a part…")
-        .on_hover_text("Open the catalog on the parts this design uses: override price and power, or swap a part")
+        .on_hover_text(
+            "The parts this design uses: override a price or power, or replace a part everywhere",
+        )
         .clicked()
     {
-        cmds.push(AppCommand::ShowCatalog(None));
+        cmds.push(AppCommand::ShowDesignParts);
     }
 }

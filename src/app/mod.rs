@@ -136,6 +136,8 @@ pub enum AppCommand {
     ShowSizing,
     /// Open a sized design (asks before discarding changes).
     NewSized(Box<Design>),
+    /// Open the parts catalog window on the parts the design uses (to override or replace one).
+    ShowDesignParts,
 }
 
 /// The app: the document, the analysis, UI state and the commands queued this frame.
@@ -365,7 +367,8 @@ impl RacksmithApp {
             | AppCommand::SwapPart(..)
             | AppCommand::ImportNetbox(_)
             | AppCommand::ShowSizing
-            | AppCommand::NewSized(_)) => self.apply_catalog(cmd),
+            | AppCommand::NewSized(_)
+            | AppCommand::ShowDesignParts) => self.apply_catalog(cmd),
             cmd => self.apply_gesture(cmd),
         }
     }
