@@ -319,3 +319,24 @@ mod user_catalog {
         assert!(matches!(over.kind, PartKind::Gpu(_)));
     }
 }
+
+#[test]
+fn a_user_part_out_of_range_is_refused_with_its_line() {
+    use racksmith::catalog::user;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(user::FILE_NAME);
+    let builtin = Catalog::builtin().unwrap();
+    let mut mine = Catalog::default();
+    let mut p = builtin.get("qm9700").unwrap().clone();
+    p.power_w = -5.0;
+    mine.parts
+        .insert(racksmith::model::PartId::new("bad-switch"), p.clone());
+    user::save(&path, &mine).unwrap();
+    let err = user::load(&path).unwrap_err().to_string();
+    assert!(err.contains("power_w") && err.contains("line "), "{err}");
+    assert!(err.starts_with(&path.display().to_string()), "{err}");
+    assert!(!user::check("bad-switch", &p).is_empty());
+    // An override out of range is refused too.
+    let ok = builtin.get("qm9700").unwrap();
+    assert!(racksmith::catalog::figures::with_override(ok, "power_w", 1e12, "").is_err());
+}

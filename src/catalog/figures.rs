@@ -223,7 +223,12 @@ pub fn with_override(
         s => p.sources.insert(field.to_string(), s.to_string()),
     };
     p.overrides.insert(field.to_string(), original);
-    Ok(p)
+    let mut problems = Vec::new();
+    crate::io::limits::check_part("", &p, &mut problems);
+    match problems.into_iter().next() {
+        Some(f) => Err(FigureError::Bad(f.message)),
+        None => Ok(p),
+    }
 }
 
 /// The design's copy of a part with an override removed: the catalog's figure and source back.

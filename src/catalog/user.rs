@@ -36,8 +36,9 @@ pub fn default_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join(FILE_NAME))
 }
 
-/// Reads a user catalog. A file that does not exist yet is an empty catalog; a file that does not parse is an
-/// error naming the file, line and column (the app then keeps the file as it is and does not write over it).
+/// Reads a user catalog. A file that does not exist yet is an empty catalog; a file that does not parse, or holds a
+/// figure outside its documented range (as a design file would be refused for), is an error naming the file, line
+/// and column (the app then keeps the file as it is and does not write over it).
 pub fn load(path: &Path) -> Result<Catalog, LoadError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -49,7 +50,26 @@ pub fn load(path: &Path) -> Result<Catalog, LoadError> {
             });
         }
     };
-    crate::io::parse_ron(&text, path)
+    let catalog: Catalog = crate::io::parse_ron(&text, path)?;
+    let mut figures = Vec::new();
+    for (id, part) in &catalog.parts {
+        crate::io::limits::check_part(id.as_str(), part, &mut figures);
+    }
+    if figures.is_empty() {
+        return Ok(catalog);
+    }
+    Err(LoadError::Invalid {
+        path: path.to_path_buf(),
+        problems: crate::io::limits::describe(&text, &figures)
+            .into_iter()
+            .map(|message| crate::io::Problem {
+                message,
+                rack: None,
+                device: None,
+                link: None,
+            })
+            .collect(),
+    })
 }
 
 /// The user catalog as RON text: a header comment, then the parts by id (stable order, diff-friendly).
@@ -155,6 +175,14 @@ pub fn check(id: &str, part: &Part) -> Vec<String> {
             problems.push(format!("{} is {}: it must be 0 or more", f.path, f.value));
         }
     }
+    // The ranges a design file is held to: a part outside them would make every design using it unloadable.
+    let mut figures = Vec::new();
+    crate::io::limits::check_part(id, part, &mut figures);
+    problems.extend(figures.into_iter().map(|f| f.message));
+    // The ranges a design file is held to: a part outside them would make every design using it unloadable.
+    let mut figures = Vec::new();
+    crate::io::limits::check_part(id, part, &mut figures);
+    problems.extend(figures.into_iter().map(|f| f.message));
     if part.height_u > 60 {
         problems.push(format!(
             "height {}U is taller than any rack (60U at most)",
