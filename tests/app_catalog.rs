@@ -123,6 +123,24 @@ fn an_edited_price_is_saved_to_the_user_catalog_and_copied_into_a_design() {
     // A new app on the same file sees the part again (the file round-trips).
     let again = RacksmithApp::new_for_test_with_user_catalog(Design::default(), file.clone());
     assert_eq!(again.catalog.get("qm9700").unwrap().price_usd, 31234.5);
+    // Reverting to the built-in part empties the user catalog; the design keeps its own copy.
+    open_part(&mut h, "qm9700");
+    h.get_by_label("Revert to built-in").click();
+    step(&mut h);
+    assert!(user::load(&file).unwrap().parts.is_empty());
+    let builtin = Catalog::builtin().unwrap();
+    assert_eq!(h.state().catalog.get("qm9700"), builtin.get("qm9700"));
+    assert_eq!(
+        h.state().design().parts[&PartId::new("qm9700")].price_usd,
+        31234.5
+    );
+    // The window offers to bring the design's copy in line with the catalog, as one undo step.
+    h.get_by_label("Update the design's copy").click();
+    step(&mut h);
+    assert_eq!(
+        h.state().design().parts.get(&PartId::new("qm9700")),
+        builtin.get("qm9700")
+    );
 }
 
 #[test]
@@ -156,6 +174,24 @@ fn a_new_part_is_saved_listed_in_the_palette_and_deleted() {
     step(&mut h);
     assert!(user::load(&file).unwrap().parts.is_empty());
     assert!(!h.state().catalog.parts.contains_key(id));
+    // Duplicating a built-in part makes a user part of its own id; the built-in one stays as it was.
+    type_into(&mut h, "Find part", "sn5600");
+    let sn5600 = h.state().catalog.get("sn5600").unwrap().clone();
+    h.get_by_label(&sn5600.name).click();
+    step(&mut h);
+    h.get_by_label("Duplicate").click();
+    step(&mut h);
+    type_into(&mut h, "switch.ports", "32");
+    h.get_by_label("Save to user catalog").click();
+    step(&mut h);
+    let saved = user::load(&file).unwrap();
+    let copy = saved
+        .get("sn5600-copy")
+        .expect("the copy in the user catalog");
+    assert_eq!(copy.name, format!("{} (copy)", sn5600.name));
+    assert!(matches!(&copy.kind, racksmith::catalog::PartKind::Switch(s) if s.ports == 32));
+    assert_eq!(copy.sources, sn5600.sources);
+    assert_eq!(h.state().catalog.get("sn5600"), Some(&sn5600));
 }
 
 #[test]

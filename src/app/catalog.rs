@@ -374,6 +374,12 @@ pub fn catalog_window_ui(
     let Some(w) = window.as_mut() else {
         return;
     };
+    let shown = Shown {
+        design,
+        catalog,
+        builtin,
+        user,
+    };
     let mut open = true;
     let win = egui::Window::new("Parts catalog")
         .open(&mut open)
@@ -403,7 +409,7 @@ pub fn catalog_window_ui(
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {
                 ui.set_width(250.0);
-                list_ui(ui, design, catalog, builtin, user, w, cmds);
+                list_ui(ui, shown, w, cmds);
             });
             ui.separator();
             ui.vertical(|ui| {
@@ -414,7 +420,7 @@ pub fn catalog_window_ui(
                         if w.draft.is_some() {
                             draft_ui(ui, catalog, w, cmds);
                         } else {
-                            detail_ui(ui, design, catalog, builtin, user, w, cmds);
+                            detail_ui(ui, shown, w, cmds);
                         }
                     });
             });
@@ -425,16 +431,23 @@ pub fn catalog_window_ui(
     }
 }
 
+/// What the window shows, read-only: the open design, the merged catalog and the two it is merged from.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    design: &'a Design,
+    catalog: &'a Catalog,
+    builtin: &'a Catalog,
+    user: &'a Catalog,
+}
+
 /// The part list: new, import, search, and the parts by category.
-fn list_ui(
-    ui: &mut egui::Ui,
-    design: &Design,
-    catalog: &Catalog,
-    builtin: &Catalog,
-    user: &Catalog,
-    w: &mut CatalogWindow,
-    cmds: &mut Vec<AppCommand>,
-) {
+fn list_ui(ui: &mut egui::Ui, shown: Shown<'_>, w: &mut CatalogWindow, cmds: &mut Vec<AppCommand>) {
+    let Shown {
+        design,
+        catalog,
+        builtin,
+        user,
+    } = shown;
     ui.horizontal(|ui| {
         ui.menu_button("New part", |ui| {
             for (label, kind) in new_kinds() {
@@ -562,13 +575,16 @@ fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
 /// A part as it is: origin, figures and sources, what can be done with it, and how the open design uses it.
 fn detail_ui(
     ui: &mut egui::Ui,
-    design: &Design,
-    catalog: &Catalog,
-    builtin: &Catalog,
-    user: &Catalog,
+    shown: Shown<'_>,
     w: &mut CatalogWindow,
     cmds: &mut Vec<AppCommand>,
 ) {
+    let Shown {
+        design,
+        catalog,
+        builtin,
+        user,
+    } = shown;
     let Some(id) = w.selected.clone() else {
         ui.label("Choose a part on the left, or make a new one.");
         ui.label(

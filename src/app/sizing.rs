@@ -86,6 +86,15 @@ struct Outcome {
     options: Vec<BudgetOption>,
 }
 
+impl Outcome {
+    fn one(sized: Sized) -> Self {
+        Self {
+            sized: Some(sized),
+            options: Vec::new(),
+        }
+    }
+}
+
 /// The dialog's state: the goal, its values, and the preview made from them.
 pub struct SizingDialog {
     goal: Goal,
@@ -146,11 +155,9 @@ impl SizingDialog {
                     utilisation: self.number(4)?,
                     gpu,
                 };
-                let s = sizing::serving(catalog, &need).map_err(err)?;
-                Ok(Outcome {
-                    sized: Some(s),
-                    options: Vec::new(),
-                })
+                sizing::serving(catalog, &need)
+                    .map(Outcome::one)
+                    .map_err(err)
             }
             Goal::Training => {
                 let need = sizing::TrainingNeed {
@@ -160,11 +167,9 @@ impl SizingDialog {
                     mfu: self.number(3)?,
                     gpu,
                 };
-                let s = sizing::training(catalog, &need).map_err(err)?;
-                Ok(Outcome {
-                    sized: Some(s),
-                    options: Vec::new(),
-                })
+                sizing::training(catalog, &need)
+                    .map(Outcome::one)
+                    .map_err(err)
             }
             Goal::Budget => {
                 let need = sizing::BudgetNeed {
