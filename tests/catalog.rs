@@ -262,6 +262,7 @@ mod user_catalog {
         let id = PartId::new("qm9700");
         let part = d.parts.get_mut(&id).unwrap();
         part.sources.remove("price_usd");
+        part.sources.remove("power_w");
         assert_eq!(figures::source_or_estimate(part, "price_usd"), ESTIMATE);
         assert!(figures::unsourced(part).contains(&"price_usd".to_string()));
         let r = racksmith::analysis::analyze(&d);
@@ -271,8 +272,11 @@ mod user_catalog {
         assert!(csv.contains(ESTIMATE), "{csv}");
         let text = racksmith::analysis::text::render(&r);
         assert!(text.contains("price: estimate"), "{text}");
+        assert!(text.contains("estimates, no source: power_w, price_usd"), "{text}");
+        assert_eq!(line.unsourced, vec!["power_w", "price_usd"]);
         let html = html(&d, &r);
         assert!(html.contains(ESTIMATE));
+        assert!(html.contains("<strong>estimates</strong> (no source): power_w, price_usd"));
     }
 
     #[test]
@@ -339,4 +343,15 @@ fn a_user_part_out_of_range_is_refused_with_its_line() {
     // An override out of range is refused too.
     let ok = builtin.get("qm9700").unwrap();
     assert!(racksmith::catalog::figures::with_override(ok, "power_w", 1e12, "").is_err());
+}
+
+#[test]
+fn the_editor_sees_every_built_in_figure_as_sourced() {
+    // The catalog window and the reports read sources with `figures::source_of`, which must agree with the
+    // rule above: no built-in figure is reported as an estimate for want of a source.
+    let c = Catalog::builtin().unwrap();
+    for (id, part) in &c.parts {
+        let unsourced = racksmith::catalog::figures::unsourced(part);
+        assert!(unsourced.is_empty(), "{id}: {unsourced:?}");
+    }
 }

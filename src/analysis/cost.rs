@@ -169,6 +169,9 @@ pub struct BomLine {
     /// The design's overrides of this part's catalog figures ("price overridden (catalog $30000.00)"), if any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub overridden: Vec<String>,
+    /// The part's figures that give no source ("power_w", "gpu.memory_gb"): estimates, so reports say so.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unsourced: Vec<String>,
 }
 
 /// One way to get the design's GPUs: own them, or rent them in the cloud on demand or with a commitment.
@@ -350,6 +353,7 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
             lead_time_weeks: spec.lead_time_weeks,
             part_number: spec.part_number.clone(),
             overridden: crate::catalog::figures::override_notes(spec),
+            unsourced: crate::catalog::figures::unsourced(spec),
         });
     }
     let it_kw = power.it_power_w / 1000.0;

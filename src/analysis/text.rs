@@ -211,6 +211,12 @@ fn bom_marks(line: &crate::analysis::cost::BomLine) -> String {
     if line.price_source == crate::catalog::figures::ESTIMATE {
         marks.push("price: estimate".to_string());
     }
+    if !line.unsourced.is_empty() {
+        marks.push(format!(
+            "estimates, no source: {}",
+            line.unsourced.join(", ")
+        ));
+    }
     marks.extend(line.overridden.iter().cloned());
     if marks.is_empty() {
         String::new()
