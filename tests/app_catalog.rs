@@ -322,6 +322,9 @@ fn a_netbox_file_becomes_a_user_part_with_its_warnings_shown() {
     let saved = user::load(&file).unwrap();
     let (_, part) = saved.parts.iter().next().expect("imported part");
     assert_eq!(part.power_w, expected.part.power_w);
+    // NetBox gives no price: the part says so rather than pretend, here and in every report.
+    assert!(racksmith::catalog::figures::unsourced(part).contains(&"price_usd".to_string()));
+    assert!(h.get_all_by_label("estimate (no source)").count() >= 1);
     for w in &expected.warnings {
         h.get_by_label(&format!("⚠ {w}"));
     }
@@ -379,4 +382,26 @@ fn catalog_window_snapshot() {
     menu(&mut h, "File", "Size from a requirement…");
     h.run_steps(5);
     h.snapshot("sizing_dark");
+}
+
+#[test]
+fn a_broken_user_catalog_is_reported_and_never_written_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(user::FILE_NAME);
+    let broken = "(\n    parts: {\n        \"x\": (name: \"X\" power_w: 3),\n";
+    std::fs::write(&file, broken).unwrap();
+    let mut h = harness(Design::default(), &file);
+    // The error names the file, line and column.
+    h.get_by_label_contains(&format!("{}:3:", file.display()));
+    h.get_by_label("OK").click();
+    step(&mut h);
+    menu(&mut h, "Catalog", "Parts catalog…");
+    h.get_by_label("New part").click();
+    step(&mut h);
+    h.get_by_label("Patch panel").click();
+    step(&mut h);
+    h.get_by_label("Save to user catalog").click();
+    step(&mut h);
+    assert!(h.state().ui.status_is_error, "{}", h.state().ui.status);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }

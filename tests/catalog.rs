@@ -272,7 +272,10 @@ mod user_catalog {
         assert!(csv.contains(ESTIMATE), "{csv}");
         let text = racksmith::analysis::text::render(&r);
         assert!(text.contains("price: estimate"), "{text}");
-        assert!(text.contains("estimates, no source: power_w, price_usd"), "{text}");
+        assert!(
+            text.contains("estimates, no source: power_w, price_usd"),
+            "{text}"
+        );
         assert_eq!(line.unsourced, vec!["power_w", "price_usd"]);
         let html = html(&d, &r);
         assert!(html.contains(ESTIMATE));

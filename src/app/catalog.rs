@@ -369,6 +369,8 @@ pub fn catalog_window_ui(
         builtin,
         user,
         window,
+        path,
+        load_error,
         ..
     } = st;
     let Some(w) = window.as_mut() else {
@@ -379,6 +381,7 @@ pub fn catalog_window_ui(
         catalog,
         builtin,
         user,
+        path: path.as_deref(),
     };
     let mut open = true;
     let win = egui::Window::new("Parts catalog")
@@ -392,6 +395,12 @@ pub fn catalog_window_ui(
         super::widgets::WindowSpot::TopLeft,
     )
     .show(ctx, |ui| {
+        if let Some(e) = load_error {
+            ui.colored_label(
+                super::theme::status(ui, super::theme::Status::Bad),
+                e.as_str(),
+            );
+        }
         if let Some((err, text)) = &w.message {
             let status = if *err {
                 super::theme::Status::Bad
@@ -438,6 +447,8 @@ struct Shown<'a> {
     catalog: &'a Catalog,
     builtin: &'a Catalog,
     user: &'a Catalog,
+    /// The user catalog file, if there is one.
+    path: Option<&'a std::path::Path>,
 }
 
 /// The part list: new, import, search, and the parts by category.
@@ -447,6 +458,7 @@ fn list_ui(ui: &mut egui::Ui, shown: Shown<'_>, w: &mut CatalogWindow, cmds: &mu
         catalog,
         builtin,
         user,
+        ..
     } = shown;
     ui.horizontal(|ui| {
         ui.menu_button("New part", |ui| {
@@ -584,12 +596,18 @@ fn detail_ui(
         catalog,
         builtin,
         user,
+        path,
     } = shown;
     let Some(id) = w.selected.clone() else {
         ui.label("Choose a part on the left, or make a new one.");
+        let file = path.map_or_else(
+            || "no user catalog file: your parts last for this session".to_string(),
+            |p| format!("Your parts are kept in {}", p.display()),
+        );
+        ui.label(egui::RichText::new(file).weak());
         ui.label(
             egui::RichText::new(
-                "Your parts are kept in the user catalog file and copied into each design that uses them.",
+                "A design copies the spec of each part it uses, so it stays self-contained.",
             )
             .weak(),
         );
