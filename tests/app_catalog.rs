@@ -405,3 +405,34 @@ fn a_broken_user_catalog_is_reported_and_never_written_over() {
     assert!(h.state().ui.status_is_error, "{}", h.state().ui.status);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }
+
+#[test]
+fn the_inspector_opens_a_device_part_in_the_catalog() {
+    let dir = tempfile::tempdir().unwrap();
+    let design = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let (id, dgx) = design
+        .devices
+        .iter()
+        .find(|(_, d)| d.part.as_str() == "dgx-h100")
+        .map(|(id, d)| (*id, d.clone()))
+        .unwrap();
+    let mut h = harness(design, &dir.path().join(user::FILE_NAME));
+    h.state_mut()
+        .push(AppCommand::Select(racksmith::app::state::Selection {
+            devices: [id].into_iter().collect(),
+            ..Default::default()
+        }));
+    step(&mut h);
+    h.get_by_label("Catalog…").click();
+    step(&mut h);
+    let name = h
+        .state()
+        .catalog
+        .get(dgx.part.as_str())
+        .unwrap()
+        .name
+        .clone();
+    h.get_by_label("Parts catalog");
+    h.get_by_label(&format!("{} · NVIDIA · built-in", dgx.part));
+    assert!(h.get_all_by_label_contains(&name).count() >= 2);
+}
