@@ -202,11 +202,6 @@ impl RacksmithApp {
         self.catalog = user::merged(&st.builtin, &st.user);
     }
 
-    /// The user catalog file in use, if any.
-    pub fn user_catalog_path(&self) -> Option<&std::path::Path> {
-        self.catalogs.path.as_deref()
-    }
-
     /// Writes the user catalog and rebuilds the merged catalog; says why when it cannot.
     fn save_user_catalog(&mut self, done: String) {
         self.catalog = user::merged(&self.catalogs.builtin, &self.catalogs.user);
