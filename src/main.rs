@@ -113,9 +113,12 @@ enum Command {
         /// Part to replace.
         #[arg(long)]
         from: String,
-        /// Part to put in its place (from the design or the built-in catalog).
+        /// Part to put in its place (from the design, the built-in catalog or --catalog).
         #[arg(long)]
         to: String,
+        /// A parts file (such as the app's user-catalog.ron) whose parts join the built-in ones.
+        #[arg(long)]
+        catalog: Option<PathBuf>,
         /// Where to write the result (default: standard output).
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -428,10 +431,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             file,
             from,
             to,
+            catalog,
             output,
         }) => {
             let mut design = io::load(&file)?;
-            let catalog = Catalog::builtin()?;
+            let builtin = Catalog::builtin()?;
+            let catalog = match catalog {
+                Some(p) => {
+                    racksmith::catalog::user::merged(&builtin, &racksmith::catalog::user::load(&p)?)
+                }
+                None => builtin,
+            };
             let edit = racksmith::edit::swap::swap_part(&design, &catalog, &from, &to)
                 .with_context(|| format!("{}: swapping {from} for {to}", file.display()))?;
             edit.apply(&mut design)?;

@@ -62,3 +62,84 @@ fn a_part_that_does_not_fit_is_refused_with_the_reason() {
         .to_string();
     assert!(err.contains("itself"), "{err}");
 }
+
+#[test]
+fn a_swap_to_a_user_part_copies_it_into_the_design_and_is_one_undo_step() {
+    use racksmith::catalog::user;
+    use racksmith::edit::History;
+    use racksmith::model::PartId;
+    let builtin = Catalog::builtin().unwrap();
+    // A user part: the H200 at a quoted price, under an id of its own.
+    let mut quoted = builtin.get("h200-sxm").unwrap().clone();
+    quoted.price_usd = 31_000.0;
+    let mut mine = Catalog::default();
+    mine.parts.insert(PartId::new("h200-quote"), quoted.clone());
+    let catalog = user::merged(&builtin, &mine);
+    let mut d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let before = d.clone();
+    let mut history = History::default();
+    let edit = swap_part(&d, &catalog, "h100-sxm", "h200-quote").unwrap();
+    history
+        .apply(&mut d, "Replace h100-sxm with h200-quote", edit)
+        .unwrap();
+    // The design holds its own copy of the user part: it stays self-contained.
+    assert_eq!(d.parts.get(&PartId::new("h200-quote")), Some(&quoted));
+    let r = analyze(&d);
+    let line = r.cost.bom.iter().find(|l| l.part == "h200-quote").unwrap();
+    assert_eq!(line.unit_usd, 31_000.0);
+    assert_eq!(
+        history.undo(&mut d).as_deref(),
+        Some("Replace h100-sxm with h200-quote")
+    );
+    assert_eq!(d, before);
+    assert!(history.undo(&mut d).is_none());
+}
+
+#[test]
+fn the_cli_swaps_to_a_part_of_a_user_catalog_file() {
+    use racksmith::catalog::user;
+    use racksmith::model::PartId;
+    let dir = tempfile::tempdir().unwrap();
+    let builtin = Catalog::builtin().unwrap();
+    let mut mine = Catalog::default();
+    let mut quoted = builtin.get("h200-sxm").unwrap().clone();
+    quoted.price_usd = 29_900.0;
+    mine.parts.insert(PartId::new("h200-quote"), quoted.clone());
+    let parts = dir.path().join(user::FILE_NAME);
+    user::save(&parts, &mine).unwrap();
+    let design = dir.path().join("d.ron");
+    racksmith::io::save(
+        &racksmith::samples::sample("dgx-h100-single").unwrap(),
+        &design,
+    )
+    .unwrap();
+    let out = dir.path().join("swapped.ron");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
+        .args([
+            "swap",
+            "--from",
+            "h100-sxm",
+            "--to",
+            "h200-quote",
+            "--catalog",
+        ])
+        .arg(&parts)
+        .arg(&design)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let d = racksmith::io::load(&out).unwrap();
+    assert_eq!(d.parts.get(&PartId::new("h200-quote")), Some(&quoted));
+    assert!(
+        d.devices
+            .values()
+            .flat_map(|x| x.gpus.values())
+            .all(|g| g.as_str() == "h200-quote")
+    );
+}

@@ -217,6 +217,12 @@ pub struct BomLine {
     pub lead_time_weeks: Option<f64>,
     /// The vendor's part number, when the part says.
     pub part_number: Option<String>,
+    /// The design's overrides of this part's catalog figures ("price overridden (catalog $30000.00)"), if any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub overridden: Vec<String>,
+    /// The part's figures that give no source ("power_w", "gpu.memory_gb"): estimates, so reports say so.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unsourced: Vec<String>,
 }
 
 /// One way to get the design's GPUs: own them, or rent them in the cloud on demand or with a commitment.
@@ -394,13 +400,12 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
             quantity: q,
             unit_usd: spec.price_usd,
             total_usd: round(total, 2),
-            price_source: spec
-                .source("price_usd")
-                .unwrap_or("design override")
-                .to_string(),
+            price_source: crate::catalog::figures::source_or_estimate(spec, "price_usd"),
             spares,
             lead_time_weeks: spec.lead_time_weeks,
             part_number: spec.part_number.clone(),
+            overridden: crate::catalog::figures::override_notes(spec),
+            unsourced: crate::catalog::figures::unsourced(spec),
         });
     }
     let util = super::utilisation(design);

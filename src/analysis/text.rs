@@ -199,10 +199,11 @@ pub fn render(r: &Report) -> String {
     for line in &r.cost.bom {
         let _ = writeln!(
             o,
-            "  {:>5} x {:<52} {:>14}",
+            "  {:>5} x {:<52} {:>14}{}",
             line.quantity,
             line.name,
-            usd(line.total_usd)
+            usd(line.total_usd),
+            bom_marks(line)
         );
     }
 
@@ -224,6 +225,26 @@ pub fn render(r: &Report) -> String {
         );
     }
     o
+}
+
+/// What the text report adds to a BOM line: an unsourced price is an estimate; overrides are named.
+fn bom_marks(line: &crate::analysis::cost::BomLine) -> String {
+    let mut marks = Vec::new();
+    if line.price_source == crate::catalog::figures::ESTIMATE {
+        marks.push("price: estimate".to_string());
+    }
+    if !line.unsourced.is_empty() {
+        marks.push(format!(
+            "estimates, no source: {}",
+            line.unsourced.join(", ")
+        ));
+    }
+    marks.extend(line.overridden.iter().cloned());
+    if marks.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", marks.join("; "))
+    }
 }
 
 /// The catalog as a table, by category, with each part's key figures.

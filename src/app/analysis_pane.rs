@@ -782,6 +782,13 @@ fn cost_ui(ui: &mut egui::Ui, r: &Report) {
                                     l.part, l.price_source
                                 ));
                             ui.label(usd(l.total_usd));
+                            if !l.overridden.is_empty() {
+                                ui.colored_label(
+                                    super::theme::status(ui, super::theme::Status::Short),
+                                    "overridden",
+                                )
+                                .on_hover_text(l.overridden.join("; "));
+                            }
                             ui.end_row();
                         }
                     });

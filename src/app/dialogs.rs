@@ -225,12 +225,16 @@ pub enum FilePurpose {
     ExportTextReport,
     /// Export the open comparison.
     ExportComparison(CompareFormat),
+    /// Import a NetBox device type (YAML) into the user catalog.
+    ImportNetbox,
 }
 
 impl FilePurpose {
     fn kind(&self) -> DialogKind {
         match self {
-            FilePurpose::Open | FilePurpose::CompareWith => DialogKind::Open,
+            FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::ImportNetbox => {
+                DialogKind::Open
+            }
             _ => DialogKind::Save,
         }
     }
@@ -247,6 +251,7 @@ impl FilePurpose {
             FilePurpose::ExportTextReport => "Export plain-text report".into(),
             FilePurpose::ExportComparison(CompareFormat::Html) => "Export comparison (HTML)".into(),
             FilePurpose::ExportComparison(CompareFormat::Csv) => "Export comparison (CSV)".into(),
+            FilePurpose::ImportNetbox => "Import NetBox device type".into(),
         }
     }
 
@@ -258,6 +263,7 @@ impl FilePurpose {
             FilePurpose::Export(f, _) => (f.label().into(), f.extension()),
             FilePurpose::ExportTextReport => ("Text".into(), "txt"),
             FilePurpose::ExportComparison(c) => (format!("{c:?}"), c.extension()),
+            FilePurpose::ImportNetbox => ("NetBox device type (YAML)".into(), "yaml"),
         }
     }
 
@@ -351,7 +357,7 @@ impl RacksmithApp {
         };
         let stem = self.design_stem();
         let file_name = match purpose {
-            FilePurpose::Open | FilePurpose::CompareWith => None,
+            FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::ImportNetbox => None,
             FilePurpose::SaveAs => Some(format!("{stem}.ron")),
             FilePurpose::Export(f, v) => {
                 let view = if f.has_view() && *v == View::Fabric {
@@ -433,6 +439,7 @@ impl RacksmithApp {
             FilePurpose::Export(format, view) => self.export_to(format, view, &path),
             FilePurpose::ExportTextReport => self.export_report(path),
             FilePurpose::ExportComparison(c) => self.export_comparison_to(c, &path),
+            FilePurpose::ImportNetbox => self.import_netbox(&path),
         }
     }
 }

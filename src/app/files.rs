@@ -178,6 +178,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
             Pending::OpenSample(s) => format!("open the sample {s}"),
             Pending::Template(t, _) => format!("make a design from the template {t}"),
             Pending::Quit => "quit".to_string(),
+            Pending::Sized(d) => format!("open the sized design {}", d.name),
         };
         let mut choice = None;
         egui::Modal::new(egui::Id::unique("discard_changes")).show(ctx, |ui| {

@@ -146,7 +146,20 @@ fn device_ui(
                 state.name_buffer = Some((key.clone(), name.clone()));
             }
             ui.label("Part");
-            ui.label(part.map_or_else(|| d.part.to_string(), |p| p.name.clone()));
+            ui.horizontal_wrapped(|ui| {
+                ui.label(part.map_or_else(|| d.part.to_string(), |p| p.name.clone()));
+                super::catalog::overridden_mark_ui(ui, design, d);
+                if ui
+                    .small_button("Catalog…")
+                    .on_hover_text(
+                        "This part in the parts catalog: its sources, its price and power in this design, \
+                         replacing it everywhere",
+                    )
+                    .clicked()
+                {
+                    cmds.push(AppCommand::ShowCatalog(Some(d.part.clone())));
+                }
+            });
             ui.end_row();
             ui.label("Rack");
             let rack = design.racks.get(&d.rack).map_or("?", |r| r.name.as_str());

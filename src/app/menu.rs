@@ -118,6 +118,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             ui.menu_button("File", |ui| file_menu_ui(ui, app, &mut cmds));
             ui.menu_button("Edit", |ui| edit_menu_ui(ui, app, &mut cmds));
             ui.menu_button("View", |ui| view_menu_ui(ui, app, &mut cmds));
+            ui.menu_button("Catalog", |ui| catalog_menu_ui(ui, &mut cmds));
             ui.menu_button("Help", |ui| help_menu_ui(ui, app));
         });
     });
@@ -140,6 +141,13 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     }
     if ui.button("New from template…").clicked() {
         cmds.push(AppCommand::ShowTemplates);
+    }
+    if ui
+        .button("Size from a requirement…")
+        .on_hover_text("The smallest design that serves a request rate, trains a model in time, or fits a budget")
+        .clicked()
+    {
+        cmds.push(AppCommand::ShowSizing);
     }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
@@ -529,4 +537,31 @@ pub fn help_window_ui(ctx: &egui::Context, state: &mut super::state::UiState) {
         }
     });
     state.help = open.then_some(page);
+}
+
+/// Catalog: the parts catalog window, NetBox import, replacing a part everywhere.
+fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
+    if ui
+        .button("Parts catalog…")
+        .on_hover_text("Every part with its figures and sources; add, duplicate and edit your own")
+        .clicked()
+    {
+        cmds.push(AppCommand::ShowCatalog(None));
+    }
+    if ui
+        .button("Import NetBox device type…")
+        .on_hover_text("A devicetype-library YAML file as a user part, with what looks wrong in it")
+        .clicked()
+    {
+        cmds.push(AppCommand::ImportNetbox(None));
+    }
+    if ui
+        .button("Override or replace a part…")
+        .on_hover_text(
+            "The parts this design uses: override a price or power, or replace a part everywhere",
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::ShowDesignParts);
+    }
 }

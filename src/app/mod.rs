@@ -5,6 +5,7 @@
 mod analysis_pane;
 mod cabling;
 mod canvas;
+mod catalog;
 mod compare;
 mod dialogs;
 mod exports;
@@ -17,6 +18,7 @@ mod params;
 mod server;
 mod server_tree;
 mod sites;
+mod sizing;
 pub mod state;
 mod templates;
 mod theme;
@@ -114,12 +116,37 @@ pub enum AppCommand {
     ConnectRailOptimised,
     /// Cable every selected leaf to every selected spine.
     ConnectFullMesh,
+    /// Open the parts catalog window, on a part when given.
+    ShowCatalog(Option<crate::model::PartId>),
+    /// Save a part to the user catalog file (replacing the part `replaces`, when it was renamed or edited).
+    SaveUserPart {
+        /// The part's id.
+        id: crate::model::PartId,
+        /// The part.
+        part: Box<crate::catalog::Part>,
+        /// The part this one was edited from.
+        replaces: Option<crate::model::PartId>,
+    },
+    /// Delete a user part, or revert an edited built-in part, in the user catalog file.
+    RemoveUserPart(crate::model::PartId),
+    /// Replace a part (from) with another (to) everywhere in the design, as one undo step.
+    SwapPart(String, String),
+    /// Import a NetBox device type file as a user part; None asks with a file dialog.
+    ImportNetbox(Option<PathBuf>),
+    /// Open the Size from a requirement dialog.
+    ShowSizing,
+    /// Open a sized design (asks before discarding changes).
+    NewSized(Box<Design>),
+    /// Open the parts catalog window on the parts the design uses (to override or replace one).
+    ShowDesignParts,
 }
 
 /// The app: the document, the analysis, UI state and the commands queued this frame.
 pub struct RacksmithApp {
-    /// Parts catalog.
+    /// Parts catalog: the built-in parts with the user's over them.
     pub catalog: Catalog,
+    /// The built-in and user catalogs, the catalog window and the sizing dialog.
+    catalogs: catalog::CatalogState,
     /// The open document.
     pub doc: Document,
     /// Analysis state.
@@ -174,6 +201,14 @@ impl RacksmithApp {
         app
     }
 
+    /// As [`RacksmithApp::new_for_test`], with the user catalog file at `path` (a temporary folder in tests, never
+    /// the real configuration folder).
+    pub fn new_for_test_with_user_catalog(design: Design, path: PathBuf) -> Self {
+        let mut app = Self::new_for_test(design);
+        app.set_user_catalog(Some(path));
+        app
+    }
+
     fn new(
         design: Design,
         path: Option<PathBuf>,
@@ -182,6 +217,10 @@ impl RacksmithApp {
     ) -> Self {
         let catalog = Catalog::builtin().unwrap_or_default();
         Self {
+            catalogs: catalog::CatalogState {
+                builtin: catalog.clone(),
+                ..Default::default()
+            },
             catalog,
             doc: Document::new(design, path),
             analysis: AnalysisState::default(),
@@ -338,6 +377,14 @@ impl RacksmithApp {
             AppCommand::SelectFinding(i) => self.select_finding(i),
             AppCommand::Fit(t) => self.ui.view.fit = Some(t),
             AppCommand::Copy => self.copy_selection(),
+            cmd @ (AppCommand::ShowCatalog(_)
+            | AppCommand::SaveUserPart { .. }
+            | AppCommand::RemoveUserPart(_)
+            | AppCommand::SwapPart(..)
+            | AppCommand::ImportNetbox(_)
+            | AppCommand::ShowSizing
+            | AppCommand::NewSized(_)
+            | AppCommand::ShowDesignParts) => self.apply_catalog(cmd),
             cmd => self.apply_gesture(cmd),
         }
     }
@@ -572,6 +619,13 @@ impl RacksmithApp {
                 }
                 Err(e) => self.ui.error = Some(format!("Cannot build sample {name}: {e}")),
             },
+            Pending::Sized(d) => {
+                let name = d.name.clone();
+                self.doc.replace(*d, None);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info(format!("New design: {name}"));
+            }
             Pending::Quit => {
                 self.allow_close = true;
                 self.recovery.remove();
@@ -774,6 +828,21 @@ impl RacksmithApp {
             &mut self.ui,
             &mut cmds,
         );
+        catalog::catalog_window_ui(
+            &ctx,
+            &self.doc.design,
+            &self.catalog,
+            &mut self.catalogs,
+            &self.ui,
+            &mut cmds,
+        );
+        sizing::sizing_dialog_ui(
+            &ctx,
+            &self.catalog,
+            &mut self.catalogs.sizing,
+            &self.ui,
+            &mut cmds,
+        );
         files::dialogs_ui(&ctx, self, &mut cmds);
         let prompts = dialogs::Prompts {
             file_dialog: &mut self.ui.file_dialog,
@@ -897,6 +966,10 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
         options,
         Box::new(move |cc| {
             let mut app = RacksmithApp::new(design, path, shot, recovery);
+            if app.screenshot.is_none() {
+                // A screenshot shows the built-in catalog only, the same on every machine.
+                app.set_user_catalog(crate::catalog::user::default_path());
+            }
             // The worker starts on the design now, so the first frame is as close to its report as can be.
             app.analysis
                 .update(&app.doc.design, app.doc.revision, Some(&cc.egui_ctx));

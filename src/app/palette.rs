@@ -153,6 +153,10 @@ fn part_ui(ui: &mut egui::Ui, id: &PartId, part: &Part, figures: &str) {
                 ui.label(format!("• {field}: {src}"));
             }
         }
+        let unsourced = crate::catalog::figures::unsourced(part);
+        if !unsourced.is_empty() {
+            ui.label(format!("Estimates (no source): {}", unsourced.join(", ")));
+        }
         if mounted {
             ui.separator();
             ui.label("Drag into a rack to add it.");

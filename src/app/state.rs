@@ -465,6 +465,8 @@ pub enum Pending {
     Template(String, Vec<(String, String)>),
     /// Quit the app.
     Quit,
+    /// A design made by sizing from a requirement.
+    Sized(Box<crate::model::Design>),
 }
 
 /// UI-only state.

@@ -1,7 +1,9 @@
 //! Part specs (GPUs, servers, NICs, switches, storage, racks, cables, PDUs) and the built-in catalog loaded from
 //! `assets/catalog.ron`. Every figure carries its source in the part's `sources` table.
 
+pub mod figures;
 pub mod netbox;
+pub mod user;
 
 use crate::model::{PartId, PcieLink, Protocol};
 use serde::{Deserialize, Serialize};
@@ -67,6 +69,21 @@ pub struct Part {
     pub part_number: Option<String>,
     /// What kind of part this is and its kind-specific figures.
     pub kind: PartKind,
+    /// In a design's copy: the figures this design overrides ("price_usd", "power_w"), each with the catalog's
+    /// figure and source, so reports can mark them overridden. Empty in catalogs.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub overrides: BTreeMap<String, Override>,
+}
+
+/// A figure a design overrides: what the catalog said.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Override {
+    /// The catalog's figure.
+    pub catalog: f64,
+    /// The catalog's source for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalog_source: Option<String>,
 }
 
 impl Default for Part {
@@ -83,6 +100,7 @@ impl Default for Part {
             lead_time_weeks: None,
             part_number: None,
             kind: PartKind::PatchPanel(PatchPanelSpec::default()),
+            overrides: BTreeMap::new(),
         }
     }
 }

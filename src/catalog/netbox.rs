@@ -294,23 +294,16 @@ pub fn import(path: &Path, catalog: &Catalog) -> Result<Imported, ImportError> {
         "switch.protocols".into(),
         format!("{source}: InfiniBand for Quantum (QM) models, else Ethernet"),
     );
-    sources.insert(
-        "power_w".into(),
-        if draws.is_empty() {
-            "not in the NetBox file: set it".into()
-        } else {
-            format!("{source}: sum of power-ports maximum_draw")
-        },
-    );
-    sources.insert(
-        "weight_kg".into(),
-        if weight_kg.is_some() {
-            source.clone()
-        } else {
-            "not in the NetBox file".into()
-        },
-    );
-    sources.insert("price_usd".into(), "not in the NetBox file: set it".into());
+    // A figure the file does not give has no source: reports call it an estimate until the user sets it.
+    if !draws.is_empty() {
+        sources.insert(
+            "power_w".into(),
+            format!("{source}: sum of power-ports maximum_draw"),
+        );
+    }
+    if weight_kg.is_some() {
+        sources.insert("weight_kg".into(), source.clone());
+    }
     sources.insert("switch.latency_ns".into(), "default: 500 ns; set it".into());
     let part = Part {
         name: format!("{} {}", dt.manufacturer, dt.model),

@@ -465,6 +465,26 @@ fn facility_section(out: &mut String, r: &Report) {
     out.push_str("</section>\n");
 }
 
+/// The price source of a BOM line, with the figures the design overrides and those that give no source.
+fn bom_source_cell(l: &crate::analysis::cost::BomLine) -> String {
+    let mut cell = e(&l.price_source);
+    if !l.overridden.is_empty() {
+        let _ = write!(
+            cell,
+            "<br><strong>overridden</strong>: {}",
+            e(&l.overridden.join("; "))
+        );
+    }
+    if !l.unsourced.is_empty() {
+        let _ = write!(
+            cell,
+            "<br><strong>estimates</strong> (no source): {}",
+            e(&l.unsourced.join(", "))
+        );
+    }
+    cell
+}
+
 fn bom_section(out: &mut String, design: &Design, r: &Report) {
     section_open(out, "bom", "Bill of materials");
     out.push_str("<table><thead><tr><th>Part</th><th>Name</th><th>Vendor</th><th class=\"n\">Qty</th><th class=\"n\">Spares</th><th class=\"n\">Unit</th><th class=\"n\">Extended</th><th class=\"n\">Power each</th><th class=\"n\">Lead time</th><th>Price source</th></tr></thead><tbody>\n");
@@ -490,7 +510,7 @@ fn bom_section(out: &mut String, design: &Design, r: &Report) {
             thousands(part.map_or(0.0, |p| p.power_w), 0),
             l.lead_time_weeks
                 .map_or_else(|| "–".to_string(), |w| format!("{w} wk")),
-            e(&l.price_source)
+            bom_source_cell(l)
         );
     }
     let _ = writeln!(

@@ -26,7 +26,7 @@ fn usd(x: f64) -> String {
 }
 
 /// Header of the bill of materials.
-pub const BOM_HEADER: [&str; 12] = [
+pub const BOM_HEADER: [&str; 14] = [
     "part_id",
     "name",
     "vendor",
@@ -39,11 +39,14 @@ pub const BOM_HEADER: [&str; 12] = [
     "spares",
     "lead_time_weeks",
     "part_number",
+    "overridden",
+    "estimates_no_source",
 ];
 
 /// The bill of materials: one row per part, quantities as the analysis counts them (racks, devices, the GPUs and
 /// NICs in their slots, one cable part per link), spares by the design's policy beside them. The extended prices
-/// ((quantity + spares) x unit) add up to the report's capex.
+/// ((quantity + spares) x unit) add up to the report's capex. A price without a source says "estimate"; the last
+/// columns name the figures the design overrides and the figures that give no source (estimates).
 pub fn bom_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError> {
     let err = write_err("bom-csv");
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -67,6 +70,8 @@ pub fn bom_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError>
                 .lead_time_weeks
                 .map_or(String::new(), |w| format!("{w}")),
             line.part_number.as_deref().unwrap_or(""),
+            &line.overridden.join("; "),
+            &line.unsourced.join("; "),
         ])
         .map_err(&err)?;
     }

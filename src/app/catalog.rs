@@ -1,0 +1,952 @@
+//! Catalog > Parts catalog: every part (built-in and the user's) with each figure and its source; add, duplicate,
+//! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
+//! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
+
+use super::state::UiState;
+use super::{AppCommand, RacksmithApp};
+use crate::catalog::figures::{self, Figure};
+use crate::catalog::user::{self, Origin};
+use crate::catalog::{Catalog, Category, Part, PartKind};
+use crate::edit::Edit;
+use crate::model::{Design, PartId};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// The built-in and user catalogs, where the user catalog lives, and the catalog and sizing windows.
+#[derive(Default)]
+pub struct CatalogState {
+    /// The built-in catalog, as shipped.
+    pub builtin: Catalog,
+    /// The user's parts (new, duplicated, edited built-ins, imported).
+    pub user: Catalog,
+    /// The user catalog file; None keeps the user's parts for this session only.
+    pub path: Option<PathBuf>,
+    /// Why the user catalog file did not load: it is then never written over.
+    pub load_error: Option<String>,
+    /// The catalog window, when open.
+    pub window: Option<CatalogWindow>,
+    /// The sizing dialog, when open.
+    pub sizing: Option<super::sizing::SizingDialog>,
+}
+
+/// The catalog window's state.
+#[derive(Default)]
+pub struct CatalogWindow {
+    search: String,
+    only_design: bool,
+    selected: Option<PartId>,
+    draft: Option<Draft>,
+    swap_to: Option<PartId>,
+    /// Override fields being typed: (field, value text, source text).
+    override_buf: BTreeMap<String, (String, String)>,
+    /// The design's copy the override fields were filled from.
+    override_of: Option<Part>,
+    /// The last outcome to show at the top: (is an error, text).
+    message: Option<(bool, String)>,
+    /// What the last NetBox import noticed.
+    warnings: Vec<String>,
+}
+
+/// A part being edited before it is saved to the user catalog.
+struct Draft {
+    /// The part this edit replaces (None: a new part).
+    original: Option<PartId>,
+    id: String,
+    part: Part,
+    /// Figure values as typed, by path.
+    values: BTreeMap<String, String>,
+    /// Figure sources as typed, by path (the figure's own key).
+    sources: BTreeMap<String, String>,
+    /// The kind's details (form factor, protocols, slots) as RON.
+    kind_ron: String,
+    errors: Vec<String>,
+}
+
+impl Draft {
+    fn new(original: Option<PartId>, id: String, part: Part) -> Self {
+        let kind_ron = ron::ser::to_string_pretty(&part.kind, ron::ser::PrettyConfig::default())
+            .unwrap_or_default();
+        let mut d = Self {
+            original,
+            id,
+            part,
+            values: BTreeMap::new(),
+            sources: BTreeMap::new(),
+            kind_ron,
+            errors: Vec::new(),
+        };
+        d.refill();
+        d
+    }
+
+    /// Fills the typed values and sources from the part (after a new kind was applied: its figures changed).
+    fn refill(&mut self) {
+        self.values = figures::figures(&self.part)
+            .into_iter()
+            .map(|f| (f.path, super::widgets::fmt_num(f.value)))
+            .collect();
+        self.sources = self
+            .values
+            .keys()
+            .map(|k| (k.clone(), self.part.source(k).unwrap_or("").to_string()))
+            .collect();
+    }
+
+    /// The part as typed, or what is wrong with it.
+    fn build(&self) -> Result<Part, Vec<String>> {
+        let mut errors = Vec::new();
+        let mut p = self.part.clone();
+        for (path, text) in &self.values {
+            let cleaned = text.trim().replace(['_', ','], "");
+            match cleaned.parse::<f64>() {
+                Ok(v) => match figures::set_figure(&p, path, v) {
+                    Ok(q) => p = q,
+                    Err(e) => errors.push(e.to_string()),
+                },
+                Err(_) => errors.push(format!("{path}: \"{}\" is not a number", text.trim())),
+            }
+        }
+        for (path, src) in &self.sources {
+            match src.trim() {
+                "" => p.sources.remove(path),
+                s => p.sources.insert(path.clone(), s.to_string()),
+            };
+        }
+        errors.extend(user::check(&self.id, &p));
+        if errors.is_empty() {
+            Ok(p)
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// A new part of a kind, with placeholder figures and no sources (every figure an estimate until sourced).
+fn blank_part(kind: PartKind) -> Part {
+    let height_u = match &kind {
+        PartKind::Server(_) => 2,
+        PartKind::Switch(_) | PartKind::Storage(_) | PartKind::PatchPanel(_) => 1,
+        PartKind::Rack(r) => r.units,
+        _ => 0,
+    };
+    Part {
+        name: "New part".into(),
+        vendor: String::new(),
+        height_u,
+        kind,
+        ..Part::default()
+    }
+}
+
+/// The kinds of part "New part" offers.
+fn new_kinds() -> Vec<(&'static str, PartKind)> {
+    use crate::catalog::*;
+    vec![
+        ("GPU", PartKind::Gpu(GpuSpec::default())),
+        ("Server", PartKind::Server(ServerSpec::default())),
+        ("NIC", PartKind::Nic(NicSpec::default())),
+        ("Switch", PartKind::Switch(SwitchSpec::default())),
+        ("Storage", PartKind::Storage(StorageSpec::default())),
+        ("Rack", PartKind::Rack(RackSpec::default())),
+        ("Cable", PartKind::Cable(CableSpec::default())),
+        ("PDU", PartKind::Pdu(PduSpec::default())),
+        (
+            "Patch panel",
+            PartKind::PatchPanel(PatchPanelSpec::default()),
+        ),
+    ]
+}
+
+/// How many places of a design use a part (devices, racks, slots, cables).
+pub fn uses_in_design(design: &Design, id: &PartId) -> usize {
+    let devices: usize = design
+        .devices
+        .values()
+        .map(|d| {
+            usize::from(d.part == *id)
+                + d.gpus.values().filter(|p| *p == id).count()
+                + d.nics.values().filter(|p| *p == id).count()
+        })
+        .sum();
+    let racks = design.racks.values().filter(|r| r.part == *id).count();
+    let links = design
+        .links
+        .values()
+        .filter(|l| l.cable.as_ref() == Some(id))
+        .count();
+    devices + racks + links
+}
+
+impl RacksmithApp {
+    /// Uses the user catalog at `path` (None: none, for this session only), merged over the built-in catalog. A
+    /// file that does not load is reported and left alone.
+    pub fn set_user_catalog(&mut self, path: Option<PathBuf>) {
+        let st = &mut self.catalogs;
+        if st.builtin.parts.is_empty() {
+            st.builtin = Catalog::builtin().unwrap_or_default();
+        }
+        st.load_error = None;
+        st.user = match path.as_deref().map(user::load) {
+            Some(Ok(c)) => c,
+            Some(Err(e)) => {
+                let msg = format!(
+                    "The user catalog did not load, so it is left as it is and not written over:\n{e}"
+                );
+                st.load_error = Some(msg.clone());
+                self.ui.error = Some(msg);
+                Catalog::default()
+            }
+            None => Catalog::default(),
+        };
+        st.path = path;
+        self.catalog = user::merged(&st.builtin, &st.user);
+    }
+
+    /// Writes the user catalog and rebuilds the merged catalog; says why when it cannot.
+    fn save_user_catalog(&mut self, done: String) {
+        self.catalog = user::merged(&self.catalogs.builtin, &self.catalogs.user);
+        let outcome = match (&self.catalogs.load_error, &self.catalogs.path) {
+            (Some(_), _) => Err(
+                "the user catalog file has errors (see the message when it loaded): fix or move it, then reopen \
+                 Racksmith; kept for this session only"
+                    .to_string(),
+            ),
+            (None, None) => Ok(format!("{done} (no user catalog file: for this session only)")),
+            (None, Some(p)) => user::save(p, &self.catalogs.user)
+                .map(|()| format!("{done}; saved {}", p.display()))
+                .map_err(|e| e.to_string()),
+        };
+        let msg = match outcome {
+            Ok(m) => {
+                self.ui.info(m.clone());
+                (false, m)
+            }
+            Err(e) => {
+                self.ui.refuse(format!("{done}, but not saved: {e}"));
+                (true, format!("{done}, but not saved: {e}"))
+            }
+        };
+        if let Some(w) = self.catalogs.window.as_mut() {
+            w.message = Some(msg);
+        }
+    }
+
+    /// Applies the catalog, swap, import and sizing commands.
+    pub(super) fn apply_catalog(&mut self, cmd: AppCommand) {
+        match cmd {
+            AppCommand::ShowCatalog(part) => {
+                let w = self
+                    .catalogs
+                    .window
+                    .get_or_insert_with(CatalogWindow::default);
+                if part.is_some() {
+                    w.selected = part;
+                    w.draft = None;
+                }
+            }
+            AppCommand::SaveUserPart { id, part, replaces } => {
+                if let Some(old) = replaces.filter(|o| *o != id) {
+                    self.catalogs.user.parts.remove(&old);
+                }
+                self.catalogs.user.parts.insert(id.clone(), *part);
+                if let Some(w) = self.catalogs.window.as_mut() {
+                    w.selected = Some(id.clone());
+                    w.draft = None;
+                }
+                self.save_user_catalog(format!("Saved part {id} to the user catalog"));
+            }
+            AppCommand::RemoveUserPart(id) => {
+                if self.catalogs.user.parts.remove(&id).is_none() {
+                    self.ui.refuse(format!("{id} is not in the user catalog"));
+                    return;
+                }
+                let what = if self.catalogs.builtin.parts.contains_key(&id) {
+                    format!("Reverted {id} to the built-in part")
+                } else {
+                    if let Some(w) = self.catalogs.window.as_mut() {
+                        w.selected = None;
+                    }
+                    format!("Deleted {id} from the user catalog")
+                };
+                self.save_user_catalog(what);
+            }
+            AppCommand::SwapPart(from, to) => self.swap(&from, &to),
+            AppCommand::ImportNetbox(None) => self.ask_path(super::FilePurpose::ImportNetbox),
+            AppCommand::ImportNetbox(Some(path)) => self.import_netbox(&path),
+            AppCommand::ShowSizing => {
+                self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
+            }
+            AppCommand::NewSized(design) => self.guarded(super::state::Pending::Sized(design)),
+            AppCommand::ShowDesignParts => {
+                let w = self
+                    .catalogs
+                    .window
+                    .get_or_insert_with(CatalogWindow::default);
+                w.only_design = true;
+                w.search.clear();
+            }
+            _ => {}
+        }
+    }
+
+    /// Replaces a part everywhere in the design as one undo step, or says why not.
+    fn swap(&mut self, from: &str, to: &str) {
+        let outcome = crate::edit::swap::swap_part(&self.doc.design, &self.catalog, from, to);
+        let msg = match outcome {
+            Ok(edit) => {
+                let label = format!("Replace {from} with {to}");
+                self.edit(label.clone(), edit);
+                (self.ui.status_is_error, self.ui.status.clone())
+            }
+            Err(e) => {
+                let m = format!("Not replaced: {e}");
+                self.ui.refuse(m.clone());
+                (true, m)
+            }
+        };
+        if let Some(w) = self.catalogs.window.as_mut() {
+            w.message = Some(msg);
+        }
+    }
+
+    /// Imports a NetBox device type as a user part, keeping what the importer noticed in view.
+    pub(super) fn import_netbox(&mut self, path: &std::path::Path) {
+        match crate::catalog::netbox::import(path, &self.catalogs.builtin) {
+            Ok(imported) => {
+                // A slug that names a built-in part must not silently replace it.
+                let id = if self
+                    .catalogs
+                    .builtin
+                    .parts
+                    .contains_key(&PartId::new(&imported.id))
+                {
+                    user::free_id(&self.catalog, &imported.id)
+                } else {
+                    PartId::new(&imported.id)
+                };
+                self.catalogs.user.parts.insert(id.clone(), imported.part);
+                let w = self
+                    .catalogs
+                    .window
+                    .get_or_insert_with(CatalogWindow::default);
+                w.selected = Some(id.clone());
+                w.draft = None;
+                w.warnings = imported.warnings.clone();
+                let n = imported.warnings.len();
+                self.save_user_catalog(format!(
+                    "Imported {} as {id} ({n} warning(s): check them before trusting the part)",
+                    path.display()
+                ));
+            }
+            Err(e) => {
+                let m = format!("Not imported: {e}");
+                self.ui.refuse(m.clone());
+                let w = self
+                    .catalogs
+                    .window
+                    .get_or_insert_with(CatalogWindow::default);
+                w.message = Some((true, m));
+            }
+        }
+    }
+}
+
+/// The catalog window.
+pub fn catalog_window_ui(
+    ctx: &egui::Context,
+    design: &Design,
+    catalog: &Catalog,
+    st: &mut CatalogState,
+    ui_state: &UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let CatalogState {
+        builtin,
+        user,
+        window,
+        path,
+        load_error,
+        ..
+    } = st;
+    let Some(w) = window.as_mut() else {
+        return;
+    };
+    let shown = Shown {
+        design,
+        catalog,
+        builtin,
+        user,
+        path: path.as_deref(),
+    };
+    let mut open = true;
+    let win = egui::Window::new("Parts catalog")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(true)
+        .default_size([780.0, 660.0]);
+    super::widgets::placed(
+        win,
+        ui_state.central_rect,
+        super::widgets::WindowSpot::TopLeft,
+    )
+    .show(ctx, |ui| {
+        if let Some(e) = load_error {
+            ui.colored_label(
+                super::theme::status(ui, super::theme::Status::Bad),
+                e.as_str(),
+            );
+        }
+        if let Some((err, text)) = &w.message {
+            let status = if *err {
+                super::theme::Status::Bad
+            } else {
+                super::theme::Status::Good
+            };
+            ui.colored_label(super::theme::status(ui, status), text);
+        }
+        for warning in &w.warnings {
+            ui.colored_label(
+                super::theme::status(ui, super::theme::Status::Short),
+                format!("⚠ {warning}"),
+            );
+        }
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(250.0);
+                list_ui(ui, shown, w, cmds);
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("catalog_detail")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        if w.draft.is_some() {
+                            draft_ui(ui, catalog, w, cmds);
+                        } else {
+                            detail_ui(ui, shown, w, cmds);
+                        }
+                    });
+            });
+        });
+    });
+    if !open {
+        *window = None;
+    }
+}
+
+/// What the window shows, read-only: the open design, the merged catalog and the two it is merged from.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    design: &'a Design,
+    catalog: &'a Catalog,
+    builtin: &'a Catalog,
+    user: &'a Catalog,
+    /// The user catalog file, if there is one.
+    path: Option<&'a std::path::Path>,
+}
+
+/// The part list: new, import, search, and the parts by category.
+fn list_ui(ui: &mut egui::Ui, shown: Shown<'_>, w: &mut CatalogWindow, cmds: &mut Vec<AppCommand>) {
+    let Shown {
+        design,
+        catalog,
+        builtin,
+        user,
+        ..
+    } = shown;
+    ui.horizontal(|ui| {
+        ui.menu_button("New part", |ui| {
+            for (label, kind) in new_kinds() {
+                if ui.button(label).clicked() {
+                    let id = user::free_id(catalog, &format!("my-{}", label.to_lowercase().replace(' ', "-")));
+                    w.draft = Some(Draft::new(None, id.0, blank_part(kind)));
+                    w.message = None;
+                }
+            }
+        });
+        if ui
+            .button("Import NetBox…")
+            .on_hover_text("Read a NetBox devicetype-library YAML file as a user part, checking its ports and power draw")
+            .clicked()
+        {
+            cmds.push(AppCommand::ImportNetbox(None));
+        }
+    });
+    ui.horizontal(|ui| {
+        let l = ui.label("Find part");
+        ui.add(
+            egui::TextEdit::singleline(&mut w.search)
+                .hint_text("name or id")
+                .desired_width(f32::INFINITY),
+        )
+        .labelled_by(l.id);
+    });
+    ui.checkbox(&mut w.only_design, "Only parts in this design (•)");
+    let needle = w.search.trim().to_lowercase();
+    egui::ScrollArea::vertical()
+        .id_salt("catalog_list")
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            for cat in Category::ALL {
+                let parts: Vec<(&PartId, &Part)> = catalog
+                    .in_category(cat)
+                    .filter(|(id, p)| {
+                        (needle.is_empty()
+                            || id.as_str().to_lowercase().contains(&needle)
+                            || p.name.to_lowercase().contains(&needle))
+                            && (!w.only_design || design.parts.contains_key(*id))
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    continue;
+                }
+                ui.label(egui::RichText::new(cat.label()).strong());
+                for (id, p) in parts {
+                    let origin = Origin::of(id, builtin, user);
+                    let mut text = p.name.clone();
+                    if origin != Origin::BuiltIn {
+                        text.push_str(&format!(" ({})", origin.label()));
+                    }
+                    if design.parts.contains_key(id) {
+                        text.push_str(" •");
+                    }
+                    let resp = ui
+                        .selectable_label(w.selected.as_ref() == Some(id), text)
+                        .on_hover_text(format!(
+                            "{id}{}",
+                            if design.parts.contains_key(id) {
+                                " · used in this design"
+                            } else {
+                                ""
+                            }
+                        ));
+                    if resp.clicked() {
+                        w.selected = Some(id.clone());
+                        w.draft = None;
+                        w.swap_to = None;
+                        w.override_buf.clear();
+                        w.message = None;
+                        w.warnings.clear();
+                    }
+                }
+            }
+        });
+}
+
+/// "overridden" beside a device whose part, or a part in its slots, has a price or power overridden in the
+/// design, naming them on hover.
+pub fn overridden_mark_ui(ui: &mut egui::Ui, design: &Design, device: &crate::model::Device) {
+    let notes: Vec<String> = std::iter::once(&device.part)
+        .chain(device.gpus.values())
+        .chain(device.nics.values())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter_map(|id| design.parts.get(id).map(|p| (id, p)))
+        .flat_map(|(id, p)| {
+            figures::override_notes(p)
+                .into_iter()
+                .map(move |n| format!("{id}: {n}"))
+        })
+        .collect();
+    if !notes.is_empty() {
+        ui.colored_label(
+            super::theme::status(ui, super::theme::Status::Short),
+            "overridden",
+        )
+        .on_hover_text(notes.join("\n"));
+    }
+}
+
+/// The figures of a part with their sources; a figure without a source says "estimate".
+fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
+    egui::Grid::new("catalog_figures")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            for Figure { path, value, .. } in figures::figures(part) {
+                ui.label(&path);
+                ui.label(super::widgets::fmt_num(value));
+                match figures::source_of(part, &path) {
+                    Some(s) => ui.add(egui::Label::new(egui::RichText::new(s).small()).wrap()),
+                    None => ui.colored_label(
+                        super::theme::status(ui, super::theme::Status::Short),
+                        "estimate (no source)",
+                    ),
+                };
+                ui.end_row();
+            }
+        });
+}
+
+/// A part as it is: origin, figures and sources, what can be done with it, and how the open design uses it.
+fn detail_ui(
+    ui: &mut egui::Ui,
+    shown: Shown<'_>,
+    w: &mut CatalogWindow,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Shown {
+        design,
+        catalog,
+        builtin,
+        user,
+        path,
+    } = shown;
+    let Some(id) = w.selected.clone() else {
+        ui.label("Choose a part on the left, or make a new one.");
+        let file = path.map_or_else(
+            || "no user catalog file: your parts last for this session".to_string(),
+            |p| format!("Your parts are kept in {}", p.display()),
+        );
+        ui.label(egui::RichText::new(file).weak());
+        ui.label(
+            egui::RichText::new(
+                "A design copies the spec of each part it uses, so it stays self-contained.",
+            )
+            .weak(),
+        );
+        return;
+    };
+    let Some(part) = catalog.parts.get(&id).or_else(|| design.parts.get(&id)) else {
+        ui.label(format!("{id} is no longer in the catalog."));
+        return;
+    };
+    let origin = Origin::of(&id, builtin, user);
+    ui.heading(&part.name);
+    ui.label(format!("{id} · {} · {}", part.vendor, origin.label()));
+    ui.horizontal(|ui| {
+        if ui
+            .button("Edit part")
+            .on_hover_text("Edit the part; a built-in part's edited copy goes in your user catalog")
+            .clicked()
+        {
+            w.draft = Some(Draft::new(Some(id.clone()), id.0.clone(), part.clone()));
+            w.message = None;
+        }
+        if ui.button("Duplicate").clicked() {
+            let new_id = user::free_id(catalog, &format!("{id}-copy"));
+            let mut copy = part.clone();
+            copy.name = format!("{} (copy)", part.name);
+            copy.overrides.clear();
+            w.draft = Some(Draft::new(None, new_id.0, copy));
+            w.message = None;
+        }
+        match origin {
+            Origin::User => {
+                if ui.button("Delete").clicked() {
+                    cmds.push(AppCommand::RemoveUserPart(id.clone()));
+                }
+            }
+            Origin::EditedBuiltIn => {
+                if ui.button("Revert to built-in").clicked() {
+                    cmds.push(AppCommand::RemoveUserPart(id.clone()));
+                }
+            }
+            Origin::BuiltIn => {}
+        }
+    });
+    ui.separator();
+    figures_grid_ui(ui, part);
+    if design.parts.contains_key(&id) {
+        ui.separator();
+        design_use_ui(ui, design, catalog, &id, w, cmds);
+    }
+}
+
+/// The open design's use of a part: its copy (update it from the catalog), price and power overrides, and
+/// replacing it everywhere.
+fn design_use_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    catalog: &Catalog,
+    id: &PartId,
+    w: &mut CatalogWindow,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(copy) = design.parts.get(id) else {
+        return;
+    };
+    ui.strong(format!(
+        "In this design ({} uses)",
+        uses_in_design(design, id)
+    ));
+    if let Some(cat) = catalog.parts.get(id) {
+        let mut plain = copy.clone();
+        for field in figures::OVERRIDABLE {
+            plain = figures::reset_override(&plain, field);
+        }
+        if plain != *cat {
+            ui.horizontal_wrapped(|ui| {
+                ui.label("The design's copy differs from the catalog's part.");
+                if ui.button("Update the design's copy").clicked() {
+                    let mut updated = cat.clone();
+                    updated.overrides.clear();
+                    cmds.push(AppCommand::Edit(
+                        format!("Update {id} from the catalog"),
+                        Edit::SetPart(id.clone(), Some(Box::new(updated))),
+                    ));
+                }
+            });
+        }
+    }
+    overrides_ui(ui, copy, id, w, cmds);
+    ui.add_space(6.0);
+    swap_ui(ui, design, catalog, copy, id, w, cmds);
+}
+
+/// Price and power of the design's copy, overridable with a source; overridden ones say so and can be reset.
+fn overrides_ui(
+    ui: &mut egui::Ui,
+    copy: &Part,
+    id: &PartId,
+    w: &mut CatalogWindow,
+    cmds: &mut Vec<AppCommand>,
+) {
+    // The typed text follows the document after an override, an undo or a reset.
+    if w.override_of.as_ref() != Some(copy) {
+        w.override_buf.clear();
+        w.override_of = Some(copy.clone());
+    }
+    for (field, short, label) in [
+        ("price_usd", "price", "Price in this design, USD"),
+        ("power_w", "power", "Power in this design, W"),
+    ] {
+        let current = if field == "price_usd" {
+            copy.price_usd
+        } else {
+            copy.power_w
+        };
+        let (value, source) = w.override_buf.entry(field.to_string()).or_insert_with(|| {
+            (
+                super::widgets::fmt_num(current),
+                copy.source(field).unwrap_or("").to_string(),
+            )
+        });
+        let mut set = false;
+        ui.horizontal(|ui| {
+            let l = ui.label(label);
+            ui.add(egui::TextEdit::singleline(value).desired_width(90.0))
+                .labelled_by(l.id);
+            set = ui.button(format!("Set {short}")).clicked();
+            if let Some(o) = copy.overrides.get(field) {
+                ui.colored_label(
+                    super::theme::status(ui, super::theme::Status::Short),
+                    "overridden",
+                )
+                .on_hover_text(format!(
+                    "catalog: {} ({})",
+                    super::widgets::fmt_num(o.catalog),
+                    o.catalog_source.as_deref().unwrap_or("no source")
+                ));
+                if ui.button(format!("Reset {short}")).clicked() {
+                    cmds.push(AppCommand::Edit(
+                        format!("Reset {field} of {id} to the catalog's"),
+                        Edit::SetPart(
+                            id.clone(),
+                            Some(Box::new(figures::reset_override(copy, field))),
+                        ),
+                    ));
+                }
+            }
+        });
+        ui.add(
+            egui::TextEdit::singleline(source)
+                .hint_text(format!("source of the {short} (empty: estimate)"))
+                .desired_width(f32::INFINITY),
+        )
+        .on_hover_text(format!("Where the {short} in this design comes from"));
+        if set {
+            let parsed = value.trim().replace(['_', ','], "").parse::<f64>();
+            w.message = match parsed.map(|v| figures::with_override(copy, field, v, source)) {
+                Ok(Ok(p)) => {
+                    cmds.push(AppCommand::Edit(
+                        format!("Override {field} of {id}"),
+                        Edit::SetPart(id.clone(), Some(Box::new(p))),
+                    ));
+                    None
+                }
+                Ok(Err(e)) => Some((true, e.to_string())),
+                Err(_) => Some((
+                    true,
+                    format!("{label}: \"{}\" is not a number", value.trim()),
+                )),
+            };
+        }
+    }
+}
+
+/// Replace this part everywhere in the design with another of its kind.
+fn swap_ui(
+    ui: &mut egui::Ui,
+    design: &Design,
+    catalog: &Catalog,
+    copy: &Part,
+    id: &PartId,
+    w: &mut CatalogWindow,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let same_kind =
+        |p: &Part| std::mem::discriminant(&p.kind) == std::mem::discriminant(&copy.kind);
+    let mut options: Vec<(&PartId, &Part)> = catalog
+        .parts
+        .iter()
+        .chain(design.parts.iter())
+        .filter(|(pid, p)| *pid != id && same_kind(p))
+        .collect();
+    options.sort_by(|a, b| a.0.cmp(b.0));
+    options.dedup_by(|a, b| a.0 == b.0);
+    ui.horizontal_wrapped(|ui| {
+        let l = ui.label("Replace everywhere with");
+        let chosen = w
+            .swap_to
+            .as_ref()
+            .map_or_else(|| "choose a part".to_string(), ToString::to_string);
+        egui::ComboBox::from_id_salt("catalog_swap_to")
+            .selected_text(chosen)
+            .show_ui(ui, |ui| {
+                for (pid, p) in &options {
+                    if ui
+                        .selectable_label(
+                            w.swap_to.as_ref() == Some(*pid),
+                            format!("{pid} · {}", p.name),
+                        )
+                        .clicked()
+                    {
+                        w.swap_to = Some((*pid).clone());
+                    }
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        let ready = w.swap_to.is_some();
+        if ui
+            .add_enabled(ready, egui::Button::new("Replace"))
+            .on_hover_text(
+                "One undoable edit; refused with the reason where the new part does not fit",
+            )
+            .clicked()
+            && let Some(to) = w.swap_to.clone()
+        {
+            cmds.push(AppCommand::SwapPart(id.0.clone(), to.0));
+        }
+    });
+}
+
+/// The part being edited: id, name, vendor, each figure with its source, and the kind's details as RON.
+fn draft_ui(
+    ui: &mut egui::Ui,
+    catalog: &Catalog,
+    w: &mut CatalogWindow,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(d) = w.draft.as_mut() else {
+        return;
+    };
+    let mut cancel = false;
+    ui.heading(if d.original.is_some() {
+        "Edit part"
+    } else {
+        "New part"
+    });
+    egui::Grid::new("catalog_draft_head")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let l = ui.label("Id");
+            let editable = d.original.is_none();
+            ui.add_enabled(
+                editable,
+                egui::TextEdit::singleline(&mut d.id).desired_width(220.0),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Name");
+            ui.add(egui::TextEdit::singleline(&mut d.part.name).desired_width(320.0))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Vendor");
+            ui.add(egui::TextEdit::singleline(&mut d.part.vendor).desired_width(220.0))
+                .labelled_by(l.id);
+            ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut d.part.liquid_cooled, "Needs direct liquid cooling");
+            ui.end_row();
+        });
+    ui.separator();
+    ui.label("Figures and their sources (a figure without a source is reported as an estimate):");
+    draft_figures_ui(ui, d);
+    egui::CollapsingHeader::new("Kind details (RON: form factor, protocols, slots)")
+        .id_salt("catalog_kind_ron")
+        .show(ui, |ui| {
+            ui.add(
+                egui::TextEdit::multiline(&mut d.kind_ron)
+                    .code_editor()
+                    .desired_rows(6)
+                    .desired_width(f32::INFINITY),
+            );
+            if ui.button("Apply details").clicked() {
+                match crate::io::parse_ron::<PartKind>(
+                    &d.kind_ron,
+                    std::path::Path::new("kind details"),
+                ) {
+                    Ok(kind) => {
+                        d.part.kind = kind;
+                        d.refill();
+                        d.errors.clear();
+                    }
+                    Err(e) => d.errors = vec![e.to_string()],
+                }
+            }
+        });
+    for e in &d.errors {
+        ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Save to user catalog").clicked() {
+            let taken = d.original.as_ref().is_none_or(|o| o.0 != d.id)
+                && catalog.parts.contains_key(&PartId::new(d.id.trim()));
+            match d.build() {
+                Ok(_) if taken => {
+                    d.errors = vec![format!("id \"{}\" is taken: choose another", d.id.trim())]
+                }
+                Ok(part) => cmds.push(AppCommand::SaveUserPart {
+                    id: PartId::new(d.id.trim()),
+                    part: Box::new(part),
+                    replaces: d.original.clone(),
+                }),
+                Err(errors) => d.errors = errors,
+            }
+        }
+        if ui.button("Cancel").clicked() {
+            cancel = true;
+        }
+    });
+    if cancel {
+        w.draft = None;
+    }
+}
+
+fn draft_figures_ui(ui: &mut egui::Ui, d: &mut Draft) {
+    egui::Grid::new("catalog_draft_figures")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            for (path, value) in &mut d.values {
+                let l = ui.label(path.as_str());
+                ui.add_sized([80.0, 20.0], egui::TextEdit::singleline(value))
+                    .labelled_by(l.id);
+                let source = d.sources.entry(path.clone()).or_default();
+                let inherited = figures::source_of(&d.part, path)
+                    .filter(|_| d.part.source(path).is_none())
+                    .map(str::to_string);
+                let hint = inherited.unwrap_or_else(|| "estimate: give a source".to_string());
+                let width = ui.available_width().max(200.0);
+                ui.add_sized(
+                    [width, 20.0],
+                    egui::TextEdit::singleline(source).hint_text(hint),
+                )
+                .on_hover_text(format!("Source of {path}"));
+                ui.end_row();
+            }
+        });
+}

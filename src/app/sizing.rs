@@ -1,0 +1,324 @@
+//! File > Size from a requirement: the smallest design that serves a request rate under a p99 target, that
+//! trains a model in time, or that a yearly budget pays for, with a live preview of what it will make and why
+//! that size. The design comes from the same sizing as `racksmith size` (`templates::sizing`) and opens as one
+//! step ("discard changes?" first when needed).
+
+use super::AppCommand;
+use super::state::UiState;
+use crate::catalog::Catalog;
+use crate::templates::sizing::{self, BudgetOption, Sized};
+
+/// What to size for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Goal {
+    /// A request rate under a p99 latency target.
+    #[default]
+    Serving,
+    /// A training job within a number of days.
+    Training,
+    /// What a yearly budget buys.
+    Budget,
+}
+
+impl Goal {
+    const ALL: [Goal; 3] = [Goal::Serving, Goal::Training, Goal::Budget];
+
+    fn label(self) -> &'static str {
+        match self {
+            Goal::Serving => "Serving",
+            Goal::Training => "Training",
+            Goal::Budget => "Budget",
+        }
+    }
+
+    /// The fields of the goal: (name, help, default), in order (the GPU model is chosen apart).
+    fn fields(self) -> &'static [(&'static str, &'static str, &'static str)] {
+        match self {
+            Goal::Serving => &[
+                ("Requests per second", "Requests per second to serve", "200"),
+                ("p99 target, ms", "p99 latency target, milliseconds", "2000"),
+                (
+                    "Replica req/s",
+                    "Requests per second one replica sustains at full load (your benchmark)",
+                    "5",
+                ),
+                ("GPUs per replica", "GPUs each replica runs on", "1"),
+                (
+                    "Utilisation",
+                    "Planned utilisation of each replica, in (0, 1)",
+                    "0.7",
+                ),
+            ],
+            Goal::Training => &[
+                ("Parameters", "Model parameters, e.g. 13e9", "13e9"),
+                ("Tokens", "Training tokens, e.g. 300e9", "300e9"),
+                ("Days", "Days the job may take", "30"),
+                ("MFU", "Model FLOPs utilisation", "0.4"),
+            ],
+            Goal::Budget => &[
+                ("USD per year", "Budget per year, USD", "1.2e6"),
+                (
+                    "Replica req/s",
+                    "Requests per second one replica sustains at full load (your benchmark)",
+                    "5",
+                ),
+                ("GPUs per replica", "GPUs each replica runs on", "1"),
+                (
+                    "Utilisation",
+                    "Planned utilisation of each replica, in (0, 1)",
+                    "0.7",
+                ),
+            ],
+        }
+    }
+
+    fn default_gpu(self) -> &'static str {
+        match self {
+            Goal::Training => "h100-sxm",
+            Goal::Serving | Goal::Budget => "l40s",
+        }
+    }
+}
+
+/// What the requirement makes: the sized design, and for a budget what each way of buying GPUs gets.
+struct Outcome {
+    sized: Option<Sized>,
+    options: Vec<BudgetOption>,
+}
+
+impl Outcome {
+    fn one(sized: Sized) -> Self {
+        Self {
+            sized: Some(sized),
+            options: Vec::new(),
+        }
+    }
+}
+
+/// The dialog's state: the goal, its values, and the preview made from them.
+pub struct SizingDialog {
+    goal: Goal,
+    gpu: String,
+    values: Vec<String>,
+    preview_for: Option<(Goal, String, Vec<String>)>,
+    preview: Option<Result<Outcome, String>>,
+}
+
+impl Default for SizingDialog {
+    fn default() -> Self {
+        Self::on(Goal::Serving)
+    }
+}
+
+impl SizingDialog {
+    fn on(goal: Goal) -> Self {
+        Self {
+            goal,
+            gpu: goal.default_gpu().to_string(),
+            values: goal.fields().iter().map(|f| f.2.to_string()).collect(),
+            preview_for: None,
+            preview: None,
+        }
+    }
+
+    fn number(&self, i: usize) -> Result<f64, String> {
+        let name = self.goal.fields().get(i).map_or("value", |f| f.0);
+        let text = self.values.get(i).map_or("", |v| v.trim());
+        text.replace(['_', ','], "")
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("{name}: \"{text}\" is not a number"))
+    }
+
+    fn whole(&self, i: usize) -> Result<u32, String> {
+        let v = self.number(i)?;
+        if v >= 1.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
+            Ok(v as u32)
+        } else {
+            let name = self.goal.fields().get(i).map_or("value", |f| f.0);
+            Err(format!("{name}: a whole number of 1 or more"))
+        }
+    }
+
+    /// Sizes the design for the values as they are.
+    fn compute(&self, catalog: &Catalog) -> Result<Outcome, String> {
+        let gpu = self.gpu.clone();
+        let err = |e: crate::templates::TemplateError| e.to_string();
+        match self.goal {
+            Goal::Serving => {
+                let need = sizing::ServingNeed {
+                    requests_per_s: self.number(0)?,
+                    p99_ms: self.number(1)?,
+                    replica_rps: self.number(2)?,
+                    gpus_per_replica: self.whole(3)?,
+                    utilisation: self.number(4)?,
+                    gpu,
+                };
+                sizing::serving(catalog, &need)
+                    .map(Outcome::one)
+                    .map_err(err)
+            }
+            Goal::Training => {
+                let need = sizing::TrainingNeed {
+                    parameters: self.number(0)?,
+                    tokens: self.number(1)?,
+                    days: self.number(2)?,
+                    mfu: self.number(3)?,
+                    gpu,
+                };
+                sizing::training(catalog, &need)
+                    .map(Outcome::one)
+                    .map_err(err)
+            }
+            Goal::Budget => {
+                let need = sizing::BudgetNeed {
+                    usd_per_year: self.number(0)?,
+                    replica_rps: self.number(1)?,
+                    gpus_per_replica: self.whole(2)?,
+                    utilisation: self.number(3)?,
+                    gpu,
+                };
+                let (options, sized) = sizing::budget(catalog, &need).map_err(err)?;
+                Ok(Outcome { sized, options })
+            }
+        }
+    }
+
+    /// Sizes again when the values changed.
+    fn refresh(&mut self, catalog: &Catalog) {
+        let key = (self.goal, self.gpu.clone(), self.values.clone());
+        if self.preview_for.as_ref() == Some(&key) {
+            return;
+        }
+        self.preview = Some(self.compute(catalog));
+        self.preview_for = Some(key);
+    }
+}
+
+/// The sizing window.
+pub fn sizing_dialog_ui(
+    ctx: &egui::Context,
+    catalog: &Catalog,
+    dialog: &mut Option<SizingDialog>,
+    state: &UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(d) = dialog.as_mut() else {
+        return;
+    };
+    let mut open = true;
+    let mut done = false;
+    let window = egui::Window::new("Size from a requirement")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .default_width(480.0);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopCentre,
+    )
+    .show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            for g in Goal::ALL {
+                if ui.selectable_label(d.goal == g, g.label()).clicked() && d.goal != g {
+                    *d = SizingDialog::on(g);
+                }
+            }
+        });
+        inputs_ui(ui, d);
+        d.refresh(catalog);
+        ui.separator();
+        match &d.preview {
+            Some(Ok(o)) => outcome_ui(ui, o),
+            Some(Err(e)) => {
+                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+            }
+            None => {}
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            let design = match &d.preview {
+                Some(Ok(Outcome { sized: Some(s), .. })) => Some(s.design.clone()),
+                _ => None,
+            };
+            if ui
+                .add_enabled(design.is_some(), egui::Button::new("Create"))
+                .clicked()
+                && let Some(design) = design
+            {
+                cmds.push(AppCommand::NewSized(Box::new(design)));
+                done = true;
+            }
+            if ui.button("Cancel").clicked() {
+                done = true;
+            }
+        });
+    });
+    if done || !open {
+        *dialog = None;
+    }
+}
+
+fn inputs_ui(ui: &mut egui::Ui, d: &mut SizingDialog) {
+    egui::Grid::new("sizing_inputs")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let l = ui.label("GPU");
+            egui::ComboBox::from_id_salt("sizing_gpu")
+                .selected_text(d.gpu.clone())
+                .show_ui(ui, |ui| {
+                    for (g, _) in crate::templates::GPU_MODELS {
+                        ui.selectable_value(&mut d.gpu, g.to_string(), g);
+                    }
+                })
+                .response
+                .labelled_by(l.id);
+            ui.end_row();
+            for ((name, help, _), v) in d.goal.fields().iter().zip(d.values.iter_mut()) {
+                let l = ui.label(*name).on_hover_text(*help);
+                ui.add(egui::TextEdit::singleline(v).desired_width(140.0))
+                    .labelled_by(l.id)
+                    .on_hover_text(*help);
+                ui.end_row();
+            }
+        });
+}
+
+fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
+    use crate::export::html::thousands;
+    if !o.options.is_empty() {
+        ui.label("The budget buys, each way:");
+        egui::Grid::new("sizing_budget")
+            .striped(true)
+            .show(ui, |ui| {
+                for b in &o.options {
+                    ui.label(&b.option);
+                    ui.label(format!("{} GPUs", b.gpus));
+                    ui.label(format!("{:.1} req/s", b.requests_per_s));
+                    ui.label(format!("${}/yr", thousands(b.usd_per_year, 0)));
+                    ui.end_row();
+                }
+            });
+    }
+    let Some(s) = &o.sized else {
+        ui.label("One owned server costs more than the budget per year: nothing to create.");
+        return;
+    };
+    ui.strong(format!(
+        "{} servers, {} GPUs ({}), {} racks",
+        s.servers, s.gpus, s.gpu, s.racks
+    ));
+    ui.label(format!(
+        "{:.1} kW IT · capex ${} · TCO ${} · ${:.2}/GPU-h owned",
+        s.it_kw,
+        thousands(s.capex_usd, 0),
+        thousands(s.tco_usd, 0),
+        s.usd_per_gpu_hour
+    ));
+    ui.label("Why this size:");
+    for (k, v) in &s.why {
+        ui.label(format!("• {k}: {v}"));
+    }
+}
