@@ -265,9 +265,24 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             out.push(f);
         }
     }
-    // Links the routed traffic loads beyond their capacity.
+    // Links the routed traffic loads beyond their capacity. A design that serves requests and trains nothing, with
+    // each replica inside one server, runs no collectives across servers: their overloads are reported for
+    // reference (info), not as a problem.
+    let per_server = bw.servers.iter().map(|s| s.gpus).max().unwrap_or(0);
+    let serving_only = design.params.training.is_none()
+        && design
+            .params
+            .serving
+            .as_ref()
+            .is_some_and(|s| (s.gpus_per_replica as usize) <= per_server.max(1));
+    let collective = |name: &str| {
+        super::routing::PATTERNS
+            .get(..3)
+            .is_some_and(|c| c.contains(&name))
+    };
     for p in &bw.routing.patterns {
         if p.hottest_utilisation > 1.0 + 1e-6 {
+            let reference = serving_only && collective(&p.pattern);
             let over: Vec<&super::routing::LinkLoad> = bw
                 .routing
                 .links
@@ -285,14 +300,24 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
                 })
                 .collect();
             let mut f = Finding::new(
-                Severity::Warning,
+                if reference {
+                    Severity::Info
+                } else {
+                    Severity::Warning
+                },
                 "link-overloaded",
                 format!(
-                    "{}: {} link(s) are offered more than they carry; the hottest at {:.0}% ({:.0} Gb/s)",
+                    "{}: {} link(s) are offered more than they carry; the hottest at {:.0}% ({:.0} Gb/s){}",
                     p.pattern,
                     over.len(),
                     p.hottest_utilisation * 100.0,
-                    p.hottest_load_gbps
+                    p.hottest_load_gbps,
+                    if reference {
+                        " (for reference: the design serves requests with replicas inside one server and trains \
+                         nothing, so it runs no collectives across servers)"
+                    } else {
+                        ""
+                    }
                 ),
                 "add parallel links or spine capacity where the load concentrates",
             );
