@@ -78,12 +78,15 @@ pub fn analyze(design: &Design, latency: &LatencyReport) -> SitesReport {
     for (id, r) in &design.racks {
         racks_of.entry(r.site.as_str()).or_default().push(*id);
     }
+    // GPUs per rack in one pass over the devices, so each site's count costs its racks, not every device.
+    let mut gpus_per_rack: BTreeMap<RackId, usize> = BTreeMap::new();
+    for d in design.devices.values() {
+        *gpus_per_rack.entry(d.rack).or_default() += d.gpus.len();
+    }
     let gpus_in = |racks: &[RackId]| -> usize {
-        design
-            .devices
-            .values()
-            .filter(|d| racks.contains(&d.rack))
-            .map(|d| d.gpus.len())
+        racks
+            .iter()
+            .map(|r| gpus_per_rack.get(r).copied().unwrap_or(0))
             .sum()
     };
     let serving = design.params.serving.as_ref();
