@@ -131,32 +131,23 @@ fn serving_latency_and_its_capacity() {
 
 #[test]
 fn collective_overloads_in_a_serving_only_design_are_for_reference() {
+    let overloads = |d: &Design| -> Vec<racksmith::analysis::Finding> {
+        analyze(d)
+            .findings
+            .into_iter()
+            .filter(|f| f.code == "link-overloaded")
+            .collect()
+    };
     // The two-region sample serves with one-GPU replicas and trains nothing: its WAN links are offered far more
     // all-to-all and hierarchical all-reduce traffic than they carry, which is reported as info, not a warning.
     let mut d = sample("l40s-two-regions").unwrap();
-    let r = analyze(&d);
-    let over: Vec<_> = r
-        .findings
-        .iter()
-        .filter(|f| f.code == "link-overloaded")
-        .collect();
+    let over = overloads(&d);
     assert!(!over.is_empty());
-    assert!(
-        over.iter().all(|f| f.severity == Severity::Info),
-        "{over:?}"
-    );
+    assert!(over.iter().all(|f| f.severity == Severity::Info), "{over:?}");
     assert!(over.iter().all(|f| f.message.contains("for reference")));
     // The same fabric asked to train: the overloads are warnings again.
     d.params.training = Some(racksmith::model::Training::default());
-    let r = analyze(&d);
-    let over: Vec<_> = r
-        .findings
-        .iter()
-        .filter(|f| f.code == "link-overloaded")
-        .collect();
+    let over = overloads(&d);
     assert!(!over.is_empty());
-    assert!(
-        over.iter().all(|f| f.severity == Severity::Warning),
-        "{over:?}"
-    );
+    assert!(over.iter().all(|f| f.severity == Severity::Warning), "{over:?}");
 }
