@@ -143,11 +143,17 @@ fn collective_overloads_in_a_serving_only_design_are_for_reference() {
     let mut d = sample("l40s-two-regions").unwrap();
     let over = overloads(&d);
     assert!(!over.is_empty());
-    assert!(over.iter().all(|f| f.severity == Severity::Info), "{over:?}");
+    assert!(
+        over.iter().all(|f| f.severity == Severity::Info),
+        "{over:?}"
+    );
     assert!(over.iter().all(|f| f.message.contains("for reference")));
     // The same fabric asked to train: the overloads are warnings again.
     d.params.training = Some(racksmith::model::Training::default());
     let over = overloads(&d);
     assert!(!over.is_empty());
-    assert!(over.iter().all(|f| f.severity == Severity::Warning), "{over:?}");
+    assert!(
+        over.iter().all(|f| f.severity == Severity::Warning),
+        "{over:?}"
+    );
 }

@@ -6,7 +6,6 @@
 //! articulation points and bridges to find the parts whose loss disconnects GPUs, and only analyses those.
 
 use super::{Report, analyze};
-use crate::edit::Edit;
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use serde::Serialize;
@@ -135,12 +134,12 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
                 .devices
                 .get(&id)
                 .map_or_else(|| id.to_string(), |x| x.name.clone());
-            let _ = Edit::RemoveDevice(id).apply(&mut d);
+            d.remove_devices(&BTreeSet::from([id]));
             format!("device {name}")
         }
         Failure::Link(id) => {
             let what = describe_link(design, id);
-            let _ = Edit::RemoveLink(id).apply(&mut d);
+            d.links.remove(&id);
             what
         }
         Failure::Feed(rack) => {
@@ -152,28 +151,25 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
             let load = super::power::rack_power_w(design, rack);
             let feed = design.racks.get(&rack).and_then(|r| r.feed_capacity_w);
             if feed.is_none_or(|f| load > f) {
-                let ids: Vec<DeviceId> = design
+                let ids: BTreeSet<DeviceId> = design
                     .devices
                     .iter()
                     .filter(|(_, x)| x.rack == rack)
                     .map(|(id, _)| *id)
                     .collect();
-                for id in ids {
-                    let _ = Edit::RemoveDevice(id).apply(&mut d);
-                }
+                d.remove_devices(&ids);
             }
             format!("one power feed of rack {name}")
         }
         Failure::Site(site) => {
-            let ids: Vec<DeviceId> = design
+            // Every device of the site at once: one pass over the links, not one per device.
+            let ids: BTreeSet<DeviceId> = design
                 .devices
                 .iter()
                 .filter(|(_, x)| design.racks.get(&x.rack).is_some_and(|r| r.site == site))
                 .map(|(id, _)| *id)
                 .collect();
-            for id in ids {
-                let _ = Edit::RemoveDevice(id).apply(&mut d);
-            }
+            d.remove_devices(&ids);
             format!("site {site}")
         }
     };

@@ -311,6 +311,19 @@ impl Design {
         id
     }
 
+    /// Removes devices and every link that touches them, in one pass over the links (a plain removal for the
+    /// analysis's what-ifs; edits that must be undone go through `edit::Edit`). Returns how many links went.
+    pub fn remove_devices(&mut self, ids: &std::collections::BTreeSet<DeviceId>) -> usize {
+        if ids.is_empty() {
+            return 0;
+        }
+        self.devices.retain(|id, _| !ids.contains(id));
+        let before = self.links.len();
+        self.links
+            .retain(|_, l| !ids.contains(&l.a.device) && !ids.contains(&l.b.device));
+        before - self.links.len()
+    }
+
     /// The spec of a part used by this design.
     pub fn part(&self, id: &PartId) -> Option<&Part> {
         self.parts.get(id)
