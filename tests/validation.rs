@@ -215,3 +215,13 @@ fn the_nearest_name_is_a_likely_misspelling() {
     assert_eq!(io::nearest("peu", &known), Some("pue"));
     assert_eq!(io::nearest("colour", &known), None);
 }
+
+#[test]
+fn an_unknown_nic_role_is_refused_by_name() {
+    let t = sample_text();
+    let bad = with(&t, "default_nics:", "\"Storage\":", "\"Storge\":");
+    let msg = error(&bad);
+    assert!(msg.contains("unknown NIC role \"Storge\""), "{msg}");
+    assert!(msg.contains("Compute, Storage or Management"), "{msg}");
+    assert!(msg.contains("bad.ron"), "{msg}");
+}

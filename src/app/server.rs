@@ -220,7 +220,7 @@ pub fn server_window_ui(
             slots: server
                 .nic_slots
                 .iter()
-                .map(|s| (format!("{:?}", s.role), &s.slot))
+                .map(|s| (s.role.name().to_string(), &s.slot))
                 .collect(),
             offers: of(Category::Nic),
         },

@@ -279,7 +279,9 @@ pub struct SlotSpec {
 }
 
 /// What a NIC slot's ports are cabled to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 pub enum NicRole {
     /// GPU (east-west, compute fabric) traffic.
     #[default]
@@ -352,8 +354,56 @@ pub struct ServerSpec {
     pub nvlink: Option<NvLinkDomainSpec>,
     /// GPU part installed in every GPU slot when the server is added (integrated systems such as DGX).
     pub default_gpu: Option<PartId>,
-    /// NIC part per slot role installed when the server is added.
-    pub default_nics: BTreeMap<String, PartId>,
+    /// NIC part per slot role installed when the server is added (written `{"Compute": "cx7-ndr"}`).
+    #[serde(with = "nic_role_keys")]
+    pub default_nics: BTreeMap<NicRole, PartId>,
+}
+
+impl NicRole {
+    /// Every role, in file order.
+    pub const ALL: [NicRole; 3] = [NicRole::Compute, NicRole::Storage, NicRole::Management];
+
+    /// The role's name as files write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            NicRole::Compute => "Compute",
+            NicRole::Storage => "Storage",
+            NicRole::Management => "Management",
+        }
+    }
+}
+
+/// `default_nics` keyed by role, written with the role names as strings (as files always have).
+mod nic_role_keys {
+    use super::{NicRole, PartId};
+    use serde::{Deserialize, Deserializer, Serializer, de::Error as _};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<NicRole, PartId>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter().map(|(k, v)| (k.name(), v)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<NicRole, PartId>, D::Error> {
+        let raw = BTreeMap::<String, PartId>::deserialize(d)?;
+        raw.into_iter()
+            .map(|(k, v)| {
+                NicRole::ALL
+                    .into_iter()
+                    .find(|r| r.name() == k)
+                    .map(|r| (r, v))
+                    .ok_or_else(|| {
+                        D::Error::custom(format!(
+                            "unknown NIC role \"{k}\" in default_nics: expected Compute, Storage or Management"
+                        ))
+                    })
+            })
+            .collect()
+    }
 }
 
 /// NIC figures.

@@ -460,9 +460,7 @@ fn device_edit(
             used.push(gpu.0.clone());
         }
         for (slot, slot_spec) in s.nic_slots.iter().enumerate() {
-            // TODO(catalog owns the type): key `default_nics` by `NicRole` instead of its Debug text.
-            let role = format!("{:?}", slot_spec.role);
-            if let Some(nic) = s.default_nics.get(&role) {
+            if let Some(nic) = s.default_nics.get(&slot_spec.role) {
                 device
                     .nics
                     .insert(u16::try_from(slot).unwrap_or(u16::MAX), nic.clone());

@@ -458,8 +458,12 @@ fn leaf_spine(
     }
     // NIC and switch parts by fabric and NIC speed.
     let nic_part = if pcie { Some("cx7-ndr") } else { None };
-    let nic_gbps = match nic_part.or_else(|| server.default_nics.get("Compute").map(|p| p.as_str()))
-    {
+    let nic_gbps = match nic_part.or_else(|| {
+        server
+            .default_nics
+            .get(&NicRole::Compute)
+            .map(|p| p.as_str())
+    }) {
         Some(p) => match catalog.get(p).map(|p| &p.kind) {
             Some(PartKind::Nic(n)) => n.port_gbps,
             _ => 400.0,

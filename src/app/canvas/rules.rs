@@ -24,11 +24,9 @@ pub fn new_device_power(design: &Design, catalog: &Catalog, id: &PartId) -> f64 
             w += g.power_w * s.gpu_slots.len() as f64;
         }
         for slot in &s.nic_slots {
-            // TODO(catalog owns the type): key `default_nics` by `NicRole` instead of its Debug text.
-            let role = format!("{:?}", slot.role);
             if let Some(n) = s
                 .default_nics
-                .get(&role)
+                .get(&slot.role)
                 .and_then(|n| part_spec(design, catalog, n))
             {
                 w += n.power_w;
