@@ -159,6 +159,9 @@ impl Checker<'_> {
 }
 
 const MONEY: Range = Range::closed(0.0, 1e10);
+const PUE: Range = Range::closed(1.0, 5.0);
+const ELECTRICITY: Range = Range::closed(0.0, 10.0);
+const COLOCATION: Range = Range::closed(0.0, 1e5);
 const PRICE_PER_HOUR: Range = Range::closed(0.0, 1e4);
 const SHARE: Range = Range::closed(0.0, 1.0);
 const POSITIVE_SHARE: Range = Range::above(0.0, 1.0);
@@ -179,9 +182,12 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     c.num(
         "electricity_usd_per_kwh",
         p.electricity_usd_per_kwh,
-        Range::closed(0.0, 10.0),
+        ELECTRICITY,
     );
-    c.num("pue", p.pue, Range::closed(1.0, 5.0));
+    c.num("pue", p.pue, PUE);
+    if let Some(x) = p.pue_liquid {
+        c.num("pue_liquid", x, PUE);
+    }
     c.num(
         "depreciation_years",
         p.depreciation_years,
@@ -191,7 +197,7 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     c.num(
         "colocation_usd_per_kw_month",
         p.colocation_usd_per_kw_month,
-        Range::closed(0.0, 1e5),
+        COLOCATION,
     );
     c.num(
         "support_fraction_per_year",
@@ -492,16 +498,16 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
         };
         c.num("availability", site.availability, Range::above(0.0, 1.0));
         if let Some(x) = site.pue {
-            c.num("pue", x, Range::closed(1.0, 5.0));
+            c.num("pue", x, PUE);
         }
         if let Some(x) = site.pue_liquid {
-            c.num("pue_liquid", x, Range::closed(1.0, 5.0));
+            c.num("pue_liquid", x, PUE);
         }
         if let Some(x) = site.electricity_usd_per_kwh {
-            c.num("electricity_usd_per_kwh", x, Range::closed(0.0, 10.0));
+            c.num("electricity_usd_per_kwh", x, ELECTRICITY);
         }
         if let Some(x) = site.colocation_usd_per_kw_month {
-            c.num("colocation_usd_per_kw_month", x, MONEY);
+            c.num("colocation_usd_per_kw_month", x, COLOCATION);
         }
     }
     for (id, rack) in &design.racks {
