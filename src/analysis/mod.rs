@@ -13,6 +13,7 @@ pub mod latency;
 pub mod power;
 pub mod queueing;
 pub mod routing;
+pub mod scenarios;
 pub mod sites;
 pub mod text;
 pub mod whatif;

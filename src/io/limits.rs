@@ -511,7 +511,83 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
         };
         c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
     }
+    check_scenarios(&design.scenarios, &mut problems);
     problems
+}
+
+/// Checks the figures of the planning scenarios with the ranges of the parameters they stand for.
+pub fn check_scenarios(scenarios: &[crate::model::Scenario], problems: &mut Vec<FigureProblem>) {
+    for (i, s) in scenarios.iter().enumerate() {
+        let mut c = Checker {
+            problems,
+            prefix: format!("scenarios[{i}]."),
+            part: None,
+        };
+        if let Some(r) = s.request_rate_rps {
+            c.num("request_rate_rps", r, Range::above(0.0, 1e9));
+        }
+        if let Some(t) = s.latency_target_ms {
+            c.num("latency_target_ms", t, Range::above(0.0, 1e7));
+        }
+        c.num(
+            "utilisation_target",
+            s.utilisation_target,
+            Range::open(0.0, 1.0),
+        );
+        c.num(
+            "electricity_usd_per_kwh",
+            s.electricity_usd_per_kwh,
+            Range::closed(0.0, 10.0),
+        );
+        c.num("pue", s.pue, Range::closed(1.0, 5.0));
+        if let Some(x) = s.cloud_usd_per_gpu_hour {
+            c.num("cloud_usd_per_gpu_hour", x, PRICE_PER_HOUR);
+        }
+        c.num(
+            "depreciation_years",
+            s.depreciation_years,
+            Range::above(0.0, 50.0),
+        );
+        c.num(
+            "allreduce_bytes",
+            s.allreduce_bytes,
+            Range::above(0.0, 1e15),
+        );
+        c.num(
+            "latency_message_bytes",
+            s.latency_message_bytes,
+            Range::above(0.0, 1e12),
+        );
+        let duplicate = scenarios.iter().take(i).any(|other| other.name == s.name);
+        if s.name.trim().is_empty() || duplicate {
+            let field = format!("scenarios[{i}].name");
+            problems.push(FigureProblem {
+                message: format!(
+                    "{field} = {:?}: every scenario needs a name of its own",
+                    s.name
+                ),
+                field,
+                part: None,
+                name: "name".into(),
+            });
+        }
+    }
+}
+
+/// Where scenario `i`'s entry starts in the design text: its `name:`, the `i`-th one after `scenarios:`.
+fn scenario_start(text: &str, field: &str) -> Option<usize> {
+    let index: usize = field
+        .strip_prefix("scenarios[")?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()?;
+    let list = text.find("scenarios:")?;
+    let mut at = list;
+    for _ in 0..=index {
+        at += text.get(at..)?.find("name:")? + 1;
+    }
+    Some(at - 1)
 }
 
 /// Where a figure is written in the design text, 1-based line and column, when it can be found: for a part's
@@ -524,6 +600,7 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
             parts + text.get(parts..)?.find(&key)?
         }
         None if problem.field.starts_with("params.") => text.find("params:")?,
+        None if problem.field.starts_with("scenarios[") => scenario_start(text, &problem.field)?,
         None => return None,
     };
     let needle = format!("{}:", problem.name);
