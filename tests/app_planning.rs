@@ -226,3 +226,35 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     step(&mut h);
     assert_eq!(h.state().design().scenarios.len(), 2);
 }
+
+/// The window as a planning meeting sees it: sliders, cards, charts and two scenarios side by side (image
+/// snapshot with the wgpu renderer; `UPDATE_SNAPSHOTS=1` writes a new baseline after a reviewed change).
+#[test]
+fn planning_window_snapshot() {
+    let mut d = racksmith::samples::default_design();
+    let base = racksmith::model::Scenario::from_params("base", &d.params, main_gpu(&d));
+    d.scenarios = vec![
+        base.clone(),
+        racksmith::model::Scenario {
+            name: "cheap power, PUE 1.1".into(),
+            electricity_usd_per_kwh: 0.05,
+            pue: 1.1,
+            ..base
+        },
+    ];
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_theme(egui::Theme::Dark)
+        .with_max_steps(40)
+        .wgpu()
+        .build_ui_state(
+            |ui, app: &mut RacksmithApp| app.show(ui),
+            RacksmithApp::new_for_test(d),
+        );
+    h.run_steps(5);
+    h.state_mut().ui.planning.open = true;
+    h.run_steps(5);
+    h.state_mut().ui.planning.wait();
+    h.run_steps(5);
+    h.snapshot("planning_dark_1600x1000");
+}

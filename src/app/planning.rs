@@ -663,7 +663,7 @@ fn short_option(names: &[String], v: f64) -> String {
         return String::new();
     }
     match names.get(v.round() as usize).map(String::as_str) {
-        Some("cloud on demand") => "on demand".into(),
+        Some("cloud on demand") => "cloud".into(),
         Some("cloud, 1-year commitment") => "1-year".into(),
         Some("cloud, 3-year commitment") => "3-year".into(),
         Some(other) => other.to_string(),
