@@ -186,27 +186,19 @@ fn planning_ui(
     scenarios_ui(ui, input, state, cmds);
 }
 
-/// One slider row of the grid; returns the new value when the user moved it.
-#[allow(clippy::too_many_arguments)]
-fn slider_row(
-    ui: &mut egui::Ui,
-    label: &str,
-    value: f64,
-    range: RangeInclusive<f64>,
-    log: bool,
-    suffix: &str,
-    decimals: usize,
-    held: &mut Option<String>,
-) -> Option<f64> {
+/// One slider row of the grid; returns the new value when the user moved it, and notes the slider in `held`
+/// while the pointer holds it.
+fn slider_row(ui: &mut egui::Ui, s: &SliderSpec, held: &mut Option<String>) -> Option<f64> {
+    let (label, value) = (s.label, s.value);
     let name = ui.label(label);
     let mut v = value;
     let resp = ui
         .add(
-            egui::Slider::new(&mut v, range)
-                .logarithmic(log)
+            egui::Slider::new(&mut v, s.range.clone())
+                .logarithmic(s.log)
                 .clamping(egui::SliderClamping::Never)
-                .suffix(suffix)
-                .max_decimals(decimals),
+                .suffix(s.suffix)
+                .max_decimals(s.decimals),
         )
         .labelled_by(name.id);
     ui.end_row();
@@ -354,9 +346,7 @@ fn sliders_ui(
     let mut held = None;
     let mut new: Option<(&str, Params)> = None;
     for s in slider_specs(p, input.report) {
-        let moved = slider_row(
-            ui, s.label, s.value, s.range, s.log, s.suffix, s.decimals, &mut held,
-        );
+        let moved = slider_row(ui, &s, &mut held);
         if let Some(v) = moved {
             let mut q = p.clone();
             (s.set)(&mut q, v);

@@ -515,49 +515,22 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
     problems
 }
 
-/// Checks the figures of the planning scenarios with the ranges of the parameters they stand for.
+/// Checks the figures of the planning scenarios with the ranges of the parameters they stand for: each scenario
+/// is applied to the default parameters (with a service) and checked as parameters, so the two never disagree.
 pub fn check_scenarios(scenarios: &[crate::model::Scenario], problems: &mut Vec<FigureProblem>) {
+    let base = Params {
+        serving: Some(crate::model::Serving::default()),
+        ..Params::default()
+    };
     for (i, s) in scenarios.iter().enumerate() {
-        let mut c = Checker {
-            problems,
-            prefix: format!("scenarios[{i}]."),
-            part: None,
-        };
-        if let Some(r) = s.request_rate_rps {
-            c.num("request_rate_rps", r, Range::above(0.0, 1e9));
+        let mut found = Vec::new();
+        check_params(&s.apply_to(&base), &mut found);
+        for mut p in found {
+            let field = format!("scenarios[{i}].{}", p.name);
+            p.message = p.message.replacen(&p.field, &field, 1);
+            p.field = field;
+            problems.push(p);
         }
-        if let Some(t) = s.latency_target_ms {
-            c.num("latency_target_ms", t, Range::above(0.0, 1e7));
-        }
-        c.num(
-            "utilisation_target",
-            s.utilisation_target,
-            Range::open(0.0, 1.0),
-        );
-        c.num(
-            "electricity_usd_per_kwh",
-            s.electricity_usd_per_kwh,
-            Range::closed(0.0, 10.0),
-        );
-        c.num("pue", s.pue, Range::closed(1.0, 5.0));
-        if let Some(x) = s.cloud_usd_per_gpu_hour {
-            c.num("cloud_usd_per_gpu_hour", x, PRICE_PER_HOUR);
-        }
-        c.num(
-            "depreciation_years",
-            s.depreciation_years,
-            Range::above(0.0, 50.0),
-        );
-        c.num(
-            "allreduce_bytes",
-            s.allreduce_bytes,
-            Range::above(0.0, 1e15),
-        );
-        c.num(
-            "latency_message_bytes",
-            s.latency_message_bytes,
-            Range::above(0.0, 1e12),
-        );
         let duplicate = scenarios.iter().take(i).any(|other| other.name == s.name);
         if s.name.trim().is_empty() || duplicate {
             let field = format!("scenarios[{i}].name");
