@@ -162,6 +162,7 @@ fn planning_ui(
         .num_columns(2)
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
+            ui.spacing_mut().slider_width = 220.0;
             sliders_ui(ui, input, &mut state.planning, cmds);
             gpu_model_ui(ui, input, state, cmds);
         });
@@ -625,7 +626,7 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
         Plot::new("planning_cumulative")
             .width(half)
             .height(150.0)
-            .legend(Legend::default())
+            .legend(Legend::default().position(egui_plot::Corner::RightBottom))
             .allow_scroll(false)
             .allow_zoom(false)
             .allow_drag(false)
