@@ -258,3 +258,34 @@ fn planning_window_snapshot() {
     h.run_steps(5);
     h.snapshot("planning_dark_1600x1000");
 }
+
+#[test]
+fn a_scenario_whose_gpus_do_not_fit_is_refused_with_the_reason() {
+    let mut d = racksmith::samples::default_design();
+    d.scenarios = vec![racksmith::model::Scenario {
+        gpu: Some(PartId::new("l40s")),
+        ..racksmith::model::Scenario::from_params("pcie", &d.params, main_gpu(&d))
+    }];
+    let before = d.clone();
+    let mut h = harness(d);
+    open_planning(&mut h);
+    h.get_by_label("Apply pcie").click();
+    step(&mut h);
+    assert_eq!(h.state().design(), &before);
+    assert!(h.state().ui.status_is_error);
+    // The reason is in the status bar and stays in the window: an L40S is a PCIe card, the DGX slots take SXM.
+    assert_eq!(
+        h.get_all_by_label_contains("Scenario pcie refused").count(),
+        2
+    );
+    assert!(
+        h.state()
+            .ui
+            .planning
+            .gpu_refusal
+            .as_deref()
+            .is_some_and(|w| w.contains("does not fit")),
+        "{:?}",
+        h.state().ui.planning.gpu_refusal
+    );
+}

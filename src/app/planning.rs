@@ -31,7 +31,7 @@ pub struct PlanningState {
     pub name: String,
     /// Scenarios left out of the side-by-side table, by name.
     pub hidden: BTreeSet<String>,
-    /// Why the last GPU model change was refused.
+    /// Why the last GPU model change (or scenario, whose GPU model did not fit) was refused.
     pub gpu_refusal: Option<String>,
     /// The label of the slider held down, whose changes merge into one undo step.
     dragging: Option<String>,
@@ -760,7 +760,8 @@ fn scenarios_ui(
         });
     }
     if let Some(why) = refused {
-        state.refuse(why);
+        state.refuse(why.clone());
+        state.planning.gpu_refusal = Some(why);
     }
     side_by_side_ui(ui, input, &mut state.planning);
 }
