@@ -4,7 +4,8 @@
 //!
 //! A slider change is an `Edit::SetParams` like the Parameters window's; the frames of one drag replace each other
 //! on the undo stack (`AppCommand::EditMerge`), so a drag is one undo step. Small designs are analysed in the
-//! frame after the edit, so the cards follow the slider. The side-by-side table analyses a copy of the design per
+//! frame after the edit, so the cards follow the slider; on designs analysed in the background the slider shows
+//! its value while held and applies it when let go (one analysis per drag, not one per frame). The side-by-side table analyses a copy of the design per
 //! scenario on a background thread, one job at a time, never while a slider is held.
 
 use super::AppCommand;
@@ -35,6 +36,8 @@ pub struct PlanningState {
     pub gpu_refusal: Option<String>,
     /// The label of the slider held down, whose changes merge into one undo step.
     dragging: Option<String>,
+    /// A held slider's value not yet applied (designs analysed in the background apply it on release).
+    preview: Option<(String, f64)>,
     table: TableCache,
 }
 
@@ -187,12 +190,30 @@ fn planning_ui(
     scenarios_ui(ui, input, state, cmds);
 }
 
-/// One slider row of the grid; returns the new value when the user moved it, and notes the slider in `held`
-/// while the pointer holds it.
-fn slider_row(ui: &mut egui::Ui, s: &SliderSpec, held: &mut Option<String>) -> Option<f64> {
-    let (label, value) = (s.label, s.value);
+/// How the sliders' changes reach the design this frame.
+struct SliderGesture {
+    /// The slider the pointer holds this frame.
+    held: Option<String>,
+    /// Whether a change is applied while the slider moves (a design analysed inline); otherwise the value is held
+    /// in `preview` and applied when the pointer lets go, so a drag on a large design starts one analysis.
+    live: bool,
+}
+
+/// One slider row of the grid; returns the value to apply, and notes the slider in `g.held` while the pointer
+/// holds it. `preview` is the value shown, not yet applied, of a held slider (large designs).
+fn slider_row(
+    ui: &mut egui::Ui,
+    s: &SliderSpec,
+    g: &mut SliderGesture,
+    preview: &mut Option<(String, f64)>,
+) -> Option<f64> {
+    let label = s.label;
+    let shown = match preview {
+        Some((l, v)) if l == label => *v,
+        _ => s.value,
+    };
     let name = ui.label(label);
-    let mut v = value;
+    let mut v = shown;
     let resp = ui
         .add(
             egui::Slider::new(&mut v, s.range.clone())
@@ -203,10 +224,26 @@ fn slider_row(ui: &mut egui::Ui, s: &SliderSpec, held: &mut Option<String>) -> O
         )
         .labelled_by(name.id);
     ui.end_row();
-    if resp.dragged() || resp.is_pointer_button_down_on() {
-        *held = Some(label.to_string());
+    let holding = resp.dragged() || resp.is_pointer_button_down_on();
+    if holding {
+        g.held = Some(label.to_string());
     }
-    (resp.changed() && v.is_finite() && v != value).then_some(v)
+    let moved = resp.changed() && v.is_finite() && v != shown;
+    if g.live {
+        return moved.then_some(v);
+    }
+    if holding {
+        if moved {
+            *preview = Some((label.to_string(), v));
+        }
+        return None;
+    }
+    let last = match preview.take_if(|(l, _)| l == label) {
+        Some((_, pv)) if !moved => pv,
+        _ if moved => v,
+        _ => return None,
+    };
+    (last != s.value).then_some(last)
 }
 
 /// One planning slider: its label, range and unit, and how a value is written into the parameters (clamped to
@@ -336,7 +373,8 @@ fn slider_specs(p: &Params, report: Option<&Report>) -> Vec<SliderSpec> {
     out
 }
 
-/// The planning sliders; a change is one `SetParams`, merged with the previous frame's while the slider is held.
+/// The planning sliders; a change is one `SetParams`, merged with the previous frame's while the slider is held
+/// (small designs), or applied once when it is let go (large ones, whose analysis runs in the background).
 fn sliders_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
@@ -344,10 +382,13 @@ fn sliders_ui(
     cmds: &mut Vec<AppCommand>,
 ) {
     let p = &input.design.params;
-    let mut held = None;
+    let mut g = SliderGesture {
+        held: None,
+        live: input.design.devices.len() <= super::state::BACKGROUND_ANALYSIS_DEVICES,
+    };
     let mut new: Option<(&str, Params)> = None;
     for s in slider_specs(p, input.report) {
-        let moved = slider_row(ui, &s, &mut held);
+        let moved = slider_row(ui, &s, &mut g, &mut st.preview);
         if let Some(v) = moved {
             let mut q = p.clone();
             (s.set)(&mut q, v);
@@ -357,13 +398,14 @@ fn sliders_ui(
     if let Some((what, q)) = new {
         let label = format!("Plan: set {}", what.to_lowercase());
         let edit = Edit::SetParams(Box::new(q));
-        if st.dragging.as_deref() == Some(what) {
+        // Only a live drag's later frames continue a step: a held value applied on release is a step of its own.
+        if g.live && st.dragging.as_deref() == Some(what) {
             cmds.push(AppCommand::EditMerge(label, edit));
         } else {
             cmds.push(AppCommand::Edit(label, edit));
         }
     }
-    st.dragging = held;
+    st.dragging = g.held;
 }
 
 fn set_serving(q: &mut Params, f: impl FnOnce(&mut crate::model::Serving)) {
