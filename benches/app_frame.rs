@@ -6,6 +6,8 @@
 //!   not wait for it);
 //! - `figures_after_edit`: wall time from a parameter edit until the pane shows the new revision's figures
 //!   (frames keep running while the worker analyses).
+//! - `planning_slider` (1 SU, Planning window open, analysis inline): from a slider change to the frame that draws
+//!   the cards from the new analysis.
 //!
 //! Sizes: 4, 16 and 128 SU. Run with `cargo bench --bench app_frame`.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark that cannot set up should stop loudly
@@ -101,5 +103,56 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(app_benches, frame);
+/// A planning slider change at 1 SU: the frame that turns the change into an edit, then the frame that analyses
+/// the new revision inline (50 devices: under the background threshold) and draws the cards from it.
+fn planning_slider(c: &mut Criterion) {
+    use egui_kittest::kittest::Queryable;
+    let catalog = Catalog::builtin().expect("catalog");
+    let design = racksmith::samples::superpod_h100(&catalog, 1).expect("generate");
+    let mut app = RacksmithApp::new_for_test(design);
+    app.ui.planning.open = true;
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(5);
+    let mut i = 0u32;
+    let mut change = |h: &mut Harness<'_, RacksmithApp>| {
+        i = i.wrapping_add(1);
+        let price = 0.05 + f64::from(i % 40) * 0.005;
+        h.get_by_role_and_label(egui::accesskit::Role::Slider, "Electricity")
+            .set_value_accesskit(price);
+        h.step();
+        h.step();
+        price
+    };
+    // The figure to report: wall time from the change to the frame showing the new TCO, median of 30.
+    let mut times: Vec<f64> = (0..30)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            let price = change(&mut h);
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let shown = h.state().design().params.electricity_usd_per_kwh;
+            assert!(
+                (shown - price).abs() < 1e-9
+                    && !h.state().analysis.is_stale(h.state().doc.revision)
+            );
+            ms
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    eprintln!(
+        "planning slider to cards at 1 SU: median {:.1} ms, worst {:.1} ms (2 frames, analysis {:.1} ms)",
+        times[times.len() / 2],
+        times[times.len() - 1],
+        h.state().analysis.last_ms
+    );
+    let mut group = c.benchmark_group("planning_1su_1600x1000");
+    group
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(5));
+    group.bench_function("slider_change_to_cards", |b| b.iter(|| change(&mut h)));
+    group.finish();
+}
+
+criterion_group!(app_benches, frame, planning_slider);
 criterion_main!(app_benches);

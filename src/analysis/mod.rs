@@ -14,6 +14,7 @@ pub mod latency;
 pub mod power;
 pub mod queueing;
 pub mod routing;
+pub mod scenarios;
 pub mod sites;
 pub mod text;
 pub mod whatif;

@@ -17,7 +17,7 @@ const CARD_MIN_W: f32 = 100.0;
 const CARD_FRAME_W: f32 = 18.0;
 
 /// A summary card: a figure, a line under it, and its formula as a tooltip.
-struct Card {
+pub(super) struct Card {
     title: String,
     value: String,
     sub: String,
@@ -25,7 +25,7 @@ struct Card {
     tip: String,
 }
 
-fn card(
+pub(super) fn card(
     cards: &mut Vec<Card>,
     title: &str,
     value: String,
@@ -42,7 +42,7 @@ fn card(
     });
 }
 
-fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
+pub(super) fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
     egui::Frame::group(ui.style())
         .inner_margin(egui::Margin::symmetric(8, 4))
         .show(ui, |ui| {

@@ -294,6 +294,16 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         "Hide links (except the selection's)",
     );
     ui.separator();
+    if ui
+        .button("Planning…")
+        .on_hover_text(
+            "Sliders for the planning figures, their cards and charts, and saved scenarios",
+        )
+        .clicked()
+    {
+        app.ui.planning.open = true;
+    }
+    ui.separator();
     ui.label("Theme");
     let mut pref = ui.ctx().options(|o| o.theme_preference);
     let before = pref;

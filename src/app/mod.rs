@@ -15,6 +15,7 @@ mod inspector;
 mod menu;
 mod palette;
 mod params;
+mod planning;
 mod server;
 mod server_tree;
 mod sites;
@@ -139,6 +140,9 @@ pub enum AppCommand {
     NewSized(Box<Design>),
     /// Open the parts catalog window on the parts the design uses (to override or replace one).
     ShowDesignParts,
+    /// Apply an edit that continues the previous step when that step has the same label (the frames of one slider
+    /// drag): the previous step is undone first, so the whole drag is one undo step.
+    EditMerge(String, Edit),
 }
 
 /// The app: the document, the analysis, UI state and the commands queued this frame.
@@ -330,6 +334,12 @@ impl RacksmithApp {
     fn apply(&mut self, cmd: AppCommand) {
         match cmd {
             AppCommand::Edit(label, edit) => self.edit(label, edit),
+            AppCommand::EditMerge(label, edit) => {
+                if self.doc.history.undo_label() == Some(label.as_str()) {
+                    self.doc.history.undo(&mut self.doc.design);
+                }
+                self.edit(label, edit);
+            }
             AppCommand::Undo | AppCommand::Redo => self.undo_redo(matches!(cmd, AppCommand::Undo)),
             AppCommand::New => self.guarded(Pending::New),
             AppCommand::Open(p) => self.guarded(Pending::Open(p)),
@@ -819,6 +829,14 @@ impl RacksmithApp {
             &mut self.ui,
             &mut cmds,
         );
+        let planning = planning::PlanningInputs {
+            design: &self.doc.design,
+            revision: self.doc.revision,
+            catalog: &self.catalog,
+            report: self.analysis.report.as_deref(),
+            stale: self.analysis.is_stale(self.doc.revision),
+        };
+        planning::planning_window_ui(&ctx, &planning, &mut self.ui, &mut cmds);
         menu::help_window_ui(&ctx, &mut self.ui);
         compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
         templates::template_dialog_ui(

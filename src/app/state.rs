@@ -553,6 +553,8 @@ pub struct UiState {
     )>,
     /// Where the fabric view was drawn last frame, screen space.
     pub fabric_rect: Option<egui::Rect>,
+    /// The Planning window (View > Planning): open or not, the scenario name typed, the side-by-side table.
+    pub planning: super::planning::PlanningState,
 }
 
 pub use super::dialogs::{HeldWrite, ReadOnlyPrompt};

@@ -64,6 +64,8 @@ pub enum Edit {
     },
     /// Several edits applied in order as one step; undone in reverse.
     Batch(Vec<Edit>),
+    /// Replaces the design's planning scenarios (View > Planning).
+    SetScenarios(Vec<crate::model::Scenario>),
 }
 
 impl Edit {
@@ -292,6 +294,10 @@ impl Edit {
                     notes: old_notes,
                 })
             }
+            Edit::SetScenarios(scenarios) => Ok(Edit::SetScenarios(std::mem::replace(
+                &mut design.scenarios,
+                scenarios,
+            ))),
             Edit::Batch(edits) => {
                 let mut inverses = Vec::with_capacity(edits.len());
                 for edit in edits {

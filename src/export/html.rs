@@ -763,6 +763,52 @@ fn notes_section(out: &mut String, design: &Design) {
     out.push_str("</section>\n");
 }
 
+/// The design's planning scenarios side by side (each analysed on a copy of the design with its settings), values
+/// that differ from the first scenario's highlighted.
+fn scenarios_section(out: &mut String, design: &Design) {
+    use crate::analysis::scenarios;
+    section_open(out, "scenarios", "Planning scenarios");
+    out.push_str("<p>Each scenario is the design analysed with its planning settings (saved in Racksmith's View &gt; Planning). Values that differ from the first scenario's are highlighted.</p>\n");
+    // GPU models a scenario names are usually in the design's parts already (a swap keeps the old part's spec);
+    // the built-in catalog supplies any other.
+    let catalog = crate::catalog::Catalog::builtin().unwrap_or_default();
+    let results = scenarios::evaluate_all(design, &catalog, &design.scenarios);
+    out.push_str("<table><thead><tr><th></th>");
+    for r in &results {
+        let _ = write!(out, "<th class=\"n\">{}</th>", e(&r.scenario.name));
+    }
+    out.push_str("</tr></thead><tbody>\n");
+    for row in scenarios::table(&results) {
+        let label = if row.setting {
+            e(&row.label)
+        } else {
+            format!("<strong>{}</strong>", e(&row.label))
+        };
+        let _ = write!(out, "<tr><td>{label}</td>");
+        for (v, differs) in row.values.iter().zip(&row.differs) {
+            let style = if *differs {
+                " style=\"background: #fff7d6; font-weight: bold;\""
+            } else {
+                ""
+            };
+            let _ = write!(out, "<td class=\"n\"{style}>{}</td>", e(v));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody></table>\n");
+    for r in &results {
+        if let Err(why) = &r.headline {
+            let _ = writeln!(
+                out,
+                "<p class=\"note\">{}: {}</p>",
+                e(&r.scenario.name),
+                e(why)
+            );
+        }
+    }
+    out.push_str("</section>\n");
+}
+
 const READING: &str = r#"<ul>
 <li><strong>Bisection</strong>: the least bandwidth across any cut that splits the GPUs into two equal halves; the method is stated on the card.</li>
 <li><strong>Bottleneck</strong>: the part that limits each GPU's traffic to other servers (PCIe hop, NIC, or switch uplinks).</li>
@@ -838,6 +884,9 @@ pub fn report(
     bom_section(&mut out, design, r);
     cabling_section(&mut out, design);
     parameters_section(&mut out, design, r);
+    if !design.scenarios.is_empty() {
+        scenarios_section(&mut out, design);
+    }
     notes_section(&mut out, design);
     section_open(&mut out, "reading", "How to read this report");
     out.push_str(READING);

@@ -555,7 +555,56 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
         };
         c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
     }
+    check_scenarios(&design.scenarios, &mut problems);
     problems
+}
+
+/// Checks the figures of the planning scenarios with the ranges of the parameters they stand for: each scenario
+/// is applied to the default parameters (with a service) and checked as parameters, so the two never disagree.
+pub fn check_scenarios(scenarios: &[crate::model::Scenario], problems: &mut Vec<FigureProblem>) {
+    let base = Params {
+        serving: Some(crate::model::Serving::default()),
+        ..Params::default()
+    };
+    for (i, s) in scenarios.iter().enumerate() {
+        let mut found = Vec::new();
+        check_params(&s.apply_to(&base), &mut found);
+        for mut p in found {
+            let field = format!("scenarios[{i}].{}", p.name);
+            p.message = p.message.replacen(&p.field, &field, 1);
+            p.field = field;
+            problems.push(p);
+        }
+        let duplicate = scenarios.iter().take(i).any(|other| other.name == s.name);
+        if s.name.trim().is_empty() || duplicate {
+            let field = format!("scenarios[{i}].name");
+            problems.push(FigureProblem {
+                message: format!(
+                    "{field} = {:?}: every scenario needs a name of its own",
+                    s.name
+                ),
+                field,
+                part: None,
+                name: "name".into(),
+            });
+        }
+    }
+}
+
+/// Where scenario `i`'s entry starts in the design text: its `name:`, the `i`-th one after `scenarios:`.
+fn scenario_start(text: &str, field: &str) -> Option<usize> {
+    let index: usize = field
+        .strip_prefix("scenarios[")?
+        .split(']')
+        .next()?
+        .parse()
+        .ok()?;
+    let list = text.find("scenarios:")?;
+    let mut at = list;
+    for _ in 0..=index {
+        at += text.get(at..)?.find("name:")? + 1;
+    }
+    Some(at - 1)
 }
 
 /// Where a figure is written in the design text, 1-based line and column, when it can be found: for a part's
@@ -568,6 +617,7 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
             parts + text.get(parts..)?.find(&key)?
         }
         None if problem.field.starts_with("params.") => text.find("params:")?,
+        None if problem.field.starts_with("scenarios[") => scenario_start(text, &problem.field)?,
         None => {
             // `sites."east".availability`, `racks.5.cooling`: the section, then the entry's key in it.
             let (section, rest) = problem.field.split_once('.')?;

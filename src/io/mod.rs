@@ -269,6 +269,13 @@ pub fn design_to_string(design: &Design) -> Result<String, SaveError> {
     write_map(&mut out, "devices", &design.devices, true)?;
     write_map(&mut out, "links", &design.links, true)?;
     let _ = writeln!(out, "    next_id: {},", design.next_id);
+    if !design.scenarios.is_empty() {
+        out.push_str("    scenarios: [\n");
+        for s in &design.scenarios {
+            let _ = writeln!(out, "        {},", indent(&pretty(s, 1)?, "        "));
+        }
+        out.push_str("    ],\n");
+    }
     out.push_str(")\n");
     Ok(out)
 }

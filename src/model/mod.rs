@@ -5,11 +5,13 @@ mod ids;
 mod medium;
 mod params;
 mod ports;
+mod scenario;
 
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
 pub use params::{Params, Serving, Spares, Traffic, Training};
 pub use ports::{PortInfo, PortRef, PortRole, PortSpec};
+pub use scenario::Scenario;
 
 use crate::catalog::{Part, PartKind};
 use serde::{Deserialize, Serialize};
@@ -86,6 +88,9 @@ pub struct Design {
     pub links: BTreeMap<LinkId, Link>,
     /// Next id to hand out; ids are never reused.
     pub next_id: u64,
+    /// Planning scenarios (View > Planning): named sets of planning settings, in the order they were saved.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scenarios: Vec<Scenario>,
 }
 
 impl Default for Design {
@@ -101,6 +106,7 @@ impl Default for Design {
             devices: BTreeMap::new(),
             links: BTreeMap::new(),
             next_id: 1,
+            scenarios: Vec::new(),
         }
     }
 }

@@ -1,0 +1,342 @@
+//! Planning scenarios analysed: the edit that puts a scenario's settings in place (one undo step), the headline
+//! figures a planning meeting looks at, and the side-by-side table of several scenarios with their differences,
+//! shared by the Planning panel and the HTML report.
+
+use super::{Report, analyze};
+use crate::catalog::Catalog;
+use crate::edit::{Edit, EditError};
+use crate::model::{Design, Scenario};
+
+/// The headline figures of a report, as the Planning panel's cards show them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Headline {
+    /// GPUs in the design.
+    pub gpus: usize,
+    /// GPUs the service needs at its latency target (None: no service, or no utilisation meets the target).
+    pub gpus_needed: Option<u64>,
+    /// Owned cost per used GPU-hour, USD.
+    pub owned_usd_per_gpu_hour: f64,
+    /// Cloud price compared against, USD per GPU-hour.
+    pub cloud_usd_per_gpu_hour: f64,
+    /// Months until owning costs less than renting (infinite: never).
+    pub break_even_months: f64,
+    /// Total cost of ownership over the depreciation period, USD.
+    pub tco_usd: f64,
+    /// Serving p99 (replica queue plus network), ms, when the design serves.
+    pub serving_p99_ms: Option<f64>,
+    /// Serving latency target, ms, when the design serves.
+    pub serving_target_ms: Option<f64>,
+    /// Worst network p99 over the path classes, µs (infinite: saturated).
+    pub network_p99_us: f64,
+    /// Best all-reduce time of the message size, ms.
+    pub allreduce_ms: f64,
+}
+
+impl Headline {
+    /// The headline figures of a report.
+    pub fn of(r: &Report) -> Self {
+        let serving = r.latency.serving.as_ref();
+        Self {
+            gpus: r.summary.gpus,
+            gpus_needed: serving.and_then(|s| s.gpus_needed),
+            owned_usd_per_gpu_hour: r.cost.owned_usd_per_gpu_hour,
+            cloud_usd_per_gpu_hour: r.cost.cloud_usd_per_gpu_hour,
+            break_even_months: r.cost.break_even_months,
+            tco_usd: r.cost.tco_usd,
+            serving_p99_ms: serving.map(|s| s.p99_ms),
+            serving_target_ms: serving.map(|s| s.target_ms),
+            network_p99_us: r.summary.p99_latency_us,
+            allreduce_ms: r.summary.allreduce_ms,
+        }
+    }
+}
+
+/// The edit that puts a scenario's settings in place: its parameters and, when it names another GPU model than
+/// the design's main GPU, the swap of those GPUs (refused with the reason when they do not fit). None when the
+/// design already has the scenario's settings.
+pub fn scenario_edit(
+    design: &Design,
+    catalog: &Catalog,
+    scenario: &Scenario,
+) -> Result<Option<Edit>, EditError> {
+    let mut edits = Vec::new();
+    let params = scenario.apply_to(&design.params);
+    if params != design.params {
+        edits.push(Edit::SetParams(Box::new(params)));
+    }
+    if let Some(to) = &scenario.gpu {
+        let from = super::bandwidth::main_gpu(design);
+        match from {
+            Some(from) if from == *to => {}
+            Some(from) => edits.push(crate::edit::swap::swap_part(
+                design,
+                catalog,
+                from.as_str(),
+                to.as_str(),
+            )?),
+            None => {
+                return Err(EditError::Refused(format!(
+                    "the design has no GPUs to swap for {to}"
+                )));
+            }
+        }
+    }
+    Ok(match edits.len() {
+        0 => None,
+        1 => edits.pop(),
+        _ => Some(Edit::Batch(edits)),
+    })
+}
+
+/// What one scenario gives, or why it cannot be applied to the design.
+#[derive(Debug, Clone)]
+pub struct ScenarioResult {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Its headline figures, or the reason its settings do not apply (a GPU swap refused).
+    pub headline: Result<Headline, String>,
+}
+
+/// Analyses a copy of the design with the scenario's settings in place.
+pub fn evaluate(design: &Design, catalog: &Catalog, scenario: &Scenario) -> ScenarioResult {
+    let headline = match scenario_edit(design, catalog, scenario) {
+        Ok(None) => Ok(Headline::of(&analyze(design))),
+        Ok(Some(edit)) => {
+            let mut copy = design.clone();
+            edit.apply(&mut copy)
+                .map(|_| Headline::of(&analyze(&copy)))
+                .map_err(|e| e.to_string())
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    ScenarioResult {
+        scenario: scenario.clone(),
+        headline,
+    }
+}
+
+/// Analyses every scenario (one full analysis each).
+pub fn evaluate_all(
+    design: &Design,
+    catalog: &Catalog,
+    scenarios: &[Scenario],
+) -> Vec<ScenarioResult> {
+    scenarios
+        .iter()
+        .map(|s| evaluate(design, catalog, s))
+        .collect()
+}
+
+/// One row of the side-by-side table: a setting or a figure, its value under each scenario, and which values
+/// differ from the first scenario's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// What the row shows.
+    pub label: String,
+    /// Whether the row is an input setting (false: a figure the analysis gives).
+    pub setting: bool,
+    /// The value under each scenario, formatted.
+    pub values: Vec<String>,
+    /// Whether each value differs from the first scenario's (the first is never marked).
+    pub differs: Vec<bool>,
+}
+
+fn fmt_opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    x.map_or_else(|| "—".to_string(), f)
+}
+
+fn months(m: f64) -> String {
+    if m.is_finite() {
+        format!("{m:.1} months")
+    } else {
+        "never".into()
+    }
+}
+
+/// A size in bytes in the largest unit that keeps it above 1.
+pub fn bytes_text(b: f64) -> String {
+    let units = [(1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB")];
+    for (scale, unit) in units {
+        if b >= scale {
+            return format!("{} {unit}", trim(b / scale));
+        }
+    }
+    format!("{} B", trim(b))
+}
+
+fn trim(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The side-by-side table of scenario results: the settings first, then the figures.
+pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
+    type Cell = Box<dyn Fn(&Scenario, Option<&Headline>) -> String>;
+    let rows: Vec<(&str, bool, Cell)> = vec![
+        (
+            "GPU model",
+            true,
+            Box::new(|s, _| {
+                s.gpu
+                    .as_ref()
+                    .map_or("as designed".into(), |g| g.to_string())
+            }),
+        ),
+        (
+            "Request rate",
+            true,
+            Box::new(|s, _| fmt_opt(s.request_rate_rps, |r| format!("{} req/s", trim(r)))),
+        ),
+        (
+            "Latency target (p99)",
+            true,
+            Box::new(|s, _| fmt_opt(s.latency_target_ms, |t| format!("{} ms", trim(t)))),
+        ),
+        (
+            "Utilisation",
+            true,
+            Box::new(|s, _| format!("{:.0}%", s.utilisation_target * 100.0)),
+        ),
+        (
+            "Electricity",
+            true,
+            Box::new(|s, _| format!("${:.3}/kWh", s.electricity_usd_per_kwh)),
+        ),
+        ("PUE", true, Box::new(|s, _| format!("{:.2}", s.pue))),
+        (
+            "Cloud price",
+            true,
+            Box::new(|s, _| {
+                fmt_opt(s.cloud_usd_per_gpu_hour, |c| format!("${c:.2}/GPU-h"))
+                    .replace('—', "catalog")
+            }),
+        ),
+        (
+            "Depreciation",
+            true,
+            Box::new(|s, _| format!("{} years", trim(s.depreciation_years))),
+        ),
+        (
+            "All-reduce size",
+            true,
+            Box::new(|s, _| bytes_text(s.allreduce_bytes)),
+        ),
+        (
+            "Latency message",
+            true,
+            Box::new(|s, _| bytes_text(s.latency_message_bytes)),
+        ),
+        (
+            "GPUs needed",
+            false,
+            Box::new(|_, h| match h {
+                Some(h) => match (h.gpus_needed, h.serving_p99_ms) {
+                    (Some(n), _) => format!("{n} of {}", h.gpus),
+                    (None, Some(_)) => "target not reachable".into(),
+                    (None, None) => format!("— ({} in design)", h.gpus),
+                },
+                None => "—".into(),
+            }),
+        ),
+        (
+            "Owned $/GPU-h",
+            false,
+            Box::new(|_, h| fmt_opt(h.map(|h| h.owned_usd_per_gpu_hour), |x| format!("${x:.2}"))),
+        ),
+        (
+            "Cloud $/GPU-h",
+            false,
+            Box::new(|_, h| fmt_opt(h.map(|h| h.cloud_usd_per_gpu_hour), |x| format!("${x:.2}"))),
+        ),
+        (
+            "Break-even",
+            false,
+            Box::new(|_, h| fmt_opt(h.map(|h| h.break_even_months), months)),
+        ),
+        (
+            "TCO",
+            false,
+            Box::new(|_, h| fmt_opt(h.map(|h| h.tco_usd), super::text::usd)),
+        ),
+        (
+            "Serving p99",
+            false,
+            Box::new(|_, h| fmt_opt(h.and_then(|h| h.serving_p99_ms), |x| format!("{x:.1} ms"))),
+        ),
+        (
+            "Network p99",
+            false,
+            Box::new(|_, h| {
+                fmt_opt(h.map(|h| h.network_p99_us), |x| {
+                    if x.is_finite() {
+                        format!("{x:.2} µs")
+                    } else {
+                        "saturated".into()
+                    }
+                })
+            }),
+        ),
+        (
+            "All-reduce",
+            false,
+            Box::new(|_, h| fmt_opt(h.map(|h| h.allreduce_ms), |x| format!("{x:.2} ms"))),
+        ),
+    ];
+    rows.into_iter()
+        .map(|(label, setting, cell)| {
+            let values: Vec<String> = results
+                .iter()
+                .map(|r| cell(&r.scenario, r.headline.as_ref().ok()))
+                .collect();
+            let first = values.first().cloned().unwrap_or_default();
+            let differs = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| i > 0 && *v != first)
+                .collect();
+            Row {
+                label: label.to_string(),
+                setting,
+                values,
+                differs,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn differences_are_marked_against_the_first_scenario() {
+        let a = Scenario::from_params("a", &crate::model::Params::default(), None);
+        let b = Scenario {
+            name: "b".into(),
+            pue: 1.5,
+            ..a.clone()
+        };
+        let results: Vec<ScenarioResult> = [a, b]
+            .into_iter()
+            .map(|scenario| ScenarioResult {
+                scenario,
+                headline: Err("not analysed".into()),
+            })
+            .collect();
+        let rows = table(&results);
+        let pue = rows.iter().find(|r| r.label == "PUE");
+        assert_eq!(
+            pue.map(|r| (r.values.clone(), r.differs.clone())),
+            Some((vec!["1.20".into(), "1.50".into()], vec![false, true]))
+        );
+        let elec = rows.iter().find(|r| r.label == "Electricity");
+        assert_eq!(elec.map(|r| r.differs.clone()), Some(vec![false, false]));
+    }
+
+    #[test]
+    fn sizes_read_in_their_unit() {
+        assert_eq!(bytes_text(1e9), "1 GB");
+        assert_eq!(bytes_text(4096.0), "4.1 kB");
+        assert_eq!(bytes_text(512.0), "512 B");
+    }
+}

@@ -1,0 +1,893 @@
+//! The Planning window (View > Planning): sliders for the figures a planning meeting argues about (request rate,
+//! latency target, utilisation, electricity, PUE, cloud price, depreciation, message sizes, GPU model), the
+//! headline cards and charts they move, and named scenarios saved in the design and shown side by side.
+//!
+//! A slider change is an `Edit::SetParams` like the Parameters window's; the frames of one drag replace each other
+//! on the undo stack (`AppCommand::EditMerge`), so a drag is one undo step. Small designs are analysed in the
+//! frame after the edit, so the cards follow the slider; on designs analysed in the background the slider shows
+//! its value while held and applies it when let go (one analysis per drag, not one per frame). The side-by-side table analyses a copy of the design per
+//! scenario on a background thread, one job at a time, never while a slider is held.
+
+use super::AppCommand;
+use super::analysis_pane::{Card, card, card_ui};
+use super::state::UiState;
+use super::theme::{self, Status};
+use crate::analysis::Report;
+use crate::analysis::scenarios::{self, ScenarioResult};
+use crate::analysis::text::usd;
+use crate::catalog::{Catalog, PartKind};
+use crate::edit::Edit;
+use crate::model::{Design, Params, PartId, Scenario};
+use egui::RichText;
+use std::collections::BTreeSet;
+use std::ops::RangeInclusive;
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+/// What the Planning window keeps between frames (UI state: never saved, never undone).
+#[derive(Default)]
+pub struct PlanningState {
+    /// Whether the window is open.
+    pub open: bool,
+    /// The name typed for the next saved scenario.
+    pub name: String,
+    /// Scenarios left out of the side-by-side table, by name.
+    pub hidden: BTreeSet<String>,
+    /// Why the last GPU model change (or scenario, whose GPU model did not fit) was refused.
+    pub gpu_refusal: Option<String>,
+    /// The label of the slider held down, whose changes merge into one undo step.
+    dragging: Option<String>,
+    /// A held slider's value not yet applied (designs analysed in the background apply it on release).
+    preview: Option<(String, f64)>,
+    table: TableCache,
+}
+
+impl PlanningState {
+    /// Blocks until the side-by-side table's background job (if any) finishes (tests and screenshots).
+    pub fn wait(&mut self) {
+        self.table.wait();
+    }
+
+    /// The side-by-side results last computed, in the table's column order.
+    pub fn table_results(&self) -> &[ScenarioResult] {
+        &self.table.results
+    }
+}
+
+/// What the side-by-side table was computed for: the document revision and the scenarios shown.
+type TableKey = (u64, Vec<Scenario>);
+
+/// Scenario results computed off the UI thread.
+#[derive(Default)]
+struct TableCache {
+    key: Option<TableKey>,
+    results: Vec<ScenarioResult>,
+    pending: Option<(TableKey, Receiver<Vec<ScenarioResult>>)>,
+}
+
+impl TableCache {
+    /// Collects a finished job and starts one for `key` when the shown results are for another; one job at a
+    /// time. Returns true while the shown results are not for `key`.
+    fn update(
+        &mut self,
+        key: TableKey,
+        design: &Design,
+        catalog: &Catalog,
+        ctx: &egui::Context,
+        may_start: bool,
+    ) -> bool {
+        if let Some((k, rx)) = &self.pending {
+            match rx.try_recv() {
+                Ok(results) => {
+                    self.key = Some(k.clone());
+                    self.results = results;
+                    self.pending = None;
+                }
+                Err(TryRecvError::Empty) => return true,
+                Err(TryRecvError::Disconnected) => self.pending = None,
+            }
+        }
+        if self.key.as_ref() == Some(&key) {
+            return false;
+        }
+        if may_start {
+            let (tx, rx) = std::sync::mpsc::channel();
+            let (design, catalog, scenarios) = (design.clone(), catalog.clone(), key.1.clone());
+            let ctx = ctx.clone();
+            std::thread::spawn(move || {
+                let _ = tx.send(scenarios::evaluate_all(&design, &catalog, &scenarios));
+                ctx.request_repaint();
+            });
+            self.pending = Some((key, rx));
+        }
+        true
+    }
+
+    fn wait(&mut self) {
+        if let Some((k, rx)) = self.pending.take()
+            && let Ok(results) = rx.recv()
+        {
+            self.key = Some(k);
+            self.results = results;
+        }
+    }
+}
+
+/// What the window reads from the app.
+pub struct PlanningInputs<'a> {
+    /// The open design.
+    pub design: &'a Design,
+    /// Its revision.
+    pub revision: u64,
+    /// The parts catalog (GPU models).
+    pub catalog: &'a Catalog,
+    /// The latest report.
+    pub report: Option<&'a Report>,
+    /// Whether the report is older than the design.
+    pub stale: bool,
+}
+
+/// Draws the Planning window when open.
+pub fn planning_window_ui(
+    ctx: &egui::Context,
+    input: &PlanningInputs<'_>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    if !state.planning.open {
+        return;
+    }
+    let mut open = true;
+    let height = state.central_rect.map_or(700.0, |r| r.height() - 24.0);
+    let window = egui::Window::new("Planning")
+        .id(egui::Id::unique("planning_window"))
+        .open(&mut open)
+        .default_width(600.0)
+        .default_height(height)
+        .vscroll(true);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopLeft,
+    )
+    .show(ctx, |ui| planning_ui(ui, input, state, cmds));
+    if !open {
+        state.planning.open = false;
+    }
+}
+
+fn planning_ui(
+    ui: &mut egui::Ui,
+    input: &PlanningInputs<'_>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    egui::Grid::new("planning_sliders")
+        .num_columns(2)
+        .spacing([12.0, 6.0])
+        .show(ui, |ui| {
+            ui.spacing_mut().slider_width = 220.0;
+            sliders_ui(ui, input, &mut state.planning, cmds);
+            gpu_model_ui(ui, input, state, cmds);
+        });
+    if let Some(why) = &state.planning.gpu_refusal {
+        ui.colored_label(theme::status(ui, Status::Bad), why);
+    }
+    ui.separator();
+    let Some(r) = input.report else {
+        ui.label("Analysing…");
+        return;
+    };
+    ui.horizontal(|ui| {
+        ui.strong("Figures");
+        if input.stale {
+            ui.spinner();
+            ui.label(RichText::new("updating…").weak());
+        }
+    });
+    cards_ui(ui, input.design, r);
+    charts_ui(ui, r);
+    ui.separator();
+    scenarios_ui(ui, input, state, cmds);
+}
+
+/// How the sliders' changes reach the design this frame.
+struct SliderGesture {
+    /// The slider the pointer holds this frame.
+    held: Option<String>,
+    /// Whether a change is applied while the slider moves (a design analysed inline); otherwise the value is held
+    /// in `preview` and applied when the pointer lets go, so a drag on a large design starts one analysis.
+    live: bool,
+}
+
+/// One slider row of the grid; returns the value to apply, and notes the slider in `g.held` while the pointer
+/// holds it. `preview` is the value shown, not yet applied, of a held slider (large designs).
+fn slider_row(
+    ui: &mut egui::Ui,
+    s: &SliderSpec,
+    g: &mut SliderGesture,
+    preview: &mut Option<(String, f64)>,
+) -> Option<f64> {
+    let label = s.label;
+    let shown = match preview {
+        Some((l, v)) if l == label => *v,
+        _ => s.value,
+    };
+    let name = ui.label(label);
+    let mut v = shown;
+    let resp = ui
+        .add(
+            egui::Slider::new(&mut v, s.range.clone())
+                .logarithmic(s.log)
+                .clamping(egui::SliderClamping::Never)
+                .suffix(s.suffix)
+                .max_decimals(s.decimals),
+        )
+        .labelled_by(name.id);
+    ui.end_row();
+    let holding = resp.dragged() || resp.is_pointer_button_down_on();
+    if holding {
+        g.held = Some(label.to_string());
+    }
+    let moved = resp.changed() && v.is_finite() && v != shown;
+    if g.live {
+        return moved.then_some(v);
+    }
+    if holding {
+        if moved {
+            *preview = Some((label.to_string(), v));
+        }
+        return None;
+    }
+    let last = match preview.take_if(|(l, _)| l == label) {
+        Some((_, pv)) if !moved => pv,
+        _ if moved => v,
+        _ => return None,
+    };
+    (last != s.value).then_some(last)
+}
+
+/// One planning slider: its label, range and unit, and how a value is written into the parameters (clamped to
+/// the range a design file allows, docs/limits.md).
+struct SliderSpec {
+    label: &'static str,
+    value: f64,
+    range: RangeInclusive<f64>,
+    log: bool,
+    suffix: &'static str,
+    decimals: usize,
+    set: fn(&mut Params, f64),
+}
+
+/// The sliders for the design's parameters (the serving ones only when the design serves).
+fn slider_specs(p: &Params, report: Option<&Report>) -> Vec<SliderSpec> {
+    let spec = |label, value, range, log, suffix, decimals, set| SliderSpec {
+        label,
+        value,
+        range,
+        log,
+        suffix,
+        decimals,
+        set,
+    };
+    let mut out = Vec::new();
+    if let Some(s) = &p.serving {
+        out.push(spec(
+            "Request rate",
+            s.request_rate_rps,
+            1.0..=1e6,
+            true,
+            " req/s",
+            0,
+            |q, v| {
+                set_serving(q, |s| s.request_rate_rps = v.clamp(1e-3, 1e9));
+            },
+        ));
+        out.push(spec(
+            "Latency target (p99)",
+            s.latency_target_ms,
+            10.0..=10_000.0,
+            true,
+            " ms",
+            0,
+            |q, v| {
+                set_serving(q, |s| s.latency_target_ms = v.clamp(1e-3, 1e7));
+            },
+        ));
+    }
+    // With no cloud price set, the slider starts at the catalog price the analysis used.
+    let cloud = p
+        .cloud_usd_per_gpu_hour
+        .or_else(|| report.map(|r| r.cost.cloud_usd_per_gpu_hour))
+        .unwrap_or(2.0);
+    out.extend([
+        spec(
+            "Utilisation",
+            p.utilisation_target,
+            0.05..=0.95,
+            false,
+            "",
+            2,
+            |q, v| {
+                q.utilisation_target = v.clamp(0.01, 0.99);
+            },
+        ),
+        spec(
+            "Electricity",
+            p.electricity_usd_per_kwh,
+            0.0..=0.5,
+            false,
+            " $/kWh",
+            3,
+            |q, v| {
+                q.electricity_usd_per_kwh = v.clamp(0.0, 10.0);
+            },
+        ),
+        spec("PUE", p.pue, 1.0..=2.5, false, "", 2, |q, v| {
+            q.pue = v.clamp(1.0, 5.0)
+        }),
+        spec(
+            "Cloud price",
+            cloud,
+            0.25..=20.0,
+            true,
+            " $/GPU-h",
+            2,
+            |q, v| {
+                q.cloud_usd_per_gpu_hour = Some(v.clamp(0.0, 1e4));
+            },
+        ),
+        spec(
+            "Depreciation",
+            p.depreciation_years,
+            1.0..=10.0,
+            false,
+            " years",
+            1,
+            |q, v| {
+                q.depreciation_years = v.clamp(0.1, 50.0);
+            },
+        ),
+        spec(
+            "All-reduce size",
+            p.traffic.allreduce_bytes / 1e6,
+            0.001..=100_000.0,
+            true,
+            " MB",
+            3,
+            |q, v| {
+                q.traffic.allreduce_bytes = (v * 1e6).clamp(1.0, 1e15);
+            },
+        ),
+        spec(
+            "Latency message",
+            p.traffic.latency_message_bytes,
+            8.0..=1e8,
+            true,
+            " B",
+            0,
+            |q, v| {
+                q.traffic.latency_message_bytes = v.clamp(1.0, 1e12);
+            },
+        ),
+    ]);
+    out
+}
+
+/// Designs up to this many devices follow a slider while it is held; larger ones take its value when it is let go,
+/// since every applied value hands the worker a copy of the design and a new analysis.
+const LIVE_DRAG_DEVICES: usize = 120;
+
+/// The planning sliders; a change is one `SetParams`, merged with the previous frame's while the slider is held
+/// (small designs), or applied once when it is let go (large ones, whose analysis runs in the background).
+fn sliders_ui(
+    ui: &mut egui::Ui,
+    input: &PlanningInputs<'_>,
+    st: &mut PlanningState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let p = &input.design.params;
+    let mut g = SliderGesture {
+        held: None,
+        live: input.design.devices.len() <= LIVE_DRAG_DEVICES,
+    };
+    let mut new: Option<(&str, Params)> = None;
+    for s in slider_specs(p, input.report) {
+        let moved = slider_row(ui, &s, &mut g, &mut st.preview);
+        if let Some(v) = moved {
+            let mut q = p.clone();
+            (s.set)(&mut q, v);
+            new = Some((s.label, q));
+        }
+    }
+    if let Some((what, q)) = new {
+        let label = format!("Plan: set {}", what.to_lowercase());
+        let edit = Edit::SetParams(Box::new(q));
+        // Only a live drag's later frames continue a step: a held value applied on release is a step of its own.
+        if g.live && st.dragging.as_deref() == Some(what) {
+            cmds.push(AppCommand::EditMerge(label, edit));
+        } else {
+            cmds.push(AppCommand::Edit(label, edit));
+        }
+    }
+    st.dragging = g.held;
+}
+
+fn set_serving(q: &mut Params, f: impl FnOnce(&mut crate::model::Serving)) {
+    if let Some(s) = q.serving.as_mut() {
+        f(s);
+    }
+}
+
+/// The GPU model: catalog GPUs of the form factor the design's slots take; a change swaps every GPU of the
+/// design's main model (one undo step), refused with the reason when they do not fit.
+fn gpu_model_ui(
+    ui: &mut egui::Ui,
+    input: &PlanningInputs<'_>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let design = input.design;
+    let name = ui.label("GPU model");
+    let Some(current) = crate::analysis::bandwidth::main_gpu(design) else {
+        ui.label("no GPUs in the design").labelled_by(name.id);
+        ui.end_row();
+        return;
+    };
+    let current_part = design.parts.get(&current);
+    let current_form = match current_part.map(|p| &p.kind) {
+        Some(PartKind::Gpu(g)) => Some(g.form),
+        _ => None,
+    };
+    let shown = current_part.map_or_else(|| current.to_string(), |p| p.name.clone());
+    let mut chosen: Option<PartId> = None;
+    egui::ComboBox::from_id_salt("planning_gpu")
+        .selected_text(shown)
+        .width(280.0)
+        .show_ui(ui, |ui| {
+            for (id, part) in input.catalog.in_category(crate::catalog::Category::Gpu) {
+                let fits = match current_form {
+                    Some(form) => crate::edit::gpu_fits(part, form),
+                    None => Ok(()),
+                };
+                let resp = ui.add_enabled(
+                    fits.is_ok(),
+                    egui::Button::selectable(*id == current, &part.name),
+                );
+                if let Err(why) = &fits {
+                    resp.clone().on_disabled_hover_text(why);
+                }
+                if resp.clicked() && *id != current {
+                    chosen = Some(id.clone());
+                }
+            }
+        })
+        .response
+        .labelled_by(name.id);
+    ui.end_row();
+    let Some(to) = chosen else {
+        return;
+    };
+    match crate::edit::swap::swap_part(design, input.catalog, current.as_str(), to.as_str()) {
+        Ok(edit) => {
+            state.planning.gpu_refusal = None;
+            cmds.push(AppCommand::Edit(format!("Plan: GPUs to {to}"), edit));
+        }
+        Err(e) => {
+            let why = format!("GPU model {to} refused: {e}");
+            state.refuse(why.clone());
+            state.planning.gpu_refusal = Some(why);
+        }
+    }
+}
+
+/// The big-number cards: GPUs needed, owned against cloud $/GPU-h, break-even, TCO, p99 and all-reduce.
+fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
+    let h = scenarios::Headline::of(r);
+    let mut cards: Vec<Card> = Vec::new();
+    let serving = r.latency.serving.as_ref();
+    match (serving, h.gpus_needed) {
+        (Some(s), Some(n)) => card(
+            &mut cards,
+            "GPUs needed",
+            format!("{n} GPUs"),
+            format!("{} in the design", h.gpus),
+            if n as usize <= h.gpus {
+                Status::Good
+            } else {
+                Status::Bad
+            },
+            format!(
+                "replicas = ceil(request rate / (replica throughput × planned utilisation)) = {} at {:.0}% (the lower of the target and the most that keeps p99 under {} ms); GPUs = replicas × GPUs per replica",
+                s.replicas_needed.unwrap_or(0),
+                s.planned_utilisation * 100.0,
+                s.target_ms
+            ),
+        ),
+        (Some(s), None) => card(
+            &mut cards,
+            "GPUs needed",
+            "unreachable".into(),
+            format!("no utilisation meets {} ms", s.target_ms),
+            Status::Bad,
+            "The replica's own service time and the network already exceed the latency target."
+                .into(),
+        ),
+        (None, _) => card(
+            &mut cards,
+            "GPUs needed",
+            format!("{} GPUs", h.gpus),
+            "no service set (Parameters)".into(),
+            Status::Info,
+            "Switch on inference serving in Edit > Parameters to size the GPUs for a request rate."
+                .into(),
+        ),
+    }
+    let cost_status = if h.cloud_usd_per_gpu_hour <= 0.0 || h.gpus == 0 {
+        Status::Info
+    } else if h.owned_usd_per_gpu_hour <= h.cloud_usd_per_gpu_hour {
+        Status::Good
+    } else {
+        Status::Bad
+    };
+    card(
+        &mut cards,
+        "$/GPU-h owned vs cloud",
+        format!(
+            "${:.2} vs ${:.2}",
+            h.owned_usd_per_gpu_hour, h.cloud_usd_per_gpu_hour
+        ),
+        r.cost.cloud_price_source.clone(),
+        cost_status,
+        format!(
+            "owned = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation) = (({} - {}) / {} + {}) / ({} × 8760 × {:.2})",
+            usd(r.cost.capex_usd),
+            usd(r.cost.residual_usd),
+            r.cost.years,
+            usd(r.cost.opex_usd_per_year),
+            h.gpus,
+            design.params.utilisation_target
+        ),
+    );
+    card(
+        &mut cards,
+        "Break-even",
+        if h.break_even_months.is_finite() {
+            format!("{:.1} months", h.break_even_months)
+        } else {
+            "never".into()
+        },
+        "owning against cloud on demand".into(),
+        if h.break_even_months.is_finite() {
+            Status::Info
+        } else {
+            Status::Bad
+        },
+        r.cost.break_even.clone(),
+    );
+    card(
+        &mut cards,
+        "TCO",
+        usd(h.tco_usd),
+        format!("over {} years", r.cost.years),
+        Status::Info,
+        format!(
+            "TCO = capex - residual + years × opex = {} - {} + {} × {}\nopex = energy {} + colocation {} + support {} per year",
+            usd(r.cost.capex_usd),
+            usd(r.cost.residual_usd),
+            r.cost.years,
+            usd(r.cost.opex_usd_per_year),
+            usd(r.cost.energy_usd_per_year),
+            usd(r.cost.colocation_usd_per_year),
+            usd(r.cost.support_usd_per_year)
+        ),
+    );
+    p99_card(&mut cards, &h);
+    card(
+        &mut cards,
+        "All-reduce",
+        format!("{:.2} ms", h.allreduce_ms),
+        format!(
+            "{} of {}",
+            r.latency.allreduce.best,
+            scenarios::bytes_text(r.latency.allreduce.bytes)
+        ),
+        Status::Info,
+        "Best of ring, tree and hierarchical all-reduce by the alpha-beta model.".into(),
+    );
+    let spacing = ui.spacing().item_spacing.x;
+    let width = ui.available_width();
+    let per_row = 3;
+    let content_w = ((width + spacing) / per_row as f32 - spacing - 18.0).max(100.0);
+    for row in cards.chunks(per_row) {
+        ui.horizontal(|ui| {
+            for c in row {
+                card_ui(ui, c, content_w);
+            }
+        });
+    }
+}
+
+fn p99_card(cards: &mut Vec<Card>, h: &scenarios::Headline) {
+    match (h.serving_p99_ms, h.serving_target_ms) {
+        (Some(p99), Some(target)) => card(
+            cards,
+            "p99",
+            if p99.is_finite() {
+                format!("{p99:.1} ms")
+            } else {
+                "saturated".into()
+            },
+            format!("target {target:.0} ms"),
+            if p99 <= target { Status::Good } else { Status::Bad },
+            "p99 time in system of a replica (M/M/1 at the planned utilisation) plus the network p99 of the nearest path.".into(),
+        ),
+        _ => card(
+            cards,
+            "p99",
+            if h.network_p99_us.is_finite() {
+                format!("{:.2} µs", h.network_p99_us)
+            } else {
+                "saturated".into()
+            },
+            "network, worst path class".into(),
+            Status::Info,
+            "Worst p99 over path classes of the latency message at the planned utilisation.".into(),
+        ),
+    }
+}
+
+/// Cumulative cost of owning against renting by month (where the lines cross is the break-even), and the cost of
+/// a used GPU-hour for each way to get the GPUs.
+fn charts_ui(ui: &mut egui::Ui, r: &Report) {
+    use egui_plot::{Bar, BarChart, Legend, Line, Plot, PlotPoints};
+    let c = &r.cost;
+    let months = (c.years * 12.0).ceil().max(12.0) as u32;
+    let cloud_month = c
+        .options
+        .iter()
+        .find(|o| o.option == "cloud on demand")
+        .map_or(0.0, |o| o.usd_per_year / 12.0);
+    let owned: Vec<[f64; 2]> = (0..=months)
+        .map(|m| {
+            [
+                f64::from(m),
+                (c.capex_usd + c.opex_usd_per_year / 12.0 * f64::from(m)) / 1e6,
+            ]
+        })
+        .collect();
+    let cloud: Vec<[f64; 2]> = (0..=months)
+        .map(|m| [f64::from(m), cloud_month * f64::from(m) / 1e6])
+        .collect();
+    let names: Vec<String> = c.options.iter().map(|o| o.option.clone()).collect();
+    let bars = BarChart::new(
+        "$/GPU-h used",
+        c.options
+            .iter()
+            .enumerate()
+            .map(|(i, o)| Bar::new(i as f64, o.usd_per_used_gpu_hour).width(0.7))
+            .collect(),
+    );
+    let half = (ui.available_width() - ui.spacing().item_spacing.x) / 2.0;
+    ui.horizontal(|ui| {
+        Plot::new("planning_cumulative")
+            .width(half)
+            .height(150.0)
+            .legend(Legend::default().position(egui_plot::Corner::RightBottom))
+            .allow_scroll(false)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .x_axis_label("months")
+            .y_axis_label("cumulative $M")
+            .show(ui, |pu| {
+                pu.line(Line::new("owned", PlotPoints::new(owned)));
+                pu.line(Line::new("cloud on demand", PlotPoints::new(cloud)));
+            });
+        Plot::new("planning_options")
+            .width(half)
+            .height(150.0)
+            .allow_scroll(false)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .y_axis_label("$ per GPU-h used")
+            .x_grid_spacer(egui_plot::uniform_grid_spacer(|_| [1.0, 5.0, 10.0]))
+            .x_axis_formatter(move |m, _| short_option(&names, m.value))
+            .show(ui, |pu| pu.bar_chart(bars));
+    });
+}
+
+fn short_option(names: &[String], v: f64) -> String {
+    if (v - v.round()).abs() > 1e-6 || v < 0.0 {
+        return String::new();
+    }
+    match names.get(v.round() as usize).map(String::as_str) {
+        Some("cloud on demand") => "cloud".into(),
+        Some("cloud, 1-year commitment") => "1-year".into(),
+        Some("cloud, 3-year commitment") => "3-year".into(),
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// Save, apply, delete and compare scenarios.
+fn scenarios_ui(
+    ui: &mut egui::Ui,
+    input: &PlanningInputs<'_>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let design = input.design;
+    let st = &mut state.planning;
+    ui.strong("Scenarios");
+    let current = Scenario::from_params(
+        "",
+        &design.params,
+        crate::analysis::bandwidth::main_gpu(design),
+    );
+    ui.horizontal(|ui| {
+        let name = ui.label("Scenario name");
+        ui.add(
+            egui::TextEdit::singleline(&mut st.name)
+                .hint_text(format!("Scenario {}", design.scenarios.len() + 1))
+                .desired_width(200.0),
+        )
+        .labelled_by(name.id);
+        if ui
+            .button("Save scenario")
+            .on_hover_text("Keep the current settings under this name, in the design file (replaces a scenario of the same name)")
+            .clicked()
+        {
+            let typed = st.name.trim();
+            let name = if typed.is_empty() {
+                unique_name(&design.scenarios)
+            } else {
+                typed.to_string()
+            };
+            let mut list = design.scenarios.clone();
+            let saved = Scenario {
+                name: name.clone(),
+                ..current.clone()
+            };
+            match list.iter_mut().find(|s| s.name == name) {
+                Some(s) => *s = saved,
+                None => list.push(saved),
+            }
+            cmds.push(AppCommand::Edit(
+                format!("Save scenario {name}"),
+                Edit::SetScenarios(list),
+            ));
+            st.name.clear();
+        }
+    });
+    if design.scenarios.is_empty() {
+        ui.label(RichText::new("No scenarios yet: set the sliders, name the settings and save them; save two or more to compare them side by side.").weak());
+        return;
+    }
+    let mut refused = None;
+    for (i, s) in design.scenarios.iter().enumerate() {
+        ui.horizontal(|ui| {
+            let mut shown = !st.hidden.contains(&s.name);
+            if ui
+                .checkbox(&mut shown, "")
+                .on_hover_text("Show in the side-by-side table")
+                .changed()
+            {
+                if shown {
+                    st.hidden.remove(&s.name);
+                } else {
+                    st.hidden.insert(s.name.clone());
+                }
+            }
+            let active = s.same_settings(&current);
+            ui.label(if active {
+                RichText::new(format!("{} (current)", s.name)).strong()
+            } else {
+                RichText::new(&s.name)
+            });
+            if ui
+                .add_enabled(!active, egui::Button::new(format!("Apply {}", s.name)))
+                .clicked()
+            {
+                match scenarios::scenario_edit(design, input.catalog, s) {
+                    Ok(Some(edit)) => {
+                        cmds.push(AppCommand::Edit(format!("Apply scenario {}", s.name), edit))
+                    }
+                    Ok(None) => {}
+                    Err(e) => refused = Some(format!("Scenario {} refused: {e}", s.name)),
+                }
+            }
+            if ui.button(format!("Delete {}", s.name)).clicked() {
+                let mut list = design.scenarios.clone();
+                list.remove(i);
+                cmds.push(AppCommand::Edit(
+                    format!("Delete scenario {}", s.name),
+                    Edit::SetScenarios(list),
+                ));
+            }
+        });
+    }
+    if let Some(why) = refused {
+        state.refuse(why.clone());
+        state.planning.gpu_refusal = Some(why);
+    }
+    side_by_side_ui(ui, input, &mut state.planning);
+}
+
+fn unique_name(list: &[Scenario]) -> String {
+    (1..)
+        .map(|n| format!("Scenario {n}"))
+        .find(|n| list.iter().all(|s| s.name != *n))
+        .unwrap_or_default()
+}
+
+/// The chosen scenarios in columns, values that differ from the first column's highlighted.
+fn side_by_side_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningState) {
+    let shown: Vec<Scenario> = input
+        .design
+        .scenarios
+        .iter()
+        .filter(|s| !st.hidden.contains(&s.name))
+        .cloned()
+        .collect();
+    if shown.len() < 2 {
+        ui.label(RichText::new("Tick two or more scenarios to see them side by side.").weak());
+        return;
+    }
+    let may_start = st.dragging.is_none();
+    let updating = st.table.update(
+        (input.revision, shown),
+        input.design,
+        input.catalog,
+        ui.ctx(),
+        may_start,
+    );
+    ui.horizontal(|ui| {
+        ui.strong("Side by side");
+        if updating {
+            ui.spinner();
+            ui.label(RichText::new("analysing…").weak());
+        }
+    });
+    let results = &st.table.results;
+    if results.is_empty() {
+        return;
+    }
+    let highlight = theme::status(ui, Status::Short);
+    egui::ScrollArea::horizontal()
+        .id_salt("planning_table_scroll")
+        .show(ui, |ui| {
+            egui::Grid::new("planning_table")
+                .striped(true)
+                .num_columns(results.len() + 1)
+                .show(ui, |ui| {
+                    ui.label("");
+                    for r in results {
+                        ui.strong(&r.scenario.name);
+                    }
+                    ui.end_row();
+                    for row in scenarios::table(results) {
+                        if row.setting {
+                            ui.label(&row.label);
+                        } else {
+                            ui.strong(&row.label);
+                        }
+                        for (v, differs) in row.values.iter().zip(&row.differs) {
+                            if *differs {
+                                ui.label(RichText::new(v).strong().color(highlight))
+                                    .on_hover_text("differs from the first column");
+                            } else {
+                                ui.label(v);
+                            }
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
+    for r in results {
+        if let Err(why) = &r.headline {
+            ui.colored_label(
+                theme::status(ui, Status::Bad),
+                format!("{}: {why}", r.scenario.name),
+            );
+        }
+    }
+}
