@@ -26,7 +26,13 @@ fn main() {
         };
         let t = Instant::now();
         if only_routing {
-            std::hint::black_box(racksmith::analysis::routing::analyze(&design));
+            for _ in 0..std::env::var("REPEAT")
+                .ok()
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(1)
+            {
+                std::hint::black_box(racksmith::analysis::routing::analyze(&design));
+            }
         } else {
             std::hint::black_box(racksmith::analysis::analyze(&design));
         }

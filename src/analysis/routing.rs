@@ -1206,40 +1206,60 @@ fn route(
     let classes: Vec<(Vec<(u32, u64)>, Vec<usize>)> = classes.into_iter().collect();
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     let mut unroutable = [0.0; P];
-    let mut apply = |(adds, lost): ClassLoads| {
-        for (slot, x) in adds {
-            if let Some(l) = loads.get_mut(slot as usize / 2) {
-                add(if slot % 2 == 0 { &mut l.0 } else { &mut l.1 }, &x, 1.0);
-            }
+    let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
+        if let Some(l) = loads.get_mut(slot as usize / 2) {
+            add(if slot % 2 == 0 { &mut l.0 } else { &mut l.1 }, x, 1.0);
         }
-        add(&mut unroutable, &lost, 1.0);
     };
-    // Classes in parallel, a few per thread at a time (each holds its loads until applied), applied in order.
+    // Classes in parallel, a few per thread at a time (each holds its loads until applied), applied in class order:
+    // the same additions in the same order as one thread writing directly, so the sums are identical.
     use rayon::prelude::*;
-    let chunk = 2 * rayon::current_num_threads().max(1);
-    for batch in classes.chunks(chunk) {
-        if batch.len() == 1 || rayon::current_num_threads() == 1 {
-            let mut s = Scratch::new(n);
-            for (key, members) in batch {
-                apply(route_class(f, &csr, demand, products, key, members, &mut s));
-            }
-        } else {
+    let threads = rayon::current_num_threads().max(1);
+    if threads == 1 || classes.len() < 2 {
+        let mut s = Scratch::new(n);
+        for (key, members) in &classes {
+            let lost = route_class(
+                f,
+                &csr,
+                demand,
+                products,
+                key,
+                members,
+                &mut s,
+                |slot, x| put(&mut loads, slot, x),
+            );
+            add(&mut unroutable, &lost, 1.0);
+        }
+    } else {
+        for batch in classes.chunks(2 * threads) {
             let out: Vec<ClassLoads> = batch
                 .par_iter()
                 .map_init(
                     || Scratch::new(n),
-                    |s, (key, members)| route_class(f, &csr, demand, products, key, members, s),
+                    |s, (key, members)| {
+                        let mut adds = Vec::new();
+                        let lost =
+                            route_class(f, &csr, demand, products, key, members, s, |slot, x| {
+                                adds.push((slot, *x))
+                            });
+                        (adds, lost)
+                    },
                 )
                 .collect();
-            for x in out {
-                apply(x);
+            for (adds, lost) in out {
+                for (slot, x) in &adds {
+                    put(&mut loads, *slot, x);
+                }
+                add(&mut unroutable, &lost, 1.0);
             }
         }
     }
     (loads, unroutable)
 }
 
-/// Routes the demand to one class of destination switches (see [`route`]).
+/// Routes the demand to one class of destination switches (see [`route`]): hands each load to `emit` (directed
+/// edge slot, loads) in a fixed order and returns the demand with no path.
+#[allow(clippy::too_many_arguments)]
 fn route_class(
     f: &Fabric,
     csr: &Csr,
@@ -1248,8 +1268,8 @@ fn route_class(
     key: &[(u32, u64)],
     members: &[usize],
     s: &mut Scratch,
-) -> ClassLoads {
-    let mut adds: Vec<(u32, Loads)> = Vec::new();
+    mut emit: impl FnMut(u32, &Loads),
+) -> Loads {
     let mut lost = [0.0; P];
     // Distances to the class's neighbours plus one: every switch's distance to any member.
     s.order.clear();
@@ -1307,8 +1327,7 @@ fn route_class(
             if total > 0.0 {
                 for &(w, e, cap, forward) in adj {
                     if next(w) {
-                        s.hops
-                            .push((w, 2 * e + u32::from(!forward), cap / total));
+                        s.hops.push((w, 2 * e + u32::from(!forward), cap / total));
                     }
                 }
             }
@@ -1391,7 +1410,9 @@ fn route_class(
         }
     }
     for ii in 0..s.injected.len() {
-        let Some(&v) = s.injected.get(ii) else { continue };
+        let Some(&v) = s.injected.get(ii) else {
+            continue;
+        };
         let reach = routable(s, v);
         let m = s.minus.get(v).copied().unwrap_or(0.0);
         if let Some(h) = s.held.get_mut(v) {
@@ -1435,7 +1456,7 @@ fn route_class(
             };
             let mut x = [0.0; P];
             add(&mut x, &here, share);
-            adds.push((slot, x));
+            emit(slot, &x);
             if let Some(h) = s.held.get_mut(w as usize) {
                 add(h, &here, share);
             }
@@ -1527,7 +1548,7 @@ fn route_class(
             if x.iter().any(|y| *y != 0.0) {
                 // From the neighbour to the member: the edge's second-to-first direction when the member is its
                 // first end.
-                adds.push((2 * e + u32::from(forward), x));
+                emit(2 * e + u32::from(forward), &x);
             }
         }
     }
@@ -1549,7 +1570,7 @@ fn route_class(
             *x = u32::MAX;
         }
     }
-    (adds, lost)
+    lost
 }
 
 /// The per-destination ECMP walk [`route`] replaced, kept as the reference it is tested against: it walks every
@@ -2054,7 +2075,8 @@ mod tests {
             let (slow, slow_lost) = route_reference(&f, &r.demand, &r.products);
             let close = |a: f64, b: f64, what: &str| {
                 assert!(
-                    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs())) && ((a == 0.0) == (b == 0.0)),
+                    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
+                        && ((a == 0.0) == (b == 0.0)),
                     "{}: {what}: {a} against {b}",
                     d.name
                 );
