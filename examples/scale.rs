@@ -20,7 +20,14 @@ fn main() {
             racksmith::io::save(&d, &path).expect("save");
             drop(d);
             let t = Instant::now();
-            let d = racksmith::io::load(&path).expect("load");
+            let mut d = racksmith::io::load(&path).expect("load");
+            for _ in 1..std::env::var("LOADS")
+                .ok()
+                .and_then(|x| x.parse().ok())
+                .unwrap_or(1)
+            {
+                d = racksmith::io::load(&path).expect("load");
+            }
             eprintln!("{su} SU: load {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
             d
         };
