@@ -28,6 +28,25 @@ fn main() {
             {
                 d = racksmith::io::load(&path).expect("load");
             }
+            if std::env::var_os("SPLIT").is_some() {
+                let t = Instant::now();
+                let text = racksmith::io::read_design_text(&path).expect("read");
+                let t1 = Instant::now();
+                let d2 = racksmith::io::parse_design(&text, &path).expect("parse");
+                let t2 = Instant::now();
+                let figures = racksmith::io::limits::check(&d2);
+                let t3 = Instant::now();
+                let problems = racksmith::io::validate(&d2);
+                let t4 = Instant::now();
+                eprintln!(
+                    "read {:?} parse {:?} limits {:?} validate {:?} ({} problems, {figures:?})",
+                    t1 - t,
+                    t2 - t1,
+                    t3 - t2,
+                    t4 - t3,
+                    problems.len()
+                );
+            }
             eprintln!("{su} SU: load {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
             d
         };
