@@ -5,6 +5,14 @@
 use racksmith::catalog::Catalog;
 use std::time::Instant;
 
+/// CPU time of this thread, ms (the machine is shared: wall time overstates the work when other builds run).
+fn cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or(0.0, |ns| ns / 1e6)
+}
+
 fn main() {
     let catalog = Catalog::builtin().expect("catalog");
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -19,7 +27,7 @@ fn main() {
             let path = dir.path().join("d.ron");
             racksmith::io::save(&d, &path).expect("save");
             drop(d);
-            let t = Instant::now();
+            let (t, c) = (Instant::now(), cpu_ms());
             let mut d = racksmith::io::load(&path).expect("load");
             for _ in 1..std::env::var("LOADS")
                 .ok()
@@ -47,10 +55,48 @@ fn main() {
                     problems.len()
                 );
             }
-            eprintln!("{su} SU: load {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+            eprintln!(
+                "{su} SU: load {:.1} ms wall, {:.1} ms CPU",
+                t.elapsed().as_secs_f64() * 1e3,
+                cpu_ms() - c
+            );
             d
         };
-        let t = Instant::now();
+        if std::env::var_os("SPLIT").is_some() {
+            let c = cpu_ms();
+            let topo = racksmith::topology::Topology::build(&design);
+            let c1 = cpu_ms();
+            let r = racksmith::analysis::routing::analyze(&design);
+            let c2 = cpu_ms();
+            let b: Option<()> = None;
+            let c3 = cpu_ms();
+            let full = racksmith::analysis::analyze(&design);
+            let c4 = cpu_ms();
+            let json = serde_json::to_string(&full).expect("json");
+            let c5 = cpu_ms();
+            eprintln!(
+                "topology {:.0} routing {:.0} bisection {:.0} whole analysis {:.0} json {:.0} ms CPU ({} {} {})",
+                c1 - c,
+                c2 - c1,
+                c3 - c2,
+                c4 - c3,
+                c5 - c4,
+                r.links.len(),
+                b.is_some(),
+                json.len()
+            );
+        }
+        if args.iter().any(|a| a == "--sweep") {
+            let before = racksmith::analysis::analyze(&design);
+            let t = Instant::now();
+            let s = racksmith::analysis::whatif::n_minus_one(&design, &before);
+            eprintln!(
+                "{su} SU: N-1 sweep {:.1} ms wall, {} single points of failure",
+                t.elapsed().as_secs_f64() * 1e3,
+                s.len()
+            );
+        }
+        let (t, c) = (Instant::now(), cpu_ms());
         if only_routing {
             for _ in 0..std::env::var("REPEAT")
                 .ok()
@@ -63,10 +109,11 @@ fn main() {
             std::hint::black_box(racksmith::analysis::analyze(&design));
         }
         eprintln!(
-            "{su} SU: {} GPUs, {} links, analyse {:.1} ms",
+            "{su} SU: {} GPUs, {} links, analyse {:.1} ms wall, {:.1} ms CPU (this thread)",
             design.gpu_count(),
             design.links.len(),
-            t.elapsed().as_secs_f64() * 1e3
+            t.elapsed().as_secs_f64() * 1e3,
+            cpu_ms() - c
         );
     }
 }
