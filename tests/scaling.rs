@@ -1,5 +1,6 @@
 //! The analysis gives the same report whatever the number of threads: byte-identical JSON from a one-thread pool
 //! and a four-thread pool, on a three-tier SuperPOD (several destination classes) and an asymmetric fabric.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use racksmith::catalog::Catalog;
 

@@ -1101,6 +1101,9 @@ impl Csr {
 /// threads computed the classes.
 type ClassLoads = (Vec<(u32, Loads)>, Loads);
 
+/// Destinations with the same switch neighbours: the key (neighbour, capacity bits) and the members.
+type DestinationClass = (Vec<(u32, u64)>, Vec<usize>);
+
 /// Scratch space for routing one class, sized to the switch count and left clean after each class.
 struct Scratch {
     dist: Vec<u32>,
@@ -1203,12 +1206,20 @@ fn route(
         key.sort_unstable();
         classes.entry(key).or_default().push(t);
     }
-    let classes: Vec<(Vec<(u32, u64)>, Vec<usize>)> = classes.into_iter().collect();
+    let classes: Vec<DestinationClass> = classes.into_iter().collect();
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     let mut unroutable = [0.0; P];
     let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
         if let Some(l) = loads.get_mut(slot as usize / 2) {
-            add(if slot % 2 == 0 { &mut l.0 } else { &mut l.1 }, x, 1.0);
+            add(
+                if slot.is_multiple_of(2) {
+                    &mut l.0
+                } else {
+                    &mut l.1
+                },
+                x,
+                1.0,
+            );
         }
     };
     // Classes in parallel, a few per thread at a time (each holds its loads until applied), applied in class order:

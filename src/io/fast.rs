@@ -294,10 +294,10 @@ fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64,
                 }
                 let text = std::str::from_utf8(c.s.get(start..c.at)?).ok()?;
                 let m = match media.get(text) {
-                    Some(m) => m.clone(),
+                    Some(m) => *m,
                     None => {
                         let m: Medium = ron::Options::default().from_str(text).ok()?;
-                        media.insert(text, m.clone());
+                        media.insert(text, m);
                         m
                     }
                 };
