@@ -31,19 +31,34 @@ pub(super) fn parse(text: &str) -> Option<Design> {
         return None;
     }
     let mut media: HashMap<&str, Medium> = HashMap::default();
-    for line in text.get(devices.1..devices.2)?.lines() {
-        let (id, d) = device(line)?;
-        if design.devices.insert(DeviceId(id), d).is_some() {
-            return None;
-        }
-    }
-    for line in text.get(links.1..links.2)?.lines() {
-        let (id, l) = link(line, &mut media)?;
-        if design.links.insert(LinkId(id), l).is_some() {
-            return None;
-        }
-    }
+    let devices: Vec<(u64, Device)> = text
+        .get(devices.1..devices.2)?
+        .lines()
+        .map(device)
+        .collect::<Option<_>>()?;
+    design.devices = sorted_map(devices, DeviceId)?;
+    let links: Vec<(u64, Link)> = text
+        .get(links.1..links.2)?
+        .lines()
+        .map(|line| link(line, &mut media))
+        .collect::<Option<_>>()?;
+    design.links = sorted_map(links, LinkId)?;
     Some(design)
+}
+
+/// The entries as a map, built in one pass when their ids rise strictly (as Racksmith writes them); None when an
+/// id repeats (RON would keep the last one: leave that file to RON).
+fn sorted_map<K: Ord, V>(entries: Vec<(u64, V)>, key: fn(u64) -> K) -> Option<BTreeMap<K, V>> {
+    if entries.windows(2).all(|w| matches!(w, [a, b] if a.0 < b.0)) {
+        return Some(entries.into_iter().map(|(k, v)| (key(k), v)).collect());
+    }
+    let mut map = BTreeMap::new();
+    for (k, v) in entries {
+        if map.insert(key(k), v).is_some() {
+            return None;
+        }
+    }
+    Some(map)
 }
 
 /// Where a section's entries are: (start of its header line, start and end of the entry lines). The header
@@ -432,6 +447,24 @@ mod tests {
             assert!(!same(&changed), "fast path took {to}");
         }
         assert!(!same(&format!("#![enable(implicit_some)]\n{text}")));
+        // Entries out of order still read (as RON reads them); a repeated id goes to RON.
+        let links: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("medium: InfiniBand"))
+            .take(2)
+            .collect();
+        let swapped = text
+            .replacen(links[0], "@@", 1)
+            .replacen(links[1], links[0], 1)
+            .replacen("@@", links[1], 1);
+        assert!(same(&swapped));
+        let id = |l: &str| l.trim().split(':').next().unwrap().to_string();
+        let repeated = text.replacen(
+            links[1],
+            &links[1].replacen(&id(links[1]), &id(links[0]), 1),
+            1,
+        );
+        assert!(!same(&repeated));
         // A comment line between entries.
         let changed = text.replacen(&link_line, &format!("        // spare\n{link_line}"), 1);
         assert!(!same(&changed));
