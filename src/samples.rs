@@ -401,19 +401,7 @@ pub fn superpod(
             for pod in g * 32..(g + 1) * 32 {
                 for j in 0..32 {
                     let spine = add_switch(&mut b, format!("spine-p{:03}-{:02}", pod + 1, j + 1))?;
-                    for li in 0..32 {
-                        let Some(&leaf) = leaves.get(pod * 32 + li) else {
-                            continue;
-                        };
-                        link(
-                            &mut b,
-                            p(leaf, format!("p{}", 33 + j)),
-                            p(spine, format!("p{}", li + 1)),
-                            NDR,
-                            30.0,
-                            "ib-ndr-optic",
-                        )?;
-                    }
+                    pod_spine_links(&mut b, &leaves, pod, j, spine)?;
                     for c in 0..32 {
                         let Some(&core) = cores.get(j * 32 + c) else {
                             continue;
@@ -448,19 +436,7 @@ pub fn superpod(
         for pod in 0..pods {
             for j in 0..32 {
                 let spine = add_switch(&mut b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
-                for li in 0..32 {
-                    let Some(&leaf) = leaves.get(pod * 32 + li) else {
-                        continue;
-                    };
-                    link(
-                        &mut b,
-                        p(leaf, format!("p{}", 33 + j)),
-                        p(spine, format!("p{}", li + 1)),
-                        NDR,
-                        30.0,
-                        "ib-ndr-optic",
-                    )?;
-                }
+                pod_spine_links(&mut b, &leaves, pod, j, spine)?;
                 for c in 0..cores_per_plane {
                     let ci = j * cores_per_plane + c;
                     let Some(&core) = cores.get(ci) else { continue };
@@ -539,6 +515,31 @@ pub fn superpod(
         }
     }
     Ok(design)
+}
+
+/// Spine `j` of pod `pod` (SuperPOD, three tiers and more): one cable from each of the pod's 32 leaves (leaf port
+/// 33 + j, spine port = the leaf's place in the pod).
+fn pod_spine_links(
+    b: &mut Builder<'_>,
+    leaves: &[DeviceId],
+    pod: usize,
+    j: usize,
+    spine: DeviceId,
+) -> Result<(), EditError> {
+    for li in 0..32 {
+        let Some(&leaf) = leaves.get(pod * 32 + li) else {
+            continue;
+        };
+        link(
+            b,
+            p(leaf, format!("p{}", 33 + j)),
+            p(spine, format!("p{}", li + 1)),
+            NDR,
+            30.0,
+            "ib-ndr-optic",
+        )?;
+    }
+    Ok(())
 }
 
 /// One DGX H100 in a rack with a QM9700 leaf (compute and storage) and an AI400X2.

@@ -1593,24 +1593,8 @@ fn route_reference(
     products: &Products,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
-    // Flat adjacency (CSR) with the edge's capacity and direction, for a cache-friendly inner loop.
-    let mut offsets: Vec<u32> = Vec::with_capacity(n + 1);
-    let mut flat: Vec<(u32, u32, f64, bool)> = Vec::new();
-    for (v, a) in f.adj.iter().enumerate() {
-        offsets.push(flat.len() as u32);
-        for &(w, e) in a {
-            let cap = f.cap.get(e).copied().unwrap_or(0.0);
-            let forward = f.ends.get(e).is_some_and(|(x, _)| *x == v);
-            flat.push((w as u32, e as u32, cap, forward));
-        }
-    }
-    offsets.push(flat.len() as u32);
-    let neighbours = |v: usize| -> &[(u32, u32, f64, bool)] {
-        let (Some(&lo), Some(&hi)) = (offsets.get(v), offsets.get(v + 1)) else {
-            return &[];
-        };
-        flat.get(lo as usize..hi as usize).unwrap_or(&[])
-    };
+    let csr = Csr::new(f);
+    let neighbours = |v: usize| csr.neighbours(v);
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     let mut unroutable = [0.0; P];
     let mut dist = vec![u32::MAX; n];
