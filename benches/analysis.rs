@@ -1,5 +1,7 @@
-//! Analysis and load/save at scale: generated DGX SuperPOD H100 designs of 1, 4, 16 and 128 scalable units
-//! (248 to 32,760 GPUs). Run with `cargo bench --no-default-features --bench analysis`.
+//! Analysis and load/save at scale: generated DGX SuperPOD H100 designs of 1 to 512 scalable units (248 to
+//! 131,064 GPUs, generated in-process), the analysis on one thread and on all, and the N-1 sweep at 16 SU.
+//! Run with `cargo bench --no-default-features --bench analysis`; `RAYON_NUM_THREADS=1` makes every group
+//! single-threaded.
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -13,7 +15,7 @@ use std::time::Duration;
 
 fn benches(c: &mut Criterion) {
     let catalog = Catalog::builtin().expect("catalog");
-    let sizes = [1usize, 4, 16, 128];
+    let sizes = [1usize, 4, 16, 32, 128, 256, 512];
     let designs: Vec<_> = sizes
         .iter()
         .map(|&su| (su, superpod_h100(&catalog, su).expect("generate")))
@@ -32,12 +34,44 @@ fn benches(c: &mut Criterion) {
     }
     group.finish();
 
+    // One thread against every core, on the same designs (the reports are identical: tests/scaling.rs).
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let mut group = c.benchmark_group("analyze_threads");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
+    for (su, d) in designs.iter().filter(|(su, _)| [32, 128, 256].contains(su)) {
+        group.bench_with_input(BenchmarkId::new("one", format!("{su}su")), d, |b, d| {
+            b.iter(|| one.install(|| black_box(analyze(black_box(d)))))
+        });
+        group.bench_with_input(BenchmarkId::new("all", format!("{su}su")), d, |b, d| {
+            b.iter(|| black_box(analyze(black_box(d))))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("whatif");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    if let Some((_, d)) = designs.iter().find(|(su, _)| *su == 16) {
+        let before = analyze(d);
+        group.bench_function("sweep_16su", |b| {
+            b.iter(|| black_box(racksmith::analysis::whatif::n_minus_one(d, &before)))
+        });
+    }
+    group.finish();
+
     let dir = tempfile::tempdir().expect("tempdir");
     let mut group = c.benchmark_group("files");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(8));
-    for (su, d) in &designs {
+    // Files up to 256 SU (about 32 MB); the 512-SU file (about 80 MB) is left out to keep the bench's disk use low.
+    for (su, d) in designs.iter().filter(|(su, _)| *su <= 256) {
         let path = dir.path().join(format!("{su}.ron"));
         io::save(d, &path).expect("save");
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);

@@ -405,6 +405,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let impacts = match failure {
                 Some(f) => vec![impact(&design, &before, f)],
+                None if std::io::IsTerminal::is_terminal(&std::io::stderr()) => {
+                    // Progress on the terminal only: redirected output stays clean.
+                    let progress = |done: usize, total: usize| {
+                        eprint!("\rN-1 sweep: {done}/{total} candidates analysed");
+                        true
+                    };
+                    let impacts = analysis::whatif::sweep_with(&design, &before, &progress)
+                        .unwrap_or_default();
+                    eprintln!();
+                    impacts
+                }
                 None => n_minus_one(&design, &before),
             };
             match format {

@@ -190,7 +190,8 @@ pub fn dgx_fabric(
 /// DGX SuperPOD H100, `units` scalable units, rail-optimised compute fabric of QM9700 (NVIDIA DGX SuperPOD H100
 /// reference architecture): 32 x units - 1 DGX H100 (one leaf port per SU goes to UFM), 8 leaves per SU, spines as
 /// in the RA table for 1-4 SU (4, 8, 16, 16); from 8 SU on, a three-tier fat tree with 8 spines per SU in pods of
-/// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU). Storage: per SU, 4 storage leaves and 3
+/// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU); at 512 SU, a fourth tier (the 64-port
+/// cores split half down, half up, see [`superpod`]). Storage: per SU, 4 storage leaves and 3
 /// AI400X2 appliances; every DGX has its two BlueField-3 ports on all four storage leaves.
 pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditError> {
     superpod(catalog, units, &DGX_H100)
@@ -241,9 +242,9 @@ pub fn superpod(
     units: usize,
     system: &SuperPodSystem,
 ) -> Result<Design, EditError> {
-    if units == 0 || (units > 4 && !units.is_multiple_of(8)) || units > 256 {
+    if units == 0 || (units > 4 && !units.is_multiple_of(8)) || (units > 256 && units != 512) {
         return Err(EditError::Refused(
-            "scalable units must be 1-4 or a multiple of 8 up to 256".into(),
+            "scalable units must be 1-4, a multiple of 8 up to 256, or 512".into(),
         ));
     }
     let mut design = Design {
@@ -348,6 +349,75 @@ pub fn superpod(
                 }
             }
         }
+    } else if units > 256 {
+        // Four tiers (512 SU): the 64-port cores of 256 SU are full, so cores split their ports, half down and
+        // half up. Groups of 128 SU (32 pods); in each group, plane j has 32 cores and spine j of every pod has one
+        // cable to each of them. Above them, for each plane j and core index c, 2 super-cores join the 4 groups'
+        // cores (j, c), 16 cables from each core to each super-core: every tier non-blocking.
+        let groups = units / 128;
+        let supers_per = groups / 2;
+        let up_links = 32 / supers_per;
+        let mut supers = Vec::with_capacity(32 * 32 * supers_per);
+        for plane in 0..32 {
+            for c in 0..32 {
+                for k in 0..supers_per {
+                    supers.push(add_switch(
+                        &mut b,
+                        format!("super-{:02}-{:02}-{}", plane + 1, c + 1, k + 1),
+                    )?);
+                }
+            }
+        }
+        let mut super_port = vec![0usize; supers.len()];
+        for g in 0..groups {
+            let mut cores = Vec::with_capacity(32 * 32);
+            for plane in 0..32 {
+                for c in 0..32 {
+                    let core = add_switch(
+                        &mut b,
+                        format!("core-g{}-{:02}-{:02}", g + 1, plane + 1, c + 1),
+                    )?;
+                    for k in 0..supers_per {
+                        let si = (plane * 32 + c) * supers_per + k;
+                        let Some(&sup) = supers.get(si) else { continue };
+                        for x in 0..up_links {
+                            let Some(sp) = super_port.get_mut(si) else {
+                                continue;
+                            };
+                            *sp += 1;
+                            link(
+                                &mut b,
+                                p(core, format!("p{}", 33 + k * up_links + x)),
+                                p(sup, format!("p{sp}")),
+                                NDR,
+                                50.0,
+                                "ib-ndr-optic",
+                            )?;
+                        }
+                    }
+                    cores.push(core);
+                }
+            }
+            for pod in g * 32..(g + 1) * 32 {
+                for j in 0..32 {
+                    let spine = add_switch(&mut b, format!("spine-p{:03}-{:02}", pod + 1, j + 1))?;
+                    pod_spine_links(&mut b, &leaves, pod, j, spine)?;
+                    for c in 0..32 {
+                        let Some(&core) = cores.get(j * 32 + c) else {
+                            continue;
+                        };
+                        link(
+                            &mut b,
+                            p(spine, format!("p{}", 33 + c)),
+                            p(core, format!("p{}", pod % 32 + 1)),
+                            NDR,
+                            50.0,
+                            "ib-ndr-optic",
+                        )?;
+                    }
+                }
+            }
+        }
     } else {
         // Three tiers: pods of 4 SU (32 leaves, 32 spines), core planes of units/8 switches.
         let pods = units / 4;
@@ -366,19 +436,7 @@ pub fn superpod(
         for pod in 0..pods {
             for j in 0..32 {
                 let spine = add_switch(&mut b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
-                for li in 0..32 {
-                    let Some(&leaf) = leaves.get(pod * 32 + li) else {
-                        continue;
-                    };
-                    link(
-                        &mut b,
-                        p(leaf, format!("p{}", 33 + j)),
-                        p(spine, format!("p{}", li + 1)),
-                        NDR,
-                        30.0,
-                        "ib-ndr-optic",
-                    )?;
-                }
+                pod_spine_links(&mut b, &leaves, pod, j, spine)?;
                 for c in 0..cores_per_plane {
                     let ci = j * cores_per_plane + c;
                     let Some(&core) = cores.get(ci) else { continue };
@@ -457,6 +515,31 @@ pub fn superpod(
         }
     }
     Ok(design)
+}
+
+/// Spine `j` of pod `pod` (SuperPOD, three tiers and more): one cable from each of the pod's 32 leaves (leaf port
+/// 33 + j, spine port = the leaf's place in the pod).
+fn pod_spine_links(
+    b: &mut Builder<'_>,
+    leaves: &[DeviceId],
+    pod: usize,
+    j: usize,
+    spine: DeviceId,
+) -> Result<(), EditError> {
+    for li in 0..32 {
+        let Some(&leaf) = leaves.get(pod * 32 + li) else {
+            continue;
+        };
+        link(
+            b,
+            p(leaf, format!("p{}", 33 + j)),
+            p(spine, format!("p{}", li + 1)),
+            NDR,
+            30.0,
+            "ib-ndr-optic",
+        )?;
+    }
+    Ok(())
 }
 
 /// One DGX H100 in a rack with a QM9700 leaf (compute and storage) and an AI400X2.

@@ -355,19 +355,31 @@ fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
             .and_then(|w| topo.tier.get(&w.device).copied())
             .unwrap_or(0)
     };
-    let ups = |n: NodeIndex| -> Vec<(NodeIndex, petgraph::graph::EdgeIndex, f64)> {
-        let t = tier(n);
-        topo.graph
-            .edges(n)
-            .filter_map(|e| {
-                let o = other(e.source(), e.target(), n);
-                (tier(o) > t && e.weight().gbps > 0.0).then_some((o, e.id(), e.weight().gbps))
-            })
-            .collect()
-    };
+    type Up = Vec<(NodeIndex, petgraph::graph::EdgeIndex, f64)>;
     if classes.len() > 1024 {
         return None;
     }
+    // Each switch's up-links, found once for all classes (every class walks the upper tiers again).
+    let mut up_cache: Vec<Option<std::rc::Rc<Up>>> = vec![None; topo.graph.node_count()];
+    let mut ups = |n: NodeIndex| -> std::rc::Rc<Up> {
+        if let Some(Some(u)) = up_cache.get(n.index()) {
+            return u.clone();
+        }
+        let t = tier(n);
+        let u: std::rc::Rc<Up> = std::rc::Rc::new(
+            topo.graph
+                .edges(n)
+                .filter_map(|e| {
+                    let o = other(e.source(), e.target(), n);
+                    (tier(o) > t && e.weight().gbps > 0.0).then_some((o, e.id(), e.weight().gbps))
+                })
+                .collect(),
+        );
+        if let Some(slot) = up_cache.get_mut(n.index()) {
+            *slot = Some(u.clone());
+        }
+        u
+    };
     let mut load: HashMap<petgraph::graph::EdgeIndex, f64> = HashMap::default();
     let mut first: Option<BTreeMap<usize, f64>> = None;
     for c in classes {
@@ -392,7 +404,7 @@ fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
                 *top.entry(v.index()).or_default() += amount / total;
                 continue;
             }
-            for (w, e, c_e) in up {
+            for &(w, e, c_e) in up.iter() {
                 let share = amount * c_e / cap;
                 *load.entry(e).or_default() += share * c.count as f64;
                 *held.entry((tier(w), w.index())).or_default() += share;

@@ -642,6 +642,13 @@ fn add(a: &mut Loads, b: &Loads, k: f64) {
 
 /// Routes the design's traffic patterns and returns the loads.
 pub fn analyze(design: &Design) -> RoutingReport {
+    let (fabric, r) = demands(design);
+    let (switch_loads, unroutable) = route(&fabric, &r.demand, &r.products);
+    report(design, &fabric, &r, &switch_loads, &unroutable)
+}
+
+/// The switch graph (with the serving ingress when there is one) and every pattern's demand on it.
+fn demands(design: &Design) -> (Fabric, Router) {
     let mut fabric = fabric(design);
     let (servers, storage) = endpoints(design, &fabric);
     let mut r = Router {
@@ -837,8 +844,7 @@ pub fn analyze(design: &Design) -> RoutingReport {
         }
     }
 
-    let (switch_loads, unroutable) = route(&fabric, &r.demand, &r.products);
-    report(design, &fabric, &r, &switch_loads, &unroutable)
+    (fabric, r)
 }
 
 /// Servers of the same build and attachment, in groups (by server index).
@@ -1059,32 +1065,536 @@ fn top_switches(f: &Fabric, leaves: &[usize]) -> Vec<usize> {
     (0..n).filter(|v| dist.get(*v) == Some(&top)).collect()
 }
 
+/// The switch graph as routing walks it: adjacency in one flat array (CSR) with each edge's capacity and direction.
+struct Csr {
+    offsets: Vec<u32>,
+    /// (neighbour, edge, capacity, whether the edge's first end is this switch).
+    flat: Vec<(u32, u32, f64, bool)>,
+}
+
+impl Csr {
+    fn new(f: &Fabric) -> Self {
+        let mut offsets: Vec<u32> = Vec::with_capacity(f.adj.len() + 1);
+        let mut flat = Vec::new();
+        for (v, a) in f.adj.iter().enumerate() {
+            offsets.push(flat.len() as u32);
+            for &(w, e) in a {
+                let cap = f.cap.get(e).copied().unwrap_or(0.0);
+                let forward = f.ends.get(e).is_some_and(|(x, _)| *x == v);
+                flat.push((w as u32, e as u32, cap, forward));
+            }
+        }
+        offsets.push(flat.len() as u32);
+        Csr { offsets, flat }
+    }
+
+    fn neighbours(&self, v: usize) -> &[(u32, u32, f64, bool)] {
+        let (Some(&lo), Some(&hi)) = (self.offsets.get(v), self.offsets.get(v + 1)) else {
+            return &[];
+        };
+        self.flat.get(lo as usize..hi as usize).unwrap_or(&[])
+    }
+}
+
+/// What routing one destination class adds: loads per directed edge slot (2 x edge, + 1 for b to a), in the order
+/// they were computed, and the demand with no path. Applied in class order, so the sums do not depend on how many
+/// threads computed the classes.
+type ClassLoads = (Vec<(u32, Loads)>, Loads);
+
+/// Destinations with the same switch neighbours: the key (neighbour, capacity bits) and the members.
+type DestinationClass = (Vec<(u32, u64)>, Vec<usize>);
+
+/// Scratch space for routing one class, sized to the switch count and left clean after each class.
+struct Scratch {
+    dist: Vec<u32>,
+    order: Vec<usize>,
+    held: Vec<Loads>,
+    /// All-to-all demand to take out at a switch (own traffic and the products' terms of a member to itself).
+    minus: Vec<f64>,
+    injected: Vec<usize>,
+    marked: Vec<bool>,
+    /// Per switch at distance >= 2: its next hops (neighbour, edge slot, share), a range of `hops`.
+    hop_range: Vec<(u32, u32)>,
+    hops: Vec<(u32, u32, f64)>,
+    /// Per neighbour of the class: its position in the class key.
+    slot: Vec<u32>,
+    /// Per reached switch: how a unit it holds arrives at the class's neighbours, a range of `arrive`.
+    p_range: Vec<(u32, u32)>,
+    arrive: Vec<(u32, f64)>,
+    dense: Vec<f64>,
+    touched: Vec<u32>,
+}
+
+impl Scratch {
+    fn new(n: usize) -> Self {
+        Scratch {
+            dist: vec![u32::MAX; n],
+            order: Vec::new(),
+            held: vec![[0.0; P]; n],
+            minus: vec![0.0; n],
+            injected: Vec::new(),
+            marked: vec![false; n],
+            hop_range: vec![(0, 0); n],
+            hops: Vec::new(),
+            slot: vec![u32::MAX; n],
+            p_range: vec![(0, 0); n],
+            arrive: Vec::new(),
+            dense: Vec::new(),
+            touched: Vec::new(),
+        }
+    }
+
+    /// Adds demand held at switch `v` before the walk (all-to-all: `plus` and `minus`, taken apart at the end).
+    fn inject(&mut self, v: usize, amount: &Loads, minus: f64) {
+        if let (Some(h), Some(m)) = (self.held.get_mut(v), self.minus.get_mut(v)) {
+            add(h, amount, 1.0);
+            *m += minus;
+        }
+        if let Some(x) = self.marked.get_mut(v)
+            && !*x
+        {
+            *x = true;
+            self.injected.push(v);
+        }
+    }
+
+    /// How a unit held at `v` arrives at the class's neighbours: (position in the key, share).
+    fn arrival(&self, v: usize) -> &[(u32, f64)] {
+        let Some(&(lo, hi)) = self.p_range.get(v) else {
+            return &[];
+        };
+        self.arrive.get(lo as usize..hi as usize).unwrap_or(&[])
+    }
+}
+
+/// `plus - minus`, or 0 when only rounding is left (see [`CANCELLED`]).
+fn cancel(plus: f64, minus: f64) -> f64 {
+    let left = plus - minus;
+    if left > CANCELLED * plus { left } else { 0.0 }
+}
+
 /// ECMP routing of switch-to-switch demands. Returns directed loads per edge ((a to b), (b to a)) and the demand
 /// that found no path, per pattern.
+///
+/// Destinations with the same switch neighbours (and capacities) form a class: every other switch is as far from
+/// each member and splits traffic for it over the same next hops (a pod's leaves all hang off the same spines). So
+/// per class one breadth-first search and one walk of the class's summed demand give the loads on every hop but the
+/// last (routing is linear in the demand); the last hop, neighbour to member, carries what the member's own sources
+/// deliver to that neighbour, from each source's arrival distribution over the neighbours, computed once per class.
+/// The work is O(classes x switch links) with no term per destination switch beyond its own demand and links.
 fn route(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
     products: &Products,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
-    // Flat adjacency (CSR) with the edge's capacity and direction, for a cache-friendly inner loop.
-    let mut offsets: Vec<u32> = Vec::with_capacity(n + 1);
-    let mut flat: Vec<(u32, u32, f64, bool)> = Vec::new();
-    for (v, a) in f.adj.iter().enumerate() {
-        offsets.push(flat.len() as u32);
-        for &(w, e) in a {
-            let cap = f.cap.get(e).copied().unwrap_or(0.0);
-            let forward = f.ends.get(e).is_some_and(|(x, _)| *x == v);
-            flat.push((w as u32, e as u32, cap, forward));
+    let csr = Csr::new(f);
+    let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
+    let mut destinations: Vec<usize> = demand
+        .keys()
+        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
+        .copied()
+        .collect();
+    destinations.sort_unstable();
+    destinations.dedup();
+    for t in destinations {
+        let mut key: Vec<(u32, u64)> = csr
+            .neighbours(t)
+            .iter()
+            .map(|x| (x.0, x.2.to_bits()))
+            .collect();
+        key.sort_unstable();
+        classes.entry(key).or_default().push(t);
+    }
+    let classes: Vec<DestinationClass> = classes.into_iter().collect();
+    let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
+    let mut unroutable = [0.0; P];
+    let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
+        if let Some(l) = loads.get_mut(slot as usize / 2) {
+            add(
+                if slot.is_multiple_of(2) {
+                    &mut l.0
+                } else {
+                    &mut l.1
+                },
+                x,
+                1.0,
+            );
+        }
+    };
+    // Classes in parallel, a few per thread at a time (each holds its loads until applied), applied in class order:
+    // the same additions in the same order as one thread writing directly, so the sums are identical.
+    use rayon::prelude::*;
+    let threads = rayon::current_num_threads().max(1);
+    if threads == 1 || classes.len() < 2 {
+        let mut s = Scratch::new(n);
+        for (key, members) in &classes {
+            let lost = route_class(
+                f,
+                &csr,
+                demand,
+                products,
+                key,
+                members,
+                &mut s,
+                |slot, x| put(&mut loads, slot, x),
+            );
+            add(&mut unroutable, &lost, 1.0);
+        }
+    } else {
+        for batch in classes.chunks(2 * threads) {
+            let out: Vec<ClassLoads> = batch
+                .par_iter()
+                .map_init(
+                    || Scratch::new(n),
+                    |s, (key, members)| {
+                        let mut adds = Vec::new();
+                        let lost =
+                            route_class(f, &csr, demand, products, key, members, s, |slot, x| {
+                                adds.push((slot, *x))
+                            });
+                        (adds, lost)
+                    },
+                )
+                .collect();
+            for (adds, lost) in out {
+                for (slot, x) in &adds {
+                    put(&mut loads, *slot, x);
+                }
+                add(&mut unroutable, &lost, 1.0);
+            }
         }
     }
-    offsets.push(flat.len() as u32);
-    let neighbours = |v: usize| -> &[(u32, u32, f64, bool)] {
-        let (Some(&lo), Some(&hi)) = (offsets.get(v), offsets.get(v + 1)) else {
-            return &[];
+    (loads, unroutable)
+}
+
+/// Routes the demand to one class of destination switches (see [`route`]): hands each load to `emit` (directed
+/// edge slot, loads) in a fixed order and returns the demand with no path.
+#[allow(clippy::too_many_arguments)]
+fn route_class(
+    f: &Fabric,
+    csr: &Csr,
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
+    key: &[(u32, u64)],
+    members: &[usize],
+    s: &mut Scratch,
+    mut emit: impl FnMut(u32, &Loads),
+) -> Loads {
+    let mut lost = [0.0; P];
+    // Distances to the class's neighbours plus one: every switch's distance to any member.
+    s.order.clear();
+    for (i, &(w, _)) in key.iter().enumerate() {
+        if let Some(d) = s.dist.get_mut(w as usize)
+            && *d == u32::MAX
+        {
+            *d = 1;
+            s.order.push(w as usize);
+        }
+        if let Some(x) = s.slot.get_mut(w as usize) {
+            *x = i as u32;
+        }
+    }
+    let mut head = 0;
+    while let Some(&v) = s.order.get(head) {
+        head += 1;
+        if Some(v) == f.ingress {
+            // The ingress is a source and a sink, never a path between switches.
+            continue;
+        }
+        let dv = s.dist.get(v).copied().unwrap_or(0);
+        for &(w, _, _, _) in csr.neighbours(v) {
+            let w = w as usize;
+            if let Some(d) = s.dist.get_mut(w)
+                && *d == u32::MAX
+            {
+                *d = dv + 1;
+                s.order.push(w);
+            }
+        }
+    }
+    // Next hops of every switch farther than the neighbours, with their shares (by capacity), and how a unit held
+    // at each switch arrives at the neighbours (nearest first, from its next hops' arrivals).
+    s.hops.clear();
+    s.arrive.clear();
+    s.dense.clear();
+    s.dense.resize(key.len(), 0.0);
+    for oi in 0..s.order.len() {
+        let Some(&v) = s.order.get(oi) else { continue };
+        let dv = s.dist.get(v).copied().unwrap_or(0);
+        let start = s.hops.len() as u32;
+        let p_start = s.arrive.len() as u32;
+        if dv == 1 {
+            let at = s.slot.get(v).copied().unwrap_or(u32::MAX);
+            s.arrive.push((at, 1.0));
+        } else {
+            let adj = csr.neighbours(v);
+            let dist = &s.dist;
+            let next = |w: u32| {
+                dist.get(w as usize)
+                    .is_some_and(|d| d.saturating_add(1) == dv)
+            };
+            let total: f64 = adj.iter().filter(|x| next(x.0)).map(|x| x.2).sum();
+            if total > 0.0 {
+                for &(w, e, cap, forward) in adj {
+                    if next(w) {
+                        s.hops.push((w, 2 * e + u32::from(!forward), cap / total));
+                    }
+                }
+            }
+            let hi = s.hops.len();
+            for hi_i in start as usize..hi {
+                let Some(&(w, _, share)) = s.hops.get(hi_i) else {
+                    continue;
+                };
+                let Some(&(lo, up)) = s.p_range.get(w as usize) else {
+                    continue;
+                };
+                for pi in lo as usize..up as usize {
+                    let Some(&(i, p)) = s.arrive.get(pi) else {
+                        continue;
+                    };
+                    if let Some(x) = s.dense.get_mut(i as usize) {
+                        if *x == 0.0 {
+                            s.touched.push(i);
+                        }
+                        *x += share * p;
+                    }
+                }
+            }
+            s.touched.sort_unstable();
+            for &i in &s.touched {
+                if let Some(x) = s.dense.get_mut(i as usize) {
+                    s.arrive.push((i, *x));
+                    *x = 0.0;
+                }
+            }
+            s.touched.clear();
+        }
+        if let Some(r) = s.hop_range.get_mut(v) {
+            *r = (start, s.hops.len() as u32);
+        }
+        if let Some(r) = s.p_range.get_mut(v) {
+            *r = (p_start, s.arrive.len() as u32);
+        }
+    }
+
+    // The class's demand, summed at its sources. All-to-all comes from the products: a(v) x the class's b, less
+    // a member's term to itself and with each group's own traffic taken out.
+    let routable = |s: &Scratch, v: usize| s.dist.get(v).is_some_and(|d| *d != u32::MAX);
+    for &t in members {
+        for (&v, amount) in demand.get(&t).into_iter().flatten() {
+            if v != t {
+                s.inject(v, amount, 0.0);
+            }
+        }
+    }
+    for (a, b) in &products.terms {
+        let mut bc = 0.0;
+        for &t in members {
+            let Some(&bt) = b.get(&t) else { continue };
+            bc += bt;
+            if let Ok(i) = a.binary_search_by_key(&t, |x| x.0)
+                && let Some(&(_, at)) = a.get(i)
+            {
+                s.inject(t, &[0.0; P], at * bt);
+            }
+        }
+        if bc == 0.0 {
+            continue;
+        }
+        for &(v, av) in a {
+            let mut x = [0.0; P];
+            if let Some(y) = x.get_mut(2) {
+                *y = av * bc;
+            }
+            s.inject(v, &x, 0.0);
+        }
+    }
+    for &t in members {
+        for &(v, own) in products.own.get(&t).map_or(&[][..], Vec::as_slice) {
+            let mut x = [0.0; P];
+            if let Some(y) = x.get_mut(2) {
+                *y = products.net(v, t, own);
+            }
+            s.inject(v, &x, products.whole(v, t));
+        }
+    }
+    for ii in 0..s.injected.len() {
+        let Some(&v) = s.injected.get(ii) else {
+            continue;
         };
-        flat.get(lo as usize..hi as usize).unwrap_or(&[])
-    };
+        let reach = routable(s, v);
+        let m = s.minus.get(v).copied().unwrap_or(0.0);
+        if let Some(h) = s.held.get_mut(v) {
+            if let Some(x) = h.get_mut(2) {
+                *x = cancel(*x, m);
+            }
+            if !reach {
+                add(&mut lost, h, 1.0);
+                *h = [0.0; P];
+            }
+        }
+        if let Some(x) = s.minus.get_mut(v) {
+            *x = 0.0;
+        }
+        if let Some(x) = s.marked.get_mut(v) {
+            *x = false;
+        }
+    }
+    s.injected.clear();
+
+    // Farthest first: each switch passes on what it holds to its next hops; the neighbours hand over below.
+    for oi in (0..s.order.len()).rev() {
+        let Some(&v) = s.order.get(oi) else { continue };
+        let Some(slot) = s.held.get_mut(v) else {
+            continue;
+        };
+        let here = std::mem::replace(slot, [0.0; P]);
+        if s.dist.get(v) == Some(&1) || here.iter().all(|x| *x == 0.0) {
+            continue;
+        }
+        let Some(&(lo, hi)) = s.hop_range.get(v) else {
+            continue;
+        };
+        if lo == hi {
+            add(&mut lost, &here, 1.0);
+            continue;
+        }
+        for hi_i in lo as usize..hi as usize {
+            let Some(&(w, slot, share)) = s.hops.get(hi_i) else {
+                continue;
+            };
+            let mut x = [0.0; P];
+            add(&mut x, &here, share);
+            emit(slot, &x);
+            if let Some(h) = s.held.get_mut(w as usize) {
+                add(h, &here, share);
+            }
+        }
+    }
+
+    // The last hop, per member: what its sources deliver to each neighbour.
+    let mut at_term: Vec<Option<Vec<f64>>> = vec![None; products.terms.len()];
+    let mut arr: Vec<Loads> = vec![[0.0; P]; key.len()];
+    let mut arr_minus: Vec<f64> = vec![0.0; key.len()];
+    for &t in members {
+        for x in arr.iter_mut() {
+            *x = [0.0; P];
+        }
+        for x in arr_minus.iter_mut() {
+            *x = 0.0;
+        }
+        for (&v, amount) in demand.get(&t).into_iter().flatten() {
+            if v == t || !routable(s, v) {
+                continue;
+            }
+            for &(i, p) in s.arrival(v) {
+                if let Some(x) = arr.get_mut(i as usize) {
+                    add(x, amount, p);
+                }
+            }
+        }
+        for (ti, (a, b)) in products.terms.iter().enumerate() {
+            let Some(&bt) = b.get(&t) else { continue };
+            let Some(slot) = at_term.get_mut(ti) else {
+                continue;
+            };
+            // What the whole source vector delivers to each neighbour, once per term and class.
+            let whole = slot.get_or_insert_with(|| {
+                let mut w = vec![0.0; key.len()];
+                for &(v, av) in a {
+                    if routable(s, v) {
+                        for &(i, p) in s.arrival(v) {
+                            if let Some(x) = w.get_mut(i as usize) {
+                                *x += av * p;
+                            }
+                        }
+                    }
+                }
+                w
+            });
+            for (x, w) in arr.iter_mut().zip(whole.iter()) {
+                if let Some(y) = x.get_mut(2) {
+                    *y += bt * w;
+                }
+            }
+            if let Ok(i) = a.binary_search_by_key(&t, |x| x.0)
+                && let Some(&(_, at)) = a.get(i)
+                && routable(s, t)
+            {
+                for &(i, p) in s.arrival(t) {
+                    if let Some(x) = arr_minus.get_mut(i as usize) {
+                        *x += at * bt * p;
+                    }
+                }
+            }
+        }
+        for &(v, own) in products.own.get(&t).map_or(&[][..], Vec::as_slice) {
+            if !routable(s, v) {
+                continue;
+            }
+            let (net, whole) = (products.net(v, t, own), products.whole(v, t));
+            for &(i, p) in s.arrival(v) {
+                if let (Some(x), Some(m)) = (arr.get_mut(i as usize), arr_minus.get_mut(i as usize))
+                {
+                    if let Some(y) = x.get_mut(2) {
+                        *y += net * p;
+                    }
+                    *m += whole * p;
+                }
+            }
+        }
+        for &(w, e, _, forward) in csr.neighbours(t) {
+            let Some(i) = s.slot.get(w as usize).copied() else {
+                continue;
+            };
+            let (Some(x), Some(m)) = (arr.get(i as usize), arr_minus.get(i as usize)) else {
+                continue;
+            };
+            let mut x = *x;
+            if let Some(y) = x.get_mut(2) {
+                *y = cancel(*y, *m);
+            }
+            if x.iter().any(|y| *y != 0.0) {
+                // From the neighbour to the member: the edge's second-to-first direction when the member is its
+                // first end.
+                emit(2 * e + u32::from(forward), &x);
+            }
+        }
+    }
+
+    // Clean up for the next class.
+    for &v in &s.order {
+        if let Some(d) = s.dist.get_mut(v) {
+            *d = u32::MAX;
+        }
+        if let Some(r) = s.hop_range.get_mut(v) {
+            *r = (0, 0);
+        }
+        if let Some(r) = s.p_range.get_mut(v) {
+            *r = (0, 0);
+        }
+    }
+    for &(w, _) in key {
+        if let Some(x) = s.slot.get_mut(w as usize) {
+            *x = u32::MAX;
+        }
+    }
+    lost
+}
+
+/// The per-destination ECMP walk [`route`] replaced, kept as the reference it is tested against: it walks every
+/// switch once per destination switch, so its cost grows with the square of the leaves.
+#[cfg(test)]
+fn route_reference(
+    f: &Fabric,
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
+) -> (Vec<(Loads, Loads)>, Loads) {
+    let n = f.adj.len();
+    let csr = Csr::new(f);
+    let neighbours = |v: usize| csr.neighbours(v);
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     let mut unroutable = [0.0; P];
     let mut dist = vec![u32::MAX; n];
@@ -1477,7 +1987,7 @@ mod tests {
         }
         assert!(fast.demand.is_empty() && slow.products.terms.is_empty());
         let (lf, uf) = route(&f, &fast.demand, &fast.products);
-        let (ls, us) = route(&f, &slow.demand, &slow.products);
+        let (ls, us) = route_reference(&f, &slow.demand, &slow.products);
         for (a, b) in lf.iter().zip(&ls) {
             close(a.0[2], b.0[2], "routed load");
             close(a.1[2], b.1[2], "routed load");
@@ -1485,8 +1995,9 @@ mod tests {
         close(uf[2], us[2], "unroutable");
     }
 
-    #[test]
-    fn aggregated_all_to_all_equals_per_pair() {
+    /// Designs to compare the fast paths against their references on: SuperPODs, the samples, and random
+    /// asymmetric fabrics (some with serving traffic through the ingress).
+    fn test_designs() -> Vec<Design> {
         let c = crate::catalog::Catalog::builtin().unwrap();
         let mut designs = vec![
             crate::samples::superpod_h100(&c, 1).unwrap(),
@@ -1513,7 +2024,7 @@ mod tests {
             seed ^= seed << 17;
             (seed % m as u64) as usize
         };
-        for _ in 0..12 {
+        for i in 0..24 {
             let leaves = 2 + next(4);
             let spines = 1 + next(3);
             let servers: Vec<Vec<usize>> = (0..2 + next(9))
@@ -1528,10 +2039,53 @@ mod tests {
                 let id = ids[next(ids.len())];
                 d.links.remove(&id);
             }
+            if i % 3 == 0 {
+                d.params.serving = sample("l40s-inference-pcie").unwrap().params.serving;
+            }
             designs.push(d);
         }
-        for d in &designs {
+        designs
+    }
+
+    #[test]
+    fn aggregated_all_to_all_equals_per_pair() {
+        for d in &test_designs() {
             same_as_pairs(d);
+        }
+    }
+
+    #[test]
+    fn class_routing_equals_per_destination_walk() {
+        // Every pattern's demand (rings, all-to-all products, storage, serving through the ingress) routed per
+        // destination class against the per-destination walk: the same loads on every edge (and zero on the same
+        // edges, so the report lists the same links) and the same unroutable traffic.
+        let mut designs = test_designs();
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut pod = crate::samples::superpod_h100(&c, 8).unwrap();
+        pod.params.serving = sample("l40s-inference-pcie").unwrap().params.serving;
+        designs.push(pod);
+        for d in &designs {
+            let (f, r) = demands(d);
+            let (fast, fast_lost) = route(&f, &r.demand, &r.products);
+            let (slow, slow_lost) = route_reference(&f, &r.demand, &r.products);
+            let close = |a: f64, b: f64, what: &str| {
+                assert!(
+                    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
+                        && ((a == 0.0) == (b == 0.0)),
+                    "{}: {what}: {a} against {b}",
+                    d.name
+                );
+            };
+            assert_eq!(fast.len(), slow.len());
+            for (e, (a, b)) in fast.iter().zip(&slow).enumerate() {
+                for k in 0..P {
+                    close(a.0[k], b.0[k], &format!("edge {e} pattern {k} a to b"));
+                    close(a.1[k], b.1[k], &format!("edge {e} pattern {k} b to a"));
+                }
+            }
+            for k in 0..P {
+                close(fast_lost[k], slow_lost[k], &format!("unroutable {k}"));
+            }
         }
     }
 

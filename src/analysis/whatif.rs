@@ -176,12 +176,34 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
     (d, what)
 }
 
+/// What every impact compares against and the sweep computes once: GPUs reachable and GPUs reaching storage in
+/// the intact design.
+#[derive(Debug, Clone, Copy)]
+struct Base {
+    reachable: usize,
+    reaching_storage: usize,
+}
+
+impl Base {
+    fn new(design: &Design) -> Self {
+        let topo = Topology::build(design);
+        Base {
+            reachable: gpus_reachable(design, &topo),
+            reaching_storage: gpus_reaching_storage(design, &topo),
+        }
+    }
+}
+
 /// The impact of one failure, from a full analysis of the design without the part.
 pub fn impact(design: &Design, before: &Report, failure: Failure) -> Impact {
+    impact_from(design, before, Base::new(design), failure)
+}
+
+fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -> Impact {
     let (after_design, what) = without(design, failure.clone());
     let after = analyze(&after_design);
-    let (topo_before, topo_after) = (Topology::build(design), Topology::build(&after_design));
-    let reach_before = gpus_reachable(design, &topo_before);
+    let topo_after = Topology::build(&after_design);
+    let reach_before = base.reachable;
     let reach_after = gpus_reachable(&after_design, &topo_after);
     Impact {
         failure,
@@ -200,7 +222,7 @@ pub fn impact(design: &Design, before: &Report, failure: Failure) -> Impact {
             .replicas_in_design
             .zip(after.cost.replicas_in_design),
         gpus_reaching_storage: (
-            gpus_reaching_storage(design, &topo_before),
+            base.reaching_storage,
             gpus_reaching_storage(&after_design, &topo_after),
         ),
         storage_gbs_per_gpu: (
@@ -218,6 +240,20 @@ pub const SWEEP_LIMIT: usize = 64;
 /// full analysis), worst first. Parts whose loss only removes bandwidth are not single points of failure and are not
 /// listed.
 pub fn n_minus_one(design: &Design, before: &Report) -> Vec<Impact> {
+    sweep_with(design, before, &|_, _| true).unwrap_or_default()
+}
+
+/// [`n_minus_one`] with progress and cancellation, for the app and the CLI: `progress(done, total)` is called
+/// after each candidate is analysed (from worker threads, in no set order, `done` counting up to `total`); when it
+/// returns false the sweep stops as soon as the analyses under way finish and returns None. Candidates are
+/// analysed in parallel (rayon) and the result does not depend on the number of threads.
+pub fn sweep_with(
+    design: &Design,
+    before: &Report,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Option<Vec<Impact>> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let topo = Topology::build(design);
     let mut candidates: BTreeSet<(u8, u64)> = BTreeSet::new();
     for n in petgraph::algo::articulation_points::articulation_points(&topo.graph) {
@@ -232,17 +268,39 @@ pub fn n_minus_one(design: &Design, before: &Report) -> Vec<Impact> {
             candidates.insert((1, only.0));
         }
     }
-    let mut out: Vec<Impact> = candidates
-        .into_iter()
-        .take(SWEEP_LIMIT)
-        .map(|(kind, id)| {
+    let base = Base {
+        reachable: gpus_reachable(design, &topo),
+        reaching_storage: gpus_reaching_storage(design, &topo),
+    };
+    drop(topo);
+    let candidates: Vec<(u8, u64)> = candidates.into_iter().take(SWEEP_LIMIT).collect();
+    let total = candidates.len();
+    let (done, cancelled) = (AtomicUsize::new(0), AtomicBool::new(false));
+    let impacts: Vec<Option<Impact>> = candidates
+        .par_iter()
+        .map(|&(kind, id)| {
+            if cancelled.load(Ordering::Relaxed) {
+                return None;
+            }
             let f = if kind == 0 {
                 Failure::Device(DeviceId(id))
             } else {
                 Failure::Link(LinkId(id))
             };
-            impact(design, before, f)
+            let i = impact_from(design, before, base, f);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if !progress(n, total) {
+                cancelled.store(true, Ordering::Relaxed);
+            }
+            Some(i)
         })
+        .collect();
+    if cancelled.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut out: Vec<Impact> = impacts
+        .into_iter()
+        .flatten()
         .filter(|i| {
             i.gpus_reachable.1 < i.gpus_reachable.0
                 || i.replicas.is_some_and(|(a, b)| b < a)
@@ -256,7 +314,7 @@ pub fn n_minus_one(design: &Design, before: &Report) -> Vec<Impact> {
         )
     };
     out.sort_by(|a, b| lost(b).cmp(&lost(a)).then_with(|| a.what.cmp(&b.what)));
-    out
+    Some(out)
 }
 
 #[cfg(test)]
@@ -285,6 +343,29 @@ mod tests {
             n_minus_one(&d, &before).is_empty(),
             "the balanced SU has no single point of failure"
         );
+    }
+
+    #[test]
+    fn sweep_reports_progress_and_cancels() {
+        // The starved A100 design has 9 candidates (the leaf and 8 single cables): progress counts each once up to
+        // 9, the result is the plain sweep's, and a sweep cancelled at its first report returns nothing.
+        let d = sample("a100-nic-starved").unwrap();
+        let before = analyze(&d);
+        let seen = std::sync::Mutex::new(Vec::new());
+        let all = sweep_with(&d, &before, &|done, total| {
+            seen.lock().unwrap().push((done, total));
+            true
+        })
+        .unwrap();
+        let mut seen = seen.into_inner().unwrap();
+        seen.sort_unstable();
+        assert_eq!(seen, (1..=9).map(|i| (i, 9)).collect::<Vec<_>>());
+        let plain = n_minus_one(&d, &before);
+        assert_eq!(
+            serde_json::to_string(&all).unwrap(),
+            serde_json::to_string(&plain).unwrap()
+        );
+        assert!(sweep_with(&d, &before, &|_, _| false).is_none());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Reading and writing design files: RON with a `format_version`, deterministic diff-friendly output (one line per
 //! rack, device and link), atomic saves, and errors that name the file, line and column.
 
+mod fast;
 pub mod limits;
 pub mod recovery;
 mod validate;
@@ -126,7 +127,11 @@ pub fn nearest<'a>(found: &str, known: &[&'a str]) -> Option<&'a str> {
 
 /// Parses a design from text without validating it beyond its syntax and version.
 pub fn parse_design(text: &str, path: &Path) -> Result<Design, LoadError> {
-    let design: Design = parse_ron(text, path)?;
+    // Large files as Racksmith writes them take the fast path; anything else (and every error) goes through RON.
+    let design: Design = match fast::parse(text) {
+        Some(d) => d,
+        None => parse_ron(text, path)?,
+    };
     if design.format_version == 0 {
         return Err(LoadError::Syntax {
             path: path.to_path_buf(),

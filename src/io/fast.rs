@@ -1,0 +1,472 @@
+//! A fast path for the two sections that make up nearly all of a large design file, `devices` and `links`, in the
+//! exact shape Racksmith writes them (one entry a line, `key: value` separated by `, `, strings without escapes).
+//! The rest of the file goes through the RON parser as before. Anything else in those sections (a comment, an
+//! escape, other spacing, an unknown or repeated field) makes the fast path give up, and the whole file is parsed by
+//! RON, which then also reports any error with its line and column: the fast path never accepts what RON would
+//! refuse, and gives the same design when it accepts (tested against RON on every sample and generated design).
+
+use crate::model::{Design, Device, DeviceId, Link, LinkId, Medium, PartId, PortRef, RackId};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
+
+/// The design in `text`, or None when the fast path does not apply (the caller parses with RON instead).
+pub(super) fn parse(text: &str) -> Option<Design> {
+    if text.contains("#!") {
+        // RON extensions change how values read: leave such files to RON.
+        return None;
+    }
+    let devices = section(text, "devices")?;
+    let links = section(text, "links")?;
+    if devices.0 > links.0 {
+        return None;
+    }
+    // The file with both sections emptied, for RON.
+    let mut rest =
+        String::with_capacity(text.len() - (devices.2 - devices.1) - (links.2 - links.1));
+    rest.push_str(text.get(..devices.1)?);
+    rest.push_str(text.get(devices.2..links.1)?);
+    rest.push_str(text.get(links.2..)?);
+    let mut design: Design = ron::Options::default().from_str(&rest).ok()?;
+    if !design.devices.is_empty() || !design.links.is_empty() {
+        return None;
+    }
+    let mut media: HashMap<&str, Medium> = HashMap::default();
+    let devices: Vec<(u64, Device)> = text
+        .get(devices.1..devices.2)?
+        .lines()
+        .map(device)
+        .collect::<Option<_>>()?;
+    design.devices = sorted_map(devices, DeviceId)?;
+    let links: Vec<(u64, Link)> = text
+        .get(links.1..links.2)?
+        .lines()
+        .map(|line| link(line, &mut media))
+        .collect::<Option<_>>()?;
+    design.links = sorted_map(links, LinkId)?;
+    Some(design)
+}
+
+/// The entries as a map, built in one pass when their ids rise strictly (as Racksmith writes them); None when an
+/// id repeats (RON would keep the last one: leave that file to RON).
+fn sorted_map<K: Ord, V>(entries: Vec<(u64, V)>, key: fn(u64) -> K) -> Option<BTreeMap<K, V>> {
+    if entries.windows(2).all(|w| matches!(w, [a, b] if a.0 < b.0)) {
+        return Some(entries.into_iter().map(|(k, v)| (key(k), v)).collect());
+    }
+    let mut map = BTreeMap::new();
+    for (k, v) in entries {
+        if map.insert(key(k), v).is_some() {
+            return None;
+        }
+    }
+    Some(map)
+}
+
+/// Where a section's entries are: (start of its header line, start and end of the entry lines). The header
+/// `    NAME: {` is left in the text RON reads, the entries are cut out and the closing `    },` stays.
+fn section(text: &str, name: &str) -> Option<(usize, usize, usize)> {
+    let header = format!("\n    {name}: {{\n");
+    let at = text.find(&header)?;
+    if text.get(at + 1..)?.contains(&header) {
+        return None;
+    }
+    let start = at + header.len();
+    if text.get(start..)?.starts_with("    },\n") {
+        return Some((at, start, start));
+    }
+    let end = start + text.get(start..)?.find("\n    },\n")? + 1;
+    Some((at, start, end))
+}
+
+/// A cursor over one entry line.
+struct Cur<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cur<'a> {
+    fn eat(&mut self, lit: &str) -> Option<()> {
+        let b = lit.as_bytes();
+        if self.s.get(self.at..self.at + b.len())? == b {
+            self.at += b.len();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    fn peek(&self, lit: &str) -> bool {
+        self.s
+            .get(self.at..self.at + lit.len())
+            .is_some_and(|x| x == lit.as_bytes())
+    }
+
+    fn while_(&mut self, f: impl Fn(u8) -> bool) -> &'a str {
+        let start = self.at;
+        while self.s.get(self.at).is_some_and(|c| f(*c)) {
+            self.at += 1;
+        }
+        std::str::from_utf8(self.s.get(start..self.at).unwrap_or(&[])).unwrap_or("")
+    }
+
+    fn uint<T: std::str::FromStr>(&mut self) -> Option<T> {
+        let digits = self.while_(|c| c.is_ascii_digit());
+        if digits.is_empty() {
+            return None;
+        }
+        digits.parse().ok()
+    }
+
+    /// A plain decimal number (`-?D+(.D+)?([eE][+-]?D+)?`), which RON reads as `str::parse` does.
+    fn float(&mut self) -> Option<f64> {
+        let start = self.at;
+        let _ = self.eat("-");
+        if self.while_(|c| c.is_ascii_digit()).is_empty() {
+            return None;
+        }
+        if self.eat(".").is_some() && self.while_(|c| c.is_ascii_digit()).is_empty() {
+            return None;
+        }
+        if self.eat("e").is_some() || self.eat("E").is_some() {
+            if self.eat("-").is_none() {
+                let _ = self.eat("+");
+            }
+            if self.while_(|c| c.is_ascii_digit()).is_empty() {
+                return None;
+            }
+        }
+        std::str::from_utf8(self.s.get(start..self.at)?)
+            .ok()?
+            .parse()
+            .ok()
+    }
+
+    /// A string without escapes.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat("\"")?;
+        let body = self.while_(|c| c != b'"' && c != b'\\');
+        self.eat("\"")?;
+        Some(body)
+    }
+
+    fn ident(&mut self) -> &'a str {
+        self.while_(|c| c.is_ascii_lowercase() || c == b'_' || c.is_ascii_digit())
+    }
+
+    /// `{K: "V", ...}` with u16 keys.
+    fn map(&mut self) -> Option<BTreeMap<u16, PartId>> {
+        self.eat("{")?;
+        let mut m = BTreeMap::new();
+        if self.eat("}").is_some() {
+            return Some(m);
+        }
+        loop {
+            let k: u16 = self.uint()?;
+            self.eat(": ")?;
+            let v = self.string()?;
+            if m.insert(k, PartId::new(v)).is_some() {
+                return None;
+            }
+            if self.eat("}").is_some() {
+                return Some(m);
+            }
+            self.eat(", ")?;
+        }
+    }
+
+    /// `ID: (` opening an entry.
+    fn open(&mut self) -> Option<u64> {
+        self.eat("        ")?;
+        let id = self.uint()?;
+        self.eat(": (")?;
+        Some(id)
+    }
+
+    /// After a field: `, ` and true for another field, or `),` closing the line and false.
+    fn next(&mut self) -> Option<bool> {
+        if self.eat(", ").is_some() {
+            return Some(true);
+        }
+        self.eat("),")?;
+        (self.at == self.s.len()).then_some(false)
+    }
+}
+
+/// Marks a field seen; None when it was already.
+fn once(seen: &mut u8, bit: u8) -> Option<()> {
+    if *seen & bit != 0 {
+        return None;
+    }
+    *seen |= bit;
+    Some(())
+}
+
+fn device(line: &str) -> Option<(u64, Device)> {
+    let mut c = Cur {
+        s: line.as_bytes(),
+        at: 0,
+    };
+    let id = c.open()?;
+    let mut d = Device::default();
+    let mut seen = 0u8;
+    if c.eat(")").is_some() {
+        c.eat(",")?;
+        return (c.at == c.s.len()).then_some((id, d));
+    }
+    loop {
+        let field = c.ident();
+        c.eat(": ")?;
+        match field {
+            "name" => {
+                once(&mut seen, 1)?;
+                d.name = c.string()?.to_string();
+            }
+            "part" => {
+                once(&mut seen, 2)?;
+                d.part = PartId::new(c.string()?);
+            }
+            "rack" => {
+                once(&mut seen, 4)?;
+                d.rack = RackId(c.uint()?);
+            }
+            "position_u" => {
+                once(&mut seen, 8)?;
+                d.position_u = c.uint()?;
+            }
+            "gpus" => {
+                once(&mut seen, 16)?;
+                d.gpus = c.map()?;
+            }
+            "nics" => {
+                once(&mut seen, 32)?;
+                d.nics = c.map()?;
+            }
+            "notes" => {
+                once(&mut seen, 64)?;
+                d.notes = c.string()?.to_string();
+            }
+            _ => return None,
+        }
+        if !c.next()? {
+            return Some((id, d));
+        }
+    }
+}
+
+/// A port as `PortRef` reads it from a string (`DEVICE:PORT`).
+fn port(s: &str) -> Option<PortRef> {
+    let (device, port) = s.split_once(':')?;
+    let device: u64 = device.parse().ok()?;
+    if port.is_empty() {
+        return None;
+    }
+    Some(PortRef::new(DeviceId(device), port))
+}
+
+fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64, Link)> {
+    let mut c = Cur {
+        s: line.as_bytes(),
+        at: 0,
+    };
+    let id = c.open()?;
+    let mut l = Link::default();
+    let mut seen = 0u8;
+    if c.eat(")").is_some() {
+        c.eat(",")?;
+        return (c.at == c.s.len()).then_some((id, l));
+    }
+    loop {
+        let field = c.ident();
+        c.eat(": ")?;
+        match field {
+            "a" => {
+                once(&mut seen, 1)?;
+                l.a = port(c.string()?)?;
+            }
+            "b" => {
+                once(&mut seen, 2)?;
+                l.b = port(c.string()?)?;
+            }
+            "medium" => {
+                once(&mut seen, 4)?;
+                // `Variant(Inner)` or `Variant((...))`: up to the parenthesis that closes the first one.
+                let start = c.at;
+                c.while_(|x| x.is_ascii_alphanumeric());
+                let mut depth = 0usize;
+                loop {
+                    match c.s.get(c.at)? {
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth = depth.checked_sub(1)?;
+                            if depth == 0 {
+                                c.at += 1;
+                                break;
+                            }
+                        }
+                        b'"' | b'\\' | b'/' => return None,
+                        _ => {}
+                    }
+                    c.at += 1;
+                }
+                let text = std::str::from_utf8(c.s.get(start..c.at)?).ok()?;
+                let m = match media.get(text) {
+                    Some(m) => *m,
+                    None => {
+                        let m: Medium = ron::Options::default().from_str(text).ok()?;
+                        media.insert(text, m);
+                        m
+                    }
+                };
+                l.medium = m;
+            }
+            "length_m" => {
+                once(&mut seen, 8)?;
+                l.length_m = c.float()?;
+            }
+            "cable" => {
+                once(&mut seen, 16)?;
+                if c.eat("None").is_some() {
+                    l.cable = None;
+                } else {
+                    c.eat("Some(")?;
+                    l.cable = Some(PartId::new(c.string()?));
+                    c.eat(")")?;
+                }
+            }
+            "notes" => {
+                once(&mut seen, 32)?;
+                l.notes = c.string()?.to_string();
+            }
+            _ => return None,
+        }
+        if c.peek(")") || c.peek(", ") {
+            if !c.next()? {
+                return Some((id, l));
+            }
+        } else {
+            return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn by_ron(text: &str) -> Option<Design> {
+        ron::Options::default().from_str(text).ok()
+    }
+
+    /// The fast path, when it applies, gives exactly the design RON gives.
+    fn same(text: &str) -> bool {
+        let fast = parse(text);
+        if let Some(f) = &fast {
+            assert_eq!(Some(f), by_ron(text).as_ref(), "fast path differs from RON");
+        }
+        fast.is_some()
+    }
+
+    #[test]
+    fn fast_path_equals_ron() {
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut designs: Vec<Design> = crate::samples::SAMPLES
+            .iter()
+            .map(|n| crate::samples::sample(n).unwrap())
+            .collect();
+        designs.push(crate::samples::superpod_h100(&c, 8).unwrap());
+        // Notes, an empty device, a link with no cable, floats of every shape.
+        let mut d = crate::samples::superpod_h100(&c, 1).unwrap();
+        if let Some(x) = d.devices.values_mut().next() {
+            x.notes = "spare, keep (until Q3)".into();
+        }
+        for (i, l) in d.links.values_mut().enumerate().take(5) {
+            l.cable = None;
+            l.notes = "checked".into();
+            l.length_m = [0.5, 1e-7, 123456789.0, 2.5e30, 0.1][i];
+        }
+        designs.push(d);
+        for d in &designs {
+            let text = crate::io::design_to_string(d).unwrap();
+            assert!(
+                same(&text),
+                "{}: the fast path applies to a saved file",
+                d.name
+            );
+            assert_eq!(parse(&text).as_ref(), Some(d), "{}", d.name);
+        }
+    }
+
+    #[test]
+    fn anything_unusual_goes_to_ron() {
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let d = crate::samples::superpod_h100(&c, 1).unwrap();
+        let text = crate::io::design_to_string(&d).unwrap();
+        let link_line = text
+            .lines()
+            .find(|l| l.contains("medium: InfiniBand"))
+            .unwrap()
+            .to_string();
+        let device_line = text
+            .lines()
+            .find(|l| l.contains("position_u"))
+            .unwrap()
+            .to_string();
+        let edits = [
+            // An escaped quote, a comment, other spacing, an unknown field, a repeated field, a float RON reads
+            // differently, a broken port, extensions.
+            (
+                device_line.clone(),
+                device_line.replace("dgx-0001", "dgx\\\"0001"),
+            ),
+            (link_line.clone(), format!("{link_line} // cable 1")),
+            (
+                link_line.clone(),
+                link_line.replace("length_m: ", "length_m:  "),
+            ),
+            (
+                link_line.clone(),
+                link_line.replace("length_m: ", "colour: 1, length_m: "),
+            ),
+            (
+                link_line.clone(),
+                link_line.replace("length_m: 15.0", "length_m: 15.0, length_m: 2.0"),
+            ),
+            (link_line.clone(), link_line.replace("15.0", "15.")),
+            (link_line.clone(), link_line.replace("a: \"2:", "a: \"x:")),
+            (
+                link_line.clone(),
+                link_line.replace("InfiniBand(Ndr)", "InfiniBand(Nope)"),
+            ),
+            (
+                device_line.clone(),
+                device_line.replace("gpus: {0", "gpus: {0: \"h100-sxm\", 0"),
+            ),
+        ];
+        for (from, to) in edits {
+            let changed = text.replacen(&from, &to, 1);
+            assert_ne!(changed, text);
+            assert!(!same(&changed), "fast path took {to}");
+        }
+        assert!(!same(&format!("#![enable(implicit_some)]\n{text}")));
+        // Entries out of order still read (as RON reads them); a repeated id goes to RON.
+        let links: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("medium: InfiniBand"))
+            .take(2)
+            .collect();
+        let swapped = text
+            .replacen(links[0], "@@", 1)
+            .replacen(links[1], links[0], 1)
+            .replacen("@@", links[1], 1);
+        assert!(same(&swapped));
+        let id = |l: &str| l.trim().split(':').next().unwrap().to_string();
+        let repeated = text.replacen(
+            links[1],
+            &links[1].replacen(&id(links[1]), &id(links[0]), 1),
+            1,
+        );
+        assert!(!same(&repeated));
+        // A comment line between entries.
+        let changed = text.replacen(&link_line, &format!("        // spare\n{link_line}"), 1);
+        assert!(!same(&changed));
+    }
+}
