@@ -152,14 +152,19 @@ pub(crate) fn findings(design: &Design, cooling: &CoolingReport, out: &mut Vec<F
         f.racks = vec![r.rack];
         out.push(f);
     }
+    // Liquid-cooled devices by rack, in one pass over the devices.
+    let mut liquid: std::collections::BTreeMap<RackId, Vec<(crate::model::DeviceId, String)>> =
+        std::collections::BTreeMap::new();
+    for (id, d) in &design.devices {
+        if design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled) {
+            liquid
+                .entry(d.rack)
+                .or_default()
+                .push((*id, d.name.clone()));
+        }
+    }
     for r in cooling.racks.iter().filter(|r| r.mode == Cooling::Air) {
-        let needs: Vec<(crate::model::DeviceId, String)> = design
-            .devices
-            .iter()
-            .filter(|(_, d)| d.rack == r.rack)
-            .filter(|(_, d)| design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled))
-            .map(|(id, d)| (*id, d.name.clone()))
-            .collect();
+        let needs = liquid.remove(&r.rack).unwrap_or_default();
         if needs.is_empty() {
             continue;
         }
