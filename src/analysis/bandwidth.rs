@@ -7,8 +7,8 @@
 //! other direction carries the same). A GPU's capability is its demand scaled by the worst cap/load on its paths.
 
 use super::round;
-use crate::catalog::{NicRole, PartKind, ServerSpec};
-use crate::model::{Design, Device, DeviceId, PartId, PcieLink, PortRef};
+use crate::model::part::{NicRole, PartKind, ServerSpec};
+use crate::model::{Design, Device, DeviceId, PartId, PcieLink};
 use crate::topology::{NodeKind, Topology};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
@@ -520,18 +520,12 @@ fn cabled_ports(design: &Design) -> HashMap<(DeviceId, u16, u16), f64> {
     let mut out = HashMap::with_capacity_and_hasher(design.links.len(), Default::default());
     for l in design.links.values() {
         for end in [&l.a, &l.b] {
-            if let Some((slot, k)) = nic_port(end) {
+            if let Some((slot, k)) = end.nic_slot_and_port() {
                 out.insert((end.device, slot, k), l.medium.gbps());
             }
         }
     }
     out
-}
-
-/// NIC slot and port number of a server port name like "nic3/p1".
-pub(crate) fn nic_port(port: &PortRef) -> Option<(u16, u16)> {
-    let (slot, k) = port.port.strip_prefix("nic")?.split_once('/')?;
-    Some((slot.parse().ok()?, k.strip_prefix('p')?.parse().ok()?))
 }
 
 /// The hops from a slot up to its CPU (name, capacity GB/s) and the CPU reached.

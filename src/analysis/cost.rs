@@ -5,7 +5,7 @@
 use super::bandwidth::{BandwidthReport, main_gpu};
 use super::power::PowerReport;
 use super::round;
-use crate::catalog::PartKind;
+use crate::model::part::PartKind;
 use crate::model::{Design, PartId, RackId};
 use serde::Serialize;
 use std::collections::BTreeMap;

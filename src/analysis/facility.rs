@@ -6,7 +6,7 @@
 use super::findings::{Finding, Severity};
 use super::power::{BTU_PER_W, PowerReport};
 use super::round;
-use crate::catalog::PartKind;
+use crate::model::part::PartKind;
 use crate::model::{Cooling, Design, DeviceId, Rack, RackId};
 use serde::Serialize;
 use std::collections::BTreeMap;

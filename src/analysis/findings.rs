@@ -5,7 +5,7 @@ use super::bandwidth::BandwidthReport;
 use super::cost::CostReport;
 use super::latency::LatencyReport;
 use super::power::PowerReport;
-use crate::catalog::{NicRole, PartKind};
+use crate::model::part::{NicRole, PartKind};
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use petgraph::graph::NodeIndex;
@@ -382,7 +382,7 @@ fn connectivity_findings(
         .links
         .values()
         .flat_map(|l| [&l.a, &l.b])
-        .filter_map(|end| super::bandwidth::nic_port(end).map(|(s, k)| (end.device, s, k)))
+        .filter_map(|end| end.nic_slot_and_port().map(|(s, k)| (end.device, s, k)))
         .collect();
     let multi = bw.servers.len() > 1
         || design

@@ -8,7 +8,7 @@
 
 use super::bandwidth::BandwidthReport;
 use super::{collectives, queueing, round};
-use crate::catalog::PartKind;
+use crate::model::part::PartKind;
 use crate::model::{Design, Protocol};
 use crate::topology::{NodeKind, Topology};
 use petgraph::visit::EdgeRef;

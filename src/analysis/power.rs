@@ -2,7 +2,7 @@
 //! maximum draw plus the GPUs and NICs in its slots; each link's optics count half to each end's rack.
 
 use super::round;
-use crate::catalog::PartKind;
+use crate::model::part::PartKind;
 use crate::model::{Design, Device, DeviceId, RackId};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -13,7 +13,7 @@
 //!   groups x storage appliances; routing costs O(destination switches x switch links).
 
 use super::round;
-use crate::catalog::{NicRole, PartKind};
+use crate::model::part::{NicRole, PartKind};
 use crate::model::{Design, DeviceId, LinkId};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
@@ -948,7 +948,7 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
             if fabric.index.contains_key(&end.device) {
                 continue;
             }
-            let nic = super::bandwidth::nic_port(end);
+            let nic = end.nic_slot_and_port();
             let role = nic.and_then(|(slot, _)| {
                 let d = design.devices.get(&end.device)?;
                 match &design.parts.get(&d.part)?.kind {

@@ -1,7 +1,8 @@
 //! Plain-text rendering of a report (for the terminal and for review exports) and of the catalog.
 
 use super::{Report, Severity};
-use crate::catalog::{Catalog, Category, PartKind};
+use crate::catalog::Catalog;
+use crate::model::part::{Category, PartKind};
 use std::fmt::Write as _;
 
 /// Formats a dollar amount with thousands separators.

@@ -789,7 +789,14 @@ impl RacksmithApp {
                     };
                 match mode {
                     state::ViewMode::Racks => {
-                        canvas::canvas_ui(ui, design, &self.catalog, report, ui_state, &mut cmds);
+                        canvas::canvas_ui(
+                            ui,
+                            (design, revision),
+                            &self.catalog,
+                            report,
+                            ui_state,
+                            &mut cmds,
+                        );
                     }
                     state::ViewMode::Fabric => fabric_view(ui, ui_state, &mut cmds),
                     state::ViewMode::Both => {
@@ -801,7 +808,7 @@ impl RacksmithApp {
                         egui::CentralPanel::default().show(ui, |ui| {
                             canvas::canvas_ui(
                                 ui,
-                                design,
+                                (design, revision),
                                 &self.catalog,
                                 report,
                                 ui_state,

@@ -5,7 +5,8 @@
 //! (one undo step) or the reason it is refused, in words for the status line.
 
 use super::{Edit, EditError, IdAlloc};
-use crate::catalog::{Catalog, Category, FormFactor, Part, PartKind};
+use crate::catalog::Catalog;
+use crate::model::part::{Category, FormFactor, Part, PartKind};
 use crate::model::{Design, Device, DeviceId, LinkId, Medium, PartId, PortRef, PortRole, RackId};
 use std::collections::{BTreeMap, BTreeSet};
 

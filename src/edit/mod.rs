@@ -12,8 +12,8 @@ pub use gesture::{
 };
 pub use history::History;
 
-use crate::catalog::Part;
 use crate::catalog::{Catalog, PartKind};
+use crate::model::part::Part;
 use crate::model::{Design, Device, DeviceId, Link, LinkId, Params, PartId, PortRef, Rack, RackId};
 use thiserror::Error;
 

@@ -3,7 +3,8 @@
 //! cabling: the swap is tried on a copy and the copy must validate.
 
 use super::{Edit, EditError};
-use crate::catalog::{Catalog, PartKind};
+use crate::catalog::Catalog;
+use crate::model::part::PartKind;
 use crate::model::{Design, PartId};
 
 fn same_kind(a: &PartKind, b: &PartKind) -> bool {

@@ -2,7 +2,7 @@
 //! before any analysis (docs/limits.md). A figure out of range is an error naming the field, the value, the allowed
 //! range and, where the text shows it, the line and column; nothing is clamped silently.
 
-use crate::catalog::{Part, PartKind};
+use crate::model::part::{Part, PartKind};
 use crate::model::{Design, Params, PcieLink};
 use std::fmt::Write as _;
 

@@ -1,7 +1,7 @@
 //! Checks a parsed design for what the type system cannot: unknown parts, dangling references, devices outside
 //! their rack or overlapping, GPUs and NICs in the wrong slots, double-booked ports and incompatible links.
 
-use crate::catalog::{FormFactor, PartKind};
+use crate::model::part::{FormFactor, PartKind};
 use crate::model::{Design, DeviceId, LinkId, PortRef, RackId};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;

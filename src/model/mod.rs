@@ -4,6 +4,7 @@
 mod ids;
 mod medium;
 mod params;
+pub mod part;
 mod ports;
 mod scenario;
 
@@ -13,7 +14,7 @@ pub use params::{Params, Serving, Spares, Traffic, Training};
 pub use ports::{PortInfo, PortRef, PortRole, PortSpec};
 pub use scenario::Scenario;
 
-use crate::catalog::{Part, PartKind};
+use part::{Part, PartKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -1,8 +1,8 @@
 //! Ports: derived from a device's part and the NICs in its slots, never stored. A link names a port by
 //! device id and port name ("p12" on a switch, "nic3/p1" on a server).
 
+use super::part::{NicRole, PartKind};
 use super::{Design, Device, DeviceId, Medium, Protocol};
-use crate::catalog::{NicRole, PartKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -33,6 +33,12 @@ impl PortRef {
             .next()?
             .parse()
             .ok()
+    }
+
+    /// NIC slot and port number of a server port name like "nic3/p1" (3, 1).
+    pub fn nic_slot_and_port(&self) -> Option<(u16, u16)> {
+        let (slot, k) = self.port.strip_prefix("nic")?.split_once('/')?;
+        Some((slot.parse().ok()?, k.strip_prefix('p')?.parse().ok()?))
     }
 }
 

@@ -2,7 +2,7 @@
 //! links between devices as edges (parallel cables collapsed into one edge with their summed bandwidth), plus each
 //! switch's tier counted up from the endpoints (1 = leaf, 2 = spine, 3 = core).
 
-use crate::catalog::PartKind;
+use crate::model::part::PartKind;
 use crate::model::{Design, DeviceId, LinkId, PortRole};
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 use petgraph::visit::EdgeRef;

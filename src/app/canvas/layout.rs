@@ -5,7 +5,8 @@ use crate::app::state::{Selection, UiState};
 use crate::model::{Design, DeviceId, Rack, RackId};
 use egui::emath::TSTransform;
 use egui::{Pos2, Rect, pos2, vec2};
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeMap;
 
 /// Height of one rack unit in canvas space.
 pub const U_H: f32 = 14.0;

@@ -25,7 +25,7 @@ pub use rules::over_budget;
 /// layout of the design.
 struct Frame<'a> {
     design: &'a Design,
-    layout: Layout,
+    layout: std::sync::Arc<Layout>,
     /// The canvas on screen.
     rect: Rect,
     /// The canvas's response (clicks, drags).
@@ -43,7 +43,7 @@ impl<'a> Frame<'a> {
     fn new(
         ui: &egui::Ui,
         design: &'a Design,
-        layout: Layout,
+        layout: std::sync::Arc<Layout>,
         rect: Rect,
         resp: egui::Response,
         state: &UiState,
@@ -96,17 +96,32 @@ struct Overlays {
     hovered_device: Option<DeviceId>,
 }
 
+/// The layout of a design revision, kept between frames (laying out a 128-SU design takes milliseconds a frame
+/// would otherwise spend again while nothing changed).
+fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> std::sync::Arc<Layout> {
+    let id = egui::Id::unique("racksmith_canvas_layout");
+    let cached: Option<(u64, std::sync::Arc<Layout>)> = ctx.data(|d| d.get_temp(id));
+    match cached {
+        Some((rev, layout)) if rev == revision => layout,
+        _ => {
+            let layout = std::sync::Arc::new(Layout::new(design));
+            ctx.data_mut(|d| d.insert_temp(id, (revision, layout.clone())));
+            layout
+        }
+    }
+}
+
 /// Draws the canvas and handles its input.
 pub fn canvas_ui(
     ui: &mut egui::Ui,
-    design: &Design,
+    (design, revision): (&Design, u64),
     catalog: &Catalog,
     report: Option<&Report>,
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-    let layout = Layout::new(design);
+    let layout = layout_of(ui.ctx(), design, revision);
     input::view_input(ui, &resp, rect, &layout, design, state);
     let frame = Frame::new(ui, design, layout, rect, resp, state);
     let overlays = input::input(ui, &frame, catalog, state, cmds);

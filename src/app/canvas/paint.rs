@@ -10,7 +10,7 @@ use crate::app::theme::{self, Status};
 use crate::model::{Design, Device, DeviceId, LinkId, RackId};
 use egui::emath::TSTransform;
 use egui::{Color32, Pos2, Rect, Stroke, StrokeKind, Vec2, pos2, vec2};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Selection outline colour.
 const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
@@ -195,6 +195,23 @@ fn paint_devices(
 ) {
     let visible = f.visible();
     let dark = ui.visuals().dark_mode;
+    // The cabled ports of the devices in view, from one pass over the links (a lookup per port would scan every
+    // link for every port drawn).
+    let in_view: HashMap<DeviceId, Vec<&str>> = f
+        .layout
+        .devices
+        .iter()
+        .filter(|(_, r)| r.intersects(visible))
+        .map(|(id, _)| (*id, Vec::new()))
+        .collect();
+    let mut cabled = in_view;
+    for l in f.design.links.values() {
+        for end in [&l.a, &l.b] {
+            if let Some(ports) = cabled.get_mut(&end.device) {
+                ports.push(end.port.as_str());
+            }
+        }
+    }
     for (id, cr) in f
         .layout
         .devices
@@ -259,7 +276,8 @@ fn paint_devices(
                 label_color,
             );
             if tall {
-                panel_cues(painter, f, state, (*id, d), r, label_color);
+                let ports = cabled.get(id).map_or(&[][..], |v| &v[..]);
+                panel_cues(painter, f, state, (*id, d), ports, r, label_color);
             }
         }
     }
@@ -272,18 +290,13 @@ fn panel_cues(
     f: &Frame<'_>,
     state: &UiState,
     (id, d): (DeviceId, &Device),
+    cabled_ports: &[&str],
     r: Rect,
     color: Color32,
 ) {
     let ports = f.design.ports(id);
-    let cabled = ports
-        .iter()
-        .filter(|p| {
-            f.design
-                .link_at(&crate::model::PortRef::new(id, p.name.clone()))
-                .is_some()
-        })
-        .count();
+    let is_cabled = |name: &str| cabled_ports.contains(&name);
+    let cabled = ports.iter().filter(|p| is_cabled(&p.name)).count();
     let clip = painter.with_clip_rect(r.intersect(f.rect));
     let font = egui::FontId::proportional((9.0 * f.zoom).clamp(7.0, 12.0));
     let line2 = pos2(r.left() + 4.0, r.top() + 3.0 + font.size + 5.0);
@@ -310,11 +323,7 @@ fn panel_cues(
                 let Some(pr) = rear_pip(r, f.zoom, i) else {
                     break;
                 };
-                let on = f
-                    .design
-                    .link_at(&crate::model::PortRef::new(id, p.name.clone()))
-                    .is_some();
-                if on {
+                if is_cabled(&p.name) {
                     clip.rect_filled(pr, 1.0, theme::status_color(Status::Good, true));
                 } else {
                     clip.rect_stroke(pr, 1.0, Stroke::new(1.0, color), StrokeKind::Inside);
@@ -363,7 +372,7 @@ fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, 
     };
     // On the rear face cables land on their ports' pips: each device's port order, looked up once per frame.
     let rear = state.rack_face == RackFace::Rear;
-    let mut port_order: HashMap<DeviceId, HashMap<String, usize>> = HashMap::new();
+    let mut port_order: HashMap<DeviceId, HashMap<String, usize>> = HashMap::default();
     let mut pip_of = |d: DeviceId, port: &str, r: Rect| -> Option<Pos2> {
         let order = port_order.entry(d).or_insert_with(|| {
             design

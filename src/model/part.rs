@@ -1,0 +1,546 @@
+//! Part specs: the common figures of every part (power, price, size, sources) and what each kind adds (GPU, server,
+//! NIC, switch, storage, rack, cable, PDU, CDU, patch panel). A design carries the specs of the parts it uses; the
+//! built-in catalog (`catalog`) is a set of them.
+
+use super::{PartId, PcieLink, Protocol};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One part: common figures plus what its kind adds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Part {
+    /// Display name, e.g. "NVIDIA H100 SXM5 80GB".
+    pub name: String,
+    /// Maker.
+    pub vendor: String,
+    /// Height in rack units (0 for parts that go in slots, and for side-mounted PDUs).
+    pub height_u: u16,
+    /// Maximum power draw, watts (for servers: the chassis without the GPUs and NICs in its slots).
+    pub power_w: f64,
+    /// Weight, kilograms (for servers: as shipped, including its standard GPUs and NICs).
+    pub weight_kg: f64,
+    /// Price, USD (for servers: the chassis without the GPUs and NICs in its slots).
+    pub price_usd: f64,
+    /// Where each figure comes from, keyed by field name ("power_w", "gpu.tdp_w", ...).
+    pub sources: BTreeMap<String, String>,
+    /// Needs direct liquid cooling (a rack-scale system such as GB200 NVL72): an air-cooled rack holding it is an
+    /// error finding.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub liquid_cooled: bool,
+    /// Weeks from order to delivery, when known (its source under "lead_time_weeks").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lead_time_weeks: Option<f64>,
+    /// The vendor's orderable part number, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub part_number: Option<String>,
+    /// What kind of part this is and its kind-specific figures.
+    pub kind: PartKind,
+    /// In a design's copy: the figures this design overrides ("price_usd", "power_w"), each with the catalog's
+    /// figure and source, so reports can mark them overridden. Empty in catalogs.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub overrides: BTreeMap<String, Override>,
+}
+
+/// A figure a design overrides: what the catalog said.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Override {
+    /// The catalog's figure.
+    pub catalog: f64,
+    /// The catalog's source for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalog_source: Option<String>,
+}
+
+impl Default for Part {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            vendor: String::new(),
+            height_u: 0,
+            power_w: 0.0,
+            weight_kg: 0.0,
+            price_usd: 0.0,
+            sources: BTreeMap::new(),
+            liquid_cooled: false,
+            lead_time_weeks: None,
+            part_number: None,
+            kind: PartKind::PatchPanel(PatchPanelSpec::default()),
+            overrides: BTreeMap::new(),
+        }
+    }
+}
+
+impl Part {
+    /// The source recorded for a figure, if any.
+    pub fn source(&self, field: &str) -> Option<&str> {
+        self.sources.get(field).map(String::as_str)
+    }
+}
+
+/// Palette categories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Category {
+    /// Servers.
+    Server,
+    /// GPUs.
+    Gpu,
+    /// NICs and DPUs.
+    Nic,
+    /// Switches.
+    Switch,
+    /// Storage.
+    Storage,
+    /// Racks.
+    Rack,
+    /// Cables and transceivers.
+    Cable,
+    /// PDUs and patch panels.
+    Accessory,
+}
+
+impl Category {
+    /// All categories in palette order.
+    pub const ALL: [Category; 8] = [
+        Category::Server,
+        Category::Gpu,
+        Category::Nic,
+        Category::Switch,
+        Category::Storage,
+        Category::Rack,
+        Category::Cable,
+        Category::Accessory,
+    ];
+
+    /// Display label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::Server => "Servers",
+            Category::Gpu => "GPUs",
+            Category::Nic => "NICs & DPUs",
+            Category::Switch => "Switches",
+            Category::Storage => "Storage",
+            Category::Rack => "Racks",
+            Category::Cable => "Cables & optics",
+            Category::Accessory => "PDUs & panels",
+        }
+    }
+}
+
+/// Kind-specific figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PartKind {
+    /// A GPU that goes in a server's GPU slot.
+    Gpu(GpuSpec),
+    /// A server with GPU and NIC slots.
+    Server(ServerSpec),
+    /// A network adapter or DPU that goes in a NIC slot.
+    Nic(NicSpec),
+    /// A network switch.
+    Switch(SwitchSpec),
+    /// A storage appliance or server.
+    Storage(StorageSpec),
+    /// A rack frame.
+    Rack(RackSpec),
+    /// A cable or transceiver kit for one link.
+    Cable(CableSpec),
+    /// A power distribution unit.
+    Pdu(PduSpec),
+    /// A patch panel or blanking/cable-management unit.
+    PatchPanel(PatchPanelSpec),
+    /// A coolant distribution unit: moves the heat of liquid-cooled racks into the facility water.
+    Cdu(CduSpec),
+}
+
+impl PartKind {
+    /// Palette category.
+    pub fn category(&self) -> Category {
+        match self {
+            PartKind::Gpu(_) => Category::Gpu,
+            PartKind::Server(_) => Category::Server,
+            PartKind::Nic(_) => Category::Nic,
+            PartKind::Switch(_) => Category::Switch,
+            PartKind::Storage(_) => Category::Storage,
+            PartKind::Rack(_) => Category::Rack,
+            PartKind::Cable(_) => Category::Cable,
+            PartKind::Pdu(_) | PartKind::PatchPanel(_) | PartKind::Cdu(_) => Category::Accessory,
+        }
+    }
+
+    /// Whether the part mounts in a rack.
+    pub fn is_rack_mounted(&self) -> bool {
+        matches!(
+            self,
+            PartKind::Server(_)
+                | PartKind::Switch(_)
+                | PartKind::Storage(_)
+                | PartKind::Pdu(_)
+                | PartKind::PatchPanel(_)
+                | PartKind::Cdu(_)
+        )
+    }
+}
+
+/// GPU form factor, which decides the slot it fits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum FormFactor {
+    /// SXM module on an HGX baseboard.
+    #[default]
+    Sxm,
+    /// PCIe add-in card.
+    Pcie,
+}
+
+/// GPU figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct GpuSpec {
+    /// Slot type it needs.
+    pub form: FormFactor,
+    /// Memory, GB.
+    pub memory_gb: f64,
+    /// Memory bandwidth, GB/s.
+    pub memory_bw_gbs: f64,
+    /// NVLink bandwidth per GPU per direction, GB/s (0 when the GPU has none).
+    pub nvlink_gbs: f64,
+    /// NVLink generation (0 when none).
+    pub nvlink_generation: u8,
+    /// Host interface.
+    pub pcie: PcieLink,
+    /// Network bandwidth per GPU the vendor's reference architecture provides, Gb/s.
+    pub reference_network_gbps: f64,
+    /// A typical cloud on-demand price for this GPU, USD per GPU-hour.
+    pub cloud_usd_per_hour: f64,
+    /// Peak dense BF16 tensor throughput, TFLOPS (training time estimates).
+    pub bf16_tflops: f64,
+}
+
+impl Default for GpuSpec {
+    fn default() -> Self {
+        Self {
+            form: FormFactor::Sxm,
+            memory_gb: 0.0,
+            memory_bw_gbs: 0.0,
+            nvlink_gbs: 0.0,
+            nvlink_generation: 0,
+            pcie: PcieLink {
+                generation: 4,
+                lanes: 16,
+            },
+            reference_network_gbps: 0.0,
+            cloud_usd_per_hour: 0.0,
+            bf16_tflops: 0.0,
+        }
+    }
+}
+
+/// Where a slot hangs in a server's PCIe tree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct SlotSpec {
+    /// Parent in the PCIe tree: "cpu0", "cpu1" or the name of a PCIe switch.
+    pub parent: String,
+    /// The slot's own link to its parent.
+    pub link: Option<PcieLink>,
+}
+
+/// What a NIC slot's ports are cabled to.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+pub enum NicRole {
+    /// GPU (east-west, compute fabric) traffic.
+    #[default]
+    Compute,
+    /// Storage and in-band management traffic.
+    Storage,
+    /// Out-of-band management.
+    Management,
+}
+
+/// A NIC slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct NicSlotSpec {
+    /// Position in the PCIe tree.
+    pub slot: SlotSpec,
+    /// What it is for.
+    pub role: NicRole,
+}
+
+/// A GPU slot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct GpuSlotSpec {
+    /// Form factor the slot takes.
+    pub form: FormFactor,
+    /// Position in the PCIe tree.
+    pub slot: SlotSpec,
+}
+
+/// A PCIe switch inside a server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct PcieSwitchSpec {
+    /// Name other slots refer to as their parent, e.g. "psw0".
+    pub name: String,
+    /// Upstream parent: a CPU ("cpu0") or another switch.
+    pub parent: String,
+    /// Upstream link.
+    pub uplink: Option<PcieLink>,
+}
+
+/// The NVLink domain of a server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct NvLinkDomainSpec {
+    /// NVSwitch chips on the baseboard (0: GPUs are meshed directly or bridged in pairs).
+    pub nvswitches: u8,
+    /// Port-to-port latency of one NVSwitch hop, ns.
+    pub switch_latency_ns: f64,
+    /// GPUs per NVLink island (8 for an HGX board, 2 for bridged PCIe pairs).
+    pub island_size: u8,
+}
+
+/// Server figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerSpec {
+    /// CPU sockets (root complexes "cpu0", "cpu1", ...).
+    pub cpu_sockets: u8,
+    /// Bandwidth between sockets per direction, GB/s (UPI / Infinity Fabric).
+    pub inter_socket_gbs: f64,
+    /// PCIe switches in the tree.
+    pub pcie_switches: Vec<PcieSwitchSpec>,
+    /// GPU slots.
+    pub gpu_slots: Vec<GpuSlotSpec>,
+    /// NIC slots.
+    pub nic_slots: Vec<NicSlotSpec>,
+    /// NVLink domain, if the board has one.
+    pub nvlink: Option<NvLinkDomainSpec>,
+    /// GPU part installed in every GPU slot when the server is added (integrated systems such as DGX).
+    pub default_gpu: Option<PartId>,
+    /// NIC part per slot role installed when the server is added (written `{"Compute": "cx7-ndr"}`).
+    #[serde(with = "nic_role_keys")]
+    pub default_nics: BTreeMap<NicRole, PartId>,
+}
+
+impl NicRole {
+    /// Every role, in file order.
+    pub const ALL: [NicRole; 3] = [NicRole::Compute, NicRole::Storage, NicRole::Management];
+
+    /// The role's name as files write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            NicRole::Compute => "Compute",
+            NicRole::Storage => "Storage",
+            NicRole::Management => "Management",
+        }
+    }
+}
+
+/// `default_nics` keyed by role, written with the role names as strings (as files always have).
+mod nic_role_keys {
+    use super::{NicRole, PartId};
+    use serde::{Deserialize, Deserializer, Serializer, de::Error as _};
+    use std::collections::BTreeMap;
+
+    pub fn serialize<S: Serializer>(
+        map: &BTreeMap<NicRole, PartId>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_map(map.iter().map(|(k, v)| (k.name(), v)))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<NicRole, PartId>, D::Error> {
+        let raw = BTreeMap::<String, PartId>::deserialize(d)?;
+        raw.into_iter()
+            .map(|(k, v)| {
+                NicRole::ALL
+                    .into_iter()
+                    .find(|r| r.name() == k)
+                    .map(|r| (r, v))
+                    .ok_or_else(|| {
+                        D::Error::custom(format!(
+                            "unknown NIC role \"{k}\" in default_nics: expected Compute, Storage or Management"
+                        ))
+                    })
+            })
+            .collect()
+    }
+}
+
+/// NIC figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NicSpec {
+    /// Network ports.
+    pub ports: u16,
+    /// Fastest rate per port, Gb/s.
+    pub port_gbps: f64,
+    /// Protocols the ports speak.
+    pub protocols: Vec<Protocol>,
+    /// Host interface.
+    pub host: PcieLink,
+    /// Adapter latency added to a message, ns.
+    pub latency_ns: f64,
+}
+
+impl Default for NicSpec {
+    fn default() -> Self {
+        Self {
+            ports: 1,
+            port_gbps: 100.0,
+            protocols: vec![Protocol::Ethernet],
+            host: PcieLink {
+                generation: 4,
+                lanes: 16,
+            },
+            latency_ns: 500.0,
+        }
+    }
+}
+
+/// Switch figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SwitchSpec {
+    /// Ports at `port_gbps`.
+    pub ports: u16,
+    /// Rate per port, Gb/s.
+    pub port_gbps: f64,
+    /// Protocols the ports speak.
+    pub protocols: Vec<Protocol>,
+    /// Port-to-port latency, ns.
+    pub latency_ns: f64,
+    /// Cut-through forwarding (serialisation paid once per path, not per hop).
+    pub cut_through: bool,
+    /// Extra uplink ports ("u1", "u2", ...) at `uplink_gbps`, for access switches with faster uplinks.
+    pub uplink_ports: u16,
+    /// Rate per uplink port, Gb/s.
+    pub uplink_gbps: f64,
+}
+
+impl Default for SwitchSpec {
+    fn default() -> Self {
+        Self {
+            ports: 48,
+            port_gbps: 100.0,
+            protocols: vec![Protocol::Ethernet],
+            latency_ns: 500.0,
+            cut_through: true,
+            uplink_ports: 0,
+            uplink_gbps: 0.0,
+        }
+    }
+}
+
+/// Storage figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StorageSpec {
+    /// Sustained read throughput the appliance delivers, GB/s.
+    pub read_gbs: f64,
+    /// Sustained write throughput, GB/s.
+    pub write_gbs: f64,
+    /// Usable capacity, TB.
+    pub capacity_tb: f64,
+    /// Network ports.
+    pub ports: u16,
+    /// Rate per port, Gb/s.
+    pub port_gbps: f64,
+    /// Protocols the ports speak.
+    pub protocols: Vec<Protocol>,
+}
+
+impl Default for StorageSpec {
+    fn default() -> Self {
+        Self {
+            read_gbs: 10.0,
+            write_gbs: 5.0,
+            capacity_tb: 100.0,
+            ports: 2,
+            port_gbps: 100.0,
+            protocols: vec![Protocol::Ethernet],
+        }
+    }
+}
+
+/// Rack figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RackSpec {
+    /// Mounting height in rack units.
+    pub units: u16,
+    /// Default power budget, W.
+    pub power_budget_w: f64,
+    /// Static load rating, kg.
+    pub max_weight_kg: f64,
+}
+
+impl Default for RackSpec {
+    fn default() -> Self {
+        Self {
+            units: 42,
+            power_budget_w: 15_000.0,
+            max_weight_kg: 1_000.0,
+        }
+    }
+}
+
+/// Cable or transceiver kit figures (power and price cover both ends).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CableSpec {
+    /// Protocol it carries.
+    pub protocol: Protocol,
+    /// Rate, Gb/s.
+    pub gbps: f64,
+    /// Longest supported length, m.
+    pub max_length_m: f64,
+    /// Whether it is optical (transceivers) rather than copper.
+    pub optical: bool,
+}
+
+impl Default for CableSpec {
+    fn default() -> Self {
+        Self {
+            protocol: Protocol::Ethernet,
+            gbps: 100.0,
+            max_length_m: 3.0,
+            optical: false,
+        }
+    }
+}
+
+/// PDU figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct PduSpec {
+    /// Rated capacity, W.
+    pub capacity_w: f64,
+    /// Outlets.
+    pub outlets: u16,
+}
+
+/// Coolant distribution unit figures (docs/analysis.md, "Cooling"). An in-rack CDU mounts in the racks it serves;
+/// an in-row CDU is a cabinet of its own, modelled as a full-height device in a rack position of the row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct CduSpec {
+    /// Heat it can move from the coolant loop to the facility water, kW.
+    pub capacity_kw: f64,
+    /// Coolant flow its pumps deliver, litres per minute.
+    pub flow_l_min: f64,
+}
+
+/// Patch panel figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct PatchPanelSpec {
+    /// Ports on the panel.
+    pub ports: u16,
+}
