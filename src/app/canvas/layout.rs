@@ -2,7 +2,7 @@
 //! `Rack.row`, order by `Rack.slot`), devices at their rack units, and the screen positions tests drive drags with.
 
 use crate::app::state::{Selection, UiState};
-use crate::model::{Design, DeviceId, Rack, RackId};
+use crate::model::{Design, DeviceId, LinkId, Rack, RackId};
 use egui::emath::TSTransform;
 use egui::{Pos2, Rect, pos2, vec2};
 use rustc_hash::FxHashMap as HashMap;
@@ -54,6 +54,8 @@ pub struct Layout {
     pub rack_index: HashMap<RackId, usize>,
     /// Device rects.
     pub devices: HashMap<DeviceId, Rect>,
+    /// The links at each device (so a device's cabled ports are found without scanning every link).
+    pub links_of: HashMap<DeviceId, Vec<LinkId>>,
 }
 
 impl Layout {
@@ -107,6 +109,11 @@ impl Layout {
                 g.unit_rect(d.position_u, h)
             };
             layout.devices.insert(*id, rect);
+        }
+        for (lid, l) in &design.links {
+            for d in [l.a.device, l.b.device] {
+                layout.links_of.entry(d).or_default().push(*lid);
+            }
         }
         layout
     }

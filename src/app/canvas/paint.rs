@@ -195,23 +195,19 @@ fn paint_devices(
 ) {
     let visible = f.visible();
     let dark = ui.visuals().dark_mode;
-    // The cabled ports of the devices in view, from one pass over the links (a lookup per port would scan every
-    // link for every port drawn).
-    let in_view: HashMap<DeviceId, Vec<&str>> = f
-        .layout
-        .devices
-        .iter()
-        .filter(|(_, r)| r.intersects(visible))
-        .map(|(id, _)| (*id, Vec::new()))
-        .collect();
-    let mut cabled = in_view;
-    for l in f.design.links.values() {
-        for end in [&l.a, &l.b] {
-            if let Some(ports) = cabled.get_mut(&end.device) {
-                ports.push(end.port.as_str());
-            }
-        }
-    }
+    // A device's cabled ports, from the links at it (the layout's index; a lookup per port would scan every link).
+    let cabled_ports = |id: DeviceId| -> Vec<&str> {
+        f.layout
+            .links_of
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .filter_map(|lid| f.design.links.get(lid))
+            .flat_map(|l| [&l.a, &l.b])
+            .filter(|end| end.device == id)
+            .map(|end| end.port.as_str())
+            .collect()
+    };
     for (id, cr) in f
         .layout
         .devices
@@ -276,8 +272,8 @@ fn paint_devices(
                 label_color,
             );
             if tall {
-                let ports = cabled.get(id).map_or(&[][..], |v| &v[..]);
-                panel_cues(painter, f, state, (*id, d), ports, r, label_color);
+                let ports = cabled_ports(*id);
+                panel_cues(painter, f, state, (*id, d), &ports, r, label_color);
             }
         }
     }
@@ -358,6 +354,9 @@ fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, 
     };
     // Far out, individual cables are noise and cost frame time: draw only the selection's.
     let draw_all = !state.hide_links && zoom >= 0.2;
+    if !draw_all && sel.is_empty() {
+        return;
+    }
     // Loads of the chosen pattern, sorted by link id in the report.
     let routing = report.map(|r| &r.bandwidth.routing);
     let pattern = state.load_pattern.index();
