@@ -154,9 +154,37 @@ pub struct StorageBandwidth {
     pub limiter: String,
 }
 
+/// Which traffic a bottleneck is about (for code; reports show the name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternId {
+    /// GPU network traffic: all-reduce across servers, one ring per rail.
+    RailRings,
+    /// GPU network traffic: all-to-all across servers.
+    AllToAll,
+    /// GPU network traffic of a design with one server.
+    OneServer,
+    /// GPU-to-GPU inside a server.
+    InsideServer,
+    /// Storage read.
+    StorageRead,
+}
+
+impl PatternId {
+    /// Whether this is GPU traffic over the network.
+    pub fn is_gpu_network(self) -> bool {
+        matches!(
+            self,
+            PatternId::RailRings | PatternId::AllToAll | PatternId::OneServer
+        )
+    }
+}
+
 /// The bottleneck of one traffic pattern.
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternBottleneck {
+    /// Which pattern, for code.
+    #[serde(skip)]
+    pub id: PatternId,
     /// Pattern name.
     pub pattern: String,
     /// What limits it, in words with the figures.
@@ -311,17 +339,21 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let (mut inter_node_gbs, mut all_to_all_gbs) = (0.0, 0.0);
     if servers.len() > 1 {
         let (p, g) = ctx.routed(
-            1,
+            (1, PatternId::RailRings),
             "GPU network traffic (all-reduce across servers, one ring per rail)",
         );
         inter_node_gbs = g;
         patterns.push(p);
-        let (p, g) = ctx.routed(2, "GPU network traffic (all-to-all across servers)");
+        let (p, g) = ctx.routed(
+            (2, PatternId::AllToAll),
+            "GPU network traffic (all-to-all across servers)",
+        );
         all_to_all_gbs = g;
         patterns.push(p);
     } else if servers.len() == 1 && demand_gbs > 0.0 {
         let (limiter, devices) = server_limiter(design, worst_server);
         patterns.push(PatternBottleneck {
+            id: PatternId::OneServer,
             pattern: "GPU network traffic (one server)".into(),
             limiter,
             devices,
@@ -341,6 +373,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
             "PCIe (no NVLink)"
         };
         patterns.push(PatternBottleneck {
+            id: PatternId::InsideServer,
             pattern: "GPU-to-GPU inside a server".into(),
             limiter: format!(
                 "{via} in {}: {:.1} GB/s per GPU",
@@ -354,6 +387,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     }
     if storage_demand > 0.0 && gpus > 0 && storage.appliances > 0 {
         patterns.push(PatternBottleneck {
+            id: PatternId::StorageRead,
             pattern: "Storage read".into(),
             limiter: storage.limiter.clone(),
             devices: Vec::new(),
@@ -410,7 +444,7 @@ impl PatternContext<'_> {
     /// Bottleneck and per-GPU bandwidth of routing pattern `index`: the worst server's network bandwidth divided
     /// by the load factor of the busiest link on the pattern's routes (when above 1), zero when any of it has no
     /// route.
-    fn routed(&self, index: usize, name: &str) -> (PatternBottleneck, f64) {
+    fn routed(&self, (index, id): (usize, PatternId), name: &str) -> (PatternBottleneck, f64) {
         let design = self.design;
         let p = self.routing.patterns.get(index);
         let load = p.map_or(1.0, |p| p.hottest_utilisation.max(1.0));
@@ -472,6 +506,7 @@ impl PatternContext<'_> {
         };
         (
             PatternBottleneck {
+                id,
                 pattern: name.into(),
                 limiter,
                 devices,

@@ -353,11 +353,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         ));
     }
     // Bottleneck of the inter-server pattern, as info when it is not already a warning.
-    if let Some(p) = bw
-        .patterns
-        .iter()
-        .find(|p| p.pattern.starts_with("GPU network"))
-    {
+    if let Some(p) = bw.patterns.iter().find(|p| p.id.is_gpu_network()) {
         let mut f = Finding::new(
             Severity::Info,
             "bottleneck",

@@ -281,12 +281,12 @@ struct PatternFigures {
 /// same rule from the routing (worst server's network bandwidth per GPU over the busiest link's load factor).
 fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
     let bw = &r.bandwidth;
-    // TODO(analysis owns the names): match on a pattern id once `PatternBottleneck` carries one.
-    let named = |fragment: &str| bw.patterns.iter().find(|p| p.pattern.contains(fragment));
+    use crate::analysis::bandwidth::PatternId;
+    let with = |id: PatternId| bw.patterns.iter().find(|p| p.id == id);
     let found = match pattern {
-        Pattern::RailRings => named("one ring per rail").or_else(|| named("(one server)")),
-        Pattern::AllToAll => named("all-to-all").or_else(|| named("(one server)")),
-        Pattern::StorageRead => named("Storage read"),
+        Pattern::RailRings => with(PatternId::RailRings).or_else(|| with(PatternId::OneServer)),
+        Pattern::AllToAll => with(PatternId::AllToAll).or_else(|| with(PatternId::OneServer)),
+        Pattern::StorageRead => with(PatternId::StorageRead),
         Pattern::FlatRing | Pattern::Inference => None,
     };
     if let Some(p) = found {
