@@ -70,6 +70,9 @@ pub struct ServerBandwidth {
     pub storage_path_gbs_per_gpu: f64,
     /// The hop that limits network traffic, e.g. "nic0 port" or "psw1 uplink".
     pub bottleneck_hop: String,
+    /// Whether that hop is a NIC's network port (the NIC, not the PCIe tree, limits the server).
+    #[serde(skip)]
+    pub bottleneck_at_nic_port: bool,
     /// PCIe hops with their load under network plus storage traffic (shared by servers of the same shape).
     pub pcie: Arc<Vec<PcieHop>>,
 }
@@ -95,6 +98,9 @@ pub struct PcieHop {
     pub lanes_down: u32,
     /// Uplink lanes of a PCIe switch (0 for other hops).
     pub lanes_up: u32,
+    /// Whether this hop is a NIC's network port rather than a PCIe link.
+    #[serde(skip)]
+    pub nic_port: bool,
 }
 
 /// Oversubscription of one switch.
@@ -530,7 +536,7 @@ fn server_limiter(design: &Design, worst: Option<&ServerBandwidth>) -> (String, 
         );
     }
     let _ = design;
-    let what = if s.bottleneck_hop.ends_with("port") {
+    let what = if s.bottleneck_at_nic_port {
         format!(
             "NIC bandwidth in {}: {:.0} Gb/s cabled for {} GPUs = {:.1} Gb/s per GPU",
             s.name, s.compute_nic_cabled_gbps, s.gpus, s.nic_gbps_per_gpu
@@ -731,6 +737,8 @@ fn server_bandwidth(
     // its GPU's share of the NIC port (capped by the pattern's demand); hops loaded past capacity scale the flows
     // crossing them down.
     let mut caps: BTreeMap<String, f64> = BTreeMap::new();
+    // The hops that are NIC network ports (every flow ends at one).
+    let mut nic_ports: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     let mut plan = |targets: &[&NicInfo]| -> Vec<Flow> {
         let mut flows = Vec::new();
         for (ci, (rep, members)) in classes.iter().enumerate() {
@@ -751,6 +759,7 @@ fn server_bandwidth(
                 }
                 let port = format!("nic{} port", nic.slot);
                 caps.insert(port.clone(), nic.cabled_gbps / 8.0);
+                nic_ports.insert(port.clone());
                 // The path starts with the GPU's own link: each member has its own.
                 flows.push(Flow {
                     class: ci,
@@ -838,7 +847,7 @@ fn server_bandwidth(
         let mut offer = offered.get(key).copied().unwrap_or(0.0);
         if let Some(ports) = port_limit.get(key.as_str()) {
             offer = offer.min(ports.values().sum());
-        } else if let Some(c) = caps.get(hop).filter(|_| hop.ends_with(" port")) {
+        } else if let Some(c) = caps.get(hop).filter(|_| nic_ports.contains(hop)) {
             offer = offer.min(*c);
         }
         let load = carried.get(key).copied().unwrap_or(0.0).min(offer);
@@ -859,6 +868,7 @@ fn server_bandwidth(
             choke: offer > cap * (1.0 + 1e-9) && load >= cap * (1.0 - 1e-9),
             lanes_down,
             lanes_up,
+            nic_port: nic_ports.contains(hop),
         });
     }
 
@@ -902,6 +912,7 @@ fn server_bandwidth(
         ),
         network_gbs_per_gpu: round(network_gbs_per_gpu, 3),
         storage_path_gbs_per_gpu: round(storage_path_gbs, 3),
+        bottleneck_at_nic_port: nic_ports.contains(&bottleneck_hop),
         bottleneck_hop,
         pcie: Arc::new(pcie),
     }

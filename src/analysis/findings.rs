@@ -177,7 +177,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             })
             .collect();
         for h in s.pcie.iter() {
-            if h.choke && !h.hop.ends_with(" port") {
+            if h.choke && !h.nic_port {
                 let e = pcie.entry(h.hop.clone()).or_insert((
                     h.offered_gbs,
                     h.load_gbs,
