@@ -655,6 +655,17 @@ pub fn a100_nic_starved(catalog: &Catalog) -> Result<Design, EditError> {
     Ok(design)
 }
 
+/// The L40S samples' service: 400 req/s under a 1 s p99, replicas of one L40S at 20 req/s.
+fn l40s_service() -> Serving {
+    Serving {
+        request_rate_rps: 400.0,
+        replica_throughput_rps: 20.0,
+        gpus_per_replica: 1,
+        latency_target_ms: 1000.0,
+        ..Serving::default()
+    }
+}
+
 /// The L40S service in two regions, each able to carry the whole demand: four 8-L40S servers per site on an SN5600
 /// leaf, the leaves joined by two 400ZR links over 80 km. Losing a region leaves 32 GPUs x 20 req/s x 0.7 = 448
 /// req/s against the 400 asked, so the service is down only when both regions are: 1 - 0.0005^2.
@@ -666,13 +677,7 @@ pub fn l40s_two_regions(catalog: &Catalog) -> Result<Design, EditError> {
             .into(),
         ..Design::default()
     };
-    design.params.serving = Some(Serving {
-        request_rate_rps: 400.0,
-        replica_throughput_rps: 20.0,
-        gpus_per_replica: 1,
-        latency_target_ms: 1000.0,
-        ..Serving::default()
-    });
+    design.params.serving = Some(l40s_service());
     design.params.traffic.storage_read_gbs_per_gpu = 0.0;
     design.params.availability_target = Some(0.9999);
     // Electricity: average industrial prices in Virginia and Oregon, rounded (US EIA, Electric Power Monthly,
@@ -760,13 +765,7 @@ pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
         notes: "Inference fleet: replicas of one L40S each; 2-8-5-200 servers dual-homed to two SN5600 leaves.".into(),
         ..Design::default()
     };
-    design.params.serving = Some(Serving {
-        request_rate_rps: 400.0,
-        replica_throughput_rps: 20.0,
-        gpus_per_replica: 1,
-        latency_target_ms: 1000.0,
-        ..Serving::default()
-    });
+    design.params.serving = Some(l40s_service());
     design.params.traffic.storage_read_gbs_per_gpu = 0.5;
     let mut b = Builder::new(&mut design, catalog);
     let (r1, _) = b.add_rack("rack-42u", "R01", 0, 0)?;

@@ -75,6 +75,7 @@ pub fn analyze(design: &Design, power: &PowerReport) -> CoolingReport {
     let p = &design.params;
     let mut racks = Vec::with_capacity(power.racks.len());
     let (mut air_kw, mut liquid_kw, mut flow) = (0.0, 0.0, 0.0);
+    let mut flows: std::collections::BTreeMap<RackId, f64> = std::collections::BTreeMap::new();
     for r in &power.racks {
         let mode = design
             .racks
@@ -99,6 +100,7 @@ pub fn analyze(design: &Design, power: &PowerReport) -> CoolingReport {
                 liquid_kw += heat_kw;
                 let q = coolant_l_per_min(heat_kw, p.liquid_delta_t_c);
                 flow += q;
+                flows.insert(r.rack, q);
                 RackCooling {
                     rack: r.rack,
                     name: r.name.clone(),
@@ -113,13 +115,6 @@ pub fn analyze(design: &Design, power: &PowerReport) -> CoolingReport {
         };
         racks.push(rc);
     }
-    let flows: std::collections::BTreeMap<RackId, f64> = racks
-        .iter()
-        .filter_map(|r| {
-            let q = coolant_l_per_min(r.heat_kw, p.liquid_delta_t_c);
-            (r.mode == Cooling::Liquid).then_some((r.rack, q))
-        })
-        .collect();
     CoolingReport {
         air_kw: round(air_kw, 3),
         liquid_kw: round(liquid_kw, 3),

@@ -33,13 +33,18 @@ impl Rates {
         }
     }
 
-    /// The rates of a rack: its site's figures where the site sets them, else the design's. The PUE of a
-    /// liquid-cooled rack is the site's `pue_liquid`, else the design's `pue_liquid`, else the air PUE.
+    /// The rates of a rack: its site's figures where the site sets them, else the design's.
     pub fn of_rack(design: &Design, rack: &Rack) -> Self {
+        Self::of_site(design, &rack.site, rack.cooling)
+    }
+
+    /// The rates of a rack cooled by `cooling` in site `site` (empty or unknown: the design's). The PUE of a
+    /// liquid-cooled rack is the site's `pue_liquid`, else the design's `pue_liquid`, else the site's air PUE.
+    pub fn of_site(design: &Design, site: &str, cooling: Cooling) -> Self {
         let p = &design.params;
-        let site = design.sites.get(&rack.site);
+        let site = design.sites.get(site);
         let air = site.and_then(|s| s.pue).unwrap_or(p.pue);
-        let pue = match rack.cooling {
+        let pue = match cooling {
             Cooling::Air => air,
             Cooling::Liquid => site
                 .and_then(|s| s.pue_liquid)
@@ -129,6 +134,17 @@ pub struct SiteFacility {
     pub usd_per_kwh: f64,
 }
 
+impl SiteFacility {
+    /// The row's name for people: the site, or "all racks" for a design without sites.
+    pub fn label(&self) -> &str {
+        if self.site.is_empty() {
+            "all racks"
+        } else {
+            &self.site
+        }
+    }
+}
+
 /// The facility summary: one row per site, in the design's site order (one row when it has no sites).
 pub fn per_site(
     design: &Design,
@@ -150,11 +166,7 @@ pub fn per_site(
         cdus: 0,
         cdu_capacity_kw: 0.0,
         cdu_flow_l_min: 0.0,
-        usd_per_kwh: design
-            .sites
-            .get(site)
-            .and_then(|s| s.electricity_usd_per_kwh)
-            .unwrap_or(design.params.electricity_usd_per_kwh),
+        usd_per_kwh: Rates::of_site(design, site, Cooling::Air).usd_per_kwh,
     };
     for name in design.sites.keys() {
         rows.insert(name.as_str(), blank(name));

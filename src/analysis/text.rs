@@ -176,11 +176,7 @@ pub fn render(r: &Report) -> String {
 
     let _ = writeln!(o, "\nFacility");
     for f in &r.cooling.sites {
-        let name = if f.site.is_empty() {
-            "all racks"
-        } else {
-            f.site.as_str()
-        };
+        let name = f.label();
         let _ = writeln!(
             o,
             "  {name:<10} {:>8.1} kW IT ({:.1} air, {:.1} liquid) + {:.1} kW cooling and overhead = {:.1} kW \

@@ -207,33 +207,46 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
         "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
     );
     let cloud = r.cost.cloud_usd_per_gpu_hour;
-    let cost_status = if cloud <= 0.0 || s.gpus == 0 {
-        Status::Info
-    } else if s.usd_per_gpu_hour <= cloud {
-        Status::Good
-    } else if s.usd_per_gpu_hour <= cloud * 1.5 {
-        Status::Short
-    } else {
-        Status::Bad
-    };
     card(
         &mut cards,
         "$/GPU-hour",
         format!("${:.2}", s.usd_per_gpu_hour),
         format!("cloud ${cloud:.2}"),
-        cost_status,
+        owned_cost_status(s.usd_per_gpu_hour, cloud, s.gpus),
         format!(
-            "owned $/GPU-h = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation)\n= (({} - {}) / {} + {}) / ({} × 8760 × {:.2})\ncloud: {}\nGreen at or below the cloud price, amber up to 1.5×, red beyond.",
-            usd(r.cost.capex_usd),
-            usd(r.cost.residual_usd),
-            r.cost.years,
-            usd(r.cost.opex_usd_per_year),
-            s.gpus,
-            design.params.utilisation_target,
+            "{}\ncloud: {}\nGreen at or below the cloud price, amber up to 1.5×, red beyond.",
+            owned_cost_formula(r, design.params.utilisation_target, s.gpus),
             r.cost.cloud_price_source
         ),
     );
     cards
+}
+
+/// The owned $/GPU-hour's colour against the cloud price: green at or below it, amber up to 1.5×, red beyond
+/// (the headline card and the planning window).
+pub(super) fn owned_cost_status(owned: f64, cloud: f64, gpus: usize) -> Status {
+    if cloud <= 0.0 || gpus == 0 {
+        Status::Info
+    } else if owned <= cloud {
+        Status::Good
+    } else if owned <= cloud * 1.5 {
+        Status::Short
+    } else {
+        Status::Bad
+    }
+}
+
+/// The owned $/GPU-hour formula with the report's figures.
+pub(super) fn owned_cost_formula(r: &Report, utilisation: f64, gpus: usize) -> String {
+    format!(
+        "owned $/GPU-h = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation)\n= (({} - {}) / {} + {}) / ({} × 8760 × {:.2})",
+        usd(r.cost.capex_usd),
+        usd(r.cost.residual_usd),
+        r.cost.years,
+        usd(r.cost.opex_usd_per_year),
+        gpus,
+        utilisation
+    )
 }
 
 /// The Bottleneck card for the toolbar's traffic pattern.
@@ -649,7 +662,7 @@ fn facility_ui(ui: &mut egui::Ui, r: &Report) {
                     }
                     ui.end_row();
                     for f in &c.sites {
-                        ui.label(if f.site.is_empty() { "all racks" } else { &f.site });
+                        ui.label(f.label());
                         ui.label(format!("{:.1}", f.it_kw));
                         ui.label(format!("{:.1}", f.facility_kw));
                         ui.label(format!("{}", f.pue));

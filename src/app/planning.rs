@@ -522,13 +522,11 @@ fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
                 .into(),
         ),
     }
-    let cost_status = if h.cloud_usd_per_gpu_hour <= 0.0 || h.gpus == 0 {
-        Status::Info
-    } else if h.owned_usd_per_gpu_hour <= h.cloud_usd_per_gpu_hour {
-        Status::Good
-    } else {
-        Status::Bad
-    };
+    let cost_status = super::analysis_pane::owned_cost_status(
+        h.owned_usd_per_gpu_hour,
+        h.cloud_usd_per_gpu_hour,
+        h.gpus,
+    );
     card(
         &mut cards,
         "$/GPU-h owned vs cloud",
@@ -538,15 +536,7 @@ fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
         ),
         r.cost.cloud_price_source.clone(),
         cost_status,
-        format!(
-            "owned = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation) = (({} - {}) / {} + {}) / ({} × 8760 × {:.2})",
-            usd(r.cost.capex_usd),
-            usd(r.cost.residual_usd),
-            r.cost.years,
-            usd(r.cost.opex_usd_per_year),
-            h.gpus,
-            design.params.utilisation_target
-        ),
+        super::analysis_pane::owned_cost_formula(r, design.params.utilisation_target, h.gpus),
     );
     card(
         &mut cards,

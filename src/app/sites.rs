@@ -6,8 +6,9 @@ use super::AppCommand;
 use super::state::UiState;
 use super::widgets::num_field;
 use crate::analysis::Report;
+use crate::analysis::facility::Rates;
 use crate::edit::Edit;
-use crate::model::{Design, Site, SiteCooling};
+use crate::model::{Cooling, Design, Site, SiteCooling};
 
 /// Draws the sites window when open.
 pub fn sites_window_ui(
@@ -102,7 +103,6 @@ fn site_fields_ui(
     err: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let p = &design.params;
     let mut changed: Option<(String, Site)> = None;
     let mut set = |label: &str, f: &dyn Fn(&mut Site)| {
         let mut s = site.clone();
@@ -159,13 +159,15 @@ fn site_fields_ui(
                 }
             });
             ui.end_row();
-            let liquid_default = p.pue_liquid.or(site.pue).unwrap_or(p.pue);
-            for (k, label, current, inherited, range, apply) in [
+            // What the site is charged at: its own figure, else the design's (as the analysis resolves it).
+            let air = Rates::of_site(design, name, Cooling::Air);
+            let liquid = Rates::of_site(design, name, Cooling::Liquid);
+            for (k, label, current, shown, range, apply) in [
                 (
                     "pue",
                     "PUE (air)",
                     site.pue,
-                    p.pue,
+                    air.pue,
                     1.0..=5.0,
                     (|s: &mut Site, v| s.pue = v) as fn(&mut Site, Option<f64>),
                 ),
@@ -173,7 +175,7 @@ fn site_fields_ui(
                     "pue_liquid",
                     "PUE (liquid)",
                     site.pue_liquid,
-                    liquid_default,
+                    liquid.pue,
                     1.0..=5.0,
                     |s, v| s.pue_liquid = v,
                 ),
@@ -181,7 +183,7 @@ fn site_fields_ui(
                     "kwh",
                     "Electricity ($/kWh)",
                     site.electricity_usd_per_kwh,
-                    p.electricity_usd_per_kwh,
+                    air.usd_per_kwh,
                     0.0..=10.0,
                     |s, v| s.electricity_usd_per_kwh = v,
                 ),
@@ -189,20 +191,12 @@ fn site_fields_ui(
                     "colo",
                     "Colocation ($/kW-month)",
                     site.colocation_usd_per_kw_month,
-                    p.colocation_usd_per_kw_month,
-                    0.0..=1e10,
+                    air.colocation_usd_per_kw_month,
+                    0.0..=1e5,
                     |s, v| s.colocation_usd_per_kw_month = v,
                 ),
             ] {
-                if let Some(v) = num_field(
-                    ui,
-                    b,
-                    &key(k),
-                    label,
-                    current.unwrap_or(inherited),
-                    range,
-                    err,
-                ) {
+                if let Some(v) = num_field(ui, b, &key(k), label, shown, range, err) {
                     set(label, &|s| apply(s, Some(v)));
                 }
                 if current.is_some() {

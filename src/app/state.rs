@@ -216,14 +216,6 @@ impl AnalysisState {
         self.report.is_none() || self.report_revision != revision
     }
 
-    /// Whether the worker has a request queued or running.
-    pub fn is_running(&self) -> bool {
-        self.worker.as_ref().is_some_and(|w| {
-            let slot = w.lock();
-            slot.job.is_some() || slot.running.is_some()
-        })
-    }
-
     /// Takes a finished report from the worker if it is newer than the one shown.
     fn collect(&mut self) {
         let Some(w) = &self.worker else {
@@ -324,7 +316,10 @@ mod worker_tests {
         assert_eq!(a.report_revision, 3);
         assert_eq!(a.report.as_ref().map(|r| r.summary.racks), Some(3));
         assert!(!a.update(&design_with_racks(3), 3, None));
-        assert!(!a.is_running());
+        assert!(a.worker.as_ref().is_some_and(|w| {
+            let slot = w.lock();
+            slot.job.is_none() && slot.running.is_none()
+        }));
         // A late report of an older revision is never shown over a newer one.
         a.report_revision = 5;
         if let Some(w) = &a.worker {

@@ -128,11 +128,7 @@ pub fn power_chart(report: &Report) -> String {
 pub fn facility_chart(report: &Report) -> String {
     let mut rows: Vec<(String, f64, Option<f64>, &str)> = Vec::new();
     for s in &report.cooling.sites {
-        let name = if s.site.is_empty() {
-            "all racks"
-        } else {
-            s.site.as_str()
-        };
+        let name = s.label();
         rows.push((format!("{name}: IT"), s.it_kw, None, "#2f5f9e"));
         if s.liquid_kw > 0.0 {
             rows.push((

@@ -387,11 +387,7 @@ fn facility_section(out: &mut String, r: &Report) {
         let _ = writeln!(
             out,
             r#"<tr><td>{}</td><td class="n">{}</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{:.1} kW</td><td class="n">{}</td><td class="n">{} BTU/h</td><td class="n">{:.0} L/min</td><td class="n">{}</td><td class="n">{:.3}</td></tr>"#,
-            if f.site.is_empty() {
-                "all racks".to_string()
-            } else {
-                e(&f.site)
-            },
+            e(f.label()),
             f.racks,
             f.it_kw,
             f.air_kw,

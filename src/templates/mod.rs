@@ -614,38 +614,31 @@ fn leaf_spine(
     // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
     // holding liquid-cooled systems are liquid-cooled.
     let racks: Vec<RackId> = b.design.racks.keys().copied().collect();
+    let mut liquid_w = 0.0;
     for r in racks {
         let load = crate::analysis::power::rack_power_w(b.design, r);
         let liquid =
             b.design.devices.values().any(|d| {
                 d.rack == r && b.design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled)
             });
+        if liquid {
+            liquid_w += load;
+        }
         set_budget(&mut b, r, (load * 1.1 / 1000.0).ceil() * 1000.0, liquid)?;
     }
-    add_cdus(&mut b, &mut slot)?;
+    add_cdus(&mut b, &mut slot, liquid_w / 1000.0)?;
     Ok(design)
 }
 
 /// In-row CDU for liquid-cooled rows, and its capacity, kW (the catalog's figure).
 const INROW_CDU: &str = "cdu-inrow-1350kw";
 
-/// In-row CDUs for the liquid-cooled racks: enough to move their heat, plus one so a CDU can fail or be serviced
-/// (N+1), each in a rack position of its own after the others.
-fn add_cdus(b: &mut Builder<'_>, slot: &mut u16) -> Result<(), EditError> {
-    let liquid: Vec<RackId> = b
-        .design
-        .racks
-        .iter()
-        .filter(|(_, r)| r.cooling == crate::model::Cooling::Liquid)
-        .map(|(id, _)| *id)
-        .collect();
-    if liquid.is_empty() {
+/// In-row CDUs for `heat_kw` of liquid-cooled racks: enough to move the heat, plus one so a CDU can fail or be
+/// serviced (N+1), each in a rack position of its own after the others.
+fn add_cdus(b: &mut Builder<'_>, slot: &mut u16, heat_kw: f64) -> Result<(), EditError> {
+    if heat_kw <= 0.0 {
         return Ok(());
     }
-    let heat_kw: f64 = liquid
-        .iter()
-        .map(|r| crate::analysis::power::rack_power_w(b.design, *r) / 1000.0)
-        .sum();
     let capacity_kw = match b.catalog.get(INROW_CDU).map(|p| &p.kind) {
         Some(PartKind::Cdu(c)) if c.capacity_kw > 0.0 => c.capacity_kw,
         _ => return Ok(()),
