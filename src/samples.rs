@@ -678,7 +678,7 @@ pub fn l40s_two_regions(catalog: &Catalog) -> Result<Design, EditError> {
         ..Design::default()
     };
     design.params.serving = Some(l40s_service());
-    design.params.traffic.storage_read_gbs_per_gpu = 0.0;
+    design.params.traffic.storage_read_gbyte_s_per_gpu = 0.0;
     design.params.availability_target = Some(0.9999);
     // Electricity: average industrial prices in Virginia and Oregon, rounded (US EIA, Electric Power Monthly,
     // Table 5.6.A, 2024). The west hall has no facility water: air only.
@@ -766,7 +766,7 @@ pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
         ..Design::default()
     };
     design.params.serving = Some(l40s_service());
-    design.params.traffic.storage_read_gbs_per_gpu = 0.5;
+    design.params.traffic.storage_read_gbyte_s_per_gpu = 0.5;
     let mut b = Builder::new(&mut design, catalog);
     let (r1, _) = b.add_rack("rack-42u", "R01", 0, 0)?;
     let (r2, _) = b.add_rack("rack-42u", "R02", 0, 1)?;

@@ -114,11 +114,11 @@ fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
     // All-reduce, one ring per rail through the 8 servers in id order (4 on leaf 0, then 4 on leaf 1): each rail's
     // ring crosses between the leaves once each way, so a leaf's uplinks carry 8 rails x 400 = 3,200 Gb/s against
     // 8 x 400 = 3,200: 100%, and every GPU keeps its 50 GB/s NIC share. The oversubscription does not slow it.
-    assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
+    assert_eq!(r.bandwidth.inter_node_gbyte_s, 50.0);
     // All-to-all: each server sends 3,200 Gb/s to the 56 other GPUs alike, 32 of them behind the other leaf:
     // 4 servers x 3,200 x 32/56 = 7,314.3 Gb/s up a leaf's 3,200 Gb/s of uplinks: 2.2857x, so 50 / 2.2857 = 21.875
     // GB/s per GPU, and the oversubscribed leaf is named as the limit.
-    assert_eq!(r.bandwidth.all_to_all_gbs, 21.875);
+    assert_eq!(r.bandwidth.all_to_all_gbyte_s, 21.875);
     assert!(
         r.summary.bottleneck.contains("oversubscribed 4.00:1"),
         "{}",
@@ -163,7 +163,7 @@ fn more_uplinks_remove_the_oversubscription() {
         "{:?}",
         r.findings
     );
-    assert_eq!(r.bandwidth.inter_node_gbs, 50.0);
+    assert_eq!(r.bandwidth.inter_node_gbyte_s, 50.0);
 }
 
 /// A PCIe server built for the purpose: 8 Gen4 GPUs behind one PCIe switch on cpu0 with a single Gen4 x16 uplink,
@@ -237,21 +237,21 @@ fn pcie_uplink_saturation_is_found() {
     let s = &rep.bandwidth.servers[0];
     let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
     let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
-    assert!((uplink.capacity_gbs - cap).abs() < 1e-3);
+    assert!((uplink.capacity_gbyte_s - cap).abs() < 1e-3);
     // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; what
     // is offered is capped by the 200 GB/s of NIC ports the flows end at, and what is carried by the uplink.
     assert!(
-        (uplink.offered_gbs - 200.0).abs() < 1e-6,
+        (uplink.offered_gbyte_s - 200.0).abs() < 1e-6,
         "{}",
-        uplink.offered_gbs
+        uplink.offered_gbyte_s
     );
-    assert!((uplink.load_gbs - cap).abs() < 1e-3, "{}", uplink.load_gbs);
+    assert!((uplink.load_gbyte_s - cap).abs() < 1e-3, "{}", uplink.load_gbyte_s);
     assert!(uplink.choke);
     assert_eq!((uplink.lanes_down, uplink.lanes_up), (128, 16));
     assert!(
-        (s.network_gbs_per_gpu - 25.0 * cap / 200.0).abs() < 1e-3,
+        (s.network_gbyte_s_per_gpu - 25.0 * cap / 200.0).abs() < 1e-3,
         "{}",
-        s.network_gbs_per_gpu
+        s.network_gbyte_s_per_gpu
     );
     assert_eq!(s.bottleneck_hop, "psw0 uplink");
     let f = rep
@@ -276,11 +276,11 @@ fn a_hop_behind_a_choke_is_judged_by_what_reaches_it() {
     let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
     let upi = s.pcie.iter().find(|h| h.hop == "cpu0-cpu1").unwrap();
     assert!(
-        (upi.offered_gbs - 100.0).abs() < 1e-6,
+        (upi.offered_gbyte_s - 100.0).abs() < 1e-6,
         "{}",
-        upi.offered_gbs
+        upi.offered_gbyte_s
     );
-    assert!((upi.load_gbs - cap).abs() < 1e-3, "{}", upi.load_gbs);
+    assert!((upi.load_gbyte_s - cap).abs() < 1e-3, "{}", upi.load_gbyte_s);
     assert!(!upi.choke);
     let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
     assert!(uplink.choke);
@@ -425,7 +425,7 @@ fn starved_storage_is_found() {
         .iter()
         .find(|f| f.code == "storage-per-gpu")
         .expect("storage finding");
-    assert!((rep.bandwidth.storage.per_gpu_gbs - 90.0 / 248.0).abs() < 1e-4);
+    assert!((rep.bandwidth.storage.per_gpu_gbyte_s - 90.0 / 248.0).abs() < 1e-4);
     assert!(f.message.contains("0.36 GB/s per GPU"), "{}", f.message);
 }
 

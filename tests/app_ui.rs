@@ -1365,7 +1365,7 @@ fn the_bottleneck_card_follows_the_traffic_pattern_selector() {
         storage,
         format!(
             "{:.0} of {:.0} GB/s",
-            p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+            p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
         )
     );
     assert_ne!(flat, storage);

@@ -110,7 +110,7 @@ fn figures_are_plausible() {
         );
         if let PartKind::Gpu(g) = &part.kind {
             assert!(
-                g.memory_gb > 0.0 && g.memory_bw_gbs > 0.0 && g.reference_network_gbps > 0.0,
+                g.memory_gb > 0.0 && g.memory_bw_gbyte_s > 0.0 && g.reference_network_gbps > 0.0,
                 "{id}"
             );
         }
@@ -357,4 +357,21 @@ fn the_editor_sees_every_built_in_figure_as_sourced() {
         let unsourced = racksmith::catalog::figures::unsourced(part);
         assert!(unsourced.is_empty(), "{id}: {unsourced:?}");
     }
+}
+
+/// GB/s fields were once named `_gbs` (easy to misread as Gb/s); files written then still load, with the same figures.
+#[test]
+fn files_with_the_old_gbyte_per_second_names_still_load() {
+    let path = std::path::Path::new("sample-designs/dgx-h100-single.ron");
+    let text = std::fs::read_to_string(path).unwrap();
+    let now = racksmith::io::design_from_str(&text, path).unwrap();
+    let old_text = text
+        .replace("_gbyte_s_per_gpu:", "_gbs_per_gpu:")
+        .replace("_gbyte_s:", "_gbs:");
+    assert_ne!(old_text, text, "the sample uses the renamed fields");
+    let old = racksmith::io::design_from_str(&old_text, path).unwrap();
+    assert_eq!(old, now);
+    // What Racksmith writes uses the new names only.
+    let written = racksmith::io::design_to_string(&old).unwrap();
+    assert!(!written.contains("_gbs"), "the old names are read, never written");
 }

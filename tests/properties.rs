@@ -169,7 +169,7 @@ proptest! {
         e.apply(&mut bigger).unwrap();
         let after = analyze(&bigger);
         prop_assert!(after.bandwidth.bisection.gbps >= before.bandwidth.bisection.gbps - 1e-9);
-        // Not asserted: inter_node_gbs. It is the routed all-reduce's rate, and ECMP weighted by each switch's own
+        // Not asserted: inter_node_gbyte_s. It is the routed all-reduce's rate, and ECMP weighted by each switch's own
         // link capacities is not monotone: a leaf with 2 cables to spine 0 and 1 to spine 1 sends 2/3 of its
         // traffic through spine 0 even when spine 0 has a single cable onwards, and a third cable makes that 3/4
         // (docs/analysis.md, "Traffic on the drawn topology"). The bisection, a max-flow, is monotone.
@@ -192,6 +192,6 @@ proptest! {
         prop_assert!(gpus_reachable(&smaller, &Topology::build(&smaller)) <= gpus_reachable(&d, &Topology::build(&d)));
         prop_assert!(after.bandwidth.bisection.gbps <= before.bandwidth.bisection.gbps + 1e-9,
             "bisection {} -> {}", before.bandwidth.bisection.gbps, after.bandwidth.bisection.gbps);
-        prop_assert!(after.bandwidth.storage.deliverable_gbs <= before.bandwidth.storage.deliverable_gbs + 1e-9);
+        prop_assert!(after.bandwidth.storage.deliverable_gbyte_s <= before.bandwidth.storage.deliverable_gbyte_s + 1e-9);
     }
 }

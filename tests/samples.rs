@@ -122,13 +122,13 @@ fn dgx_h100_single_by_hand() {
     // Bandwidth: 8 x 400G compute NICs for 8 GPUs = 400 Gb/s per GPU.
     let s = &r.bandwidth.servers[0];
     close(s.nic_gbps_per_gpu, 400.0, 1e-9, "NIC per GPU");
-    close(s.network_gbs_per_gpu, 50.0, 1e-9, "network per GPU");
+    close(s.network_gbyte_s_per_gpu, 50.0, 1e-9, "network per GPU");
     // One server: no GPU traffic crosses the fabric, so there is no bisection to speak of.
     assert_eq!(r.bandwidth.bisection.gbps, 0.0);
     assert!(r.bandwidth.bisection.method.starts_with("not applicable"));
     // Storage: 90 GB/s rated (8 x 400G = 400 GB/s of links) over 8 GPUs = 11.25 GB/s per GPU.
     close(
-        r.bandwidth.storage.per_gpu_gbs,
+        r.bandwidth.storage.per_gpu_gbyte_s,
         11.25,
         1e-9,
         "storage per GPU",
@@ -237,7 +237,7 @@ fn superpod_1su_is_balanced() {
     assert_eq!(r.latency.allreduce.best, "hierarchical");
     // Storage: 3 x 90 GB/s over 248 GPUs = 1.089 GB/s per GPU, above 1 GB/s.
     close(
-        r.bandwidth.storage.per_gpu_gbs,
+        r.bandwidth.storage.per_gpu_gbyte_s,
         270.0 / 248.0,
         1e-4,
         "storage per GPU",
@@ -263,7 +263,7 @@ fn a100_nic_starved_names_the_nic() {
     let p = &r.bandwidth.patterns[0];
     assert!(p.pattern.starts_with("GPU network"), "{}", p.pattern);
     assert!(p.limiter.starts_with("NIC bandwidth"), "{}", p.limiter);
-    close(p.achieved_gbs_per_gpu, 25.0 / 8.0, 1e-9, "achieved per GPU");
+    close(p.achieved_gbyte_s_per_gpu, 25.0 / 8.0, 1e-9, "achieved per GPU");
     close(p.shortfall, 8.0, 1e-9, "shortfall");
     assert!(r.summary.bottleneck.contains("NIC"));
     let f = r
@@ -336,7 +336,7 @@ fn l40s_inference_capacity_and_cost() {
     );
     // No NVLink: GPU-to-GPU inside a server runs over PCIe Gen4 x16 (31.5 GB/s).
     close(
-        r.bandwidth.intra_node_gbs,
+        r.bandwidth.intra_node_gbyte_s,
         16.0 * 16.0 * 128.0 / 130.0 / 8.0,
         1e-3,
         "PCIe ring",

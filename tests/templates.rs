@@ -187,7 +187,7 @@ fn nvl72_racks_are_one_72_gpu_nvlink_domain_each() {
     for s in &r.bandwidth.servers {
         assert_eq!(s.gpus, 72);
         // NVLink 5: 900 GB/s per direction per GPU inside the rack.
-        assert!((s.nvlink_gbs_per_gpu - 900.0).abs() < 1e-9);
+        assert!((s.nvlink_gbyte_s_per_gpu - 900.0).abs() < 1e-9);
     }
     // About 132 kW per compute rack: 72 x 1,200 W GPUs + 41.1 kW of the system + 72 x 25 W ConnectX-7 +
     // 36 x 75 W BlueField-3 = 132.0 kW, plus half of each cabled optic (72 x 9 W = 0.65 kW).

@@ -33,12 +33,12 @@ pub struct BandwidthReport {
     /// Storage delivered per GPU.
     pub storage: StorageBandwidth,
     /// Intra-server GPU-to-GPU bandwidth per GPU per direction (worst server), GB/s.
-    pub intra_node_gbs: f64,
+    pub intra_node_gbyte_s: f64,
     /// Inter-server bandwidth per GPU per direction for the all-reduce (one ring per rail, as routed over the
     /// drawn fabric; worst server), GB/s.
-    pub inter_node_gbs: f64,
+    pub inter_node_gbyte_s: f64,
     /// Inter-server bandwidth per GPU per direction for all-to-all traffic (as routed; worst server), GB/s.
-    pub all_to_all_gbs: f64,
+    pub all_to_all_gbyte_s: f64,
     /// Bottleneck per traffic pattern, worst shortfall first.
     pub patterns: Vec<PatternBottleneck>,
     /// Every pattern routed over the drawn topology (ECMP): per-link loads and the hottest link.
@@ -55,9 +55,9 @@ pub struct ServerBandwidth {
     /// GPUs installed.
     pub gpus: usize,
     /// NVLink per GPU per direction, GB/s (0 without an NVLink domain).
-    pub nvlink_gbs_per_gpu: f64,
+    pub nvlink_gbyte_s_per_gpu: f64,
     /// GPU-to-GPU bandwidth per GPU inside the server (NVLink, else the PCIe ring), GB/s.
-    pub intra_gbs_per_gpu: f64,
+    pub intra_gbyte_s_per_gpu: f64,
     /// Compute NIC bandwidth installed, Gb/s.
     pub compute_nic_installed_gbps: f64,
     /// Compute NIC bandwidth cabled to the fabric, Gb/s.
@@ -65,9 +65,9 @@ pub struct ServerBandwidth {
     /// Cabled compute NIC bandwidth per GPU, Gb/s.
     pub nic_gbps_per_gpu: f64,
     /// What each GPU can push to the network at once through the PCIe tree and NICs, GB/s (worst GPU).
-    pub network_gbs_per_gpu: f64,
+    pub network_gbyte_s_per_gpu: f64,
     /// What each GPU can read from storage at once through the server's storage path, GB/s (worst GPU).
-    pub storage_path_gbs_per_gpu: f64,
+    pub storage_path_gbyte_s_per_gpu: f64,
     /// The hop that limits network traffic, e.g. "nic0 port" or "psw1 uplink".
     pub bottleneck_hop: String,
     /// Whether that hop is a NIC's network port (the NIC, not the PCIe tree, limits the server).
@@ -83,13 +83,13 @@ pub struct PcieHop {
     /// Hop name: "gpu3 link", "nic0 link", "nic0 port", "psw1 uplink", "cpu0-cpu1".
     pub hop: String,
     /// Capacity per direction, GB/s.
-    pub capacity_gbs: f64,
+    pub capacity_gbyte_s: f64,
     /// What network and storage traffic together offer this hop per direction if nothing upstream held them back,
     /// GB/s (never more than the NIC ports the flows end at).
-    pub offered_gbs: f64,
+    pub offered_gbyte_s: f64,
     /// What it carries per direction, GB/s: each flow is held to the tightest hop on its path, so a hop downstream of
     /// a choke sees only what gets through; never above the capacity.
-    pub load_gbs: f64,
+    pub load_gbyte_s: f64,
     /// load / capacity (at most 1).
     pub utilisation: f64,
     /// Offered more than its capacity and full: this hop is what holds the flows back.
@@ -147,15 +147,15 @@ pub struct StorageBandwidth {
     /// Storage appliances and servers.
     pub appliances: usize,
     /// Sum of their rated read throughput, GB/s.
-    pub rated_read_gbs: f64,
+    pub rated_read_gbyte_s: f64,
     /// Sum of their cabled network bandwidth, GB/s.
-    pub network_gbs: f64,
+    pub network_gbyte_s: f64,
     /// min(rated, network), GB/s.
-    pub deliverable_gbs: f64,
+    pub deliverable_gbyte_s: f64,
     /// Deliverable per GPU, also capped by each server's storage path, GB/s.
-    pub per_gpu_gbs: f64,
+    pub per_gpu_gbyte_s: f64,
     /// Read rate each GPU needs, GB/s.
-    pub demand_per_gpu_gbs: f64,
+    pub demand_per_gpu_gbyte_s: f64,
     /// What limits it.
     pub limiter: String,
 }
@@ -198,9 +198,9 @@ pub struct PatternBottleneck {
     /// Devices concerned.
     pub devices: Vec<DeviceId>,
     /// Bandwidth each GPU gets, GB/s.
-    pub achieved_gbs_per_gpu: f64,
+    pub achieved_gbyte_s_per_gpu: f64,
     /// Bandwidth each GPU should get, GB/s.
-    pub demand_gbs_per_gpu: f64,
+    pub demand_gbyte_s_per_gpu: f64,
     /// demand / achieved (1 or less: no shortfall).
     pub shortfall: f64,
 }
@@ -234,8 +234,8 @@ pub fn demand_gbps(design: &Design) -> f64 {
 
 pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let demand_gbps = demand_gbps(design);
-    let demand_gbs = demand_gbps / 8.0;
-    let storage_demand = design.params.traffic.storage_read_gbs_per_gpu;
+    let demand_gbyte_s = demand_gbps / 8.0;
+    let storage_demand = design.params.traffic.storage_read_gbyte_s_per_gpu;
     let cabled = cabled_ports(design);
     // Cabled NIC ports per server, sorted: what the shapes and the NIC figures walk (never every declared port).
     let mut cabled_by_device: HashMap<DeviceId, Vec<(u16, u16, f64)>> = HashMap::default();
@@ -286,7 +286,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
                     device,
                     spec,
                     &key.cabled,
-                    demand_gbs,
+                    demand_gbyte_s,
                     storage_demand,
                 );
                 shapes.insert(key, s.clone());
@@ -302,13 +302,13 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let gpus: usize = servers.iter().map(|s| s.gpus).sum();
     let storage = storage_bandwidth(design, topo, &servers, gpus, storage_demand);
 
-    let intra_node_gbs = servers
+    let intra_node_gbyte_s = servers
         .iter()
         .filter(|s| s.gpus > 1)
-        .map(|s| s.intra_gbs_per_gpu)
+        .map(|s| s.intra_gbyte_s_per_gpu)
         .fold(f64::INFINITY, f64::min);
-    let intra_node_gbs = if intra_node_gbs.is_finite() {
-        intra_node_gbs
+    let intra_node_gbyte_s = if intra_node_gbyte_s.is_finite() {
+        intra_node_gbyte_s
     } else {
         0.0
     };
@@ -328,52 +328,52 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         }
     }
     let worst_server = servers.iter().min_by(|a, b| {
-        a.network_gbs_per_gpu
-            .total_cmp(&b.network_gbs_per_gpu)
+        a.network_gbyte_s_per_gpu
+            .total_cmp(&b.network_gbyte_s_per_gpu)
             .then(a.device.cmp(&b.device))
     });
-    let server_cap = worst_server.map_or(0.0, |s| s.network_gbs_per_gpu);
+    let server_cap = worst_server.map_or(0.0, |s| s.network_gbyte_s_per_gpu);
     let ctx = PatternContext {
         design,
         routing: &routing,
         worst_switch,
         worst_server,
         server_cap,
-        demand_gbs,
+        demand_gbyte_s,
     };
     let mut patterns = Vec::new();
-    let (mut inter_node_gbs, mut all_to_all_gbs) = (0.0, 0.0);
+    let (mut inter_node_gbyte_s, mut all_to_all_gbyte_s) = (0.0, 0.0);
     if servers.len() > 1 {
         let (p, g) = ctx.routed(
             (1, PatternId::RailRings),
             "GPU network traffic (all-reduce across servers, one ring per rail)",
         );
-        inter_node_gbs = g;
+        inter_node_gbyte_s = g;
         patterns.push(p);
         let (p, g) = ctx.routed(
             (2, PatternId::AllToAll),
             "GPU network traffic (all-to-all across servers)",
         );
-        all_to_all_gbs = g;
+        all_to_all_gbyte_s = g;
         patterns.push(p);
-    } else if servers.len() == 1 && demand_gbs > 0.0 {
+    } else if servers.len() == 1 && demand_gbyte_s > 0.0 {
         let (limiter, devices) = server_limiter(design, worst_server);
         patterns.push(PatternBottleneck {
             id: PatternId::OneServer,
             pattern: "GPU network traffic (one server)".into(),
             limiter,
             devices,
-            achieved_gbs_per_gpu: round(server_cap, 3),
-            demand_gbs_per_gpu: round(demand_gbs, 3),
-            shortfall: round(shortfall(demand_gbs, server_cap), 3),
+            achieved_gbyte_s_per_gpu: round(server_cap, 3),
+            demand_gbyte_s_per_gpu: round(demand_gbyte_s, 3),
+            shortfall: round(shortfall(demand_gbyte_s, server_cap), 3),
         });
     }
     if let Some(worst_intra) = servers
         .iter()
         .filter(|s| s.gpus > 1)
-        .min_by(|a, b| a.intra_gbs_per_gpu.total_cmp(&b.intra_gbs_per_gpu))
+        .min_by(|a, b| a.intra_gbyte_s_per_gpu.total_cmp(&b.intra_gbyte_s_per_gpu))
     {
-        let via = if worst_intra.nvlink_gbs_per_gpu > 0.0 {
+        let via = if worst_intra.nvlink_gbyte_s_per_gpu > 0.0 {
             "NVLink"
         } else {
             "PCIe (no NVLink)"
@@ -383,11 +383,11 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
             pattern: "GPU-to-GPU inside a server".into(),
             limiter: format!(
                 "{via} in {}: {:.1} GB/s per GPU",
-                worst_intra.name, worst_intra.intra_gbs_per_gpu
+                worst_intra.name, worst_intra.intra_gbyte_s_per_gpu
             ),
             devices: vec![worst_intra.device],
-            achieved_gbs_per_gpu: round(worst_intra.intra_gbs_per_gpu, 3),
-            demand_gbs_per_gpu: round(worst_intra.intra_gbs_per_gpu, 3),
+            achieved_gbyte_s_per_gpu: round(worst_intra.intra_gbyte_s_per_gpu, 3),
+            demand_gbyte_s_per_gpu: round(worst_intra.intra_gbyte_s_per_gpu, 3),
             shortfall: 1.0,
         });
     }
@@ -397,11 +397,11 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
             pattern: "Storage read".into(),
             limiter: storage.limiter.clone(),
             devices: Vec::new(),
-            achieved_gbs_per_gpu: storage.per_gpu_gbs,
-            demand_gbs_per_gpu: round(storage_demand, 3),
+            achieved_gbyte_s_per_gpu: storage.per_gpu_gbyte_s,
+            demand_gbyte_s_per_gpu: round(storage_demand, 3),
             shortfall: round(
-                if storage.per_gpu_gbs > 0.0 {
-                    storage_demand / storage.per_gpu_gbs
+                if storage.per_gpu_gbyte_s > 0.0 {
+                    storage_demand / storage.per_gpu_gbyte_s
                 } else {
                     f64::INFINITY
                 },
@@ -419,9 +419,9 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
         switches,
         bisection,
         storage,
-        intra_node_gbs: round(intra_node_gbs, 3),
-        inter_node_gbs: round(inter_node_gbs, 3),
-        all_to_all_gbs: round(all_to_all_gbs, 3),
+        intra_node_gbyte_s: round(intra_node_gbyte_s, 3),
+        inter_node_gbyte_s: round(inter_node_gbyte_s, 3),
+        all_to_all_gbyte_s: round(all_to_all_gbyte_s, 3),
         patterns,
         routing,
     }
@@ -443,7 +443,7 @@ struct PatternContext<'a> {
     worst_switch: Option<(f64, u8, DeviceId)>,
     worst_server: Option<&'a ServerBandwidth>,
     server_cap: f64,
-    demand_gbs: f64,
+    demand_gbyte_s: f64,
 }
 
 impl PatternContext<'_> {
@@ -516,9 +516,9 @@ impl PatternContext<'_> {
                 pattern: name.into(),
                 limiter,
                 devices,
-                achieved_gbs_per_gpu: round(achieved, 3),
-                demand_gbs_per_gpu: round(self.demand_gbs, 3),
-                shortfall: round(shortfall(self.demand_gbs, achieved), 3),
+                achieved_gbyte_s_per_gpu: round(achieved, 3),
+                demand_gbyte_s_per_gpu: round(self.demand_gbyte_s, 3),
+                shortfall: round(shortfall(self.demand_gbyte_s, achieved), 3),
             },
             achieved,
         )
@@ -618,7 +618,7 @@ impl Tree<'_> {
             } else {
                 (&b.1, &a.1)
             };
-            hops.push((format!("{x}-{y}"), self.spec.inter_socket_gbs.max(0.0)));
+            hops.push((format!("{x}-{y}"), self.spec.inter_socket_gbyte_s.max(0.0)));
         }
         hops
     }
@@ -630,7 +630,7 @@ fn server_bandwidth(
     device: &Device,
     spec: &ServerSpec,
     cabled: &[(u16, u16, u64)],
-    demand_gbs: f64,
+    demand_gbyte_s: f64,
     storage_demand: f64,
 ) -> ServerBandwidth {
     let tree = Tree { spec };
@@ -785,19 +785,19 @@ fn server_bandwidth(
     };
     let net = carry(&net_flows, &caps, f64::INFINITY, &classes, gpu_climbs.len());
     let sto_capability = carry(&sto_flows, &caps, f64::INFINITY, &classes, gpu_climbs.len());
-    let network_gbs_per_gpu = net.per_gpu.iter().copied().fold(f64::INFINITY, f64::min);
-    let network_gbs_per_gpu = if network_gbs_per_gpu.is_finite() {
-        network_gbs_per_gpu
+    let network_gbyte_s_per_gpu = net.per_gpu.iter().copied().fold(f64::INFINITY, f64::min);
+    let network_gbyte_s_per_gpu = if network_gbyte_s_per_gpu.is_finite() {
+        network_gbyte_s_per_gpu
     } else {
         0.0
     };
-    let storage_path_gbs = sto_capability
+    let storage_path_gbyte_s = sto_capability
         .per_gpu
         .iter()
         .copied()
         .fold(f64::INFINITY, f64::min);
-    let storage_path_gbs = if storage_path_gbs.is_finite() {
-        storage_path_gbs
+    let storage_path_gbyte_s = if storage_path_gbyte_s.is_finite() {
+        storage_path_gbyte_s
     } else {
         0.0
     };
@@ -806,7 +806,7 @@ fn server_bandwidth(
     } else {
         net.bottleneck.clone()
     };
-    let _ = demand_gbs;
+    let _ = demand_gbyte_s;
     let (offered, carried) = offered_and_carried(
         &[
             (&net_flows, offered_rates(&net_flows, &caps, f64::INFINITY)),
@@ -854,9 +854,9 @@ fn server_bandwidth(
         let (lanes_down, lanes_up) = lanes_of(spec, device, design, hop);
         pcie.push(PcieHop {
             hop: hop.clone(),
-            capacity_gbs: round(*cap, 3),
-            offered_gbs: round(offer, 3),
-            load_gbs: round(load, 3),
+            capacity_gbyte_s: round(*cap, 3),
+            offered_gbyte_s: round(offer, 3),
+            load_gbyte_s: round(load, 3),
             utilisation: round(
                 if *cap > 0.0 {
                     load / cap
@@ -876,7 +876,7 @@ fn server_bandwidth(
     let nvlink = if spec.nvlink.is_some() {
         gpu_specs
             .iter()
-            .map(|(_, g)| g.nvlink_gbs)
+            .map(|(_, g)| g.nvlink_gbyte_s)
             .fold(f64::INFINITY, f64::min)
     } else {
         0.0
@@ -885,7 +885,7 @@ fn server_bandwidth(
     let intra = if nvlink > 0.0 {
         nvlink
     } else {
-        pcie_ring_gbs(&tree, &gpu_climbs)
+        pcie_ring_gbyte_s(&tree, &gpu_climbs)
     };
     let installed: f64 = nics
         .iter()
@@ -898,8 +898,8 @@ fn server_bandwidth(
         device: id,
         name: device.name.clone(),
         gpus,
-        nvlink_gbs_per_gpu: round(nvlink, 3),
-        intra_gbs_per_gpu: round(intra, 3),
+        nvlink_gbyte_s_per_gpu: round(nvlink, 3),
+        intra_gbyte_s_per_gpu: round(intra, 3),
         compute_nic_installed_gbps: installed,
         compute_nic_cabled_gbps: cabled_gbps,
         nic_gbps_per_gpu: round(
@@ -910,8 +910,8 @@ fn server_bandwidth(
             },
             3,
         ),
-        network_gbs_per_gpu: round(network_gbs_per_gpu, 3),
-        storage_path_gbs_per_gpu: round(storage_path_gbs, 3),
+        network_gbyte_s_per_gpu: round(network_gbyte_s_per_gpu, 3),
+        storage_path_gbyte_s_per_gpu: round(storage_path_gbyte_s, 3),
         bottleneck_at_nic_port: nic_ports.contains(&bottleneck_hop),
         bottleneck_hop,
         pcie: Arc::new(pcie),
@@ -1076,7 +1076,7 @@ fn carry(
 
 /// GPU-to-GPU ring over PCIe: the ring in slot order crosses every hop on the way once per direction, so its
 /// per-GPU bandwidth is the smallest capacity among the hops between consecutive GPUs.
-fn pcie_ring_gbs(tree: &Tree<'_>, gpus: &[(u16, Climb)]) -> f64 {
+fn pcie_ring_gbyte_s(tree: &Tree<'_>, gpus: &[(u16, Climb)]) -> f64 {
     if gpus.len() < 2 {
         return 0.0;
     }
@@ -1257,14 +1257,14 @@ fn storage_bandwidth(
             continue;
         };
         appliances += 1;
-        rated += s.read_gbs;
+        rated += s.read_gbyte_s;
         let mut cabled = 0.0;
         if let Some(&n) = topo.node_of.get(id) {
             cabled = topo.graph.edges(n).map(|e| e.weight().gbps).sum::<f64>() / 8.0;
         }
         network += cabled;
         let e = by_group.entry(group(id)).or_default();
-        e.0 += s.read_gbs;
+        e.0 += s.read_gbyte_s;
         e.1 += cabled;
     }
     for sv in servers {
@@ -1286,10 +1286,10 @@ fn storage_bandwidth(
         appliance_per_gpu = 0.0;
     }
     let worst_path = servers.iter().min_by(|a, b| {
-        a.storage_path_gbs_per_gpu
-            .total_cmp(&b.storage_path_gbs_per_gpu)
+        a.storage_path_gbyte_s_per_gpu
+            .total_cmp(&b.storage_path_gbyte_s_per_gpu)
     });
-    let path = worst_path.map_or(0.0, |s| s.storage_path_gbs_per_gpu);
+    let path = worst_path.map_or(0.0, |s| s.storage_path_gbyte_s_per_gpu);
     let per_gpu = appliance_per_gpu.min(path);
     let limiter = if appliances == 0 {
         "no storage in the design".to_string()
@@ -1314,11 +1314,11 @@ fn storage_bandwidth(
     };
     StorageBandwidth {
         appliances,
-        rated_read_gbs: round(rated, 3),
-        network_gbs: round(network, 3),
-        deliverable_gbs: round(deliverable, 3),
-        per_gpu_gbs: round(per_gpu, 4),
-        demand_per_gpu_gbs: round(demand, 3),
+        rated_read_gbyte_s: round(rated, 3),
+        network_gbyte_s: round(network, 3),
+        deliverable_gbyte_s: round(deliverable, 3),
+        per_gpu_gbyte_s: round(per_gpu, 4),
+        demand_per_gpu_gbyte_s: round(demand, 3),
         limiter,
     }
 }

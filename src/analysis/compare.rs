@@ -112,8 +112,8 @@ pub fn compare(a: &Report, b: &Report) -> Comparison {
     row(
         "Network per GPU",
         "GB/s",
-        a.bandwidth.inter_node_gbs,
-        b.bandwidth.inter_node_gbs,
+        a.bandwidth.inter_node_gbyte_s,
+        b.bandwidth.inter_node_gbyte_s,
         false,
     );
     if let (Some(x), Some(y)) = (&a.latency.training, &b.latency.training) {

@@ -168,20 +168,20 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         let behind: Vec<String> = s
             .pcie
             .iter()
-            .filter(|h| !h.choke && h.offered_gbs > h.capacity_gbs * (1.0 + 1e-9))
+            .filter(|h| !h.choke && h.offered_gbyte_s > h.capacity_gbyte_s * (1.0 + 1e-9))
             .map(|h| {
                 format!(
                     "{} is offered {:.1} GB/s against {:.1} but carries only {:.1}",
-                    h.hop, h.offered_gbs, h.capacity_gbs, h.load_gbs
+                    h.hop, h.offered_gbyte_s, h.capacity_gbyte_s, h.load_gbyte_s
                 )
             })
             .collect();
         for h in s.pcie.iter() {
             if h.choke && !h.nic_port {
                 let e = pcie.entry(h.hop.clone()).or_insert((
-                    h.offered_gbs,
-                    h.load_gbs,
-                    h.capacity_gbs,
+                    h.offered_gbyte_s,
+                    h.load_gbyte_s,
+                    h.capacity_gbyte_s,
                     Vec::new(),
                     behind.clone(),
                 ));
@@ -236,18 +236,18 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
     }
     // Storage.
     let st = &bw.storage;
-    if bw.gpus > 0 && st.demand_per_gpu_gbs > 0.0 {
+    if bw.gpus > 0 && st.demand_per_gpu_gbyte_s > 0.0 {
         if st.appliances == 0 {
             out.push(Finding::new(
                 Severity::Warning,
                 "no-storage",
                 format!(
                     "no storage in the design for {} GPUs that need {:.1} GB/s each",
-                    bw.gpus, st.demand_per_gpu_gbs
+                    bw.gpus, st.demand_per_gpu_gbyte_s
                 ),
                 "add a parallel-filesystem appliance or NVMe storage servers on the storage fabric",
             ));
-        } else if st.per_gpu_gbs + 1e-9 < st.demand_per_gpu_gbs {
+        } else if st.per_gpu_gbyte_s + 1e-9 < st.demand_per_gpu_gbyte_s {
             let ids: Vec<DeviceId> = design
                 .devices_where(|k| matches!(k, PartKind::Storage(_)))
                 .map(|(id, _)| id)
@@ -257,7 +257,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
                 "storage-per-gpu",
                 format!(
                     "storage delivers {:.2} GB/s per GPU against {:.1} GB/s needed: {}",
-                    st.per_gpu_gbs, st.demand_per_gpu_gbs, st.limiter
+                    st.per_gpu_gbyte_s, st.demand_per_gpu_gbyte_s, st.limiter
                 ),
                 "add storage appliances or storage links (at least 1 GB/s per GPU for training)",
             );
@@ -359,7 +359,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             "bottleneck",
             format!(
                 "bottleneck for {}: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
-                p.pattern, p.limiter, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+                p.pattern, p.limiter, p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
             ),
             "the part named limits this traffic pattern; widen it first if the workload needs the pattern",
         );

@@ -96,11 +96,11 @@ pub struct AllReduce {
     /// alpha inside a server, us.
     pub alpha_intra_us: f64,
     /// beta inside a server after link efficiency, GB/s.
-    pub beta_intra_gbs: f64,
+    pub beta_intra_gbyte_s: f64,
     /// alpha between servers, us.
     pub alpha_inter_us: f64,
     /// beta between servers per GPU after link efficiency, GB/s.
-    pub beta_inter_gbs: f64,
+    pub beta_inter_gbyte_s: f64,
     /// One entry per algorithm.
     pub algorithms: Vec<AlgorithmTime>,
     /// Fastest algorithm.
@@ -117,9 +117,9 @@ pub struct AlgorithmTime {
     /// Time, ms.
     pub time_ms: f64,
     /// Algorithm bandwidth n/t, GB/s.
-    pub algbw_gbs: f64,
+    pub algbw_gbyte_s: f64,
     /// Bus bandwidth algbw x 2(p-1)/p, GB/s.
-    pub busbw_gbs: f64,
+    pub busbw_gbyte_s: f64,
 }
 
 /// How long the design's training job takes (dense transformer: 6 FLOPs per parameter per token).
@@ -186,7 +186,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
                 PartKind::Server(spec) => spec.nvlink.as_ref().map(|n| n.switch_latency_ns),
                 _ => None,
             });
-        let nvlink = s.nvlink_gbs_per_gpu > 0.0;
+        let nvlink = s.nvlink_gbyte_s_per_gpu > 0.0;
         let (alpha, hop_ns) = if nvlink {
             (ALPHA_NVLINK_S, nvswitch_ns.unwrap_or(25.0))
         } else {
@@ -199,7 +199,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             alpha * 1e9,
             hop_ns,
             0.0,
-            s.intra_gbs_per_gpu,
+            s.intra_gbyte_s_per_gpu,
             0.0,
             msg,
             rho,
@@ -321,15 +321,15 @@ fn path_class(
     software_ns: f64,
     nic_ns: f64,
     switch_ns: f64,
-    link_gbs: f64,
+    link_gbyte_s: f64,
     propagation_ns: f64,
     msg: f64,
     rho: f64,
     _cut_through: bool,
 ) -> PathLatency {
     // Service time of one message on one link, ns: bytes / (GB/s) = ns.
-    let service_ns = if link_gbs > 0.0 {
-        msg / link_gbs
+    let service_ns = if link_gbyte_s > 0.0 {
+        msg / link_gbyte_s
     } else {
         f64::INFINITY
     };
@@ -470,23 +470,23 @@ fn allreduce(
     let p = bw.gpus as f64;
     let nodes = bw.servers.iter().filter(|s| s.gpus > 0).count();
     let g = if nodes > 0 { p / nodes as f64 } else { 1.0 };
-    let nvlink = bw.servers.iter().all(|s| s.nvlink_gbs_per_gpu > 0.0);
+    let nvlink = bw.servers.iter().all(|s| s.nvlink_gbyte_s_per_gpu > 0.0);
     let alpha_intra = if nvlink { ALPHA_NVLINK_S } else { ALPHA_PCIE_S };
-    let beta_intra = bw.intra_node_gbs * eff * 1e9;
+    let beta_intra = bw.intra_node_gbyte_s * eff * 1e9;
     let alpha_inter = match fabric {
         Some(f) if f.ethernet => ALPHA_ETH_S,
         _ if design.racks.len() > 1 => ALPHA_IB_S,
         _ => ALPHA_IB_RACK_S,
     };
-    let beta_inter = bw.inter_node_gbs * eff * 1e9;
+    let beta_inter = bw.inter_node_gbyte_s * eff * 1e9;
     let mut algorithms = Vec::new();
     let mut push = |name: &str, t: f64| {
         let algbw = if t > 0.0 { n / t } else { 0.0 };
         algorithms.push(AlgorithmTime {
             algorithm: name.to_string(),
             time_ms: round(t * 1e3, 4),
-            algbw_gbs: round(algbw / 1e9, 3),
-            busbw_gbs: round(collectives::bus_bandwidth(algbw, p) / 1e9, 3),
+            algbw_gbyte_s: round(algbw / 1e9, 3),
+            busbw_gbyte_s: round(collectives::bus_bandwidth(algbw, p) / 1e9, 3),
         });
     };
     for (name, t) in collectives::allreduce_times(
@@ -512,9 +512,9 @@ fn allreduce(
         ranks: bw.gpus,
         nodes,
         alpha_intra_us: alpha_intra * 1e6,
-        beta_intra_gbs: round(beta_intra / 1e9, 3),
+        beta_intra_gbyte_s: round(beta_intra / 1e9, 3),
         alpha_inter_us: alpha_inter * 1e6,
-        beta_inter_gbs: round(beta_inter / 1e9, 3),
+        beta_inter_gbyte_s: round(beta_inter / 1e9, 3),
         algorithms,
         best: best.0,
         best_ms: best.1,
@@ -597,9 +597,9 @@ fn training(design: &Design, bw: &BandwidthReport, ar: &AllReduce) -> Option<Tra
     let nodes = ar.nodes as f64;
     let (ai, bi, ae, be) = (
         ar.alpha_intra_us * 1e-6,
-        ar.beta_intra_gbs * 1e9,
+        ar.beta_intra_gbyte_s * 1e9,
         ar.alpha_inter_us * 1e-6,
-        ar.beta_inter_gbs * 1e9,
+        ar.beta_inter_gbyte_s * 1e9,
     );
     let mut options = Vec::new();
     if nodes <= 1.0 {

@@ -706,7 +706,7 @@ fn demands(design: &Design) -> (Fabric, Router) {
     all_to_all(&mut r, &servers, &group_list, gpus_total);
     // Storage read: each GPU reads at the design's rate from the storage it can reach, in proportion to what each
     // appliance delivers; it arrives on the server's storage ports (its compute ports when it has none).
-    let rate = design.params.traffic.storage_read_gbs_per_gpu * 8.0;
+    let rate = design.params.traffic.storage_read_gbyte_s_per_gpu * 8.0;
     if rate > 0.0 && !storage.is_empty() {
         let mut by_ports: BTreeMap<Vec<(u16, usize, u64)>, Vec<usize>> = BTreeMap::new();
         for (i, s) in servers.iter().enumerate() {
@@ -998,7 +998,7 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
             Some(PartKind::Storage(s)) if !mine.is_empty() => {
                 let ps: Vec<Port> = mine.into_iter().map(|(p, _)| p).collect();
                 let link_total: f64 = ps.iter().map(|p| p.gbps).sum();
-                storage.push((ps, (s.read_gbs * 8.0).min(link_total)));
+                storage.push((ps, (s.read_gbyte_s * 8.0).min(link_total)));
             }
             _ => {}
         }

@@ -107,7 +107,7 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(
             o,
             "  {:<48} {:>8.2} GB/s of {:>8.2} asked  limited by {}",
-            p.pattern, p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu, p.limiter
+            p.pattern, p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu, p.limiter
         );
     }
     let _ = writeln!(
@@ -153,7 +153,7 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(
             o,
             "    {:<13} {:>10.3} ms  algbw {:>8.2} GB/s  busbw {:>8.2} GB/s",
-            alg.algorithm, alg.time_ms, alg.algbw_gbs, alg.busbw_gbs
+            alg.algorithm, alg.time_ms, alg.algbw_gbyte_s, alg.busbw_gbyte_s
         );
     }
 
@@ -272,7 +272,7 @@ pub fn key_figures(kind: &PartKind, power_w: f64, price: f64) -> String {
     let main = match kind {
         PartKind::Gpu(g) => format!(
             "{:.0} GB, {:.0} GB/s mem, NVLink {:.0} GB/s, {}",
-            g.memory_gb, g.memory_bw_gbs, g.nvlink_gbs, g.pcie
+            g.memory_gb, g.memory_bw_gbyte_s, g.nvlink_gbyte_s, g.pcie
         ),
         PartKind::Server(s) => format!(
             "{} GPU slots, {} NIC slots, {} PCIe switches",
@@ -284,7 +284,7 @@ pub fn key_figures(kind: &PartKind, power_w: f64, price: f64) -> String {
         PartKind::Switch(s) => format!("{}x {:.0}G, {:.0} ns", s.ports, s.port_gbps, s.latency_ns),
         PartKind::Storage(s) => format!(
             "{:.0} GB/s read, {:.0} TB, {}x {:.0}G",
-            s.read_gbs, s.capacity_tb, s.ports, s.port_gbps
+            s.read_gbyte_s, s.capacity_tb, s.ports, s.port_gbps
         ),
         PartKind::Rack(r) => format!(
             "{}U, {:.1} kW default budget",

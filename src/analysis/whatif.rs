@@ -36,13 +36,13 @@ pub struct Impact {
     /// Bisection bandwidth before and after, Gb/s.
     pub bisection_gbps: (f64, f64),
     /// Inter-server bandwidth per GPU before and after, GB/s.
-    pub inter_node_gbs: (f64, f64),
+    pub inter_node_gbyte_s: (f64, f64),
     /// Serving replicas before and after (when the design serves).
     pub replicas: Option<(u64, u64)>,
     /// GPUs with a path to at least one storage appliance, before and after.
     pub gpus_reaching_storage: (usize, usize),
     /// Storage read bandwidth per GPU (worst GPU; 0 when some GPUs reach no storage), before and after, GB/s.
-    pub storage_gbs_per_gpu: (f64, f64),
+    pub storage_gbyte_s_per_gpu: (f64, f64),
 }
 
 impl Impact {
@@ -57,12 +57,12 @@ impl Impact {
             self.gpus_reachable.1,
             self.bisection_gbps.0,
             self.bisection_gbps.1,
-            self.inter_node_gbs.0,
-            self.inter_node_gbs.1,
+            self.inter_node_gbyte_s.0,
+            self.inter_node_gbyte_s.1,
             self.gpus_reaching_storage.0,
             self.gpus_reaching_storage.1,
-            self.storage_gbs_per_gpu.0,
-            self.storage_gbs_per_gpu.1,
+            self.storage_gbyte_s_per_gpu.0,
+            self.storage_gbyte_s_per_gpu.1,
             self.replicas
                 .map_or(String::new(), |(a, b)| format!(", replicas {a} -> {b}"))
         )
@@ -213,9 +213,9 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
             before.bandwidth.bisection.gbps,
             after.bandwidth.bisection.gbps,
         ),
-        inter_node_gbs: (
-            before.bandwidth.inter_node_gbs,
-            after.bandwidth.inter_node_gbs,
+        inter_node_gbyte_s: (
+            before.bandwidth.inter_node_gbyte_s,
+            after.bandwidth.inter_node_gbyte_s,
         ),
         replicas: before
             .cost
@@ -225,9 +225,9 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
             base.reaching_storage,
             gpus_reaching_storage(&after_design, &topo_after),
         ),
-        storage_gbs_per_gpu: (
-            before.bandwidth.storage.per_gpu_gbs,
-            after.bandwidth.storage.per_gpu_gbs,
+        storage_gbyte_s_per_gpu: (
+            before.bandwidth.storage.per_gpu_gbyte_s,
+            after.bandwidth.storage.per_gpu_gbyte_s,
         ),
     }
 }
@@ -471,7 +471,7 @@ mod tests {
         // storage: 16 -> 0 GPUs reaching storage, 3.125 -> 0 GB/s per GPU.
         let (d, up) = storage_behind_one_spine();
         let before = analyze(&d);
-        assert!((before.bandwidth.storage.per_gpu_gbs - 3.125).abs() < 1e-9);
+        assert!((before.bandwidth.storage.per_gpu_gbyte_s - 3.125).abs() < 1e-9);
         let spine = d
             .devices
             .iter()
@@ -481,7 +481,7 @@ mod tests {
         let i = impact(&d, &before, Failure::Device(spine));
         assert_eq!(i.gpus_reachable, (16, 16));
         assert_eq!(i.gpus_reaching_storage, (16, 0));
-        assert_eq!(i.storage_gbs_per_gpu, (3.125, 0.0));
+        assert_eq!(i.storage_gbyte_s_per_gpu, (3.125, 0.0));
         assert!(
             i.summary().contains("GPUs reaching storage 16 -> 0"),
             "{}",

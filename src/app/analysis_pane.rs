@@ -305,8 +305,8 @@ fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
     if let Some(p) = found {
         return Some(PatternFigures {
             name: p.pattern.clone(),
-            achieved_gbyte_s: p.achieved_gbs_per_gpu,
-            demand_gbyte_s: p.demand_gbs_per_gpu,
+            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
+            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
             limiter: p.limiter.clone(),
         });
     }
@@ -317,7 +317,7 @@ fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
     let cap = bw
         .servers
         .iter()
-        .map(|s| s.network_gbs_per_gpu)
+        .map(|s| s.network_gbyte_s_per_gpu)
         .fold(f64::INFINITY, f64::min);
     let load = routed.hottest_utilisation.max(1.0);
     let (achieved, limiter) = if routed.unroutable_gbps > 0.0 {
@@ -399,14 +399,14 @@ fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
         .show(ui, |ui| {
             // One block per pattern, the limiter wrapped under its figures: a table column clipped it.
             for p in &r.bandwidth.patterns {
-                let status = Status::of_achieved(p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu);
+                let status = Status::of_achieved(p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu);
                 ui.horizontal_wrapped(|ui| {
                     ui.strong(&p.pattern);
                     ui.colored_label(
                         theme::status(ui, status),
                         format!(
                             "{:.1} of {:.1} GB/s per GPU",
-                            p.achieved_gbs_per_gpu, p.demand_gbs_per_gpu
+                            p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
                         ),
                     )
                     .on_hover_text(
@@ -427,7 +427,7 @@ fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
             let st = &r.bandwidth.storage;
             ui.label(format!(
                 "Storage: {} appliances, {:.0} GB/s deliverable, {:.2} GB/s per GPU ({})",
-                st.appliances, st.deliverable_gbs, st.per_gpu_gbs, st.limiter
+                st.appliances, st.deliverable_gbyte_s, st.per_gpu_gbyte_s, st.limiter
             ))
             .on_hover_text("deliverable = min(rated read, network into the appliances); per GPU = deliverable / GPUs");
         });
@@ -516,12 +516,12 @@ fn latency_ui(ui: &mut egui::Ui, r: &Report) {
             ))
             .on_hover_text(format!(
                 "alpha-beta model: ring 2(p-1)α + 2(p-1)/p·n/β; tree 2·log2(p)(α + n/β); hierarchical: intra reduce-scatter + inter ring of n/g + intra all-gather.\nα intra {:.1} µs, β intra {:.1} GB/s, α inter {:.1} µs, β inter {:.1} GB/s",
-                a.alpha_intra_us, a.beta_intra_gbs, a.alpha_inter_us, a.beta_inter_gbs
+                a.alpha_intra_us, a.beta_intra_gbyte_s, a.alpha_inter_us, a.beta_inter_gbyte_s
             ));
             for alg in &a.algorithms {
                 ui.label(format!(
                     "  {:<13} {:>9.3} ms   algbw {:.1} GB/s   busbw {:.1} GB/s",
-                    alg.algorithm, alg.time_ms, alg.algbw_gbs, alg.busbw_gbs
+                    alg.algorithm, alg.time_ms, alg.algbw_gbyte_s, alg.busbw_gbyte_s
                 ));
             }
             allreduce_plot(ui, r);

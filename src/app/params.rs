@@ -104,13 +104,13 @@ fn traffic_fields_ui(
                 b,
                 "p_sto",
                 "Storage read (GB/s per GPU)",
-                t.storage_read_gbs_per_gpu,
+                t.storage_read_gbyte_s_per_gpu,
                 0.0..=1000.0,
                 err,
             ) {
                 *new = Some((
                     "Set storage read per GPU".into(),
-                    changed(p, |q| q.traffic.storage_read_gbs_per_gpu = v),
+                    changed(p, |q| q.traffic.storage_read_gbyte_s_per_gpu = v),
                 ));
             }
             if let Some(v) = num_field(

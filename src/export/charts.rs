@@ -194,9 +194,9 @@ pub fn allreduce_time(report: &Report, algorithm: &str, bytes: f64) -> Option<f6
         a.nodes,
         bytes,
         a.alpha_intra_us * 1e-6,
-        a.beta_intra_gbs * 1e9,
+        a.beta_intra_gbyte_s * 1e9,
         a.alpha_inter_us * 1e-6,
-        a.beta_inter_gbs * 1e9,
+        a.beta_inter_gbyte_s * 1e9,
     )
     .into_iter()
     .find(|(name, _)| *name == algorithm)

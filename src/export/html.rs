@@ -169,7 +169,7 @@ fn cards(design: &Design, r: &Report) -> Vec<Card> {
         Card {
             key: "Bottleneck",
             value: fit(&s.bottleneck, 70),
-            sub: format!("{:.1} GB/s network per GPU", r.bandwidth.inter_node_gbs),
+            sub: format!("{:.1} GB/s network per GPU", r.bandwidth.inter_node_gbyte_s),
             class: bottleneck_class,
         },
         Card {

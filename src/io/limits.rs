@@ -256,8 +256,8 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
         Range::above(0.0, 1e15),
     );
     c.num(
-        "traffic.storage_read_gbs_per_gpu",
-        t.storage_read_gbs_per_gpu,
+        "traffic.storage_read_gbyte_s_per_gpu",
+        t.storage_read_gbyte_s_per_gpu,
         Range::closed(0.0, 1e4),
     );
     if let Some(x) = t.network_gbps_per_gpu {
@@ -363,8 +363,8 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
     match &part.kind {
         PartKind::Gpu(g) => {
             c.num("memory_gb", g.memory_gb, Range::closed(0.0, 1e5));
-            c.num("memory_bw_gbs", g.memory_bw_gbs, Range::closed(0.0, 1e6));
-            c.num("nvlink_gbs", g.nvlink_gbs, Range::closed(0.0, 1e5));
+            c.num("memory_bw_gbyte_s", g.memory_bw_gbyte_s, Range::closed(0.0, 1e6));
+            c.num("nvlink_gbyte_s", g.nvlink_gbyte_s, Range::closed(0.0, 1e5));
             c.pcie("pcie", &g.pcie);
             c.num(
                 "reference_network_gbps",
@@ -376,8 +376,8 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
         }
         PartKind::Server(s) => {
             c.num(
-                "inter_socket_gbs",
-                s.inter_socket_gbs,
+                "inter_socket_gbyte_s",
+                s.inter_socket_gbyte_s,
                 Range::closed(0.0, 1e5),
             );
             c.count("gpu_slots", s.gpu_slots.len(), MAX_GPU_SLOTS);
@@ -432,8 +432,8 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
             c.num("uplink_gbps", s.uplink_gbps, Range::closed(0.0, 1e5));
         }
         PartKind::Storage(s) => {
-            c.num("read_gbs", s.read_gbs, Range::closed(0.0, 1e6));
-            c.num("write_gbs", s.write_gbs, Range::closed(0.0, 1e6));
+            c.num("read_gbyte_s", s.read_gbyte_s, Range::closed(0.0, 1e6));
+            c.num("write_gbyte_s", s.write_gbyte_s, Range::closed(0.0, 1e6));
             c.num("capacity_tb", s.capacity_tb, Range::closed(0.0, 1e9));
             c.num(
                 "ports",

@@ -109,7 +109,8 @@ pub struct Traffic {
     /// All-reduce message size over all GPUs, bytes.
     pub allreduce_bytes: f64,
     /// Storage read rate each GPU needs, GB/s.
-    pub storage_read_gbs_per_gpu: f64,
+    #[serde(alias = "storage_read_gbs_per_gpu")]
+    pub storage_read_gbyte_s_per_gpu: f64,
     /// Network bandwidth each GPU should have to the fabric, Gb/s; None uses the GPU's reference ratio.
     pub network_gbps_per_gpu: Option<f64>,
     /// Message size for the point-to-point latency estimate, bytes.
@@ -122,7 +123,7 @@ impl Default for Traffic {
     fn default() -> Self {
         Self {
             allreduce_bytes: 1.0e9,
-            storage_read_gbs_per_gpu: 1.0,
+            storage_read_gbyte_s_per_gpu: 1.0,
             network_gbps_per_gpu: None,
             latency_message_bytes: 4096.0,
             link_efficiency: 0.8,

@@ -201,9 +201,11 @@ pub struct GpuSpec {
     /// Memory, GB.
     pub memory_gb: f64,
     /// Memory bandwidth, GB/s.
-    pub memory_bw_gbs: f64,
+    #[serde(alias = "memory_bw_gbs")]
+    pub memory_bw_gbyte_s: f64,
     /// NVLink bandwidth per GPU per direction, GB/s (0 when the GPU has none).
-    pub nvlink_gbs: f64,
+    #[serde(alias = "nvlink_gbs")]
+    pub nvlink_gbyte_s: f64,
     /// NVLink generation (0 when none).
     pub nvlink_generation: u8,
     /// Host interface.
@@ -221,8 +223,8 @@ impl Default for GpuSpec {
         Self {
             form: FormFactor::Sxm,
             memory_gb: 0.0,
-            memory_bw_gbs: 0.0,
-            nvlink_gbs: 0.0,
+            memory_bw_gbyte_s: 0.0,
+            nvlink_gbyte_s: 0.0,
             nvlink_generation: 0,
             pcie: PcieLink {
                 generation: 4,
@@ -310,7 +312,8 @@ pub struct ServerSpec {
     /// CPU sockets (root complexes "cpu0", "cpu1", ...).
     pub cpu_sockets: u8,
     /// Bandwidth between sockets per direction, GB/s (UPI / Infinity Fabric).
-    pub inter_socket_gbs: f64,
+    #[serde(alias = "inter_socket_gbs")]
+    pub inter_socket_gbyte_s: f64,
     /// PCIe switches in the tree.
     pub pcie_switches: Vec<PcieSwitchSpec>,
     /// GPU slots.
@@ -443,9 +446,11 @@ impl Default for SwitchSpec {
 #[serde(default, deny_unknown_fields)]
 pub struct StorageSpec {
     /// Sustained read throughput the appliance delivers, GB/s.
-    pub read_gbs: f64,
+    #[serde(alias = "read_gbs")]
+    pub read_gbyte_s: f64,
     /// Sustained write throughput, GB/s.
-    pub write_gbs: f64,
+    #[serde(alias = "write_gbs")]
+    pub write_gbyte_s: f64,
     /// Usable capacity, TB.
     pub capacity_tb: f64,
     /// Network ports.
@@ -459,8 +464,8 @@ pub struct StorageSpec {
 impl Default for StorageSpec {
     fn default() -> Self {
         Self {
-            read_gbs: 10.0,
-            write_gbs: 5.0,
+            read_gbyte_s: 10.0,
+            write_gbyte_s: 5.0,
             capacity_tb: 100.0,
             ports: 2,
             port_gbps: 100.0,
