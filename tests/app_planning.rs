@@ -8,7 +8,7 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::bandwidth::main_gpu;
-use racksmith::analysis::text::usd;
+use racksmith::analysis::format::usd;
 use racksmith::app::{AppCommand, RacksmithApp};
 use racksmith::model::{Design, PartId};
 

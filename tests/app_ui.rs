@@ -1406,7 +1406,7 @@ fn a_chassis_priced_without_its_gpus_says_so_in_the_palette() {
     let line = h
         .get_by_label_contains(&format!(
             "{} + GPUs",
-            racksmith::analysis::text::usd(dgx.price_usd)
+            racksmith::analysis::format::usd(dgx.price_usd)
         ))
         .accesskit_node()
         .value()

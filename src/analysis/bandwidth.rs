@@ -6,7 +6,7 @@
 //! among ties); each hop's load is the sum of the flows crossing it in one direction (traffic is symmetric, so the
 //! other direction carries the same). A GPU's capability is its demand scaled by the worst cap/load on its paths.
 
-use super::round;
+use super::format::round;
 use crate::model::part::{NicRole, PartKind, ServerSpec};
 use crate::model::{Design, Device, DeviceId, PartId, PcieLink};
 use crate::topology::{NodeKind, Topology};

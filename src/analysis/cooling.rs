@@ -3,9 +3,9 @@
 //! rise. A liquid-cooled rack needs a coolant flow from the heat and the loop's temperature rise. Findings say when a
 //! rack draws more than air can remove, or holds parts that need liquid in an air-cooled rack.
 
-use super::findings::{Finding, Severity};
+use super::finding::{Finding, Severity};
+use super::format::round;
 use super::power::PowerReport;
-use super::round;
 use crate::model::{Cooling, Design, RackId};
 use serde::Serialize;
 

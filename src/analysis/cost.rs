@@ -3,8 +3,8 @@
 //! net of the owner's running costs, cost per 1M requests.
 
 use super::bandwidth::{BandwidthReport, main_gpu};
+use super::format::round;
 use super::power::PowerReport;
-use super::round;
 use crate::model::part::PartKind;
 use crate::model::{Design, PartId, RackId};
 use serde::Serialize;
@@ -127,10 +127,10 @@ fn idle_class(design: &Design, device: &crate::model::Device) -> usize {
 }
 
 /// Energy and colocation per year, USD. Racks are grouped by the rates they are charged at (their site's prices,
-/// the PUE of their cooling mode; `facility::rate_groups`); each group's energy is [`energy_usd_per_year`] of its
+/// the PUE of their cooling mode; `rates::rate_groups`); each group's energy is [`energy_usd_per_year`] of its
 /// devices and its colocation is its IT kW x price x 12. One group gives exactly the single-rate figures.
 fn energy_and_colocation(design: &Design, power: &PowerReport, util: f64) -> (f64, f64) {
-    let groups = super::facility::rate_groups(design);
+    let groups = super::rates::rate_groups(design);
     let group_of: rustc_hash::FxHashMap<RackId, usize> = groups
         .iter()
         .enumerate()
@@ -165,7 +165,7 @@ fn energy_and_colocation(design: &Design, power: &PowerReport, util: f64) -> (f6
             power.it_power_w / 1000.0 * rates.colocation_usd_per_kw_month * 12.0,
         );
     }
-    let fallback = super::facility::Rates::of_design(design);
+    let fallback = super::rates::Rates::of_design(design);
     let mut energy = 0.0;
     let mut colocation = 0.0;
     for (g, l) in loads.iter().enumerate() {
@@ -408,7 +408,7 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
             unsourced: crate::catalog::figures::unsourced(spec),
         });
     }
-    let util = super::utilisation(design);
+    let util = design.params.utilisation_target;
     let (energy, colocation) = energy_and_colocation(design, power, util);
     let support = capex * p.support_fraction_per_year;
     let opex = energy + colocation + support;
@@ -446,8 +446,8 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         Some(m) => format!("{m:.1} months"),
         None => format!(
             "never: the owner's running costs ({}/month) reach the cloud bill ({}/month)",
-            super::text::usd(opex_month),
-            super::text::usd(cloud_month)
+            super::format::usd(opex_month),
+            super::format::usd(cloud_month)
         ),
     };
     let break_even = break_even.unwrap_or(f64::INFINITY);

@@ -3,6 +3,7 @@
 
 use super::bandwidth::BandwidthReport;
 use super::cost::CostReport;
+use super::finding::{Finding, Severity};
 use super::latency::LatencyReport;
 use super::power::PowerReport;
 use crate::model::part::{NicRole, PartKind};
@@ -11,52 +12,7 @@ use crate::topology::{NodeKind, Topology};
 use petgraph::graph::NodeIndex;
 use petgraph::visit::EdgeRef;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use serde::Serialize;
 use std::collections::BTreeMap;
-
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Severity {
-    /// The design does not work as drawn.
-    Error,
-    /// The design works but misses what it is for.
-    Warning,
-    /// Worth knowing.
-    Info,
-}
-
-/// One finding.
-#[derive(Debug, Clone, Serialize)]
-pub struct Finding {
-    /// Severity.
-    pub severity: Severity,
-    /// Stable code, e.g. "nic-per-gpu".
-    pub code: String,
-    /// One line with the numbers.
-    pub message: String,
-    /// Devices concerned.
-    pub devices: Vec<DeviceId>,
-    /// Racks concerned.
-    pub racks: Vec<RackId>,
-    /// Links concerned.
-    pub links: Vec<LinkId>,
-    /// Suggested fix.
-    pub fix: String,
-}
-
-impl Finding {
-    pub(crate) fn new(severity: Severity, code: &str, message: String, fix: &str) -> Self {
-        Self {
-            severity,
-            code: code.into(),
-            message,
-            devices: Vec::new(),
-            racks: Vec::new(),
-            links: Vec::new(),
-            fix: fix.into(),
-        }
-    }
-}
 
 fn names(design: &Design, ids: &[DeviceId]) -> String {
     let mut v: Vec<&str> = ids
@@ -89,7 +45,7 @@ pub(crate) fn collect(
     connectivity_findings(design, topo, bw, &mut out);
     power_findings(power, &mut out);
     serving_findings(design, lat, cost, &mut out);
-    let u = super::utilisation(design);
+    let u = design.params.utilisation_target;
     if !(u > 0.0 && u < 1.0) {
         out.push(Finding::new(
             Severity::Error,
@@ -656,7 +612,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
             .map(|(link, cut)| {
                 format!(
                     "{} cuts off {}",
-                    super::whatif::describe_link(design, *link),
+                    design.describe_link(*link),
                     names(design, cut)
                 )
             })

@@ -7,7 +7,8 @@
 //! [`queueing::path_wait_cdf`]). At a utilisation of 1 or more the queues are saturated: no finite latency.
 
 use super::bandwidth::BandwidthReport;
-use super::{collectives, queueing, round};
+use super::format::round;
+use super::{collectives, queueing};
 use crate::model::part::PartKind;
 use crate::model::{Design, Protocol};
 use crate::topology::{NodeKind, Topology};
@@ -172,7 +173,7 @@ pub struct ServingLatency {
 
 pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) -> LatencyReport {
     let msg = design.params.traffic.latency_message_bytes.max(1.0);
-    let rho = super::utilisation(design);
+    let rho = design.params.utilisation_target;
     let eff = design.params.traffic.link_efficiency.clamp(0.01, 1.0);
     let mut paths = Vec::new();
 
@@ -545,7 +546,7 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
     };
     // The same utilisation as every other model; a target outside (0, 1) is flagged (`utilisation-target`), and a
     // negative one plans nothing.
-    let planned = super::utilisation(design).min(rho_max).max(0.0);
+    let planned = design.params.utilisation_target.min(rho_max).max(0.0);
     let needed =
         (planned > 0.0 && mu > 0.0).then(|| (s.request_rate_rps / (mu * planned)).ceil() as u64);
     let capacity = replicas as f64 * mu * planned;

@@ -9,17 +9,20 @@ pub mod compare;
 pub mod cooling;
 pub mod cost;
 pub mod facility;
+pub mod finding;
 pub mod findings;
+pub mod format;
 pub mod latency;
 pub mod power;
 pub mod queueing;
+pub mod rates;
 pub mod routing;
 pub mod scenarios;
 pub mod sites;
 pub mod text;
 pub mod whatif;
 
-pub use findings::{Finding, Severity};
+pub use finding::{Finding, Severity};
 
 use crate::model::Design;
 use crate::topology::Topology;
@@ -93,8 +96,9 @@ pub fn analyze(design: &Design) -> Report {
     let power = power::analyze(design);
     let mut cost = cost::analyze(design, &power, &bandwidth);
     if let Some(t) = &latency.training {
-        cost.training_job_usd = Some(round(t.gpu_hours * cost.owned_usd_per_gpu_hour, 2));
-        cost.training_job_cloud_usd = Some(round(t.gpu_hours * cost.cloud_usd_per_gpu_hour, 2));
+        cost.training_job_usd = Some(format::round(t.gpu_hours * cost.owned_usd_per_gpu_hour, 2));
+        cost.training_job_cloud_usd =
+            Some(format::round(t.gpu_hours * cost.cloud_usd_per_gpu_hour, 2));
     }
     let cooling = cooling::analyze(design, &power);
     let sites = sites::analyze(design, &latency);
@@ -139,21 +143,4 @@ pub fn analyze(design: &Design) -> Report {
         sites,
         findings,
     }
-}
-
-/// The utilisation target every model uses, as the design gives it: link queueing, the serving plan, energy and
-/// GPU-hours. Never clamped: a value outside (0, 1) is reported by the `utilisation-target` finding, and at 1 or
-/// more the queueing model reports saturation instead of a latency.
-pub fn utilisation(design: &Design) -> f64 {
-    design.params.utilisation_target
-}
-
-/// Rounds for display-stable JSON: keeps reports diff-friendly without hiding precision that matters.
-pub(crate) fn round(x: f64, digits: i32) -> f64 {
-    if !x.is_finite() {
-        return x;
-    }
-    let f = 10f64.powi(digits);
-    // Adding 0.0 turns -0.0 (the sum of an empty float iterator) into 0.0, so nothing prints as "-0".
-    (x * f).round() / f + 0.0
 }

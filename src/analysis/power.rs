@@ -1,7 +1,7 @@
 //! Power, heat, weight and space per device and rack (docs/analysis.md, "Power, space and weight"). Device power is its part's
 //! maximum draw plus the GPUs and NICs in its slots; each link's optics count half to each end's rack.
 
-use super::round;
+use super::format::round;
 use crate::model::part::PartKind;
 use crate::model::{Design, Device, DeviceId, RackId};
 use serde::Serialize;
@@ -207,7 +207,7 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
             weight_kg: round(kg, 2),
         });
     }
-    let groups: Vec<(super::facility::Rates, f64)> = super::facility::rate_groups(design)
+    let groups: Vec<(super::rates::Rates, f64)> = super::rates::rate_groups(design)
         .into_iter()
         .map(|(rates, ids)| {
             let w = ids
@@ -240,7 +240,7 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
             r
         })
         .collect();
-    let (facility, pue) = super::facility::facility_w(&groups, it, design.params.pue);
+    let (facility, pue) = super::rates::facility_w(&groups, it, design.params.pue);
     PowerReport {
         it_power_w: round(it, 2),
         facility_power_w: round(facility, 2),

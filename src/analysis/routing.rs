@@ -12,7 +12,7 @@
 //!   by switch-level classes (see [`all_to_all`]), so no term grows with pairs of groups; storage read costs
 //!   groups x storage appliances; routing costs O(destination switches x switch links).
 
-use super::round;
+use super::format::round;
 use crate::model::part::{NicRole, PartKind};
 use crate::model::{Design, DeviceId, LinkId};
 use rustc_hash::FxHashMap as HashMap;

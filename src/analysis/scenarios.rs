@@ -256,7 +256,7 @@ pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
         (
             "TCO",
             false,
-            Box::new(|_, h| fmt_opt(h.map(|h| h.tco_usd), super::text::usd)),
+            Box::new(|_, h| fmt_opt(h.map(|h| h.tco_usd), super::format::usd)),
         ),
         (
             "Serving p99",

@@ -5,9 +5,9 @@
 //! the up sites and 1 - a for the down ones). Findings when losing any one site leaves less than the demand, and
 //! when the availability misses the target.
 
-use super::findings::{Finding, Severity};
+use super::finding::{Finding, Severity};
+use super::format::round;
 use super::latency::LatencyReport;
-use super::round;
 use crate::model::{Design, RackId};
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -1,27 +1,10 @@
 //! Plain-text rendering of a report (for the terminal and for review exports) and of the catalog.
 
+use super::format::usd;
 use super::{Report, Severity};
 use crate::catalog::Catalog;
 use crate::model::part::{Category, PartKind};
 use std::fmt::Write as _;
-
-/// Formats a dollar amount with thousands separators.
-pub fn usd(x: f64) -> String {
-    if !x.is_finite() {
-        return "n/a".into();
-    }
-    let neg = x < 0.0;
-    let whole = x.abs().round() as u64;
-    let digits = whole.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    format!("{}${out}", if neg { "-" } else { "" })
-}
 
 /// The report as text.
 pub fn render(r: &Report) -> String {

@@ -106,26 +106,6 @@ pub fn gpus_reachable(design: &Design, topo: &Topology) -> usize {
     gpus.into_values().max().unwrap_or(0)
 }
 
-/// A link in words, both ends with their ports: "link#12 (dgx-01 nic0/p1 - leaf-01 p1)".
-pub fn describe_link(design: &Design, id: LinkId) -> String {
-    let Some(l) = design.links.get(&id) else {
-        return id.to_string();
-    };
-    let name = |d: DeviceId| {
-        design
-            .devices
-            .get(&d)
-            .map_or_else(|| d.to_string(), |x| x.name.clone())
-    };
-    format!(
-        "{id} ({} {} - {} {})",
-        name(l.a.device),
-        l.a.port,
-        name(l.b.device),
-        l.b.port
-    )
-}
-
 fn without(design: &Design, failure: Failure) -> (Design, String) {
     let mut d = design.clone();
     let what = match failure {
@@ -138,7 +118,7 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
             format!("device {name}")
         }
         Failure::Link(id) => {
-            let what = describe_link(design, id);
+            let what = design.describe_link(id);
             d.links.remove(&id);
             what
         }

@@ -5,7 +5,7 @@
 use super::AppCommand;
 use super::state::{FitTarget, Pattern};
 use super::theme::{self, Status};
-use crate::analysis::text::usd;
+use crate::analysis::format::usd;
 use crate::analysis::{Report, Severity};
 use crate::model::Design;
 use egui::{Color32, RichText};

@@ -120,7 +120,7 @@ fn fmt(x: f64) -> String {
         if rounded == 0.0 {
             return "0".into();
         }
-        return crate::analysis::text::usd(rounded)
+        return crate::analysis::format::usd(rounded)
             .replacen("$", "", 1)
             .replace("-$", "-");
     }

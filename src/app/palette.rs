@@ -3,7 +3,8 @@
 
 use super::state::PartDrag;
 use super::widgets::category_color;
-use crate::analysis::text::{key_figures, usd};
+use crate::analysis::format::usd;
+use crate::analysis::text::key_figures;
 use crate::catalog::{Catalog, Category, Part};
 use crate::model::PartId;
 

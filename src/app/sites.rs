@@ -6,7 +6,7 @@ use super::AppCommand;
 use super::state::UiState;
 use super::widgets::num_field;
 use crate::analysis::Report;
-use crate::analysis::facility::Rates;
+use crate::analysis::rates::Rates;
 use crate::edit::Edit;
 use crate::model::{Cooling, Design, Site, SiteCooling};
 

@@ -287,7 +287,7 @@ fn inputs_ui(ui: &mut egui::Ui, d: &mut SizingDialog) {
 }
 
 fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
-    use crate::export::html::thousands;
+    use crate::analysis::format::thousands;
     if !o.options.is_empty() {
         ui.label("The budget buys, each way:");
         egui::Grid::new("sizing_budget")

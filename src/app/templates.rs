@@ -223,6 +223,6 @@ fn preview_ui(ui: &mut egui::Ui, p: &Preview) {
     ui.label(format!(
         "{:.1} kW IT · capex ${}",
         p.it_kw,
-        crate::export::html::thousands(p.capex_usd, 0)
+        crate::analysis::format::thousands(p.capex_usd, 0)
     ));
 }

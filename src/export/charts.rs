@@ -75,7 +75,7 @@ fn hbars(title: &str, rows: &[(String, f64, Option<f64>, &str)]) -> String {
 /// Numbers for axes and labels: thousands separated, at most three significant decimals for small values.
 pub fn compact(v: f64) -> String {
     if v.abs() >= 1000.0 {
-        super::html::thousands(v, 0)
+        crate::analysis::format::thousands(v, 0)
     } else if v.abs() >= 100.0 {
         format!("{v:.0}")
     } else if v.abs() >= 10.0 {

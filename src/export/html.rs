@@ -4,6 +4,7 @@
 
 use super::svg::{self, fit};
 use super::{Options, charts, tables};
+use crate::analysis::format::thousands;
 use crate::analysis::{Finding, Report, Severity};
 use crate::model::{Design, LinkId};
 use quick_xml::escape::escape;
@@ -71,34 +72,6 @@ code { font-family: Hack, "DejaVu Sans Mono", monospace; font-size: 12px; }
   h2 { break-after: avoid; page-break-after: avoid; }
 }
 "#;
-
-/// Formats a number with thousands separators and `decimals` decimals.
-pub fn thousands(v: f64, decimals: usize) -> String {
-    if !v.is_finite() {
-        return if v.is_nan() {
-            "n/a".into()
-        } else {
-            "∞".into()
-        };
-    }
-    let s = format!("{:.*}", decimals, v.abs());
-    let (int, frac) = s.split_once('.').map_or((s.as_str(), ""), |(a, b)| (a, b));
-    let mut out = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    if v < 0.0 && v.abs() >= 0.5 * 10f64.powi(-(decimals as i32)) {
-        out.insert(0, '-');
-    }
-    out
-}
 
 /// Dollars with thousands separators.
 pub fn usd(v: f64) -> String {

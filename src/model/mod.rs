@@ -420,6 +420,25 @@ impl Design {
             .map(|(id, _)| *id)
     }
 
+    /// A link in words, both ends with their ports: "link#12 (dgx-01 nic0/p1 - leaf-01 p1)".
+    pub fn describe_link(&self, id: LinkId) -> String {
+        let Some(l) = self.links.get(&id) else {
+            return id.to_string();
+        };
+        let name = |d: DeviceId| {
+            self.devices
+                .get(&d)
+                .map_or_else(|| d.to_string(), |x| x.name.clone())
+        };
+        format!(
+            "{id} ({} {} - {} {})",
+            name(l.a.device),
+            l.a.port,
+            name(l.b.device),
+            l.b.port
+        )
+    }
+
     /// Checks that a link between two ports with a medium is possible; returns the reason it is not.
     pub fn check_link(
         &self,

@@ -13,7 +13,9 @@ pub struct Params {
     pub serving: Option<Serving>,
     /// A training job, when the design is sized for one.
     pub training: Option<Training>,
-    /// Planned utilisation of GPUs and links (0-1); queueing and cost use it. Default 0.7.
+    /// Planned utilisation of GPUs and links (0-1), the target every model uses: link queueing, the serving plan,
+    /// energy and GPU-hours. Default 0.7. Never clamped: a value outside (0, 1) is reported by the
+    /// `utilisation-target` finding, and at 1 or more the queueing model reports saturation instead of a latency.
     pub utilisation_target: f64,
     /// Electricity price, USD per kWh.
     pub electricity_usd_per_kwh: f64,

@@ -445,10 +445,10 @@ pub fn budget(
             BudgetOption {
                 option: o.option.clone(),
                 gpus,
-                requests_per_s: crate::analysis::round(rps, 2),
-                usd_per_year: crate::analysis::round(gpus as f64 * per_gpu_year, 2),
+                requests_per_s: crate::analysis::format::round(rps, 2),
+                usd_per_year: crate::analysis::format::round(gpus as f64 * per_gpu_year, 2),
                 usd_per_million_requests: (rps > 0.0).then(|| {
-                    crate::analysis::round(
+                    crate::analysis::format::round(
                         gpus as f64 * per_gpu_year / (rps * 3600.0 * 8760.0) * 1e6,
                         2,
                     )
@@ -498,10 +498,10 @@ pub fn budget(
         let gpus = report.summary.gpus as u64;
         let rps = gpus as f64 * per_gpu_rps;
         first.gpus = gpus;
-        first.requests_per_s = crate::analysis::round(rps, 2);
-        first.usd_per_year = crate::analysis::round(year, 2);
-        first.usd_per_million_requests =
-            (rps > 0.0).then(|| crate::analysis::round(year / (rps * 3600.0 * 8760.0) * 1e6, 2));
+        first.requests_per_s = crate::analysis::format::round(rps, 2);
+        first.usd_per_year = crate::analysis::format::round(year, 2);
+        first.usd_per_million_requests = (rps > 0.0)
+            .then(|| crate::analysis::format::round(year / (rps * 3600.0 * 8760.0) * 1e6, 2));
     }
     let why = vec![
         (
