@@ -3,6 +3,7 @@
 //! each other. A module's dependencies are the `crate::` and `super::` paths in its file outside its `#[cfg(test)]`
 //! part; a module and its own submodules are one unit (a child may use its parent's items), so only paths between
 //! modules that do not contain each other count.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::DiGraph;
