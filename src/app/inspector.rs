@@ -335,40 +335,7 @@ fn rack_ui(
         cmds.push(AppCommand::Edit(label, Edit::UpdateRack(id, rack)));
     }
     rack_cooling_ui(ui, design, report, id, cmds);
-    if let Some(rp) = report.and_then(|rep| rep.power.racks.iter().find(|x| x.rack == id)) {
-        ui.separator();
-        ui.strong("Capacity (used / max)");
-        let row = |ui: &mut egui::Ui, label: &str, used: f64, max: f64, unit: &str| {
-            let frac = if max > 0.0 { used / max } else { f64::INFINITY };
-            let c = super::theme::use_text_color(ui, frac);
-            ui.label(label);
-            ui.colored_label(
-                c,
-                format!(
-                    "{used:.1} / {max:.1} {unit} ({:.0}%), {:.1} left",
-                    frac * 100.0,
-                    max - used
-                ),
-            );
-            ui.end_row();
-        };
-        egui::Grid::new("rack_capacity")
-            .num_columns(2)
-            .show(ui, |ui| {
-                row(ui, "Power", rp.power_w / 1000.0, rp.budget_w / 1000.0, "kW");
-                row(ui, "Weight", rp.weight_kg, rp.max_weight_kg, "kg");
-                row(
-                    ui,
-                    "Space",
-                    f64::from(rp.units_used),
-                    f64::from(rp.units_total),
-                    "U",
-                );
-                ui.label("Heat");
-                ui.label(format!("{:.0} BTU/h", rp.heat_btu_h));
-                ui.end_row();
-            });
-    }
+    rack_capacity_ui(ui, report, id);
     notes_ui(ui, design, NoteTarget::Rack(id), state, cmds);
     ui.add_space(6.0);
     if ui
@@ -381,6 +348,45 @@ fn rack_ui(
             Edit::RemoveRack(id),
         ));
     }
+}
+
+/// What the rack uses of its power, weight and space, coloured by how close each is to its limit, and its heat.
+fn rack_capacity_ui(ui: &mut egui::Ui, report: Option<&Report>, id: RackId) {
+    let Some(rp) = report.and_then(|rep| rep.power.racks.iter().find(|x| x.rack == id)) else {
+        return;
+    };
+    ui.separator();
+    ui.strong("Capacity (used / max)");
+    let row = |ui: &mut egui::Ui, label: &str, used: f64, max: f64, unit: &str| {
+        let frac = if max > 0.0 { used / max } else { f64::INFINITY };
+        let c = super::theme::use_text_color(ui, frac);
+        ui.label(label);
+        ui.colored_label(
+            c,
+            format!(
+                "{used:.1} / {max:.1} {unit} ({:.0}%), {:.1} left",
+                frac * 100.0,
+                max - used
+            ),
+        );
+        ui.end_row();
+    };
+    egui::Grid::new("rack_capacity")
+        .num_columns(2)
+        .show(ui, |ui| {
+            row(ui, "Power", rp.power_w / 1000.0, rp.budget_w / 1000.0, "kW");
+            row(ui, "Weight", rp.weight_kg, rp.max_weight_kg, "kg");
+            row(
+                ui,
+                "Space",
+                f64::from(rp.units_used),
+                f64::from(rp.units_total),
+                "U",
+            );
+            ui.label("Heat");
+            ui.label(format!("{:.0} BTU/h", rp.heat_btu_h));
+            ui.end_row();
+        });
 }
 
 /// The rack's cooling (air or liquid, one undoable edit) and its site, with what the analysis says of its heat.

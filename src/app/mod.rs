@@ -739,6 +739,14 @@ impl RacksmithApp {
         menu::menu_bar_ui(ui, self);
         menu::toolbar_ui(ui, self);
         menu::status_bar_ui(ui, self);
+        self.side_panels_ui(ui);
+        self.central_ui(ui);
+        self.windows_ui(&ctx);
+        self.after_frame(&ctx);
+    }
+
+    /// The palette on the left and the inspector and analysis pane on the right (or its collapsed strip).
+    fn side_panels_ui(&mut self, ui: &mut egui::Ui) {
         // Side panels take a share of the window, so a 1024 px window still leaves the canvas half its width.
         let width = ui.available_width();
         egui::Panel::left("palette")
@@ -772,6 +780,10 @@ impl RacksmithApp {
                     right_panel_ui(ui, self);
                 });
         }
+    }
+
+    /// The racks, the fabric or both, side by side; their commands are applied after the frame.
+    fn central_ui(&mut self, ui: &mut egui::Ui) {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
             .show(ui, |ui| {
@@ -819,18 +831,21 @@ impl RacksmithApp {
                 }
                 self.commands.extend(cmds);
             });
+    }
 
+    /// The floating windows and dialogs; their commands are applied after the frame.
+    fn windows_ui(&mut self, ctx: &egui::Context) {
         let mut cmds = Vec::new();
         server::server_window_ui(
-            &ctx,
+            ctx,
             &self.doc.design,
             &self.catalog,
             &mut self.ui,
             &mut cmds,
         );
-        params::params_window_ui(&ctx, &self.doc.design, &mut self.ui, &mut cmds);
+        params::params_window_ui(ctx, &self.doc.design, &mut self.ui, &mut cmds);
         sites::sites_window_ui(
-            &ctx,
+            ctx,
             &self.doc.design,
             self.analysis.report.as_deref(),
             &mut self.ui,
@@ -843,18 +858,18 @@ impl RacksmithApp {
             report: self.analysis.report.as_deref(),
             stale: self.analysis.is_stale(self.doc.revision),
         };
-        planning::planning_window_ui(&ctx, &planning, &mut self.ui, &mut cmds);
-        menu::help_window_ui(&ctx, &mut self.ui);
-        compare::compare_window_ui(&ctx, &mut self.ui, &mut cmds);
+        planning::planning_window_ui(ctx, &planning, &mut self.ui, &mut cmds);
+        menu::help_window_ui(ctx, &mut self.ui);
+        compare::compare_window_ui(ctx, &mut self.ui, &mut cmds);
         templates::template_dialog_ui(
-            &ctx,
+            ctx,
             &self.catalog,
             !self.analysis.is_inline(),
             &mut self.ui,
             &mut cmds,
         );
         catalog::catalog_window_ui(
-            &ctx,
+            ctx,
             &self.doc.design,
             &self.catalog,
             &mut self.catalogs,
@@ -862,26 +877,29 @@ impl RacksmithApp {
             &mut cmds,
         );
         sizing::sizing_dialog_ui(
-            &ctx,
+            ctx,
             &self.catalog,
             &mut self.catalogs.sizing,
             &self.ui,
             &mut cmds,
         );
-        files::dialogs_ui(&ctx, self, &mut cmds);
+        files::dialogs_ui(ctx, self, &mut cmds);
         let prompts = dialogs::Prompts {
             file_dialog: &mut self.ui.file_dialog,
             overwrite: &mut self.ui.overwrite,
             read_only: &mut self.ui.read_only,
         };
-        if let Some(status) = dialogs::file_dialog_ui(&ctx, prompts, &mut cmds) {
+        if let Some(status) = dialogs::file_dialog_ui(ctx, prompts, &mut cmds) {
             self.ui.info(status);
         }
         self.commands.extend(cmds);
+    }
 
-        files::dropped_files(&ctx, self);
+    /// After drawing: dropped files, the frame's commands, close and quit, autosave, the title and screenshots.
+    fn after_frame(&mut self, ctx: &egui::Context) {
+        files::dropped_files(ctx, self);
         self.apply_commands();
-        files::close_request(&ctx, self);
+        files::close_request(ctx, self);
         if self.quit_requested {
             self.quit_requested = false;
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -893,7 +911,7 @@ impl RacksmithApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.last_title = title;
         }
-        files::screenshot_step(&ctx, self);
+        files::screenshot_step(ctx, self);
     }
 }
 
