@@ -263,8 +263,8 @@ fn planning_window_snapshot() {
             RacksmithApp::new_for_test(d),
         );
     h.run_steps(5);
-    h.state_mut().ui.planning.open = true;
-    h.run_steps(5);
+    open_planning(&mut h);
+    h.run_steps(2);
     h.state_mut().ui.planning.wait();
     h.run_steps(5);
     h.snapshot("planning_dark_1600x1000");

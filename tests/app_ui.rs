@@ -230,12 +230,9 @@ fn delete_and_duplicate_selection_with_keys() {
     step(&mut h);
     assert_eq!(h.state().design(), &d);
     // Duplicate goes to the first free units of the same rack, when there is room.
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
-            devices: [id].into_iter().collect(),
-            ..Default::default()
-        }));
-    step(&mut h);
+    let r = h.state().device_screen_rect(id).unwrap();
+    click_at(&mut h, r.center());
+    assert!(h.state().ui.selection.devices.contains(&id));
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::D);
     step(&mut h);
     let d2 = h.state().design();
@@ -563,12 +560,16 @@ fn copy_and_paste_into_another_rack() {
         .map(|(id, _)| *id)
         .unwrap();
     let mut h = harness(d);
-    h.state_mut().ui.selection.devices.insert(dgx);
+    let r = h.state().device_screen_rect(dgx).unwrap();
+    click_at(&mut h, r.center());
+    assert!(h.state().ui.selection.devices.contains(&dgx));
     h.event(egui::Event::Copy);
     step(&mut h);
-    // Select the empty rack, then paste: the copy lands at its first free units with its GPUs and NICs.
-    h.state_mut().ui.selection = Default::default();
-    h.state_mut().ui.selection.racks.insert(r2);
+    // Click the empty rack, then paste: the copy lands at its first free units with its GPUs and NICs.
+    let empty = h.state().unit_screen_pos(r2, 20).unwrap();
+    click_at(&mut h, empty);
+    assert!(h.state().ui.selection.racks.contains(&r2));
+    assert!(h.state().ui.selection.devices.is_empty());
     h.event(egui::Event::Paste(String::new()));
     step(&mut h);
     let design = h.state().design();
