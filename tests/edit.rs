@@ -143,3 +143,28 @@ proptest! {
         prop_assert_eq!(d, before);
     }
 }
+
+/// `links_by_port` (one pass over the links) agrees with `link_at` (one scan per port) on every port of every device
+/// of every sample, cabled or free.
+#[test]
+fn links_by_port_agrees_with_link_at_on_every_port() {
+    for name in racksmith::samples::SAMPLES {
+        let d = racksmith::samples::sample(name).unwrap();
+        let mut cabled = 0;
+        for id in d.devices.keys() {
+            let by_port = d.links_by_port(*id);
+            for p in d.ports(*id) {
+                let at = d.link_at(&racksmith::model::PortRef::new(*id, p.name.clone()));
+                assert_eq!(
+                    by_port.get(p.name.as_str()).copied(),
+                    at,
+                    "{name}: {id} {}",
+                    p.name
+                );
+                cabled += usize::from(at.is_some());
+            }
+        }
+        // Every link has two ends, each on a declared port.
+        assert_eq!(cabled, 2 * d.links.len(), "{name}");
+    }
+}

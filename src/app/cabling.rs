@@ -77,13 +77,10 @@ pub fn ports_ui(
     cmds: &mut Vec<AppCommand>,
 ) {
     let ports = design.ports(device);
+    let cabled = design.links_by_port(device);
     let free = ports
         .iter()
-        .filter(|p| {
-            design
-                .link_at(&PortRef::new(device, p.name.clone()))
-                .is_none()
-        })
+        .filter(|p| !cabled.contains_key(p.name.as_str()))
         .count();
     egui::CollapsingHeader::new(format!("Ports ({} total, {free} free)", ports.len()))
         .id_salt("ports_section")
@@ -104,7 +101,7 @@ pub fn ports_ui(
                             let pr = PortRef::new(device, p.name.clone());
                             ui.label(&p.name);
                             ui.label(format!("{:.0}G {:?}", p.max_gbps, p.role));
-                            match design.link_at(&pr) {
+                            match cabled.get(p.name.as_str()).copied() {
                                 Some(lid) => {
                                     let other = design
                                         .links

@@ -382,11 +382,13 @@ impl<'a> Gestures<'a> {
 
     /// Free ports of a device in port order, skipping ports already taken in this gesture.
     fn free_ports(&self, d: DeviceId, taken: &BTreeSet<PortRef>) -> Vec<PortRef> {
+        let cabled = self.design.links_by_port(d);
         self.design
             .ports(d)
             .into_iter()
+            .filter(|p| !cabled.contains_key(p.name.as_str()))
             .map(|p| PortRef::new(d, p.name))
-            .filter(|p| self.design.link_at(p).is_none() && !taken.contains(p))
+            .filter(|p| !taken.contains(p))
             .collect()
     }
 
@@ -433,12 +435,12 @@ impl<'a> Gestures<'a> {
         let mut taken = BTreeSet::new();
         let mut pairs = Vec::new();
         for s in &servers {
+            let cabled = design.links_by_port(*s);
             let compute: Vec<PortRef> = design
                 .ports(*s)
                 .into_iter()
-                .filter(|p| p.role == PortRole::Compute)
+                .filter(|p| p.role == PortRole::Compute && !cabled.contains_key(p.name.as_str()))
                 .map(|p| PortRef::new(*s, p.name))
-                .filter(|p| design.link_at(p).is_none())
                 .collect();
             let mut slots: Vec<u16> = compute.iter().filter_map(PortRef::nic_slot).collect();
             slots.dedup();

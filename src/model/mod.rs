@@ -420,6 +420,20 @@ impl Design {
             .map(|(id, _)| *id)
     }
 
+    /// The links on a device's ports, by port name, in one pass over the links (where `link_at` per port would
+    /// scan them once for every port).
+    pub fn links_by_port(&self, device: DeviceId) -> std::collections::BTreeMap<&str, LinkId> {
+        let mut out = std::collections::BTreeMap::new();
+        for (id, l) in &self.links {
+            for end in [&l.a, &l.b] {
+                if end.device == device {
+                    out.insert(end.port.as_str(), *id);
+                }
+            }
+        }
+        out
+    }
+
     /// A link in words, both ends with their ports: "link#12 (dgx-01 nic0/p1 - leaf-01 p1)".
     pub fn describe_link(&self, id: LinkId) -> String {
         let Some(l) = self.links.get(&id) else {
