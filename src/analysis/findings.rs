@@ -5,6 +5,7 @@ use super::bandwidth::BandwidthReport;
 use super::cost::CostReport;
 use super::finding::{Finding, Severity};
 use super::latency::LatencyReport;
+use super::pattern::Pattern;
 use super::power::PowerReport;
 use crate::model::part::{NicRole, PartKind};
 use crate::model::{Design, DeviceId, LinkId, RackId};
@@ -84,18 +85,17 @@ pub(crate) fn collect(
 fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // NIC bandwidth per GPU below what the fabric asks, grouped by the figure.
     let demand = bw.demand_gbps_per_gpu;
-    let mut short: BTreeMap<String, Vec<DeviceId>> = BTreeMap::new();
+    // Grouped by the figure as shown (tenths of Gb/s), so servers listed together read the same.
+    let mut short: BTreeMap<u64, Vec<DeviceId>> = BTreeMap::new();
     for s in &bw.servers {
         if s.compute_nic_cabled_gbps > 0.0 && s.nic_gbps_per_gpu + 1e-9 < demand {
-            let key = format!("{:.1} Gb/s", s.nic_gbps_per_gpu);
-            short.entry(key).or_default().push(s.device);
+            let tenths = (s.nic_gbps_per_gpu * 10.0).round().max(0.0) as u64;
+            short.entry(tenths).or_default().push(s.device);
         }
     }
-    for (figure, devices) in short {
-        let per = figure
-            .trim_end_matches(" Gb/s")
-            .parse::<f64>()
-            .unwrap_or(0.0);
+    for (tenths, devices) in short {
+        let per = tenths as f64 / 10.0;
+        let figure = format!("{per:.1} Gb/s");
         let ratio = if per > 0.0 {
             demand / per
         } else {
@@ -231,25 +231,16 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             .serving
             .as_ref()
             .is_some_and(|s| (s.gpus_per_replica as usize) <= per_server.max(1));
-    let collective = |name: &str| {
-        super::routing::PATTERNS
-            .get(..3)
-            .is_some_and(|c| c.contains(&name))
-    };
-    for p in &bw.routing.patterns {
+    // `routing.patterns` and each link's `loads_gbps` are in `Pattern::ALL` order.
+    for (i, p) in bw.routing.patterns.iter().enumerate() {
         if p.hottest_utilisation > 1.0 + 1e-6 {
-            let reference = serving_only && collective(&p.pattern);
+            let reference =
+                serving_only && Pattern::from_index(i).is_some_and(Pattern::is_collective);
             let over: Vec<&super::routing::LinkLoad> = bw
                 .routing
                 .links
                 .iter()
                 .filter(|l| {
-                    let i = bw
-                        .routing
-                        .patterns
-                        .iter()
-                        .position(|q| q.pattern == p.pattern)
-                        .unwrap_or(0);
                     l.loads_gbps
                         .get(i)
                         .is_some_and(|x| *x > l.capacity_gbps * (1.0 + 1e-6))

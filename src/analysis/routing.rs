@@ -20,13 +20,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
 /// The traffic patterns routed, in report order.
-pub const PATTERNS: [&str; 5] = [
-    "all-reduce, flat ring",
-    "all-reduce, hierarchical (one ring per rail)",
-    "all-to-all",
-    "storage read",
-    "inference serving",
-];
+pub const PATTERNS: [&str; 5] = super::pattern::Pattern::LABELS;
 const P: usize = PATTERNS.len();
 type Loads = [f64; P];
 

@@ -3,9 +3,10 @@
 //! "updating", while a new one is computed.
 
 use super::AppCommand;
-use super::state::{FitTarget, Pattern};
+use super::state::FitTarget;
 use super::theme::{self, Status};
 use crate::analysis::format::usd;
+use crate::analysis::pattern::Pattern;
 use crate::analysis::{Report, Severity};
 use crate::model::Design;
 use egui::{Color32, RichText};

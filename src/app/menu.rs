@@ -407,7 +407,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             egui::ComboBox::from_label("link load")
                 .selected_text(app.ui.load_pattern.label())
                 .show_ui(ui, |ui| {
-                    for p in super::state::Pattern::ALL {
+                    for p in crate::analysis::pattern::Pattern::ALL {
                         ui.selectable_value(&mut app.ui.load_pattern, p, p.label());
                     }
                 })

@@ -497,7 +497,7 @@ pub struct UiState {
     /// Whether link lines are drawn.
     pub hide_links: bool,
     /// Traffic pattern whose loads colour the links and whose bottleneck the headline shows.
-    pub load_pattern: Pattern,
+    pub load_pattern: crate::analysis::pattern::Pattern,
     /// An error to show in a window (e.g. a file that did not load).
     pub error: Option<String>,
     /// Last status message for the status bar.
@@ -595,53 +595,6 @@ impl CompareState {
         }
         std::mem::swap(&mut self.a_design, &mut self.b_design);
         std::mem::swap(&mut self.a_report, &mut self.b_report);
-    }
-}
-
-/// A traffic pattern routed by the analysis, in the order of `analysis::routing::PATTERNS` (and of every link's
-/// `loads_gbps`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Pattern {
-    /// All-reduce as one flat ring over every GPU.
-    #[default]
-    FlatRing,
-    /// All-reduce with one ring per rail.
-    RailRings,
-    /// All-to-all.
-    AllToAll,
-    /// Storage read.
-    StorageRead,
-    /// Inference serving.
-    Inference,
-}
-
-impl Pattern {
-    /// Every pattern, in report order.
-    pub const ALL: [Pattern; 5] = [
-        Pattern::FlatRing,
-        Pattern::RailRings,
-        Pattern::AllToAll,
-        Pattern::StorageRead,
-        Pattern::Inference,
-    ];
-
-    /// Index into the report's per-pattern lists.
-    pub fn index(self) -> usize {
-        match self {
-            Pattern::FlatRing => 0,
-            Pattern::RailRings => 1,
-            Pattern::AllToAll => 2,
-            Pattern::StorageRead => 3,
-            Pattern::Inference => 4,
-        }
-    }
-
-    /// The analysis's name of the pattern.
-    pub fn label(self) -> &'static str {
-        analysis::routing::PATTERNS
-            .get(self.index())
-            .copied()
-            .unwrap_or("")
     }
 }
 
