@@ -120,9 +120,7 @@ fn fmt(x: f64) -> String {
         if rounded == 0.0 {
             return "0".into();
         }
-        return crate::analysis::format::usd(rounded)
-            .replacen("$", "", 1)
-            .replace("-$", "-");
+        return crate::analysis::format::thousands(rounded, 0);
     }
     let s = format!("{x:.3}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
