@@ -19,6 +19,19 @@ struct Cli {
     screenshot: Option<PathBuf>,
     /// Design file to open (default: the built-in sample).
     file: Option<PathBuf>,
+    /// A parts file (such as the app's user-catalog.ron, see Catalog > Parts…) whose parts join the built-in ones,
+    /// for `catalog`, `new`, `size` and `swap`.
+    #[arg(long, global = true, value_name = "PATH")]
+    catalog: Option<PathBuf>,
+}
+
+/// The built-in catalog with the parts of `--catalog`, when given, joined to it.
+fn load_catalog(user: Option<&std::path::Path>) -> anyhow::Result<Catalog> {
+    let builtin = Catalog::builtin()?;
+    Ok(match user {
+        Some(p) => racksmith::catalog::user::merged(&builtin, &racksmith::catalog::user::load(p)?),
+        None => builtin,
+    })
 }
 
 #[derive(Subcommand)]
@@ -116,9 +129,6 @@ enum Command {
         /// Part to put in its place (from the design, the built-in catalog or --catalog).
         #[arg(long)]
         to: String,
-        /// A parts file (such as the app's user-catalog.ron) whose parts join the built-in ones.
-        #[arg(long)]
-        catalog: Option<PathBuf>,
         /// Where to write the result (default: standard output).
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -128,7 +138,7 @@ enum Command {
         /// Design file (.ron).
         file: PathBuf,
     },
-    /// List the built-in parts catalog.
+    /// List the parts catalog: the built-in parts, with those of --catalog when given.
     Catalog {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -302,6 +312,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let user_catalog = cli.catalog;
     match cli.command {
         Some(Command::Analyze { file, format }) => {
             let design = io::load(&file)?;
@@ -436,23 +447,16 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             list,
             output,
             options,
-        }) => new_design(template, list, output, &options),
-        Some(Command::Size { what }) => size(what),
+        }) => new_design(template, list, output, &options, user_catalog.as_deref()),
+        Some(Command::Size { what }) => size(what, user_catalog.as_deref()),
         Some(Command::Swap {
             file,
             from,
             to,
-            catalog,
             output,
         }) => {
             let mut design = io::load(&file)?;
-            let builtin = Catalog::builtin()?;
-            let catalog = match catalog {
-                Some(p) => {
-                    racksmith::catalog::user::merged(&builtin, &racksmith::catalog::user::load(&p)?)
-                }
-                None => builtin,
-            };
+            let catalog = load_catalog(user_catalog.as_deref())?;
             let edit = racksmith::edit::swap::swap_part(&design, &catalog, &from, &to)
                 .with_context(|| format!("{}: swapping {from} for {to}", file.display()))?;
             edit.apply(&mut design)?;
@@ -495,7 +499,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Catalog { format, .. }) => {
-            let catalog = Catalog::builtin()?;
+            let catalog = load_catalog(user_catalog.as_deref())?;
             match format {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&catalog)?),
                 Format::Text => print!("{}", report_text::catalog(&catalog)),
@@ -523,9 +527,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 /// `racksmith size`: the smallest design that meets a requirement, with why that size.
-fn size(what: SizeWhat) -> anyhow::Result<ExitCode> {
+fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Result<ExitCode> {
     use racksmith::templates::sizing;
-    let catalog = Catalog::builtin()?;
+    let catalog = load_catalog(user_catalog)?;
     let (results, output) = match what {
         SizeWhat::Serving {
             requests_per_s,
@@ -621,6 +625,7 @@ fn new_design(
     list: bool,
     output: Option<PathBuf>,
     options: &[String],
+    user_catalog: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     use racksmith::templates;
     let wants_help = options.iter().any(|o| o == "--help" || o == "-h");
@@ -660,7 +665,7 @@ fn new_design(
         };
         pairs.push((k, v));
     }
-    let catalog = Catalog::builtin()?;
+    let catalog = load_catalog(user_catalog)?;
     let design = templates::generate(&catalog, &name, &pairs)?;
     let report = analysis::analyze(&design);
     let p = templates::preview(&design, &report);

@@ -143,3 +143,47 @@ fn the_cli_swaps_to_a_part_of_a_user_catalog_file() {
             .all(|g| g.as_str() == "h200-quote")
     );
 }
+
+/// `--catalog` is one option for every command that reads parts: `catalog` lists the file's parts with the
+/// built-in ones, whether the option comes before or after the command, and only the built-in ones without it.
+#[test]
+fn the_cli_catalog_lists_a_user_catalog_files_parts() {
+    use racksmith::catalog::user;
+    use racksmith::model::PartId;
+    let dir = tempfile::tempdir().unwrap();
+    let builtin = Catalog::builtin().unwrap();
+    let mut mine = Catalog::default();
+    let mut quoted = builtin.get("h200-sxm").unwrap().clone();
+    quoted.price_usd = 29_900.0;
+    mine.parts.insert(PartId::new("h200-quote"), quoted);
+    let parts = dir.path().join(user::FILE_NAME);
+    user::save(&parts, &mine).unwrap();
+    let parts = parts.to_str().unwrap();
+    let list = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    for args in [
+        ["catalog", "--format", "json", "--catalog", parts],
+        ["--catalog", parts, "catalog", "--format", "json"],
+    ] {
+        let v = list(&args);
+        assert_eq!(v["parts"]["h200-quote"]["price_usd"], 29_900.0, "{args:?}");
+        assert_eq!(
+            v["parts"].as_object().unwrap().len(),
+            builtin.parts.len() + 1,
+            "the built-in parts and the file's"
+        );
+    }
+    let v = list(&["catalog", "--format", "json"]);
+    assert!(v["parts"].get("h200-quote").is_none());
+    assert_eq!(v["parts"].as_object().unwrap().len(), builtin.parts.len());
+}
