@@ -95,18 +95,29 @@ fn a_swap_to_a_user_part_copies_it_into_the_design_and_is_one_undo_step() {
     assert!(history.undo(&mut d).is_none());
 }
 
-#[test]
-fn the_cli_swaps_to_a_part_of_a_user_catalog_file() {
+/// A user parts file holding one part, "h200-quote": the built-in H200 at a quoted $29,900. Returns its folder (kept
+/// while the test runs), its path and the part.
+fn user_catalog_with_a_quoted_h200() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    racksmith::catalog::Part,
+) {
     use racksmith::catalog::user;
-    use racksmith::model::PartId;
     let dir = tempfile::tempdir().unwrap();
-    let builtin = Catalog::builtin().unwrap();
-    let mut mine = Catalog::default();
-    let mut quoted = builtin.get("h200-sxm").unwrap().clone();
+    let mut quoted = Catalog::builtin().unwrap().get("h200-sxm").unwrap().clone();
     quoted.price_usd = 29_900.0;
-    mine.parts.insert(PartId::new("h200-quote"), quoted.clone());
+    let mut mine = Catalog::default();
+    mine.parts
+        .insert(racksmith::model::PartId::new("h200-quote"), quoted.clone());
     let parts = dir.path().join(user::FILE_NAME);
     user::save(&parts, &mine).unwrap();
+    (dir, parts, quoted)
+}
+
+#[test]
+fn the_cli_swaps_to_a_part_of_a_user_catalog_file() {
+    use racksmith::model::PartId;
+    let (dir, parts, quoted) = user_catalog_with_a_quoted_h200();
     let design = dir.path().join("d.ron");
     racksmith::io::save(
         &racksmith::samples::sample("dgx-h100-single").unwrap(),
@@ -148,16 +159,8 @@ fn the_cli_swaps_to_a_part_of_a_user_catalog_file() {
 /// built-in ones, whether the option comes before or after the command, and only the built-in ones without it.
 #[test]
 fn the_cli_catalog_lists_a_user_catalog_files_parts() {
-    use racksmith::catalog::user;
-    use racksmith::model::PartId;
-    let dir = tempfile::tempdir().unwrap();
+    let (_dir, parts, _) = user_catalog_with_a_quoted_h200();
     let builtin = Catalog::builtin().unwrap();
-    let mut mine = Catalog::default();
-    let mut quoted = builtin.get("h200-sxm").unwrap().clone();
-    quoted.price_usd = 29_900.0;
-    mine.parts.insert(PartId::new("h200-quote"), quoted);
-    let parts = dir.path().join(user::FILE_NAME);
-    user::save(&parts, &mine).unwrap();
     let parts = parts.to_str().unwrap();
     let list = |args: &[&str]| -> serde_json::Value {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
