@@ -225,6 +225,7 @@ fn device_ui(
         if ui.button("Delete").on_hover_text("Delete key").clicked() {
             cmds.push(AppCommand::DeleteSelection);
         }
+        whatif_button(ui, state, crate::analysis::whatif::Failure::Device(id));
     });
     ui.separator();
     cabling::ports_ui(ui, design, id, state, cmds);
@@ -586,6 +587,7 @@ fn link_ui(
         cmds.push(AppCommand::Edit(label, Edit::Batch(edits)));
     }
     notes_ui(ui, design, NoteTarget::Link(id), state, cmds);
+    whatif_button(ui, state, crate::analysis::whatif::Failure::Link(id));
     if ui.button("Remove link").clicked() {
         cmds.push(AppCommand::Edit("Remove link".into(), Edit::RemoveLink(id)));
     }
@@ -765,5 +767,23 @@ fn notes_ui(
     } else if commit_key || resp.lost_focus() || state.notes_buffer.is_some() {
         state.notes_buffer = None;
         cmds.extend(note_edit(design, target, text));
+    }
+}
+
+/// "What if it fails?": opens the failure what-ifs window on the impact of losing this part.
+fn whatif_button(
+    ui: &mut egui::Ui,
+    state: &mut UiState,
+    failure: crate::analysis::whatif::Failure,
+) {
+    if ui
+        .button("What if it fails?")
+        .on_hover_text(
+            "GPUs cut off, bisection and storage lost without it (Failure what-ifs window)",
+        )
+        .clicked()
+    {
+        state.whatif.requested = Some(failure);
+        state.whatif.open = true;
     }
 }

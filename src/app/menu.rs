@@ -303,6 +303,15 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     {
         app.ui.planning.open = true;
     }
+    if ui
+        .button("Failure what-ifs…")
+        .on_hover_text(
+            "The N-1 sweep (which single switch or cable cuts GPUs or storage off) and what losing the selection costs",
+        )
+        .clicked()
+    {
+        app.ui.whatif.open = true;
+    }
     ui.separator();
     ui.label("Theme");
     let mut pref = ui.ctx().options(|o| o.theme_preference);
@@ -471,7 +480,7 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
 }
 
 /// The steps of the getting-started guide: a heading and what to do.
-pub const GETTING_STARTED: [(&str, &str); 6] = [
+pub const GETTING_STARTED: [(&str, &str); 7] = [
     (
         "1. Racks",
         "Add racks with \"+ 42U rack\" in the toolbar, or start from a sample (File > Open sample).",
@@ -500,7 +509,12 @@ pub const GETTING_STARTED: [(&str, &str); 6] = [
          what it is about.",
     ),
     (
-        "6. Sharing",
+        "6. Failures",
+        "View > Failure what-ifs… runs the N-1 sweep: every single switch or cable whose loss cuts GPUs or storage \
+         off, worst first. \"What if it fails?\" in the Inspector gives one part's impact.",
+    ),
+    (
+        "7. Sharing",
         "Save with Ctrl+S. File > Export writes the HTML review report, drawings, bill of materials, cabling and \
          scheduler files; File > Compare with… sets two designs side by side.",
     ),

@@ -23,6 +23,7 @@ mod sizing;
 pub mod state;
 mod templates;
 mod theme;
+mod whatif;
 mod widgets;
 
 use crate::catalog::Catalog;
@@ -859,6 +860,16 @@ impl RacksmithApp {
             stale: self.analysis.is_stale(self.doc.revision),
         };
         planning::planning_window_ui(ctx, &planning, &mut self.ui, &mut cmds);
+        let whatif = whatif::WhatIfInputs {
+            design: &self.doc.design,
+            revision: self.doc.revision,
+            report: self
+                .analysis
+                .report
+                .clone()
+                .filter(|_| !self.analysis.is_stale(self.doc.revision)),
+        };
+        whatif::whatif_window_ui(ctx, &whatif, &mut self.ui, &mut cmds);
         menu::help_window_ui(ctx, &mut self.ui);
         compare::compare_window_ui(ctx, &mut self.ui, &mut cmds);
         templates::template_dialog_ui(

@@ -550,6 +550,8 @@ pub struct UiState {
     pub fabric_rect: Option<egui::Rect>,
     /// The Planning window (View > Planning): open or not, the scenario name typed, the side-by-side table.
     pub planning: super::planning::PlanningState,
+    /// The failure what-ifs window: open or not, the N-1 sweep or single what-if running, the last result.
+    pub whatif: super::whatif::WhatIfState,
 }
 
 pub use super::dialogs::{HeldWrite, ReadOnlyPrompt};

@@ -1,0 +1,402 @@
+//! The failure what-ifs window (View > Failure what-ifs…): the N-1 sweep (every switch and cable whose loss cuts
+//! GPUs or storage off, `analysis::whatif::sweep_with`) and the impact of losing the selected device or cable, both
+//! run off the UI thread with a progress bar and a Cancel button. Each row selects the part it is about.
+
+use super::AppCommand;
+use super::state::{FitTarget, Selection, UiState};
+use crate::analysis::Report;
+use crate::analysis::whatif::{self, Failure, Impact};
+use crate::model::Design;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, TryRecvError};
+
+/// What the window keeps between frames (UI state: never saved, never undone).
+#[derive(Default)]
+pub struct WhatIfState {
+    /// Whether the window is open.
+    pub open: bool,
+    /// A single failure asked for from the inspector ("What if it fails?"), started on the next frame.
+    pub requested: Option<Failure>,
+    job: Option<Job>,
+    outcome: Option<Outcome>,
+}
+
+/// A what-if running on its own thread.
+struct Job {
+    what: Asked,
+    revision: u64,
+    progress: Arc<Progress>,
+    rx: Receiver<Option<Vec<Impact>>>,
+}
+
+/// Candidates done and in all, and whether the user cancelled; shared with the job's thread.
+#[derive(Default)]
+struct Progress {
+    done: AtomicUsize,
+    total: AtomicUsize,
+    cancel: AtomicBool,
+}
+
+/// What was asked.
+#[derive(Debug, Clone, PartialEq)]
+enum Asked {
+    Sweep,
+    One(Failure),
+}
+
+/// A finished what-if.
+pub struct Outcome {
+    what: Asked,
+    /// The document revision it was computed for.
+    pub revision: u64,
+    /// The impacts, worst first (a single failure: its one impact); None when cancelled.
+    pub impacts: Option<Vec<Impact>>,
+}
+
+impl WhatIfState {
+    /// Starts the N-1 sweep of `design` (analysed as `before`), cancelling a job still running.
+    pub fn start_sweep(
+        &mut self,
+        design: &Design,
+        before: Arc<Report>,
+        revision: u64,
+        ctx: &egui::Context,
+    ) {
+        self.start(Asked::Sweep, design, before, revision, ctx);
+    }
+
+    /// Starts the impact of one failure.
+    pub fn start_one(
+        &mut self,
+        design: &Design,
+        before: Arc<Report>,
+        revision: u64,
+        failure: Failure,
+        ctx: &egui::Context,
+    ) {
+        self.start(Asked::One(failure), design, before, revision, ctx);
+    }
+
+    fn start(
+        &mut self,
+        what: Asked,
+        design: &Design,
+        before: Arc<Report>,
+        revision: u64,
+        ctx: &egui::Context,
+    ) {
+        self.cancel();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let progress = Arc::new(Progress::default());
+        let (design, p, ctx, asked) = (design.clone(), progress.clone(), ctx.clone(), what.clone());
+        std::thread::spawn(move || {
+            let result = match asked {
+                Asked::Sweep => whatif::sweep_with(&design, &before, &|done, total| {
+                    p.done.store(done, Ordering::Relaxed);
+                    p.total.store(total, Ordering::Relaxed);
+                    ctx.request_repaint();
+                    !p.cancel.load(Ordering::Relaxed)
+                }),
+                Asked::One(f) => Some(vec![whatif::impact(&design, &before, f)]),
+            };
+            let _ = tx.send(result);
+            ctx.request_repaint();
+        });
+        self.job = Some(Job {
+            what,
+            revision,
+            progress,
+            rx,
+        });
+    }
+
+    /// Asks the running job to stop; the sweep stops after the candidates already being analysed.
+    pub fn cancel(&mut self) {
+        if let Some(job) = &self.job {
+            job.progress.cancel.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a job is running.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Takes a finished job's result; true while one is still running.
+    fn poll(&mut self) -> bool {
+        let Some(job) = &self.job else {
+            return false;
+        };
+        match job.rx.try_recv() {
+            Ok(impacts) => self.finish(impacts),
+            Err(TryRecvError::Empty) => return true,
+            Err(TryRecvError::Disconnected) => self.finish(None),
+        }
+        false
+    }
+
+    fn finish(&mut self, impacts: Option<Vec<Impact>>) {
+        if let Some(job) = self.job.take() {
+            self.outcome = Some(Outcome {
+                what: job.what,
+                revision: job.revision,
+                impacts,
+            });
+        }
+    }
+
+    /// Blocks until the running job (if any) finishes (tests and screenshots).
+    pub fn wait(&mut self) {
+        if let Some(job) = &self.job {
+            let r = job.rx.recv().ok().flatten();
+            self.finish(r);
+        }
+    }
+
+    /// The last finished what-if.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+}
+
+/// What the window reads from the app.
+pub struct WhatIfInputs<'a> {
+    /// The open design.
+    pub design: &'a Design,
+    /// Its revision.
+    pub revision: u64,
+    /// Its analysis, when it is up to date (a what-if compares against it).
+    pub report: Option<Arc<Report>>,
+}
+
+/// The window, when open.
+pub fn whatif_window_ui(
+    ctx: &egui::Context,
+    input: &WhatIfInputs<'_>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let running = state.whatif.poll();
+    if let (Some(f), Some(report)) = (state.whatif.requested.clone(), input.report.clone()) {
+        state.whatif.requested = None;
+        state
+            .whatif
+            .start_one(input.design, report, input.revision, f, ctx);
+    }
+    if running {
+        ctx.request_repaint_after(std::time::Duration::from_millis(100));
+    }
+    if !state.whatif.open {
+        return;
+    }
+    let mut open = true;
+    let window = egui::Window::new("Failure what-ifs")
+        .id(egui::Id::unique("whatif_window"))
+        .open(&mut open)
+        .default_width(620.0)
+        .vscroll(true);
+    super::widgets::placed(
+        window,
+        state.central_rect,
+        super::widgets::WindowSpot::TopRight,
+    )
+    .show(ctx, |ui| whatif_ui(ui, input, state, cmds));
+    if !open {
+        state.whatif.cancel();
+        state.whatif.open = false;
+    }
+}
+
+fn whatif_ui(
+    ui: &mut egui::Ui,
+    input: &WhatIfInputs<'_>,
+    state: &mut UiState,
+    cmds: &mut Vec<AppCommand>,
+) {
+    ui.label(
+        "What one failure does to the design: which switches and cables cut GPUs or storage off if they fail \
+         (the N-1 sweep: the topology's articulation points and bridges, each analysed without the part), or what \
+         losing the selected device or cable costs.",
+    );
+    ui.add_space(4.0);
+    let selected = single_failure(&state.selection);
+    ui.horizontal(|ui| {
+        let ready = input.report.is_some() && !state.whatif.running();
+        let sweep = ui
+            .add_enabled(ready, egui::Button::new("Run N-1 sweep"))
+            .on_hover_text(format!(
+                "Every single switch and cable whose loss cuts GPUs or storage off, worst first (at most {} \
+                 candidates)",
+                whatif::SWEEP_LIMIT
+            ))
+            .on_disabled_hover_text("Waits for the analysis of the current design");
+        if sweep.clicked()
+            && let Some(r) = input.report.clone()
+        {
+            state
+                .whatif
+                .start_sweep(input.design, r, input.revision, ui.ctx());
+        }
+        let one = ui
+            .add_enabled(
+                ready && selected.is_some(),
+                egui::Button::new("What if the selection fails?"),
+            )
+            .on_hover_text(
+                "The impact of losing the one device or cable selected (a rack: one of its two power feeds)",
+            )
+            .on_disabled_hover_text("Select one device, cable or rack on the canvas");
+        if one.clicked()
+            && let (Some(f), Some(r)) = (selected, input.report.clone())
+        {
+            state
+                .whatif
+                .start_one(input.design, r, input.revision, f, ui.ctx());
+        }
+    });
+    if state
+        .whatif
+        .job
+        .as_ref()
+        .is_some_and(|job| progress_ui(ui, job))
+    {
+        state.whatif.cancel();
+    }
+    if let Some(o) = &state.whatif.outcome {
+        ui.separator();
+        outcome_ui(ui, o, input.revision, cmds);
+    }
+}
+
+/// The failure the selection stands for: one device or one cable failing, or one rack losing a feed.
+fn single_failure(sel: &Selection) -> Option<Failure> {
+    match (sel.devices.len(), sel.links.len(), sel.racks.len()) {
+        (1, 0, 0) => sel.devices.first().map(|d| Failure::Device(*d)),
+        (0, 1, 0) => sel.links.first().map(|l| Failure::Link(*l)),
+        (0, 0, 1) => sel.racks.first().map(|r| Failure::Feed(*r)),
+        _ => None,
+    }
+}
+
+/// The job's progress bar and its Cancel button; true when Cancel was clicked.
+fn progress_ui(ui: &mut egui::Ui, job: &Job) -> bool {
+    let done = job.progress.done.load(Ordering::Relaxed);
+    let total = job.progress.total.load(Ordering::Relaxed);
+    let cancelling = job.progress.cancel.load(Ordering::Relaxed);
+    ui.horizontal(|ui| {
+        let (fraction, text) = match &job.what {
+            Asked::Sweep if total > 0 => (
+                done as f32 / total as f32,
+                format!("{done} of {total} candidates"),
+            ),
+            Asked::Sweep => (0.0, "finding the candidates…".to_string()),
+            Asked::One(_) => (0.0, "analysing the design without the part…".to_string()),
+        };
+        ui.add(
+            egui::ProgressBar::new(fraction)
+                .desired_width(320.0)
+                .text(if cancelling {
+                    "cancelling…".to_string()
+                } else {
+                    text
+                })
+                .animate(true),
+        );
+        ui.add_enabled(!cancelling, egui::Button::new("Cancel"))
+            .on_hover_text("Stop; the candidates already being analysed finish first")
+            .clicked()
+    })
+    .inner
+}
+
+fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppCommand>) {
+    if o.revision != revision {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            "The design has changed since: run it again for the current design.",
+        );
+    }
+    let Some(impacts) = &o.impacts else {
+        ui.label("Cancelled.");
+        return;
+    };
+    match (&o.what, impacts.len()) {
+        (Asked::Sweep, 0) => {
+            ui.label("No single switch or cable cuts GPUs or storage off.");
+            return;
+        }
+        (Asked::Sweep, n) => {
+            ui.strong(format!(
+                "{n} single failure(s) cut GPUs or storage off, worst first:"
+            ));
+        }
+        (Asked::One(_), _) => {
+            ui.strong("If it fails:");
+        }
+    }
+    egui::Grid::new("whatif_grid")
+        .striped(true)
+        .num_columns(6)
+        .show(ui, |ui| {
+            for h in [
+                "Part",
+                "GPUs reachable",
+                "Bisection",
+                "Network / GPU",
+                "Reaching storage",
+                "",
+            ] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for i in impacts {
+                impact_row(ui, i, cmds);
+            }
+        });
+}
+
+fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
+    let lost = |(a, b): (usize, usize)| b < a;
+    let bad = ui.visuals().error_fg_color;
+    let pair = |ui: &mut egui::Ui, text: String, worse: bool| {
+        if worse {
+            ui.colored_label(bad, text);
+        } else {
+            ui.label(text);
+        }
+    };
+    ui.label(&i.what);
+    let (a, b) = i.gpus_reachable;
+    pair(ui, format!("{a} -> {b}"), lost(i.gpus_reachable));
+    let (a, b) = i.bisection_gbps;
+    pair(ui, format!("{a:.0} -> {b:.0} Gb/s"), b + 1e-9 < a);
+    let (a, b) = i.inter_node_gbyte_s;
+    pair(ui, format!("{a:.1} -> {b:.1} GB/s"), b + 1e-9 < a);
+    let (a, b) = i.gpus_reaching_storage;
+    pair(ui, format!("{a} -> {b}"), lost(i.gpus_reaching_storage));
+    if ui
+        .small_button("Show")
+        .on_hover_text("Select the part on the canvas")
+        .clicked()
+    {
+        let mut sel = Selection::default();
+        match &i.failure {
+            Failure::Device(d) => {
+                sel.devices.insert(*d);
+            }
+            Failure::Link(l) => {
+                sel.links.insert(*l);
+            }
+            Failure::Feed(r) => {
+                sel.racks.insert(*r);
+            }
+            Failure::Site(_) => {}
+        }
+        if !sel.is_empty() {
+            cmds.push(AppCommand::Select(sel));
+            cmds.push(AppCommand::Fit(FitTarget::Selection));
+        }
+    }
+    ui.end_row();
+}

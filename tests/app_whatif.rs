@@ -1,0 +1,176 @@
+//! The failure what-ifs window driven through egui_kittest: View > Failure what-ifs… runs the N-1 sweep off the UI
+//! thread and lists what cuts GPUs off, worst first; "Show" selects the part; the inspector's "What if it fails?"
+//! gives one part's impact; Cancel stops a sweep.
+#![cfg(feature = "gui")]
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use racksmith::analysis::whatif::Failure;
+use racksmith::app::RacksmithApp;
+use racksmith::model::{Design, DeviceId};
+
+fn harness(design: Design) -> Harness<'static, RacksmithApp> {
+    let app = RacksmithApp::new_for_test(design);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(3);
+    h.state_mut().wait_for_analysis();
+    h.run_steps(2);
+    h
+}
+
+fn open_whatifs(h: &mut Harness<'static, RacksmithApp>) {
+    h.get_by_label("View").click();
+    h.run_steps(3);
+    h.get_by_label("Failure what-ifs…").click();
+    h.run_steps(3);
+    assert!(h.state().ui.whatif.open);
+}
+
+fn device(d: &Design, name: &str) -> DeviceId {
+    d.devices
+        .iter()
+        .find(|(_, x)| x.name == name)
+        .map(|(id, _)| *id)
+        .unwrap()
+}
+
+/// The NIC-starved sample: eight A100 servers of 8 GPUs, each with one compute NIC cabled to the one leaf. Losing
+/// the leaf leaves each server on its own: the largest group that still reaches each other is one server's 8 of
+/// 64 GPUs. Losing one server's cable cuts that server's 8 GPUs off: 56 of 64. So the sweep finds 9 single
+/// failures (the leaf and 8 cables), the leaf first.
+#[test]
+fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
+    let d = racksmith::samples::sample("a100-nic-starved").unwrap();
+    let leaf = device(&d, "leaf-01");
+    let mut h = harness(d);
+    open_whatifs(&mut h);
+    h.get_by_label("Run N-1 sweep").click();
+    h.run_steps(2);
+    h.state_mut().ui.whatif.wait();
+    h.run_steps(3);
+    let o = h.state().ui.whatif.outcome().expect("the sweep finished");
+    let impacts = o.impacts.as_ref().expect("not cancelled");
+    assert_eq!(impacts.len(), 9);
+    assert_eq!(impacts[0].failure, Failure::Device(leaf));
+    assert_eq!(impacts[0].gpus_reachable, (64, 8));
+    assert!(
+        impacts[1..]
+            .iter()
+            .all(|i| matches!(i.failure, Failure::Link(_)) && i.gpus_reachable == (64, 56))
+    );
+    // The window says so, in the user's words.
+    assert!(
+        h.query_by_label_contains("9 single failure(s) cut GPUs or storage off")
+            .is_some()
+    );
+    // The leaf's row: 8 GPUs still reach each other, none reaches storage; each cable's row: 56 and 56 (its server's
+    // 8 GPUs are cut off from both), two cells a row.
+    assert!(h.query_by_label("64 -> 8").is_some());
+    assert!(h.query_by_label("64 -> 0").is_some());
+    assert_eq!(h.query_all_by_label("64 -> 56").count(), 2 * 8);
+    // "Show" on the first row selects the leaf.
+    h.query_all_by_label("Show").next().unwrap().click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state()
+            .ui
+            .selection
+            .devices
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        vec![leaf]
+    );
+}
+
+/// One server's impact from the inspector: its 8 GPUs drop out of the 64 reachable.
+#[test]
+fn what_if_it_fails_from_the_inspector_gives_one_parts_impact() {
+    let d = racksmith::samples::sample("a100-nic-starved").unwrap();
+    let server = device(&d, "a100-03");
+    let mut h = harness(d);
+    let r = h.state().device_screen_rect(server).unwrap();
+    let p = r.center();
+    h.hover_at(p);
+    h.step();
+    h.drag_at(p);
+    h.step();
+    h.event(egui::Event::PointerButton {
+        pos: p,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(3);
+    assert!(h.state().ui.selection.devices.contains(&server));
+    h.get_by_label("What if it fails?").click();
+    h.run_steps(3);
+    h.state_mut().ui.whatif.wait();
+    h.run_steps(3);
+    assert!(h.state().ui.whatif.open);
+    let o = h.state().ui.whatif.outcome().unwrap();
+    let impacts = o.impacts.as_ref().unwrap();
+    assert_eq!(impacts.len(), 1);
+    assert_eq!(impacts[0].failure, Failure::Device(server));
+    assert_eq!(impacts[0].gpus_reachable, (64, 56));
+    assert!(h.query_by_label_contains("If it fails").is_some());
+}
+
+/// Cancel stops the sweep: the result says cancelled, lists nothing, and the sweep can run again.
+#[test]
+fn a_cancelled_sweep_lists_nothing_and_can_run_again() {
+    let d = racksmith::samples::sample("a100-nic-starved").unwrap();
+    let mut h = harness(d);
+    open_whatifs(&mut h);
+    h.get_by_label("Run N-1 sweep").click();
+    h.step();
+    // Cancel right after the frame that started the job: its thread has not finished 9 analyses by then.
+    assert!(h.state().ui.whatif.running());
+    h.state_mut().ui.whatif.cancel();
+    h.state_mut().ui.whatif.wait();
+    h.run_steps(3);
+    assert!(h.state().ui.whatif.outcome().unwrap().impacts.is_none());
+    assert!(h.query_by_label("Cancelled.").is_some());
+    h.get_by_label("Run N-1 sweep").click();
+    h.run_steps(2);
+    h.state_mut().ui.whatif.wait();
+    h.run_steps(3);
+    assert_eq!(
+        h.state()
+            .ui
+            .whatif
+            .outcome()
+            .unwrap()
+            .impacts
+            .as_ref()
+            .map(Vec::len),
+        Some(9)
+    );
+}
+
+#[test]
+fn whatif_window_snapshot() {
+    let d = racksmith::samples::sample("a100-nic-starved").unwrap();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_theme(egui::Theme::Dark)
+        .with_max_steps(40)
+        .wgpu()
+        .build_ui_state(
+            |ui, app: &mut RacksmithApp| app.show(ui),
+            RacksmithApp::new_for_test(d),
+        );
+    h.run_steps(3);
+    h.state_mut().wait_for_analysis();
+    h.run_steps(2);
+    open_whatifs(&mut h);
+    h.get_by_label("Run N-1 sweep").click();
+    h.run_steps(2);
+    h.state_mut().ui.whatif.wait();
+    h.run_steps(5);
+    h.snapshot("whatif_dark_1600x1000");
+}
