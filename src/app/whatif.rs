@@ -313,7 +313,7 @@ fn progress_ui(ui: &mut egui::Ui, job: &Job) -> bool {
 fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppCommand>) {
     if o.revision != revision {
         ui.colored_label(
-            ui.visuals().warn_fg_color,
+            super::theme::status_color(super::theme::Status::Short, ui.visuals().dark_mode),
             "The design has changed since: run it again for the current design.",
         );
     }
@@ -358,7 +358,7 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppC
 
 fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
     let lost = |(a, b): (usize, usize)| b < a;
-    let bad = ui.visuals().error_fg_color;
+    let bad = super::theme::status_color(super::theme::Status::Bad, ui.visuals().dark_mode);
     let pair = |ui: &mut egui::Ui, text: String, worse: bool| {
         if worse {
             ui.colored_label(bad, text);
