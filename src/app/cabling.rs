@@ -34,15 +34,11 @@ pub fn cable_choice_ui(
                 "Cabled {} to",
                 port_label(design, &choice.from)
             ));
+            let cabled = design.links_by_port(choice.device);
             let free: Vec<&String> = choice
                 .ports
                 .iter()
-                .filter(|p| {
-                    **p == current.port
-                        || design
-                            .link_at(&PortRef::new(choice.device, (*p).clone()))
-                            .is_none()
-                })
+                .filter(|p| **p == current.port || !cabled.contains_key(p.as_str()))
                 .collect();
             egui::ComboBox::from_id_salt("cable_choice_port")
                 .selected_text(port_label(design, &current))
