@@ -7,61 +7,86 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::RacksmithApp;
 use racksmith::catalog::Catalog;
-use racksmith::model::{Design, RackId};
+use racksmith::model::Design;
 use std::collections::BTreeMap;
 
-/// A 16-SU DGX SuperPOD H100 (511 DGX, about 15k links), fitted in a 1600x1000 window.
-fn superpod_16su() -> Harness<'static, RacksmithApp> {
+/// A 16-SU DGX SuperPOD H100 (511 DGX, 164 racks in 11 rows, 14,708 links), fitted in a window of `size`.
+fn superpod_16su(size: egui::Vec2) -> Harness<'static, RacksmithApp> {
     let catalog = Catalog::builtin().expect("catalog");
     let design = racksmith::samples::superpod_h100(&catalog, 16).expect("generate");
     let app = RacksmithApp::new_for_test(design);
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_size(size)
         .with_max_steps(20)
         .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
     h.run_steps(3);
     h
 }
 
-/// The links of a design counted per pair of racks (a rack paired with itself for the links inside it).
-fn links_per_rack_pair(d: &Design) -> BTreeMap<(RackId, RackId), usize> {
-    let mut pairs = BTreeMap::new();
+/// The links of a design counted per pair of racks, or of rows (`Rack.row`) with `by_row` (a rack or row paired
+/// with itself for the links inside it), sorted.
+fn links_per_pair(d: &Design, by_row: bool) -> Vec<usize> {
+    let mut pairs: BTreeMap<(u64, u64), usize> = BTreeMap::new();
+    let place = |dev| {
+        let rack = d.devices.get(&dev).map(|x| x.rack).expect("device");
+        if by_row {
+            u64::from(d.racks.get(&rack).expect("rack").row)
+        } else {
+            rack.0
+        }
+    };
     for l in d.links.values() {
-        let rack = |dev| d.devices.get(&dev).map(|x| x.rack).expect("device");
-        let (a, b) = (rack(l.a.device), rack(l.b.device));
+        let (a, b) = (place(l.a.device), place(l.b.device));
         *pairs.entry((a.min(b), a.max(b))).or_insert(0) += 1;
     }
-    pairs
+    let mut counts: Vec<usize> = pairs.into_values().collect();
+    counts.sort_unstable();
+    counts
+}
+
+/// Hovers a point until tooltips show (they wait for the pointer to rest).
+fn rest_at(h: &mut Harness<'static, RacksmithApp>, at: egui::Pos2) {
+    h.hover_at(at);
+    h.run_steps(40);
 }
 
 #[test]
-fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links() {
-    let mut h = superpod_16su();
+fn far_out_the_canvas_draws_one_arc_per_pair_of_rows_with_links() {
+    let mut h = superpod_16su(egui::vec2(1600.0, 1000.0));
     let app = h.state();
-    assert!(app.ui.view.zoom < 0.2, "fitted at {}", app.ui.view.zoom);
-    let pairs = links_per_rack_pair(app.design());
-    // Compute racks to their SU's leaf rack and the storage leaves, leaves to spines, spines to cores: far fewer
-    // bundles than links.
-    assert!(pairs.len() > 100 && pairs.len() * 10 < app.design().links.len());
-    assert_eq!(app.ui.canvas_drawn.bundles, pairs.len());
-    assert_eq!(app.ui.canvas_drawn.links, 0);
-    // Each bundle carries its pair's links, so together they carry every link once.
+    assert!(app.ui.view.zoom < 0.3, "fitted at {}", app.ui.view.zoom);
+    let rows = links_per_pair(app.design(), true);
     let bundles = app.link_bundles(&h.ctx);
-    let counted: BTreeMap<(RackId, RackId), usize> = bundles
+    // Compute rows to the leaf and storage rows, leaves to spines, spines to cores, and links inside rows.
+    assert!(rows.len() >= 10, "{rows:?}");
+    assert_eq!(app.ui.canvas_drawn.bundles, rows.len());
+    assert_eq!(app.ui.canvas_drawn.links, 0);
+    let mut counts: Vec<usize> = bundles.iter().map(|b| b.1).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, rows);
+    assert_eq!(counts.iter().sum::<usize>(), app.design().links.len());
+    // Hovering an arc (in the margin right of the rows) names its rows and counts their links.
+    let (text, n, at) = bundles
         .iter()
-        .map(|(a, b, n, _)| ((*a.min(b), *a.max(b)), *n))
-        .collect();
-    assert_eq!(counted, pairs);
+        .filter(|b| b.0.contains('↔'))
+        .max_by_key(|b| b.1)
+        .cloned()
+        .expect("an arc between two rows");
+    assert!(text.starts_with(&format!("{n} links, row ")), "{text}");
+    rest_at(&mut h, at);
+    assert!(h.query_by_label(&text).is_some(), "no {text:?} at {at:?}");
 
-    // A selected DGX's links are drawn one by one over the bundles.
-    let dgx = app
+    // A selected DGX's links are drawn one by one over the arcs.
+    let dgx = h
+        .state()
         .design()
         .devices
         .iter()
         .find(|(_, d)| d.name == "dgx-0001")
         .map(|(id, _)| *id)
         .expect("dgx-0001");
-    let its_links = app
+    let its_links = h
+        .state()
         .design()
         .links
         .values()
@@ -71,39 +96,49 @@ fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links() {
     h.run_steps(2);
     assert!(its_links >= 8);
     assert_eq!(h.state().ui.canvas_drawn.links, its_links);
-    assert_eq!(h.state().ui.canvas_drawn.bundles, pairs.len());
+    assert_eq!(h.state().ui.canvas_drawn.bundles, rows.len());
 }
 
 #[test]
-fn hovering_a_bundle_says_how_many_links_it_carries_and_between_which_racks() {
-    let mut h = superpod_16su();
+fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links_and_says_what_it_carries() {
+    // A tall window fits the 16-SU design at a zoom where racks are wide enough for bundles per rack.
+    let mut h = superpod_16su(egui::vec2(2400.0, 2700.0));
     let app = h.state();
-    let name = |id: RackId| app.design().racks.get(&id).expect("rack").name.clone();
-    // The busiest bundle between two different racks.
-    let (a, b, n, at) = app
-        .link_bundles(&h.ctx)
-        .into_iter()
-        .filter(|(a, b, _, _)| a != b)
-        .max_by_key(|(_, _, n, _)| *n)
-        .expect("a bundle");
-    let text = format!("{n} links, rack {} ↔ {}", name(a), name(b));
-    h.hover_at(at);
-    // Tooltips wait for the pointer to rest.
-    h.run_steps(40);
     assert!(
-        h.query_by_label(&text).is_some(),
-        "no tooltip {text:?} at {at:?}"
+        (0.3..0.75).contains(&app.ui.view.zoom),
+        "fitted at {}",
+        app.ui.view.zoom
     );
-    // Off the bundles (the window's corner of the canvas, past the racks), no bundle text.
-    let corner = h.state().ui.canvas_rect.expect("canvas").right_bottom() - egui::vec2(40.0, 40.0);
-    h.hover_at(corner);
-    h.run_steps(40);
+    let racks = links_per_pair(app.design(), false);
+    // Far fewer bundles than links.
+    assert!(racks.len() > 100 && racks.len() * 10 < app.design().links.len());
+    assert_eq!(app.ui.canvas_drawn.bundles, racks.len());
+    assert_eq!(app.ui.canvas_drawn.links, 0);
+    let bundles = app.link_bundles(&h.ctx);
+    let mut counts: Vec<usize> = bundles.iter().map(|b| b.1).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, racks);
+    // The busiest bundle between two racks with its middle off the devices (over a device, the device's hover text
+    // shows): its hover text gives the count and the racks.
+    let devices = app.device_screen_rects();
+    let (text, n, at) = bundles
+        .iter()
+        .filter(|b| b.0.contains('↔') && !devices.values().any(|r| r.expand(1.0).contains(b.2)))
+        .max_by_key(|b| b.1)
+        .cloned()
+        .expect("a bundle between two racks");
+    assert!(text.starts_with(&format!("{n} links, rack ")), "{text}");
+    rest_at(&mut h, at);
+    assert!(h.query_by_label(&text).is_some(), "no {text:?} at {at:?}");
+    // Off the bundles (the canvas's bottom right corner, past the racks), no bundle text.
+    let corner = h.state().ui.canvas_rect.expect("canvas").right_bottom() - egui::vec2(20.0, 20.0);
+    rest_at(&mut h, corner);
     assert!(h.query_by_label_contains("links, rack").is_none());
 }
 
 #[test]
 fn zoomed_in_on_part_of_the_design_links_are_drawn_one_by_one_and_culled_to_the_view() {
-    let mut h = superpod_16su();
+    let mut h = superpod_16su(egui::vec2(1600.0, 1000.0));
     {
         let view = &mut h.state_mut().ui.view;
         view.zoom = 1.0;

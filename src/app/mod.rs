@@ -257,9 +257,9 @@ impl RacksmithApp {
         canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
     }
 
-    /// The canvas's link bundles (one per pair of racks with links): the two racks, how many links, and the middle
-    /// of the bundle's curve on screen in the current view (tests hover a bundle with it).
-    pub fn link_bundles(&self, ctx: &egui::Context) -> Vec<(RackId, RackId, usize, egui::Pos2)> {
+    /// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover
+    /// text, link count and the middle of its curve on screen in the current view (tests hover a bundle with it).
+    pub fn link_bundles(&self, ctx: &egui::Context) -> Vec<(String, usize, egui::Pos2)> {
         canvas::bundle_midpoints(ctx, (&self.doc.design, self.doc.layout_revision), &self.ui)
     }
 

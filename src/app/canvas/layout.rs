@@ -27,6 +27,8 @@ pub struct RackGeom {
     pub mount: Rect,
     /// Units in the rack.
     pub height_u: u16,
+    /// The row it stands in (`Rack.row`).
+    pub row: u16,
 }
 
 impl RackGeom {
@@ -126,6 +128,7 @@ impl Layout {
                     rect,
                     mount,
                     height_u: r.height_u,
+                    row: r.row,
                 });
             }
             y += HEADER_H + f32::from(tallest) * U_H + 6.0 + GAP_Y;

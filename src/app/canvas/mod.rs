@@ -133,13 +133,14 @@ pub fn canvas_ui(
     state.canvas_drawn = paint::paint(ui, &frame, report, state, &overlays);
 }
 
-/// Links bundled per pair of racks in the current layout: the two racks, the link count and the curve's middle
-/// on screen with the current view (tests hover a bundle with it).
+/// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover
+/// text ("312 links, rack C001 ↔ N001"), link count and the middle of its curve on screen (tests hover a bundle
+/// with it).
 pub fn bundle_midpoints(
     ctx: &egui::Context,
     (design, revision): (&Design, u64),
     state: &UiState,
-) -> Vec<(crate::model::RackId, crate::model::RackId, usize, Pos2)> {
+) -> Vec<(String, usize, Pos2)> {
     let layout = layout_of(ctx, design, revision);
     let Some(rect) = state.canvas_rect else {
         return Vec::new();
@@ -147,8 +148,8 @@ pub fn bundle_midpoints(
     let t = TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
     layout
         .bundles
-        .list
+        .at(bundles::Level::at(state.view.zoom))
         .iter()
-        .map(|b| (b.racks.0, b.racks.1, b.count, t * b.midpoint()))
+        .map(|b| (bundles::bundle_label(design, b), b.count, t * b.midpoint()))
         .collect()
 }

@@ -28,16 +28,18 @@ pub(super) fn paint(
     let pointer = f.pointer.filter(|p| f.rect.contains(*p));
     paint_sites(ui, &painter, f);
     paint_racks(ui, &painter, f, report, state);
-    paint_devices(ui, &painter, f, state, overlays.hovered_device);
-    // Zoomed out, a bundle per pair of racks stands for their links; the selection's are drawn one by one.
+    // Zoomed out, a bundle per pair of racks (or rows) stands for their links, behind the devices like cable trays
+    // so the faces stay readable; the selection's links are drawn one by one over everything.
     let bundled = bundles::bundled(f.zoom, f.design.links.len());
     let loads_key = (f.revisions.0, f.revisions.1, state.load_pattern.index());
     let (bundles, hovered_bundle) = if bundled && !state.hide_links {
         let view = (&*f.layout, f.screen_from_canvas, f.visible());
+        let pointer = pointer.filter(|_| overlays.hovered_device.is_none());
         bundles::paint_bundles(&painter, view, (report, loads_key), pointer)
     } else {
         (0, None)
     };
+    paint_devices(ui, &painter, f, state, overlays.hovered_device);
     let links = paint_links(&painter, f, report, state, !bundled && !state.hide_links);
     // Badges go over the links, which start at the devices' right ends.
     let hovered_note = paint_note_badges(&painter, f, pointer);
@@ -52,7 +54,7 @@ pub(super) fn paint(
             weak,
         );
     }
-    // Hover tooltip for a note badge, else for a bundle (drawn over the devices), else for a device.
+    // Hover tooltip for a note badge, else for a bundle (off the devices), else for a device.
     let tooltips = state.drag == CanvasDrag::None
         && !state.no_tooltips
         && egui::DragAndDrop::payload::<PartDrag>(ui.ctx()).is_none();
