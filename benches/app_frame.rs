@@ -1,6 +1,7 @@
 //! CPU time of one app frame with a generated DGX SuperPOD H100 in view at 1600x1000, drawn through egui_kittest
 //! (no GPU), with the analysis on its worker thread as in the app:
 //! - `hover`: pointer moving over the canvas, the whole design fitted in view (links bundled per pair of racks);
+//! - `hover_no_pane`: the same with the inspector and analysis pane folded away (the canvas's own cost);
 //! - `zoom_0.5`: zoomed to 0.5 on the top left of the design (links still bundled);
 //! - `zoom_1.0`: zoomed to 1.0 on a part of the design, links drawn one by one (those out of view culled);
 //! - `param_change`: with the design fitted again, a frame that applies a parameter edit (the worker is handed the new revision; the frame does
@@ -62,6 +63,20 @@ fn frame(c: &mut Criterion) {
                 h.step();
             })
         });
+        // The same with the inspector and analysis pane folded away: what the canvas itself costs (the pane's
+        // per-rack table is most of the rest at 128 SU).
+        h.state_mut().ui.right_collapsed = true;
+        h.run_steps(2);
+        group.bench_function(BenchmarkId::new("hover_no_pane", format!("{su}su")), |b| {
+            b.iter(|| {
+                i = i.wrapping_add(1);
+                let f = (i % 40) as f32 / 40.0;
+                h.hover_at(canvas.lerp_inside(egui::vec2(0.2 + 0.6 * f, 0.5)));
+                h.step();
+            })
+        });
+        h.state_mut().ui.right_collapsed = false;
+        h.run_steps(2);
         // Zoomed in on the top left, then on a part of the design with links drawn one by one.
         for (zoom, offset) in [
             (0.5, egui::vec2(0.0, -200.0)),
