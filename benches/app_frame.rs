@@ -1,15 +1,17 @@
 //! CPU time of one app frame with a generated DGX SuperPOD H100 in view at 1600x1000, drawn through egui_kittest
 //! (no GPU), with the analysis on its worker thread as in the app:
-//! - `hover`: pointer moving over the canvas, the whole design fitted in view;
-//! - `zoom_0.5`: zoomed in with links drawn;
-//! - `param_change`: a frame that applies a parameter edit (the worker is handed the new revision; the frame does
+//! - `hover`: pointer moving over the canvas, the whole design fitted in view (links bundled per pair of racks);
+//! - `hover_no_pane`: the same with the inspector and analysis pane folded away (the canvas's own cost);
+//! - `zoom_0.5`: zoomed to 0.5 on the top left of the design (links still bundled);
+//! - `zoom_1.0`: zoomed to 1.0 on a part of the design, links drawn one by one (those out of view culled);
+//! - `param_change`: with the design fitted again, a frame that applies a parameter edit (the worker is handed the new revision; the frame does
 //!   not wait for it);
 //! - `figures_after_edit`: wall time from a parameter edit until the pane shows the new revision's figures
 //!   (frames keep running while the worker analyses).
 //! - `planning_slider` (1 SU, Planning window open, analysis inline): from a slider change to the frame that draws
 //!   the cards from the new analysis.
 //!
-//! Sizes: 4, 16 and 128 SU. Run with `cargo bench --bench app_frame`.
+//! Sizes: 16 and 128 SU. Run with `cargo bench --bench app_frame`.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark that cannot set up should stop loudly
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -49,7 +51,7 @@ fn frame(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(6));
-    for su in [4usize, 16, 128] {
+    for su in [16usize, 128] {
         let mut h = harness(su);
         let canvas = h.state().ui.canvas_rect.expect("canvas laid out");
         let mut i = 0u32;
@@ -61,9 +63,11 @@ fn frame(c: &mut Criterion) {
                 h.step();
             })
         });
-        h.state_mut().ui.view.zoom = 0.5;
-        h.state_mut().ui.view.offset = egui::vec2(0.0, -200.0);
-        group.bench_function(BenchmarkId::new("zoom_0.5", format!("{su}su")), |b| {
+        // The same with the inspector and analysis pane folded away: what the canvas itself costs (the pane's
+        // per-rack table is most of the rest at 128 SU).
+        h.state_mut().ui.right_collapsed = true;
+        h.run_steps(2);
+        group.bench_function(BenchmarkId::new("hover_no_pane", format!("{su}su")), |b| {
             b.iter(|| {
                 i = i.wrapping_add(1);
                 let f = (i % 40) as f32 / 40.0;
@@ -71,6 +75,31 @@ fn frame(c: &mut Criterion) {
                 h.step();
             })
         });
+        h.state_mut().ui.right_collapsed = false;
+        h.run_steps(2);
+        // Zoomed in on the top left, then on a part of the design with links drawn one by one.
+        for (zoom, offset) in [
+            (0.5, egui::vec2(0.0, -200.0)),
+            (1.0, egui::vec2(-600.0, -400.0)),
+        ] {
+            h.state_mut().ui.view.zoom = zoom;
+            h.state_mut().ui.view.offset = offset;
+            h.state_mut().ui.view.fitted = None;
+            group.bench_function(
+                BenchmarkId::new(format!("zoom_{zoom:.1}"), format!("{su}su")),
+                |b| {
+                    b.iter(|| {
+                        i = i.wrapping_add(1);
+                        let f = (i % 40) as f32 / 40.0;
+                        h.hover_at(canvas.lerp_inside(egui::vec2(0.2 + 0.6 * f, 0.5)));
+                        h.step();
+                    })
+                },
+            );
+        }
+        // Edits with the whole design in view, as after opening it.
+        h.state_mut().ui.view.fit = Some(racksmith::app::state::FitTarget::All);
+        h.run_steps(2);
         group.bench_function(BenchmarkId::new("param_change", format!("{su}su")), |b| {
             b.iter(|| {
                 i = i.wrapping_add(1);

@@ -627,7 +627,7 @@ fn power_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.strong(h);
                     }
                     ui.end_row();
-                    for x in &r.power.racks {
+                    for x in shown_racks(&r.power.racks) {
                         ui.label(&x.name);
                         let c = theme::use_text_color(ui, x.utilisation);
                         ui.colored_label(c, format!("{:.1}", x.power_w / 1000.0));
@@ -637,7 +637,28 @@ fn power_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.end_row();
                     }
                 });
+            if let Some(more) = r.power.racks.len().checked_sub(RACK_ROWS).filter(|n| *n > 0) {
+                ui.weak(format!(
+                    "The {RACK_ROWS} racks nearest their budget; {more} more in the chart and the HTML report."
+                ));
+            }
         });
+}
+
+/// Racks listed in the power table: all of them up to this many, else this many nearest their budget (a row per
+/// rack of a 1,312-rack design cost the pane about 15 ms a frame and is not read).
+const RACK_ROWS: usize = 40;
+
+/// The racks the power table lists: every rack in report order, or the [`RACK_ROWS`] nearest their budget.
+fn shown_racks(
+    racks: &[crate::analysis::power::RackPower],
+) -> Vec<&crate::analysis::power::RackPower> {
+    let mut shown: Vec<_> = racks.iter().collect();
+    if shown.len() > RACK_ROWS {
+        shown.sort_by(|a, b| b.utilisation.total_cmp(&a.utilisation));
+        shown.truncate(RACK_ROWS);
+    }
+    shown
 }
 
 /// Cooling and facility per site: IT, air and liquid heat, overhead, facility kW and PUE, coolant against the CDUs.

@@ -35,6 +35,7 @@ pub use dialogs::{
 };
 use state::{AnalysisState, Document, FitTarget, Pending, Selection, UiState};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Something a panel asks the app to do; applied after the frame.
 #[derive(Debug, Clone)]
@@ -257,6 +258,12 @@ impl RacksmithApp {
         canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
     }
 
+    /// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover
+    /// text, link count and the middle of its curve on screen in the current view (tests hover a bundle with it).
+    pub fn link_bundles(&self, ctx: &egui::Context) -> Vec<(String, usize, egui::Pos2)> {
+        canvas::bundle_midpoints(ctx, (&self.doc.design, self.doc.layout_revision), &self.ui)
+    }
+
     /// Opens the comparison of the open design (A) with another (B).
     fn compare_with(&mut self, other: Design) {
         // The open design's report is usually current already: analyse it again only when it is not.
@@ -264,7 +271,7 @@ impl RacksmithApp {
         let b = std::sync::Arc::new(crate::analysis::analyze(&other));
         self.ui.comparison = Some(state::CompareState {
             comparison: crate::analysis::compare::compare(&a, &b),
-            a_design: self.doc.design.clone(),
+            a_design: Design::clone(&self.doc.design),
             a_report: a,
             b_design: other,
             b_report: b,
@@ -295,6 +302,11 @@ impl RacksmithApp {
         canvas::device_screen_rect(&self.doc.design, &self.ui, device)
     }
 
+    /// Screen rects of every device in the current view.
+    pub fn device_screen_rects(&self) -> rustc_hash::FxHashMap<DeviceId, egui::Rect> {
+        canvas::device_screen_rects(&self.doc.design, &self.ui)
+    }
+
     /// Queues a command as a panel would (tests use this for dialogs they cannot drive).
     pub fn push(&mut self, cmd: AppCommand) {
         self.commands.push(cmd);
@@ -323,9 +335,18 @@ impl RacksmithApp {
 
     /// Applies an edit as one undo step.
     fn edit(&mut self, label: String, edit: Edit) {
-        match self.doc.history.apply(&mut self.doc.design, &label, edit) {
+        self.analysis.withdraw();
+        let relayout = changes_layout(&edit);
+        match self
+            .doc
+            .history
+            .apply(Arc::make_mut(&mut self.doc.design), &label, edit)
+        {
             Ok(()) => {
                 self.doc.revision += 1;
+                if relayout {
+                    self.doc.layout_revision = self.doc.revision;
+                }
                 self.ui.info(label);
             }
             Err(e) => self.ui.refuse(format!("{label}: refused: {e}")),
@@ -337,7 +358,8 @@ impl RacksmithApp {
             AppCommand::Edit(label, edit) => self.edit(label, edit),
             AppCommand::EditMerge(label, edit) => {
                 if self.doc.history.undo_label() == Some(label.as_str()) {
-                    self.doc.history.undo(&mut self.doc.design);
+                    self.analysis.withdraw();
+                    self.doc.history.undo(Arc::make_mut(&mut self.doc.design));
                 }
                 self.edit(label, edit);
             }
@@ -402,20 +424,28 @@ impl RacksmithApp {
 
     /// Undoes (or redoes) one step.
     fn undo_redo(&mut self, undo: bool) {
-        let done = if undo {
-            self.doc.history.undo(&mut self.doc.design)
+        let step = if undo {
+            self.doc.history.undo_label()
         } else {
-            self.doc.history.redo(&mut self.doc.design)
+            self.doc.history.redo_label()
         };
+        // Only a step that exists touches (and so maybe copies) the design.
+        let done = if step.is_none() {
+            None
+        } else if undo {
+            self.analysis.withdraw();
+            self.doc.history.undo(Arc::make_mut(&mut self.doc.design))
+        } else {
+            self.analysis.withdraw();
+            self.doc.history.redo(Arc::make_mut(&mut self.doc.design))
+        };
+        if done.is_some() {
+            self.doc.revision += 1;
+            self.doc.layout_revision = self.doc.revision;
+        }
         match (done, undo) {
-            (Some(label), true) => {
-                self.doc.revision += 1;
-                self.ui.info(format!("Undid {label}"));
-            }
-            (Some(label), false) => {
-                self.doc.revision += 1;
-                self.ui.info(format!("Redid {label}"));
-            }
+            (Some(label), true) => self.ui.info(format!("Undid {label}")),
+            (Some(label), false) => self.ui.info(format!("Redid {label}")),
             (None, true) => self.ui.info("Nothing to undo"),
             (None, false) => self.ui.info("Nothing to redo"),
         }
@@ -792,8 +822,10 @@ impl RacksmithApp {
                 let mut cmds = Vec::new();
                 let mode = self.ui.view_mode;
                 let report = self.analysis.report.as_deref();
+                let report_revision = self.analysis.report_revision;
                 let (design, revision, ui_state) =
-                    (&self.doc.design, self.doc.revision, &mut self.ui);
+                    (&*self.doc.design, self.doc.revision, &mut self.ui);
+                let layout_revision = self.doc.layout_revision;
                 let cache = &mut self.fabric_layout;
                 let mut fabric_view =
                     |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
@@ -804,9 +836,9 @@ impl RacksmithApp {
                     state::ViewMode::Racks => {
                         canvas::canvas_ui(
                             ui,
-                            (design, revision),
+                            (design, layout_revision),
                             &self.catalog,
-                            report,
+                            (report, report_revision),
                             ui_state,
                             &mut cmds,
                         );
@@ -821,9 +853,9 @@ impl RacksmithApp {
                         egui::CentralPanel::default().show(ui, |ui| {
                             canvas::canvas_ui(
                                 ui,
-                                (design, revision),
+                                (design, layout_revision),
                                 &self.catalog,
-                                report,
+                                (report, report_revision),
                                 ui_state,
                                 &mut cmds,
                             );
@@ -923,6 +955,17 @@ impl RacksmithApp {
             self.last_title = title;
         }
         files::screenshot_step(ctx, self);
+    }
+}
+
+/// Whether an edit can change where racks, devices and links are drawn (the canvas lays the design out again).
+fn changes_layout(edit: &Edit) -> bool {
+    match edit {
+        Edit::SetParams(_) | Edit::SetSite(..) | Edit::SetMeta { .. } | Edit::SetScenarios(_) => {
+            false
+        }
+        Edit::Batch(edits) => edits.iter().any(changes_layout),
+        _ => true,
     }
 }
 

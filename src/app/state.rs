@@ -10,10 +10,21 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::{Condvar, Mutex, MutexGuard};
 
+/// What the last frame of the canvas drew (tests check culling and bundling with it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CanvasDrawn {
+    /// Links drawn one by one.
+    pub links: usize,
+    /// Bundles drawn (each the links between a pair of racks, or inside one).
+    pub bundles: usize,
+}
+
 /// The open design, its undo history and file.
 pub struct Document {
-    /// The design.
-    pub design: Design,
+    /// The design, shared with the analysis worker while it analyses this revision: an edit (`Arc::make_mut`)
+    /// copies it only when the worker still holds it (the app withdraws a request not yet started first,
+    /// [`AnalysisState::withdraw`]).
+    pub design: Arc<Design>,
     /// Undo/redo stacks.
     pub history: History,
     /// The file it was loaded from or saved to.
@@ -22,17 +33,21 @@ pub struct Document {
     pub revision: u64,
     /// Revision at the last save or open.
     pub saved_revision: u64,
+    /// The revision of the last change to what the canvas lays out (racks, devices, parts, links): edits of the
+    /// parameters, sites, scenarios or the design's name leave it, so the canvas keeps its layout across them.
+    pub layout_revision: u64,
 }
 
 impl Document {
     /// A fresh document for a design (not dirty).
     pub fn new(design: Design, path: Option<PathBuf>) -> Self {
         Self {
-            design,
+            design: Arc::new(design),
             history: History::default(),
             path,
             revision: 1,
             saved_revision: 1,
+            layout_revision: 1,
         }
     }
 
@@ -43,11 +58,12 @@ impl Document {
 
     /// Replaces the document (open/new): new revision so the analysis reruns, history cleared.
     pub fn replace(&mut self, design: Design, path: Option<PathBuf>) {
-        self.design = design;
+        self.design = Arc::new(design);
         self.path = path;
         self.history.clear();
         self.revision += 1;
         self.saved_revision = self.revision;
+        self.layout_revision = self.revision;
     }
 
     /// File name for the title bar.
@@ -121,7 +137,7 @@ struct Slot {
 
 struct Job {
     revision: u64,
-    design: Design,
+    design: Arc<Design>,
     ctx: Option<egui::Context>,
 }
 
@@ -233,7 +249,12 @@ impl AnalysisState {
 
     /// Shows any finished report and asks for the document's revision if the shown one is older. Returns true
     /// while the report shown is not the document's.
-    pub fn update(&mut self, design: &Design, revision: u64, ctx: Option<&egui::Context>) -> bool {
+    pub fn update(
+        &mut self,
+        design: &Arc<Design>,
+        revision: u64,
+        ctx: Option<&egui::Context>,
+    ) -> bool {
         if self.inline {
             if self.is_stale(revision) {
                 let t = std::time::Instant::now();
@@ -259,13 +280,23 @@ impl AnalysisState {
             // The newest request replaces one not yet started.
             w.lock().job = Some(Job {
                 revision,
-                design: design.clone(),
+                design: Arc::clone(design),
                 ctx: ctx.cloned(),
             });
             w.shared.changed.notify_all();
             self.requested = revision;
         }
         true
+    }
+
+    /// Takes back a request the worker has not started, so that the document it shares can be edited in place
+    /// rather than copied; the next [`AnalysisState::update`] asks for the new revision.
+    pub fn withdraw(&mut self) {
+        if let Some(w) = &self.worker
+            && w.lock().job.take().is_some()
+        {
+            self.requested = 0;
+        }
     }
 
     /// Blocks until the worker has nothing queued or running, then shows its report (tests, exports).
@@ -310,12 +341,12 @@ mod worker_tests {
         // Three revisions asked for in a row: the worker may start the first, but the second is replaced by the
         // third before it starts, and whatever finishes, the state ends on revision 3.
         for rev in 1..=3u64 {
-            assert!(a.update(&design_with_racks(rev as usize), rev, None));
+            assert!(a.update(&Arc::new(design_with_racks(rev as usize)), rev, None));
         }
         a.wait();
         assert_eq!(a.report_revision, 3);
         assert_eq!(a.report.as_ref().map(|r| r.summary.racks), Some(3));
-        assert!(!a.update(&design_with_racks(3), 3, None));
+        assert!(!a.update(&Arc::new(design_with_racks(3)), 3, None));
         assert!(a.worker.as_ref().is_some_and(|w| {
             let slot = w.lock();
             slot.job.is_none() && slot.running.is_none()
@@ -332,7 +363,7 @@ mod worker_tests {
     #[test]
     fn inline_analysis_is_current_after_every_update() {
         let mut a = AnalysisState::inline();
-        assert!(!a.update(&design_with_racks(2), 7, None));
+        assert!(!a.update(&Arc::new(design_with_racks(2)), 7, None));
         assert_eq!(a.report_revision, 7);
         assert_eq!(a.report.as_ref().map(|r| r.summary.racks), Some(2));
         assert!(a.worker.is_none());
@@ -496,6 +527,8 @@ pub struct UiState {
     pub new_site_name: String,
     /// Whether link lines are drawn.
     pub hide_links: bool,
+    /// What the canvas drew in its last frame.
+    pub canvas_drawn: CanvasDrawn,
     /// Traffic pattern whose loads colour the links and whose bottleneck the headline shows.
     pub load_pattern: crate::analysis::pattern::Pattern,
     /// An error to show in a window (e.g. a file that did not load).

@@ -27,6 +27,8 @@ pub struct RackGeom {
     pub mount: Rect,
     /// Units in the rack.
     pub height_u: u16,
+    /// The row it stands in (`Rack.row`).
+    pub row: u16,
 }
 
 impl RackGeom {
@@ -45,6 +47,19 @@ impl RackGeom {
     }
 }
 
+/// A link's two devices and the box around their rects, canvas space: what culling needs without looking the
+/// link up in the design.
+pub struct LinkGeom {
+    /// The link.
+    pub id: LinkId,
+    /// One end's device.
+    pub a: DeviceId,
+    /// The other end's device.
+    pub b: DeviceId,
+    /// Box around both devices, canvas space.
+    pub bounds: Rect,
+}
+
 /// Where racks and devices are, in canvas space.
 #[derive(Default)]
 pub struct Layout {
@@ -56,11 +71,38 @@ pub struct Layout {
     pub devices: HashMap<DeviceId, Rect>,
     /// The links at each device (so a device's cabled ports are found without scanning every link).
     pub links_of: HashMap<DeviceId, Vec<LinkId>>,
+    /// Every link between two placed devices, in link id order (the report's order).
+    pub links: Vec<LinkGeom>,
+    /// The links bundled per pair of racks, drawn instead of the links when zoomed out.
+    pub bundles: super::bundles::Bundles,
 }
 
 impl Layout {
-    /// Lays out a design.
+    /// Lays out a design: racks, devices, and the links between them with their bundles.
     pub fn new(design: &Design) -> Self {
+        let mut layout = Self::place(design);
+        for (lid, l) in &design.links {
+            for d in [l.a.device, l.b.device] {
+                layout.links_of.entry(d).or_default().push(*lid);
+            }
+            if let (Some(ra), Some(rb)) = (
+                layout.devices.get(&l.a.device),
+                layout.devices.get(&l.b.device),
+            ) {
+                layout.links.push(LinkGeom {
+                    id: *lid,
+                    a: l.a.device,
+                    b: l.b.device,
+                    bounds: ra.union(*rb),
+                });
+            }
+        }
+        layout.bundles = super::bundles::Bundles::new(&layout, design);
+        layout
+    }
+
+    /// Places the racks and devices only.
+    fn place(design: &Design) -> Self {
         let mut rows: BTreeMap<u16, Vec<(u16, RackId, &Rack)>> = BTreeMap::new();
         for (id, r) in &design.racks {
             rows.entry(r.row).or_default().push((r.slot, *id, r));
@@ -86,6 +128,7 @@ impl Layout {
                     rect,
                     mount,
                     height_u: r.height_u,
+                    row: r.row,
                 });
             }
             y += HEADER_H + f32::from(tallest) * U_H + 6.0 + GAP_Y;
@@ -109,11 +152,6 @@ impl Layout {
                 g.unit_rect(d.position_u, h)
             };
             layout.devices.insert(*id, rect);
-        }
-        for (lid, l) in &design.links {
-            for d in [l.a.device, l.b.device] {
-                layout.links_of.entry(d).or_default().push(*lid);
-            }
         }
         layout
     }
@@ -190,7 +228,7 @@ pub fn placement(layout: &Layout, p: Pos2, h: u16, grab_u: f32) -> Option<(RackI
 
 /// Screen position of the middle of unit `u` of a rack with the current view (tests drive drags with it).
 pub fn unit_screen_pos(design: &Design, state: &UiState, rack: RackId, u: u16) -> Option<Pos2> {
-    let layout = Layout::new(design);
+    let layout = Layout::place(design);
     let g = layout.rack(rack)?;
     let t = TSTransform::new(
         state.canvas_rect?.min.to_vec2() + state.view.offset,
@@ -201,10 +239,18 @@ pub fn unit_screen_pos(design: &Design, state: &UiState, rack: RackId, u: u16) -
 
 /// Screen rect of a device with the current view.
 pub fn device_screen_rect(design: &Design, state: &UiState, device: DeviceId) -> Option<Rect> {
-    let layout = Layout::new(design);
-    let t = TSTransform::new(
-        state.canvas_rect?.min.to_vec2() + state.view.offset,
-        state.view.zoom,
-    );
-    layout.devices.get(&device).map(|r| t * *r)
+    device_screen_rects(design, state).remove(&device)
+}
+
+/// Screen rects of every device with the current view.
+pub fn device_screen_rects(design: &Design, state: &UiState) -> HashMap<DeviceId, Rect> {
+    let Some(canvas) = state.canvas_rect else {
+        return HashMap::default();
+    };
+    let t = TSTransform::new(canvas.min.to_vec2() + state.view.offset, state.view.zoom);
+    let mut devices = Layout::place(design).devices;
+    for r in devices.values_mut() {
+        *r = t * *r;
+    }
+    devices
 }

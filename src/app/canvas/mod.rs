@@ -4,6 +4,7 @@
 //! commands (and previews: ghosts, drop targets, the selection band), [`paint`] draws it all. Drags preview in UI
 //! state and commit one edit when they end.
 
+mod bundles;
 mod input;
 mod layout;
 mod paint;
@@ -18,7 +19,7 @@ use egui::emath::TSTransform;
 use egui::{Pos2, Rect, Sense};
 
 use layout::Layout;
-pub use layout::{device_screen_rect, unit_screen_pos};
+pub use layout::{device_screen_rect, device_screen_rects, unit_screen_pos};
 pub use rules::over_budget;
 
 /// What one frame of the canvas works with: where it is on screen, the view transform, the pointer and the
@@ -26,6 +27,8 @@ pub use rules::over_budget;
 struct Frame<'a> {
     design: &'a Design,
     layout: std::sync::Arc<Layout>,
+    /// The design's revision (the layout's) and the shown report's.
+    revisions: (u64, u64),
     /// The canvas on screen.
     rect: Rect,
     /// The canvas's response (clicks, drags).
@@ -42,7 +45,7 @@ struct Frame<'a> {
 impl<'a> Frame<'a> {
     fn new(
         ui: &egui::Ui,
-        design: &'a Design,
+        (design, revisions): (&'a Design, (u64, u64)),
         layout: std::sync::Arc<Layout>,
         rect: Rect,
         resp: egui::Response,
@@ -55,6 +58,7 @@ impl<'a> Frame<'a> {
         Self {
             design,
             layout,
+            revisions,
             rect,
             resp,
             screen_from_canvas,
@@ -111,19 +115,41 @@ fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> std::sync::
     }
 }
 
-/// Draws the canvas and handles its input.
+/// Draws the canvas and handles its input. `report` comes with the revision it was computed for.
 pub fn canvas_ui(
     ui: &mut egui::Ui,
     (design, revision): (&Design, u64),
     catalog: &Catalog,
-    report: Option<&Report>,
+    (report, report_revision): (Option<&Report>, u64),
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     let layout = layout_of(ui.ctx(), design, revision);
     input::view_input(ui, &resp, rect, &layout, design, state);
-    let frame = Frame::new(ui, design, layout, rect, resp, state);
+    let revisions = (revision, report_revision);
+    let frame = Frame::new(ui, (design, revisions), layout, rect, resp, state);
     let overlays = input::input(ui, &frame, catalog, state, cmds);
-    paint::paint(ui, &frame, report, state, &overlays);
+    state.canvas_drawn = paint::paint(ui, &frame, report, state, &overlays);
+}
+
+/// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover
+/// text ("312 links, rack C001 ↔ N001"), link count and the middle of its curve on screen (tests hover a bundle
+/// with it).
+pub fn bundle_midpoints(
+    ctx: &egui::Context,
+    (design, revision): (&Design, u64),
+    state: &UiState,
+) -> Vec<(String, usize, Pos2)> {
+    let layout = layout_of(ctx, design, revision);
+    let Some(rect) = state.canvas_rect else {
+        return Vec::new();
+    };
+    let t = TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
+    layout
+        .bundles
+        .at(bundles::Level::at(state.view.zoom))
+        .iter()
+        .map(|b| (bundles::bundle_label(design, b), b.count, t * b.midpoint()))
+        .collect()
 }

@@ -2,15 +2,16 @@
 //! badges, then the previews the input step found (selection band, drop targets, ghosts) and the hover tooltips.
 
 use super::layout::{RAIL_W, U_H};
-use super::{Frame, Overlays};
+use super::{Frame, Overlays, bundles};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
-use crate::app::state::{CanvasDrag, PartDrag, RackFace, UiState};
+use crate::app::state::{CanvasDrag, CanvasDrawn, PartDrag, RackFace, UiState};
 use crate::app::theme::{self, Status};
 use crate::model::{Design, Device, DeviceId, LinkId, RackId};
 use egui::emath::TSTransform;
 use egui::{Color32, Pos2, Rect, Stroke, StrokeKind, Vec2, pos2, vec2};
 use rustc_hash::FxHashMap as HashMap;
+use std::collections::BTreeSet;
 
 /// Selection outline colour.
 const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
@@ -22,16 +23,26 @@ pub(super) fn paint(
     report: Option<&Report>,
     state: &UiState,
     overlays: &Overlays,
-) {
+) -> CanvasDrawn {
     let painter = ui.painter_at(f.rect);
+    let pointer = f.pointer.filter(|p| f.rect.contains(*p));
     paint_sites(ui, &painter, f);
     paint_racks(ui, &painter, f, report, state);
+    // Zoomed out, a bundle per pair of racks (or rows) stands for their links, behind the devices like cable trays
+    // so the faces stay readable; the selection's links are drawn one by one over everything.
+    let bundled = bundles::bundled(f.zoom, f.design.links.len());
+    let loads_key = (f.revisions.0, f.revisions.1, state.load_pattern.index());
+    let (bundles, hovered_bundle) = if bundled && !state.hide_links {
+        let view = (&*f.layout, f.screen_from_canvas, f.visible());
+        let pointer = pointer.filter(|_| overlays.hovered_device.is_none());
+        bundles::paint_bundles(&painter, view, (report, loads_key), pointer)
+    } else {
+        (0, None)
+    };
     paint_devices(ui, &painter, f, state, overlays.hovered_device);
-    if !state.hide_links || !state.selection.is_empty() {
-        paint_links(&painter, f, report, state);
-    }
+    let links = paint_links(&painter, f, report, state, !bundled && !state.hide_links);
     // Badges go over the links, which start at the devices' right ends.
-    let hovered_note = paint_note_badges(&painter, f, f.pointer.filter(|p| f.rect.contains(*p)));
+    let hovered_note = paint_note_badges(&painter, f, pointer);
     paint_overlays(&painter, f, overlays);
     let weak = ui.visuals().weak_text_color();
     if f.design.racks.is_empty() {
@@ -43,7 +54,7 @@ pub(super) fn paint(
             weak,
         );
     }
-    // Hover tooltip for a note badge, else for a device.
+    // Hover tooltip for a note badge, else for a bundle (off the devices), else for a device.
     let tooltips = state.drag == CanvasDrag::None
         && !state.no_tooltips
         && egui::DragAndDrop::payload::<PartDrag>(ui.ctx()).is_none();
@@ -54,12 +65,17 @@ pub(super) fn paint(
             ui.strong(format!("Note on {whose}"));
             ui.label(note);
         });
+    } else if tooltips && let Some(i) = hovered_bundle {
+        resp.on_hover_ui_at_pointer(|ui| {
+            bundles::bundle_tooltip_ui(ui, f.design, &f.layout, (report, loads_key), i);
+        });
     } else if tooltips
         && let Some((id, d)) = overlays
             .hovered_device
             .and_then(|id| f.design.devices.get(&id).map(|d| (id, d)))
     {
-        resp.on_hover_ui_at_pointer(|ui| device_tooltip_ui(ui, f.design, id, d));
+        let links = f.layout.links_of.get(&id).map_or(0, Vec::len);
+        resp.on_hover_ui_at_pointer(|ui| device_tooltip_ui(ui, f.design, d, links));
     }
     painter.text(
         f.rect.right_bottom() - Vec2::splat(8.0),
@@ -68,6 +84,7 @@ pub(super) fn paint(
         egui::FontId::proportional(11.0),
         weak,
     );
+    CanvasDrawn { links, bundles }
 }
 
 /// Sites as floors: a frame around each site's racks with the site's name and region (designs with sites only).
@@ -344,36 +361,79 @@ fn rear_pip(r: Rect, zoom: f32, index: usize) -> Option<Rect> {
     (at.y + pip <= r.bottom() - 2.0).then(|| Rect::from_min_size(at, Vec2::splat(pip)))
 }
 
-/// Links between devices, coloured by their load under the toolbar's pattern; the hottest drawn thicker.
-fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, state: &UiState) {
-    let (design, t, zoom) = (f.design, f.screen_from_canvas, f.zoom);
-    let visible = f.visible();
+/// Links one by one, coloured by their load under the toolbar's pattern, the hottest drawn thicker: every link
+/// whose box is in view when `draw_all`, and the selection's links always (over the others). Returns how many
+/// were drawn.
+fn paint_links(
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    report: Option<&Report>,
+    state: &UiState,
+    draw_all: bool,
+) -> usize {
     let sel = &state.selection;
-    let highlight = |l: &LinkId, a: DeviceId, b: DeviceId| {
-        sel.links.contains(l) || sel.devices.contains(&a) || sel.devices.contains(&b)
-    };
-    // Far out, individual cables are noise and cost frame time: draw only the selection's.
-    let draw_all = !state.hide_links && zoom >= 0.2;
-    if !draw_all && sel.is_empty() {
-        return;
+    let mut selected: BTreeSet<LinkId> = sel.links.iter().copied().collect();
+    for d in &sel.devices {
+        selected.extend(f.layout.links_of.get(d).into_iter().flatten());
     }
-    // Loads of the chosen pattern, sorted by link id in the report.
-    let routing = report.map(|r| &r.bandwidth.routing);
-    let pattern = state.load_pattern.index();
-    let hottest = routing
-        .and_then(|r| r.patterns.get(pattern))
-        .and_then(|p| p.hottest_link);
-    let utilisation = |lid: &LinkId| -> Option<f64> {
-        let links = &routing?.links;
-        let i = links.binary_search_by_key(lid, |l| l.link).ok()?;
+    if !draw_all && selected.is_empty() {
+        return 0;
+    }
+    let mut ink = LinkInk::new(f, report, state);
+    let mut drawn = 0;
+    if draw_all {
+        let visible = f.visible();
+        for g in &f.layout.links {
+            if g.bounds.intersects(visible) && !selected.contains(&g.id) {
+                drawn += usize::from(ink.link(painter, g.id, false));
+            }
+        }
+    }
+    for lid in selected {
+        drawn += usize::from(ink.link(painter, lid, true));
+    }
+    drawn
+}
+
+/// How links are drawn in a frame: the loads of the chosen pattern and, on the rear face, each device's port
+/// order (looked up once per device per frame) so cables land on their ports' pips.
+struct LinkInk<'f, 'a> {
+    f: &'f Frame<'a>,
+    routing: Option<&'f crate::analysis::routing::RoutingReport>,
+    pattern: usize,
+    hottest: Option<LinkId>,
+    rear: bool,
+    port_order: HashMap<DeviceId, HashMap<String, usize>>,
+}
+
+impl<'f, 'a> LinkInk<'f, 'a> {
+    fn new(f: &'f Frame<'a>, report: Option<&'f Report>, state: &UiState) -> Self {
+        let routing = report.map(|r| &r.bandwidth.routing);
+        let pattern = state.load_pattern.index();
+        Self {
+            f,
+            routing,
+            pattern,
+            hottest: routing
+                .and_then(|r| r.patterns.get(pattern))
+                .and_then(|p| p.hottest_link),
+            rear: state.rack_face == RackFace::Rear,
+            port_order: HashMap::default(),
+        }
+    }
+
+    /// A link's load against its capacity under the pattern (the report's links are sorted by id).
+    fn utilisation(&self, lid: LinkId) -> Option<f64> {
+        let links = &self.routing?.links;
+        let i = links.binary_search_by_key(&lid, |l| l.link).ok()?;
         let l = links.get(i)?;
-        Some(l.loads_gbps.get(pattern).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12))
-    };
-    // On the rear face cables land on their ports' pips: each device's port order, looked up once per frame.
-    let rear = state.rack_face == RackFace::Rear;
-    let mut port_order: HashMap<DeviceId, HashMap<String, usize>> = HashMap::default();
-    let mut pip_of = |d: DeviceId, port: &str, r: Rect| -> Option<Pos2> {
-        let order = port_order.entry(d).or_insert_with(|| {
+        Some(l.loads_gbps.get(self.pattern).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12))
+    }
+
+    /// Where a port's pip is on the rear face of a device drawn at `r` (canvas space).
+    fn pip(&mut self, d: DeviceId, port: &str, r: Rect) -> Option<Pos2> {
+        let design = self.f.design;
+        let order = self.port_order.entry(d).or_insert_with(|| {
             design
                 .ports(d)
                 .into_iter()
@@ -382,65 +442,60 @@ fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, 
                 .collect()
         });
         let i = *order.get(port)?;
-        rear_pip(t * r, zoom, i).map(|p| p.center())
-    };
-    for (lid, link) in &design.links {
-        let hl = highlight(lid, link.a.device, link.b.device);
-        if !hl && !draw_all {
-            continue;
-        }
-        let (Some(ra), Some(rb)) = (
-            f.layout.devices.get(&link.a.device),
-            f.layout.devices.get(&link.b.device),
-        ) else {
-            continue;
+        rear_pip(self.f.screen_from_canvas * r, self.f.zoom, i).map(|p| p.center())
+    }
+
+    /// Draws one link (in the selection colour when `selected`); false when it is not between two placed devices.
+    fn link(&mut self, painter: &egui::Painter, lid: LinkId, selected: bool) -> bool {
+        let (f, t, zoom) = (self.f, self.f.screen_from_canvas, self.f.zoom);
+        let Some(link) = f.design.links.get(&lid) else {
+            return false;
         };
-        if !hl && !ra.union(*rb).intersects(visible) {
-            continue;
-        }
+        let (Some(ra), Some(rb)) = (
+            f.layout.devices.get(&link.a.device).copied(),
+            f.layout.devices.get(&link.b.device).copied(),
+        ) else {
+            return false;
+        };
         let mut width =
             ((link.medium.gbps() / 400.0).sqrt() as f32 * 1.6 * zoom.sqrt()).clamp(0.4, 4.0);
-        if hottest == Some(*lid) {
+        if self.hottest == Some(lid) {
             width += 2.0;
         }
-        let stroke = if hl {
+        let stroke = if selected {
             Stroke::new(width + 0.6, SELECTION)
         } else {
-            Stroke::new(width, theme::load_color(utilisation(lid), 1.0))
+            Stroke::new(width, theme::load_color(self.utilisation(lid), 1.0))
         };
         let (ca, cb) = (ra.center(), rb.center());
-        if rear
-            && let (Some(a), Some(b)) = (
-                pip_of(link.a.device, &link.a.port, *ra),
-                pip_of(link.b.device, &link.b.port, *rb),
-            )
-        {
-            // Port to port; within a rack, a curve out past the right edge so it does not run over the faces.
-            let (c1, c2) = if (ca.x - cb.x).abs() < 1.0 {
-                let x = (t * pos2(ra.right(), ca.y)).x + 18.0 + (a.y - b.y).abs() * 0.15;
-                (pos2(x, a.y), pos2(x, b.y))
-            } else {
-                (a, b)
-            };
-            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
-                [a, c1, c2, b],
+        let same_rack = (ca.x - cb.x).abs() < 1.0;
+        let pips = if self.rear {
+            self.pip(link.a.device, &link.a.port, ra)
+                .zip(self.pip(link.b.device, &link.b.port, rb))
+        } else {
+            None
+        };
+        let curve = |a: Pos2, b: Pos2, x: f32| {
+            // Within a rack, a curve out past the right edge so it does not run over the faces.
+            egui::epaint::CubicBezierShape::from_points_stroke(
+                [a, pos2(x, a.y), pos2(x, b.y), b],
                 false,
                 Color32::TRANSPARENT,
                 stroke,
-            ));
-            continue;
-        }
-        if (ca.x - cb.x).abs() < 1.0 {
-            // Same rack: a curve out to the right of the rack.
+            )
+        };
+        if let Some((a, b)) = pips {
+            // Port to port.
+            if same_rack {
+                let x = (t * pos2(ra.right(), ca.y)).x + 18.0 + (a.y - b.y).abs() * 0.15;
+                painter.add(curve(a, b, x));
+            } else {
+                painter.line_segment([a, b], stroke);
+            }
+        } else if same_rack {
             let a = t * pos2(ra.right(), ca.y);
             let b = t * pos2(rb.right(), cb.y);
-            let bulge = vec2(18.0 + (a.y - b.y).abs() * 0.15, 0.0);
-            painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
-                [a, a + bulge, b + bulge, b],
-                false,
-                Color32::TRANSPARENT,
-                stroke,
-            ));
+            painter.add(curve(a, b, a.x + 18.0 + (a.y - b.y).abs() * 0.15));
         } else {
             let (ax, bx) = if ca.x < cb.x {
                 (ra.right(), rb.left())
@@ -449,6 +504,7 @@ fn paint_links(painter: &egui::Painter, f: &Frame<'_>, report: Option<&Report>, 
             };
             painter.line_segment([t * pos2(ax, ca.y), t * pos2(bx, cb.y)], stroke);
         }
+        true
     }
 }
 
@@ -493,7 +549,8 @@ fn paint_overlays(painter: &egui::Painter, f: &Frame<'_>, overlays: &Overlays) {
     }
 }
 
-fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, id: DeviceId, d: &Device) {
+/// The hover text of a device; `links` is how many links it has.
+fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, d: &Device, links: usize) {
     let part = design.parts.get(&d.part);
     ui.strong(&d.name);
     ui.label(part.map_or_else(|| d.part.to_string(), |p| p.name.clone()));
@@ -505,11 +562,6 @@ fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, id: DeviceId, d: &Devic
     if !d.gpus.is_empty() {
         ui.label(format!("{} GPUs, {} NICs", d.gpus.len(), d.nics.len()));
     }
-    let links = design
-        .links
-        .values()
-        .filter(|l| l.a.device == id || l.b.device == id)
-        .count();
     ui.label(format!("{links} links"));
     if !d.notes.is_empty() {
         ui.separator();

@@ -1,0 +1,174 @@
+//! The canvas at scale, driven through egui_kittest: links bundled per pair of racks when zoomed out (with a hover
+//! text giving the count), links one by one and culled to the view when zoomed in, the selection's links always.
+#![cfg(feature = "gui")]
+#![allow(clippy::expect_used)] // helpers that cannot set up a test should stop it loudly
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use racksmith::app::RacksmithApp;
+use racksmith::catalog::Catalog;
+use racksmith::model::Design;
+use std::collections::BTreeMap;
+
+/// A 16-SU DGX SuperPOD H100 (511 DGX, 164 racks in 11 rows, 14,708 links), fitted in a window of `size`.
+fn superpod_16su(size: egui::Vec2) -> Harness<'static, RacksmithApp> {
+    let catalog = Catalog::builtin().expect("catalog");
+    let design = racksmith::samples::superpod_h100(&catalog, 16).expect("generate");
+    let app = RacksmithApp::new_for_test(design);
+    let mut h = Harness::builder()
+        .with_size(size)
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// The links of a design counted per pair of racks, or of rows (`Rack.row`) with `by_row` (a rack or row paired
+/// with itself for the links inside it), sorted.
+fn links_per_pair(d: &Design, by_row: bool) -> Vec<usize> {
+    let mut pairs: BTreeMap<(u64, u64), usize> = BTreeMap::new();
+    let place = |dev| {
+        let rack = d.devices.get(&dev).map(|x| x.rack).expect("device");
+        if by_row {
+            u64::from(d.racks.get(&rack).expect("rack").row)
+        } else {
+            rack.0
+        }
+    };
+    for l in d.links.values() {
+        let (a, b) = (place(l.a.device), place(l.b.device));
+        *pairs.entry((a.min(b), a.max(b))).or_insert(0) += 1;
+    }
+    let mut counts: Vec<usize> = pairs.into_values().collect();
+    counts.sort_unstable();
+    counts
+}
+
+/// Hovers a point until tooltips show (they wait for the pointer to rest).
+fn rest_at(h: &mut Harness<'static, RacksmithApp>, at: egui::Pos2) {
+    h.hover_at(at);
+    h.run_steps(40);
+}
+
+#[test]
+fn far_out_the_canvas_draws_one_arc_per_pair_of_rows_with_links() {
+    let mut h = superpod_16su(egui::vec2(1600.0, 1000.0));
+    let app = h.state();
+    assert!(app.ui.view.zoom < 0.3, "fitted at {}", app.ui.view.zoom);
+    let rows = links_per_pair(app.design(), true);
+    let bundles = app.link_bundles(&h.ctx);
+    // Compute rows to the leaf and storage rows, leaves to spines, spines to cores, and links inside rows.
+    assert!(rows.len() >= 10, "{rows:?}");
+    assert_eq!(app.ui.canvas_drawn.bundles, rows.len());
+    assert_eq!(app.ui.canvas_drawn.links, 0);
+    let mut counts: Vec<usize> = bundles.iter().map(|b| b.1).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, rows);
+    assert_eq!(counts.iter().sum::<usize>(), app.design().links.len());
+    // Hovering an arc (in the margin right of the rows) names its rows and counts their links.
+    let (text, n, at) = bundles
+        .iter()
+        .filter(|b| b.0.contains('↔'))
+        .max_by_key(|b| b.1)
+        .cloned()
+        .expect("an arc between two rows");
+    assert!(text.starts_with(&format!("{n} links, row ")), "{text}");
+    rest_at(&mut h, at);
+    assert!(h.query_by_label(&text).is_some(), "no {text:?} at {at:?}");
+
+    // A selected DGX's links are drawn one by one over the arcs.
+    let dgx = h
+        .state()
+        .design()
+        .devices
+        .iter()
+        .find(|(_, d)| d.name == "dgx-0001")
+        .map(|(id, _)| *id)
+        .expect("dgx-0001");
+    let its_links = h
+        .state()
+        .design()
+        .links
+        .values()
+        .filter(|l| l.a.device == dgx || l.b.device == dgx)
+        .count();
+    h.state_mut().ui.selection.devices.insert(dgx);
+    h.run_steps(2);
+    assert!(its_links >= 8);
+    assert_eq!(h.state().ui.canvas_drawn.links, its_links);
+    assert_eq!(h.state().ui.canvas_drawn.bundles, rows.len());
+}
+
+#[test]
+fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links_and_says_what_it_carries() {
+    // A tall window fits the 16-SU design at a zoom where racks are wide enough for bundles per rack.
+    let mut h = superpod_16su(egui::vec2(2400.0, 2700.0));
+    let app = h.state();
+    assert!(
+        (0.3..0.75).contains(&app.ui.view.zoom),
+        "fitted at {}",
+        app.ui.view.zoom
+    );
+    let racks = links_per_pair(app.design(), false);
+    // Far fewer bundles than links.
+    assert!(racks.len() > 100 && racks.len() * 10 < app.design().links.len());
+    assert_eq!(app.ui.canvas_drawn.bundles, racks.len());
+    assert_eq!(app.ui.canvas_drawn.links, 0);
+    let bundles = app.link_bundles(&h.ctx);
+    let mut counts: Vec<usize> = bundles.iter().map(|b| b.1).collect();
+    counts.sort_unstable();
+    assert_eq!(counts, racks);
+    // The busiest bundle between two racks with its middle off the devices (over a device, the device's hover text
+    // shows): its hover text gives the count and the racks.
+    let devices = app.device_screen_rects();
+    let (text, n, at) = bundles
+        .iter()
+        .filter(|b| b.0.contains('↔') && !devices.values().any(|r| r.expand(1.0).contains(b.2)))
+        .max_by_key(|b| b.1)
+        .cloned()
+        .expect("a bundle between two racks");
+    assert!(text.starts_with(&format!("{n} links, rack ")), "{text}");
+    rest_at(&mut h, at);
+    assert!(h.query_by_label(&text).is_some(), "no {text:?} at {at:?}");
+    // Off the bundles (the canvas's bottom right corner, past the racks), no bundle text.
+    let corner = h.state().ui.canvas_rect.expect("canvas").right_bottom() - egui::vec2(20.0, 20.0);
+    rest_at(&mut h, corner);
+    assert!(h.query_by_label_contains("links, rack").is_none());
+}
+
+#[test]
+fn zoomed_in_on_part_of_the_design_links_are_drawn_one_by_one_and_culled_to_the_view() {
+    let mut h = superpod_16su(egui::vec2(1600.0, 1000.0));
+    {
+        let view = &mut h.state_mut().ui.view;
+        view.zoom = 1.0;
+        view.offset = egui::vec2(-600.0, -400.0);
+        view.fitted = None;
+    }
+    h.run_steps(2);
+    let app = h.state();
+    let canvas = app.ui.canvas_rect.expect("canvas");
+    let total = app.design().links.len();
+    // Links with both ends on screen must be drawn; links with both ends left of, right of, above or below the
+    // screen must not be.
+    let rects = app.device_screen_rects();
+    // A link is drawn when the box around its two devices meets the screen; links entirely left of, right of,
+    // above or below it are not.
+    let crossing = app
+        .design()
+        .links
+        .values()
+        .filter(|l| {
+            let ra = *rects.get(&l.a.device).expect("placed");
+            let rb = *rects.get(&l.b.device).expect("placed");
+            ra.union(rb).intersects(canvas)
+        })
+        .count();
+    let drawn = app.ui.canvas_drawn.links;
+    assert_eq!(app.ui.canvas_drawn.bundles, 0);
+    assert_eq!(drawn, crossing);
+    assert!(
+        drawn > 0 && drawn * 2 < total,
+        "drew {drawn} of {total} links"
+    );
+}
