@@ -312,7 +312,7 @@ pub(super) type LoadsKey = (u64, u64, usize);
 /// The worst load of each bundle for a report and pattern, kept until either changes (one pass over the links).
 fn worst_loads_of(
     ctx: &egui::Context,
-    layout: &Layout,
+    (layout, bundles): (&Layout, &Bundles),
     report: Option<&Report>,
     key: LoadsKey,
 ) -> Option<Arc<Loads>> {
@@ -324,7 +324,7 @@ fn worst_loads_of(
     {
         return Some(loads);
     }
-    let loads = Arc::new(layout.bundles.worst_loads(layout, report, key.2));
+    let loads = Arc::new(bundles.worst_loads(layout, report, key.2));
     ctx.data_mut(|d| d.insert_temp(id, (key, loads.clone())));
     Some(loads)
 }
@@ -335,13 +335,13 @@ type Shown = (usize, [Pos2; 4], f32);
 /// Draws the bundles in view; returns how many were drawn and the one under the pointer, if any.
 pub(super) fn paint_bundles(
     painter: &egui::Painter,
-    (layout, t, visible): (&Layout, TSTransform, Rect),
+    (layout, bundles, t, visible): (&Layout, &Bundles, TSTransform, Rect),
     (report, key): (Option<&Report>, LoadsKey),
     pointer: Option<Pos2>,
 ) -> (usize, Option<(Level, usize)>) {
     let level = Level::at(t.scaling);
-    let list = layout.bundles.at(level);
-    let loads = worst_loads_of(painter.ctx(), layout, report, key);
+    let list = bundles.at(level);
+    let loads = worst_loads_of(painter.ctx(), (layout, bundles), report, key);
     let max = list.iter().map(|b| b.count).max().unwrap_or(0).max(1) as f32;
     // Rack bundles cross the racks: thin when the racks are small. Row arcs stand in the margin: full width.
     let scale = match level {
@@ -410,15 +410,16 @@ fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
 pub(super) fn bundle_tooltip_ui(
     ui: &mut egui::Ui,
     design: &Design,
-    layout: &Layout,
+    (layout, bundles): (&Layout, &Bundles),
     (report, key): (Option<&Report>, LoadsKey),
     (level, index): (Level, usize),
 ) {
-    let Some(b) = layout.bundles.at(level).get(index) else {
+    let Some(b) = bundles.at(level).get(index) else {
         return;
     };
     ui.strong(bundle_label(design, b));
-    let load = worst_loads_of(ui.ctx(), layout, report, key).and_then(|l| l.of(level, index));
+    let load =
+        worst_loads_of(ui.ctx(), (layout, bundles), report, key).and_then(|l| l.of(level, index));
     if let Some(u) = load {
         ui.label(format!("Most loaded: {:.0}% of its capacity", u * 100.0));
     }

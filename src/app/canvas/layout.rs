@@ -73,12 +73,10 @@ pub struct Layout {
     pub links_of: HashMap<DeviceId, Vec<LinkId>>,
     /// Every link between two placed devices, in link id order (the report's order).
     pub links: Vec<LinkGeom>,
-    /// The links bundled per pair of racks, drawn instead of the links when zoomed out.
-    pub bundles: super::bundles::Bundles,
 }
 
 impl Layout {
-    /// Lays out a design: racks, devices, and the links between them with their bundles.
+    /// Lays out a design: racks, devices, and the links between them.
     pub fn new(design: &Design) -> Self {
         let mut layout = Self::place(design);
         for (lid, l) in &design.links {
@@ -97,7 +95,6 @@ impl Layout {
                 });
             }
         }
-        layout.bundles = super::bundles::Bundles::new(&layout, design);
         layout
     }
 

@@ -22,11 +22,16 @@ use layout::Layout;
 pub use layout::{device_screen_rect, device_screen_rects, unit_screen_pos};
 pub use rules::over_budget;
 
+/// A design's layout and link bundles, computed once per layout revision.
+type Cached = (std::sync::Arc<Layout>, std::sync::Arc<bundles::Bundles>);
+
 /// What one frame of the canvas works with: where it is on screen, the view transform, the pointer and the
 /// layout of the design.
 struct Frame<'a> {
     design: &'a Design,
     layout: std::sync::Arc<Layout>,
+    /// The links bundled per pair of racks (and of rows), drawn instead of the links when zoomed out.
+    bundles: std::sync::Arc<bundles::Bundles>,
     /// The design's revision (the layout's) and the shown report's.
     revisions: (u64, u64),
     /// The canvas on screen.
@@ -46,7 +51,7 @@ impl<'a> Frame<'a> {
     fn new(
         ui: &egui::Ui,
         (design, revisions): (&'a Design, (u64, u64)),
-        layout: std::sync::Arc<Layout>,
+        (layout, bundles): Cached,
         rect: Rect,
         resp: egui::Response,
         state: &UiState,
@@ -58,6 +63,7 @@ impl<'a> Frame<'a> {
         Self {
             design,
             layout,
+            bundles,
             revisions,
             rect,
             resp,
@@ -102,15 +108,17 @@ struct Overlays {
 
 /// The layout of a design revision, kept between frames (laying out a 128-SU design takes milliseconds a frame
 /// would otherwise spend again while nothing changed).
-fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> std::sync::Arc<Layout> {
+fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> Cached {
     let id = egui::Id::unique("racksmith_canvas_layout");
-    let cached: Option<(u64, std::sync::Arc<Layout>)> = ctx.data(|d| d.get_temp(id));
+    let cached: Option<(u64, Cached)> = ctx.data(|d| d.get_temp(id));
     match cached {
-        Some((rev, layout)) if rev == revision => layout,
+        Some((rev, cached)) if rev == revision => cached,
         _ => {
-            let layout = std::sync::Arc::new(Layout::new(design));
-            ctx.data_mut(|d| d.insert_temp(id, (revision, layout.clone())));
-            layout
+            let layout = Layout::new(design);
+            let bundles = std::sync::Arc::new(bundles::Bundles::new(&layout, design));
+            let cached = (std::sync::Arc::new(layout), bundles);
+            ctx.data_mut(|d| d.insert_temp(id, (revision, cached.clone())));
+            cached
         }
     }
 }
@@ -125,10 +133,10 @@ pub fn canvas_ui(
     cmds: &mut Vec<AppCommand>,
 ) {
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
-    let layout = layout_of(ui.ctx(), design, revision);
-    input::view_input(ui, &resp, rect, &layout, design, state);
+    let cached = layout_of(ui.ctx(), design, revision);
+    input::view_input(ui, &resp, rect, &cached.0, design, state);
     let revisions = (revision, report_revision);
-    let frame = Frame::new(ui, (design, revisions), layout, rect, resp, state);
+    let frame = Frame::new(ui, (design, revisions), cached, rect, resp, state);
     let overlays = input::input(ui, &frame, catalog, state, cmds);
     state.canvas_drawn = paint::paint(ui, &frame, report, state, &overlays);
 }
@@ -141,13 +149,12 @@ pub fn bundle_midpoints(
     (design, revision): (&Design, u64),
     state: &UiState,
 ) -> Vec<(String, usize, Pos2)> {
-    let layout = layout_of(ctx, design, revision);
+    let (_, bundles) = layout_of(ctx, design, revision);
     let Some(rect) = state.canvas_rect else {
         return Vec::new();
     };
     let t = TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
-    layout
-        .bundles
+    bundles
         .at(bundles::Level::at(state.view.zoom))
         .iter()
         .map(|b| (bundles::bundle_label(design, b), b.count, t * b.midpoint()))

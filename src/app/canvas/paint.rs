@@ -33,7 +33,7 @@ pub(super) fn paint(
     let bundled = bundles::bundled(f.zoom, f.design.links.len());
     let loads_key = (f.revisions.0, f.revisions.1, state.load_pattern.index());
     let (bundles, hovered_bundle) = if bundled && !state.hide_links {
-        let view = (&*f.layout, f.screen_from_canvas, f.visible());
+        let view = (&*f.layout, &*f.bundles, f.screen_from_canvas, f.visible());
         let pointer = pointer.filter(|_| overlays.hovered_device.is_none());
         bundles::paint_bundles(&painter, view, (report, loads_key), pointer)
     } else {
@@ -67,7 +67,13 @@ pub(super) fn paint(
         });
     } else if tooltips && let Some(i) = hovered_bundle {
         resp.on_hover_ui_at_pointer(|ui| {
-            bundles::bundle_tooltip_ui(ui, f.design, &f.layout, (report, loads_key), i);
+            bundles::bundle_tooltip_ui(
+                ui,
+                f.design,
+                (&f.layout, &f.bundles),
+                (report, loads_key),
+                i,
+            );
         });
     } else if tooltips
         && let Some((id, d)) = overlays
