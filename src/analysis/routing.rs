@@ -1419,7 +1419,9 @@ fn orbits(f: &Fabric, csr: &Csr, classes: &[DestinationClass], products: &Produc
         }
     }
     let ingress = f.ingress.map(|v| v as u32);
-    type Form = (usize, Vec<(u64, Vec<(u32, u64)>)>);
+    // Per neighbour: the capacity to the members and the switches beyond with their capacities.
+    type Beyond = (u64, Vec<(u32, u64)>);
+    type Form = (usize, Vec<Beyond>);
     let mut forms: BTreeMap<Form, Vec<usize>> = BTreeMap::new();
     // Per class: its neighbours in canonical order.
     let mut canonical: Vec<Vec<u32>> = vec![Vec::new(); classes.len()];
@@ -1432,7 +1434,7 @@ fn orbits(f: &Fabric, csr: &Csr, classes: &[DestinationClass], products: &Produc
         if !eligible {
             continue;
         }
-        let mut sigs: Vec<((u64, Vec<(u32, u64)>), u32)> = Vec::with_capacity(key.len());
+        let mut sigs: Vec<(Beyond, u32)> = Vec::with_capacity(key.len());
         let mut ok = true;
         for &(w, cap) in key {
             let mut beyond: Vec<(u32, u64)> = Vec::new();
@@ -2041,10 +2043,10 @@ fn walk_demand(
         }
         let mut list = list;
         list.clear();
-        if let Some(b) = s.buckets.get_mut(d) {
-            if b.is_empty() {
-                *b = list;
-            }
+        if let Some(b) = s.buckets.get_mut(d)
+            && b.is_empty()
+        {
+            *b = list;
         }
     }
     // The last hop, per member: what its sources deliver to each neighbour.
