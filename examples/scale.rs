@@ -3,8 +3,8 @@
 //! Flags: `--rack-leaf` makes the sizes rack counts of the rack-per-leaf design (`samples::rack_leaf_h100`: 1872
 //! is the realistic 60k-GPU shape), `--no-file` analyses the generated design without saving and loading it,
 //! `--routing` times only the routing, `--sweep` times the N-1 sweep; `SPLIT=1` splits load and analysis into
-//! their parts, `REPEAT=n` and `LOADS=n` repeat the routing and the load. Figures are wall and CPU time: the CPU
-//! time of the measuring thread is the steadier one on a shared machine.
+//! their parts, `REPEAT=n` and `LOADS=n` repeat the routing and the load, `KEEP=DIR` keeps the saved file.
+//! Figures are wall and CPU time: the CPU time of the measuring thread is the steadier one on a shared machine.
 #![allow(clippy::expect_used)] // a measurement that cannot set up should stop loudly
 
 use racksmith::catalog::Catalog;
@@ -36,6 +36,11 @@ fn main() {
             let dir = tempfile::tempdir().expect("tempdir");
             let path = dir.path().join("d.ron");
             racksmith::io::save(&d, &path).expect("save");
+            if let Some(keep) = std::env::var_os("KEEP") {
+                // KEEP=DIR keeps a copy of the file for the CLI measurements.
+                std::fs::copy(&path, std::path::Path::new(&keep).join(format!("{su}.ron")))
+                    .expect("keep");
+            }
             eprintln!(
                 "{su}: file {:.1} MB",
                 std::fs::metadata(&path).map_or(0, |m| m.len()) as f64 / 1e6
