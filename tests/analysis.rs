@@ -245,7 +245,11 @@ fn pcie_uplink_saturation_is_found() {
         "{}",
         uplink.offered_gbyte_s
     );
-    assert!((uplink.load_gbyte_s - cap).abs() < 1e-3, "{}", uplink.load_gbyte_s);
+    assert!(
+        (uplink.load_gbyte_s - cap).abs() < 1e-3,
+        "{}",
+        uplink.load_gbyte_s
+    );
     assert!(uplink.choke);
     assert_eq!((uplink.lanes_down, uplink.lanes_up), (128, 16));
     assert!(
@@ -280,7 +284,11 @@ fn a_hop_behind_a_choke_is_judged_by_what_reaches_it() {
         "{}",
         upi.offered_gbyte_s
     );
-    assert!((upi.load_gbyte_s - cap).abs() < 1e-3, "{}", upi.load_gbyte_s);
+    assert!(
+        (upi.load_gbyte_s - cap).abs() < 1e-3,
+        "{}",
+        upi.load_gbyte_s
+    );
     assert!(!upi.choke);
     let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
     assert!(uplink.choke);

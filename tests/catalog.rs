@@ -373,5 +373,8 @@ fn files_with_the_old_gbyte_per_second_names_still_load() {
     assert_eq!(old, now);
     // What Racksmith writes uses the new names only.
     let written = racksmith::io::design_to_string(&old).unwrap();
-    assert!(!written.contains("_gbs"), "the old names are read, never written");
+    assert!(
+        !written.contains("_gbs"),
+        "the old names are read, never written"
+    );
 }

@@ -263,7 +263,12 @@ fn a100_nic_starved_names_the_nic() {
     let p = &r.bandwidth.patterns[0];
     assert!(p.pattern.starts_with("GPU network"), "{}", p.pattern);
     assert!(p.limiter.starts_with("NIC bandwidth"), "{}", p.limiter);
-    close(p.achieved_gbyte_s_per_gpu, 25.0 / 8.0, 1e-9, "achieved per GPU");
+    close(
+        p.achieved_gbyte_s_per_gpu,
+        25.0 / 8.0,
+        1e-9,
+        "achieved per GPU",
+    );
     close(p.shortfall, 8.0, 1e-9, "shortfall");
     assert!(r.summary.bottleneck.contains("NIC"));
     let f = r

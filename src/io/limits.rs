@@ -363,7 +363,11 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
     match &part.kind {
         PartKind::Gpu(g) => {
             c.num("memory_gb", g.memory_gb, Range::closed(0.0, 1e5));
-            c.num("memory_bw_gbyte_s", g.memory_bw_gbyte_s, Range::closed(0.0, 1e6));
+            c.num(
+                "memory_bw_gbyte_s",
+                g.memory_bw_gbyte_s,
+                Range::closed(0.0, 1e6),
+            );
             c.num("nvlink_gbyte_s", g.nvlink_gbyte_s, Range::closed(0.0, 1e5));
             c.pcie("pcie", &g.pcie);
             c.num(
