@@ -940,7 +940,7 @@ fn fabric(design: &Design) -> Fabric {
 
 /// GPU servers (in id order) and storage appliances with their ports and deliverable rate (Gb/s).
 fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, f64)>) {
-    let mut ports: BTreeMap<DeviceId, Vec<(Port, Option<NicRole>)>> = BTreeMap::new();
+    let mut ports: HashMap<DeviceId, Vec<(Port, Option<NicRole>)>> = HashMap::default();
     for (id, l) in &design.links {
         for (end, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
             let Some(&sw) = fabric.index.get(&other.device) else {
@@ -2311,28 +2311,26 @@ fn report(
     switch_loads: &[(Loads, Loads)],
     unroutable: &Loads,
 ) -> RoutingReport {
-    let mut links: BTreeMap<LinkId, LinkLoad> = BTreeMap::new();
+    // Collected, then sorted by link: access cables and switch cables are disjoint, so each link comes once.
+    let mut links: Vec<LinkLoad> = Vec::with_capacity(r.access.len() + f.cables.len());
     let mut put = |link: LinkId, capacity: f64, loads: Loads| {
         if loads.iter().all(|x| *x <= 0.0) {
             return;
         }
         let peak = loads.iter().copied().fold(0.0, f64::max);
-        links.insert(
+        links.push(LinkLoad {
             link,
-            LinkLoad {
-                link,
-                capacity_gbps: capacity,
-                loads_gbps: loads.iter().map(|x| round(*x, 4)).collect(),
-                utilisation: round(
-                    if capacity > 0.0 {
-                        peak / capacity
-                    } else {
-                        f64::INFINITY
-                    },
-                    6,
-                ),
-            },
-        );
+            capacity_gbps: capacity,
+            loads_gbps: loads.iter().map(|x| round(*x, 4)).collect(),
+            utilisation: round(
+                if capacity > 0.0 {
+                    peak / capacity
+                } else {
+                    f64::INFINITY
+                },
+                6,
+            ),
+        });
     };
     for (link, (up, down)) in &r.access {
         let cap = design.links.get(link).map_or(0.0, |l| l.medium.gbps());
@@ -2360,12 +2358,13 @@ fn report(
             put(*link, *g, busier);
         }
     }
+    links.sort_unstable_by_key(|l| l.link);
     let patterns = PATTERNS
         .iter()
         .enumerate()
         .map(|(i, name)| {
             let hottest = links
-                .values()
+                .iter()
                 .filter(|l| l.loads_gbps.get(i).is_some_and(|x| *x > 0.0))
                 .max_by(|a, b| {
                     let ua =
@@ -2394,7 +2393,7 @@ fn report(
                  the source port's rail (PXN)"
             .into(),
         patterns,
-        links: links.into_values().collect(),
+        links,
     }
 }
 
