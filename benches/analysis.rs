@@ -1,5 +1,7 @@
 //! Analysis and load/save at scale: generated DGX SuperPOD H100 designs of 1 to 512 scalable units (248 to
-//! 131,064 GPUs, generated in-process), the analysis on one thread and on all, and the N-1 sweep at 16 SU.
+//! 131,064 GPUs, generated in-process), the analysis on one thread and on all, and the N-1 sweep at 16 SU; and
+//! the realistic rack-per-leaf shape (1,872 racks of four DGX H100 with a leaf each, 59,904 GPUs): its analysis
+//! and its N-1 sweep (every rack leaf a single point of failure).
 //! Run with `cargo bench --no-default-features --bench analysis`; `RAYON_NUM_THREADS=1` makes every group
 //! single-threaded.
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
@@ -63,6 +65,23 @@ fn benches(c: &mut Criterion) {
             b.iter(|| black_box(racksmith::analysis::whatif::n_minus_one(d, &before)))
         });
     }
+    let racks = racksmith::samples::rack_leaf_h100(&catalog, 1872).expect("generate");
+    let before = analyze(&racks);
+    group.bench_function("sweep_rack_leaf_1872", |b| {
+        b.iter(|| black_box(racksmith::analysis::whatif::n_minus_one(&racks, &before)))
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("rack_leaf");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
+    group.bench_function("analyze_1872_racks", |b| {
+        b.iter(|| black_box(analyze(black_box(&racks))))
+    });
+    group.bench_function("analyze_1872_racks_one_thread", |b| {
+        b.iter(|| one.install(|| black_box(analyze(black_box(&racks)))))
+    });
     group.finish();
 
     let dir = tempfile::tempdir().expect("tempdir");

@@ -1,9 +1,10 @@
 //! Times file load and analysis of generated SuperPOD H100 designs: `cargo run --release --no-default-features
 //! --example scale -- 128 [256 ...]` (one size per run gives a clean peak RSS with `/usr/bin/time -v`).
-//! Flags: `--no-file` analyses the generated design without saving and loading it, `--routing` times only the
-//! routing, `--sweep` times the N-1 sweep; `SPLIT=1` splits load and analysis into their parts, `REPEAT=n` and
-//! `LOADS=n` repeat the routing and the load. Figures are wall and CPU time: the CPU time of the measuring thread
-//! is the steadier one on a shared machine.
+//! Flags: `--rack-leaf` makes the sizes rack counts of the rack-per-leaf design (`samples::rack_leaf_h100`: 1872
+//! is the realistic 60k-GPU shape), `--no-file` analyses the generated design without saving and loading it,
+//! `--routing` times only the routing, `--sweep` times the N-1 sweep; `SPLIT=1` splits load and analysis into
+//! their parts, `REPEAT=n` and `LOADS=n` repeat the routing and the load, `KEEP=DIR` keeps the saved file.
+//! Figures are wall and CPU time: the CPU time of the measuring thread is the steadier one on a shared machine.
 #![allow(clippy::expect_used)] // a measurement that cannot set up should stop loudly
 
 use racksmith::catalog::Catalog;
@@ -22,14 +23,28 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let skip_file = args.iter().any(|a| a == "--no-file");
     let only_routing = args.iter().any(|a| a == "--routing");
+    let rack_leaf = args.iter().any(|a| a == "--rack-leaf");
     for su in args.iter().filter_map(|a| a.parse::<usize>().ok()) {
-        let d = racksmith::samples::superpod_h100(&catalog, su).expect("generate");
+        let d = if rack_leaf {
+            racksmith::samples::rack_leaf_h100(&catalog, su).expect("generate")
+        } else {
+            racksmith::samples::superpod_h100(&catalog, su).expect("generate")
+        };
         let design = if skip_file {
             d
         } else {
             let dir = tempfile::tempdir().expect("tempdir");
             let path = dir.path().join("d.ron");
             racksmith::io::save(&d, &path).expect("save");
+            if let Some(keep) = std::env::var_os("KEEP") {
+                // KEEP=DIR keeps a copy of the file for the CLI measurements.
+                std::fs::copy(&path, std::path::Path::new(&keep).join(format!("{su}.ron")))
+                    .expect("keep");
+            }
+            eprintln!(
+                "{su}: file {:.1} MB",
+                std::fs::metadata(&path).map_or(0, |m| m.len()) as f64 / 1e6
+            );
             drop(d);
             let (t, c) = (Instant::now(), cpu_ms());
             let mut d = racksmith::io::load(&path).expect("load");
@@ -87,13 +102,24 @@ fn main() {
         }
         if args.iter().any(|a| a == "--sweep") {
             let before = racksmith::analysis::analyze(&design);
-            let t = Instant::now();
-            let s = racksmith::analysis::whatif::n_minus_one(&design, &before);
+            let (t, c) = (Instant::now(), cpu_ms());
+            let analysed = std::sync::atomic::AtomicUsize::new(0);
+            let s = racksmith::analysis::whatif::sweep_with(&design, &before, &|done, _| {
+                analysed.fetch_max(done, std::sync::atomic::Ordering::Relaxed);
+                true
+            })
+            .expect("not cancelled");
             eprintln!(
-                "{su} SU: N-1 sweep {:.1} ms wall, {} single points of failure",
+                "{su}: N-1 sweep {:.1} ms wall, {:.1} ms CPU (this thread), {} classes analysed, {} single points of \
+                 failure listed",
                 t.elapsed().as_secs_f64() * 1e3,
+                cpu_ms() - c,
+                analysed.into_inner(),
                 s.len()
             );
+            for i in s.iter().take(3) {
+                eprintln!("  {}", i.summary());
+            }
         }
         let (t, c) = (Instant::now(), cpu_ms());
         if only_routing {

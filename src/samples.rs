@@ -517,6 +517,116 @@ pub fn superpod(
     Ok(design)
 }
 
+/// Racks built one by one rather than in rails: `racks` compute racks, each with four DGX H100 and its own QM9700
+/// leaf carrying all 32 of their compute NICs (8 per DGX), 8 uplinks per leaf (4:1 taper at the leaf). Pods of 48
+/// racks: 8 spines per pod, every leaf one cable to each (48 down, 16 up), and 8 core planes of 16 QM9700: spine
+/// j of every pod has one cable to each core of plane j (one port per pod, so at most 64 pods = 3,072 racks).
+/// Storage is not drawn. 1,872 racks give 7,488 DGX (59,904 GPUs) and 79,872 cables, about a 10 MB file: the
+/// shape of a real design whose every rack leaf is a single point of failure for its four servers.
+pub fn rack_leaf_h100(catalog: &Catalog, racks: usize) -> Result<Design, EditError> {
+    const PER_POD: usize = 48;
+    const SPINES: usize = 8;
+    const CORES: usize = 16;
+    let pods = racks.div_ceil(PER_POD);
+    if racks == 0 || pods > 64 {
+        return Err(EditError::Refused("racks must be 1 to 3,072".into()));
+    }
+    let mut design = Design {
+        name: format!("DGX H100, {racks} racks with a leaf each"),
+        notes: "Four DGX H100 per rack on the rack's own QM9700 leaf (8 compute NICs each), 8 uplinks per leaf to the \
+                pod's spines, pods of 48 racks, 8 core planes of 16 switches."
+            .into(),
+        params: Params::default(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let mut racks_made = 0u16;
+    let mut new_rack =
+        |b: &mut Builder<'_>, name: String, budget: f64| -> Result<RackId, EditError> {
+            let (id, _) = b.add_rack("rack-42u", &name, racks_made / 16, racks_made % 16)?;
+            racks_made += 1;
+            set_budget(b, id, budget)?;
+            Ok(id)
+        };
+    let mut leaves = Vec::with_capacity(racks);
+    for r in 0..racks {
+        let rack = new_rack(&mut b, format!("C{:04}", r + 1), DGX_H100.rack_budget_w)?;
+        let leaf = b.add_device("qm9700", &format!("leaf-{:04}", r + 1), rack, 40)?;
+        for k in 0..4 {
+            let n = 4 * r + k;
+            let dgx = b.add_device(
+                "dgx-h100",
+                &format!("dgx-{:05}", n + 1),
+                rack,
+                3 + 8 * k as u16,
+            )?;
+            for nic in 0..8 {
+                link(
+                    &mut b,
+                    p(dgx, format!("nic{nic}/p1")),
+                    p(leaf, format!("p{}", 8 * k + nic + 1)),
+                    NDR,
+                    3.0,
+                    "ib-ndr-optic",
+                )?;
+            }
+        }
+        leaves.push(leaf);
+    }
+    // Switch racks: 16 x 1U switches each.
+    let mut switch_rack = RackId(0);
+    let mut in_rack = 16u16;
+    let mut switches_made = 0usize;
+    let mut add_switch = |b: &mut Builder<'_>, name: String| -> Result<DeviceId, EditError> {
+        if in_rack == 16 {
+            switch_rack = new_rack(b, format!("N{:03}", switches_made / 16 + 1), 25_000.0)?;
+            in_rack = 0;
+        }
+        let u = 2 + 2 * in_rack;
+        in_rack += 1;
+        switches_made += 1;
+        b.add_device("qm9700", &name, switch_rack, u)
+    };
+    let mut cores = Vec::with_capacity(SPINES * CORES);
+    for plane in 0..SPINES {
+        for c in 0..CORES {
+            cores.push(add_switch(
+                &mut b,
+                format!("core-{}-{:02}", plane + 1, c + 1),
+            )?);
+        }
+    }
+    for pod in 0..pods {
+        for j in 0..SPINES {
+            let spine = add_switch(&mut b, format!("spine-p{:02}-{}", pod + 1, j + 1))?;
+            for (li, leaf) in leaves.iter().skip(pod * PER_POD).take(PER_POD).enumerate() {
+                link(
+                    &mut b,
+                    p(*leaf, format!("p{}", 33 + j)),
+                    p(spine, format!("p{}", li + 1)),
+                    NDR,
+                    30.0,
+                    "ib-ndr-optic",
+                )?;
+            }
+            for c in 0..CORES {
+                let Some(&core) = cores.get(j * CORES + c) else {
+                    continue;
+                };
+                link(
+                    &mut b,
+                    p(spine, format!("p{}", PER_POD + 1 + c)),
+                    p(core, format!("p{}", pod + 1)),
+                    NDR,
+                    50.0,
+                    "ib-ndr-optic",
+                )?;
+            }
+        }
+    }
+    Ok(design)
+}
+
 /// Spine `j` of pod `pod` (SuperPOD, three tiers and more): one cable from each of the pod's 32 leaves (leaf port
 /// 33 + j, spine port = the leaf's place in the pod).
 fn pod_spine_links(

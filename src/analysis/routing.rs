@@ -10,7 +10,8 @@
 //!   proportion to their capacity (ECMP over the member cables), from the farthest switch inwards.
 //! - Servers of the same build and attachment are one group with a multiplicity. All-to-all demand is aggregated
 //!   by switch-level classes (see [`all_to_all`]), so no term grows with pairs of groups; storage read costs
-//!   groups x storage appliances; routing costs O(destination switches x switch links).
+//!   groups x storage appliances. Routing works per class of destination switches (the same switch neighbours),
+//!   and classes that the fabric's symmetry swaps (a SuperPOD's pods) are routed once, see [`route`].
 
 use super::format::round;
 use crate::model::part::{NicRole, PartKind};
@@ -933,7 +934,7 @@ fn fabric(design: &Design) -> Fabric {
 
 /// GPU servers (in id order) and storage appliances with their ports and deliverable rate (Gb/s).
 fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, f64)>) {
-    let mut ports: BTreeMap<DeviceId, Vec<(Port, Option<NicRole>)>> = BTreeMap::new();
+    let mut ports: HashMap<DeviceId, Vec<(Port, Option<NicRole>)>> = HashMap::default();
     for (id, l) in &design.links {
         for (end, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
             let Some(&sw) = fabric.index.get(&other.device) else {
@@ -1090,23 +1091,76 @@ impl Csr {
     }
 }
 
-/// What routing one destination class adds: loads per directed edge slot (2 x edge, + 1 for b to a), in the order
-/// they were computed, and the demand with no path. Applied in class order, so the sums do not depend on how many
-/// threads computed the classes.
+/// What routing one orbit of destination classes adds: loads per directed edge slot (2 x edge, + 1 for b to a), in
+/// the order they were computed, and the demand with no path. Applied in orbit order, so the sums do not depend on
+/// how many threads computed the orbits.
 type ClassLoads = (Vec<(u32, Loads)>, Loads);
 
 /// Destinations with the same switch neighbours: the key (neighbour, capacity bits) and the members.
 type DestinationClass = (Vec<(u32, u64)>, Vec<usize>);
 
+/// A relabelling of switches that is an automorphism of the switch graph (capacities included): it swaps one
+/// class's region (its members and their neighbours) with another's and leaves every other switch in place. Empty
+/// for the identity.
+#[derive(Default)]
+struct Relabel {
+    node: HashMap<u32, u32>,
+}
+
+impl Relabel {
+    fn node(&self, v: usize) -> usize {
+        if self.node.is_empty() {
+            return v;
+        }
+        self.node.get(&(v as u32)).map_or(v, |w| *w as usize)
+    }
+
+    /// A directed edge slot relabelled (edge ends are stored smaller first, so the slot's parity says whether it
+    /// runs from the smaller end).
+    fn slot(&self, slot: u32, f: &Fabric, pairs: &HashMap<(u32, u32), u32>) -> u32 {
+        if self.node.is_empty() {
+            return slot;
+        }
+        let Some(&(a, b)) = f.ends.get(slot as usize / 2) else {
+            return slot;
+        };
+        let (from, to) = if slot.is_multiple_of(2) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let (x, y) = (self.node(from), self.node(to));
+        if x == from && y == to {
+            return slot;
+        }
+        match pairs.get(&(x.min(y) as u32, x.max(y) as u32)) {
+            Some(&e) => 2 * e + u32::from(x > y),
+            None => slot,
+        }
+    }
+}
+
+/// Destination classes routed as one: a representative, and the classes an automorphism of the switch graph maps
+/// it onto whose all-to-all demand is the representative's relabelled.
+struct Orbit {
+    rep: usize,
+    others: Vec<(usize, Relabel)>,
+}
+
 /// Scratch space for routing one class, sized to the switch count and left clean after each class.
 struct Scratch {
     dist: Vec<u32>,
     order: Vec<usize>,
+    /// Demand-map traffic held at each switch during a walk.
     held: Vec<Loads>,
+    /// All-to-all (product) traffic held at each switch during a walk.
+    a2a: Vec<f64>,
     /// All-to-all demand to take out at a switch (own traffic and the products' terms of a member to itself).
     minus: Vec<f64>,
     injected: Vec<usize>,
     marked: Vec<bool>,
+    /// Switches holding demand-map traffic, by distance (the sparse walk).
+    buckets: Vec<Vec<u32>>,
     /// Per switch at distance >= 2: its next hops (neighbour, edge slot, share), a range of `hops`.
     hop_range: Vec<(u32, u32)>,
     hops: Vec<(u32, u32, f64)>,
@@ -1117,6 +1171,9 @@ struct Scratch {
     arrive: Vec<(u32, f64)>,
     dense: Vec<f64>,
     touched: Vec<u32>,
+    /// The representative's all-to-all load per edge slot (orbits of more than one class), and the slots set.
+    acc: Vec<f64>,
+    acc_touched: Vec<u32>,
 }
 
 impl Scratch {
@@ -1125,9 +1182,11 @@ impl Scratch {
             dist: vec![u32::MAX; n],
             order: Vec::new(),
             held: vec![[0.0; P]; n],
+            a2a: vec![0.0; n],
             minus: vec![0.0; n],
             injected: Vec::new(),
             marked: vec![false; n],
+            buckets: Vec::new(),
             hop_range: vec![(0, 0); n],
             hops: Vec::new(),
             slot: vec![u32::MAX; n],
@@ -1135,13 +1194,15 @@ impl Scratch {
             arrive: Vec::new(),
             dense: Vec::new(),
             touched: Vec::new(),
+            acc: Vec::new(),
+            acc_touched: Vec::new(),
         }
     }
 
-    /// Adds demand held at switch `v` before the walk (all-to-all: `plus` and `minus`, taken apart at the end).
-    fn inject(&mut self, v: usize, amount: &Loads, minus: f64) {
-        if let (Some(h), Some(m)) = (self.held.get_mut(v), self.minus.get_mut(v)) {
-            add(h, amount, 1.0);
+    /// Adds all-to-all demand held at switch `v` before the walk (`plus` and `minus`, taken apart at the end).
+    fn inject_a2a(&mut self, v: usize, plus: f64, minus: f64) {
+        if let (Some(h), Some(m)) = (self.a2a.get_mut(v), self.minus.get_mut(v)) {
+            *h += plus;
             *m += minus;
         }
         if let Some(x) = self.marked.get_mut(v)
@@ -1159,6 +1220,11 @@ impl Scratch {
         };
         self.arrive.get(lo as usize..hi as usize).unwrap_or(&[])
     }
+
+    /// The switch's distance to the class, if it has a path.
+    fn reach(&self, v: usize) -> Option<u32> {
+        self.dist.get(v).copied().filter(|d| *d != u32::MAX)
+    }
 }
 
 /// `plus - minus`, or 0 when only rounding is left (see [`CANCELLED`]).
@@ -1175,14 +1241,117 @@ fn cancel(plus: f64, minus: f64) -> f64 {
 /// per class one breadth-first search and one walk of the class's summed demand give the loads on every hop but the
 /// last (routing is linear in the demand); the last hop, neighbour to member, carries what the member's own sources
 /// deliver to that neighbour, from each source's arrival distribution over the neighbours, computed once per class.
-/// The work is O(classes x switch links) with no term per destination switch beyond its own demand and links.
+///
+/// Classes that the fabric's symmetry maps onto each other are routed once (see [`orbits`]): when an automorphism
+/// of the switch graph swaps class A's region (members and neighbours) with class B's and fixes everything else,
+/// B's distances and next hops are A's relabelled, so B's traffic is walked on A's structure. The all-to-all, which
+/// reaches every class from every leaf, is walked once for A when B's product demand is A's relabelled: B's loads
+/// are A's with the two regions swapped, so on links outside both regions the orbit adds A's load once per class,
+/// and only the links of the regions are moved one by one. The other patterns (rings, storage, serving: sparse)
+/// are walked per class over only the switches they reach. Routing toward an orbit of k classes costs one
+/// search and one all-to-all walk plus, per class, its region and its sparse traffic.
 fn route(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
     products: &Products,
 ) -> (Vec<(Loads, Loads)>, Loads) {
+    route_with(f, demand, products, true)
+}
+
+/// [`route`], with the symmetry between classes used or not (`symmetry`: the tests compare the two).
+fn route_with(
+    f: &Fabric,
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
+    symmetry: bool,
+) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
     let csr = Csr::new(f);
+    let classes = destination_classes(&csr, demand, products);
+    let orbit_list = if symmetry {
+        orbits(f, &csr, &classes, products)
+    } else {
+        (0..classes.len())
+            .map(|rep| Orbit {
+                rep,
+                others: Vec::new(),
+            })
+            .collect()
+    };
+    // Edge by its two switches, to relabel edges (only needed when some orbit has more than one class).
+    let pairs: HashMap<(u32, u32), u32> = if orbit_list.iter().any(|o| !o.others.is_empty()) {
+        f.ends
+            .iter()
+            .enumerate()
+            .map(|(e, (a, b))| ((*a as u32, *b as u32), e as u32))
+            .collect()
+    } else {
+        HashMap::default()
+    };
+    let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
+    let mut unroutable = [0.0; P];
+    let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
+        if let Some(l) = loads.get_mut(slot as usize / 2) {
+            add(
+                if slot.is_multiple_of(2) {
+                    &mut l.0
+                } else {
+                    &mut l.1
+                },
+                x,
+                1.0,
+            );
+        }
+    };
+    let ctx = Context {
+        f,
+        csr: &csr,
+        pairs: &pairs,
+        demand,
+        products,
+        classes: &classes,
+    };
+    // Orbits in parallel, a few per thread at a time (each holds its loads until applied), applied in orbit order:
+    // the same additions in the same order as one thread writing directly, so the sums are identical.
+    use rayon::prelude::*;
+    let threads = rayon::current_num_threads().max(1);
+    if threads == 1 || orbit_list.len() < 2 {
+        let mut s = Scratch::new(n);
+        for o in &orbit_list {
+            let lost = route_orbit(&ctx, o, &mut s, |slot, x| put(&mut loads, slot, x));
+            add(&mut unroutable, &lost, 1.0);
+        }
+    } else {
+        for batch in orbit_list.chunks(2 * threads) {
+            let out: Vec<ClassLoads> = batch
+                .par_iter()
+                .map_init(
+                    || Scratch::new(n),
+                    |s, o| {
+                        let mut adds = Vec::new();
+                        let lost = route_orbit(&ctx, o, s, |slot, x| adds.push((slot, *x)));
+                        (adds, lost)
+                    },
+                )
+                .collect();
+            for (adds, lost) in out {
+                for (slot, x) in &adds {
+                    put(&mut loads, *slot, x);
+                }
+                add(&mut unroutable, &lost, 1.0);
+            }
+        }
+    }
+    (loads, unroutable)
+}
+
+/// The destination switches of the demand and the products, in classes by their switch neighbours (with
+/// capacities), members in switch order.
+fn destination_classes(
+    csr: &Csr,
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
+) -> Vec<DestinationClass> {
     let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
     let mut destinations: Vec<usize> = demand
         .keys()
@@ -1200,83 +1369,312 @@ fn route(
         key.sort_unstable();
         classes.entry(key).or_default().push(t);
     }
-    let classes: Vec<DestinationClass> = classes.into_iter().collect();
-    let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
-    let mut unroutable = [0.0; P];
-    let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
-        if let Some(l) = loads.get_mut(slot as usize / 2) {
-            add(
-                if slot.is_multiple_of(2) {
-                    &mut l.0
-                } else {
-                    &mut l.1
-                },
-                x,
-                1.0,
-            );
+    classes.into_iter().collect()
+}
+
+/// What routing an orbit reads.
+struct Context<'a> {
+    f: &'a Fabric,
+    csr: &'a Csr,
+    pairs: &'a HashMap<(u32, u32), u32>,
+    demand: &'a HashMap<usize, HashMap<usize, Loads>>,
+    products: &'a Products,
+    classes: &'a [DestinationClass],
+}
+
+/// Groups the destination classes into orbits (see [`route`]). A class can share its routing when its neighbours
+/// belong to no other class's key, have no cables between them and do not include the serving ingress. Its
+/// canonical form is its size and, per neighbour in sorted order, the capacity to the members and the list of
+/// switches beyond (by id, with capacities): classes with the same form whose regions do not touch are swapped by
+/// an automorphism (members paired in id order, neighbours in canonical order; every cable of one region has its
+/// twin in the other, and the cables beyond go to the same switches). Such a class joins an orbit when, in
+/// addition, its all-to-all demand is the representative's relabelled: the same destination weights per member,
+/// the same source weights on both regions and the same own-traffic corrections. The work is linear in the cables
+/// of the classes' neighbours, plus, per class, its region times the (at most four) representatives it is tried
+/// against.
+fn orbits(f: &Fabric, csr: &Csr, classes: &[DestinationClass], products: &Products) -> Vec<Orbit> {
+    const NONE: u32 = u32::MAX;
+    const TRIES: usize = 4;
+    let n = f.adj.len();
+    let mut member_of = vec![NONE; n];
+    let mut key_of = vec![NONE; n];
+    let mut owners = vec![0u32; n];
+    for (c, (key, members)) in classes.iter().enumerate() {
+        for &t in members {
+            if let Some(x) = member_of.get_mut(t) {
+                *x = c as u32;
+            }
         }
-    };
-    // Classes in parallel, a few per thread at a time (each holds its loads until applied), applied in class order:
-    // the same additions in the same order as one thread writing directly, so the sums are identical.
-    use rayon::prelude::*;
-    let threads = rayon::current_num_threads().max(1);
-    if threads == 1 || classes.len() < 2 {
-        let mut s = Scratch::new(n);
-        for (key, members) in &classes {
-            let lost = route_class(
-                f,
-                &csr,
-                demand,
-                products,
-                key,
-                members,
-                &mut s,
-                |slot, x| put(&mut loads, slot, x),
-            );
-            add(&mut unroutable, &lost, 1.0);
-        }
-    } else {
-        for batch in classes.chunks(2 * threads) {
-            let out: Vec<ClassLoads> = batch
-                .par_iter()
-                .map_init(
-                    || Scratch::new(n),
-                    |s, (key, members)| {
-                        let mut adds = Vec::new();
-                        let lost =
-                            route_class(f, &csr, demand, products, key, members, s, |slot, x| {
-                                adds.push((slot, *x))
-                            });
-                        (adds, lost)
-                    },
-                )
-                .collect();
-            for (adds, lost) in out {
-                for (slot, x) in &adds {
-                    put(&mut loads, *slot, x);
-                }
-                add(&mut unroutable, &lost, 1.0);
+        for &(w, _) in key {
+            if let (Some(o), Some(k)) = (owners.get_mut(w as usize), key_of.get_mut(w as usize)) {
+                *o += 1;
+                *k = c as u32;
             }
         }
     }
-    (loads, unroutable)
+    let ingress = f.ingress.map(|v| v as u32);
+    // Per neighbour: the capacity to the members and the switches beyond with their capacities.
+    type Beyond = (u64, Vec<(u32, u64)>);
+    type Form = (usize, Vec<Beyond>);
+    let mut forms: BTreeMap<Form, Vec<usize>> = BTreeMap::new();
+    // Per class: its neighbours in canonical order.
+    let mut canonical: Vec<Vec<u32>> = vec![Vec::new(); classes.len()];
+    for (c, (key, members)) in classes.iter().enumerate() {
+        let eligible = !key.is_empty()
+            && key
+                .iter()
+                .all(|(w, _)| owners.get(*w as usize) == Some(&1) && Some(*w) != ingress)
+            && members.iter().all(|t| Some(*t as u32) != ingress);
+        if !eligible {
+            continue;
+        }
+        let mut sigs: Vec<(Beyond, u32)> = Vec::with_capacity(key.len());
+        let mut ok = true;
+        for &(w, cap) in key {
+            let mut beyond: Vec<(u32, u64)> = Vec::new();
+            for &(x, _, xcap, _) in csr.neighbours(w as usize) {
+                if member_of.get(x as usize) == Some(&(c as u32)) {
+                    continue;
+                }
+                if key_of.get(x as usize) == Some(&(c as u32)) {
+                    ok = false;
+                    break;
+                }
+                beyond.push((x, xcap.to_bits()));
+            }
+            if !ok {
+                break;
+            }
+            beyond.sort_unstable();
+            sigs.push(((cap, beyond), w));
+        }
+        if !ok {
+            continue;
+        }
+        sigs.sort_unstable();
+        if let Some(x) = canonical.get_mut(c) {
+            *x = sigs.iter().map(|s| s.1).collect();
+        }
+        forms
+            .entry((members.len(), sigs.into_iter().map(|s| s.0).collect()))
+            .or_default()
+            .push(c);
+    }
+    let relabel = |a: usize, b: usize| -> Option<Relabel> {
+        let (ma, mb) = (&classes.get(a)?.1, &classes.get(b)?.1);
+        let (na, nb) = (canonical.get(a)?, canonical.get(b)?);
+        if ma.len() != mb.len() || na.len() != nb.len() {
+            return None;
+        }
+        // The regions must not touch: nothing beyond a's neighbours is b's member or neighbour (b's neighbours
+        // reach the same switches beyond, so the reverse holds too).
+        for &w in na {
+            for &(x, _, _, _) in csr.neighbours(w as usize) {
+                let x = x as usize;
+                if member_of.get(x) == Some(&(b as u32)) || key_of.get(x) == Some(&(b as u32)) {
+                    return None;
+                }
+            }
+        }
+        let mut node: HashMap<u32, u32> = HashMap::default();
+        for (&x, &y) in ma.iter().zip(mb) {
+            node.insert(x as u32, y as u32);
+            node.insert(y as u32, x as u32);
+        }
+        for (&x, &y) in na.iter().zip(nb) {
+            node.insert(x, y);
+            node.insert(y, x);
+        }
+        Some(Relabel { node })
+    };
+    let same_demand = |a: usize, b: usize, r: &Relabel| -> bool {
+        let (Some((_, ma)), Some((_, mb))) = (classes.get(a), classes.get(b)) else {
+            return false;
+        };
+        let bits = |x: Option<&f64>| x.map(|y| y.to_bits());
+        let a_at = |v: &[(usize, f64)], s: u32| {
+            v.binary_search_by_key(&(s as usize), |x| x.0)
+                .ok()
+                .and_then(|i| v.get(i))
+                .map(|x| x.1.to_bits())
+        };
+        for (av, bv) in &products.terms {
+            if ma
+                .iter()
+                .zip(mb)
+                .any(|(ta, tb)| bits(bv.get(ta)) != bits(bv.get(tb)))
+            {
+                return false;
+            }
+            if r.node.iter().any(|(x, y)| a_at(av, *x) != a_at(av, *y)) {
+                return false;
+            }
+        }
+        for (ta, tb) in ma.iter().zip(mb) {
+            let own = |t: &usize, map: bool| -> Vec<(usize, u64)> {
+                let mut v: Vec<(usize, u64)> = products
+                    .own
+                    .get(t)
+                    .map_or(&[][..], Vec::as_slice)
+                    .iter()
+                    .map(|(s, x)| (if map { r.node(*s) } else { *s }, x.to_bits()))
+                    .collect();
+                v.sort_unstable();
+                v
+            };
+            if own(ta, true) != own(tb, false) {
+                return false;
+            }
+        }
+        true
+    };
+    let mut out: Vec<Orbit> = Vec::new();
+    let mut placed = vec![false; classes.len()];
+    for list in forms.into_values() {
+        let mut reps: Vec<usize> = Vec::new();
+        for c in list {
+            let mut home = None;
+            for &oi in reps.iter().take(TRIES) {
+                let Some(rep) = out.get(oi).map(|o| o.rep) else {
+                    continue;
+                };
+                if let Some(r) = relabel(rep, c)
+                    && same_demand(rep, c, &r)
+                {
+                    home = Some((oi, r));
+                    break;
+                }
+            }
+            match home {
+                Some((oi, r)) => {
+                    if let Some(o) = out.get_mut(oi) {
+                        o.others.push((c, r));
+                    }
+                }
+                None => {
+                    reps.push(out.len());
+                    out.push(Orbit {
+                        rep: c,
+                        others: Vec::new(),
+                    });
+                }
+            }
+            if let Some(p) = placed.get_mut(c) {
+                *p = true;
+            }
+        }
+    }
+    for (c, p) in placed.iter().enumerate() {
+        if !p {
+            out.push(Orbit {
+                rep: c,
+                others: Vec::new(),
+            });
+        }
+    }
+    out.sort_by_key(|o| o.rep);
+    out
 }
 
-/// Routes the demand to one class of destination switches (see [`route`]): hands each load to `emit` (directed
-/// edge slot, loads) in a fixed order and returns the demand with no path.
-#[allow(clippy::too_many_arguments)]
-fn route_class(
-    f: &Fabric,
-    csr: &Csr,
-    demand: &HashMap<usize, HashMap<usize, Loads>>,
-    products: &Products,
-    key: &[(u32, u64)],
-    members: &[usize],
+/// Routes the demand to one orbit of destination classes (see [`route`]): hands each load to `emit` (directed edge
+/// slot, loads) in a fixed order and returns the demand with no path.
+fn route_orbit(
+    ctx: &Context<'_>,
+    orbit: &Orbit,
     s: &mut Scratch,
     mut emit: impl FnMut(u32, &Loads),
 ) -> Loads {
     let mut lost = [0.0; P];
-    // Distances to the class's neighbours plus one: every switch's distance to any member.
+    let Some((key, members)) = ctx.classes.get(orbit.rep) else {
+        return lost;
+    };
+    build_structure(ctx.f, ctx.csr, key, s);
+    let one = |x: f64| {
+        let mut l = [0.0; P];
+        if let Some(y) = l.get_mut(2) {
+            *y = x;
+        }
+        l
+    };
+    if orbit.others.is_empty() {
+        let l = walk_products(ctx.csr, ctx.products, key, members, s, |slot, x| {
+            emit(slot, &one(x))
+        });
+        add(&mut lost, &one(l), 1.0);
+    } else {
+        // The representative's all-to-all loads per slot, laid onto every class of the orbit.
+        let mut acc = std::mem::take(&mut s.acc);
+        let mut touched = std::mem::take(&mut s.acc_touched);
+        if acc.len() < 2 * ctx.f.ends.len() {
+            acc.resize(2 * ctx.f.ends.len(), 0.0);
+        }
+        let l = walk_products(ctx.csr, ctx.products, key, members, s, |slot, x| {
+            if let Some(y) = acc.get_mut(slot as usize) {
+                if *y == 0.0 {
+                    touched.push(slot);
+                }
+                *y += x;
+            }
+        });
+        let k = orbit.others.len() + 1;
+        add(&mut lost, &one(l * k as f64), 1.0);
+        // Per class, the slots of the cables of both regions move to their images; every other slot stays.
+        let mut moved: HashMap<u32, u32> = HashMap::default();
+        for (_, r) in &orbit.others {
+            let mut nodes: Vec<u32> = r.node.keys().copied().collect();
+            nodes.sort_unstable();
+            for &u in &nodes {
+                for &(w, e, _, _) in ctx.csr.neighbours(u as usize) {
+                    if w < u && r.node.contains_key(&w) {
+                        continue;
+                    }
+                    for slot in [2 * e, 2 * e + 1] {
+                        let Some(&x) = acc.get(slot as usize) else {
+                            continue;
+                        };
+                        if x == 0.0 {
+                            continue;
+                        }
+                        let to = r.slot(slot, ctx.f, ctx.pairs);
+                        if to != slot {
+                            emit(to, &one(x));
+                            *moved.entry(slot).or_default() += 1;
+                        }
+                    }
+                }
+            }
+        }
+        for &slot in &touched {
+            let Some(x) = acc.get_mut(slot as usize) else {
+                continue;
+            };
+            let stay = k - moved.get(&slot).copied().unwrap_or(0) as usize;
+            if stay > 0 && *x != 0.0 {
+                emit(slot, &one(*x * stay as f64));
+            }
+            *x = 0.0;
+        }
+        touched.clear();
+        s.acc = acc;
+        s.acc_touched = touched;
+    }
+    let identity = Relabel::default();
+    let l = walk_demand(ctx, key.len(), members, &identity, s, &mut emit);
+    add(&mut lost, &l, 1.0);
+    for (c, r) in &orbit.others {
+        let Some((_, m)) = ctx.classes.get(*c) else {
+            continue;
+        };
+        let l = walk_demand(ctx, key.len(), m, r, s, &mut emit);
+        add(&mut lost, &l, 1.0);
+    }
+    clear_structure(key, s);
+    lost
+}
+
+/// Distances to the class (its neighbours at 1), every farther switch's next hops with their shares (by capacity),
+/// and how a unit held at each switch arrives at the neighbours (nearest first, from its next hops' arrivals).
+fn build_structure(f: &Fabric, csr: &Csr, key: &[(u32, u64)], s: &mut Scratch) {
     s.order.clear();
     for (i, &(w, _)) in key.iter().enumerate() {
         if let Some(d) = s.dist.get_mut(w as usize)
@@ -1307,8 +1705,6 @@ fn route_class(
             }
         }
     }
-    // Next hops of every switch farther than the neighbours, with their shares (by capacity), and how a unit held
-    // at each switch arrives at the neighbours (nearest first, from its next hops' arrivals).
     s.hops.clear();
     s.arrive.clear();
     s.dense.clear();
@@ -1372,193 +1768,10 @@ fn route_class(
             *r = (p_start, s.arrive.len() as u32);
         }
     }
+}
 
-    // The class's demand, summed at its sources. All-to-all comes from the products: a(v) x the class's b, less
-    // a member's term to itself and with each group's own traffic taken out.
-    let routable = |s: &Scratch, v: usize| s.dist.get(v).is_some_and(|d| *d != u32::MAX);
-    for &t in members {
-        for (&v, amount) in demand.get(&t).into_iter().flatten() {
-            if v != t {
-                s.inject(v, amount, 0.0);
-            }
-        }
-    }
-    for (a, b) in &products.terms {
-        let mut bc = 0.0;
-        for &t in members {
-            let Some(&bt) = b.get(&t) else { continue };
-            bc += bt;
-            if let Ok(i) = a.binary_search_by_key(&t, |x| x.0)
-                && let Some(&(_, at)) = a.get(i)
-            {
-                s.inject(t, &[0.0; P], at * bt);
-            }
-        }
-        if bc == 0.0 {
-            continue;
-        }
-        for &(v, av) in a {
-            let mut x = [0.0; P];
-            if let Some(y) = x.get_mut(2) {
-                *y = av * bc;
-            }
-            s.inject(v, &x, 0.0);
-        }
-    }
-    for &t in members {
-        for &(v, own) in products.own.get(&t).map_or(&[][..], Vec::as_slice) {
-            let mut x = [0.0; P];
-            if let Some(y) = x.get_mut(2) {
-                *y = products.net(v, t, own);
-            }
-            s.inject(v, &x, products.whole(v, t));
-        }
-    }
-    for ii in 0..s.injected.len() {
-        let Some(&v) = s.injected.get(ii) else {
-            continue;
-        };
-        let reach = routable(s, v);
-        let m = s.minus.get(v).copied().unwrap_or(0.0);
-        if let Some(h) = s.held.get_mut(v) {
-            if let Some(x) = h.get_mut(2) {
-                *x = cancel(*x, m);
-            }
-            if !reach {
-                add(&mut lost, h, 1.0);
-                *h = [0.0; P];
-            }
-        }
-        if let Some(x) = s.minus.get_mut(v) {
-            *x = 0.0;
-        }
-        if let Some(x) = s.marked.get_mut(v) {
-            *x = false;
-        }
-    }
-    s.injected.clear();
-
-    // Farthest first: each switch passes on what it holds to its next hops; the neighbours hand over below.
-    for oi in (0..s.order.len()).rev() {
-        let Some(&v) = s.order.get(oi) else { continue };
-        let Some(slot) = s.held.get_mut(v) else {
-            continue;
-        };
-        let here = std::mem::replace(slot, [0.0; P]);
-        if s.dist.get(v) == Some(&1) || here.iter().all(|x| *x == 0.0) {
-            continue;
-        }
-        let Some(&(lo, hi)) = s.hop_range.get(v) else {
-            continue;
-        };
-        if lo == hi {
-            add(&mut lost, &here, 1.0);
-            continue;
-        }
-        for hi_i in lo as usize..hi as usize {
-            let Some(&(w, slot, share)) = s.hops.get(hi_i) else {
-                continue;
-            };
-            let mut x = [0.0; P];
-            add(&mut x, &here, share);
-            emit(slot, &x);
-            if let Some(h) = s.held.get_mut(w as usize) {
-                add(h, &here, share);
-            }
-        }
-    }
-
-    // The last hop, per member: what its sources deliver to each neighbour.
-    let mut at_term: Vec<Option<Vec<f64>>> = vec![None; products.terms.len()];
-    let mut arr: Vec<Loads> = vec![[0.0; P]; key.len()];
-    let mut arr_minus: Vec<f64> = vec![0.0; key.len()];
-    for &t in members {
-        for x in arr.iter_mut() {
-            *x = [0.0; P];
-        }
-        for x in arr_minus.iter_mut() {
-            *x = 0.0;
-        }
-        for (&v, amount) in demand.get(&t).into_iter().flatten() {
-            if v == t || !routable(s, v) {
-                continue;
-            }
-            for &(i, p) in s.arrival(v) {
-                if let Some(x) = arr.get_mut(i as usize) {
-                    add(x, amount, p);
-                }
-            }
-        }
-        for (ti, (a, b)) in products.terms.iter().enumerate() {
-            let Some(&bt) = b.get(&t) else { continue };
-            let Some(slot) = at_term.get_mut(ti) else {
-                continue;
-            };
-            // What the whole source vector delivers to each neighbour, once per term and class.
-            let whole = slot.get_or_insert_with(|| {
-                let mut w = vec![0.0; key.len()];
-                for &(v, av) in a {
-                    if routable(s, v) {
-                        for &(i, p) in s.arrival(v) {
-                            if let Some(x) = w.get_mut(i as usize) {
-                                *x += av * p;
-                            }
-                        }
-                    }
-                }
-                w
-            });
-            for (x, w) in arr.iter_mut().zip(whole.iter()) {
-                if let Some(y) = x.get_mut(2) {
-                    *y += bt * w;
-                }
-            }
-            if let Ok(i) = a.binary_search_by_key(&t, |x| x.0)
-                && let Some(&(_, at)) = a.get(i)
-                && routable(s, t)
-            {
-                for &(i, p) in s.arrival(t) {
-                    if let Some(x) = arr_minus.get_mut(i as usize) {
-                        *x += at * bt * p;
-                    }
-                }
-            }
-        }
-        for &(v, own) in products.own.get(&t).map_or(&[][..], Vec::as_slice) {
-            if !routable(s, v) {
-                continue;
-            }
-            let (net, whole) = (products.net(v, t, own), products.whole(v, t));
-            for &(i, p) in s.arrival(v) {
-                if let (Some(x), Some(m)) = (arr.get_mut(i as usize), arr_minus.get_mut(i as usize))
-                {
-                    if let Some(y) = x.get_mut(2) {
-                        *y += net * p;
-                    }
-                    *m += whole * p;
-                }
-            }
-        }
-        for &(w, e, _, forward) in csr.neighbours(t) {
-            let Some(i) = s.slot.get(w as usize).copied() else {
-                continue;
-            };
-            let (Some(x), Some(m)) = (arr.get(i as usize), arr_minus.get(i as usize)) else {
-                continue;
-            };
-            let mut x = *x;
-            if let Some(y) = x.get_mut(2) {
-                *y = cancel(*y, *m);
-            }
-            if x.iter().any(|y| *y != 0.0) {
-                // From the neighbour to the member: the edge's second-to-first direction when the member is its
-                // first end.
-                emit(2 * e + u32::from(forward), &x);
-            }
-        }
-    }
-
-    // Clean up for the next class.
+/// Leaves `s` clean for the next class.
+fn clear_structure(key: &[(u32, u64)], s: &mut Scratch) {
     for &v in &s.order {
         if let Some(d) = s.dist.get_mut(v) {
             *d = u32::MAX;
@@ -1573,6 +1786,297 @@ fn route_class(
     for &(w, _) in key {
         if let Some(x) = s.slot.get_mut(w as usize) {
             *x = u32::MAX;
+        }
+    }
+}
+
+/// The all-to-all (product) demand to one class, on the structure built for it: a(v) x the class's b at every
+/// source, less a member's term to itself and with each group's own traffic taken out; walked farthest first, then
+/// the last hop per member. Emits (directed edge slot, Gb/s) and returns the traffic with no path.
+fn walk_products(
+    csr: &Csr,
+    products: &Products,
+    key: &[(u32, u64)],
+    members: &[usize],
+    s: &mut Scratch,
+    mut emit: impl FnMut(u32, f64),
+) -> f64 {
+    let mut lost = 0.0;
+    if products.terms.is_empty() {
+        return lost;
+    }
+    for (a, b) in &products.terms {
+        let mut bc = 0.0;
+        for &t in members {
+            let Some(&bt) = b.get(&t) else { continue };
+            bc += bt;
+            if let Ok(i) = a.binary_search_by_key(&t, |x| x.0)
+                && let Some(&(_, at)) = a.get(i)
+            {
+                s.inject_a2a(t, 0.0, at * bt);
+            }
+        }
+        if bc == 0.0 {
+            continue;
+        }
+        for &(v, av) in a {
+            s.inject_a2a(v, av * bc, 0.0);
+        }
+    }
+    for &t in members {
+        for &(v, own) in products.own.get(&t).map_or(&[][..], Vec::as_slice) {
+            s.inject_a2a(v, products.net(v, t, own), products.whole(v, t));
+        }
+    }
+    for ii in 0..s.injected.len() {
+        let Some(&v) = s.injected.get(ii) else {
+            continue;
+        };
+        let reach = s.reach(v).is_some();
+        let m = s.minus.get(v).copied().unwrap_or(0.0);
+        if let Some(h) = s.a2a.get_mut(v) {
+            *h = cancel(*h, m);
+            if !reach {
+                lost += *h;
+                *h = 0.0;
+            }
+        }
+        if let Some(x) = s.minus.get_mut(v) {
+            *x = 0.0;
+        }
+        if let Some(x) = s.marked.get_mut(v) {
+            *x = false;
+        }
+    }
+    s.injected.clear();
+
+    // Farthest first: each switch passes on what it holds to its next hops; the neighbours hand over below.
+    for oi in (0..s.order.len()).rev() {
+        let Some(&v) = s.order.get(oi) else { continue };
+        let Some(h) = s.a2a.get_mut(v) else { continue };
+        let here = std::mem::replace(h, 0.0);
+        if here == 0.0 || s.dist.get(v) == Some(&1) {
+            continue;
+        }
+        let Some(&(lo, hi)) = s.hop_range.get(v) else {
+            continue;
+        };
+        if lo == hi {
+            lost += here;
+            continue;
+        }
+        for hi_i in lo as usize..hi as usize {
+            let Some(&(w, slot, share)) = s.hops.get(hi_i) else {
+                continue;
+            };
+            let x = here * share;
+            emit(slot, x);
+            if let Some(h) = s.a2a.get_mut(w as usize) {
+                *h += x;
+            }
+        }
+    }
+
+    // The last hop, per member: what its sources deliver to each neighbour.
+    let mut at_term: Vec<Option<Vec<f64>>> = vec![None; products.terms.len()];
+    let mut arr: Vec<f64> = vec![0.0; key.len()];
+    let mut arr_minus: Vec<f64> = vec![0.0; key.len()];
+    for &t in members {
+        arr.fill(0.0);
+        arr_minus.fill(0.0);
+        for (ti, (a, b)) in products.terms.iter().enumerate() {
+            let Some(&bt) = b.get(&t) else { continue };
+            let Some(slot) = at_term.get_mut(ti) else {
+                continue;
+            };
+            // What the whole source vector delivers to each neighbour, once per term and class.
+            let whole = slot.get_or_insert_with(|| {
+                let mut w = vec![0.0; key.len()];
+                for &(v, av) in a {
+                    if s.reach(v).is_some() {
+                        for &(i, p) in s.arrival(v) {
+                            if let Some(x) = w.get_mut(i as usize) {
+                                *x += av * p;
+                            }
+                        }
+                    }
+                }
+                w
+            });
+            for (x, w) in arr.iter_mut().zip(whole.iter()) {
+                *x += bt * w;
+            }
+            if let Ok(i) = a.binary_search_by_key(&t, |x| x.0)
+                && let Some(&(_, at)) = a.get(i)
+                && s.reach(t).is_some()
+            {
+                for &(i, p) in s.arrival(t) {
+                    if let Some(x) = arr_minus.get_mut(i as usize) {
+                        *x += at * bt * p;
+                    }
+                }
+            }
+        }
+        for &(v, own) in products.own.get(&t).map_or(&[][..], Vec::as_slice) {
+            if s.reach(v).is_none() {
+                continue;
+            }
+            let (net, whole) = (products.net(v, t, own), products.whole(v, t));
+            for &(i, p) in s.arrival(v) {
+                if let (Some(x), Some(m)) = (arr.get_mut(i as usize), arr_minus.get_mut(i as usize))
+                {
+                    *x += net * p;
+                    *m += whole * p;
+                }
+            }
+        }
+        for &(w, e, _, forward) in csr.neighbours(t) {
+            let Some(i) = s.slot.get(w as usize).copied() else {
+                continue;
+            };
+            let (Some(x), Some(m)) = (arr.get(i as usize), arr_minus.get(i as usize)) else {
+                continue;
+            };
+            let x = cancel(*x, *m);
+            if x != 0.0 {
+                // From the neighbour to the member: the edge's second-to-first direction when the member is its
+                // first end.
+                emit(2 * e + u32::from(forward), x);
+            }
+        }
+    }
+    lost
+}
+
+/// The demand map's traffic (rings, storage, serving) to `members`, one class, on the structure built for the
+/// class `relabel` maps them onto (the identity for the representative itself): injected at the relabelled
+/// sources, walked farthest first over only the switches it reaches, each load emitted on the relabelled edge;
+/// the last hop is on the members' own cables. Returns the traffic with no path.
+fn walk_demand(
+    ctx: &Context<'_>,
+    key_len: usize,
+    members: &[usize],
+    relabel: &Relabel,
+    s: &mut Scratch,
+    emit: &mut impl FnMut(u32, &Loads),
+) -> Loads {
+    let mut lost = [0.0; P];
+    let mut any = false;
+    for &t in members {
+        for (&v, amount) in ctx.demand.get(&t).into_iter().flatten() {
+            if v == t {
+                continue;
+            }
+            let v = relabel.node(v);
+            let Some(d) = s.reach(v) else {
+                add(&mut lost, amount, 1.0);
+                continue;
+            };
+            any = true;
+            if let Some(h) = s.held.get_mut(v) {
+                add(h, amount, 1.0);
+            }
+            if let Some(m) = s.marked.get_mut(v)
+                && !*m
+            {
+                *m = true;
+                let d = d as usize;
+                if s.buckets.len() <= d {
+                    s.buckets.resize_with(d + 1, Vec::new);
+                }
+                if let Some(b) = s.buckets.get_mut(d) {
+                    b.push(v as u32);
+                }
+            }
+        }
+    }
+    if !any {
+        return lost;
+    }
+    // Farthest first; a switch's next hops are one nearer, so each bucket is complete when its turn comes.
+    for d in (0..s.buckets.len()).rev() {
+        let Some(list) = s.buckets.get_mut(d).map(std::mem::take) else {
+            continue;
+        };
+        for &v in &list {
+            let v = v as usize;
+            if let Some(m) = s.marked.get_mut(v) {
+                *m = false;
+            }
+            let Some(h) = s.held.get_mut(v) else { continue };
+            let here = std::mem::replace(h, [0.0; P]);
+            if d <= 1 || here.iter().all(|x| *x == 0.0) {
+                continue;
+            }
+            let Some(&(lo, hi)) = s.hop_range.get(v) else {
+                continue;
+            };
+            if lo == hi {
+                add(&mut lost, &here, 1.0);
+                continue;
+            }
+            for hi_i in lo as usize..hi as usize {
+                let Some(&(w, slot, share)) = s.hops.get(hi_i) else {
+                    continue;
+                };
+                let mut x = [0.0; P];
+                add(&mut x, &here, share);
+                emit(relabel.slot(slot, ctx.f, ctx.pairs), &x);
+                if let Some(h) = s.held.get_mut(w as usize) {
+                    add(h, &here, share);
+                }
+                if let Some(m) = s.marked.get_mut(w as usize)
+                    && !*m
+                {
+                    *m = true;
+                    if let Some(b) = s.buckets.get_mut(d - 1) {
+                        b.push(w);
+                    }
+                }
+            }
+        }
+        let mut list = list;
+        list.clear();
+        if let Some(b) = s.buckets.get_mut(d)
+            && b.is_empty()
+        {
+            *b = list;
+        }
+    }
+    // The last hop, per member: what its sources deliver to each neighbour.
+    let mut arr: Vec<Loads> = vec![[0.0; P]; key_len];
+    for &t in members {
+        let mut some = false;
+        for (&v, amount) in ctx.demand.get(&t).into_iter().flatten() {
+            if v == t {
+                continue;
+            }
+            let v = relabel.node(v);
+            if s.reach(v).is_none() {
+                continue;
+            }
+            for &(i, p) in s.arrival(v) {
+                if let Some(x) = arr.get_mut(i as usize) {
+                    add(x, amount, p);
+                    some = true;
+                }
+            }
+        }
+        if !some {
+            continue;
+        }
+        for &(w, e, _, forward) in ctx.csr.neighbours(t) {
+            let Some(i) = s.slot.get(relabel.node(w as usize)).copied() else {
+                continue;
+            };
+            if let Some(x) = arr.get(i as usize)
+                && x.iter().any(|y| *y != 0.0)
+            {
+                emit(2 * e + u32::from(forward), x);
+            }
+        }
+        for x in arr.iter_mut() {
+            *x = [0.0; P];
         }
     }
     lost
@@ -1801,28 +2305,26 @@ fn report(
     switch_loads: &[(Loads, Loads)],
     unroutable: &Loads,
 ) -> RoutingReport {
-    let mut links: BTreeMap<LinkId, LinkLoad> = BTreeMap::new();
+    // Collected, then sorted by link: access cables and switch cables are disjoint, so each link comes once.
+    let mut links: Vec<LinkLoad> = Vec::with_capacity(r.access.len() + f.cables.len());
     let mut put = |link: LinkId, capacity: f64, loads: Loads| {
         if loads.iter().all(|x| *x <= 0.0) {
             return;
         }
         let peak = loads.iter().copied().fold(0.0, f64::max);
-        links.insert(
+        links.push(LinkLoad {
             link,
-            LinkLoad {
-                link,
-                capacity_gbps: capacity,
-                loads_gbps: loads.iter().map(|x| round(*x, 4)).collect(),
-                utilisation: round(
-                    if capacity > 0.0 {
-                        peak / capacity
-                    } else {
-                        f64::INFINITY
-                    },
-                    6,
-                ),
-            },
-        );
+            capacity_gbps: capacity,
+            loads_gbps: loads.iter().map(|x| round(*x, 4)).collect(),
+            utilisation: round(
+                if capacity > 0.0 {
+                    peak / capacity
+                } else {
+                    f64::INFINITY
+                },
+                6,
+            ),
+        });
     };
     for (link, (up, down)) in &r.access {
         let cap = design.links.get(link).map_or(0.0, |l| l.medium.gbps());
@@ -1850,12 +2352,13 @@ fn report(
             put(*link, *g, busier);
         }
     }
+    links.sort_unstable_by_key(|l| l.link);
     let patterns = PATTERNS
         .iter()
         .enumerate()
         .map(|(i, name)| {
             let hottest = links
-                .values()
+                .iter()
                 .filter(|l| l.loads_gbps.get(i).is_some_and(|x| *x > 0.0))
                 .max_by(|a, b| {
                     let ua =
@@ -1884,7 +2387,7 @@ fn report(
                  the source port's rail (PXN)"
             .into(),
         patterns,
-        links: links.into_values().collect(),
+        links,
     }
 }
 
@@ -2078,6 +2581,106 @@ mod tests {
                 }
             }
             for k in 0..P {
+                close(fast_lost[k], slow_lost[k], &format!("unroutable {k}"));
+            }
+        }
+    }
+
+    /// The link between two named devices (the first one found).
+    fn link_between(d: &Design, a: &str, b: &str) -> LinkId {
+        let id = |name: &str| {
+            d.devices
+                .iter()
+                .find(|(_, x)| x.name == name)
+                .map(|(id, _)| *id)
+                .unwrap()
+        };
+        let (a, b) = (id(a), id(b));
+        d.links
+            .iter()
+            .find(|(_, l)| {
+                (l.a.device == a && l.b.device == b) || (l.a.device == b && l.b.device == a)
+            })
+            .map(|(id, _)| *id)
+            .unwrap()
+    }
+
+    #[test]
+    fn symmetric_classes_route_as_one() {
+        // 16-SU SuperPODs: four pods of 32 leaves, each pod's leaves one destination class. Pods 1-3 are swapped
+        // by automorphisms and carry the same all-to-all (pod 4 holds the 31-DGX SU), so they are routed as one
+        // orbit. Variants break the symmetry where the classes must not be merged: a spine-core cable missing in
+        // pod 2, a leaf-spine cable missing in pod 3 (that leaf becomes a class of its own), a DGX unplugged in
+        // pod 1 (unequal leaves: its demand differs), serving through the ingress. On each, the orbit routing, the
+        // per-class routing and the per-destination walk give the same loads (zero on the same edges) and the
+        // same unroutable traffic; the random asymmetric fabrics of `test_designs` too.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let base = crate::samples::superpod_h100(&c, 16).unwrap();
+        let mut spine_core = base.clone();
+        spine_core
+            .links
+            .remove(&link_between(&base, "spine-p02-01", "core-01-01"));
+        let mut leaf_spine = base.clone();
+        leaf_spine
+            .links
+            .remove(&link_between(&base, "leaf-su09-r1", "spine-p03-05"));
+        let mut unplugged = base.clone();
+        let dgx = base
+            .devices
+            .iter()
+            .find(|(_, x)| x.name == "dgx-0007")
+            .map(|(id, _)| *id)
+            .unwrap();
+        unplugged
+            .links
+            .retain(|_, l| l.a.device != dgx && l.b.device != dgx);
+        let mut serving = base.clone();
+        serving.params.serving = sample("l40s-inference-pcie").unwrap().params.serving;
+        // (design, orbits of more than one class: (representative's pod size, classes it stands for)).
+        let cases: Vec<(&Design, Vec<usize>)> = vec![
+            (&base, vec![2]),
+            (&spine_core, vec![1]),
+            (&leaf_spine, vec![1]),
+            (&unplugged, vec![1]),
+            (&serving, vec![2]),
+        ];
+        for (d, want) in &cases {
+            let (f, r) = demands(d);
+            let csr = Csr::new(&f);
+            let classes = destination_classes(&csr, &r.demand, &r.products);
+            let got: Vec<usize> = orbits(&f, &csr, &classes, &r.products)
+                .iter()
+                .filter(|o| !o.others.is_empty())
+                .map(|o| o.others.len())
+                .collect();
+            assert_eq!(&got, want, "{}: orbits", d.name);
+        }
+        let mut designs: Vec<Design> = cases.iter().map(|(d, _)| (*d).clone()).collect();
+        designs.extend(test_designs());
+        for d in &designs {
+            let (f, r) = demands(d);
+            let (fast, fast_lost) = route_with(&f, &r.demand, &r.products, true);
+            let (plain, plain_lost) = route_with(&f, &r.demand, &r.products, false);
+            let (slow, slow_lost) = route_reference(&f, &r.demand, &r.products);
+            let close = |a: f64, b: f64, what: &str| {
+                assert!(
+                    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
+                        && ((a == 0.0) == (b == 0.0)),
+                    "{}: {what}: {a} against {b}",
+                    d.name
+                );
+            };
+            for other in [&plain, &slow] {
+                assert_eq!(fast.len(), other.len());
+                for (e, (a, b)) in fast.iter().zip(other).enumerate() {
+                    for k in 0..P {
+                        close(a.0[k], b.0[k], &format!("edge {e} pattern {k} a to b"));
+                        close(a.1[k], b.1[k], &format!("edge {e} pattern {k} b to a"));
+                    }
+                }
+            }
+            for k in 0..P {
+                close(fast_lost[k], plain_lost[k], &format!("unroutable {k}"));
                 close(fast_lost[k], slow_lost[k], &format!("unroutable {k}"));
             }
         }

@@ -9,7 +9,7 @@ use super::{Report, analyze};
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A part to take away.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,16 +43,25 @@ pub struct Impact {
     pub gpus_reaching_storage: (usize, usize),
     /// Storage read bandwidth per GPU (worst GPU; 0 when some GPUs reach no storage), before and after, GB/s.
     pub storage_gbyte_s_per_gpu: (f64, f64),
+    /// Other parts of the N-1 sweep that fail the same way (the same signature, see [`sweep_with`]): their loss
+    /// is this one's with the parts relabelled, so they were not analysed again.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alike: Vec<Failure>,
 }
 
 impl Impact {
     /// The impact in one line, before -> after: GPUs reachable, bisection, network per GPU, storage reach and
     /// bandwidth per GPU, replicas.
     pub fn summary(&self) -> String {
+        let who = if self.alike.is_empty() {
+            self.what.clone()
+        } else {
+            format!("{} (and {} more like it)", self.what, self.alike.len())
+        };
         format!(
             "{}: GPUs reachable {} -> {}, bisection {:.0} -> {:.0} Gb/s, network per GPU {:.1} -> {:.1} GB/s, GPUs \
              reaching storage {} -> {}, storage per GPU {:.2} -> {:.2} GB/s{}",
-            self.what,
+            who,
             self.gpus_reachable.0,
             self.gpus_reachable.1,
             self.bisection_gbps.0,
@@ -209,11 +218,246 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
             before.bandwidth.storage.per_gpu_gbyte_s,
             after.bandwidth.storage.per_gpu_gbyte_s,
         ),
+        alike: Vec::new(),
     }
 }
 
-/// Most single points of failure analysed in full by [`n_minus_one`].
+/// Most single points of failure analysed in full by [`n_minus_one`] (one per class of parts that fail the same
+/// way).
 pub const SWEEP_LIMIT: usize = 64;
+
+/// What makes two sweep candidates fail the same way; see [`signature`].
+type Signature = (
+    u8,
+    String,
+    Vec<(String, Vec<EndKey>)>,
+    Vec<(usize, Vec<EndKey>)>,
+);
+
+/// One cable as a candidate sees it: the port at the far end when that end is not a switch (a server's NIC slot is
+/// its rail), the port at the near end likewise, the rate, the cable part and the length bits.
+type EndKey = (String, String, u64, String, u64);
+
+/// The cables between two nodes as `near` sees them (see [`EndKey`]), sorted.
+fn cable_keys(
+    design: &Design,
+    topo: &Topology,
+    near: petgraph::graph::NodeIndex,
+    far: petgraph::graph::NodeIndex,
+    links: &[LinkId],
+) -> Vec<EndKey> {
+    let is_switch = |n: petgraph::graph::NodeIndex| {
+        topo.graph
+            .node_weight(n)
+            .is_some_and(|w| w.kind == NodeKind::Switch)
+    };
+    let (nd, fd) = (
+        topo.graph.node_weight(near).map(|w| w.device),
+        topo.graph.node_weight(far).map(|w| w.device),
+    );
+    let mut v: Vec<EndKey> = links
+        .iter()
+        .filter_map(|l| design.links.get(l))
+        .map(|l| {
+            let port = |dev: Option<DeviceId>, n: petgraph::graph::NodeIndex| {
+                if is_switch(n) {
+                    String::new()
+                } else if Some(l.a.device) == dev {
+                    l.a.port.clone()
+                } else {
+                    l.b.port.clone()
+                }
+            };
+            (
+                port(fd, far),
+                port(nd, near),
+                l.medium.gbps().to_bits(),
+                l.cable.as_ref().map_or(String::new(), |c| c.to_string()),
+                l.length_m.to_bits(),
+            )
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Joins groups of switch candidates (the same [`signature`]) that the fabric's symmetry swaps: a group's shared
+/// neighbours S (a pod's spines for its rack leaves) must be named by no other group and have no cables between
+/// them; the group's form is its signature without the identities of S, its size, and per node of S the cables
+/// to the group and the list of nodes beyond (by identity, with their cables). Two groups of the same form whose
+/// regions do not touch are swapped by an automorphism (members with their own servers, S in canonical order,
+/// everything beyond fixed), so they fail the same way. Linear in the cables of the groups' shared neighbours.
+fn join_swapped(
+    design: &Design,
+    topo: &Topology,
+    groups: BTreeMap<Signature, Vec<(u8, u64)>>,
+) -> Vec<Vec<(u8, u64)>> {
+    use petgraph::visit::EdgeRef;
+    let groups: Vec<(Signature, Vec<(u8, u64)>)> = groups.into_iter().collect();
+    let mut owners: BTreeMap<usize, usize> = BTreeMap::new();
+    let mut member_of: BTreeMap<usize, usize> = BTreeMap::new();
+    for (g, (sig, members)) in groups.iter().enumerate() {
+        if sig.0 != 0 {
+            continue;
+        }
+        for (n, _) in &sig.3 {
+            *owners.entry(*n).or_default() += 1;
+        }
+        for (_, id) in members {
+            if let Some(n) = topo.node_of.get(&DeviceId(*id)) {
+                member_of.insert(n.index(), g);
+            }
+        }
+    }
+    type Beyond = Vec<(usize, Vec<EndKey>)>;
+    type Form = (
+        String,
+        Vec<(String, Vec<EndKey>)>,
+        usize,
+        Vec<(Vec<EndKey>, Beyond)>,
+    );
+    let mut forms: BTreeMap<Form, Vec<usize>> = BTreeMap::new();
+    // Per group: the nodes beyond its shared neighbours.
+    let mut beyond_of: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+    for (g, (sig, members)) in groups.iter().enumerate() {
+        if sig.0 != 0 || sig.3.is_empty() || sig.3.iter().any(|(n, _)| owners.get(n) != Some(&1)) {
+            continue;
+        }
+        let shared: BTreeSet<usize> = sig.3.iter().map(|(n, _)| *n).collect();
+        let mut per: Vec<(Vec<EndKey>, Beyond)> = Vec::with_capacity(sig.3.len());
+        let mut ok = true;
+        for (n, ends) in &sig.3 {
+            let v = petgraph::graph::NodeIndex::new(*n);
+            let mut beyond: Beyond = Vec::new();
+            for e in topo.graph.edges(v) {
+                let u = if e.source() == v {
+                    e.target()
+                } else {
+                    e.source()
+                };
+                if member_of.get(&u.index()) == Some(&g) {
+                    continue;
+                }
+                if shared.contains(&u.index()) {
+                    ok = false;
+                    break;
+                }
+                beyond.push((u.index(), cable_keys(design, topo, v, u, &e.weight().links)));
+            }
+            if !ok {
+                break;
+            }
+            beyond.sort_unstable();
+            if let Some(b) = beyond_of.get_mut(g) {
+                b.extend(beyond.iter().map(|x| x.0));
+            }
+            per.push((ends.clone(), beyond));
+        }
+        if !ok {
+            continue;
+        }
+        per.sort_unstable();
+        forms
+            .entry((sig.1.clone(), sig.2.clone(), members.len(), per))
+            .or_default()
+            .push(g);
+    }
+    let shared_sets: Vec<BTreeSet<usize>> = groups
+        .iter()
+        .map(|(sig, _)| sig.3.iter().map(|(n, _)| *n).collect())
+        .collect();
+    let mut joined: Vec<Option<Vec<(u8, u64)>>> =
+        groups.into_iter().map(|(_, m)| Some(m)).collect();
+    for list in forms.into_values() {
+        let Some((&first, rest)) = list.split_first() else {
+            continue;
+        };
+        for &g in rest {
+            // Nothing beyond `first`'s neighbours may be g's member or shared neighbour (the same form puts g's
+            // neighbours beyond the same nodes, so the reverse holds too).
+            let touches = beyond_of.get(first).is_some_and(|b| {
+                b.iter().any(|u| {
+                    member_of.get(u) == Some(&g)
+                        || shared_sets.get(g).is_some_and(|s| s.contains(u))
+                })
+            });
+            if touches {
+                continue;
+            }
+            let moved = joined.get_mut(g).and_then(Option::take).unwrap_or_default();
+            if let Some(Some(m)) = joined.get_mut(first) {
+                m.extend(moved);
+            }
+        }
+    }
+    joined.into_iter().flatten().collect()
+}
+
+/// The signature of a sweep candidate (kind 0: a switch, 1: a single cable), or None when it has none to share.
+///
+/// A switch: its part and, per neighbour, the cables to it; a neighbour whose only neighbour is the switch (a
+/// server on one leaf) is described by its build (part, GPUs, NICs), any other by its identity. Two switches with
+/// the same signature are swapped, each with its own neighbours, by an automorphism of the network graph that
+/// fixes every other device, so losing one is losing the other relabelled. A single cable: the same, for a
+/// cable whose one end hangs on the other alone (a single-homed server). What the relabelling does not preserve
+/// is the order of servers by id, along which the flat and per-rail rings run; the ring a failure leaves is the
+/// same up to where it skips the lost servers.
+fn signature(design: &Design, topo: &Topology, (kind, id): (u8, u64)) -> Option<Signature> {
+    use petgraph::visit::EdgeRef;
+    let build = |n: petgraph::graph::NodeIndex| -> Option<String> {
+        let w = topo.graph.node_weight(n)?;
+        let d = design.devices.get(&w.device)?;
+        Some(format!("{:?}|{}|{:?}|{:?}", w.kind, d.part, d.gpus, d.nics))
+    };
+    let lonely = |n: petgraph::graph::NodeIndex| topo.graph.neighbors(n).count() == 1;
+    let cables = |near, far, links: &[LinkId]| cable_keys(design, topo, near, far, links);
+    let mut private = Vec::new();
+    let mut shared = Vec::new();
+    let near = if kind == 0 {
+        let v = *topo.node_of.get(&DeviceId(id))?;
+        for e in topo.graph.edges(v) {
+            let u = if e.source() == v {
+                e.target()
+            } else {
+                e.source()
+            };
+            let ends = cables(v, u, &e.weight().links);
+            if lonely(u) {
+                private.push((build(u)?, ends));
+            } else {
+                shared.push((u.index(), ends));
+            }
+        }
+        v
+    } else {
+        let link = design.links.get(&LinkId(id))?;
+        let (a, b) = (
+            *topo.node_of.get(&link.a.device)?,
+            *topo.node_of.get(&link.b.device)?,
+        );
+        // The end that hangs on the other alone is the one relabelled; the other stays.
+        let (hang, stay) = if lonely(a) {
+            (a, b)
+        } else if lonely(b) {
+            (b, a)
+        } else {
+            return None;
+        };
+        let e = topo.graph.find_edge(hang, stay)?;
+        let ends = cables(stay, hang, &topo.graph.edge_weight(e)?.links);
+        private.push((build(hang)?, ends));
+        shared.push((stay.index(), Vec::new()));
+        stay
+    };
+    private.sort_unstable();
+    shared.sort_unstable();
+    let own = if kind == 0 {
+        build(near)?
+    } else {
+        String::new()
+    };
+    Some((kind, own, private, shared))
+}
 
 /// N-1 sweep over every switch and single cable: the ones whose loss disconnects GPUs from each other or from
 /// storage, or costs serving replicas (articulation points and bridges of the network graph, each confirmed by a
@@ -252,22 +496,42 @@ pub fn sweep_with(
         reachable: gpus_reachable(design, &topo),
         reaching_storage: gpus_reaching_storage(design, &topo),
     };
+    // Candidates with the same signature fail the same way: one is analysed (the first in id order) and stands
+    // for the others.
+    let mut groups: BTreeMap<Signature, Vec<(u8, u64)>> = BTreeMap::new();
+    let mut single: Vec<Vec<(u8, u64)>> = Vec::new();
+    for &c in &candidates {
+        match signature(design, &topo, c) {
+            Some(sig) => groups.entry(sig).or_default().push(c),
+            None => single.push(vec![c]),
+        }
+    }
+    let mut classes: Vec<Vec<(u8, u64)>> = join_swapped(design, &topo, groups);
+    classes.extend(single);
     drop(topo);
-    let candidates: Vec<(u8, u64)> = candidates.into_iter().take(SWEEP_LIMIT).collect();
-    let total = candidates.len();
+    for c in &mut classes {
+        c.sort_unstable();
+    }
+    classes.sort_unstable();
+    let classes: Vec<Vec<(u8, u64)>> = classes.into_iter().take(SWEEP_LIMIT).collect();
+    let failure = |(kind, id): (u8, u64)| {
+        if kind == 0 {
+            Failure::Device(DeviceId(id))
+        } else {
+            Failure::Link(LinkId(id))
+        }
+    };
+    let total = classes.len();
     let (done, cancelled) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let impacts: Vec<Option<Impact>> = candidates
+    let impacts: Vec<Option<Impact>> = classes
         .par_iter()
-        .map(|&(kind, id)| {
+        .map(|class| {
             if cancelled.load(Ordering::Relaxed) {
                 return None;
             }
-            let f = if kind == 0 {
-                Failure::Device(DeviceId(id))
-            } else {
-                Failure::Link(LinkId(id))
-            };
-            let i = impact_from(design, before, base, f);
+            let (&first, rest) = class.split_first()?;
+            let mut i = impact_from(design, before, base, failure(first));
+            i.alike = rest.iter().map(|c| failure(*c)).collect();
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if !progress(n, total) {
                 cancelled.store(true, Ordering::Relaxed);
@@ -327,8 +591,9 @@ mod tests {
 
     #[test]
     fn sweep_reports_progress_and_cancels() {
-        // The starved A100 design has 9 candidates (the leaf and 8 single cables): progress counts each once up to
-        // 9, the result is the plain sweep's, and a sweep cancelled at its first report returns nothing.
+        // The starved A100 design has 9 candidates (the leaf and 8 single cables) in 2 classes (the cables fail
+        // alike): progress counts each class once up to 2, the result is the plain sweep's, and a sweep cancelled
+        // at its first report returns nothing.
         let d = sample("a100-nic-starved").unwrap();
         let before = analyze(&d);
         let seen = std::sync::Mutex::new(Vec::new());
@@ -339,7 +604,7 @@ mod tests {
         .unwrap();
         let mut seen = seen.into_inner().unwrap();
         seen.sort_unstable();
-        assert_eq!(seen, (1..=9).map(|i| (i, 9)).collect::<Vec<_>>());
+        assert_eq!(seen, (1..=2).map(|i| (i, 2)).collect::<Vec<_>>());
         let plain = n_minus_one(&d, &before);
         assert_eq!(
             serde_json::to_string(&all).unwrap(),
@@ -357,17 +622,91 @@ mod tests {
         let sweep = n_minus_one(&d, &before);
         let leaf = sweep.iter().find(|i| i.what == "device leaf-01").unwrap();
         assert_eq!(leaf.gpus_reachable, (64, 8));
-        assert_eq!(
-            sweep
-                .iter()
-                .filter(|i| matches!(i.failure, Failure::Link(_)) && i.gpus_reachable == (64, 56))
-                .count(),
-            8
+        // The eight cables fail the same way: one is analysed and stands for the seven others.
+        let cables: Vec<&Impact> = sweep
+            .iter()
+            .filter(|i| matches!(i.failure, Failure::Link(_)))
+            .collect();
+        assert_eq!(cables.len(), 1);
+        assert_eq!(cables[0].gpus_reachable, (64, 56));
+        assert_eq!(cables[0].alike.len(), 7);
+        assert!(
+            cables[0]
+                .summary()
+                .contains("(and 7 more like it): GPUs reachable 64 -> 56"),
+            "{}",
+            cables[0].summary()
         );
         assert_eq!(
             sweep.first().map(|i| i.what.as_str()),
             Some("device leaf-01")
         );
+    }
+
+    #[test]
+    fn rack_leaves_fail_alike() {
+        // Six racks of four DGX H100, each on its own leaf, in one pod: every leaf is a single point of failure
+        // for its 4 servers (32 GPUs: 192 -> 160 reachable), and the six have one signature, so one is analysed.
+        // Each analysed on its own gives the same figures.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let d = crate::samples::rack_leaf_h100(&c, 6).unwrap();
+        assert!(
+            crate::io::validate(&d).is_empty(),
+            "{:?}",
+            crate::io::validate(&d)
+        );
+        let before = analyze(&d);
+        let sweep = n_minus_one(&d, &before);
+        assert_eq!(sweep.len(), 1, "{sweep:?}");
+        let leaf = &sweep[0];
+        assert_eq!(leaf.what, "device leaf-0001");
+        assert_eq!(leaf.gpus_reachable, (192, 160));
+        assert_eq!(leaf.alike.len(), 5);
+        let figures = |i: &Impact| {
+            (
+                i.gpus_reachable,
+                i.bisection_gbps,
+                i.inter_node_gbyte_s,
+                i.replicas,
+                i.gpus_reaching_storage,
+                i.storage_gbyte_s_per_gpu,
+            )
+        };
+        for f in &leaf.alike {
+            assert_eq!(
+                figures(&impact(&d, &before, f.clone())),
+                figures(leaf),
+                "{f:?}"
+            );
+        }
+        // Two pods of 48 racks: the pods are swapped by the fabric's symmetry, so all 96 leaves fail alike and
+        // one analysis stands for them; a leaf of the second pod analysed on its own agrees.
+        let d = crate::samples::rack_leaf_h100(&c, 96).unwrap();
+        let before = analyze(&d);
+        let classes = std::sync::atomic::AtomicUsize::new(0);
+        let sweep = sweep_with(&d, &before, &|_, total| {
+            classes.store(total, std::sync::atomic::Ordering::Relaxed);
+            true
+        })
+        .unwrap();
+        assert_eq!(classes.into_inner(), 1);
+        assert_eq!(sweep.len(), 1);
+        assert_eq!(sweep[0].alike.len(), 95);
+        let last = d
+            .devices
+            .iter()
+            .find(|(_, x)| x.name == "leaf-0096")
+            .map(|(id, _)| *id)
+            .unwrap();
+        assert!(sweep[0].alike.contains(&Failure::Device(last)));
+        assert_eq!(
+            figures(&impact(&d, &before, Failure::Device(last))),
+            figures(&sweep[0])
+        );
+        // 50 racks: a pod of 48 and one of 2, which fail differently (bigger pods lose a smaller share).
+        let d = crate::samples::rack_leaf_h100(&c, 50).unwrap();
+        let sweep = n_minus_one(&d, &analyze(&d));
+        assert_eq!(sweep.len(), 2);
     }
 
     #[test]
