@@ -136,12 +136,15 @@ impl WhatIfState {
         false
     }
 
+    /// Keeps a job's result; a job cancelled before its result was taken counts as cancelled even when its thread
+    /// had finished (what the user asked for is what they see).
     fn finish(&mut self, impacts: Option<Vec<Impact>>) {
         if let Some(job) = self.job.take() {
+            let cancelled = job.progress.cancel.load(Ordering::Relaxed);
             self.outcome = Some(Outcome {
                 what: job.what,
                 revision: job.revision,
-                impacts,
+                impacts: impacts.filter(|_| !cancelled),
             });
         }
     }
@@ -326,9 +329,10 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppC
             ui.label("No single switch or cable cuts GPUs or storage off.");
             return;
         }
-        (Asked::Sweep, n) => {
+        (Asked::Sweep, _) => {
             ui.strong(format!(
-                "{n} single failure(s) cut GPUs or storage off, worst first:"
+                "{} single failure(s) cut GPUs or storage off, worst first:",
+                impacts.iter().map(|i| 1 + i.alike.len()).sum::<usize>()
             ));
         }
         (Asked::One(_), _) => {
@@ -366,7 +370,14 @@ fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
             ui.label(text);
         }
     };
-    ui.label(&i.what);
+    if i.alike.is_empty() {
+        ui.label(&i.what);
+    } else {
+        ui.label(format!("{} and {} more like it", i.what, i.alike.len()))
+            .on_hover_text(
+                "Parts the fabric's symmetry swaps with this one: each fails the same way (analysed once)",
+            );
+    }
     let (a, b) = i.gpus_reachable;
     pair(ui, format!("{a} -> {b}"), lost(i.gpus_reachable));
     let (a, b) = i.bisection_gbps;
@@ -377,21 +388,23 @@ fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
     pair(ui, format!("{a} -> {b}"), lost(i.gpus_reaching_storage));
     if ui
         .small_button("Show")
-        .on_hover_text("Select the part on the canvas")
+        .on_hover_text("Select the part (and those like it) on the canvas")
         .clicked()
     {
         let mut sel = Selection::default();
-        match &i.failure {
-            Failure::Device(d) => {
-                sel.devices.insert(*d);
+        for f in std::iter::once(&i.failure).chain(&i.alike) {
+            match f {
+                Failure::Device(d) => {
+                    sel.devices.insert(*d);
+                }
+                Failure::Link(l) => {
+                    sel.links.insert(*l);
+                }
+                Failure::Feed(r) => {
+                    sel.racks.insert(*r);
+                }
+                Failure::Site(_) => {}
             }
-            Failure::Link(l) => {
-                sel.links.insert(*l);
-            }
-            Failure::Feed(r) => {
-                sel.racks.insert(*r);
-            }
-            Failure::Site(_) => {}
         }
         if !sel.is_empty() {
             cmds.push(AppCommand::Select(sel));
