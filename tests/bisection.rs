@@ -213,3 +213,32 @@ proptest! {
         prop_assert!(after.gbps >= before.gbps - 1e-6, "{} -> {} ({})", before.gbps, after.gbps, after.method);
     }
 }
+
+/// A design with more server classes than a split can enumerate (1,104 racks, each with its own leaf: 1,104
+/// classes) still gets a lower bound from the hose certificate, by hand: every rack leaf has 32 x 400G down and
+/// 8 x 400G up; every pod spine 48 x 400G down and 16 x 400G up. Sending each GPU's 400G up in proportion to
+/// capacity, a leaf uplink carries 12,800 / 8 = 1,600 Gb/s (theta 1/4) and a spine uplink 48 x 1,600 / 16 =
+/// 4,800 Gb/s (theta 1/12). So any balanced split carries at least 1/12 x 17,664 GPUs (half of 35,328) x 400 =
+/// 588,800 Gb/s. (Until December 2026 designs with more than 1,024 classes got a lower bound of 0.)
+#[test]
+fn thousands_of_rack_leaves_get_the_hose_lower_bound() {
+    let c = racksmith::catalog::Catalog::builtin().unwrap();
+    let d = racksmith::samples::rack_leaf_h100(&c, 1104).unwrap();
+    assert_eq!(d.gpu_count(), 35_328);
+    let b = racksmith::analysis::analyze(&d).bandwidth.bisection;
+    assert!(!b.exact, "{}", b.method);
+    assert!((b.lower_gbps - 588_800.0).abs() < 1e-6, "{}", b.method);
+    assert_eq!(b.gbps, b.lower_gbps);
+    assert!(b.upper_gbps > b.lower_gbps);
+    // Headlines give the proven range, not the lower bound alone.
+    let text = b.tbit_s_text();
+    assert!(
+        text.starts_with("588.8–") && text.ends_with(" Tb/s"),
+        "{text}"
+    );
+    // An exact figure reads as one: the 1-SU SuperPOD's 8 x 15 x 400 = 48,000 Gb/s.
+    let one = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    let b = racksmith::analysis::analyze(&one).bandwidth.bisection;
+    assert!(b.exact);
+    assert_eq!(b.tbit_s_text(), "48.0 Tb/s");
+}

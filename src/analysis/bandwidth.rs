@@ -141,6 +141,23 @@ pub struct Bisection {
     pub levels: Vec<(String, f64)>,
 }
 
+impl Bisection {
+    /// The figure for a headline, Tb/s: "48.0 Tb/s" when exact, the proven range "998.4–1,049.6 Tb/s" otherwise
+    /// (never a lone lower bound that reads as the answer).
+    pub fn tbit_s_text(&self) -> String {
+        use super::format::thousands;
+        if self.exact || self.upper_gbps <= self.lower_gbps {
+            format!("{} Tb/s", thousands(self.gbps / 1000.0, 1))
+        } else {
+            format!(
+                "{}–{} Tb/s",
+                thousands(self.lower_gbps / 1000.0, 1),
+                thousands(self.upper_gbps / 1000.0, 1)
+            )
+        }
+    }
+}
+
 /// Storage bandwidth.
 #[derive(Debug, Clone, Serialize)]
 pub struct StorageBandwidth {

@@ -356,9 +356,9 @@ fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
             .unwrap_or(0)
     };
     type Up = Vec<(NodeIndex, petgraph::graph::EdgeIndex, f64)>;
-    if classes.len() > 1024 {
-        return None;
-    }
+    // Each class walks the tiers above its switches: a few dozen steps in a fat tree, so thousands of classes
+    // (a rack leaf each) are cheap; the budget stops a pathological fabric where every class reaches every switch.
+    let mut budget: usize = 20_000_000;
     // Each switch's up-links, found once for all classes (every class walks the upper tiers again).
     let mut up_cache: Vec<Option<std::rc::Rc<Up>>> = vec![None; topo.graph.node_count()];
     let mut ups = |n: NodeIndex| -> std::rc::Rc<Up> {
@@ -404,6 +404,7 @@ fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
                 *top.entry(v.index()).or_default() += amount / total;
                 continue;
             }
+            budget = budget.checked_sub(up.len())?;
             for &(w, e, c_e) in up.iter() {
                 let share = amount * c_e / cap;
                 *load.entry(e).or_default() += share * c.count as f64;

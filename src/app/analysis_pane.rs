@@ -154,9 +154,14 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
     card(
         &mut cards,
         "Bisection",
-        format!("{:.1} Tb/s", s.bisection_gbps / 1000.0),
+        r.bandwidth.bisection.tbit_s_text(),
         format!(
-            "{:.0} Gb/s per GPU",
+            "{}{:.0} Gb/s per GPU",
+            if r.bandwidth.bisection.exact {
+                ""
+            } else {
+                "at least "
+            },
             s.bisection_gbps / s.gpus.max(1) as f64
         ),
         Status::Info,

@@ -135,7 +135,7 @@ fn cards(design: &Design, r: &Report) -> Vec<Card> {
         },
         Card {
             key: "Bisection",
-            value: format!("{} Tb/s", thousands(s.bisection_gbps / 1000.0, 1)),
+            value: r.bandwidth.bisection.tbit_s_text(),
             sub: fit(&r.bandwidth.bisection.method, 90),
             class: "",
         },
