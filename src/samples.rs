@@ -259,21 +259,14 @@ pub fn superpod(
     };
     let mut b = Builder::new(&mut design, catalog);
     let nodes = units * 32 - 1;
-    let mut racks_made = 0u16;
-    let mut new_rack =
-        |b: &mut Builder<'_>, name: String, budget: f64| -> Result<RackId, EditError> {
-            let (id, _) = b.add_rack("rack-42u", &name, racks_made / 16, racks_made % 16)?;
-            racks_made += 1;
-            set_budget(b, id, budget)?;
-            Ok(id)
-        };
+    let mut place = Placer::default();
     // Compute racks: `per_rack` DGX each, from U3 up (U3, U11, U19, U27 for four 8U systems).
     let per_rack = system.per_rack.max(1);
     let mut dgx = Vec::with_capacity(nodes);
     let mut rack = RackId(0);
     for n in 0..nodes {
         if n % per_rack == 0 {
-            rack = new_rack(
+            rack = place.rack(
                 &mut b,
                 format!("C{:03}", n / per_rack + 1),
                 system.rack_budget_w,
@@ -282,27 +275,10 @@ pub fn superpod(
         let u = 3 + system.height_u * (n % per_rack) as u16;
         dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
     }
-    // Switch racks: up to 16 x 1U switches each.
-    let mut switch_rack = RackId(0);
-    let mut in_rack = 16u16;
-    let mut switches_made = 0usize;
-    let mut add_switch = |b: &mut Builder<'_>, name: String| -> Result<DeviceId, EditError> {
-        if in_rack == 16 {
-            switch_rack = new_rack(b, format!("N{:03}", switches_made / 16 + 1), 25_000.0)?;
-            in_rack = 0;
-        }
-        let u = 2 + 2 * in_rack;
-        in_rack += 1;
-        switches_made += 1;
-        b.add_device("qm9700", &name, switch_rack, u)
-    };
     let mut leaves = Vec::with_capacity(units * 8);
     for su in 0..units {
         for rail in 0..8 {
-            leaves.push(add_switch(
-                &mut b,
-                format!("leaf-su{:02}-r{}", su + 1, rail + 1),
-            )?);
+            leaves.push(place.switch(&mut b, format!("leaf-su{:02}-r{}", su + 1, rail + 1))?);
         }
     }
     // Node links: DGX n, NIC i -> leaf i of its SU, port (n mod 32) + 1.
@@ -325,7 +301,7 @@ pub fn superpod(
     if units <= 4 {
         let spines_n = [4, 8, 16, 16][units - 1];
         let spines: Vec<DeviceId> = (0..spines_n)
-            .map(|s| add_switch(&mut b, format!("spine-{:02}", s + 1)))
+            .map(|s| place.switch(&mut b, format!("spine-{:02}", s + 1)))
             .collect::<Result<_, _>>()?;
         let per_spine = 32 / spines_n;
         let mut spine_port = vec![0usize; spines_n];
@@ -361,7 +337,7 @@ pub fn superpod(
         for plane in 0..32 {
             for c in 0..32 {
                 for k in 0..supers_per {
-                    supers.push(add_switch(
+                    supers.push(place.switch(
                         &mut b,
                         format!("super-{:02}-{:02}-{}", plane + 1, c + 1, k + 1),
                     )?);
@@ -373,7 +349,7 @@ pub fn superpod(
             let mut cores = Vec::with_capacity(32 * 32);
             for plane in 0..32 {
                 for c in 0..32 {
-                    let core = add_switch(
+                    let core = place.switch(
                         &mut b,
                         format!("core-g{}-{:02}-{:02}", g + 1, plane + 1, c + 1),
                     )?;
@@ -400,7 +376,8 @@ pub fn superpod(
             }
             for pod in g * 32..(g + 1) * 32 {
                 for j in 0..32 {
-                    let spine = add_switch(&mut b, format!("spine-p{:03}-{:02}", pod + 1, j + 1))?;
+                    let spine =
+                        place.switch(&mut b, format!("spine-p{:03}-{:02}", pod + 1, j + 1))?;
                     pod_spine_links(&mut b, &leaves, pod, j, spine)?;
                     for c in 0..32 {
                         let Some(&core) = cores.get(j * 32 + c) else {
@@ -425,17 +402,14 @@ pub fn superpod(
         let mut cores = Vec::with_capacity(32 * cores_per_plane);
         for plane in 0..32 {
             for c in 0..cores_per_plane {
-                cores.push(add_switch(
-                    &mut b,
-                    format!("core-{:02}-{:02}", plane + 1, c + 1),
-                )?);
+                cores.push(place.switch(&mut b, format!("core-{:02}-{:02}", plane + 1, c + 1))?);
             }
         }
         let mut core_port = vec![0usize; cores.len()];
         let links_per_core = 32 / cores_per_plane;
         for pod in 0..pods {
             for j in 0..32 {
-                let spine = add_switch(&mut b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
+                let spine = place.switch(&mut b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
                 pod_spine_links(&mut b, &leaves, pod, j, spine)?;
                 for c in 0..cores_per_plane {
                     let ci = j * cores_per_plane + c;
@@ -461,7 +435,7 @@ pub fn superpod(
     }
     // Storage fabric per SU.
     for su in 0..units {
-        let srack = new_rack(&mut b, format!("S{:03}", su + 1), 25_000.0)?;
+        let srack = place.rack(&mut b, format!("S{:03}", su + 1), 25_000.0)?;
         let sleaves: Vec<DeviceId> = (0..4)
             .map(|i| {
                 b.add_device(
@@ -517,6 +491,59 @@ pub fn superpod(
     Ok(design)
 }
 
+/// Where the generators put things: racks in rows of 16 (42U, with the budget given), and 1U switches two units
+/// apart in switch racks of 16 ("N001", "N002", ...), a new one opened when the last is full.
+struct Placer {
+    racks_made: u16,
+    switch_rack: RackId,
+    in_rack: u16,
+    switches_made: usize,
+}
+
+impl Default for Placer {
+    fn default() -> Self {
+        Self {
+            racks_made: 0,
+            switch_rack: RackId(0),
+            in_rack: 16,
+            switches_made: 0,
+        }
+    }
+}
+
+impl Placer {
+    /// A new 42U rack at the next place of its row, with a power budget.
+    fn rack(
+        &mut self,
+        b: &mut Builder<'_>,
+        name: String,
+        budget: f64,
+    ) -> Result<RackId, EditError> {
+        let (id, _) = b.add_rack(
+            "rack-42u",
+            &name,
+            self.racks_made / 16,
+            self.racks_made % 16,
+        )?;
+        self.racks_made += 1;
+        set_budget(b, id, budget)?;
+        Ok(id)
+    }
+
+    /// A QM9700 in the next free place of the switch racks.
+    fn switch(&mut self, b: &mut Builder<'_>, name: String) -> Result<DeviceId, EditError> {
+        if self.in_rack == 16 {
+            let rack_name = format!("N{:03}", self.switches_made / 16 + 1);
+            self.switch_rack = self.rack(b, rack_name, 25_000.0)?;
+            self.in_rack = 0;
+        }
+        let u = 2 + 2 * self.in_rack;
+        self.in_rack += 1;
+        self.switches_made += 1;
+        b.add_device("qm9700", &name, self.switch_rack, u)
+    }
+}
+
 /// Racks built one by one rather than in rails: `racks` compute racks, each with four DGX H100 and its own QM9700
 /// leaf carrying all 32 of their compute NICs (8 per DGX), 8 uplinks per leaf (4:1 taper at the leaf). Pods of 48
 /// racks: 8 spines per pod, every leaf one cable to each (48 down, 16 up), and 8 core planes of 16 QM9700: spine
@@ -540,17 +567,10 @@ pub fn rack_leaf_h100(catalog: &Catalog, racks: usize) -> Result<Design, EditErr
         ..Design::default()
     };
     let mut b = Builder::new(&mut design, catalog);
-    let mut racks_made = 0u16;
-    let mut new_rack =
-        |b: &mut Builder<'_>, name: String, budget: f64| -> Result<RackId, EditError> {
-            let (id, _) = b.add_rack("rack-42u", &name, racks_made / 16, racks_made % 16)?;
-            racks_made += 1;
-            set_budget(b, id, budget)?;
-            Ok(id)
-        };
+    let mut place = Placer::default();
     let mut leaves = Vec::with_capacity(racks);
     for r in 0..racks {
-        let rack = new_rack(&mut b, format!("C{:04}", r + 1), DGX_H100.rack_budget_w)?;
+        let rack = place.rack(&mut b, format!("C{:04}", r + 1), DGX_H100.rack_budget_w)?;
         let leaf = b.add_device("qm9700", &format!("leaf-{:04}", r + 1), rack, 40)?;
         for k in 0..4 {
             let n = 4 * r + k;
@@ -573,32 +593,15 @@ pub fn rack_leaf_h100(catalog: &Catalog, racks: usize) -> Result<Design, EditErr
         }
         leaves.push(leaf);
     }
-    // Switch racks: 16 x 1U switches each.
-    let mut switch_rack = RackId(0);
-    let mut in_rack = 16u16;
-    let mut switches_made = 0usize;
-    let mut add_switch = |b: &mut Builder<'_>, name: String| -> Result<DeviceId, EditError> {
-        if in_rack == 16 {
-            switch_rack = new_rack(b, format!("N{:03}", switches_made / 16 + 1), 25_000.0)?;
-            in_rack = 0;
-        }
-        let u = 2 + 2 * in_rack;
-        in_rack += 1;
-        switches_made += 1;
-        b.add_device("qm9700", &name, switch_rack, u)
-    };
     let mut cores = Vec::with_capacity(SPINES * CORES);
     for plane in 0..SPINES {
         for c in 0..CORES {
-            cores.push(add_switch(
-                &mut b,
-                format!("core-{}-{:02}", plane + 1, c + 1),
-            )?);
+            cores.push(place.switch(&mut b, format!("core-{}-{:02}", plane + 1, c + 1))?);
         }
     }
     for pod in 0..pods {
         for j in 0..SPINES {
-            let spine = add_switch(&mut b, format!("spine-p{:02}-{}", pod + 1, j + 1))?;
+            let spine = place.switch(&mut b, format!("spine-p{:02}-{}", pod + 1, j + 1))?;
             for (li, leaf) in leaves.iter().skip(pod * PER_POD).take(PER_POD).enumerate() {
                 link(
                     &mut b,
