@@ -4,35 +4,24 @@
 #![cfg(feature = "gui")]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
+mod common;
+use common::{harness_of, menu, step};
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::{AppCommand, RacksmithApp};
 use racksmith::catalog::{Catalog, user};
 use racksmith::model::{Design, PartId, RackId};
 
-fn harness(design: Design, user_catalog: &std::path::Path) -> Harness<'static, RacksmithApp> {
-    let app = RacksmithApp::new_for_test_with_user_catalog(design, user_catalog.to_path_buf());
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(20)
-        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
-    h.run_steps(3);
-    h
-}
-
-fn step(h: &mut Harness<'static, RacksmithApp>) {
-    h.run_steps(3);
-}
-
-/// Opens a menu of the menu bar and clicks an entry.
-fn menu(h: &mut Harness<'static, RacksmithApp>, menu: &str, entry: &str) {
-    h.get_by_label(menu).click();
-    step(h);
-    h.get_by_label(entry).click();
-    step(h);
-}
-
 /// Replaces the text of the field labelled `label`.
+/// The app with `design` open and its user catalog at `user_catalog`.
+fn harness(design: Design, user_catalog: &std::path::Path) -> Harness<'static, RacksmithApp> {
+    harness_of(RacksmithApp::new_for_test_with_user_catalog(
+        design,
+        user_catalog.to_path_buf(),
+    ))
+}
+
 fn type_into(h: &mut Harness<'static, RacksmithApp>, label: &str, text: &str) {
     h.get_by_label(label).click();
     step(h);

@@ -4,27 +4,16 @@
 #![cfg(feature = "gui")]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
+mod common;
+use common::{harness, snapshot_harness, step};
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::bandwidth::main_gpu;
 use racksmith::analysis::format::usd;
 use racksmith::app::{AppCommand, RacksmithApp};
-use racksmith::model::{Design, PartId};
-
-fn harness(design: Design) -> Harness<'static, RacksmithApp> {
-    let app = RacksmithApp::new_for_test(design);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(20)
-        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
-    h.run_steps(3);
-    h
-}
-
-fn step(h: &mut Harness<'static, RacksmithApp>) {
-    h.run_steps(3);
-}
+use racksmith::model::PartId;
 
 /// Opens View > Planning.
 fn open_planning(h: &mut Harness<'static, RacksmithApp>) {
@@ -253,16 +242,7 @@ fn planning_window_snapshot() {
             ..base
         },
     ];
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_theme(egui::Theme::Dark)
-        .with_max_steps(40)
-        .wgpu()
-        .build_ui_state(
-            |ui, app: &mut RacksmithApp| app.show(ui),
-            RacksmithApp::new_for_test(d),
-        );
-    h.run_steps(5);
+    let mut h = snapshot_harness(d, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 5);
     open_planning(&mut h);
     h.run_steps(2);
     h.state_mut().ui.planning.wait();

@@ -5,30 +5,15 @@
 #![cfg(feature = "gui")]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
+mod common;
+use common::snapshot_harness;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::{AppCommand, RacksmithApp};
 
-fn app(
-    design: racksmith::model::Design,
-    size: egui::Vec2,
-    theme: egui::Theme,
-) -> Harness<'static, RacksmithApp> {
-    let mut h = Harness::builder()
-        .with_size(size)
-        .with_theme(theme)
-        .with_max_steps(40)
-        .wgpu()
-        .build_ui_state(
-            |ui, app: &mut RacksmithApp| app.show(ui),
-            RacksmithApp::new_for_test(design),
-        );
-    h.run_steps(10);
-    h
-}
-
 fn main_window(theme: egui::Theme, size: egui::Vec2, name: &str) {
-    let mut h = app(racksmith::samples::default_design(), size, theme);
+    let mut h = snapshot_harness(racksmith::samples::default_design(), size, theme, 10);
     h.snapshot(name);
 }
 
@@ -81,7 +66,7 @@ fn server_window(part: &str) -> Harness<'static, RacksmithApp> {
     )
     .apply(&mut design)
     .unwrap();
-    let mut h = app(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark);
+    let mut h = snapshot_harness(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 10);
     h.state_mut().push(AppCommand::AddDevice {
         part: part.into(),
         rack,
@@ -148,10 +133,11 @@ fn a_refused_drop_says_why_at_the_slot() {
 
 #[test]
 fn sites_window_with_two_regions() {
-    let mut h = app(
+    let mut h = snapshot_harness(
         racksmith::samples::sample("l40s-two-regions").unwrap(),
         egui::vec2(1600.0, 1000.0),
         egui::Theme::Dark,
+        10,
     );
     h.get_by_label("Edit").click();
     h.run_steps(3);
@@ -162,10 +148,11 @@ fn sites_window_with_two_regions() {
 
 #[test]
 fn rear_face_lands_cables_on_their_ports() {
-    let mut h = app(
+    let mut h = snapshot_harness(
         racksmith::samples::sample("l40s-two-regions").unwrap(),
         egui::vec2(1600.0, 1000.0),
         egui::Theme::Dark,
+        10,
     );
     h.get_by_label("Rear").click();
     h.run_steps(10);

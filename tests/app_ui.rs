@@ -1,6 +1,9 @@
 //! Drives the real app through egui_kittest: clicks, keys and drags, with assertions on the document and report.
 #![cfg(feature = "gui")]
 
+mod common;
+use common::{click_at, harness, release_at, step};
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::{
@@ -8,41 +11,6 @@ use racksmith::app::{
 };
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
-
-fn harness(design: Design) -> Harness<'static, RacksmithApp> {
-    let app = RacksmithApp::new_for_test(design);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(20)
-        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
-    h.run_steps(3);
-    h
-}
-
-fn step(h: &mut Harness<'static, RacksmithApp>) {
-    // Commands apply at the end of a frame; a new window needs one more frame to size itself.
-    h.run_steps(3);
-}
-
-/// Presses and releases the primary button at a point, a frame apart.
-fn click_at(h: &mut Harness<'static, RacksmithApp>, pos: egui::Pos2) {
-    h.hover_at(pos);
-    h.step();
-    h.drag_at(pos);
-    h.step();
-    release_at(h, pos);
-    step(h);
-}
-
-/// Releases the primary button without taking the pointer away.
-fn release_at(h: &mut Harness<'static, RacksmithApp>, pos: egui::Pos2) {
-    h.event(egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-}
 
 /// A design with one empty 42U rack.
 fn one_rack() -> (Design, RackId) {

@@ -4,29 +4,25 @@
 #![cfg(feature = "gui")]
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
+mod common;
+use common::{click_at, menu, snapshot_harness};
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::whatif::Failure;
 use racksmith::app::RacksmithApp;
 use racksmith::model::{Design, DeviceId};
 
+/// The app with `design` open and analysed (a what-if compares against the current analysis).
 fn harness(design: Design) -> Harness<'static, RacksmithApp> {
-    let app = RacksmithApp::new_for_test(design);
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_max_steps(20)
-        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
-    h.run_steps(3);
+    let mut h = common::harness(design);
     h.state_mut().wait_for_analysis();
     h.run_steps(2);
     h
 }
 
 fn open_whatifs(h: &mut Harness<'static, RacksmithApp>) {
-    h.get_by_label("View").click();
-    h.run_steps(3);
-    h.get_by_label("Failure what-ifs…").click();
-    h.run_steps(3);
+    menu(h, "View", "Failure what-ifs…");
     assert!(h.state().ui.whatif.open);
 }
 
@@ -99,18 +95,7 @@ fn what_if_it_fails_from_the_inspector_gives_one_parts_impact() {
     let server = device(&d, "a100-03");
     let mut h = harness(d);
     let r = h.state().device_screen_rect(server).unwrap();
-    let p = r.center();
-    h.hover_at(p);
-    h.step();
-    h.drag_at(p);
-    h.step();
-    h.event(egui::Event::PointerButton {
-        pos: p,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(3);
+    click_at(&mut h, r.center());
     assert!(h.state().ui.selection.devices.contains(&server));
     h.get_by_label("What if it fails?").click();
     h.run_steps(3);
@@ -161,16 +146,7 @@ fn a_cancelled_sweep_lists_nothing_and_can_run_again() {
 #[test]
 fn whatif_window_snapshot() {
     let d = racksmith::samples::sample("a100-nic-starved").unwrap();
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1600.0, 1000.0))
-        .with_theme(egui::Theme::Dark)
-        .with_max_steps(40)
-        .wgpu()
-        .build_ui_state(
-            |ui, app: &mut RacksmithApp| app.show(ui),
-            RacksmithApp::new_for_test(d),
-        );
-    h.run_steps(3);
+    let mut h = snapshot_harness(d, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 3);
     h.state_mut().wait_for_analysis();
     h.run_steps(2);
     open_whatifs(&mut h);
