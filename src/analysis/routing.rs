@@ -1345,6 +1345,21 @@ fn route_with(
     (loads, unroutable)
 }
 
+/// Every switch some demand goes to (pairwise or in product form), in index order.
+fn destination_switches(
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
+) -> Vec<usize> {
+    let mut destinations: Vec<usize> = demand
+        .keys()
+        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
+        .copied()
+        .collect();
+    destinations.sort_unstable();
+    destinations.dedup();
+    destinations
+}
+
 /// The destination switches of the demand and the products, in classes by their switch neighbours (with
 /// capacities), members in switch order.
 fn destination_classes(
@@ -1353,13 +1368,7 @@ fn destination_classes(
     products: &Products,
 ) -> Vec<DestinationClass> {
     let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
-    let mut destinations: Vec<usize> = demand
-        .keys()
-        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
-        .copied()
-        .collect();
-    destinations.sort_unstable();
-    destinations.dedup();
+    let destinations = destination_switches(demand, products);
     for t in destinations {
         let mut key: Vec<(u32, u64)> = csr
             .neighbours(t)
@@ -2101,13 +2110,7 @@ fn route_reference(
     // Destinations with the same switch neighbours (and capacities) give every other switch the same distance, so
     // one breadth-first search serves the whole class (a pod's leaves all hang off the same spines).
     let mut classes: BTreeMap<Vec<(u32, u64)>, Vec<usize>> = BTreeMap::new();
-    let mut destinations: Vec<usize> = demand
-        .keys()
-        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
-        .copied()
-        .collect();
-    destinations.sort_unstable();
-    destinations.dedup();
+    let destinations = destination_switches(demand, products);
     // Sources whose product demand to the current destination is corrected (taken from `Products::own`).
     let mut corrected = vec![false; n];
     for t in destinations {

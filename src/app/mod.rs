@@ -832,17 +832,20 @@ impl RacksmithApp {
                         st.fabric_rect = Some(ui.available_rect_before_wrap());
                         fabric::fabric_ui(ui, design, report, revision, cache, st, cmds);
                     };
-                match mode {
-                    state::ViewMode::Racks => {
+                let catalog = &self.catalog;
+                let racks_view =
+                    |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
                         canvas::canvas_ui(
                             ui,
                             (design, layout_revision),
-                            &self.catalog,
+                            catalog,
                             (report, report_revision),
-                            ui_state,
-                            &mut cmds,
+                            st,
+                            cmds,
                         );
-                    }
+                    };
+                match mode {
+                    state::ViewMode::Racks => racks_view(ui, ui_state, &mut cmds),
                     state::ViewMode::Fabric => fabric_view(ui, ui_state, &mut cmds),
                     state::ViewMode::Both => {
                         let half = ui.available_width() / 2.0;
@@ -850,16 +853,8 @@ impl RacksmithApp {
                             .resizable(true)
                             .default_size(half)
                             .show(ui, |ui| fabric_view(ui, ui_state, &mut cmds));
-                        egui::CentralPanel::default().show(ui, |ui| {
-                            canvas::canvas_ui(
-                                ui,
-                                (design, layout_revision),
-                                &self.catalog,
-                                (report, report_revision),
-                                ui_state,
-                                &mut cmds,
-                            );
-                        });
+                        egui::CentralPanel::default()
+                            .show(ui, |ui| racks_view(ui, ui_state, &mut cmds));
                     }
                 }
                 self.commands.extend(cmds);

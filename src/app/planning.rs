@@ -70,7 +70,7 @@ impl TableCache {
     fn update(
         &mut self,
         key: TableKey,
-        design: &Design,
+        design: &std::sync::Arc<Design>,
         catalog: &Catalog,
         ctx: &egui::Context,
         may_start: bool,
@@ -114,8 +114,8 @@ impl TableCache {
 
 /// What the window reads from the app.
 pub struct PlanningInputs<'a> {
-    /// The open design.
-    pub design: &'a Design,
+    /// The open design (shared with the side-by-side job, not copied for it).
+    pub design: &'a std::sync::Arc<Design>,
     /// Its revision.
     pub revision: u64,
     /// The parts catalog (GPU models).

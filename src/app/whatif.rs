@@ -58,7 +58,7 @@ impl WhatIfState {
     /// Starts the N-1 sweep of `design` (analysed as `before`), cancelling a job still running.
     pub fn start_sweep(
         &mut self,
-        design: &Design,
+        design: &Arc<Design>,
         before: Arc<Report>,
         revision: u64,
         ctx: &egui::Context,
@@ -69,7 +69,7 @@ impl WhatIfState {
     /// Starts the impact of one failure.
     pub fn start_one(
         &mut self,
-        design: &Design,
+        design: &Arc<Design>,
         before: Arc<Report>,
         revision: u64,
         failure: Failure,
@@ -81,7 +81,7 @@ impl WhatIfState {
     fn start(
         &mut self,
         what: Asked,
-        design: &Design,
+        design: &Arc<Design>,
         before: Arc<Report>,
         revision: u64,
         ctx: &egui::Context,
@@ -89,6 +89,7 @@ impl WhatIfState {
         self.cancel();
         let (tx, rx) = std::sync::mpsc::channel();
         let progress = Arc::new(Progress::default());
+        // The document's design is shared, not copied: an edit meanwhile copies it on write instead.
         let (design, p, ctx, asked) = (design.clone(), progress.clone(), ctx.clone(), what.clone());
         std::thread::spawn(move || {
             let result = match asked {
@@ -166,7 +167,7 @@ impl WhatIfState {
 /// What the window reads from the app.
 pub struct WhatIfInputs<'a> {
     /// The open design.
-    pub design: &'a Design,
+    pub design: &'a Arc<Design>,
     /// Its revision.
     pub revision: u64,
     /// Its analysis, when it is up to date (a what-if compares against it).
