@@ -55,6 +55,32 @@ fn benches(c: &mut Criterion) {
     }
     group.finish();
 
+    // The goals: load the file and analyse it, on one thread (128 SU under 300 ms, 256 SU under 700 ms,
+    // 512 SU under 1.5 s); from 32 to 256 SU the times give the growth exponent (docs/analysis.md).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut group = c.benchmark_group("load_and_analyze_one_thread");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (su, d) in designs.iter().filter(|(su, _)| *su >= 32) {
+        let path = dir.path().join(format!("{su}.ron"));
+        io::save(d, &path).expect("save");
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{su}su")),
+            &path,
+            |b, p| {
+                b.iter(|| {
+                    one.install(|| {
+                        let d = io::load(Path::new(p)).expect("load");
+                        black_box(analyze(black_box(&d)))
+                    })
+                })
+            },
+        );
+        std::fs::remove_file(&path).expect("remove");
+    }
+    group.finish();
+
     let mut group = c.benchmark_group("whatif");
     group
         .sample_size(10)
@@ -84,7 +110,6 @@ fn benches(c: &mut Criterion) {
     });
     group.finish();
 
-    let dir = tempfile::tempdir().expect("tempdir");
     let mut group = c.benchmark_group("files");
     group
         .sample_size(10)

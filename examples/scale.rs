@@ -1,7 +1,7 @@
 //! Times file load and analysis of generated SuperPOD H100 designs: `cargo run --release --no-default-features
 //! --example scale -- 128 [256 ...]` (one size per run gives a clean peak RSS with `/usr/bin/time -v`).
 //! Flags: `--rack-leaf` makes the sizes rack counts of the rack-per-leaf design (`samples::rack_leaf_h100`: 1872
-//! is the realistic 60k-GPU shape), `--no-file` analyses the generated design without saving and loading it,
+//! is the realistic 60k-GPU shape), `--b200` makes them DGX B200 SuperPODs (two systems a rack), `--no-file` analyses the generated design without saving and loading it,
 //! `--routing` times only the routing, `--sweep` times the N-1 sweep; `SPLIT=1` splits load and analysis into
 //! their parts, `REPEAT=n` and `LOADS=n` repeat the routing and the load, `KEEP=DIR` keeps the saved file.
 //! Figures are wall and CPU time: the CPU time of the measuring thread is the steadier one on a shared machine.
@@ -24,9 +24,13 @@ fn main() {
     let skip_file = args.iter().any(|a| a == "--no-file");
     let only_routing = args.iter().any(|a| a == "--routing");
     let rack_leaf = args.iter().any(|a| a == "--rack-leaf");
+    let b200 = args.iter().any(|a| a == "--b200");
     for su in args.iter().filter_map(|a| a.parse::<usize>().ok()) {
         let d = if rack_leaf {
             racksmith::samples::rack_leaf_h100(&catalog, su).expect("generate")
+        } else if b200 {
+            racksmith::samples::superpod(&catalog, su, &racksmith::samples::DGX_B200)
+                .expect("generate")
         } else {
             racksmith::samples::superpod_h100(&catalog, su).expect("generate")
         };

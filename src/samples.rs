@@ -190,7 +190,7 @@ pub fn dgx_fabric(
 /// DGX SuperPOD H100, `units` scalable units, rail-optimised compute fabric of QM9700 (NVIDIA DGX SuperPOD H100
 /// reference architecture): 32 x units - 1 DGX H100 (one leaf port per SU goes to UFM), 8 leaves per SU, spines as
 /// in the RA table for 1-4 SU (4, 8, 16, 16); from 8 SU on, a three-tier fat tree with 8 spines per SU in pods of
-/// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU); at 512 SU, a fourth tier (the 64-port
+/// 4 SU and 4 core switches per SU (the B200 RA's 128/128/64 at 16 SU); at 512 and 1,024 SU, a fourth tier (the 64-port
 /// cores split half down, half up, see [`superpod`]). Storage: per SU, 4 storage leaves and 3
 /// AI400X2 appliances; every DGX has its two BlueField-3 ports on all four storage leaves.
 pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditError> {
@@ -242,9 +242,12 @@ pub fn superpod(
     units: usize,
     system: &SuperPodSystem,
 ) -> Result<Design, EditError> {
-    if units == 0 || (units > 4 && !units.is_multiple_of(8)) || (units > 256 && units != 512) {
+    if units == 0
+        || (units > 4 && !units.is_multiple_of(8))
+        || (units > 256 && units != 512 && units != 1024)
+    {
         return Err(EditError::Refused(
-            "scalable units must be 1-4, a multiple of 8 up to 256, or 512".into(),
+            "scalable units must be 1-4, a multiple of 8 up to 256, 512 or 1024".into(),
         ));
     }
     let mut design = Design {
@@ -326,10 +329,11 @@ pub fn superpod(
             }
         }
     } else if units > 256 {
-        // Four tiers (512 SU): the 64-port cores of 256 SU are full, so cores split their ports, half down and
-        // half up. Groups of 128 SU (32 pods); in each group, plane j has 32 cores and spine j of every pod has one
-        // cable to each of them. Above them, for each plane j and core index c, 2 super-cores join the 4 groups'
-        // cores (j, c), 16 cables from each core to each super-core: every tier non-blocking.
+        // Four tiers (512 and 1,024 SU): the 64-port cores of 256 SU are full, so cores split their ports, half
+        // down and half up. Groups of 128 SU (32 pods); in each group, plane j has 32 cores and spine j of every
+        // pod has one cable to each of them. Above them, for each plane j and core index c, groups/2 super-cores
+        // join the groups' cores (j, c): at 512 SU 2 super-cores and 16 cables from each core to each, at 1,024
+        // SU 4 super-cores and 8 cables. Every super-core uses its 64 ports and every tier is non-blocking.
         let groups = units / 128;
         let supers_per = groups / 2;
         let up_links = 32 / supers_per;

@@ -136,6 +136,43 @@ fn semantic_problems_are_listed_together() {
 }
 
 #[test]
+fn link_problems_read_in_link_order_and_each_extra_user_names_the_one_before() {
+    // Three cables on one port, a cable with a too-short cable part, and one ending at a missing device, added out
+    // of order: the problems come in link id order, each link's ends first, and the third user of the port names
+    // the second, as a reviewer reading the list top to bottom expects.
+    let mut d = sample("a100-nic-starved").unwrap();
+    let first = d.links.values().next().unwrap().clone();
+    let (port, other) = (first.a.clone(), first.b.clone());
+    let extra = |a: PortRef, length_m: f64| Link {
+        a,
+        b: other.clone(),
+        length_m,
+        ..first.clone()
+    };
+    d.links.insert(LinkId(9_003), extra(port.clone(), 3.0));
+    d.links.insert(
+        LinkId(9_001),
+        extra(PortRef::new(DeviceId(77_777), "p1"), -1.0),
+    );
+    d.links.insert(LinkId(9_002), extra(port.clone(), 3.0));
+    let messages: Vec<String> = io::validate(&d).into_iter().map(|p| p.message).collect();
+    let first_id = *d.links.keys().next().unwrap();
+    let expected = vec![
+        format!(
+            "link link#9001 ends at {} which does not exist",
+            DeviceId(77_777)
+        ),
+        format!("port {other} is used by both {first_id} and link#9001"),
+        "link link#9001 has an impossible length of -1 m".to_string(),
+        format!("port {port} is used by both {first_id} and link#9002"),
+        format!("port {other} is used by both link#9001 and link#9002"),
+        format!("port {port} is used by both link#9002 and link#9003"),
+        format!("port {other} is used by both link#9002 and link#9003"),
+    ];
+    assert_eq!(messages, expected);
+}
+
+#[test]
 fn incompatible_speed_is_refused_with_a_reason() {
     let d = sample("a100-nic-starved").unwrap();
     let leaf = d

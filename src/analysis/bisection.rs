@@ -347,76 +347,134 @@ fn enumerate(
 }
 
 /// Hose-model certificate: theta when every class sends up to the same distribution over the top switches.
+///
+/// Both halves of the certificate are linear in what each switch holds, so neither walks the upper tiers once per
+/// class (thousands of classes, a rack leaf each, share the same spines and cores):
+/// - the up-load on every link is one tier-by-tier pass over the sum of all classes' attachments;
+/// - each class's distribution over the top switches is the sum of its switches' distributions, and a switch's
+///   distribution (where a unit of traffic it holds ends up) is found once and shared by every class under it.
 fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
-    let tier = |n: NodeIndex| {
-        topo.graph
-            .node_weight(n)
-            .filter(|w| w.kind == NodeKind::Switch)
-            .and_then(|w| topo.tier.get(&w.device).copied())
-            .unwrap_or(0)
-    };
-    type Up = Vec<(NodeIndex, petgraph::graph::EdgeIndex, f64)>;
-    // Each class walks the tiers above its switches: a few dozen steps in a fat tree, so thousands of classes
-    // (a rack leaf each) are cheap; the budget stops a pathological fabric where every class reaches every switch.
-    let mut budget: usize = 20_000_000;
-    // Each switch's up-links, found once for all classes (every class walks the upper tiers again).
-    let mut up_cache: Vec<Option<std::rc::Rc<Up>>> = vec![None; topo.graph.node_count()];
-    let mut ups = |n: NodeIndex| -> std::rc::Rc<Up> {
-        if let Some(Some(u)) = up_cache.get(n.index()) {
-            return u.clone();
-        }
-        let t = tier(n);
-        let u: std::rc::Rc<Up> = std::rc::Rc::new(
+    let n = topo.graph.node_count();
+    let tiers: Vec<u8> = topo
+        .graph
+        .node_indices()
+        .map(|v| {
             topo.graph
-                .edges(n)
+                .node_weight(v)
+                .filter(|w| w.kind == NodeKind::Switch)
+                .and_then(|w| topo.tier.get(&w.device).copied())
+                .unwrap_or(0)
+        })
+        .collect();
+    let tier = |v: NodeIndex| tiers.get(v.index()).copied().unwrap_or(0);
+    // Each switch's links to higher tiers: (switch, link, capacity).
+    let ups: Vec<Vec<(NodeIndex, usize, f64)>> = topo
+        .graph
+        .node_indices()
+        .map(|v| {
+            let t = tier(v);
+            if t == 0 {
+                return Vec::new();
+            }
+            topo.graph
+                .edges(v)
                 .filter_map(|e| {
-                    let o = other(e.source(), e.target(), n);
-                    (tier(o) > t && e.weight().gbps > 0.0).then_some((o, e.id(), e.weight().gbps))
+                    let o = other(e.source(), e.target(), v);
+                    (tier(o) > t && e.weight().gbps > 0.0).then_some((
+                        o,
+                        e.id().index(),
+                        e.weight().gbps,
+                    ))
                 })
-                .collect(),
-        );
-        if let Some(slot) = up_cache.get_mut(n.index()) {
-            *slot = Some(u.clone());
-        }
-        u
-    };
-    let mut load: HashMap<petgraph::graph::EdgeIndex, f64> = HashMap::default();
-    let mut first: Option<BTreeMap<usize, f64>> = None;
+                .collect()
+        })
+        .collect();
+    let up_of = |v: NodeIndex| ups.get(v.index()).map_or(&[][..], Vec::as_slice);
+    let up_cap = |v: NodeIndex| up_of(v).iter().map(|x| x.2).sum::<f64>();
+    // A fabric where every class reaches every switch would make the distributions long: past this much work the
+    // certificate gives up (no lower bound) rather than stall the analysis.
+    let mut budget: usize = 20_000_000;
+
+    // What every class's servers hold at each switch, then pushed up tier by tier: the load on every up-link.
+    let mut held = vec![0.0_f64; n];
+    let mut reached = vec![false; n];
+    let mut order: Vec<NodeIndex> = Vec::new();
     for c in classes {
-        let total = c.compute_gbps();
-        if total <= 0.0 {
+        if c.compute_gbps() <= 0.0 {
             return None;
         }
-        // What this class's server holds at each switch, processed tier by tier.
-        let mut held: BTreeMap<(u8, usize), f64> = BTreeMap::new();
         for (sw, cap) in &c.attach {
-            *held.entry((tier(*sw), sw.index())).or_default() += cap;
-        }
-        let mut top: BTreeMap<usize, f64> = BTreeMap::new();
-        while let Some(((t, v), amount)) = held.pop_first() {
-            if t == 0 {
+            if tier(*sw) == 0 {
                 return None;
             }
-            let v = NodeIndex::new(v);
-            let up = ups(v);
-            let cap: f64 = up.iter().map(|x| x.2).sum();
-            if up.is_empty() || cap <= 0.0 {
-                *top.entry(v.index()).or_default() += amount / total;
-                continue;
-            }
-            budget = budget.checked_sub(up.len())?;
-            for &(w, e, c_e) in up.iter() {
-                let share = amount * c_e / cap;
-                *load.entry(e).or_default() += share * c.count as f64;
-                *held.entry((tier(w), w.index())).or_default() += share;
+            *held.get_mut(sw.index())? += cap * c.count as f64;
+            if !std::mem::replace(reached.get_mut(sw.index())?, true) {
+                order.push(*sw);
             }
         }
-        match &first {
-            None => first = Some(top),
+    }
+    // Every switch above the attachments, found once.
+    let mut next = 0;
+    while let Some(&v) = order.get(next) {
+        next += 1;
+        budget = budget.checked_sub(up_of(v).len() + 1)?;
+        for &(w, _, _) in up_of(v) {
+            if !std::mem::replace(reached.get_mut(w.index())?, true) {
+                order.push(w);
+            }
+        }
+    }
+    order.sort_unstable_by_key(|v| (tier(*v), v.index()));
+    let mut load = vec![0.0_f64; topo.graph.edge_count()];
+    for &v in &order {
+        let amount = held.get(v.index()).copied().unwrap_or(0.0);
+        let cap = up_cap(v);
+        if amount <= 0.0 || cap <= 0.0 {
+            continue;
+        }
+        for &(w, e, c_e) in up_of(v) {
+            let share = amount * c_e / cap;
+            *load.get_mut(e)? += share;
+            *held.get_mut(w.index())? += share;
+        }
+    }
+
+    // Where a unit held at each switch ends up among the top switches, highest tier first so a switch's
+    // up-neighbours are done before it. Switches that split over the same distributions in the same proportions
+    // share one (in a fat tree, a handful per tier).
+    let mut dists = Dists::default();
+    let mut dist_of = vec![usize::MAX; n];
+    for &v in order.iter().rev() {
+        let cap = up_cap(v);
+        let id = if up_of(v).is_empty() || cap <= 0.0 {
+            dists.intern(vec![(v.index(), 1.0)])
+        } else {
+            let mix = up_of(v)
+                .iter()
+                .map(|&(w, _, c_e)| Some((*dist_of.get(w.index())?, c_e / cap)))
+                .collect::<Option<Vec<_>>>()?;
+            dists.mix(mix, &mut budget)?
+        };
+        *dist_of.get_mut(v.index())? = id;
+    }
+    // Every class must spread over the top switches alike.
+    let mut first: Option<usize> = None;
+    for c in classes {
+        let total = c.compute_gbps();
+        let mix = c
+            .attach
+            .iter()
+            .map(|(sw, cap)| Some((*dist_of.get(sw.index())?, cap / total)))
+            .collect::<Option<Vec<_>>>()?;
+        let id = dists.mix(mix, &mut budget)?;
+        match first {
+            None => first = Some(id),
+            Some(f) if f == id => {}
             Some(f) => {
-                if f.len() != top.len()
-                    || f.iter()
-                        .zip(&top)
+                let (a, b) = (dists.content.get(f)?, dists.content.get(id)?);
+                if a.len() != b.len()
+                    || a.iter()
+                        .zip(b)
                         .any(|((a, x), (b, y))| a != b || (x - y).abs() > 1e-9)
                 {
                     return None;
@@ -425,13 +483,70 @@ fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
         }
     }
     let mut theta: f64 = 1.0;
-    for (e, l) in &load {
-        let cap = topo.graph.edge_weight(*e).map_or(0.0, |w| w.gbps);
-        if *l > 0.0 {
+    for e in topo.graph.edge_indices() {
+        let l = load.get(e.index()).copied().unwrap_or(0.0);
+        if l > 0.0 {
+            let cap = topo.graph.edge_weight(e).map_or(0.0, |w| w.gbps);
             theta = theta.min(cap / l);
         }
     }
     Some(theta)
+}
+
+/// Distributions over the top switches ((switch, share), sorted by switch), each kept once.
+#[derive(Default)]
+struct Dists {
+    content: Vec<Vec<(usize, f64)>>,
+    by_content: HashMap<Vec<(usize, u64)>, usize>,
+    /// A mix of distributions ((distribution, weight), sorted) already worked out.
+    by_mix: HashMap<Vec<(usize, u64)>, usize>,
+}
+
+impl Dists {
+    fn intern(&mut self, content: Vec<(usize, f64)>) -> usize {
+        let key: Vec<(usize, u64)> = content.iter().map(|&(t, f)| (t, f.to_bits())).collect();
+        let next = self.content.len();
+        let id = *self.by_content.entry(key).or_insert(next);
+        if id == next {
+            self.content.push(content);
+        }
+        id
+    }
+
+    /// The distribution sum of weight x distribution; None past the work budget.
+    fn mix(&mut self, mut mix: Vec<(usize, f64)>, budget: &mut usize) -> Option<usize> {
+        mix.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        let mut key: Vec<(usize, u64)> = Vec::with_capacity(mix.len());
+        let mut weights: Vec<(usize, f64)> = Vec::with_capacity(mix.len());
+        for (d, w) in mix {
+            match weights.last_mut() {
+                Some(last) if last.0 == d => last.1 += w,
+                _ => weights.push((d, w)),
+            }
+        }
+        key.extend(weights.iter().map(|&(d, w)| (d, w.to_bits())));
+        if let Some(&id) = self.by_mix.get(&key) {
+            return Some(id);
+        }
+        let mut parts: Vec<(usize, f64)> = Vec::new();
+        for &(d, w) in &weights {
+            let c = self.content.get(d)?;
+            *budget = budget.checked_sub(c.len())?;
+            parts.extend(c.iter().map(|&(t, f)| (t, f * w)));
+        }
+        parts.sort_unstable_by_key(|p| p.0);
+        let mut content: Vec<(usize, f64)> = Vec::new();
+        for (t, f) in parts {
+            match content.last_mut() {
+                Some(last) if last.0 == t => last.1 += f,
+                _ => content.push((t, f)),
+            }
+        }
+        content.retain(|p| p.1 > 0.0);
+        let id = self.intern(content);
+        self.by_mix.insert(key, id);
+        Some(id)
+    }
 }
 
 /// The bisection of the design's compute fabric (None with fewer than two GPU servers).

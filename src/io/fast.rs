@@ -31,19 +31,23 @@ pub(super) fn parse(text: &str) -> Option<Design> {
         return None;
     }
     let mut media: HashMap<&str, Medium> = HashMap::default();
-    let devices: Vec<(u64, Device)> = text
-        .get(devices.1..devices.2)?
-        .lines()
-        .map(device)
-        .collect::<Option<_>>()?;
+    let devices = entries(text.get(devices.1..devices.2)?, device)?;
     design.devices = sorted_map(devices, DeviceId)?;
-    let links: Vec<(u64, Link)> = text
-        .get(links.1..links.2)?
-        .lines()
-        .map(|line| link(line, &mut media))
-        .collect::<Option<_>>()?;
+    let links = entries(text.get(links.1..links.2)?, |line| link(line, &mut media))?;
     design.links = sorted_map(links, LinkId)?;
     Some(design)
+}
+
+/// One entry per line, in a vector sized up front (growing one of 600,000 links by doubling copies it 20 times).
+fn entries<'a, T>(
+    lines: &'a str,
+    mut entry: impl FnMut(&'a str) -> Option<(u64, T)>,
+) -> Option<Vec<(u64, T)>> {
+    let mut out = Vec::with_capacity(lines.bytes().filter(|b| *b == b'\n').count() + 1);
+    for line in lines.lines() {
+        out.push(entry(line)?);
+    }
+    Some(out)
 }
 
 /// The entries as a map, built in one pass when their ids rise strictly (as Racksmith writes them); None when an

@@ -1,10 +1,11 @@
 //! Checks a parsed design for what the type system cannot: unknown parts, dangling references, devices outside
 //! their rack or overlapping, GPUs and NICs in the wrong slots, double-booked ports and incompatible links.
 
-use crate::model::part::{FormFactor, PartKind};
-use crate::model::{Design, DeviceId, LinkId, PortRef, RackId};
+use crate::model::part::{FormFactor, Part, PartKind};
+use crate::model::{Design, Device, DeviceId, Link, LinkId, PartId, RackId};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::fmt;
 
 /// One thing wrong with a design, with the ids it concerns.
@@ -82,15 +83,17 @@ pub fn validate(design: &Design) -> Vec<Problem> {
             ));
         }
     }
-    // Occupancy per rack, to find overlaps in one pass rather than comparing every pair of devices.
-    let mut occupied: HashMap<(RackId, u16), DeviceId> = HashMap::default();
+    // Occupancy per rack (who holds each unit), to find overlaps in one pass rather than comparing every pair of
+    // devices.
+    let mut occupied: HashMap<RackId, Vec<Option<DeviceId>>> = HashMap::default();
+    let mut parts = PartMemo::new(design);
     for (id, device) in &design.devices {
-        let label = if device.name.is_empty() {
-            id.to_string()
+        let label: Cow<'_, str> = if device.name.is_empty() {
+            Cow::Owned(id.to_string())
         } else {
-            device.name.clone()
+            Cow::Borrowed(&device.name)
         };
-        let Some(part) = design.parts.get(&device.part) else {
+        let Some(part) = parts.get(&device.part) else {
             problems.push(Problem::device(
                 *id,
                 format!("device {label} uses unknown part \"{}\"", device.part),
@@ -116,7 +119,9 @@ pub fn validate(design: &Design) -> Vec<Problem> {
             ));
             continue;
         };
-        if let Some(units) = design.device_units(device) {
+        let units = (part.height_u > 0)
+            .then(|| device.position_u..=device.position_u.saturating_add(part.height_u - 1));
+        if let Some(units) = units {
             if *units.start() < 1 || *units.end() > rack.height_u {
                 problems.push(Problem::device(
                     *id,
@@ -129,8 +134,14 @@ pub fn validate(design: &Design) -> Vec<Problem> {
                     ),
                 ));
             } else {
+                let held = occupied
+                    .entry(device.rack)
+                    .or_insert_with(|| vec![None; usize::from(rack.height_u) + 1]);
                 for u in units {
-                    if let Some(other) = occupied.insert((device.rack, u), *id) {
+                    let Some(slot) = held.get_mut(usize::from(u)) else {
+                        break;
+                    };
+                    if let Some(other) = slot.replace(*id) {
                         let other_name = design
                             .devices
                             .get(&other)
@@ -147,17 +158,44 @@ pub fn validate(design: &Design) -> Vec<Problem> {
                 }
             }
         }
-        check_slots(design, *id, &label, &mut problems);
+        check_slots(&mut parts, *id, device, &label, &mut problems);
     }
-    check_links(design, &mut problems);
+    check_links(design, &mut parts, &mut problems);
     problems
 }
 
-fn check_slots(design: &Design, id: DeviceId, label: &str, problems: &mut Vec<Problem>) {
-    let Some(device) = design.devices.get(&id) else {
-        return;
-    };
-    let server = match design.parts.get(&device.part).map(|p| &p.kind) {
+/// Part lookups by name, each name looked up in the design's parts once: a large design asks for the same few
+/// parts (a GPU, a NIC, a cable) hundreds of thousands of times.
+struct PartMemo<'a> {
+    parts: &'a std::collections::BTreeMap<PartId, Part>,
+    seen: HashMap<&'a str, Option<&'a Part>>,
+}
+
+impl<'a> PartMemo<'a> {
+    fn new(design: &'a Design) -> Self {
+        Self {
+            parts: &design.parts,
+            seen: HashMap::default(),
+        }
+    }
+
+    fn get(&mut self, id: &'a PartId) -> Option<&'a Part> {
+        let parts = self.parts;
+        *self
+            .seen
+            .entry(id.as_str())
+            .or_insert_with(|| parts.get(id))
+    }
+}
+
+fn check_slots<'a>(
+    parts: &mut PartMemo<'a>,
+    id: DeviceId,
+    device: &'a Device,
+    label: &str,
+    problems: &mut Vec<Problem>,
+) {
+    let server = match parts.get(&device.part).map(|p| &p.kind) {
         Some(PartKind::Server(s)) => Some(s),
         _ => None,
     };
@@ -180,7 +218,7 @@ fn check_slots(design: &Design, id: DeviceId, label: &str, problems: &mut Vec<Pr
             ));
             continue;
         };
-        match design.parts.get(gpu).map(|p| &p.kind) {
+        match parts.get(gpu).map(|p| &p.kind) {
             Some(PartKind::Gpu(g)) => {
                 if g.form != slot_spec.form {
                     let (want, got) = (form_name(slot_spec.form), form_name(g.form));
@@ -208,7 +246,7 @@ fn check_slots(design: &Design, id: DeviceId, label: &str, problems: &mut Vec<Pr
             ));
             continue;
         }
-        match design.parts.get(nic).map(|p| &p.kind) {
+        match parts.get(nic).map(|p| &p.kind) {
             Some(PartKind::Nic(_)) => {}
             Some(_) => problems.push(Problem::device(
                 id,
@@ -229,84 +267,149 @@ fn form_name(form: FormFactor) -> &'static str {
     }
 }
 
-fn check_links(design: &Design, problems: &mut Vec<Problem>) {
-    let mut used: HashMap<&PortRef, LinkId> =
-        HashMap::with_capacity_and_hasher(design.links.len() * 2, Default::default());
-    for (id, link) in &design.links {
+/// Where a link's problem goes among that link's problems: its ends in order, then the cable itself.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum LinkPart {
+    End(u8),
+    Cable,
+}
+
+fn check_links<'a>(design: &'a Design, parts: &mut PartMemo<'a>, problems: &mut Vec<Problem>) {
+    let links: Vec<(&LinkId, &Link)> = design.links.iter().collect();
+    // Problems keyed by (link index, part, order found), sorted at the end so they read in link order.
+    let mut found: Vec<(usize, LinkPart, usize, Problem)> = Vec::new();
+    // Every cable end, sorted by device: each device and its part are looked up once, and a port used twice shows
+    // as neighbours once its device's ends are sorted by port name (no hash of a million port names).
+    let mut ends: Vec<(DeviceId, usize, u8)> = Vec::with_capacity(links.len() * 2);
+    for (i, (id, link)) in links.iter().enumerate() {
         // A cable from a port to itself is one problem, not also a port "used twice".
         if link.a == link.b {
-            problems.push(Problem::link(
-                *id,
-                format!("link {id} joins port {} to itself", link.a),
+            found.push((
+                i,
+                LinkPart::End(0),
+                0,
+                Problem::link(**id, format!("link {id} joins port {} to itself", link.a)),
             ));
             continue;
         }
-        for end in [&link.a, &link.b] {
-            if !design.devices.contains_key(&end.device) {
-                problems.push(Problem::link(
-                    *id,
-                    format!("link {id} ends at {} which does not exist", end.device),
-                ));
+        ends.push((link.a.device, i, 0));
+        ends.push((link.b.device, i, 1));
+        check_cable(parts, id, link, |k, p| {
+            found.push((i, LinkPart::Cable, k, p))
+        });
+    }
+    ends.sort_unstable();
+    let mut by_port: Vec<(&str, usize, u8)> = Vec::new();
+    for group in ends.chunk_by(|x, y| x.0 == y.0) {
+        let Some(&(device_id, _, _)) = group.first() else {
+            continue;
+        };
+        let device = design.devices.get(&device_id);
+        by_port.clear();
+        for &(_, i, side) in group {
+            let Some((id, link)) = links.get(i) else {
                 continue;
-            }
-            let Some(info) = design.port_spec(end) else {
-                problems.push(Problem::link(
-                    *id,
+            };
+            let end = if side == 0 { &link.a } else { &link.b };
+            let mut report = |k: usize, message: String| {
+                found.push((i, LinkPart::End(side), k, Problem::link(**id, message)));
+            };
+            let Some(device) = device else {
+                report(
+                    0,
+                    format!("link {id} ends at {} which does not exist", end.device),
+                );
+                continue;
+            };
+            let Some(info) = design.port_spec_on(device, &end.port) else {
+                report(
+                    0,
                     format!("link {id} ends at port {end} which the device does not have"),
-                ));
+                );
                 continue;
             };
             if let Err(why) = info.accepts(&link.medium) {
-                problems.push(Problem::link(
-                    *id,
-                    format!("link {id} at port {end}: {why}"),
-                ));
+                report(0, format!("link {id} at port {end}: {why}"));
             }
-            if let Some(other) = used.insert(end, *id) {
-                problems.push(Problem::link(
-                    *id,
-                    format!("port {end} is used by both {other} and {id}"),
+            by_port.push((&end.port, i, side));
+        }
+        // Sorted by port, then link order: each user after the first reports the one before it.
+        by_port.sort_unstable();
+        for pair in by_port.windows(2) {
+            let [(name, before, _), (again, i, side)] = pair else {
+                continue;
+            };
+            if name != again {
+                continue;
+            }
+            if let (Some((other, _)), Some((id, link))) = (links.get(*before), links.get(*i)) {
+                let end = if *side == 0 { &link.a } else { &link.b };
+                found.push((
+                    *i,
+                    LinkPart::End(*side),
+                    1,
+                    Problem::link(**id, format!("port {end} is used by both {other} and {id}")),
                 ));
             }
         }
+    }
+    found.sort_by_key(|(i, part, k, _)| (*i, *part, *k));
+    problems.extend(found.into_iter().map(|(_, _, _, p)| p));
+}
 
-        if !(link.length_m.is_finite() && link.length_m >= 0.0) {
-            problems.push(Problem::link(
+/// A link's length and cable part, each problem passed to `report` with its order.
+fn check_cable<'a>(
+    parts: &mut PartMemo<'a>,
+    id: &LinkId,
+    link: &'a Link,
+    mut report: impl FnMut(usize, Problem),
+) {
+    if !(link.length_m.is_finite() && link.length_m >= 0.0) {
+        report(
+            0,
+            Problem::link(
                 *id,
                 format!("link {id} has an impossible length of {} m", link.length_m),
-            ));
-        }
-        if let Some(cable) = &link.cable {
-            match design.parts.get(cable).map(|p| &p.kind) {
-                Some(PartKind::Cable(c)) => {
-                    if c.protocol != link.medium.protocol() || c.gbps + 1e-9 < link.medium.gbps() {
-                        problems.push(Problem::link(
-                            *id,
-                            format!(
-                                "link {id} is {} but its cable {cable} carries {:?} at {} Gb/s",
-                                link.medium, c.protocol, c.gbps
-                            ),
-                        ));
-                    }
-                    if link.length_m > c.max_length_m {
-                        problems.push(Problem::link(
-                            *id,
-                            format!(
-                                "link {id} is {} m long but cable {cable} reaches {} m",
-                                link.length_m, c.max_length_m
-                            ),
-                        ));
-                    }
-                }
-                Some(_) => problems.push(Problem::link(
-                    *id,
-                    format!("link {id} uses {cable}, which is not a cable"),
-                )),
-                None => problems.push(Problem::link(
-                    *id,
-                    format!("link {id} uses unknown cable \"{cable}\""),
-                )),
+            ),
+        );
+    }
+    let Some(cable) = &link.cable else {
+        return;
+    };
+    match parts.get(cable).map(|p| &p.kind) {
+        Some(PartKind::Cable(c)) => {
+            if c.protocol != link.medium.protocol() || c.gbps + 1e-9 < link.medium.gbps() {
+                report(
+                    1,
+                    Problem::link(
+                        *id,
+                        format!(
+                            "link {id} is {} but its cable {cable} carries {:?} at {} Gb/s",
+                            link.medium, c.protocol, c.gbps
+                        ),
+                    ),
+                );
+            }
+            if link.length_m > c.max_length_m {
+                report(
+                    2,
+                    Problem::link(
+                        *id,
+                        format!(
+                            "link {id} is {} m long but cable {cable} reaches {} m",
+                            link.length_m, c.max_length_m
+                        ),
+                    ),
+                );
             }
         }
+        Some(_) => report(
+            1,
+            Problem::link(*id, format!("link {id} uses {cable}, which is not a cable")),
+        ),
+        None => report(
+            1,
+            Problem::link(*id, format!("link {id} uses unknown cable \"{cable}\"")),
+        ),
     }
 }

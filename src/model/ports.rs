@@ -153,8 +153,16 @@ fn accepts(protocols: &[Protocol], max_gbps: f64, medium: &Medium) -> Result<(),
 
 /// Parses "p12" (prefix "p") into 12.
 fn numbered(name: &str, prefix: &str) -> Option<u16> {
-    let n: u16 = name.strip_prefix(prefix)?.parse().ok()?;
-    (n >= 1 && name.len() == prefix.len() + n.to_string().len()).then_some(n)
+    let digits = name.strip_prefix(prefix)?;
+    canonical_number(digits).filter(|n| *n >= 1)
+}
+
+/// A number written the one way `to_string` writes it (no sign, no leading zero), without allocating: port names
+/// are parsed for every cable end of a design.
+fn canonical_number(digits: &str) -> Option<u16> {
+    let canonical =
+        digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'));
+    if canonical { digits.parse().ok() } else { None }
 }
 
 fn protocol_list(protocols: &[Protocol]) -> String {
@@ -239,17 +247,21 @@ impl Design {
     /// The spec of one port, parsed from its name without building the device's port list. None when the device
     /// has no such port.
     pub fn port_spec(&self, port: &PortRef) -> Option<PortSpec<'_>> {
-        let device = self.devices.get(&port.device)?;
+        self.port_spec_on(self.devices.get(&port.device)?, &port.port)
+    }
+
+    /// The spec of the port named `port` on `device` (a device of this design), when it has one.
+    pub fn port_spec_on(&self, device: &Device, port: &str) -> Option<PortSpec<'_>> {
         match &self.parts.get(&device.part)?.kind {
             PartKind::Switch(s) => {
-                if let Some(n) = numbered(&port.port, "p") {
+                if let Some(n) = numbered(port, "p") {
                     (n <= s.ports).then_some(PortSpec {
                         protocols: &s.protocols,
                         max_gbps: s.port_gbps,
                         role: PortRole::Fabric,
                     })
                 } else {
-                    let n = numbered(&port.port, "u")?;
+                    let n = numbered(port, "u")?;
                     (n <= s.uplink_ports).then_some(PortSpec {
                         protocols: &s.protocols,
                         max_gbps: s.uplink_gbps,
@@ -258,7 +270,7 @@ impl Design {
                 }
             }
             PartKind::Storage(s) => {
-                let n = numbered(&port.port, "p")?;
+                let n = numbered(port, "p")?;
                 (n <= s.ports).then_some(PortSpec {
                     protocols: &s.protocols,
                     max_gbps: s.port_gbps,
@@ -266,11 +278,8 @@ impl Design {
                 })
             }
             PartKind::Server(server) => {
-                let (slot, k) = port.port.strip_prefix("nic")?.split_once('/')?;
-                let slot: u16 = slot.parse().ok()?;
-                if slot.to_string().len() != port.port.len() - 3 - k.len() - 1 {
-                    return None;
-                }
+                let (slot, k) = port.strip_prefix("nic")?.split_once('/')?;
+                let slot = canonical_number(slot)?;
                 let k = numbered(k, "p")?;
                 let nic_part = device.nics.get(&slot)?;
                 let PartKind::Nic(nic) = &self.parts.get(nic_part)?.kind else {

@@ -59,7 +59,7 @@ const TEMPLATES: [TemplateSpec; 5] = [
                   fabric (two tiers up to 4 SU, three above), storage fabric, racks of four 10.2 kW systems",
         options: &[OptionSpec {
             name: "su",
-            help: "scalable units: 1 to 4, a multiple of 8 up to 256, or 512",
+            help: "scalable units: 1 to 4, a multiple of 8 up to 256, 512 or 1024",
             default: "1",
         }],
     },
@@ -69,7 +69,7 @@ const TEMPLATES: [TemplateSpec; 5] = [
                   air-cooled rack",
         options: &[OptionSpec {
             name: "su",
-            help: "scalable units: 1 to 4, a multiple of 8 up to 256, or 512",
+            help: "scalable units: 1 to 4, a multiple of 8 up to 256, 512 or 1024",
             default: "1",
         }],
     },
@@ -257,12 +257,12 @@ pub fn generate(
     let opts = Opts::new(template, options)?;
     match template.name {
         "superpod-h100" | "superpod-b200" => {
-            let su = opts.count("su", 1, 512)?;
-            if (su > 4 && !su.is_multiple_of(8)) || (su > 256 && su != 512) {
+            let su = opts.count("su", 1, 1024)?;
+            if (su > 4 && !su.is_multiple_of(8)) || (su > 256 && su != 512 && su != 1024) {
                 return Err(opts.bad(
                     "su",
                     "1 to 4 scalable units (two tiers), a multiple of 8 up to 256 (three tiers, pods of 4 SU), or 512 \
-                     (a fourth tier of super-core switches above the cores)",
+                     or 1024 (a fourth tier of super-core switches above the cores)",
                 ));
             }
             let system = if template.name == "superpod-b200" {

@@ -2,8 +2,8 @@
 //! links between devices as edges (parallel cables collapsed into one edge with their summed bandwidth), plus each
 //! switch's tier counted up from the endpoints (1 = leaf, 2 = spine, 3 = core).
 
-use crate::model::part::PartKind;
-use crate::model::{Design, DeviceId, LinkId, PortRole};
+use crate::model::part::{NicRole, NicSlotSpec, PartKind};
+use crate::model::{Design, DeviceId, LinkId};
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
 use petgraph::visit::EdgeRef;
 use rustc_hash::FxHashMap as HashMap;
@@ -64,8 +64,12 @@ impl Topology {
             UnGraph::<Node, Edge>::with_capacity(design.devices.len(), design.links.len());
         let mut node_of =
             HashMap::with_capacity_and_hasher(design.devices.len(), Default::default());
+        // Each server's NIC slot roles, by node: whether a cable has a compute end is then read without looking
+        // its device and part up again (two map lookups per cable end at 600,000 cables).
+        let mut slot_roles: Vec<Option<&[NicSlotSpec]>> = Vec::with_capacity(design.devices.len());
         for (id, device) in &design.devices {
-            let kind = match design.parts.get(&device.part).map(|p| &p.kind) {
+            let part = design.parts.get(&device.part).map(|p| &p.kind);
+            let kind = match part {
                 Some(PartKind::Server(_)) if !device.gpus.is_empty() => NodeKind::GpuServer,
                 Some(PartKind::Server(_)) => NodeKind::Server,
                 Some(PartKind::Storage(_)) => NodeKind::Storage,
@@ -73,10 +77,22 @@ impl Topology {
                 _ => continue,
             };
             node_of.insert(*id, graph.add_node(Node { device: *id, kind }));
+            slot_roles.push(match part {
+                Some(PartKind::Server(s)) => Some(&s.nic_slots),
+                _ => None,
+            });
         }
+        let is_compute = |node: NodeIndex, end: &crate::model::PortRef| {
+            let Some(Some(slots)) = slot_roles.get(node.index()) else {
+                return false;
+            };
+            end.nic_slot()
+                .and_then(|slot| slots.get(usize::from(slot)))
+                .is_some_and(|s| s.role == NicRole::Compute)
+        };
         // Cables by their two nodes, sorted (stably, so an edge keeps its cables in link order), then summed per
         // edge in one pass: no hash map of edges, whose random accesses dominated at 200k cables.
-        let mut cabled: Vec<(NodeIndex, NodeIndex, LinkId, &crate::model::Link)> =
+        let mut cabled: Vec<(NodeIndex, NodeIndex, LinkId, &crate::model::Link, bool)> =
             Vec::with_capacity(design.links.len());
         for (lid, link) in &design.links {
             let (Some(&a), Some(&b)) = (node_of.get(&link.a.device), node_of.get(&link.b.device))
@@ -86,12 +102,13 @@ impl Topology {
             if a == b {
                 continue;
             }
+            let compute_end = is_compute(a, &link.a) || is_compute(b, &link.b);
             let (a, b) = if a < b { (a, b) } else { (b, a) };
-            cabled.push((a, b, *lid, link));
+            cabled.push((a, b, *lid, link, compute_end));
         }
-        cabled.sort_by_key(|(a, b, _, _)| (*a, *b));
+        cabled.sort_by_key(|(a, b, _, _, _)| (*a, *b));
         let mut current: Option<(NodeIndex, NodeIndex, Edge)> = None;
-        for (a, b, lid, link) in cabled {
+        for (a, b, lid, link, compute_end) in cabled {
             if let Some((x, y, e)) = current.take_if(|(x, y, _)| (*x, *y) != (a, b)) {
                 graph.add_edge(x, y, e);
             }
@@ -100,9 +117,6 @@ impl Topology {
             e.mean_length_m = (e.mean_length_m * n + link.length_m) / (n + 1.0);
             e.links.push(lid);
             e.gbps += link.medium.gbps();
-            let compute_end = [&link.a, &link.b]
-                .iter()
-                .any(|end| design.nic_port_role(end) == Some(PortRole::Compute));
             if compute_end {
                 let g = link.medium.gbps();
                 e.compute_gbps += g;
