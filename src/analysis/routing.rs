@@ -61,8 +61,8 @@ pub struct LinkLoad {
     pub link: LinkId,
     /// Capacity per direction, Gb/s.
     pub capacity_gbps: f64,
-    /// Load per pattern, Gb/s (busier direction).
-    pub loads_gbps: Vec<f64>,
+    /// Load per pattern, Gb/s (busier direction), in `PATTERNS` order (a fixed array: no allocation per link).
+    pub loads_gbps: [f64; PATTERNS.len()],
     /// Highest load over capacity.
     pub utilisation: f64,
 }
@@ -893,26 +893,32 @@ fn fabric(design: &Design) -> Fabric {
         }
     }
     let mut adj = vec![Vec::new(); index.len()];
-    let mut by_pair: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-    let (mut ends, mut cap, mut cables) = (Vec::new(), Vec::new(), Vec::new());
-    for (id, l) in &design.links {
+    // Switch-to-switch cables by their pair of switches (then link order, so a pair keeps its cables in link
+    // order), then one edge per pair, numbered in the order its first cable comes: no map of pairs, whose lookups
+    // were a cache miss per cable at 400,000 switch cables.
+    let mut cabled: Vec<(usize, usize, usize, LinkId, f64)> = Vec::new();
+    for (i, (id, l)) in design.links.iter().enumerate() {
         let (Some(&a), Some(&b)) = (index.get(&l.a.device), index.get(&l.b.device)) else {
             continue;
         };
-        if a == b {
+        if a != b {
+            cabled.push((a.min(b), a.max(b), i, *id, l.medium.gbps()));
+        }
+    }
+    cabled.sort_unstable_by_key(|c| (c.0, c.1, c.2));
+    let mut pairs: Vec<&[(usize, usize, usize, LinkId, f64)]> =
+        cabled.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)).collect();
+    pairs.sort_unstable_by_key(|pair| pair.first().map_or(0, |c| c.2));
+    let mut ends = Vec::with_capacity(pairs.len());
+    let mut cap = Vec::with_capacity(pairs.len());
+    let mut cables = Vec::with_capacity(pairs.len());
+    for pair in pairs {
+        let Some(&(a, b, _, _, _)) = pair.first() else {
             continue;
-        }
-        let key = (a.min(b), a.max(b));
-        let e = *by_pair.entry(key).or_insert_with(|| {
-            ends.push(key);
-            cap.push(0.0);
-            cables.push(Vec::new());
-            ends.len() - 1
-        });
-        if let (Some(c), Some(list)) = (cap.get_mut(e), cables.get_mut(e)) {
-            *c += l.medium.gbps();
-            list.push((*id, l.medium.gbps()));
-        }
+        };
+        ends.push((a, b));
+        cap.push(pair.iter().map(|c| c.4).sum::<f64>());
+        cables.push(pair.iter().map(|c| (c.3, c.4)).collect::<Vec<_>>());
     }
     for (e, (a, b)) in ends.iter().enumerate() {
         if let Some(x) = adj.get_mut(*a) {
@@ -934,7 +940,9 @@ fn fabric(design: &Design) -> Fabric {
 
 /// GPU servers (in id order) and storage appliances with their ports and deliverable rate (Gb/s).
 fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, f64)>) {
-    let mut ports: HashMap<DeviceId, Vec<(Port, Option<NicRole>)>> = HashMap::default();
+    // Each port with its NIC slot; the slot's role is read from the server's part once per server, below (a
+    // device and part lookup per cable end cost a cache miss each at 160,000 server cables).
+    let mut ports: HashMap<DeviceId, Vec<(Port, Option<u16>)>> = HashMap::default();
     for (id, l) in &design.links {
         for (end, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
             let Some(&sw) = fabric.index.get(&other.device) else {
@@ -944,13 +952,7 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
                 continue;
             }
             let nic = end.nic_slot_and_port();
-            let role = nic.and_then(|(slot, _)| {
-                let d = design.devices.get(&end.device)?;
-                match &design.parts.get(&d.part)?.kind {
-                    PartKind::Server(s) => s.nic_slots.get(usize::from(slot)).map(|x| x.role),
-                    _ => None,
-                }
-            });
+            let role = nic.map(|(slot, _)| slot);
             let rail = nic.map_or(0, |(slot, _)| slot);
             ports.entry(end.device).or_default().push((
                 Port {
@@ -970,6 +972,11 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
         let mine = ports.remove(id).unwrap_or_default();
         match kind {
             Some(PartKind::Server(spec)) if !d.gpus.is_empty() => {
+                let role = |slot: &Option<u16>| {
+                    slot.and_then(|k| spec.nic_slots.get(usize::from(k)).map(|x| x.role))
+                };
+                let mine: Vec<(Port, Option<NicRole>)> =
+                    mine.iter().map(|(p, slot)| (*p, role(slot))).collect();
                 let mut compute: Vec<Port> = mine
                     .iter()
                     .filter(|(_, r)| *r == Some(NicRole::Compute))
@@ -2318,7 +2325,7 @@ fn report(
         links.push(LinkLoad {
             link,
             capacity_gbps: capacity,
-            loads_gbps: loads.iter().map(|x| round(*x, 4)).collect(),
+            loads_gbps: loads.map(|x| round(x, 4)),
             utilisation: round(
                 if capacity > 0.0 {
                     peak / capacity

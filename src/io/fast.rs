@@ -83,6 +83,7 @@ fn section(text: &str, name: &str) -> Option<(usize, usize, usize)> {
 
 /// A cursor over one entry line.
 struct Cur<'a> {
+    line: &'a str,
     s: &'a [u8],
     at: usize,
 }
@@ -109,7 +110,8 @@ impl<'a> Cur<'a> {
         while self.s.get(self.at).is_some_and(|c| f(*c)) {
             self.at += 1;
         }
-        std::str::from_utf8(self.s.get(start..self.at).unwrap_or(&[])).unwrap_or("")
+        // Every stop is at an ASCII byte or the end, so a char boundary: the line is sliced, not validated again.
+        self.line.get(start..self.at).unwrap_or("")
     }
 
     fn uint<T: std::str::FromStr>(&mut self) -> Option<T> {
@@ -138,10 +140,7 @@ impl<'a> Cur<'a> {
                 return None;
             }
         }
-        std::str::from_utf8(self.s.get(start..self.at)?)
-            .ok()?
-            .parse()
-            .ok()
+        self.line.get(start..self.at)?.parse().ok()
     }
 
     /// A string without escapes.
@@ -206,6 +205,7 @@ fn once(seen: &mut u8, bit: u8) -> Option<()> {
 
 fn device(line: &str) -> Option<(u64, Device)> {
     let mut c = Cur {
+        line,
         s: line.as_bytes(),
         at: 0,
     };
@@ -268,6 +268,7 @@ fn port(s: &str) -> Option<PortRef> {
 
 fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64, Link)> {
     let mut c = Cur {
+        line,
         s: line.as_bytes(),
         at: 0,
     };

@@ -90,10 +90,19 @@ impl Topology {
                 .and_then(|slot| slots.get(usize::from(slot)))
                 .is_some_and(|s| s.role == NicRole::Compute)
         };
-        // Cables by their two nodes, sorted (stably, so an edge keeps its cables in link order), then summed per
-        // edge in one pass: no hash map of edges, whose random accesses dominated at 200k cables.
-        let mut cabled: Vec<(NodeIndex, NodeIndex, LinkId, &crate::model::Link, bool)> =
-            Vec::with_capacity(design.links.len());
+        // Cables by their two nodes, sorted (then by link id, so an edge keeps its cables in link order), then
+        // summed per edge in one pass: no hash map of edges, whose random accesses dominated at 200k cables. Each
+        // entry carries the figures the edge needs (length, rate, compute end), read in link order, so the pass
+        // after the sort does not jump around the design's links.
+        struct Cabled {
+            a: NodeIndex,
+            b: NodeIndex,
+            link: LinkId,
+            length_m: f64,
+            gbps: f64,
+            compute: bool,
+        }
+        let mut cabled: Vec<Cabled> = Vec::with_capacity(design.links.len());
         for (lid, link) in &design.links {
             let (Some(&a), Some(&b)) = (node_of.get(&link.a.device), node_of.get(&link.b.device))
             else {
@@ -102,28 +111,33 @@ impl Topology {
             if a == b {
                 continue;
             }
-            let compute_end = is_compute(a, &link.a) || is_compute(b, &link.b);
-            let (a, b) = if a < b { (a, b) } else { (b, a) };
-            cabled.push((a, b, *lid, link, compute_end));
+            let compute = is_compute(a, &link.a) || is_compute(b, &link.b);
+            cabled.push(Cabled {
+                a: a.min(b),
+                b: a.max(b),
+                link: *lid,
+                length_m: link.length_m,
+                gbps: link.medium.gbps(),
+                compute,
+            });
         }
-        cabled.sort_by_key(|(a, b, _, _, _)| (*a, *b));
+        cabled.sort_unstable_by_key(|c| (c.a, c.b, c.link));
         let mut current: Option<(NodeIndex, NodeIndex, Edge)> = None;
-        for (a, b, lid, link, compute_end) in cabled {
-            if let Some((x, y, e)) = current.take_if(|(x, y, _)| (*x, *y) != (a, b)) {
+        for c in cabled {
+            if let Some((x, y, e)) = current.take_if(|(x, y, _)| (*x, *y) != (c.a, c.b)) {
                 graph.add_edge(x, y, e);
             }
-            let (_, _, e) = current.get_or_insert_with(|| (a, b, Edge::default()));
+            let (_, _, e) = current.get_or_insert_with(|| (c.a, c.b, Edge::default()));
             let n = e.links.len() as f64;
-            e.mean_length_m = (e.mean_length_m * n + link.length_m) / (n + 1.0);
-            e.links.push(lid);
-            e.gbps += link.medium.gbps();
-            if compute_end {
-                let g = link.medium.gbps();
-                e.compute_gbps += g;
+            e.mean_length_m = (e.mean_length_m * n + c.length_m) / (n + 1.0);
+            e.links.push(c.link);
+            e.gbps += c.gbps;
+            if c.compute {
+                e.compute_gbps += c.gbps;
                 e.compute_link_gbps = if e.compute_link_gbps > 0.0 {
-                    e.compute_link_gbps.min(g)
+                    e.compute_link_gbps.min(c.gbps)
                 } else {
-                    g
+                    c.gbps
                 };
             }
         }
