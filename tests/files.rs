@@ -136,6 +136,32 @@ fn semantic_problems_are_listed_together() {
 }
 
 #[test]
+fn port_names_are_read_only_as_written() {
+    // A port is named one way ("p7", "nic0/p1"); a leading zero or a sign names no port, so a file cannot cable
+    // "p07" beside "p7" and have one port count as two.
+    let d = sample("a100-nic-starved").unwrap();
+    let link = d.links.values().next().unwrap();
+    let (switch, server) = if link.a.port.starts_with("nic") {
+        (link.b.device, link.a.device)
+    } else {
+        (link.a.device, link.b.device)
+    };
+    let has = |device: DeviceId, port: &str| d.port_spec(&PortRef::new(device, port)).is_some();
+    for port in ["p1", "p7", "p10"] {
+        assert!(has(switch, port), "{port}");
+    }
+    for port in ["p0", "p07", "p+7", "p", "p7 ", "P7", "u0", "p99999"] {
+        assert!(!has(switch, port), "{port}");
+    }
+    assert!(has(server, "nic0/p1"));
+    for port in [
+        "nic00/p1", "nic+0/p1", "nic0/p01", "nic0/p0", "nic0p1", "nic/p1", "nic0/p+1",
+    ] {
+        assert!(!has(server, port), "{port}");
+    }
+}
+
+#[test]
 fn link_problems_read_in_link_order_and_each_extra_user_names_the_one_before() {
     // Three cables on one port, a cable with a too-short cable part, and one ending at a missing device, added out
     // of order: the problems come in link id order, each link's ends first, and the third user of the port names
