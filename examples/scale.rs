@@ -1,7 +1,8 @@
 //! Times file load and analysis of generated SuperPOD H100 designs: `cargo run --release --no-default-features
 //! --example scale -- 128 [256 ...]` (one size per run gives a clean peak RSS with `/usr/bin/time -v`).
 //! Flags: `--rack-leaf` makes the sizes rack counts of the rack-per-leaf design (`samples::rack_leaf_h100`: 1872
-//! is the realistic 60k-GPU shape), `--b200` makes them DGX B200 SuperPODs (two systems a rack), `--no-file` analyses the generated design without saving and loading it,
+//! is the realistic 60k-GPU shape), `--b200` makes them DGX B200 SuperPODs (two systems a rack), `--no-file`
+//! analyses the generated design without saving and loading it,
 //! `--routing` times only the routing, `--sweep` times the N-1 sweep; `SPLIT=1` splits load and analysis into
 //! their parts, `REPEAT=n` and `LOADS=n` repeat the routing and the load, `KEEP=DIR` keeps the saved file.
 //! Figures are wall and CPU time: the CPU time of the measuring thread is the steadier one on a shared machine.

@@ -8,6 +8,34 @@ use racksmith::model::{Design, PortRef};
 use racksmith::samples::sample;
 
 #[test]
+fn a_builder_placing_many_devices_refuses_what_the_edit_refuses() {
+    // The builder keeps the units it has taken instead of checking each mount against every device; it must
+    // still refuse every overlap and every part reaching outside its rack, with the edit's reasons.
+    let catalog = Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    let mut b = Builder::new(&mut d, &catalog);
+    let (rack, _) = b.add_rack("rack-42u", "R01", 0, 0).unwrap();
+    let (other_rack, _) = b.add_rack("rack-42u", "R02", 0, 1).unwrap();
+    b.add_device("dgx-h100", "dgx-01", rack, 1).unwrap(); // U1-U8
+    b.add_device("qm9700", "leaf-01", rack, 9).unwrap(); // U9, just above
+    b.add_device("qm9700", "leaf-02", other_rack, 5).unwrap(); // another rack's U5 is free
+    let err = b.add_device("qm9700", "leaf-03", rack, 5).unwrap_err();
+    assert!(err.to_string().contains("overlaps dgx-01"), "{err}");
+    let err = b.add_device("qm9700", "leaf-03", rack, 9).unwrap_err();
+    assert!(err.to_string().contains("overlaps leaf-01"), "{err}");
+    let err = b.add_device("dgx-h100", "too-high", rack, 40).unwrap_err();
+    assert!(err.to_string().contains("outside the 42U rack"), "{err}");
+    // A device added behind the builder's back (through its design) is seen too.
+    let (_, edit) = b.device_edit("qm9700", "leaf-04", rack, 20).unwrap();
+    edit.apply(b.design).unwrap();
+    let err = b.add_device("qm9700", "leaf-05", rack, 20).unwrap_err();
+    assert!(err.to_string().contains("overlaps leaf-04"), "{err}");
+    b.add_device("qm9700", "leaf-05", rack, 21).unwrap();
+    assert_eq!(d.devices.len(), 5);
+    assert!(racksmith::io::validate(&d).is_empty());
+}
+
+#[test]
 fn add_move_cable_undo_redo() {
     let catalog = Catalog::builtin().unwrap();
     let mut d = Design::default();

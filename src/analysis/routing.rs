@@ -896,7 +896,9 @@ fn fabric(design: &Design) -> Fabric {
     // Switch-to-switch cables by their pair of switches (then link order, so a pair keeps its cables in link
     // order), then one edge per pair, numbered in the order its first cable comes: no map of pairs, whose lookups
     // were a cache miss per cable at 400,000 switch cables.
-    let mut cabled: Vec<(usize, usize, usize, LinkId, f64)> = Vec::new();
+    // (lower switch, higher switch, link's place in link order, link, Gb/s).
+    type Cable = (usize, usize, usize, LinkId, f64);
+    let mut cabled: Vec<Cable> = Vec::new();
     for (i, (id, l)) in design.links.iter().enumerate() {
         let (Some(&a), Some(&b)) = (index.get(&l.a.device), index.get(&l.b.device)) else {
             continue;
@@ -906,8 +908,7 @@ fn fabric(design: &Design) -> Fabric {
         }
     }
     cabled.sort_unstable_by_key(|c| (c.0, c.1, c.2));
-    let mut pairs: Vec<&[(usize, usize, usize, LinkId, f64)]> =
-        cabled.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)).collect();
+    let mut pairs: Vec<&[Cable]> = cabled.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)).collect();
     pairs.sort_unstable_by_key(|pair| pair.first().map_or(0, |c| c.2));
     let mut ends = Vec::with_capacity(pairs.len());
     let mut cap = Vec::with_capacity(pairs.len());

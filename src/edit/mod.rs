@@ -15,6 +15,7 @@ pub use history::History;
 use crate::catalog::{Catalog, PartKind};
 use crate::model::part::Part;
 use crate::model::{Design, Device, DeviceId, Link, LinkId, Params, PartId, PortRef, Rack, RackId};
+use rustc_hash::FxHashMap as HashMap;
 use thiserror::Error;
 
 /// Why an edit was refused. The design is left unchanged.
@@ -492,12 +493,62 @@ pub struct Builder<'a> {
     pub design: &'a mut Design,
     /// Where part specs come from.
     pub catalog: &'a Catalog,
+    /// Units taken in each rack, for [`Builder::add_device`]: read off the design when the builder first places a
+    /// device (again if the device count changed behind its back), then kept as it adds devices. Checking a mount
+    /// against every device of the design (`Design::check_mount`) made generating a 512-SU SuperPOD quadratic.
+    taken: Option<Taken>,
+}
+
+/// Units taken per rack, (lowest, highest) per device, and the device count they were read at.
+struct Taken {
+    devices: usize,
+    by_rack: HashMap<RackId, Vec<(u16, u16)>>,
+}
+
+impl Taken {
+    fn of(design: &Design) -> Self {
+        let mut by_rack: HashMap<RackId, Vec<(u16, u16)>> = HashMap::default();
+        for d in design.devices.values() {
+            if let Some(units) = design.device_units(d) {
+                by_rack
+                    .entry(d.rack)
+                    .or_default()
+                    .push((*units.start(), *units.end()));
+            }
+        }
+        Self {
+            devices: design.devices.len(),
+            by_rack,
+        }
+    }
+
+    /// Whether `height_u` units from `position_u` are inside `rack` and free.
+    fn fits(&self, design: &Design, rack: RackId, position_u: u16, height_u: u16) -> bool {
+        if height_u == 0 {
+            return design.racks.contains_key(&rack);
+        }
+        let top = u32::from(position_u) + u32::from(height_u) - 1;
+        let inside = design
+            .racks
+            .get(&rack)
+            .is_some_and(|r| position_u >= 1 && top <= u32::from(r.height_u));
+        inside
+            && self.by_rack.get(&rack).is_none_or(|units| {
+                units
+                    .iter()
+                    .all(|(lo, hi)| u32::from(position_u) > u32::from(*hi) || u32::from(*lo) > top)
+            })
+    }
 }
 
 impl<'a> Builder<'a> {
     /// A builder for a design.
     pub fn new(design: &'a mut Design, catalog: &'a Catalog) -> Self {
-        Self { design, catalog }
+        Self {
+            design,
+            catalog,
+            taken: None,
+        }
     }
 
     /// Edit that copies a catalog part into the design if it is not there yet.
@@ -559,7 +610,7 @@ impl<'a> Builder<'a> {
         Ok(built)
     }
 
-    /// Adds a device; see [`Builder::device_edit`].
+    /// Adds a device; see [`Builder::device_edit`]. Refused, as the edit would be, when it does not fit.
     pub fn add_device(
         &mut self,
         part: &str,
@@ -568,7 +619,43 @@ impl<'a> Builder<'a> {
         position_u: u16,
     ) -> Result<DeviceId, EditError> {
         let (id, edit) = self.device_edit(part, name, rack, position_u)?;
-        self.apply(edit)?;
+        let Edit::Batch(mut edits) = edit else {
+            self.apply(edit)?;
+            return Ok(id);
+        };
+        let Some(Edit::AddDevice(new_id, device)) = edits.pop() else {
+            self.apply(Edit::Batch(edits))?;
+            return Ok(id);
+        };
+        for e in edits {
+            self.apply(e)?;
+        }
+        let h = self.design.device_height_u(&device);
+        let taken = match self.taken.take() {
+            Some(t) if t.devices == self.design.devices.len() => t,
+            _ => Taken::of(self.design),
+        };
+        if !taken.fits(self.design, rack, position_u, h)
+            || self.design.devices.contains_key(&new_id)
+        {
+            // The edit gives the reason (outside the rack, which device it overlaps).
+            self.taken = Some(taken);
+            self.apply(Edit::AddDevice(new_id, device))?;
+            self.taken = None;
+            return Ok(id);
+        }
+        let mut taken = taken;
+        if h > 0 {
+            taken
+                .by_rack
+                .entry(rack)
+                .or_default()
+                .push((position_u, position_u.saturating_add(h - 1)));
+        }
+        self.design.devices.insert(new_id, device);
+        self.design.next_id = self.design.next_id.max(new_id.0 + 1);
+        taken.devices = self.design.devices.len();
+        self.taken = Some(taken);
         Ok(id)
     }
 
