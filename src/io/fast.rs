@@ -38,16 +38,13 @@ pub(super) fn parse(text: &str) -> Option<Design> {
     Some(design)
 }
 
-/// One entry per line, in a vector sized up front (growing one of 600,000 links by doubling copies it 20 times).
+/// One entry per line. The vector grows as it goes: sizing it up front (one 90 MB block for 600,000 links) raised
+/// the peak memory of a 512-SU `analyze` from 636 to 737 MB under glibc, which grows large blocks without copying.
 fn entries<'a, T>(
     lines: &'a str,
-    mut entry: impl FnMut(&'a str) -> Option<(u64, T)>,
+    entry: impl FnMut(&'a str) -> Option<(u64, T)>,
 ) -> Option<Vec<(u64, T)>> {
-    let mut out = Vec::with_capacity(lines.bytes().filter(|b| *b == b'\n').count() + 1);
-    for line in lines.lines() {
-        out.push(entry(line)?);
-    }
-    Some(out)
+    lines.lines().map(entry).collect()
 }
 
 /// The entries as a map, built in one pass when their ids rise strictly (as Racksmith writes them); None when an
