@@ -2,7 +2,7 @@
 #![cfg(feature = "gui")]
 
 mod common;
-use common::{click_at, harness, release_at, step};
+use common::{click_at, harness, release_at, selected_devices, step};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -497,16 +497,7 @@ fn the_fabric_view_shows_tiers_and_selects_what_it_is_clicked_on() {
         .unwrap();
     let pos = h.state().fabric_node_pos(spine).expect("spine drawn");
     click_at(&mut h, pos);
-    assert_eq!(
-        h.state()
-            .ui
-            .selection
-            .devices
-            .iter()
-            .copied()
-            .collect::<Vec<_>>(),
-        vec![spine]
-    );
+    assert_eq!(selected_devices(&h), vec![spine]);
     // The inspector shows the switch that was clicked: the same document as the rack view.
     assert!(h.query_all_by_value("spine-01").next().is_some());
     h.get_by_label("Both").click();

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 mod common;
-use common::{click_at, menu, snapshot_harness};
+use common::{click_at, menu, selected_devices, snapshot_harness};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -71,16 +71,7 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     // "Show" on the first row selects the leaf.
     h.query_all_by_label("Show").next().unwrap().click();
     h.run_steps(3);
-    assert_eq!(
-        h.state()
-            .ui
-            .selection
-            .devices
-            .iter()
-            .copied()
-            .collect::<Vec<_>>(),
-        vec![leaf]
-    );
+    assert_eq!(selected_devices(&h), vec![leaf]);
     // "Show" on the cables' row selects all eight.
     h.query_all_by_label("Show").nth(1).unwrap().click();
     h.run_steps(3);

@@ -25,6 +25,11 @@ fn a_builder_placing_many_devices_refuses_what_the_edit_refuses() {
     assert!(err.to_string().contains("overlaps leaf-01"), "{err}");
     let err = b.add_device("dgx-h100", "too-high", rack, 40).unwrap_err();
     assert!(err.to_string().contains("outside the 42U rack"), "{err}");
+    // A refused device changes nothing, not even the parts it would have copied in.
+    let parts = b.design.parts.len();
+    let err = b.add_device("ddn-ai400x2", "ddn-01", rack, 3).unwrap_err();
+    assert!(err.to_string().contains("overlaps dgx-01"), "{err}");
+    assert_eq!(b.design.parts.len(), parts);
     // A device added behind the builder's back (through its design) is seen too.
     let (_, edit) = b.device_edit("qm9700", "leaf-04", rack, 20).unwrap();
     edit.apply(b.design).unwrap();

@@ -952,17 +952,15 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
             if fabric.index.contains_key(&end.device) {
                 continue;
             }
-            let nic = end.nic_slot_and_port();
-            let role = nic.map(|(slot, _)| slot);
-            let rail = nic.map_or(0, |(slot, _)| slot);
+            let slot = end.nic_slot_and_port().map(|(slot, _)| slot);
             ports.entry(end.device).or_default().push((
                 Port {
                     link: *id,
                     switch: sw,
                     gbps: l.medium.gbps(),
-                    rail,
+                    rail: slot.unwrap_or(0),
                 },
-                role,
+                slot,
             ));
         }
     }
@@ -973,21 +971,18 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
         let mine = ports.remove(id).unwrap_or_default();
         match kind {
             Some(PartKind::Server(spec)) if !d.gpus.is_empty() => {
-                let role = |slot: &Option<u16>| {
-                    slot.and_then(|k| spec.nic_slots.get(usize::from(k)).map(|x| x.role))
+                // The ports on NIC slots of one role, read off the server's part.
+                let with_role = |role: NicRole| -> Vec<Port> {
+                    mine.iter()
+                        .filter(|(_, slot)| {
+                            slot.and_then(|k| spec.nic_slots.get(usize::from(k)))
+                                .is_some_and(|x| x.role == role)
+                        })
+                        .map(|(p, _)| *p)
+                        .collect()
                 };
-                let mine: Vec<(Port, Option<NicRole>)> =
-                    mine.iter().map(|(p, slot)| (*p, role(slot))).collect();
-                let mut compute: Vec<Port> = mine
-                    .iter()
-                    .filter(|(_, r)| *r == Some(NicRole::Compute))
-                    .map(|(p, _)| *p)
-                    .collect();
-                let mut st: Vec<Port> = mine
-                    .iter()
-                    .filter(|(_, r)| *r == Some(NicRole::Storage))
-                    .map(|(p, _)| *p)
-                    .collect();
+                let mut compute = with_role(NicRole::Compute);
+                let mut st = with_role(NicRole::Storage);
                 // Sorted by attachment so that servers of one group list their ports in the same order.
                 compute.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.link));
                 st.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.link));
@@ -2583,26 +2578,34 @@ mod tests {
         designs.push(pod);
         for d in &designs {
             let (f, r) = demands(d);
-            let (fast, fast_lost) = route(&f, &r.demand, &r.products);
-            let (slow, slow_lost) = route_reference(&f, &r.demand, &r.products);
-            let close = |a: f64, b: f64, what: &str| {
-                assert!(
-                    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
-                        && ((a == 0.0) == (b == 0.0)),
-                    "{}: {what}: {a} against {b}",
-                    d.name
-                );
-            };
-            assert_eq!(fast.len(), slow.len());
-            for (e, (a, b)) in fast.iter().zip(&slow).enumerate() {
-                for k in 0..P {
-                    close(a.0[k], b.0[k], &format!("edge {e} pattern {k} a to b"));
-                    close(a.1[k], b.1[k], &format!("edge {e} pattern {k} b to a"));
-                }
-            }
+            let fast = route(&f, &r.demand, &r.products);
+            let slow = route_reference(&f, &r.demand, &r.products);
+            assert_same_loads(&d.name, &fast, &slow);
+        }
+    }
+
+    /// Two routings give the same loads on every edge (zero on the same edges, so the report lists the same links)
+    /// and the same unroutable traffic, to rounding.
+    fn assert_same_loads(
+        name: &str,
+        (loads, lost): &(Vec<(Loads, Loads)>, Loads),
+        (other, other_lost): &(Vec<(Loads, Loads)>, Loads),
+    ) {
+        let close = |a: f64, b: f64, what: &str| {
+            assert!(
+                (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs())) && ((a == 0.0) == (b == 0.0)),
+                "{name}: {what}: {a} against {b}"
+            );
+        };
+        assert_eq!(loads.len(), other.len(), "{name}: edges");
+        for (e, (a, b)) in loads.iter().zip(other).enumerate() {
             for k in 0..P {
-                close(fast_lost[k], slow_lost[k], &format!("unroutable {k}"));
+                close(a.0[k], b.0[k], &format!("edge {e} pattern {k} a to b"));
+                close(a.1[k], b.1[k], &format!("edge {e} pattern {k} b to a"));
             }
+        }
+        for k in 0..P {
+            close(lost[k], other_lost[k], &format!("unroutable {k}"));
         }
     }
 
@@ -2679,30 +2682,11 @@ mod tests {
         designs.extend(test_designs());
         for d in &designs {
             let (f, r) = demands(d);
-            let (fast, fast_lost) = route_with(&f, &r.demand, &r.products, true);
-            let (plain, plain_lost) = route_with(&f, &r.demand, &r.products, false);
-            let (slow, slow_lost) = route_reference(&f, &r.demand, &r.products);
-            let close = |a: f64, b: f64, what: &str| {
-                assert!(
-                    (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()))
-                        && ((a == 0.0) == (b == 0.0)),
-                    "{}: {what}: {a} against {b}",
-                    d.name
-                );
-            };
-            for other in [&plain, &slow] {
-                assert_eq!(fast.len(), other.len());
-                for (e, (a, b)) in fast.iter().zip(other).enumerate() {
-                    for k in 0..P {
-                        close(a.0[k], b.0[k], &format!("edge {e} pattern {k} a to b"));
-                        close(a.1[k], b.1[k], &format!("edge {e} pattern {k} b to a"));
-                    }
-                }
-            }
-            for k in 0..P {
-                close(fast_lost[k], plain_lost[k], &format!("unroutable {k}"));
-                close(fast_lost[k], slow_lost[k], &format!("unroutable {k}"));
-            }
+            let fast = route_with(&f, &r.demand, &r.products, true);
+            let plain = route_with(&f, &r.demand, &r.products, false);
+            let slow = route_reference(&f, &r.demand, &r.products);
+            assert_same_loads(&d.name, &fast, &plain);
+            assert_same_loads(&d.name, &fast, &slow);
         }
     }
 

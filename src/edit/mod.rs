@@ -499,45 +499,25 @@ pub struct Builder<'a> {
     taken: Option<Taken>,
 }
 
-/// Units taken per rack, (lowest, highest) per device, and the device count they were read at.
+/// Units taken per rack, by device, and the device count they were read at.
 struct Taken {
     devices: usize,
-    by_rack: HashMap<RackId, Vec<(u16, u16)>>,
+    by_rack: HashMap<RackId, Vec<(DeviceId, std::ops::RangeInclusive<u16>)>>,
 }
 
 impl Taken {
     fn of(design: &Design) -> Self {
-        let mut by_rack: HashMap<RackId, Vec<(u16, u16)>> = HashMap::default();
-        for d in design.devices.values() {
+        let mut by_rack: HashMap<RackId, Vec<(DeviceId, std::ops::RangeInclusive<u16>)>> =
+            HashMap::default();
+        for (id, d) in &design.devices {
             if let Some(units) = design.device_units(d) {
-                by_rack
-                    .entry(d.rack)
-                    .or_default()
-                    .push((*units.start(), *units.end()));
+                by_rack.entry(d.rack).or_default().push((*id, units));
             }
         }
         Self {
             devices: design.devices.len(),
             by_rack,
         }
-    }
-
-    /// Whether `height_u` units from `position_u` are inside `rack` and free.
-    fn fits(&self, design: &Design, rack: RackId, position_u: u16, height_u: u16) -> bool {
-        if height_u == 0 {
-            return design.racks.contains_key(&rack);
-        }
-        let top = u32::from(position_u) + u32::from(height_u) - 1;
-        let inside = design
-            .racks
-            .get(&rack)
-            .is_some_and(|r| position_u >= 1 && top <= u32::from(r.height_u));
-        inside
-            && self.by_rack.get(&rack).is_none_or(|units| {
-                units
-                    .iter()
-                    .all(|(lo, hi)| u32::from(position_u) > u32::from(*hi) || u32::from(*lo) > top)
-            })
     }
 }
 
@@ -627,30 +607,31 @@ impl<'a> Builder<'a> {
             self.apply(Edit::Batch(edits))?;
             return Ok(id);
         };
-        for e in edits {
-            self.apply(e)?;
+        if self.design.devices.contains_key(&new_id) {
+            // The edit says so.
+            self.apply(Edit::AddDevice(new_id, device))?;
+            return Ok(id);
         }
-        let h = self.design.device_height_u(&device);
-        let taken = match self.taken.take() {
+        // The parts it uses first (its height is its part's); taken back if it does not fit, as a refused edit
+        // changes nothing.
+        let inverse = self.apply(Edit::Batch(edits))?;
+        let mut taken = match self.taken.take() {
             Some(t) if t.devices == self.design.devices.len() => t,
             _ => Taken::of(self.design),
         };
-        if !taken.fits(self.design, rack, position_u, h)
-            || self.design.devices.contains_key(&new_id)
-        {
-            // The edit gives the reason (outside the rack, which device it overlaps).
+        let h = self.design.device_height_u(&device);
+        let in_rack = taken.by_rack.get(&rack).into_iter().flatten().cloned();
+        let fits = self
+            .design
+            .check_mount_among(rack, position_u, h, in_rack)
+            .map_err(EditError::Refused);
+        if let Err(e) = fits {
             self.taken = Some(taken);
-            self.apply(Edit::AddDevice(new_id, device))?;
-            self.taken = None;
-            return Ok(id);
+            self.apply(inverse)?;
+            return Err(e);
         }
-        let mut taken = taken;
-        if h > 0 {
-            taken
-                .by_rack
-                .entry(rack)
-                .or_default()
-                .push((position_u, position_u.saturating_add(h - 1)));
+        if let Some(units) = device.units(h) {
+            taken.by_rack.entry(rack).or_default().push((new_id, units));
         }
         self.design.devices.insert(new_id, device);
         self.design.next_id = self.design.next_id.max(new_id.0 + 1);

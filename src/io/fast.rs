@@ -31,20 +31,21 @@ pub(super) fn parse(text: &str) -> Option<Design> {
         return None;
     }
     let mut media: HashMap<&str, Medium> = HashMap::default();
-    let devices = entries(text.get(devices.1..devices.2)?, device)?;
+    // The vectors grow as they go: sizing them up front (one 90 MB block for 600,000 links) saved nothing under
+    // glibc, which grows large blocks without copying, and raised a 512-SU `analyze` peak from 636 to 737 MB.
+    let devices: Vec<(u64, Device)> = text
+        .get(devices.1..devices.2)?
+        .lines()
+        .map(device)
+        .collect::<Option<_>>()?;
     design.devices = sorted_map(devices, DeviceId)?;
-    let links = entries(text.get(links.1..links.2)?, |line| link(line, &mut media))?;
+    let links: Vec<(u64, Link)> = text
+        .get(links.1..links.2)?
+        .lines()
+        .map(|line| link(line, &mut media))
+        .collect::<Option<_>>()?;
     design.links = sorted_map(links, LinkId)?;
     Some(design)
-}
-
-/// One entry per line. The vector grows as it goes: sizing it up front (one 90 MB block for 600,000 links) raised
-/// the peak memory of a 512-SU `analyze` from 636 to 737 MB under glibc, which grows large blocks without copying.
-fn entries<'a, T>(
-    lines: &'a str,
-    entry: impl FnMut(&'a str) -> Option<(u64, T)>,
-) -> Option<Vec<(u64, T)>> {
-    lines.lines().map(entry).collect()
 }
 
 /// The entries as a map, built in one pass when their ids rise strictly (as Racksmith writes them); None when an
@@ -81,14 +82,13 @@ fn section(text: &str, name: &str) -> Option<(usize, usize, usize)> {
 /// A cursor over one entry line.
 struct Cur<'a> {
     line: &'a str,
-    s: &'a [u8],
     at: usize,
 }
 
 impl<'a> Cur<'a> {
     fn eat(&mut self, lit: &str) -> Option<()> {
         let b = lit.as_bytes();
-        if self.s.get(self.at..self.at + b.len())? == b {
+        if self.line.as_bytes().get(self.at..self.at + b.len())? == b {
             self.at += b.len();
             Some(())
         } else {
@@ -97,14 +97,15 @@ impl<'a> Cur<'a> {
     }
 
     fn peek(&self, lit: &str) -> bool {
-        self.s
+        self.line
+            .as_bytes()
             .get(self.at..self.at + lit.len())
             .is_some_and(|x| x == lit.as_bytes())
     }
 
     fn while_(&mut self, f: impl Fn(u8) -> bool) -> &'a str {
         let start = self.at;
-        while self.s.get(self.at).is_some_and(|c| f(*c)) {
+        while self.line.as_bytes().get(self.at).is_some_and(|c| f(*c)) {
             self.at += 1;
         }
         // Every stop is at an ASCII byte or the end, so a char boundary: the line is sliced, not validated again.
@@ -187,7 +188,7 @@ impl<'a> Cur<'a> {
             return Some(true);
         }
         self.eat("),")?;
-        (self.at == self.s.len()).then_some(false)
+        (self.at == self.line.len()).then_some(false)
     }
 }
 
@@ -201,17 +202,13 @@ fn once(seen: &mut u8, bit: u8) -> Option<()> {
 }
 
 fn device(line: &str) -> Option<(u64, Device)> {
-    let mut c = Cur {
-        line,
-        s: line.as_bytes(),
-        at: 0,
-    };
+    let mut c = Cur { line, at: 0 };
     let id = c.open()?;
     let mut d = Device::default();
     let mut seen = 0u8;
     if c.eat(")").is_some() {
         c.eat(",")?;
-        return (c.at == c.s.len()).then_some((id, d));
+        return (c.at == c.line.len()).then_some((id, d));
     }
     loop {
         let field = c.ident();
@@ -264,17 +261,13 @@ fn port(s: &str) -> Option<PortRef> {
 }
 
 fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64, Link)> {
-    let mut c = Cur {
-        line,
-        s: line.as_bytes(),
-        at: 0,
-    };
+    let mut c = Cur { line, at: 0 };
     let id = c.open()?;
     let mut l = Link::default();
     let mut seen = 0u8;
     if c.eat(")").is_some() {
         c.eat(",")?;
-        return (c.at == c.s.len()).then_some((id, l));
+        return (c.at == c.line.len()).then_some((id, l));
     }
     loop {
         let field = c.ident();
@@ -295,7 +288,7 @@ fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64,
                 c.while_(|x| x.is_ascii_alphanumeric());
                 let mut depth = 0usize;
                 loop {
-                    match c.s.get(c.at)? {
+                    match c.line.as_bytes().get(c.at)? {
                         b'(' => depth += 1,
                         b')' => {
                             depth = depth.checked_sub(1)?;
@@ -309,7 +302,7 @@ fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64,
                     }
                     c.at += 1;
                 }
-                let text = std::str::from_utf8(c.s.get(start..c.at)?).ok()?;
+                let text = c.line.get(start..c.at)?;
                 let m = match media.get(text) {
                     Some(m) => *m,
                     None => {

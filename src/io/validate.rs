@@ -119,9 +119,7 @@ pub fn validate(design: &Design) -> Vec<Problem> {
             ));
             continue;
         };
-        let units = (part.height_u > 0)
-            .then(|| device.position_u..=device.position_u.saturating_add(part.height_u - 1));
-        if let Some(units) = units {
+        if let Some(units) = device.units(part.height_u) {
             if *units.start() < 1 || *units.end() > rack.height_u {
                 problems.push(Problem::device(
                     *id,

@@ -264,6 +264,13 @@ pub struct Device {
     pub notes: String,
 }
 
+impl Device {
+    /// Rack units a device of `height_u` units occupies from its position, inclusive; None for 0U parts.
+    pub fn units(&self, height_u: u16) -> Option<std::ops::RangeInclusive<u16>> {
+        (height_u > 0).then(|| self.position_u..=self.position_u.saturating_add(height_u - 1))
+    }
+}
+
 impl Default for Device {
     fn default() -> Self {
         Self {
@@ -348,8 +355,7 @@ impl Design {
 
     /// Rack units a device occupies, as an inclusive range, or None for 0U parts.
     pub fn device_units(&self, device: &Device) -> Option<std::ops::RangeInclusive<u16>> {
-        let h = self.device_height_u(device);
-        (h > 0).then(|| device.position_u..=device.position_u.saturating_add(h - 1))
+        device.units(self.device_height_u(device))
     }
 
     /// Checks whether a part of `height_u` fits at `position_u` in `rack`, ignoring `ignore` (the device being moved).
@@ -360,6 +366,23 @@ impl Design {
         position_u: u16,
         height_u: u16,
         ignore: &[DeviceId],
+    ) -> Result<(), String> {
+        let taken = self
+            .devices
+            .iter()
+            .filter(|(id, d)| d.rack == rack && !ignore.contains(id))
+            .filter_map(|(id, d)| Some((*id, self.device_units(d)?)));
+        self.check_mount_among(rack, position_u, height_u, taken)
+    }
+
+    /// [`Design::check_mount`] against the units `taken` in the rack, each with the device holding them: for a
+    /// caller that keeps them (placing thousands of devices, each checked against every device, is quadratic).
+    pub fn check_mount_among(
+        &self,
+        rack: RackId,
+        position_u: u16,
+        height_u: u16,
+        taken: impl IntoIterator<Item = (DeviceId, std::ops::RangeInclusive<u16>)>,
     ) -> Result<(), String> {
         let Some(r) = self.racks.get(&rack) else {
             return Err(format!("rack {rack} does not exist"));
@@ -374,18 +397,11 @@ impl Design {
                 r.height_u, r.name
             ));
         }
-        for (id, d) in &self.devices {
-            if d.rack != rack || ignore.contains(id) {
-                continue;
-            }
-            if let Some(units) = self.device_units(d) {
-                let (lo, hi) = (u32::from(*units.start()), u32::from(*units.end()));
-                if u32::from(position_u) <= hi && lo <= top {
-                    return Err(format!(
-                        "overlaps {} at U{lo}-U{hi} in rack {}",
-                        d.name, r.name
-                    ));
-                }
+        for (id, units) in taken {
+            let (lo, hi) = (u32::from(*units.start()), u32::from(*units.end()));
+            if u32::from(position_u) <= hi && lo <= top {
+                let name = self.devices.get(&id).map_or("", |d| d.name.as_str());
+                return Err(format!("overlaps {name} at U{lo}-U{hi} in rack {}", r.name));
             }
         }
         Ok(())

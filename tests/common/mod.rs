@@ -5,7 +5,7 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::RacksmithApp;
-use racksmith::model::Design;
+use racksmith::model::{Design, DeviceId};
 
 /// A 1600x1000 harness around `app`, three frames in.
 pub fn harness_of(app: RacksmithApp) -> Harness<'static, RacksmithApp> {
@@ -74,4 +74,9 @@ pub fn menu(h: &mut Harness<'static, RacksmithApp>, menu: &str, entry: &str) {
     step(h);
     h.get_by_label(entry).click();
     step(h);
+}
+
+/// The devices selected in the app, in id order.
+pub fn selected_devices(h: &Harness<'static, RacksmithApp>) -> Vec<DeviceId> {
+    h.state().ui.selection.devices.iter().copied().collect()
 }
