@@ -70,36 +70,32 @@ fn classes(design: &Design, topo: &Topology) -> Vec<Class> {
         .node_indices()
         .filter(|n| is(*n, NodeKind::GpuServer))
         .collect();
-    // Servers cabled straight to another GPU server are not interchangeable with anyone: singletons.
-    let linked = |n: NodeIndex| {
-        topo.graph.edges(n).any(|e| {
-            e.weight().compute_gbps > 0.0
-                && is(other(e.source(), e.target(), n), NodeKind::GpuServer)
-        })
-    };
     let mut by_key: BTreeMap<ClassKey, Vec<NodeIndex>> = BTreeMap::new();
+    // Servers cabled straight to another GPU server are not interchangeable with anyone: singletons.
+    let mut linked: Vec<NodeIndex> = Vec::new();
     for &s in &servers {
         let gpus = topo
             .graph
             .node_weight(s)
             .and_then(|w| design.devices.get(&w.device))
             .map_or(0, |d| d.gpus.len());
-        let mut attach: Vec<(usize, u64)> = topo
-            .graph
-            .edges(s)
-            .filter(|e| {
-                e.weight().compute_gbps > 0.0
-                    && is(other(e.source(), e.target(), s), NodeKind::Switch)
-            })
-            .map(|e| {
-                (
-                    other(e.source(), e.target(), s).index(),
-                    e.weight().compute_gbps.to_bits(),
-                )
-            })
-            .collect();
+        let mut attach: Vec<(usize, u64)> = Vec::new();
+        let mut single = None;
+        for (o, e) in topo.neighbours(s) {
+            let c = topo.graph.edge_weight(e).map_or(0.0, |w| w.compute_gbps);
+            if c <= 0.0 {
+                continue;
+            }
+            if is(o, NodeKind::Switch) {
+                attach.push((o.index(), c.to_bits()));
+            } else if is(o, NodeKind::GpuServer) {
+                single = Some(s.index());
+            }
+        }
         attach.sort_unstable();
-        let single = linked(s).then_some(s.index());
+        if single.is_some() {
+            linked.push(s);
+        }
         by_key.entry((gpus, attach, single)).or_default().push(s);
     }
     let mut class_of: HashMap<NodeIndex, usize> = HashMap::default();
@@ -118,7 +114,8 @@ fn classes(design: &Design, topo: &Topology) -> Vec<Class> {
             peers: Vec::new(),
         });
     }
-    for &s in &servers {
+    // Only a server cabled to another GPU server has peers.
+    for &s in &linked {
         let Some(&c) = class_of.get(&s) else { continue };
         for e in topo.graph.edges(s) {
             let o = other(e.source(), e.target(), s);
@@ -138,23 +135,29 @@ fn other(a: NodeIndex, b: NodeIndex, me: NodeIndex) -> NodeIndex {
 }
 
 /// GPU count of the smaller half of the fairest split (bounded subset sum over the classes), if any split leaves
-/// servers on both sides.
+/// servers on both sides. Which GPU totals a set of servers can reach depends only on how many servers there are
+/// of each GPU count, so classes of one GPU count are pooled first: the work is the bitset's length (the GPUs)
+/// times the logarithm of the servers, per distinct GPU count, not per class.
 fn smaller_half(classes: &[Class]) -> Option<usize> {
     let total: usize = classes.iter().map(|c| c.gpus * c.count).sum();
+    let mut pooled: BTreeMap<usize, usize> = BTreeMap::new();
+    for c in classes {
+        *pooled.entry(c.gpus).or_default() += c.count;
+    }
     let words = total / 64 + 1;
     let mut reach = vec![0u64; words];
     if let Some(w) = reach.first_mut() {
         *w = 1;
     }
-    // Binary splitting of each class's multiplicity into items of 1, 2, 4, ... servers.
-    for c in classes {
-        let mut left = c.count;
+    // Binary splitting of each pool's multiplicity into items of 1, 2, 4, ... servers.
+    for (&gpus, &count) in &pooled {
+        let mut left = count;
         let mut k = 1;
         while left > 0 {
             let take = k.min(left);
             left -= take;
             k *= 2;
-            let shift = take * c.gpus;
+            let shift = take * gpus;
             if shift == 0 {
                 continue;
             }
@@ -376,15 +379,12 @@ fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
             if t == 0 {
                 return Vec::new();
             }
-            topo.graph
-                .edges(v)
-                .filter_map(|e| {
-                    let o = other(e.source(), e.target(), v);
-                    (tier(o) > t && e.weight().gbps > 0.0).then_some((
-                        o,
-                        e.id().index(),
-                        e.weight().gbps,
-                    ))
+            // The neighbours from the compressed rows; an edge's figures only for those a tier up.
+            topo.neighbours(v)
+                .filter(|(o, _)| tier(*o) > t)
+                .filter_map(|(o, e)| {
+                    let gbps = topo.graph.edge_weight(e)?.gbps;
+                    (gbps > 0.0).then_some((o, e.index(), gbps))
                 })
                 .collect()
         })
@@ -740,6 +740,40 @@ mod tests {
         assert_eq!(smaller_half(&[class(8, 2), class(4, 1)]), Some(8));
         // 3 x 1 + 1 x 70 = 73: the best is 3 / 70 (the 70-GPU server alone).
         assert_eq!(smaller_half(&[class(1, 3), class(70, 1)]), Some(3));
+        // Classes of one GPU count pool: 3 x 8 and 2 x 8 in two classes reach what 5 x 8 reaches, with a
+        // 4-GPU server: totals 0, 4, 8, ..., 44; the fairest of 44 is 20 / 24 (two 8-GPU servers and the 4-GPU one).
+        assert_eq!(
+            smaller_half(&[class(8, 3), class(4, 1), class(8, 2)]),
+            Some(20)
+        );
+        // Against every subset of servers, one by one, on mixed classes: the largest reachable total at most
+        // half of all.
+        let mixes: [&[(usize, usize)]; 4] = [
+            &[(8, 2), (4, 3), (8, 1), (2, 2)],
+            &[(3, 2), (5, 1), (3, 1), (7, 2)],
+            &[(8, 5), (8, 4), (1, 1)],
+            &[(6, 1), (4, 1), (6, 2), (10, 1)],
+        ];
+        for mix in mixes {
+            let classes: Vec<Class> = mix.iter().map(|&(g, n)| class(g, n)).collect();
+            let servers: Vec<usize> = mix
+                .iter()
+                .flat_map(|&(g, n)| std::iter::repeat_n(g, n))
+                .collect();
+            let total: usize = servers.iter().sum();
+            let best = (0u32..1 << servers.len())
+                .map(|m| {
+                    servers
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| m >> i & 1 == 1)
+                        .map(|(_, g)| g)
+                        .sum::<usize>()
+                })
+                .filter(|a| *a > 0 && *a < total && 2 * a <= total)
+                .max();
+            assert_eq!(smaller_half(&classes), best, "{mix:?}");
+        }
     }
 
     #[test]

@@ -11,8 +11,7 @@ use crate::model::part::{NicRole, PartKind};
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use petgraph::graph::NodeIndex;
-use petgraph::visit::EdgeRef;
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use rustc_hash::FxHashSet as HashSet;
 use std::collections::BTreeMap;
 
 fn names(design: &Design, ids: &[DeviceId]) -> String {
@@ -483,9 +482,11 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         out.push(f);
     }
     // Switches whose loss splits endpoints apart (articulation points, confirmed by recount).
-    let aps = petgraph::algo::articulation_points::articulation_points(&topo.graph);
+    // On the compressed rows (same node indices): the algorithms walk every edge, and the rows are contiguous.
+    let aps = petgraph::algo::articulation_points::articulation_points(&topo.adjacency);
     let mut ap_list: Vec<NodeIndex> = aps
         .into_iter()
+        .map(|n| NodeIndex::new(n as usize))
         .filter(|n| {
             topo.graph
                 .node_weight(*n)
@@ -523,17 +524,16 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         out.push(f);
     }
     // Edges whose loss splits endpoints: bridges of the collapsed graph (parallel cables are not bridges).
-    let bridges: Vec<petgraph::graph::EdgeIndex> = petgraph::algo::bridges::bridges(&topo.graph)
-        .map(|e| e.id())
-        .collect();
+    // Each bridge comes once per direction from the compressed rows: its edge index, in edge order, once.
+    let mut bridges: Vec<petgraph::graph::EdgeIndex> =
+        petgraph::algo::bridges::bridges(&topo.adjacency)
+            .map(|e| petgraph::graph::EdgeIndex::new(*e.weight() as usize))
+            .collect();
+    bridges.sort_unstable();
+    bridges.dedup();
     let mut spof_links: Vec<LinkId> = Vec::new();
     let mut spof_devices: Vec<DeviceId> = Vec::new();
     let mut spof_detail: Vec<(LinkId, Vec<DeviceId>)> = Vec::new();
-    let degree: HashMap<NodeIndex, usize> = topo
-        .graph
-        .node_indices()
-        .map(|n| (n, topo.graph.edges(n).count()))
-        .collect();
     let mut checked = 0;
     let mut unchecked = 0;
     for e in bridges {
@@ -549,7 +549,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         // A leaf endpoint hanging on a single cable is the common case: no recount needed.
         let hangs = [a, b]
             .into_iter()
-            .find(|n| degree.get(n) == Some(&1) && ends.contains(n));
+            .find(|n| topo.degree(*n) == 1 && ends.binary_search(n).is_ok());
         let label = if hangs.is_some() {
             None
         } else if checked < SPOF_CHECK_LIMIT {

@@ -70,7 +70,8 @@ pub struct LinkLoad {
 /// A cabled endpoint port: its cable, the switch at the other end, its rate and its rail (NIC slot).
 #[derive(Debug, Clone, Copy)]
 struct Port {
-    link: LinkId,
+    /// Its cable's place in the design's link order (which is link id order).
+    at: usize,
     switch: usize,
     gbps: f64,
     rail: u16,
@@ -96,15 +97,17 @@ struct Fabric {
     ends: Vec<(usize, usize)>,
     /// Per edge: capacity per direction, Gb/s.
     cap: Vec<f64>,
-    /// Per edge: its cables with their rates.
-    cables: Vec<Vec<(LinkId, f64)>>,
+    /// Per link, by place in link order: the edge it is a cable of (`u32::MAX` for a link that is not between
+    /// two switches).
+    edge_of_link: Vec<u32>,
     /// A virtual node beside the top tier where serving traffic enters and leaves: reached, never crossed.
     ingress: Option<usize>,
 }
 
 struct Router {
-    /// Up (endpoint to switch) and down loads per access cable.
-    access: HashMap<LinkId, (Loads, Loads)>,
+    /// Up (endpoint to switch) and down loads per cable, by place in link order (only access cables get any): an
+    /// index rather than a map of links, so the report reads them in one walk beside the design's links.
+    access: Vec<(Loads, Loads)>,
     /// Demands by destination switch, then source switch.
     demand: HashMap<usize, HashMap<usize, Loads>>,
     /// All-to-all switch demand in product form.
@@ -154,10 +157,18 @@ impl Router {
         if gbps <= 0.0 || !gbps.is_finite() {
             return;
         }
-        if let Some(x) = self.access.entry(from.link).or_default().0.get_mut(pattern) {
+        if let Some(x) = self
+            .access
+            .get_mut(from.at)
+            .and_then(|a| a.0.get_mut(pattern))
+        {
             *x += gbps;
         }
-        if let Some(x) = self.access.entry(to.link).or_default().1.get_mut(pattern) {
+        if let Some(x) = self
+            .access
+            .get_mut(to.at)
+            .and_then(|a| a.1.get_mut(pattern))
+        {
             *x += gbps;
         }
         if from.switch != to.switch
@@ -283,14 +294,14 @@ impl Router {
         }
         for ports in sources {
             for (p, f) in ports.iter().zip(&out_frac) {
-                if let Some(x) = self.access.entry(p.link).or_default().0.get_mut(pattern) {
+                if let Some(x) = self.access.get_mut(p.at).and_then(|a| a.0.get_mut(pattern)) {
                     *x += per_source * f;
                 }
             }
         }
         for ports in destinations {
             for (q, f) in ports.iter().zip(&in_frac) {
-                if let Some(x) = self.access.entry(q.link).or_default().1.get_mut(pattern) {
+                if let Some(x) = self.access.get_mut(q.at).and_then(|a| a.1.get_mut(pattern)) {
                     *x += per_destination * f;
                 }
             }
@@ -561,8 +572,9 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
 fn put_access(r: &mut Router, servers: &[Server], members: &[usize], loads: &[f64], out: bool) {
     for s in members.iter().filter_map(|i| servers.get(*i)) {
         for (p, x) in s.compute.iter().zip(loads) {
-            let e = r.access.entry(p.link).or_default();
-            if let Some(v) = (if out { &mut e.0 } else { &mut e.1 }).get_mut(2) {
+            if let Some(e) = r.access.get_mut(p.at)
+                && let Some(v) = (if out { &mut e.0 } else { &mut e.1 }).get_mut(2)
+            {
                 *v += x;
             }
         }
@@ -647,7 +659,7 @@ fn demands(design: &Design) -> (Fabric, Router) {
     let mut fabric = fabric(design);
     let (servers, storage) = endpoints(design, &fabric);
     let mut r = Router {
-        access: HashMap::default(),
+        access: vec![([0.0; P], [0.0; P]); design.links.len()],
         demand: HashMap::default(),
         offered: [0.0; P],
         component: components(&fabric),
@@ -784,7 +796,6 @@ fn demands(design: &Design) -> (Fabric, Router) {
                 let e = fabric.ends.len();
                 fabric.ends.push((sw, v));
                 fabric.cap.push(1.0);
-                fabric.cables.push(Vec::new());
                 if let Some(a) = fabric.adj.get_mut(sw) {
                     a.push((v, e));
                 }
@@ -794,8 +805,9 @@ fn demands(design: &Design) -> (Fabric, Router) {
             }
             fabric.ingress = Some(v);
             r.component.push(usize::MAX);
+            // No cable: its place is past the last link, so no access load is kept for it.
             let ingress = [Port {
-                link: LinkId(0),
+                at: usize::MAX,
                 switch: v,
                 gbps: 1.0,
                 rail: u16::MAX,
@@ -896,15 +908,15 @@ fn fabric(design: &Design) -> Fabric {
     // Switch-to-switch cables by their pair of switches (then link order, so a pair keeps its cables in link
     // order), then one edge per pair, numbered in the order its first cable comes: no map of pairs, whose lookups
     // were a cache miss per cable at 400,000 switch cables.
-    // (lower switch, higher switch, link's place in link order, link, Gb/s).
-    type Cable = (usize, usize, usize, LinkId, f64);
+    // (lower switch, higher switch, link's place in link order, Gb/s).
+    type Cable = (usize, usize, usize, f64);
     let mut cabled: Vec<Cable> = Vec::new();
-    for (i, (id, l)) in design.links.iter().enumerate() {
+    for (i, l) in design.links.values().enumerate() {
         let (Some(&a), Some(&b)) = (index.get(&l.a.device), index.get(&l.b.device)) else {
             continue;
         };
         if a != b {
-            cabled.push((a.min(b), a.max(b), i, *id, l.medium.gbps()));
+            cabled.push((a.min(b), a.max(b), i, l.medium.gbps()));
         }
     }
     cabled.sort_unstable_by_key(|c| (c.0, c.1, c.2));
@@ -912,14 +924,18 @@ fn fabric(design: &Design) -> Fabric {
     pairs.sort_unstable_by_key(|pair| pair.first().map_or(0, |c| c.2));
     let mut ends = Vec::with_capacity(pairs.len());
     let mut cap = Vec::with_capacity(pairs.len());
-    let mut cables = Vec::with_capacity(pairs.len());
+    let mut edge_of_link = vec![u32::MAX; design.links.len()];
     for pair in pairs {
-        let Some(&(a, b, _, _, _)) = pair.first() else {
+        let Some(&(a, b, _, _)) = pair.first() else {
             continue;
         };
+        for c in pair {
+            if let Some(x) = edge_of_link.get_mut(c.2) {
+                *x = ends.len() as u32;
+            }
+        }
         ends.push((a, b));
-        cap.push(pair.iter().map(|c| c.4).sum::<f64>());
-        cables.push(pair.iter().map(|c| (c.3, c.4)).collect::<Vec<_>>());
+        cap.push(pair.iter().map(|c| c.3).sum::<f64>());
     }
     for (e, (a, b)) in ends.iter().enumerate() {
         if let Some(x) = adj.get_mut(*a) {
@@ -934,7 +950,7 @@ fn fabric(design: &Design) -> Fabric {
         adj,
         ends,
         cap,
-        cables,
+        edge_of_link,
         ingress: None,
     }
 }
@@ -944,7 +960,7 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
     // Each port with its NIC slot; the slot's role is read from the server's part once per server, below (a
     // device and part lookup per cable end cost a cache miss each at 160,000 server cables).
     let mut ports: HashMap<DeviceId, Vec<(Port, Option<u16>)>> = HashMap::default();
-    for (id, l) in &design.links {
+    for (at, l) in design.links.values().enumerate() {
         for (end, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
             let Some(&sw) = fabric.index.get(&other.device) else {
                 continue;
@@ -955,7 +971,7 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
             let slot = end.nic_slot_and_port().map(|(slot, _)| slot);
             ports.entry(end.device).or_default().push((
                 Port {
-                    link: *id,
+                    at,
                     switch: sw,
                     gbps: l.medium.gbps(),
                     rail: slot.unwrap_or(0),
@@ -984,8 +1000,8 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
                 let mut compute = with_role(NicRole::Compute);
                 let mut st = with_role(NicRole::Storage);
                 // Sorted by attachment so that servers of one group list their ports in the same order.
-                compute.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.link));
-                st.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.link));
+                compute.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.at));
+                st.sort_by_key(|p| (p.rail, p.switch, p.gbps.to_bits(), p.at));
                 servers.push(Server {
                     gpus: d.gpus.len() as f64,
                     nvlink: spec.nvlink.is_some(),
@@ -1071,18 +1087,36 @@ struct Csr {
 }
 
 impl Csr {
+    /// From the edge list in edge order, each edge written into both ends' rows: the rows list their edges in
+    /// edge order, as `f.adj` does (which is how `fabric` fills it), reading the edges and capacities in one
+    /// sequential pass instead of looking each up from the adjacency lists.
     fn new(f: &Fabric) -> Self {
-        let mut offsets: Vec<u32> = Vec::with_capacity(f.adj.len() + 1);
-        let mut flat = Vec::new();
-        for (v, a) in f.adj.iter().enumerate() {
-            offsets.push(flat.len() as u32);
-            for &(w, e) in a {
-                let cap = f.cap.get(e).copied().unwrap_or(0.0);
-                let forward = f.ends.get(e).is_some_and(|(x, _)| *x == v);
-                flat.push((w as u32, e as u32, cap, forward));
+        let n = f.adj.len();
+        let mut offsets = vec![0u32; n + 1];
+        for &(a, b) in &f.ends {
+            for v in [a, b] {
+                if let Some(x) = offsets.get_mut(v + 1) {
+                    *x += 1;
+                }
             }
         }
-        offsets.push(flat.len() as u32);
+        for i in 1..offsets.len() {
+            let before = offsets.get(i - 1).copied().unwrap_or(0);
+            if let Some(x) = offsets.get_mut(i) {
+                *x += before;
+            }
+        }
+        let mut next: Vec<u32> = offsets.clone();
+        let mut flat = vec![(0u32, 0u32, 0.0, false); 2 * f.ends.len()];
+        for (e, (&(a, b), &cap)) in f.ends.iter().zip(&f.cap).enumerate() {
+            for (v, w, forward) in [(a, b, true), (b, a, false)] {
+                let Some(at) = next.get_mut(v) else { continue };
+                if let Some(x) = flat.get_mut(*at as usize) {
+                    *x = (w as u32, e as u32, cap, forward);
+                }
+                *at += 1;
+            }
+        }
         Csr { offsets, flat }
     }
 
@@ -1095,9 +1129,9 @@ impl Csr {
 }
 
 /// What routing one orbit of destination classes adds: loads per directed edge slot (2 x edge, + 1 for b to a), in
-/// the order they were computed, and the demand with no path. Applied in orbit order, so the sums do not depend on
+/// the order they were computed, the all-to-all loads apart in the same way, and the demand with no path. Applied in orbit order, so the sums do not depend on
 /// how many threads computed the orbits.
-type ClassLoads = (Vec<(u32, Loads)>, Loads);
+type ClassLoads = (Vec<(u32, Loads)>, Vec<(u32, f64)>, Loads);
 
 /// Destinations with the same switch neighbours: the key (neighbour, capacity bits) and the members.
 type DestinationClass = (Vec<(u32, u64)>, Vec<usize>);
@@ -1117,28 +1151,112 @@ impl Relabel {
         }
         self.node.get(&(v as u32)).map_or(v, |w| *w as usize)
     }
+}
 
-    /// A directed edge slot relabelled (edge ends are stored smaller first, so the slot's parity says whether it
-    /// runs from the smaller end).
-    fn slot(&self, slot: u32, f: &Fabric, pairs: &HashMap<(u32, u32), u32>) -> u32 {
-        if self.node.is_empty() {
-            return slot;
+/// One [`Relabel`] laid out for the walks: the image of every switch of its regions and of every directed edge
+/// slot that touches them, by index (arrays sized to the switches and the slots, set for one class and cleared
+/// after), so that a lookup is a read, not a hash of a switch pair. Unset entries are the identity: switches
+/// outside the regions stay, and so do edges between them.
+struct Mapping {
+    node: Vec<u32>,
+    slot: Vec<u32>,
+    /// Entries set, to clear.
+    nodes_set: Vec<u32>,
+    slots_set: Vec<u32>,
+    /// Per switch, while one row is matched: the edge to it from the image switch, and whether that switch is
+    /// the edge's first end.
+    row: Vec<(u32, bool)>,
+}
+
+impl Mapping {
+    const UNSET: u32 = u32::MAX;
+
+    fn new(switches: usize, slots: usize) -> Self {
+        Mapping {
+            node: vec![Self::UNSET; switches],
+            slot: vec![Self::UNSET; slots],
+            nodes_set: Vec::new(),
+            slots_set: Vec::new(),
+            row: vec![(Self::UNSET, false); switches],
         }
-        let Some(&(a, b)) = f.ends.get(slot as usize / 2) else {
-            return slot;
-        };
-        let (from, to) = if slot.is_multiple_of(2) {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let (x, y) = (self.node(from), self.node(to));
-        if x == from && y == to {
-            return slot;
+    }
+
+    fn node(&self, v: usize) -> usize {
+        match self.node.get(v) {
+            Some(&w) if w != Self::UNSET => w as usize,
+            _ => v,
         }
-        match pairs.get(&(x.min(y) as u32, x.max(y) as u32)) {
-            Some(&e) => 2 * e + u32::from(x > y),
-            None => slot,
+    }
+
+    /// Whether the switch is in one of the regions.
+    fn moves(&self, v: usize) -> bool {
+        self.node.get(v).is_some_and(|w| *w != Self::UNSET)
+    }
+
+    /// A directed edge slot relabelled: the slot of the edge between the images of its ends, in the same
+    /// direction (the slot's parity says whether it runs from the edge's first end). A slot whose image edge does
+    /// not exist stays.
+    fn slot(&self, slot: u32) -> u32 {
+        match self.slot.get(slot as usize) {
+            Some(&to) if to != Self::UNSET => to,
+            _ => slot,
+        }
+    }
+
+    /// Sets the images of `r`'s switches and of the slots of every edge at them: for a switch u and its image x,
+    /// x's edges by far end, then each edge (u, w) maps onto x's edge to w's image, each direction onto the same
+    /// direction. Linear in the edges at the regions.
+    fn set(&mut self, r: &Relabel, csr: &Csr) {
+        for (&u, &x) in &r.node {
+            if let Some(n) = self.node.get_mut(u as usize) {
+                *n = x;
+                self.nodes_set.push(u);
+            }
+        }
+        for (&u, &x) in &r.node {
+            let image = csr.neighbours(x as usize);
+            for &(y, e, _, forward) in image {
+                if let Some(p) = self.row.get_mut(y as usize) {
+                    *p = (e, forward);
+                }
+            }
+            for &(w, e, _, forward) in csr.neighbours(u as usize) {
+                let y = self.node(w as usize);
+                let Some(&(e2, forward2)) = self.row.get(y) else {
+                    continue;
+                };
+                if e2 == Self::UNSET {
+                    continue;
+                }
+                // From u: slot 2e when u is the first end; the image runs from x, 2e2 when x is the first end.
+                let out = (2 * e + u32::from(!forward), 2 * e2 + u32::from(!forward2));
+                let back = (2 * e + u32::from(forward), 2 * e2 + u32::from(forward2));
+                for (from, to) in [out, back] {
+                    if let Some(t) = self.slot.get_mut(from as usize) {
+                        *t = to;
+                        self.slots_set.push(from);
+                    }
+                }
+            }
+            for &(y, _, _, _) in image {
+                if let Some(p) = self.row.get_mut(y as usize) {
+                    *p = (Self::UNSET, false);
+                }
+            }
+        }
+    }
+
+    /// Back to the identity.
+    fn clear(&mut self) {
+        for u in self.nodes_set.drain(..) {
+            if let Some(n) = self.node.get_mut(u as usize) {
+                *n = Self::UNSET;
+            }
+        }
+        for x in self.slots_set.drain(..) {
+            if let Some(t) = self.slot.get_mut(x as usize) {
+                *t = Self::UNSET;
+            }
         }
     }
 }
@@ -1177,10 +1295,14 @@ struct Scratch {
     /// The representative's all-to-all load per edge slot (orbits of more than one class), and the slots set.
     acc: Vec<f64>,
     acc_touched: Vec<u32>,
+    /// Per edge slot: how many classes of the orbit move its load elsewhere (set with `acc`).
+    moved: Vec<u32>,
+    /// The relabelling of the class being walked (the identity when nothing is set).
+    map: Mapping,
 }
 
 impl Scratch {
-    fn new(n: usize) -> Self {
+    fn new(n: usize, slots: usize) -> Self {
         Scratch {
             dist: vec![u32::MAX; n],
             order: Vec::new(),
@@ -1199,6 +1321,8 @@ impl Scratch {
             touched: Vec::new(),
             acc: Vec::new(),
             acc_touched: Vec::new(),
+            moved: Vec::new(),
+            map: Mapping::new(n, slots),
         }
     }
 
@@ -1281,17 +1405,16 @@ fn route_with(
             })
             .collect()
     };
-    // Edge by its two switches, to relabel edges (only needed when some orbit has more than one class).
-    let pairs: HashMap<(u32, u32), u32> = if orbit_list.iter().any(|o| !o.others.is_empty()) {
-        f.ends
-            .iter()
-            .enumerate()
-            .map(|(e, (a, b))| ((*a as u32, *b as u32), e as u32))
-            .collect()
-    } else {
-        HashMap::default()
-    };
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
+    // The all-to-all (product) loads per directed edge slot, apart: they are most of the additions, and an array
+    // of one figure per slot stays in cache where the loads of every pattern do not. Added in at the end; the
+    // demand map never carries all-to-all traffic, so each slot's all-to-all sum is the same either way.
+    let mut a2a = vec![0.0; 2 * f.ends.len()];
+    let put_a2a = |a2a: &mut Vec<f64>, slot: u32, x: f64| {
+        if let Some(y) = a2a.get_mut(slot as usize) {
+            *y += x;
+        }
+    };
     let mut unroutable = [0.0; P];
     let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
         if let Some(l) = loads.get_mut(slot as usize / 2) {
@@ -1309,7 +1432,6 @@ fn route_with(
     let ctx = Context {
         f,
         csr: &csr,
-        pairs: &pairs,
         demand,
         products,
         classes: &classes,
@@ -1319,9 +1441,15 @@ fn route_with(
     use rayon::prelude::*;
     let threads = rayon::current_num_threads().max(1);
     if threads == 1 || orbit_list.len() < 2 {
-        let mut s = Scratch::new(n);
+        let mut s = Scratch::new(n, 2 * f.ends.len());
         for o in &orbit_list {
-            let lost = route_orbit(&ctx, o, &mut s, |slot, x| put(&mut loads, slot, x));
+            let lost = route_orbit(
+                &ctx,
+                o,
+                &mut s,
+                |slot, x| put(&mut loads, slot, x),
+                |slot, x| put_a2a(&mut a2a, slot, x),
+            );
             add(&mut unroutable, &lost, 1.0);
         }
     } else {
@@ -1329,20 +1457,38 @@ fn route_with(
             let out: Vec<ClassLoads> = batch
                 .par_iter()
                 .map_init(
-                    || Scratch::new(n),
+                    || Scratch::new(n, 2 * f.ends.len()),
                     |s, o| {
-                        let mut adds = Vec::new();
-                        let lost = route_orbit(&ctx, o, s, |slot, x| adds.push((slot, *x)));
-                        (adds, lost)
+                        let (mut adds, mut a2a_adds) = (Vec::new(), Vec::new());
+                        let lost = route_orbit(
+                            &ctx,
+                            o,
+                            s,
+                            |slot, x| adds.push((slot, *x)),
+                            |slot, x| a2a_adds.push((slot, x)),
+                        );
+                        (adds, a2a_adds, lost)
                     },
                 )
                 .collect();
-            for (adds, lost) in out {
+            for (adds, a2a_adds, lost) in out {
                 for (slot, x) in &adds {
                     put(&mut loads, *slot, x);
                 }
+                for (slot, x) in a2a_adds {
+                    put_a2a(&mut a2a, slot, x);
+                }
                 add(&mut unroutable, &lost, 1.0);
             }
+        }
+    }
+    for (slot, x) in a2a.into_iter().enumerate() {
+        if x != 0.0 {
+            let mut l = [0.0; P];
+            if let Some(y) = l.get_mut(2) {
+                *y = x;
+            }
+            put(&mut loads, slot as u32, &l);
         }
     }
     (loads, unroutable)
@@ -1388,7 +1534,6 @@ fn destination_classes(
 struct Context<'a> {
     f: &'a Fabric,
     csr: &'a Csr,
-    pairs: &'a HashMap<(u32, u32), u32>,
     demand: &'a HashMap<usize, HashMap<usize, Loads>>,
     products: &'a Products,
     classes: &'a [DestinationClass],
@@ -1595,6 +1740,7 @@ fn route_orbit(
     orbit: &Orbit,
     s: &mut Scratch,
     mut emit: impl FnMut(u32, &Loads),
+    mut emit_a2a: impl FnMut(u32, f64),
 ) -> Loads {
     let mut lost = [0.0; P];
     let Some((key, members)) = ctx.classes.get(orbit.rep) else {
@@ -1609,9 +1755,7 @@ fn route_orbit(
         l
     };
     if orbit.others.is_empty() {
-        let l = walk_products(ctx.csr, ctx.products, key, members, s, |slot, x| {
-            emit(slot, &one(x))
-        });
+        let l = walk_products(ctx.csr, ctx.products, key, members, s, &mut emit_a2a);
         add(&mut lost, &one(l), 1.0);
     } else {
         // The representative's all-to-all loads per slot, laid onto every class of the orbit.
@@ -1631,57 +1775,86 @@ fn route_orbit(
         let k = orbit.others.len() + 1;
         add(&mut lost, &one(l * k as f64), 1.0);
         // Per class, the slots of the cables of both regions move to their images; every other slot stays.
-        let mut moved: HashMap<u32, u32> = HashMap::default();
-        for (_, r) in &orbit.others {
-            let mut nodes: Vec<u32> = r.node.keys().copied().collect();
-            nodes.sort_unstable();
-            for &u in &nodes {
-                for &(w, e, _, _) in ctx.csr.neighbours(u as usize) {
-                    if w < u && r.node.contains_key(&w) {
-                        continue;
-                    }
-                    for slot in [2 * e, 2 * e + 1] {
-                        let Some(&x) = acc.get(slot as usize) else {
-                            continue;
-                        };
-                        if x == 0.0 {
-                            continue;
-                        }
-                        let to = r.slot(slot, ctx.f, ctx.pairs);
-                        if to != slot {
-                            emit(to, &one(x));
-                            *moved.entry(slot).or_default() += 1;
-                        }
-                    }
-                }
-            }
+        let mut moved = std::mem::take(&mut s.moved);
+        if moved.len() < 2 * ctx.f.ends.len() {
+            moved.resize(2 * ctx.f.ends.len(), 0);
         }
+        move_regions(
+            ctx.csr,
+            &mut s.map,
+            orbit.others.iter().map(|(_, r)| r),
+            |slot| acc.get(slot as usize).is_some_and(|x| *x != 0.0),
+            &mut moved,
+            |from, to| emit_a2a(to, acc.get(from as usize).copied().unwrap_or(0.0)),
+        );
         for &slot in &touched {
             let Some(x) = acc.get_mut(slot as usize) else {
                 continue;
             };
-            let stay = k - moved.get(&slot).copied().unwrap_or(0) as usize;
+            let m = moved.get_mut(slot as usize).map_or(0, std::mem::take);
+            let stay = k - m as usize;
             if stay > 0 && *x != 0.0 {
-                emit(slot, &one(*x * stay as f64));
+                emit_a2a(slot, *x * stay as f64);
             }
             *x = 0.0;
         }
         touched.clear();
         s.acc = acc;
         s.acc_touched = touched;
+        s.moved = moved;
     }
-    let identity = Relabel::default();
-    let l = walk_demand(ctx, key.len(), members, &identity, s, &mut emit);
+    let l = walk_demand(ctx, key.len(), members, s, &mut emit);
     add(&mut lost, &l, 1.0);
     for (c, r) in &orbit.others {
         let Some((_, m)) = ctx.classes.get(*c) else {
             continue;
         };
-        let l = walk_demand(ctx, key.len(), m, r, s, &mut emit);
+        s.map.set(r, ctx.csr);
+        let l = walk_demand(ctx, key.len(), m, s, &mut emit);
+        s.map.clear();
         add(&mut lost, &l, 1.0);
     }
     clear_structure(key, s);
     lost
+}
+
+/// For each relabelling, the slots of the cables at its regions that hold a load (`holds`) move to their images:
+/// `to(slot, image)` for each, counted in `moved` (what stays at a slot is then the orbit's size less its moves).
+/// Each cable is visited once per relabelling, from its region end (the lower one when both are), so the work is
+/// the regions' cables, not the fabric's.
+fn move_regions<'a>(
+    csr: &Csr,
+    map: &mut Mapping,
+    relabels: impl Iterator<Item = &'a Relabel>,
+    holds: impl Fn(u32) -> bool,
+    moved: &mut [u32],
+    mut to: impl FnMut(u32, u32),
+) {
+    for r in relabels {
+        map.set(r, csr);
+        let mut nodes: Vec<u32> = r.node.keys().copied().collect();
+        nodes.sort_unstable();
+        for &u in &nodes {
+            for &(w, e, _, _) in csr.neighbours(u as usize) {
+                if w < u && map.moves(w as usize) {
+                    continue;
+                }
+                for slot in [2 * e, 2 * e + 1] {
+                    if !holds(slot) {
+                        continue;
+                    }
+                    let image = map.slot(slot);
+                    if image != slot {
+                        to(slot, image);
+                        if let Some(m) = moved.get_mut(slot as usize) {
+                            *m += 1;
+                        }
+                    }
+                }
+            }
+        }
+        map.clear();
+    }
 }
 
 /// Distances to the class (its neighbours at 1), every farther switch's next hops with their shares (by capacity),
@@ -1961,14 +2134,13 @@ fn walk_products(
 }
 
 /// The demand map's traffic (rings, storage, serving) to `members`, one class, on the structure built for the
-/// class `relabel` maps them onto (the identity for the representative itself): injected at the relabelled
+/// class the scratch's mapping takes them to (the identity for the representative itself): injected at the relabelled
 /// sources, walked farthest first over only the switches it reaches, each load emitted on the relabelled edge;
 /// the last hop is on the members' own cables. Returns the traffic with no path.
 fn walk_demand(
     ctx: &Context<'_>,
     key_len: usize,
     members: &[usize],
-    relabel: &Relabel,
     s: &mut Scratch,
     emit: &mut impl FnMut(u32, &Loads),
 ) -> Loads {
@@ -1979,7 +2151,7 @@ fn walk_demand(
             if v == t {
                 continue;
             }
-            let v = relabel.node(v);
+            let v = s.map.node(v);
             let Some(d) = s.reach(v) else {
                 add(&mut lost, amount, 1.0);
                 continue;
@@ -2033,7 +2205,7 @@ fn walk_demand(
                 };
                 let mut x = [0.0; P];
                 add(&mut x, &here, share);
-                emit(relabel.slot(slot, ctx.f, ctx.pairs), &x);
+                emit(s.map.slot(slot), &x);
                 if let Some(h) = s.held.get_mut(w as usize) {
                     add(h, &here, share);
                 }
@@ -2063,7 +2235,7 @@ fn walk_demand(
             if v == t {
                 continue;
             }
-            let v = relabel.node(v);
+            let v = s.map.node(v);
             if s.reach(v).is_none() {
                 continue;
             }
@@ -2078,7 +2250,7 @@ fn walk_demand(
             continue;
         }
         for &(w, e, _, forward) in ctx.csr.neighbours(t) {
-            let Some(i) = s.slot.get(relabel.node(w as usize)).copied() else {
+            let Some(i) = s.slot.get(s.map.node(w as usize)).copied() else {
                 continue;
             };
             if let Some(x) = arr.get(i as usize)
@@ -2311,8 +2483,8 @@ fn report(
     switch_loads: &[(Loads, Loads)],
     unroutable: &Loads,
 ) -> RoutingReport {
-    // Collected, then sorted by link: access cables and switch cables are disjoint, so each link comes once.
-    let mut links: Vec<LinkLoad> = Vec::with_capacity(r.access.len() + f.cables.len());
+    // In link order: access cables and switch cables are disjoint, so each link comes once.
+    let mut links: Vec<LinkLoad> = Vec::with_capacity(design.links.len());
     let mut put = |link: LinkId, capacity: f64, loads: Loads| {
         if loads.iter().all(|x| *x <= 0.0) {
             return;
@@ -2332,29 +2504,12 @@ fn report(
             ),
         });
     };
-    // Access cables in link order, read off the design's links in one walk beside them (a map lookup each was a
-    // cache miss per cable at 600,000 cables).
-    let mut access: Vec<(&LinkId, &(Loads, Loads))> = r.access.iter().collect();
-    access.sort_unstable_by_key(|(link, _)| **link);
-    let mut design_links = design.links.iter().peekable();
-    for (link, (up, down)) in access {
-        while design_links.next_if(|(l, _)| *l < link).is_some() {}
-        let cap = design_links
-            .peek()
-            .filter(|(l, _)| *l == link)
-            .map_or(0.0, |(_, l)| l.medium.gbps());
-        let mut busier = [0.0; P];
-        for (i, b) in busier.iter_mut().enumerate() {
-            *b = up
-                .get(i)
-                .copied()
-                .unwrap_or(0.0)
-                .max(down.get(i).copied().unwrap_or(0.0));
-        }
-        put(*link, cap, busier);
-    }
-    for ((cap, cables), (ab, ba)) in f.cap.iter().zip(&f.cables).zip(switch_loads) {
-        for (link, g) in cables {
+    // The design's links in order, each beside its access loads and its switch edge (both kept by place in link
+    // order). A switch cable carries its share (by rate) of its edge's busier direction.
+    for (((id, l), (up, down)), e) in design.links.iter().zip(&r.access).zip(&f.edge_of_link) {
+        if let (Some(cap), Some((ab, ba))) = (f.cap.get(*e as usize), switch_loads.get(*e as usize))
+        {
+            let g = l.medium.gbps();
             let share = if *cap > 0.0 { g / cap } else { 0.0 };
             let mut busier = [0.0; P];
             for (i, b) in busier.iter_mut().enumerate() {
@@ -2364,24 +2519,46 @@ fn report(
                         .unwrap_or(0.0)
                         .max(ba.get(i).copied().unwrap_or(0.0));
             }
-            put(*link, *g, busier);
+            put(*id, g, busier);
+            continue;
+        }
+        let mut busier = [0.0; P];
+        for (i, b) in busier.iter_mut().enumerate() {
+            *b = up
+                .get(i)
+                .copied()
+                .unwrap_or(0.0)
+                .max(down.get(i).copied().unwrap_or(0.0));
+        }
+        put(*id, l.medium.gbps(), busier);
+    }
+    // Per pattern, the link with the highest utilisation (the lowest link id among equals), all patterns in one
+    // walk over the links: each replaces the one held unless the held one is strictly hotter, as `max_by` does.
+    let utilisation = |l: &LinkLoad, i: usize| {
+        l.loads_gbps.get(i).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12)
+    };
+    let mut hottest_of: [Option<&LinkLoad>; P] = [None; P];
+    for l in &links {
+        for (i, held) in hottest_of.iter_mut().enumerate() {
+            if !l.loads_gbps.get(i).is_some_and(|x| *x > 0.0) {
+                continue;
+            }
+            let hotter = held.is_some_and(|h| {
+                utilisation(h, i)
+                    .total_cmp(&utilisation(l, i))
+                    .then(l.link.cmp(&h.link))
+                    .is_gt()
+            });
+            if !hotter {
+                *held = Some(l);
+            }
         }
     }
-    links.sort_unstable_by_key(|l| l.link);
     let patterns = PATTERNS
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            let hottest = links
-                .iter()
-                .filter(|l| l.loads_gbps.get(i).is_some_and(|x| *x > 0.0))
-                .max_by(|a, b| {
-                    let ua =
-                        a.loads_gbps.get(i).copied().unwrap_or(0.0) / a.capacity_gbps.max(1e-12);
-                    let ub =
-                        b.loads_gbps.get(i).copied().unwrap_or(0.0) / b.capacity_gbps.max(1e-12);
-                    ua.total_cmp(&ub).then(b.link.cmp(&a.link))
-                });
+            let hottest = hottest_of.get(i).copied().flatten();
             let load = hottest
                 .and_then(|l| l.loads_gbps.get(i).copied())
                 .unwrap_or(0.0);
@@ -2425,7 +2602,7 @@ mod tests {
         let gpus_total: f64 = servers.iter().map(|s| s.gpus).sum();
         let g = groups(&servers);
         let new_router = || Router {
-            access: HashMap::default(),
+            access: vec![([0.0; P], [0.0; P]); d.links.len()],
             demand: HashMap::default(),
             offered: [0.0; P],
             component: components(&f),
@@ -2442,16 +2619,8 @@ mod tests {
             );
         };
         close(fast.offered[2], slow.offered[2], "offered");
-        let links: std::collections::BTreeSet<LinkId> = fast
-            .access
-            .keys()
-            .chain(slow.access.keys())
-            .copied()
-            .collect();
-        for l in links {
-            let (a, b) = (fast.access.get(&l), slow.access.get(&l));
-            let z = ([0.0; P], [0.0; P]);
-            let (a, b) = (a.unwrap_or(&z), b.unwrap_or(&z));
+        assert_eq!(fast.access.len(), slow.access.len());
+        for (l, (a, b)) in d.links.keys().zip(fast.access.iter().zip(&slow.access)) {
             close(a.0[2], b.0[2], &format!("up {l:?}"));
             close(a.1[2], b.1[2], &format!("down {l:?}"));
         }
@@ -2626,6 +2795,72 @@ mod tests {
             })
             .map(|(id, _)| *id)
             .unwrap()
+    }
+
+    #[test]
+    fn mapping_relabels_what_a_map_of_switch_pairs_does() {
+        // Each relabelling of a 16-SU SuperPOD's orbits, and of the variants that keep one orbit, laid out as
+        // index arrays: every switch and every directed edge slot goes where the plain definition sends it (the
+        // images of its two ends, the edge between them found in a map of switch pairs, the direction kept; a
+        // slot whose image edge does not exist stays). Then the arrays are the identity again.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let base = crate::samples::superpod_h100(&c, 16).unwrap();
+        let mut spine_core = base.clone();
+        spine_core
+            .links
+            .remove(&link_between(&base, "spine-p02-01", "core-01-01"));
+        let mut checked = 0;
+        for d in [&base, &spine_core] {
+            let (f, r) = demands(d);
+            let csr = Csr::new(&f);
+            let classes = destination_classes(&csr, &r.demand, &r.products);
+            let pairs: HashMap<(usize, usize), usize> =
+                f.ends.iter().enumerate().map(|(e, ab)| (*ab, e)).collect();
+            let mut map = Mapping::new(f.adj.len(), 2 * f.ends.len());
+            for o in orbits(&f, &csr, &classes, &r.products) {
+                for (_, rl) in &o.others {
+                    map.set(rl, &csr);
+                    for v in 0..f.adj.len() {
+                        assert_eq!(map.node(v), rl.node(v), "{}: switch {v}", d.name);
+                    }
+                    for slot in 0..2 * f.ends.len() as u32 {
+                        let (a, b) = f.ends[slot as usize / 2];
+                        let (from, to) = if slot % 2 == 0 { (a, b) } else { (b, a) };
+                        let (x, y) = (rl.node(from), rl.node(to));
+                        let want = match pairs.get(&(x.min(y), x.max(y))) {
+                            Some(&e) => 2 * e as u32 + u32::from(x > y),
+                            None => slot,
+                        };
+                        assert_eq!(map.slot(slot), want, "{}: slot {slot}", d.name);
+                        checked += usize::from(want != slot);
+                    }
+                    map.clear();
+                    assert!((0..f.adj.len()).all(|v| map.node(v) == v && !map.moves(v)));
+                    assert!((0..2 * f.ends.len() as u32).all(|x| map.slot(x) == x));
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} slots moved");
+    }
+
+    #[test]
+    fn compressed_rows_list_each_switchs_edges_in_edge_order() {
+        // The routing's rows against the fabric's adjacency lists: the same neighbours and edges in the same
+        // order (which fixes the order of every sum), with each edge's capacity and direction.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut designs = vec![crate::samples::superpod_h100(&c, 4).unwrap()];
+        designs.extend(test_designs());
+        for d in &designs {
+            let f = fabric(d);
+            let csr = Csr::new(&f);
+            for (v, adj) in f.adj.iter().enumerate() {
+                let want: Vec<(u32, u32, f64, bool)> = adj
+                    .iter()
+                    .map(|&(w, e)| (w as u32, e as u32, f.cap[e], f.ends[e].0 == v))
+                    .collect();
+                assert_eq!(csr.neighbours(v), want.as_slice(), "{}: switch {v}", d.name);
+            }
+        }
     }
 
     #[test]

@@ -4,8 +4,9 @@
 
 use crate::model::part::{NicRole, NicSlotSpec, PartKind};
 use crate::model::{Design, DeviceId, LinkId};
+use petgraph::Undirected;
+use petgraph::csr::Csr;
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
-use petgraph::visit::EdgeRef;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 
@@ -55,7 +56,16 @@ pub struct Topology {
     pub node_of: HashMap<DeviceId, NodeIndex>,
     /// Tier of each switch reachable from an endpoint (1 = leaf).
     pub tier: HashMap<DeviceId, u8>,
+    /// The same graph's structure as compressed rows (petgraph's CSR, same node indices, every node's neighbours
+    /// ascending, each entry weighted with the index of its edge in `graph`): what the passes over the whole graph
+    /// walk (components, tiers, articulation points, bridges). One contiguous array, where `graph`'s linked edge
+    /// lists jump across edge records that carry their cables and figures: at 230,000 edges those passes ran
+    /// three to eight times slower per edge than at 22,000.
+    pub adjacency: Adjacency,
 }
+
+/// The structure of the network graph in compressed rows (see [`Topology::adjacency`]).
+pub type Adjacency = Csr<(), u32, Undirected, u32>;
 
 impl Topology {
     /// Builds the graph for a design. O(devices + links).
@@ -144,12 +154,28 @@ impl Topology {
         if let Some((x, y, e)) = current {
             graph.add_edge(x, y, e);
         }
-        let tier = tiers(&graph);
+        let adjacency = adjacency(&graph);
+        let tier = tiers(&graph, &adjacency);
         Self {
             graph,
             node_of,
             tier,
+            adjacency,
         }
+    }
+
+    /// A node's neighbours and, beside each, the index of the edge to it.
+    pub fn neighbours(&self, n: NodeIndex) -> impl Iterator<Item = (NodeIndex, EdgeIndex)> + '_ {
+        let (nodes, edges) = row(&self.adjacency, n);
+        nodes
+            .iter()
+            .zip(edges)
+            .map(|(w, e)| (NodeIndex::new(*w as usize), EdgeIndex::new(*e as usize)))
+    }
+
+    /// A node's number of edges (parallel cables count once).
+    pub fn degree(&self, n: NodeIndex) -> usize {
+        row(&self.adjacency, n).0.len()
     }
 
     /// Kind of a device's node.
@@ -181,15 +207,10 @@ impl Topology {
             }
             stack.push(start);
             while let Some(v) = stack.pop() {
-                for e in self.graph.edges(v) {
-                    if Some(e.id()) == skip_edge {
+                for (w, e) in self.neighbours(v) {
+                    if Some(e) == skip_edge {
                         continue;
                     }
-                    let w = if e.source() == v {
-                        e.target()
-                    } else {
-                        e.source()
-                    };
                     if Some(w) == skip_node {
                         continue;
                     }
@@ -212,14 +233,72 @@ impl Topology {
     }
 }
 
+/// A node's row: its neighbours and their edges (empty for a node the adjacency does not have).
+fn row(a: &Adjacency, n: NodeIndex) -> (&[u32], &[u32]) {
+    match u32::try_from(n.index()) {
+        Ok(i) if n.index() < a.node_count() => (a.neighbors_slice(i), a.edges_slice(i)),
+        _ => (&[], &[]),
+    }
+}
+
+/// The graph's adjacency in compressed rows. The graph's edges run from the lower node to the higher, in order
+/// of (lower, higher) (see [`Topology::build`]), so filling each node's row in edge order lists the neighbours
+/// below it ascending, then those above it ascending: every row comes out sorted, as petgraph's CSR requires, with
+/// one counting pass and one filling pass.
+fn adjacency(graph: &UnGraph<Node, Edge>) -> Adjacency {
+    let n = graph.node_count();
+    let mut start = vec![0usize; n + 1];
+    for e in graph.raw_edges() {
+        for v in [e.source(), e.target()] {
+            if let Some(x) = start.get_mut(v.index() + 1) {
+                *x += 1;
+            }
+        }
+    }
+    for i in 1..start.len() {
+        let before = start.get(i - 1).copied().unwrap_or(0);
+        if let Some(x) = start.get_mut(i) {
+            *x += before;
+        }
+    }
+    let mut rows = vec![(0u32, 0u32, 0u32); 2 * graph.edge_count()];
+    for (i, e) in graph.raw_edges().iter().enumerate() {
+        for (v, w) in [(e.source(), e.target()), (e.target(), e.source())] {
+            let Some(at) = start.get_mut(v.index()) else {
+                continue;
+            };
+            if let Some(x) = rows.get_mut(*at) {
+                *x = (v.index() as u32, w.index() as u32, i as u32);
+            }
+            *at += 1;
+        }
+    }
+    // The edges come from `build` in the order the rows need; should a caller's graph not, sorting makes them so.
+    if !rows.is_sorted_by_key(|r| (r.0, r.1)) {
+        rows.sort_unstable_by_key(|r| (r.0, r.1));
+    }
+    let mut csr = Adjacency::from_sorted_edges(&rows).unwrap_or_default();
+    // Nodes after the last with an edge.
+    while csr.node_count() < n {
+        csr.add_node(());
+    }
+    csr
+}
+
 /// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
-fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
+fn tiers(graph: &UnGraph<Node, Edge>, adjacency: &Adjacency) -> HashMap<DeviceId, u8> {
     let is_switch = |n: NodeIndex| {
         graph
             .node_weight(n)
             .is_some_and(|w| w.kind == NodeKind::Switch)
     };
-    let touches_endpoint = |n: NodeIndex| graph.neighbors(n).any(|m| !is_switch(m));
+    let neighbours = |n: NodeIndex| {
+        row(adjacency, n)
+            .0
+            .iter()
+            .map(|m| NodeIndex::new(*m as usize))
+    };
+    let touches_endpoint = |n: NodeIndex| neighbours(n).any(|m| !is_switch(m));
     // Switches with no endpoint that hang off the fabric by a single switch neighbour carry no traffic between
     // endpoints; peel them off (repeatedly) so that they do not pose as a tier above the one they hang from.
     let mut dead: rustc_hash::FxHashSet<NodeIndex> = Default::default();
@@ -229,8 +308,7 @@ fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
             if !is_switch(n) || dead.contains(&n) || touches_endpoint(n) {
                 continue;
             }
-            let mut live = graph
-                .neighbors(n)
+            let mut live = neighbours(n)
                 .filter(|m| is_switch(*m) && !dead.contains(m))
                 .collect::<Vec<_>>();
             live.sort();
@@ -253,7 +331,7 @@ fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
     }
     while let Some(n) = queue.pop_front() {
         let t = tier.get(&n).copied().unwrap_or(1);
-        for m in graph.neighbors(n) {
+        for m in neighbours(n) {
             if is_switch(m) && !dead.contains(&m) && !tier.contains_key(&m) {
                 tier.insert(m, t.saturating_add(1));
                 queue.push_back(m);
@@ -263,4 +341,137 @@ fn tiers(graph: &UnGraph<Node, Edge>) -> HashMap<DeviceId, u8> {
     tier.into_iter()
         .filter_map(|(n, t)| graph.node_weight(n).map(|w| (w.device, t)))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use petgraph::visit::EdgeRef;
+
+    /// Every sample, a 4-SU SuperPOD, and the 1-SU SuperPOD cut down until it has articulation points and bridges
+    /// (all but one spine cable of leaf 1 removed, and all but one NIC cable of one DGX).
+    fn designs() -> Vec<Design> {
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut out: Vec<Design> = crate::samples::SAMPLES
+            .iter()
+            .map(|name| crate::samples::sample(name).unwrap())
+            .collect();
+        out.push(crate::samples::superpod_h100(&c, 4).unwrap());
+        let mut cut = crate::samples::sample("superpod-h100-1su").unwrap();
+        let id = |d: &Design, name: &str| {
+            d.devices
+                .iter()
+                .find(|(_, x)| x.name == name)
+                .map(|(id, _)| *id)
+                .unwrap()
+        };
+        let (leaf, dgx) = (id(&cut, "leaf-su01-r1"), id(&cut, "dgx-0001"));
+        let spines: Vec<DeviceId> = cut
+            .devices
+            .iter()
+            .filter(|(_, x)| x.name.starts_with("spine"))
+            .map(|(id, _)| *id)
+            .collect();
+        let mut kept_spine = false;
+        let mut kept_nic = false;
+        cut.links.retain(|_, l| {
+            let (a, b) = (l.a.device, l.b.device);
+            if (a == leaf && spines.contains(&b)) || (b == leaf && spines.contains(&a)) {
+                return !std::mem::replace(&mut kept_spine, true);
+            }
+            if a == dgx || b == dgx {
+                return !std::mem::replace(&mut kept_nic, true);
+            }
+            true
+        });
+        out.push(cut);
+        out
+    }
+
+    #[test]
+    fn compressed_rows_hold_each_nodes_edges_in_neighbour_order() {
+        for d in designs() {
+            let topo = Topology::build(&d);
+            assert_eq!(
+                topo.adjacency.node_count(),
+                topo.graph.node_count(),
+                "{}",
+                d.name
+            );
+            for n in topo.graph.node_indices() {
+                let rows: Vec<(NodeIndex, EdgeIndex)> = topo.neighbours(n).collect();
+                assert!(
+                    rows.windows(2).all(|w| w[0].0 < w[1].0),
+                    "{}: row of {n:?} not ascending",
+                    d.name
+                );
+                let mut rows = rows;
+                rows.sort();
+                let mut edges: Vec<(NodeIndex, EdgeIndex)> = topo
+                    .graph
+                    .edges(n)
+                    .map(|e| {
+                        (
+                            if e.source() == n {
+                                e.target()
+                            } else {
+                                e.source()
+                            },
+                            e.id(),
+                        )
+                    })
+                    .collect();
+                edges.sort();
+                assert_eq!(rows, edges, "{}: node {n:?}", d.name);
+                assert_eq!(topo.degree(n), edges.len());
+            }
+        }
+    }
+
+    #[test]
+    fn components_articulation_points_and_bridges_on_the_rows_are_the_graphs() {
+        let mut with_cuts = 0;
+        for d in designs() {
+            let topo = Topology::build(&d);
+            let label = topo.components(None, None);
+            let mut distinct = label.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(
+                distinct.len(),
+                petgraph::algo::connected_components(&topo.graph),
+                "{}",
+                d.name
+            );
+            for e in topo.graph.edge_indices() {
+                let (a, b) = topo.graph.edge_endpoints(e).unwrap();
+                assert_eq!(label[a.index()], label[b.index()], "{}", d.name);
+            }
+            let mut on_graph: Vec<usize> =
+                petgraph::algo::articulation_points::articulation_points(&topo.graph)
+                    .into_iter()
+                    .map(|n| n.index())
+                    .collect();
+            let mut on_rows: Vec<usize> =
+                petgraph::algo::articulation_points::articulation_points(&topo.adjacency)
+                    .into_iter()
+                    .map(|n| n as usize)
+                    .collect();
+            on_graph.sort_unstable();
+            on_rows.sort_unstable();
+            assert_eq!(on_rows, on_graph, "{}: articulation points", d.name);
+            let mut on_graph: Vec<usize> = petgraph::algo::bridges::bridges(&topo.graph)
+                .map(|e| e.id().index())
+                .collect();
+            let mut on_rows: Vec<usize> = petgraph::algo::bridges::bridges(&topo.adjacency)
+                .map(|e| *e.weight() as usize)
+                .collect();
+            on_graph.sort_unstable();
+            on_rows.sort_unstable();
+            on_rows.dedup();
+            assert_eq!(on_rows, on_graph, "{}: bridges", d.name);
+            with_cuts += usize::from(!on_graph.is_empty());
+        }
+        assert!(with_cuts >= 2, "only {with_cuts} designs with bridges");
+    }
 }
