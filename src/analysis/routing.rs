@@ -2797,18 +2797,24 @@ mod tests {
             .unwrap()
     }
 
-    #[test]
-    fn mapping_relabels_what_a_map_of_switch_pairs_does() {
-        // Each relabelling of a 16-SU SuperPOD's orbits, and of the variants that keep one orbit, laid out as
-        // index arrays: every switch and every directed edge slot goes where the plain definition sends it (the
-        // images of its two ends, the edge between them found in a map of switch pairs, the direction kept; a
-        // slot whose image edge does not exist stays). Then the arrays are the identity again.
+    /// A 16-SU SuperPOD, and the same without the cable between spine-p02-01 and core-01-01.
+    fn superpod_16_without_a_core_cable() -> (Design, Design) {
         let c = crate::catalog::Catalog::builtin().unwrap();
         let base = crate::samples::superpod_h100(&c, 16).unwrap();
         let mut spine_core = base.clone();
         spine_core
             .links
             .remove(&link_between(&base, "spine-p02-01", "core-01-01"));
+        (base, spine_core)
+    }
+
+    #[test]
+    fn mapping_relabels_what_a_map_of_switch_pairs_does() {
+        // Each relabelling of a 16-SU SuperPOD's orbits, and of the variants that keep one orbit, laid out as
+        // index arrays: every switch and every directed edge slot goes where the plain definition sends it (the
+        // images of its two ends, the edge between them found in a map of switch pairs, the direction kept; a
+        // slot whose image edge does not exist stays). Then the arrays are the identity again.
+        let (base, spine_core) = superpod_16_without_a_core_cable();
         let mut checked = 0;
         for d in [&base, &spine_core] {
             let (f, r) = demands(d);
@@ -2872,12 +2878,7 @@ mod tests {
         // pod 1 (unequal leaves: its demand differs), serving through the ingress. On each, the orbit routing, the
         // per-class routing and the per-destination walk give the same loads (zero on the same edges) and the
         // same unroutable traffic; the random asymmetric fabrics of `test_designs` too.
-        let c = crate::catalog::Catalog::builtin().unwrap();
-        let base = crate::samples::superpod_h100(&c, 16).unwrap();
-        let mut spine_core = base.clone();
-        spine_core
-            .links
-            .remove(&link_between(&base, "spine-p02-01", "core-01-01"));
+        let (base, spine_core) = superpod_16_without_a_core_cable();
         let mut leaf_spine = base.clone();
         leaf_spine
             .links
