@@ -422,7 +422,7 @@ fn connectivity_findings(
     resilience_findings(design, topo, out);
 }
 
-/// Endpoints (GPU servers and storage) in the graph.
+/// Endpoints (GPU servers and storage) in the graph, in node order (so a binary search finds one).
 fn endpoints(topo: &Topology) -> Vec<NodeIndex> {
     topo.graph
         .node_indices()
@@ -482,18 +482,15 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         out.push(f);
     }
     // Switches whose loss splits endpoints apart (articulation points, confirmed by recount).
-    // On the compressed rows (same node indices): the algorithms walk every edge, and the rows are contiguous.
-    let aps = petgraph::algo::articulation_points::articulation_points(&topo.adjacency);
-    let mut ap_list: Vec<NodeIndex> = aps
+    let ap_list: Vec<NodeIndex> = topo
+        .articulation_points()
         .into_iter()
-        .map(|n| NodeIndex::new(n as usize))
         .filter(|n| {
             topo.graph
                 .node_weight(*n)
                 .is_some_and(|w| w.kind == NodeKind::Switch)
         })
         .collect();
-    ap_list.sort();
     let mut spof_switches = Vec::new();
     for n in ap_list.iter().take(SPOF_CHECK_LIMIT) {
         let label = topo.components(Some(*n), None);
@@ -524,13 +521,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         out.push(f);
     }
     // Edges whose loss splits endpoints: bridges of the collapsed graph (parallel cables are not bridges).
-    // Each bridge comes once per direction from the compressed rows: its edge index, in edge order, once.
-    let mut bridges: Vec<petgraph::graph::EdgeIndex> =
-        petgraph::algo::bridges::bridges(&topo.adjacency)
-            .map(|e| petgraph::graph::EdgeIndex::new(*e.weight() as usize))
-            .collect();
-    bridges.sort_unstable();
-    bridges.dedup();
+    let bridges = topo.bridges();
     let mut spof_links: Vec<LinkId> = Vec::new();
     let mut spof_devices: Vec<DeviceId> = Vec::new();
     let mut spof_detail: Vec<(LinkId, Vec<DeviceId>)> = Vec::new();

@@ -641,6 +641,15 @@ fn all_to_all_pairs(
     }
 }
 
+/// Loads of the all-to-all pattern alone.
+fn all_to_all_only(x: f64) -> Loads {
+    let mut l = [0.0; P];
+    if let Some(y) = l.get_mut(2) {
+        *y = x;
+    }
+    l
+}
+
 fn add(a: &mut Loads, b: &Loads, k: f64) {
     for (x, y) in a.iter_mut().zip(b) {
         *x += y * k;
@@ -1091,21 +1100,7 @@ impl Csr {
     /// edge order, as `f.adj` does (which is how `fabric` fills it), reading the edges and capacities in one
     /// sequential pass instead of looking each up from the adjacency lists.
     fn new(f: &Fabric) -> Self {
-        let n = f.adj.len();
-        let mut offsets = vec![0u32; n + 1];
-        for &(a, b) in &f.ends {
-            for v in [a, b] {
-                if let Some(x) = offsets.get_mut(v + 1) {
-                    *x += 1;
-                }
-            }
-        }
-        for i in 1..offsets.len() {
-            let before = offsets.get(i - 1).copied().unwrap_or(0);
-            if let Some(x) = offsets.get_mut(i) {
-                *x += before;
-            }
-        }
+        let offsets = crate::topology::row_starts(f.adj.len(), f.ends.iter().copied());
         let mut next: Vec<u32> = offsets.clone();
         let mut flat = vec![(0u32, 0u32, 0.0, false); 2 * f.ends.len()];
         for (e, (&(a, b), &cap)) in f.ends.iter().zip(&f.cap).enumerate() {
@@ -1129,8 +1124,8 @@ impl Csr {
 }
 
 /// What routing one orbit of destination classes adds: loads per directed edge slot (2 x edge, + 1 for b to a), in
-/// the order they were computed, the all-to-all loads apart in the same way, and the demand with no path. Applied in orbit order, so the sums do not depend on
-/// how many threads computed the orbits.
+/// the order they were computed, the all-to-all loads apart in the same way, and the demand with no path. Applied
+/// in orbit order, so the sums do not depend on how many threads computed the orbits.
 type ClassLoads = (Vec<(u32, Loads)>, Vec<(u32, f64)>, Loads);
 
 /// Destinations with the same switch neighbours: the key (neighbour, capacity bits) and the members.
@@ -1484,11 +1479,7 @@ fn route_with(
     }
     for (slot, x) in a2a.into_iter().enumerate() {
         if x != 0.0 {
-            let mut l = [0.0; P];
-            if let Some(y) = l.get_mut(2) {
-                *y = x;
-            }
-            put(&mut loads, slot as u32, &l);
+            put(&mut loads, slot as u32, &all_to_all_only(x));
         }
     }
     (loads, unroutable)
@@ -1747,16 +1738,9 @@ fn route_orbit(
         return lost;
     };
     build_structure(ctx.f, ctx.csr, key, s);
-    let one = |x: f64| {
-        let mut l = [0.0; P];
-        if let Some(y) = l.get_mut(2) {
-            *y = x;
-        }
-        l
-    };
     if orbit.others.is_empty() {
         let l = walk_products(ctx.csr, ctx.products, key, members, s, &mut emit_a2a);
-        add(&mut lost, &one(l), 1.0);
+        add(&mut lost, &all_to_all_only(l), 1.0);
     } else {
         // The representative's all-to-all loads per slot, laid onto every class of the orbit.
         let mut acc = std::mem::take(&mut s.acc);
@@ -1773,7 +1757,7 @@ fn route_orbit(
             }
         });
         let k = orbit.others.len() + 1;
-        add(&mut lost, &one(l * k as f64), 1.0);
+        add(&mut lost, &all_to_all_only(l * k as f64), 1.0);
         // Per class, the slots of the cables of both regions move to their images; every other slot stays.
         let mut moved = std::mem::take(&mut s.moved);
         if moved.len() < 2 * ctx.f.ends.len() {
@@ -2134,9 +2118,9 @@ fn walk_products(
 }
 
 /// The demand map's traffic (rings, storage, serving) to `members`, one class, on the structure built for the
-/// class the scratch's mapping takes them to (the identity for the representative itself): injected at the relabelled
-/// sources, walked farthest first over only the switches it reaches, each load emitted on the relabelled edge;
-/// the last hop is on the members' own cables. Returns the traffic with no path.
+/// class the scratch's mapping takes them to (the identity for the representative itself): injected at the
+/// relabelled sources, walked farthest first over only the switches it reaches, each load emitted on the relabelled
+/// edge; the last hop is on the members' own cables. Returns the traffic with no path.
 fn walk_demand(
     ctx: &Context<'_>,
     key_len: usize,

@@ -480,20 +480,15 @@ pub fn sweep_with(
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let topo = Topology::build(design);
     let mut candidates: BTreeSet<(u8, u64)> = BTreeSet::new();
-    // On the topology's compressed rows (same node indices; each bridge comes once per direction, the set keeps
-    // one).
-    for n in petgraph::algo::articulation_points::articulation_points(&topo.adjacency) {
-        if let Some(w) = topo
-            .graph
-            .node_weight(petgraph::graph::NodeIndex::new(n as usize))
+    for n in topo.articulation_points() {
+        if let Some(w) = topo.graph.node_weight(n)
             && w.kind == NodeKind::Switch
         {
             candidates.insert((0, w.device.0));
         }
     }
-    for e in petgraph::algo::bridges::bridges(&topo.adjacency) {
-        let edge = petgraph::graph::EdgeIndex::new(*e.weight() as usize);
-        if let Some([only]) = topo.graph.edge_weight(edge).map(|w| w.links.as_slice()) {
+    for e in topo.bridges() {
+        if let Some([only]) = topo.graph.edge_weight(e).map(|w| w.links.as_slice()) {
             candidates.insert((1, only.0));
         }
     }

@@ -178,6 +178,28 @@ impl Topology {
         row(&self.adjacency, n).0.len()
     }
 
+    /// The nodes whose loss splits the graph (petgraph's articulation points, on the compressed rows), ascending.
+    pub fn articulation_points(&self) -> Vec<NodeIndex> {
+        let mut out: Vec<NodeIndex> =
+            petgraph::algo::articulation_points::articulation_points(&self.adjacency)
+                .into_iter()
+                .map(|n| NodeIndex::new(n as usize))
+                .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The edges whose loss splits the graph (petgraph's bridges, on the compressed rows, which give each once per
+    /// direction), ascending, each once.
+    pub fn bridges(&self) -> Vec<EdgeIndex> {
+        let mut out: Vec<EdgeIndex> = petgraph::algo::bridges::bridges(&self.adjacency)
+            .map(|e| EdgeIndex::new(*e.weight() as usize))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// Kind of a device's node.
     pub fn kind(&self, device: DeviceId) -> Option<NodeKind> {
         self.node_of
@@ -247,27 +269,20 @@ fn row(a: &Adjacency, n: NodeIndex) -> (&[u32], &[u32]) {
 /// one counting pass and one filling pass.
 fn adjacency(graph: &UnGraph<Node, Edge>) -> Adjacency {
     let n = graph.node_count();
-    let mut start = vec![0usize; n + 1];
-    for e in graph.raw_edges() {
-        for v in [e.source(), e.target()] {
-            if let Some(x) = start.get_mut(v.index() + 1) {
-                *x += 1;
-            }
-        }
-    }
-    for i in 1..start.len() {
-        let before = start.get(i - 1).copied().unwrap_or(0);
-        if let Some(x) = start.get_mut(i) {
-            *x += before;
-        }
-    }
+    let mut start = row_starts(
+        n,
+        graph
+            .raw_edges()
+            .iter()
+            .map(|e| (e.source().index(), e.target().index())),
+    );
     let mut rows = vec![(0u32, 0u32, 0u32); 2 * graph.edge_count()];
     for (i, e) in graph.raw_edges().iter().enumerate() {
         for (v, w) in [(e.source(), e.target()), (e.target(), e.source())] {
             let Some(at) = start.get_mut(v.index()) else {
                 continue;
             };
-            if let Some(x) = rows.get_mut(*at) {
+            if let Some(x) = rows.get_mut(*at as usize) {
                 *x = (v.index() as u32, w.index() as u32, i as u32);
             }
             *at += 1;
@@ -283,6 +298,25 @@ fn adjacency(graph: &UnGraph<Node, Edge>) -> Adjacency {
         csr.add_node(());
     }
     csr
+}
+
+/// Where each node's row starts in compressed rows of an undirected graph with `n` nodes and these edges (each
+/// listed in both ends' rows), and, last, the total: one counting pass and a running sum.
+pub(crate) fn row_starts(n: usize, edges: impl Iterator<Item = (usize, usize)>) -> Vec<u32> {
+    let mut start = vec![0u32; n + 1];
+    for (a, b) in edges {
+        for v in [a, b] {
+            if let Some(x) = start.get_mut(v + 1) {
+                *x += 1;
+            }
+        }
+    }
+    let mut sum = 0;
+    for x in &mut start {
+        sum += *x;
+        *x = sum;
+    }
+    start
 }
 
 /// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
@@ -447,29 +481,22 @@ mod tests {
                 let (a, b) = topo.graph.edge_endpoints(e).unwrap();
                 assert_eq!(label[a.index()], label[b.index()], "{}", d.name);
             }
-            let mut on_graph: Vec<usize> =
+            let mut on_graph: Vec<NodeIndex> =
                 petgraph::algo::articulation_points::articulation_points(&topo.graph)
                     .into_iter()
-                    .map(|n| n.index())
-                    .collect();
-            let mut on_rows: Vec<usize> =
-                petgraph::algo::articulation_points::articulation_points(&topo.adjacency)
-                    .into_iter()
-                    .map(|n| n as usize)
                     .collect();
             on_graph.sort_unstable();
-            on_rows.sort_unstable();
-            assert_eq!(on_rows, on_graph, "{}: articulation points", d.name);
-            let mut on_graph: Vec<usize> = petgraph::algo::bridges::bridges(&topo.graph)
-                .map(|e| e.id().index())
-                .collect();
-            let mut on_rows: Vec<usize> = petgraph::algo::bridges::bridges(&topo.adjacency)
-                .map(|e| *e.weight() as usize)
+            assert_eq!(
+                topo.articulation_points(),
+                on_graph,
+                "{}: articulation points",
+                d.name
+            );
+            let mut on_graph: Vec<EdgeIndex> = petgraph::algo::bridges::bridges(&topo.graph)
+                .map(|e| e.id())
                 .collect();
             on_graph.sort_unstable();
-            on_rows.sort_unstable();
-            on_rows.dedup();
-            assert_eq!(on_rows, on_graph, "{}: bridges", d.name);
+            assert_eq!(topo.bridges(), on_graph, "{}: bridges", d.name);
             with_cuts += usize::from(!on_graph.is_empty());
         }
         assert!(with_cuts >= 2, "only {with_cuts} designs with bridges");
