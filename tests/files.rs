@@ -313,3 +313,75 @@ proptest! {
         let _ = io::design_from_str(&text, Path::new("r.ron"));
     }
 }
+
+/// A file as Racksmith writes it is read line by line: every error it can hold comes out as when the whole text is
+/// parsed (a figure out of range with its line and column, a problem list, bad UTF-8 with the file's name), and a
+/// good one loads the same design.
+#[test]
+fn a_file_read_line_by_line_reports_what_the_whole_text_does() {
+    let c = racksmith::catalog::Catalog::builtin().unwrap();
+    let design = racksmith::samples::superpod_h100(&c, 1).unwrap();
+    let text = io::design_to_string(&design).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pod.ron");
+    let both = |contents: &[u8]| {
+        std::fs::write(&path, contents).unwrap();
+        let loaded = io::load(&path);
+        let whole = match std::str::from_utf8(contents) {
+            Ok(t) => io::design_from_str(t, &path),
+            Err(_) => io::load(&path),
+        };
+        (loaded, whole)
+    };
+    let (loaded, whole) = both(text.as_bytes());
+    assert_eq!(loaded.unwrap(), design);
+    assert!(whole.is_ok());
+
+    // A cable 20,000 km long: past the figures' limits, placed at its line and column.
+    let line = text
+        .lines()
+        .position(|l| l.contains("length_m: 15.0"))
+        .unwrap();
+    let long = text.replacen("length_m: 15.0", "length_m: 2e10", 1);
+    let (loaded, whole) = both(long.as_bytes());
+    let message = loaded.unwrap_err().to_string();
+    assert_eq!(message, whole.unwrap_err().to_string());
+    assert!(
+        message.contains(&format!("line {}, column", line + 1)),
+        "{message}"
+    );
+
+    // Two cables on one port: a problem list.
+    let cables: Vec<&str> = text.lines().filter(|l| l.contains("a: \"")).collect();
+    let first_a = cables[0]
+        .split("a: \"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let second_a = cables[1]
+        .split("a: \"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let twice = text.replacen(
+        &format!("a: \"{second_a}\""),
+        &format!("a: \"{first_a}\""),
+        1,
+    );
+    let (loaded, whole) = both(twice.as_bytes());
+    let message = loaded.unwrap_err().to_string();
+    assert!(matches!(whole, Err(LoadError::Invalid { .. })));
+    assert_eq!(message, whole.unwrap_err().to_string());
+
+    // A byte that is not UTF-8 in a device's name.
+    let mut bytes = text.clone().into_bytes();
+    let at = text.find("dgx-0001").unwrap();
+    bytes[at] = 0xff;
+    std::fs::write(&path, &bytes).unwrap();
+    let message = io::load(&path).unwrap_err().to_string();
+    assert!(message.contains("pod.ron"), "{message}");
+}

@@ -320,12 +320,9 @@ fn connectivity_findings(
     bw: &BandwidthReport,
     out: &mut Vec<Finding>,
 ) {
-    let cabled: HashSet<(DeviceId, u16, u16)> = design
-        .links
-        .values()
-        .flat_map(|l| [&l.a, &l.b])
-        .filter_map(|end| end.nic_slot_and_port().map(|(s, k)| (end.device, s, k)))
-        .collect();
+    // Cabled server NIC ports, sorted by server: the servers below, in id order, each take the next run.
+    let cabled = super::bandwidth::cabled_ports(design);
+    let mut rest = cabled.as_slice();
     let multi = bw.servers.len() > 1
         || design
             .devices_where(|k| matches!(k, PartKind::Switch(_)))
@@ -359,6 +356,7 @@ fn connectivity_findings(
         let Some(PartKind::Server(spec)) = design.parts.get(&d.part).map(|p| &p.kind) else {
             continue;
         };
+        let mine = super::next_run(&mut rest, |c| c.0, *id);
         let mut here = 0;
         for (slot, part) in &d.nics {
             let Some(PartKind::Nic(nic)) = design.parts.get(part).map(|p| &p.kind) else {
@@ -371,7 +369,9 @@ fn connectivity_findings(
             {
                 continue;
             }
-            let any = (1..=nic.ports).any(|k| cabled.contains(&(*id, *slot, k)));
+            let any = mine
+                .iter()
+                .any(|c| c.1 == *slot && (1..=nic.ports).contains(&c.2));
             if !any {
                 here += 1;
             }

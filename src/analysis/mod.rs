@@ -89,6 +89,17 @@ pub struct Summary {
     pub infos: usize,
 }
 
+/// The entries for `key` at the front of `rest`, a list sorted by key, which then moves past them and past any
+/// entries of keys before `key`: called with keys in ascending order (a design's devices in id order), it walks the
+/// list once, where a hash map of per-key lists would scatter its writes across memory.
+pub(crate) fn next_run<'a, T, K: Ord>(rest: &mut &'a [T], key: impl Fn(&T) -> K, at: K) -> &'a [T] {
+    let before = rest.iter().take_while(|x| key(x) < at).count();
+    let (_, from) = rest.split_at(before);
+    let (run, after) = from.split_at(from.iter().take_while(|x| key(x) == at).count());
+    *rest = after;
+    run
+}
+
 /// Analyses a design. Pure and deterministic: the same design always gives the same report.
 pub fn analyze(design: &Design) -> Report {
     let topo = Topology::build(design);

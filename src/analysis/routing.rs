@@ -738,6 +738,18 @@ fn demands(design: &Design) -> (Fabric, Router) {
             key.push((u16::MAX, 0, s.gpus.to_bits()));
             by_ports.entry(key).or_default().push(i);
         }
+        // Appliances by the components their ports are in: a group reaches those of its ports' components, found
+        // without testing every appliance against every group (a term in SU squared: at 256 SU, 256 groups of
+        // storage ports and 768 appliances).
+        let mut in_component: HashMap<usize, Vec<usize>> = HashMap::default();
+        for (a, (ap, _)) in storage.iter().enumerate() {
+            for c in ap.iter().filter_map(|p| r.component.get(p.switch)) {
+                let list = in_component.entry(*c).or_default();
+                if list.last() != Some(&a) {
+                    list.push(a);
+                }
+            }
+        }
         for members in by_ports.values() {
             let Some(rep) = members.first().and_then(|i| servers.get(*i)) else {
                 continue;
@@ -758,16 +770,18 @@ fn demands(design: &Design) -> (Fabric, Router) {
                     }
                 })
                 .collect();
-            let reach: Vec<&(Vec<Port>, f64)> = storage
+            // The appliances in a component of one of the ports, in appliance order.
+            let mut reach: Vec<usize> = ports
                 .iter()
-                .filter(|(ap, _)| {
-                    ap.iter().any(|a| {
-                        ports
-                            .iter()
-                            .any(|p| r.component.get(a.switch) == r.component.get(p.switch))
-                    })
-                })
+                .filter_map(|p| r.component.get(p.switch))
+                .filter_map(|c| in_component.get(c))
+                .flatten()
+                .copied()
                 .collect();
+            reach.sort_unstable();
+            reach.dedup();
+            let reach: Vec<&(Vec<Port>, f64)> =
+                reach.iter().filter_map(|a| storage.get(*a)).collect();
             let total: f64 = reach.iter().map(|(_, d)| d).sum();
             let want = rate * rep.gpus;
             r.offered[3] += want * members.len() as f64;
@@ -928,13 +942,28 @@ fn fabric(design: &Design) -> Fabric {
             cabled.push((a.min(b), a.max(b), i, l.medium.gbps()));
         }
     }
-    cabled.sort_unstable_by_key(|c| (c.0, c.1, c.2));
-    let mut pairs: Vec<&[Cable]> = cabled.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)).collect();
-    pairs.sort_unstable_by_key(|pair| pair.first().map_or(0, |c| c.2));
+    // By lower switch in one counting pass and a scatter, then each switch's run by (higher switch, place): the
+    // order of (lower, higher, place) without sorting every switch cable as one list.
+    let mut cabled = crate::topology::counting_sort(cabled, index.len(), |c| c.0);
+    for run in cabled.chunk_by_mut(|x, y| x.0 == y.0) {
+        run.sort_unstable_by_key(|c| (c.1, c.2));
+    }
+    // Each pair as (its first cable's place, its range in `cabled`), put in order of that place: the sort key
+    // sits in the entry, where sorting the runs themselves read it through a pointer per comparison.
+    let mut pairs: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    let mut start = 0;
+    for run in cabled.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+        if let Some(first) = run.first() {
+            pairs.push((first.2, start..start + run.len()));
+        }
+        start += run.len();
+    }
+    pairs.sort_unstable_by_key(|p| p.0);
     let mut ends = Vec::with_capacity(pairs.len());
     let mut cap = Vec::with_capacity(pairs.len());
     let mut edge_of_link = vec![u32::MAX; design.links.len()];
-    for pair in pairs {
+    for (_, range) in pairs {
+        let pair = cabled.get(range).unwrap_or(&[]);
         let Some(&(a, b, _, _)) = pair.first() else {
             continue;
         };
@@ -968,7 +997,10 @@ fn fabric(design: &Design) -> Fabric {
 fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, f64)>) {
     // Each port with its NIC slot; the slot's role is read from the server's part once per server, below (a
     // device and part lookup per cable end cost a cache miss each at 160,000 server cables).
-    let mut ports: HashMap<DeviceId, Vec<(Port, Option<u16>)>> = HashMap::default();
+    // (device, port, NIC slot), sorted by device and then link order (each link gives at most one entry, at its
+    // end that is not a switch): the devices below, in id order, each take the next run. A list sorted once, not a
+    // hash map of per-device lists, whose scattered pushes grew faster than the cables.
+    let mut ports: Vec<(DeviceId, Port, Option<u16>)> = Vec::new();
     for (at, l) in design.links.values().enumerate() {
         for (end, other) in [(&l.a, &l.b), (&l.b, &l.a)] {
             let Some(&sw) = fabric.index.get(&other.device) else {
@@ -978,7 +1010,8 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
                 continue;
             }
             let slot = end.nic_slot_and_port().map(|(slot, _)| slot);
-            ports.entry(end.device).or_default().push((
+            ports.push((
+                end.device,
                 Port {
                     at,
                     switch: sw,
@@ -989,21 +1022,24 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
             ));
         }
     }
+    // Stable: a device's ports stay in link order.
+    ports.sort_by_key(|p| p.0);
+    let mut rest = ports.as_slice();
     let mut servers = Vec::new();
     let mut storage = Vec::new();
     for (id, d) in &design.devices {
         let kind = design.parts.get(&d.part).map(|p| &p.kind);
-        let mine = ports.remove(id).unwrap_or_default();
+        let mine = super::next_run(&mut rest, |p| p.0, *id);
         match kind {
             Some(PartKind::Server(spec)) if !d.gpus.is_empty() => {
                 // The ports on NIC slots of one role, read off the server's part.
                 let with_role = |role: NicRole| -> Vec<Port> {
                     mine.iter()
-                        .filter(|(_, slot)| {
+                        .filter(|(_, _, slot)| {
                             slot.and_then(|k| spec.nic_slots.get(usize::from(k)))
                                 .is_some_and(|x| x.role == role)
                         })
-                        .map(|(p, _)| *p)
+                        .map(|(_, p, _)| *p)
                         .collect()
                 };
                 let mut compute = with_role(NicRole::Compute);
@@ -1019,7 +1055,7 @@ fn endpoints(design: &Design, fabric: &Fabric) -> (Vec<Server>, Vec<(Vec<Port>, 
                 });
             }
             Some(PartKind::Storage(s)) if !mine.is_empty() => {
-                let ps: Vec<Port> = mine.into_iter().map(|(p, _)| p).collect();
+                let ps: Vec<Port> = mine.iter().map(|(_, p, _)| *p).collect();
                 let link_total: f64 = ps.iter().map(|p| p.gbps).sum();
                 storage.push((ps, (s.read_gbyte_s * 8.0).min(link_total)));
             }
@@ -1741,6 +1777,8 @@ fn route_orbit(
     if orbit.others.is_empty() {
         let l = walk_products(ctx.csr, ctx.products, key, members, s, &mut emit_a2a);
         add(&mut lost, &all_to_all_only(l), 1.0);
+        let l = walk_demand(ctx, key.len(), members, s, &mut emit);
+        add(&mut lost, &l, 1.0);
     } else {
         // The representative's all-to-all loads per slot, laid onto every class of the orbit.
         let mut acc = std::mem::take(&mut s.acc);
@@ -1758,19 +1796,30 @@ fn route_orbit(
         });
         let k = orbit.others.len() + 1;
         add(&mut lost, &all_to_all_only(l * k as f64), 1.0);
-        // Per class, the slots of the cables of both regions move to their images; every other slot stays.
+        let l = walk_demand(ctx, key.len(), members, s, &mut emit);
+        add(&mut lost, &l, 1.0);
+        // Per class, with its relabelling set once: the slots of the cables of both regions move to their images
+        // (every other slot stays), and its own traffic is walked on the representative's structure.
         let mut moved = std::mem::take(&mut s.moved);
         if moved.len() < 2 * ctx.f.ends.len() {
             moved.resize(2 * ctx.f.ends.len(), 0);
         }
-        move_regions(
-            ctx.csr,
-            &mut s.map,
-            orbit.others.iter().map(|(_, r)| r),
-            |slot| acc.get(slot as usize).is_some_and(|x| *x != 0.0),
-            &mut moved,
-            |from, to| emit_a2a(to, acc.get(from as usize).copied().unwrap_or(0.0)),
-        );
+        for (c, r) in &orbit.others {
+            s.map.set(r, ctx.csr);
+            move_region(
+                ctx.csr,
+                &s.map,
+                r,
+                |slot| acc.get(slot as usize).is_some_and(|x| *x != 0.0),
+                &mut moved,
+                |from, to| emit_a2a(to, acc.get(from as usize).copied().unwrap_or(0.0)),
+            );
+            if let Some((_, m)) = ctx.classes.get(*c) {
+                let l = walk_demand(ctx, key.len(), m, s, &mut emit);
+                add(&mut lost, &l, 1.0);
+            }
+            s.map.clear();
+        }
         for &slot in &touched {
             let Some(x) = acc.get_mut(slot as usize) else {
                 continue;
@@ -1787,57 +1836,42 @@ fn route_orbit(
         s.acc_touched = touched;
         s.moved = moved;
     }
-    let l = walk_demand(ctx, key.len(), members, s, &mut emit);
-    add(&mut lost, &l, 1.0);
-    for (c, r) in &orbit.others {
-        let Some((_, m)) = ctx.classes.get(*c) else {
-            continue;
-        };
-        s.map.set(r, ctx.csr);
-        let l = walk_demand(ctx, key.len(), m, s, &mut emit);
-        s.map.clear();
-        add(&mut lost, &l, 1.0);
-    }
     clear_structure(key, s);
     lost
 }
 
-/// For each relabelling, the slots of the cables at its regions that hold a load (`holds`) move to their images:
-/// `to(slot, image)` for each, counted in `moved` (what stays at a slot is then the orbit's size less its moves).
-/// Each cable is visited once per relabelling, from its region end (the lower one when both are), so the work is
+/// With `map` set to the relabelling `r`, the slots of the cables at its regions that hold a load (`holds`) move
+/// to their images: `to(slot, image)` for each, counted in `moved` (what stays at a slot is then the orbit's size
+/// less its moves). Each cable is visited once, from its region end (the lower one when both are), so the work is
 /// the regions' cables, not the fabric's.
-fn move_regions<'a>(
+fn move_region(
     csr: &Csr,
-    map: &mut Mapping,
-    relabels: impl Iterator<Item = &'a Relabel>,
+    map: &Mapping,
+    r: &Relabel,
     holds: impl Fn(u32) -> bool,
     moved: &mut [u32],
     mut to: impl FnMut(u32, u32),
 ) {
-    for r in relabels {
-        map.set(r, csr);
-        let mut nodes: Vec<u32> = r.node.keys().copied().collect();
-        nodes.sort_unstable();
-        for &u in &nodes {
-            for &(w, e, _, _) in csr.neighbours(u as usize) {
-                if w < u && map.moves(w as usize) {
+    let mut nodes: Vec<u32> = r.node.keys().copied().collect();
+    nodes.sort_unstable();
+    for &u in &nodes {
+        for &(w, e, _, _) in csr.neighbours(u as usize) {
+            if w < u && map.moves(w as usize) {
+                continue;
+            }
+            for slot in [2 * e, 2 * e + 1] {
+                if !holds(slot) {
                     continue;
                 }
-                for slot in [2 * e, 2 * e + 1] {
-                    if !holds(slot) {
-                        continue;
-                    }
-                    let image = map.slot(slot);
-                    if image != slot {
-                        to(slot, image);
-                        if let Some(m) = moved.get_mut(slot as usize) {
-                            *m += 1;
-                        }
+                let image = map.slot(slot);
+                if image != slot {
+                    to(slot, image);
+                    if let Some(m) = moved.get_mut(slot as usize) {
+                        *m += 1;
                     }
                 }
             }
         }
-        map.clear();
     }
 }
 
@@ -3022,6 +3056,55 @@ mod tests {
             "{}",
             s.hottest_utilisation
         );
+    }
+
+    #[test]
+    fn storage_reads_stay_in_their_storage_fabric() {
+        // The 2-SU SuperPOD has a storage fabric per SU: four storage leaves, not cabled to each other, each with
+        // two ports of every appliance of the SU and one BlueField-3 port of every DGX. SU 1 has 32 DGX and three
+        // AI400X2, SU 2 has 31 DGX; remove one of SU 2's appliances. Every GPU reads 1 GB/s = 8 Gb/s, so SU 1
+        // asks 32 x 8 x 8 = 2,048 Gb/s and SU 2 31 x 8 x 8 = 1,984 Gb/s, each of its own appliances, in proportion
+        // to what each delivers (all alike: min(90 GB/s x 8, 8 x 400G) = 720 Gb/s). SU 1's appliances send
+        // 2,048 / 3 Gb/s each, SU 2's two 1,984 / 2 = 992 Gb/s each, spread over their eight cables.
+        let c = crate::catalog::Catalog::builtin().unwrap();
+        let mut d = crate::samples::superpod_h100(&c, 2).unwrap();
+        let named = |d: &Design, name: &str| {
+            d.devices
+                .iter()
+                .find(|(_, x)| x.name == name)
+                .map(|(id, _)| *id)
+                .unwrap()
+        };
+        let gone = named(&d, "ddn-su02-3");
+        d.remove_devices(&[gone].into_iter().collect());
+        let r = analyze(&d);
+        let storage = PATTERNS.iter().position(|p| *p == "storage read").unwrap();
+        let sent = |name: &str| -> f64 {
+            let id = named(&d, name);
+            r.links
+                .iter()
+                .filter(|l| {
+                    d.links
+                        .get(&l.link)
+                        .is_some_and(|x| x.a.device == id || x.b.device == id)
+                })
+                .map(|l| l.loads_gbps[storage])
+                .sum()
+        };
+        for name in ["ddn-su01-1", "ddn-su01-2", "ddn-su01-3"] {
+            // The report rounds each load to 0.1 Mb/s.
+            assert!(
+                (sent(name) - 2048.0 / 3.0).abs() < 1e-3,
+                "{name}: {}",
+                sent(name)
+            );
+        }
+        for name in ["ddn-su02-1", "ddn-su02-2"] {
+            assert!((sent(name) - 992.0).abs() < 1e-3, "{name}: {}", sent(name));
+        }
+        let s = pattern(&r, "storage read");
+        assert!((s.offered_gbps - (2048.0 + 1984.0)).abs() < 1e-6);
+        assert_eq!(s.unroutable_gbps, 0.0);
     }
 
     #[test]

@@ -11,41 +11,128 @@ use std::collections::BTreeMap;
 
 /// The design in `text`, or None when the fast path does not apply (the caller parses with RON instead).
 pub(super) fn parse(text: &str) -> Option<Design> {
-    if text.contains("#!") {
-        // RON extensions change how values read: leave such files to RON.
-        return None;
+    let mut r = Reader::default();
+    for line in text.split_inclusive('\n') {
+        r.line(line)?;
     }
-    let devices = section(text, "devices")?;
-    let links = section(text, "links")?;
-    if devices.0 > links.0 {
-        return None;
+    r.finish()
+}
+
+/// The design in `input`, read line by line so that the whole text is never held (at 235,000 cables a 33 MB block
+/// that glibc maps fresh, and faults in page by page, on every load), or None when the fast path does not apply,
+/// the input cannot be read or holds more than `limit` bytes: the caller then reads the file whole, parses it with
+/// RON and reports any error. Takes the same lines as [`parse`], through the same reader.
+pub(super) fn read(mut input: impl std::io::BufRead, limit: u64) -> Option<Design> {
+    let mut r = Reader::default();
+    let mut line = String::new();
+    let mut total = 0u64;
+    loop {
+        line.clear();
+        let n = input.read_line(&mut line).ok()?;
+        if n == 0 {
+            return r.finish();
+        }
+        total += n as u64;
+        if total > limit {
+            return None;
+        }
+        r.line(&line)?;
     }
-    // The file with both sections emptied, for RON.
-    let mut rest =
-        String::with_capacity(text.len() - (devices.2 - devices.1) - (links.2 - links.1));
-    rest.push_str(text.get(..devices.1)?);
-    rest.push_str(text.get(devices.2..links.1)?);
-    rest.push_str(text.get(links.2..)?);
-    let mut design: Design = ron::Options::default().from_str(&rest).ok()?;
-    if !design.devices.is_empty() || !design.links.is_empty() {
-        return None;
+}
+
+/// The header line of the devices section, of the links section, and the line that closes either.
+const DEVICES: &str = "    devices: {\n";
+const LINKS: &str = "    links: {\n";
+const CLOSE: &str = "    },\n";
+
+/// Where the reader is in the file.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum At {
+    /// Before the devices section.
+    #[default]
+    Start,
+    /// In the devices' entries.
+    Devices,
+    /// Between the devices section and the links section.
+    Between,
+    /// In the links' entries.
+    Links,
+    /// After both.
+    End,
+}
+
+/// The fast path's reader, fed one line at a time (each with its `\n`, the last one perhaps without). Each section
+/// is its header line (never the file's first line) up to the first closing line; the entries between are read here
+/// and cut out of the rest, which RON reads. The devices come first, each section once: a header anywhere else
+/// (a second one, links before devices) makes the fast path give up.
+#[derive(Default)]
+struct Reader {
+    /// The file less the sections' entries, for RON.
+    rest: String,
+    devices: Vec<(u64, Device)>,
+    links: Vec<(u64, Link)>,
+    /// Media read so far, by their text: a design uses a handful.
+    media: HashMap<String, Medium>,
+    at: At,
+    /// Whether a line has been read.
+    started: bool,
+}
+
+impl Reader {
+    /// Takes one line; None when the fast path does not apply.
+    fn line(&mut self, line: &str) -> Option<()> {
+        if line.contains('#') && line.contains("#!") {
+            // RON extensions change how values read: leave such files to RON.
+            return None;
+        }
+        let first = !std::mem::replace(&mut self.started, true);
+        match self.at {
+            At::Devices | At::Links if line == CLOSE => {
+                self.at = if self.at == At::Devices {
+                    At::Between
+                } else {
+                    At::End
+                };
+                self.rest.push_str(line);
+            }
+            At::Devices => self.devices.push(device(entry(line)?)?),
+            At::Links => self.links.push(link(entry(line)?, &mut self.media)?),
+            at => {
+                if !first && line == DEVICES {
+                    (at == At::Start).then_some(())?;
+                    self.at = At::Devices;
+                } else if !first && line == LINKS {
+                    (at == At::Between).then_some(())?;
+                    self.at = At::Links;
+                }
+                self.rest.push_str(line);
+            }
+        }
+        Some(())
     }
-    let mut media: HashMap<&str, Medium> = HashMap::default();
-    // The vectors grow as they go: sizing them up front (one 90 MB block for 600,000 links) saved nothing under
-    // glibc, which grows large blocks without copying, and raised a 512-SU `analyze` peak from 636 to 737 MB.
-    let devices: Vec<(u64, Device)> = text
-        .get(devices.1..devices.2)?
-        .lines()
-        .map(device)
-        .collect::<Option<_>>()?;
-    design.devices = sorted_map(devices, DeviceId)?;
-    let links: Vec<(u64, Link)> = text
-        .get(links.1..links.2)?
-        .lines()
-        .map(|line| link(line, &mut media))
-        .collect::<Option<_>>()?;
-    design.links = sorted_map(links, LinkId)?;
-    Some(design)
+
+    /// The design, once every line is in.
+    fn finish(self) -> Option<Design> {
+        if self.at != At::End {
+            return None;
+        }
+        let mut design: Design = ron::Options::default().from_str(&self.rest).ok()?;
+        if !design.devices.is_empty() || !design.links.is_empty() {
+            return None;
+        }
+        // The vectors grow as they go: sizing them up front (one 90 MB block for 600,000 links) saved nothing under
+        // glibc, which grows large blocks without copying, and raised a 512-SU `analyze` peak from 636 to 737 MB.
+        design.devices = sorted_map(self.devices, DeviceId)?;
+        design.links = sorted_map(self.links, LinkId)?;
+        Some(design)
+    }
+}
+
+/// An entry line without its line end (as `str::lines` gives it: `\n`, or `\r\n`); None without one (an entry
+/// is always followed by the line that closes its section).
+fn entry(line: &str) -> Option<&str> {
+    let line = line.strip_suffix('\n')?;
+    Some(line.strip_suffix('\r').unwrap_or(line))
 }
 
 /// The entries as a map, built in one pass when their ids rise strictly (as Racksmith writes them); None when an
@@ -61,22 +148,6 @@ fn sorted_map<K: Ord, V>(entries: Vec<(u64, V)>, key: fn(u64) -> K) -> Option<BT
         }
     }
     Some(map)
-}
-
-/// Where a section's entries are: (start of its header line, start and end of the entry lines). The header
-/// `    NAME: {` is left in the text RON reads, the entries are cut out and the closing `    },` stays.
-fn section(text: &str, name: &str) -> Option<(usize, usize, usize)> {
-    let header = format!("\n    {name}: {{\n");
-    let at = text.find(&header)?;
-    if text.get(at + 1..)?.contains(&header) {
-        return None;
-    }
-    let start = at + header.len();
-    if text.get(start..)?.starts_with("    },\n") {
-        return Some((at, start, start));
-    }
-    let end = start + text.get(start..)?.find("\n    },\n")? + 1;
-    Some((at, start, end))
 }
 
 /// A cursor over one entry line.
@@ -260,7 +331,7 @@ fn port(s: &str) -> Option<PortRef> {
     Some(PortRef::new(DeviceId(device), port))
 }
 
-fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64, Link)> {
+fn link(line: &str, media: &mut HashMap<String, Medium>) -> Option<(u64, Link)> {
     let mut c = Cur { line, at: 0 };
     let id = c.open()?;
     let mut l = Link::default();
@@ -307,7 +378,7 @@ fn link<'a>(line: &'a str, media: &mut HashMap<&'a str, Medium>) -> Option<(u64,
                     Some(m) => *m,
                     None => {
                         let m: Medium = ron::Options::default().from_str(text).ok()?;
-                        media.insert(text, m);
+                        media.insert(text.to_string(), m);
                         m
                     }
                 };
@@ -352,12 +423,35 @@ mod tests {
     }
 
     /// The fast path, when it applies, gives exactly the design RON gives.
+    /// Whether the fast path takes the text, checking that what it gives is what RON gives, and that reading the
+    /// same text line by line gives the same.
     fn same(text: &str) -> bool {
         let fast = parse(text);
         if let Some(f) = &fast {
             assert_eq!(Some(f), by_ron(text).as_ref(), "fast path differs from RON");
         }
+        assert_eq!(
+            read(text.as_bytes(), u64::MAX),
+            fast,
+            "reading line by line differs from the text"
+        );
         fast.is_some()
+    }
+
+    #[test]
+    fn reading_stops_past_the_limit() {
+        let text = crate::io::design_to_string(&crate::samples::sample("dgx-h100-single").unwrap())
+            .unwrap();
+        let len = text.len() as u64;
+        assert!(read(text.as_bytes(), len).is_some());
+        assert!(read(text.as_bytes(), len - 1).is_none());
+        // A file that ends inside a section, and one whose last line lacks its line end.
+        let cut = text
+            .get(..text.find("\n    links: {\n").unwrap() + 20)
+            .unwrap();
+        assert!(read(cut.as_bytes(), u64::MAX).is_none() && parse(cut).is_none());
+        let unended = text.trim_end_matches('\n');
+        assert_eq!(read(unended.as_bytes(), u64::MAX), parse(unended));
     }
 
     #[test]
@@ -463,5 +557,23 @@ mod tests {
         // A comment line between entries.
         let changed = text.replacen(&link_line, &format!("        // spare\n{link_line}"), 1);
         assert!(!same(&changed));
+        // A section header inside a string that spans lines (RON reads it as text), before the sections or after.
+        for header in ["    links: {", "    devices: {"] {
+            let early = text.replacen("    notes: \"", &format!("    notes: \"x\n{header}\n"), 1);
+            assert_ne!(early, text);
+            assert!(!same(&early), "{header}");
+        }
+        // The links section before the devices section.
+        let devices_at = text.find("\n    devices: {\n").unwrap() + 1;
+        let links_at = text.find("\n    links: {\n").unwrap() + 1;
+        let links_end = links_at + text.get(links_at..).unwrap().find("\n    },\n").unwrap() + 8;
+        let links_section = text.get(links_at..links_end).unwrap();
+        let swapped = format!(
+            "{}{links_section}{}{}",
+            text.get(..devices_at).unwrap(),
+            text.get(devices_at..links_at).unwrap(),
+            text.get(links_end..).unwrap()
+        );
+        assert!(!same(&swapped));
     }
 }

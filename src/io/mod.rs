@@ -132,6 +132,11 @@ pub fn parse_design(text: &str, path: &Path) -> Result<Design, LoadError> {
         Some(d) => d,
         None => parse_ron(text, path)?,
     };
+    versioned(design, path)
+}
+
+/// A parsed design whose format version this Racksmith reads, brought up to the current one.
+fn versioned(design: Design, path: &Path) -> Result<Design, LoadError> {
     if design.format_version == 0 {
         return Err(LoadError::Syntax {
             path: path.to_path_buf(),
@@ -174,18 +179,26 @@ pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
     let design = parse_design(text, path)?;
     // Size and figures first: a design past the limits is refused before any work that grows with it.
     let figures = limits::check(&design);
-    let mut problems: Vec<Problem> = limits::describe(text, &figures)
-        .into_iter()
-        .map(|message| Problem {
-            message,
-            rack: None,
-            device: None,
-            link: None,
-        })
-        .collect();
-    if problems.is_empty() {
-        problems = validate(&design);
+    if !figures.is_empty() {
+        return Err(LoadError::Invalid {
+            path: path.to_path_buf(),
+            problems: limits::describe(text, &figures)
+                .into_iter()
+                .map(|message| Problem {
+                    message,
+                    rack: None,
+                    device: None,
+                    link: None,
+                })
+                .collect(),
+        });
     }
+    validated(design, path)
+}
+
+/// The design, or the problems [`validate`] finds in it.
+fn validated(design: Design, path: &Path) -> Result<Design, LoadError> {
+    let problems = validate(&design);
     if problems.is_empty() {
         Ok(design)
     } else {
@@ -198,6 +211,17 @@ pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
 
 /// Reads, parses and validates a design file.
 pub fn load(path: &Path) -> Result<Design, LoadError> {
+    // A file as Racksmith writes it is read line by line, never whole. Anything else, and any file with a problem,
+    // is read whole and goes through `design_from_str`, which parses it with RON if need be and places every
+    // error at its line and column.
+    let (file, _) = open_design_file(path)?;
+    let input = std::io::BufReader::with_capacity(1 << 16, file);
+    if let Some(design) = fast::read(input, MAX_FILE_BYTES)
+        && let Ok(design) = versioned(design, path)
+        && limits::check(&design).is_empty()
+    {
+        return validated(design, path);
+    }
     let text = read_design_text(path)?;
     design_from_str(&text, path)
 }
@@ -299,6 +323,31 @@ pub fn read_design_text(path: &Path) -> Result<String, LoadError> {
         path: path.to_path_buf(),
         source,
     };
+    let (file, len) = open_design_file(path)?;
+    let mut text = String::with_capacity(usize::try_from(len).unwrap_or(0));
+    // The file may grow between the check and the read: never read past the limit.
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io_err)?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        return Err(io_err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!(
+                "the file grew past the limit of {} MiB while being read",
+                MAX_FILE_BYTES / (1024 * 1024)
+            ),
+        )));
+    }
+    Ok(text)
+}
+
+/// A design file opened for reading, with its length: refuses what is not a regular file (a FIFO would block
+/// forever, a device never end) and anything larger than [`MAX_FILE_BYTES`].
+fn open_design_file(path: &Path) -> Result<(std::fs::File, u64), LoadError> {
+    let io_err = |source| LoadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
     let meta = std::fs::metadata(path).map_err(io_err)?;
     if !meta.is_file() {
         return Err(io_err(std::io::Error::new(
@@ -317,21 +366,7 @@ pub fn read_design_text(path: &Path) -> Result<String, LoadError> {
         )));
     }
     let file = std::fs::File::open(path).map_err(io_err)?;
-    let mut text = String::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    // The file may grow between the check and the read: never read past the limit.
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(io_err)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(io_err(std::io::Error::new(
-            std::io::ErrorKind::FileTooLarge,
-            format!(
-                "the file grew past the limit of {} MiB while being read",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-        )));
-    }
-    Ok(text)
+    Ok((file, meta.len()))
 }
 
 /// How [`write_atomic_with`] treats the file it replaces.

@@ -27,19 +27,24 @@ impl PortRef {
 
     /// NIC slot index for a server port name like "nic3/p1".
     pub fn nic_slot(&self) -> Option<u16> {
-        self.port
-            .strip_prefix("nic")?
-            .split('/')
-            .next()?
-            .parse()
-            .ok()
+        let rest = self.port.strip_prefix("nic")?;
+        let end = slash(rest).unwrap_or(rest.len());
+        rest.get(..end)?.parse().ok()
     }
 
     /// NIC slot and port number of a server port name like "nic3/p1" (3, 1).
     pub fn nic_slot_and_port(&self) -> Option<(u16, u16)> {
-        let (slot, k) = self.port.strip_prefix("nic")?.split_once('/')?;
+        let rest = self.port.strip_prefix("nic")?;
+        let at = slash(rest)?;
+        let (slot, k) = (rest.get(..at)?, rest.get(at + 1..)?);
         Some((slot.parse().ok()?, k.strip_prefix('p')?.parse().ok()?))
     }
+}
+
+/// Where the first `/` of a port name is: a byte search (the analysis reads every cable end's name, and a search
+/// for a `char` compares through `memcmp` at each candidate).
+fn slash(name: &str) -> Option<usize> {
+    name.bytes().position(|b| b == b'/')
 }
 
 impl Serialize for PortRef {
