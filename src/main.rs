@@ -382,10 +382,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let design = io::load(&file)?;
             let before = analysis::analyze(&design);
             let failure = if let Some(name) = remove {
-                let Some((id, _)) = design.devices.iter().find(|(_, d)| d.name == name) else {
+                let Some(id) = design.device_named(&name) else {
                     anyhow::bail!("{}: no device named \"{name}\"", file.display());
                 };
-                Some(Failure::Device(*id))
+                Some(Failure::Device(id))
             } else if let Some(n) = remove_link {
                 let id = racksmith::model::LinkId(n);
                 if !design.links.contains_key(&id) {

@@ -579,13 +579,7 @@ fn compare_the_open_design_with_a_sample() {
 #[test]
 fn drag_a_port_onto_a_device_to_cable_it() {
     let d = racksmith::samples::sample("dgx-h100-single").unwrap();
-    let id = |name: &str| {
-        d.devices
-            .iter()
-            .find(|(_, x)| x.name == name)
-            .map(|(k, _)| *k)
-            .unwrap()
-    };
+    let id = |name: &str| d.device_named(name).unwrap();
     let (dgx, ddn, rack) = (id("dgx-01"), id("ddn-01"), d.devices[&id("dgx-01")].rack);
     let mut h = harness(d.clone());
     // A second switch, all its ports free.

@@ -27,11 +27,7 @@ fn open_whatifs(h: &mut Harness<'static, RacksmithApp>) {
 }
 
 fn device(d: &Design, name: &str) -> DeviceId {
-    d.devices
-        .iter()
-        .find(|(_, x)| x.name == name)
-        .map(|(id, _)| *id)
-        .unwrap()
+    d.device_named(name).unwrap()
 }
 
 /// The NIC-starved sample: eight A100 servers of 8 GPUs, each with one compute NIC cabled to the one leaf. Losing

@@ -352,21 +352,17 @@ fn a_file_read_line_by_line_reports_what_the_whole_text_does() {
     );
 
     // Two cables on one port: a problem list.
-    let cables: Vec<&str> = text.lines().filter(|l| l.contains("a: \"")).collect();
-    let first_a = cables[0]
-        .split("a: \"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
-    let second_a = cables[1]
-        .split("a: \"")
-        .nth(1)
-        .unwrap()
-        .split('"')
-        .next()
-        .unwrap();
+    let a_end = |line: &str| -> String {
+        let after = line.split("a: \"").nth(1).unwrap();
+        after.split('"').next().unwrap().to_string()
+    };
+    let cables: Vec<String> = text
+        .lines()
+        .filter(|l| l.contains("a: \""))
+        .take(2)
+        .map(a_end)
+        .collect();
+    let (first_a, second_a) = (&cables[0], &cables[1]);
     let twice = text.replacen(
         &format!("a: \"{second_a}\""),
         &format!("a: \"{first_a}\""),

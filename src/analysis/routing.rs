@@ -2798,13 +2798,7 @@ mod tests {
 
     /// The link between two named devices (the first one found).
     fn link_between(d: &Design, a: &str, b: &str) -> LinkId {
-        let id = |name: &str| {
-            d.devices
-                .iter()
-                .find(|(_, x)| x.name == name)
-                .map(|(id, _)| *id)
-                .unwrap()
-        };
+        let id = |name: &str| d.device_named(name).unwrap();
         let (a, b) = (id(a), id(b));
         d.links
             .iter()
@@ -3068,13 +3062,7 @@ mod tests {
         // 2,048 / 3 Gb/s each, SU 2's two 1,984 / 2 = 992 Gb/s each, spread over their eight cables.
         let c = crate::catalog::Catalog::builtin().unwrap();
         let mut d = crate::samples::superpod_h100(&c, 2).unwrap();
-        let named = |d: &Design, name: &str| {
-            d.devices
-                .iter()
-                .find(|(_, x)| x.name == name)
-                .map(|(id, _)| *id)
-                .unwrap()
-        };
+        let named = |d: &Design, name: &str| d.device_named(name).unwrap();
         let gone = named(&d, "ddn-su02-3");
         d.remove_devices(&[gone].into_iter().collect());
         let r = analyze(&d);

@@ -338,6 +338,14 @@ impl Design {
         before - self.links.len()
     }
 
+    /// The first device (in id order) with this name: names are labels, not keys, so two devices may share one.
+    pub fn device_named(&self, name: &str) -> Option<DeviceId> {
+        self.devices
+            .iter()
+            .find(|(_, d)| d.name == name)
+            .map(|(id, _)| *id)
+    }
+
     /// The spec of a part used by this design.
     pub fn part(&self, id: &PartId) -> Option<&Part> {
         self.parts.get(id)

@@ -447,13 +447,7 @@ mod tests {
             .collect();
         out.push(crate::samples::superpod_h100(&c, 4).unwrap());
         let mut cut = crate::samples::sample("superpod-h100-1su").unwrap();
-        let id = |d: &Design, name: &str| {
-            d.devices
-                .iter()
-                .find(|(_, x)| x.name == name)
-                .map(|(id, _)| *id)
-                .unwrap()
-        };
+        let id = |d: &Design, name: &str| d.device_named(name).unwrap();
         let (leaf, dgx) = (id(&cut, "leaf-su01-r1"), id(&cut, "dgx-0001"));
         let spines: Vec<DeviceId> = cut
             .devices
