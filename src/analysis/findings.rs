@@ -531,10 +531,8 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         let Some((a, b)) = topo.graph.edge_endpoints(e) else {
             continue;
         };
-        let Some(weight) = topo.graph.edge_weight(e) else {
-            continue;
-        };
-        if weight.links.len() != 1 {
+        let links = topo.links(e);
+        if links.len() != 1 {
             continue;
         }
         // A leaf endpoint hanging on a single cable is the common case: no recount needed.
@@ -578,9 +576,9 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
             }
             (None, None) => Vec::new(),
         };
-        spof_links.extend(weight.links.iter().copied());
+        spof_links.extend(links.iter().copied());
         spof_devices.extend(cut.iter().copied());
-        for link in &weight.links {
+        for link in links {
             spof_detail.push((*link, cut.clone()));
         }
     }

@@ -342,7 +342,10 @@ fn join_swapped(
                     ok = false;
                     break;
                 }
-                beyond.push((u.index(), cable_keys(design, topo, v, u, &e.weight().links)));
+                beyond.push((
+                    u.index(),
+                    cable_keys(design, topo, v, u, topo.links(e.id())),
+                ));
             }
             if !ok {
                 break;
@@ -421,7 +424,7 @@ fn signature(design: &Design, topo: &Topology, (kind, id): (u8, u64)) -> Option<
             } else {
                 e.source()
             };
-            let ends = cables(v, u, &e.weight().links);
+            let ends = cables(v, u, topo.links(e.id()));
             if lonely(u) {
                 private.push((build(u)?, ends));
             } else {
@@ -444,7 +447,7 @@ fn signature(design: &Design, topo: &Topology, (kind, id): (u8, u64)) -> Option<
             return None;
         };
         let e = topo.graph.find_edge(hang, stay)?;
-        let ends = cables(stay, hang, &topo.graph.edge_weight(e)?.links);
+        let ends = cables(stay, hang, topo.links(e));
         private.push((build(hang)?, ends));
         shared.push((stay.index(), Vec::new()));
         stay
@@ -488,7 +491,7 @@ pub fn sweep_with(
         }
     }
     for e in topo.bridges() {
-        if let Some([only]) = topo.graph.edge_weight(e).map(|w| w.links.as_slice()) {
+        if let [only] = topo.links(e) {
             candidates.insert((1, only.0));
         }
     }

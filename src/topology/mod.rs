@@ -35,8 +35,9 @@ pub struct Node {
 /// An edge: all cables between two devices.
 #[derive(Debug, Clone, Default, PartialEq, PartialOrd)]
 pub struct Edge {
-    /// The cables.
-    pub links: Vec<LinkId>,
+    /// Where its cables are in [`Topology::cables`], from and to (see [`Topology::links`]): a range of one list
+    /// rather than a list per edge, which cost an allocation for each of 230,000 edges.
+    pub cables: (u32, u32),
     /// Summed bandwidth per direction, Gb/s.
     pub gbps: f64,
     /// Summed bandwidth of cables that land on server compute NICs, Gb/s.
@@ -65,6 +66,8 @@ pub struct Topology {
     /// lists jump across edge records that carry their cables and figures: at 230,000 edges those passes ran
     /// three to eight times slower per edge than at 22,000.
     pub adjacency: Adjacency,
+    /// Every edge's cables, edge after edge, each edge's in link order.
+    pub cables: Vec<LinkId>,
 }
 
 /// The structure of the network graph in compressed rows (see [`Topology::adjacency`]).
@@ -142,15 +145,24 @@ impl Topology {
         for run in cabled.chunk_by_mut(|x, y| x.a == y.a) {
             run.sort_unstable_by_key(|c| (c.b, c.link));
         }
+        let mut cables = Vec::with_capacity(cabled.len());
         let mut current: Option<(NodeIndex, NodeIndex, Edge)> = None;
         for c in cabled {
             if let Some((x, y, e)) = current.take_if(|(x, y, _)| (*x, *y) != (c.a, c.b)) {
                 graph.add_edge(x, y, e);
             }
-            let (_, _, e) = current.get_or_insert_with(|| (c.a, c.b, Edge::default()));
-            let n = e.links.len() as f64;
+            let at = cables.len() as u32;
+            let (_, _, e) = current.get_or_insert_with(|| {
+                let edge = Edge {
+                    cables: (at, at),
+                    ..Edge::default()
+                };
+                (c.a, c.b, edge)
+            });
+            let n = f64::from(e.cables.1 - e.cables.0);
             e.mean_length_m = (e.mean_length_m * n + c.length_m) / (n + 1.0);
-            e.links.push(c.link);
+            cables.push(c.link);
+            e.cables.1 = at + 1;
             e.gbps += c.gbps;
             if c.compute {
                 e.compute_gbps += c.gbps;
@@ -178,6 +190,7 @@ impl Topology {
             tier,
             node_tier,
             adjacency,
+            cables,
         }
     }
 
@@ -188,6 +201,14 @@ impl Topology {
             .iter()
             .zip(edges)
             .map(|(w, e)| (NodeIndex::new(*w as usize), EdgeIndex::new(*e as usize)))
+    }
+
+    /// An edge's cables, in link order (none for an edge the graph does not have).
+    pub fn links(&self, e: EdgeIndex) -> &[LinkId] {
+        self.graph
+            .edge_weight(e)
+            .and_then(|w| self.cables.get(w.cables.0 as usize..w.cables.1 as usize))
+            .unwrap_or(&[])
     }
 
     /// A node's number of edges (parallel cables count once).
@@ -508,6 +529,32 @@ mod tests {
                 assert_eq!(rows, edges, "{}: node {n:?}", d.name);
                 assert_eq!(topo.degree(n), edges.len());
             }
+        }
+    }
+
+    #[test]
+    fn each_edge_holds_the_cables_between_its_two_devices_in_link_order() {
+        for d in designs() {
+            let topo = Topology::build(&d);
+            let mut total = 0;
+            for e in topo.graph.edge_indices() {
+                let (a, b) = topo.graph.edge_endpoints(e).unwrap();
+                let (a, b) = (topo.graph[a].device, topo.graph[b].device);
+                let between: Vec<LinkId> = d
+                    .links
+                    .iter()
+                    .filter(|(_, l)| {
+                        (l.a.device, l.b.device) == (a, b) || (l.a.device, l.b.device) == (b, a)
+                    })
+                    .map(|(id, _)| *id)
+                    .collect();
+                assert_eq!(topo.links(e), between.as_slice(), "{}: {e:?}", d.name);
+                let gbps: f64 = between.iter().map(|l| d.links[l].medium.gbps()).sum();
+                assert!((topo.graph[e].gbps - gbps).abs() < 1e-9, "{}", d.name);
+                total += between.len();
+            }
+            // Every cable between two different nodes is on one edge.
+            assert_eq!(topo.cables.len(), total, "{}", d.name);
         }
     }
 
