@@ -255,8 +255,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let storage_demand = design.params.traffic.storage_read_gbyte_s_per_gpu;
     // Cabled NIC ports, by server and then slot and port: what the shapes and the NIC figures walk (never every
     // declared port). Devices are walked in id order, so each one's ports are the next run of the list.
-    let cabled = cabled_ports(design);
-    let mut rest = cabled.as_slice();
+    let mut rest = topo.nic_ports.as_slice();
     let mut servers = Vec::new();
     // Servers of the same shape (part, slot contents, cabled ports) have the same figures: compute each shape
     // once, so a 4,000-server fabric costs here what its handful of distinct server builds cost.
@@ -562,33 +561,6 @@ struct ShapeKey<'a> {
     gpus: &'a BTreeMap<u16, PartId>,
     nics: &'a BTreeMap<u16, PartId>,
     cabled: Vec<(u16, u16, u64)>,
-}
-
-/// A cabled server NIC port: (server, NIC slot, port number, bandwidth in Gb/s).
-pub(crate) type CabledPort = (DeviceId, u16, u16, f64);
-
-/// Every cabled server NIC port, sorted by (server, NIC slot, port number), each once: a port with two cables
-/// (which loading refuses) counts the later one in link order. A list sorted once, not a hash map keyed by port:
-/// at 235,000 cables the map's scattered inserts cost three times as much per cable as at 118,000.
-pub(crate) fn cabled_ports(design: &Design) -> Vec<CabledPort> {
-    let mut out: Vec<CabledPort> = Vec::new();
-    for l in design.links.values() {
-        for end in [&l.a, &l.b] {
-            if let Some((slot, k)) = end.nic_slot_and_port() {
-                out.push((end.device, slot, k, l.medium.gbps()));
-            }
-        }
-    }
-    // Stable, so that among a port's cables the later one ends last, and is the one kept.
-    out.sort_by_key(|c| (c.0, c.1, c.2));
-    out.dedup_by(|later, kept| {
-        let same = (later.0, later.1, later.2) == (kept.0, kept.1, kept.2);
-        if same {
-            kept.3 = later.3;
-        }
-        same
-    });
-    out
 }
 
 /// The hops from a slot up to its CPU (name, capacity GB/s) and the CPU reached.
@@ -1161,7 +1133,7 @@ fn switch_bandwidth(design: &Design, topo: &Topology) -> Vec<SwitchBandwidth> {
         let Some(PartKind::Switch(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
             continue;
         };
-        let tier = topo.tier.get(id).copied().unwrap_or(0);
+        let tier = topo.tier(*id).unwrap_or(0);
         let (mut down, mut up) = (0.0, 0.0);
         if let Some(&n) = topo.node_of.get(id) {
             // The switch's row of neighbours, with tiers by node: no hash look-up per edge.

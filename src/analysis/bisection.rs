@@ -358,18 +358,7 @@ fn enumerate(
 ///   distribution (where a unit of traffic it holds ends up) is found once and shared by every class under it.
 fn hose_theta(topo: &Topology, classes: &[Class]) -> Option<f64> {
     let n = topo.graph.node_count();
-    let tiers: Vec<u8> = topo
-        .graph
-        .node_indices()
-        .map(|v| {
-            topo.graph
-                .node_weight(v)
-                .filter(|w| w.kind == NodeKind::Switch)
-                .and_then(|w| topo.tier.get(&w.device).copied())
-                .unwrap_or(0)
-        })
-        .collect();
-    let tier = |v: NodeIndex| tiers.get(v.index()).copied().unwrap_or(0);
+    let tier = |v: NodeIndex| topo.node_tier.get(v.index()).copied().unwrap_or(0);
     // Each switch's links to higher tiers: (switch, link, capacity).
     let ups: Vec<Vec<(NodeIndex, usize, f64)>> = topo
         .graph

@@ -321,8 +321,7 @@ fn connectivity_findings(
     out: &mut Vec<Finding>,
 ) {
     // Cabled server NIC ports, sorted by server: the servers below, in id order, each take the next run.
-    let cabled = super::bandwidth::cabled_ports(design);
-    let mut rest = cabled.as_slice();
+    let mut rest = topo.nic_ports.as_slice();
     let multi = bw.servers.len() > 1
         || design
             .devices_where(|k| matches!(k, PartKind::Switch(_)))

@@ -305,7 +305,7 @@ fn cross_site_link(design: &Design, topo: &Topology) -> Option<(f64, u8, u8)> {
             .map(|r| r.site.as_str())
             .filter(|s| !s.is_empty())
     };
-    let tier = |d: crate::model::DeviceId| topo.tier.get(&d).copied().unwrap_or(1).max(1);
+    let tier = |d: crate::model::DeviceId| topo.tier(d).unwrap_or(1).max(1);
     design
         .links
         .values()
@@ -405,7 +405,7 @@ fn fabric_figures(design: &Design, topo: &Topology) -> Option<FabricFigures> {
     }
     let (mut switch_ns, mut cut_through, mut ethernet, mut any) = (0.0f64, true, false, false);
     for (id, d) in &design.devices {
-        if !topo.tier.contains_key(id) {
+        if topo.tier(*id).is_none() {
             continue;
         }
         if let Some(PartKind::Switch(s)) = design.parts.get(&d.part).map(|p| &p.kind) {

@@ -944,7 +944,9 @@ fn fabric(design: &Design) -> Fabric {
     }
     // By lower switch in one counting pass and a scatter, then each switch's run by (higher switch, place): the
     // order of (lower, higher, place) without sorting every switch cable as one list.
-    let mut cabled = crate::topology::counting_sort(cabled, index.len(), |c| c.0);
+    let (_, sorted) = crate::topology::grouped(index.len(), || cabled.iter().map(|c| (c.0, *c)));
+    drop(cabled);
+    let mut cabled = sorted;
     for run in cabled.chunk_by_mut(|x, y| x.0 == y.0) {
         run.sort_unstable_by_key(|c| (c.1, c.2));
     }
@@ -1136,18 +1138,18 @@ impl Csr {
     /// edge order, as `f.adj` does (which is how `fabric` fills it), reading the edges and capacities in one
     /// sequential pass instead of looking each up from the adjacency lists.
     fn new(f: &Fabric) -> Self {
-        let offsets = crate::topology::row_starts(f.adj.len(), f.ends.iter().copied());
-        let mut next: Vec<u32> = offsets.clone();
-        let mut flat = vec![(0u32, 0u32, 0.0, false); 2 * f.ends.len()];
-        for (e, (&(a, b), &cap)) in f.ends.iter().zip(&f.cap).enumerate() {
-            for (v, w, forward) in [(a, b, true), (b, a, false)] {
-                let Some(at) = next.get_mut(v) else { continue };
-                if let Some(x) = flat.get_mut(*at as usize) {
-                    *x = (w as u32, e as u32, cap, forward);
-                }
-                *at += 1;
-            }
-        }
+        let (offsets, flat) = crate::topology::grouped(f.adj.len(), || {
+            f.ends
+                .iter()
+                .zip(&f.cap)
+                .enumerate()
+                .flat_map(|(e, (&(a, b), &cap))| {
+                    [
+                        (a, (b as u32, e as u32, cap, true)),
+                        (b, (a as u32, e as u32, cap, false)),
+                    ]
+                })
+        });
         Csr { offsets, flat }
     }
 

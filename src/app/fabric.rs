@@ -29,7 +29,7 @@ impl FabricLayout {
         for (id, d) in &design.devices {
             let row = match topo.kind(*id) {
                 Some(NodeKind::GpuServer | NodeKind::Server | NodeKind::Storage) => 0,
-                Some(NodeKind::Switch) => topo.tier.get(id).copied().unwrap_or(1).max(1),
+                Some(NodeKind::Switch) => topo.tier(*id).unwrap_or(1).max(1),
                 None => continue,
             };
             let _ = d;

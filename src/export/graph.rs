@@ -17,7 +17,7 @@ pub fn role(design: &Design, topo: &Topology, id: DeviceId) -> String {
         Some(NodeKind::GpuServer) => "gpu-server".into(),
         Some(NodeKind::Server) => "server".into(),
         Some(NodeKind::Storage) => "storage".into(),
-        Some(NodeKind::Switch) => match topo.tier.get(&id) {
+        Some(NodeKind::Switch) => match topo.tier(id) {
             Some(1) => "leaf".into(),
             Some(2) => "spine".into(),
             Some(3) => "core".into(),
@@ -94,8 +94,7 @@ pub fn dot(design: &Design) -> String {
         let rank = match r.as_str() {
             "gpu-server" | "server" | "storage" => "0".to_string(),
             _ => topo
-                .tier
-                .get(id)
+                .tier(*id)
                 .map_or_else(|| "0".to_string(), |t| t.to_string()),
         };
         ranks.entry(rank).or_default().push(node);

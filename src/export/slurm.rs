@@ -157,7 +157,7 @@ pub fn build(design: &Design) -> SlurmTopology {
             let Some(node) = g.node_weight(idx) else {
                 continue;
             };
-            if node.kind != NodeKind::Switch || topo.tier.get(&node.device) != Some(&tier) {
+            if node.kind != NodeKind::Switch || topo.tier(node.device) != Some(tier) {
                 continue;
             }
             let mut children: BTreeSet<String> = BTreeSet::new();

@@ -592,7 +592,7 @@ pub fn fabric_nodes(
     for id in design.devices.keys() {
         let tier = match topo.kind(*id) {
             Some(NodeKind::GpuServer | NodeKind::Server | NodeKind::Storage) => 0,
-            Some(NodeKind::Switch) => topo.tier.get(id).copied().unwrap_or(1).max(1),
+            Some(NodeKind::Switch) => topo.tier(*id).unwrap_or(1).max(1),
             None => continue,
         };
         by_tier.entry(tier).or_default().push(*id);

@@ -55,10 +55,8 @@ pub struct Topology {
     pub graph: UnGraph<Node, Edge>,
     /// Node of each device in the graph.
     pub node_of: HashMap<DeviceId, NodeIndex>,
-    /// Tier of each switch reachable from an endpoint (1 = leaf).
-    pub tier: HashMap<DeviceId, u8>,
-    /// The same tiers by node (indexed by `NodeIndex::index()`), 0 for a node without one: what the passes over
-    /// every edge read, where a look-up by device would hash once per edge.
+    /// Tier by node (indexed by `NodeIndex::index()`) of each switch reachable from an endpoint (1 = leaf), 0 for
+    /// every other node; by device through [`Topology::tier`].
     pub node_tier: Vec<u8>,
     /// The same graph's structure as compressed rows (petgraph's CSR, same node indices, every node's neighbours
     /// ascending, each entry weighted with the index of its edge in `graph`): what the passes over the whole graph
@@ -68,7 +66,16 @@ pub struct Topology {
     pub adjacency: Adjacency,
     /// Every edge's cables, edge after edge, each edge's in link order.
     pub cables: Vec<LinkId>,
+    /// Every cabled server NIC port (`nicS/pK` at either end of a link, whatever is at the other), sorted by
+    /// (device, slot, port), each once: a port with two cables (which loading refuses) counts the later one in
+    /// link order. One sorted list rather than a hash map keyed by port: at 235,000 cables the map's scattered
+    /// inserts cost three times as much per cable as at 118,000. Walked beside the devices in id order
+    /// (`analysis::next_run`) by the bandwidth and connectivity passes.
+    pub nic_ports: Vec<NicPort>,
 }
+
+/// A cabled server NIC port: (device, NIC slot, port number, the cable's rate in Gb/s).
+pub type NicPort = (DeviceId, u16, u16, f64);
 
 /// The structure of the network graph in compressed rows (see [`Topology::adjacency`]).
 pub type Adjacency = Csr<(), u32, Undirected, u32>;
@@ -120,7 +127,13 @@ impl Topology {
             compute: bool,
         }
         let mut cabled: Vec<Cabled> = Vec::with_capacity(design.links.len());
+        let mut nic_ports: Vec<NicPort> = Vec::new();
         for (lid, link) in &design.links {
+            for end in [&link.a, &link.b] {
+                if let Some((slot, k)) = end.nic_slot_and_port() {
+                    nic_ports.push((end.device, slot, k, link.medium.gbps()));
+                }
+            }
             let (Some(&a), Some(&b)) = (node_of.get(&link.a.device), node_of.get(&link.b.device))
             else {
                 continue;
@@ -138,10 +151,23 @@ impl Topology {
                 compute,
             });
         }
+        // Stable, so that among a port's cables the later one ends last, and is the one kept.
+        nic_ports.sort_by_key(|c| (c.0, c.1, c.2));
+        nic_ports.dedup_by(|later, kept| {
+            let same = (later.0, later.1, later.2) == (kept.0, kept.1, kept.2);
+            if same {
+                kept.3 = later.3;
+            }
+            same
+        });
         // By lower node in one counting pass and a scatter, then each node's run by (higher node, link): the
         // same order as sorting all of them by (lower, higher, link), in two passes over the list where a sort
         // of 235,000 entries makes some eighteen.
-        let mut cabled = counting_sort(cabled, graph.node_count(), |c| c.a.index());
+        let (_, sorted) = grouped(graph.node_count(), || {
+            cabled.iter().map(|c| (c.a.index(), *c))
+        });
+        drop(cabled);
+        let mut cabled = sorted;
         for run in cabled.chunk_by_mut(|x, y| x.a == y.a) {
             run.sort_unstable_by_key(|c| (c.b, c.link));
         }
@@ -178,19 +204,13 @@ impl Topology {
         }
         let adjacency = adjacency(&graph);
         let node_tier = tiers(&graph, &adjacency);
-        let tier = graph
-            .node_indices()
-            .zip(&node_tier)
-            .filter(|(_, t)| **t > 0)
-            .filter_map(|(n, t)| graph.node_weight(n).map(|w| (w.device, *t)))
-            .collect();
         Self {
             graph,
             node_of,
-            tier,
             node_tier,
             adjacency,
             cables,
+            nic_ports,
         }
     }
 
@@ -236,6 +256,15 @@ impl Topology {
         out.sort_unstable();
         out.dedup();
         out
+    }
+
+    /// Tier of a switch reachable from an endpoint (1 = leaf); None for any other device.
+    pub fn tier(&self, device: DeviceId) -> Option<u8> {
+        self.node_of
+            .get(&device)
+            .and_then(|n| self.node_tier.get(n.index()))
+            .copied()
+            .filter(|t| *t > 0)
     }
 
     /// Kind of a device's node.
@@ -289,7 +318,7 @@ impl Topology {
 
     /// Highest switch tier present (0 when there are no switches reachable from endpoints).
     pub fn max_tier(&self) -> u8 {
-        self.tier.values().copied().max().unwrap_or(0)
+        self.node_tier.iter().copied().max().unwrap_or(0)
     }
 }
 
@@ -307,25 +336,15 @@ fn row(a: &Adjacency, n: NodeIndex) -> (&[u32], &[u32]) {
 /// one counting pass and one filling pass.
 fn adjacency(graph: &UnGraph<Node, Edge>) -> Adjacency {
     let n = graph.node_count();
-    let mut start = row_starts(
-        n,
-        graph
-            .raw_edges()
-            .iter()
-            .map(|e| (e.source().index(), e.target().index())),
-    );
-    let mut rows = vec![(0u32, 0u32, 0u32); 2 * graph.edge_count()];
-    for (i, e) in graph.raw_edges().iter().enumerate() {
-        for (v, w) in [(e.source(), e.target()), (e.target(), e.source())] {
-            let Some(at) = start.get_mut(v.index()) else {
-                continue;
-            };
-            if let Some(x) = rows.get_mut(*at as usize) {
-                *x = (v.index() as u32, w.index() as u32, i as u32);
-            }
-            *at += 1;
-        }
-    }
+    let (_, mut rows) = grouped(n, || {
+        graph.raw_edges().iter().enumerate().flat_map(|(i, e)| {
+            let (a, b) = (e.source().index(), e.target().index());
+            [
+                (a, (a as u32, b as u32, i as u32)),
+                (b, (b as u32, a as u32, i as u32)),
+            ]
+        })
+    });
     // The edges come from `build` in the order the rows need; should a caller's graph not, sorting makes them so.
     if !rows.is_sorted_by_key(|r| (r.0, r.1)) {
         rows.sort_unstable_by_key(|r| (r.0, r.1));
@@ -338,56 +357,41 @@ fn adjacency(graph: &UnGraph<Node, Edge>) -> Adjacency {
     csr
 }
 
-/// Where each node's row starts in compressed rows of an undirected graph with `n` nodes and these edges (each
-/// listed in both ends' rows), and, last, the total: one counting pass and a running sum.
-pub(crate) fn row_starts(n: usize, edges: impl Iterator<Item = (usize, usize)>) -> Vec<u32> {
-    let mut start = vec![0u32; n + 1];
-    for (a, b) in edges {
-        for v in [a, b] {
-            if let Some(x) = start.get_mut(v + 1) {
-                *x += 1;
-            }
-        }
-    }
-    let mut sum = 0;
-    for x in &mut start {
-        sum += *x;
-        *x = sum;
-    }
-    start
-}
-
-/// `items` stably sorted by `key` (each below `buckets`), in one counting pass and one scatter. Takes the list so
-/// that it is freed as soon as the sorted one is made.
-pub(crate) fn counting_sort<T: Copy>(
-    items: Vec<T>,
-    buckets: usize,
-    key: impl Fn(&T) -> usize,
-) -> Vec<T> {
-    let Some(&first) = items.first() else {
-        return Vec::new();
-    };
-    let mut at = vec![0usize; buckets + 1];
-    for x in &items {
-        if let Some(c) = at.get_mut(key(x) + 1) {
+/// Entries grouped by key, each key's in the order given, in one counting pass and one scatter (no comparison
+/// sort): where each key's run starts (and, last, the number of entries) and the entries in that order. `entries`
+/// gives the (key, entry) pairs, each key below `keys`, and gives the same pairs each time it is called. What the
+/// compressed rows of the topology and the routing are built with, and how cables are put in order of their ends.
+pub(crate) fn grouped<T: Copy, I: Iterator<Item = (usize, T)>>(
+    keys: usize,
+    entries: impl Fn() -> I,
+) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32; keys + 1];
+    let mut first = None;
+    for (k, x) in entries() {
+        first.get_or_insert(x);
+        if let Some(c) = start.get_mut(k + 1) {
             *c += 1;
         }
     }
     let mut sum = 0;
-    for c in &mut at {
+    for c in &mut start {
         sum += *c;
         *c = sum;
     }
-    let mut out = vec![first; items.len()];
-    for x in &items {
-        if let Some(p) = at.get_mut(key(x)) {
-            if let Some(slot) = out.get_mut(*p) {
-                *slot = *x;
+    let Some(first) = first else {
+        return (start, Vec::new());
+    };
+    let mut out = vec![first; sum as usize];
+    let mut next = start.clone();
+    for (k, x) in entries() {
+        if let Some(p) = next.get_mut(k) {
+            if let Some(slot) = out.get_mut(*p as usize) {
+                *slot = x;
             }
             *p += 1;
         }
     }
-    out
+    (start, out)
 }
 
 /// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
