@@ -2,6 +2,7 @@
 //! 131,064 GPUs, generated in-process), the analysis on one thread and on all, and the N-1 sweep at 16 SU; and
 //! the realistic rack-per-leaf shape (1,872 racks of four DGX H100 with a leaf each, 59,904 GPUs): its analysis
 //! and its N-1 sweep (every rack leaf a single point of failure).
+//! The command-line `analyze` is timed too, one process per run.
 //! Run with `cargo bench --no-default-features --bench analysis`; `RAYON_NUM_THREADS=1` makes every group
 //! single-threaded.
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
@@ -13,6 +14,7 @@ use racksmith::io;
 use racksmith::samples::superpod_h100;
 use std::hint::black_box;
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 fn benches(c: &mut Criterion) {
@@ -74,6 +76,40 @@ fn benches(c: &mut Criterion) {
                         let d = io::load(Path::new(p)).expect("load");
                         black_box(analyze(black_box(&d)))
                     })
+                })
+            },
+        );
+        std::fs::remove_file(&path).expect("remove");
+    }
+    group.finish();
+
+    // The same on the command line, one process per run, as the issue's own table measured it: `racksmith analyze
+    // FILE` (the text report) on one thread. Each run starts with a fresh heap at every size, which a loop inside one
+    // process does not give (docs/analysis.md, "Measuring the growth exponent"); 1 SU shows the fixed cost of
+    // starting the program.
+    let mut group = c.benchmark_group("analyze_process_one_thread");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    for (su, d) in designs
+        .iter()
+        .filter(|(su, _)| [1, 32, 128, 256].contains(su))
+    {
+        let path = dir.path().join(format!("{su}.ron"));
+        io::save(d, &path).expect("save");
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{su}su")),
+            &path,
+            |b, p| {
+                b.iter(|| {
+                    let status = Command::new(env!("CARGO_BIN_EXE_racksmith"))
+                        .arg("analyze")
+                        .arg(p)
+                        .env("RAYON_NUM_THREADS", "1")
+                        .stdout(Stdio::null())
+                        .status()
+                        .expect("run racksmith");
+                    assert!(status.success(), "racksmith analyze failed on {su} SU");
                 })
             },
         );
