@@ -7,10 +7,12 @@
 //! single-threaded.
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use racksmith::analysis::analyze;
 use racksmith::catalog::Catalog;
 use racksmith::io;
+use racksmith::model::Design;
 use racksmith::samples::superpod_h100;
 use std::hint::black_box;
 use std::path::Path;
@@ -64,23 +66,13 @@ fn benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
-    for (su, d) in designs.iter().filter(|(su, _)| *su >= 32) {
-        let path = dir.path().join(format!("{su}.ron"));
-        io::save(d, &path).expect("save");
-        group.bench_with_input(
-            BenchmarkId::from_parameter(format!("{su}su")),
-            &path,
-            |b, p| {
-                b.iter(|| {
-                    one.install(|| {
-                        let d = io::load(Path::new(p)).expect("load");
-                        black_box(analyze(black_box(&d)))
-                    })
-                })
-            },
-        );
-        std::fs::remove_file(&path).expect("remove");
-    }
+    let saved = designs.iter().filter(|(su, _)| *su >= 32);
+    on_saved_files(&mut group, dir.path(), saved, |p| {
+        one.install(|| {
+            let d = io::load(p).expect("load");
+            black_box(analyze(black_box(&d)));
+        })
+    });
     group.finish();
 
     // The same on the command line, one process per run, as the issue's own table measured it: `racksmith analyze
@@ -91,30 +83,23 @@ fn benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
-    for (su, d) in designs
+    let saved = designs
         .iter()
-        .filter(|(su, _)| [1, 32, 128, 256].contains(su))
-    {
-        let path = dir.path().join(format!("{su}.ron"));
-        io::save(d, &path).expect("save");
-        group.bench_with_input(
-            BenchmarkId::from_parameter(format!("{su}su")),
-            &path,
-            |b, p| {
-                b.iter(|| {
-                    let status = Command::new(env!("CARGO_BIN_EXE_racksmith"))
-                        .arg("analyze")
-                        .arg(p)
-                        .env("RAYON_NUM_THREADS", "1")
-                        .stdout(Stdio::null())
-                        .status()
-                        .expect("run racksmith");
-                    assert!(status.success(), "racksmith analyze failed on {su} SU");
-                })
-            },
+        .filter(|(su, _)| [1, 32, 128, 256].contains(su));
+    on_saved_files(&mut group, dir.path(), saved, |p| {
+        let status = Command::new(env!("CARGO_BIN_EXE_racksmith"))
+            .arg("analyze")
+            .arg(p)
+            .env("RAYON_NUM_THREADS", "1")
+            .stdout(Stdio::null())
+            .status()
+            .expect("run racksmith");
+        assert!(
+            status.success(),
+            "racksmith analyze failed on {}",
+            p.display()
         );
-        std::fs::remove_file(&path).expect("remove");
-    }
+    });
     group.finish();
 
     let mut group = c.benchmark_group("whatif");
@@ -171,6 +156,25 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+}
+
+/// Benches `run` on each design's file, saved in `dir` before its bench and removed after, named by its size.
+fn on_saved_files<'a>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    dir: &Path,
+    designs: impl Iterator<Item = &'a (usize, Design)>,
+    run: impl Fn(&Path),
+) {
+    for (su, d) in designs {
+        let path = dir.join(format!("{su}.ron"));
+        io::save(d, &path).expect("save");
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{su}su")),
+            path.as_path(),
+            |b, p| b.iter(|| run(p)),
+        );
+        std::fs::remove_file(&path).expect("remove");
+    }
 }
 
 criterion_group!(analysis_benches, benches);
