@@ -944,7 +944,7 @@ fn fabric(design: &Design) -> Fabric {
     }
     // By lower switch in one counting pass and a scatter, then each switch's run by (higher switch, place): the
     // order of (lower, higher, place) without sorting every switch cable as one list.
-    let (_, sorted) = crate::topology::grouped(index.len(), || cabled.iter().map(|c| (c.0, *c)));
+    let (_, sorted) = crate::model::grouped(index.len(), || cabled.iter().map(|c| (c.0, *c)));
     drop(cabled);
     let mut cabled = sorted;
     for run in cabled.chunk_by_mut(|x, y| x.0 == y.0) {
@@ -1138,7 +1138,7 @@ impl Csr {
     /// edge order, as `f.adj` does (which is how `fabric` fills it), reading the edges and capacities in one
     /// sequential pass instead of looking each up from the adjacency lists.
     fn new(f: &Fabric) -> Self {
-        let (offsets, flat) = crate::topology::grouped(f.adj.len(), || {
+        let (offsets, flat) = crate::model::grouped(f.adj.len(), || {
             f.ends
                 .iter()
                 .zip(&f.cap)

@@ -2,7 +2,7 @@
 //! their rack or overlapping, GPUs and NICs in the wrong slots, double-booked ports and incompatible links.
 
 use crate::model::part::{FormFactor, Part, PartKind};
-use crate::model::{Design, Device, DeviceId, Link, LinkId, PartId, RackId};
+use crate::model::{Design, Device, DeviceId, Link, LinkId, PartId, RackId, grouped};
 use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -276,9 +276,11 @@ fn check_links<'a>(design: &'a Design, parts: &mut PartMemo<'a>, problems: &mut 
     let links: Vec<(&LinkId, &Link)> = design.links.iter().collect();
     // Problems keyed by (link index, part, order found), sorted at the end so they read in link order.
     let mut found: Vec<(usize, LinkPart, usize, Problem)> = Vec::new();
-    // Every cable end, sorted by device: each device and its part are looked up once, and a port used twice shows
-    // as neighbours once its device's ends are sorted by port name (no hash of a million port names).
-    let mut ends: Vec<(DeviceId, usize, u8)> = Vec::with_capacity(links.len() * 2);
+    // Every cable end, grouped by device (a counting pass over the devices in id order, no comparison sort): each
+    // device and its part are looked up once, and a port used twice shows as neighbours once its device's ends are
+    // sorted by port name (no hash of a million port names). An end at a device that does not exist is reported here.
+    let ids: Vec<DeviceId> = design.devices.keys().copied().collect();
+    let mut ends: Vec<(usize, usize, u8)> = Vec::with_capacity(links.len() * 2);
     for (i, (id, link)) in links.iter().enumerate() {
         // A cable from a port to itself is one problem, not also a port "used twice".
         if link.a == link.b {
@@ -290,21 +292,36 @@ fn check_links<'a>(design: &'a Design, parts: &mut PartMemo<'a>, problems: &mut 
             ));
             continue;
         }
-        ends.push((link.a.device, i, 0));
-        ends.push((link.b.device, i, 1));
+        for (side, end) in [(0, &link.a), (1, &link.b)] {
+            match ids.binary_search(&end.device) {
+                Ok(k) => ends.push((k, i, side)),
+                Err(_) => found.push((
+                    i,
+                    LinkPart::End(side),
+                    0,
+                    Problem::link(
+                        **id,
+                        format!("link {id} ends at {} which does not exist", end.device),
+                    ),
+                )),
+            }
+        }
         check_cable(parts, id, link, |k, p| {
             found.push((i, LinkPart::Cable, k, p))
         });
     }
-    ends.sort_unstable();
+    let (starts, ends) = grouped(ids.len(), || {
+        ends.iter().map(|&(k, i, side)| (k, (i, side)))
+    });
     let mut by_port: Vec<(&str, usize, u8)> = Vec::new();
-    for group in ends.chunk_by(|x, y| x.0 == y.0) {
-        let Some(&(device_id, _, _)) = group.first() else {
-            continue;
+    for (device, run) in design.devices.values().zip(starts.windows(2)) {
+        let group = match run {
+            [lo, hi] if lo < hi => ends.get(*lo as usize..*hi as usize).unwrap_or(&[]),
+            _ => continue,
         };
-        let device = design.devices.get(&device_id);
+        let part = design.parts.get(&device.part);
         by_port.clear();
-        for &(_, i, side) in group {
+        for &(i, side) in group {
             let Some((id, link)) = links.get(i) else {
                 continue;
             };
@@ -312,14 +329,7 @@ fn check_links<'a>(design: &'a Design, parts: &mut PartMemo<'a>, problems: &mut 
             let mut report = |k: usize, message: String| {
                 found.push((i, LinkPart::End(side), k, Problem::link(**id, message)));
             };
-            let Some(device) = device else {
-                report(
-                    0,
-                    format!("link {id} ends at {} which does not exist", end.device),
-                );
-                continue;
-            };
-            let Some(info) = design.port_spec_on(device, &end.port) else {
+            let Some(info) = part.and_then(|p| design.port_spec_of(p, device, &end.port)) else {
                 report(
                     0,
                     format!("link {id} ends at port {end} which the device does not have"),

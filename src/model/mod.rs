@@ -1,6 +1,7 @@
 //! The design document: racks, rack-mounted devices, parts placed in server slots, ports and the links between them,
 //! and the parameters the analysis needs. No GUI types live here; the canvas and the analysis both read this.
 
+mod grouped;
 mod ids;
 mod medium;
 mod params;
@@ -8,6 +9,7 @@ pub mod part;
 mod ports;
 mod scenario;
 
+pub(crate) use grouped::grouped;
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
 pub use params::{Params, Serving, Spares, Traffic, Training};

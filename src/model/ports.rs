@@ -1,7 +1,7 @@
 //! Ports: derived from a device's part and the NICs in its slots, never stored. A link names a port by
 //! device id and port name ("p12" on a switch, "nic3/p1" on a server).
 
-use super::part::{NicRole, PartKind};
+use super::part::{NicRole, Part, PartKind};
 use super::{Design, Device, DeviceId, Medium, Protocol};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -257,7 +257,18 @@ impl Design {
 
     /// The spec of the port named `port` on `device` (a device of this design), when it has one.
     pub fn port_spec_on(&self, device: &Device, port: &str) -> Option<PortSpec<'_>> {
-        match &self.parts.get(&device.part)?.kind {
+        self.port_spec_of(self.parts.get(&device.part)?, device, port)
+    }
+
+    /// [`Design::port_spec_on`] with the device's part (`part`, the design's part for `device.part`) looked up
+    /// already: for a walk over many ports of one device, which then looks its part up by name once.
+    pub fn port_spec_of<'a>(
+        &'a self,
+        part: &'a Part,
+        device: &Device,
+        port: &str,
+    ) -> Option<PortSpec<'a>> {
+        match &part.kind {
             PartKind::Switch(s) => {
                 if let Some(n) = numbered(port, "p") {
                     (n <= s.ports).then_some(PortSpec {

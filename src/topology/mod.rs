@@ -3,7 +3,7 @@
 //! switch's tier counted up from the endpoints (1 = leaf, 2 = spine, 3 = core).
 
 use crate::model::part::{NicRole, NicSlotSpec, PartKind};
-use crate::model::{Design, DeviceId, LinkId};
+use crate::model::{Design, DeviceId, LinkId, grouped};
 use petgraph::Undirected;
 use petgraph::csr::Csr;
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
@@ -355,43 +355,6 @@ fn adjacency(graph: &UnGraph<Node, Edge>) -> Adjacency {
         csr.add_node(());
     }
     csr
-}
-
-/// Entries grouped by key, each key's in the order given, in one counting pass and one scatter (no comparison
-/// sort): where each key's run starts (and, last, the number of entries) and the entries in that order. `entries`
-/// gives the (key, entry) pairs, each key below `keys`, and gives the same pairs each time it is called. What the
-/// compressed rows of the topology and the routing are built with, and how cables are put in order of their ends.
-pub(crate) fn grouped<T: Copy, I: Iterator<Item = (usize, T)>>(
-    keys: usize,
-    entries: impl Fn() -> I,
-) -> (Vec<u32>, Vec<T>) {
-    let mut start = vec![0u32; keys + 1];
-    let mut first = None;
-    for (k, x) in entries() {
-        first.get_or_insert(x);
-        if let Some(c) = start.get_mut(k + 1) {
-            *c += 1;
-        }
-    }
-    let mut sum = 0;
-    for c in &mut start {
-        sum += *c;
-        *c = sum;
-    }
-    let Some(first) = first else {
-        return (start, Vec::new());
-    };
-    let mut out = vec![first; sum as usize];
-    let mut next = start.clone();
-    for (k, x) in entries() {
-        if let Some(p) = next.get_mut(k) {
-            if let Some(slot) = out.get_mut(*p as usize) {
-                *slot = x;
-            }
-            *p += 1;
-        }
-    }
-    (start, out)
 }
 
 /// Multi-source BFS from the switches that touch an endpoint: leaf = 1, next = 2, ...
