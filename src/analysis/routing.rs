@@ -942,14 +942,8 @@ fn fabric(design: &Design) -> Fabric {
             cabled.push((a.min(b), a.max(b), i, l.medium.gbps()));
         }
     }
-    // By lower switch in one counting pass and a scatter, then each switch's run by (higher switch, place): the
-    // order of (lower, higher, place) without sorting every switch cable as one list.
-    let (_, sorted) = crate::model::grouped(index.len(), || cabled.iter().map(|c| (c.0, *c)));
-    drop(cabled);
-    let mut cabled = sorted;
-    for run in cabled.chunk_by_mut(|x, y| x.0 == y.0) {
-        run.sort_unstable_by_key(|c| (c.1, c.2));
-    }
+    // In order of (lower, higher, place), without sorting every switch cable as one list.
+    let cabled = crate::model::sorted_by(index.len(), cabled, |c| c.0, |c| (c.1, c.2));
     // Each pair as (its first cable's place, its range in `cabled`), put in order of that place: the sort key
     // sits in the entry, where sorting the runs themselves read it through a pointer per comparison.
     let mut pairs: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
@@ -1776,11 +1770,13 @@ fn route_orbit(
         return lost;
     };
     build_structure(ctx.f, ctx.csr, key, s);
+    // The representative's own traffic (its loads go to `emit`, apart from the all-to-all's `emit_a2a`, so the
+    // order between the two walks changes no sum).
+    let l = walk_demand(ctx, key.len(), members, s, &mut emit);
+    add(&mut lost, &l, 1.0);
     if orbit.others.is_empty() {
         let l = walk_products(ctx.csr, ctx.products, key, members, s, &mut emit_a2a);
         add(&mut lost, &all_to_all_only(l), 1.0);
-        let l = walk_demand(ctx, key.len(), members, s, &mut emit);
-        add(&mut lost, &l, 1.0);
     } else {
         // The representative's all-to-all loads per slot, laid onto every class of the orbit.
         let mut acc = std::mem::take(&mut s.acc);
@@ -1798,8 +1794,6 @@ fn route_orbit(
         });
         let k = orbit.others.len() + 1;
         add(&mut lost, &all_to_all_only(l * k as f64), 1.0);
-        let l = walk_demand(ctx, key.len(), members, s, &mut emit);
-        add(&mut lost, &l, 1.0);
         // Per class, with its relabelling set once: the slots of the cables of both regions move to their images
         // (every other slot stays), and its own traffic is walked on the representative's structure.
         let mut moved = std::mem::take(&mut s.moved);

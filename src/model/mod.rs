@@ -9,7 +9,7 @@ pub mod part;
 mod ports;
 mod scenario;
 
-pub(crate) use grouped::grouped;
+pub(crate) use grouped::{grouped, sorted_by};
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
 pub use params::{Params, Serving, Spares, Traffic, Training};

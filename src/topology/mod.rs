@@ -3,7 +3,7 @@
 //! switch's tier counted up from the endpoints (1 = leaf, 2 = spine, 3 = core).
 
 use crate::model::part::{NicRole, NicSlotSpec, PartKind};
-use crate::model::{Design, DeviceId, LinkId, grouped};
+use crate::model::{Design, DeviceId, LinkId, grouped, sorted_by};
 use petgraph::Undirected;
 use petgraph::csr::Csr;
 use petgraph::graph::{EdgeIndex, NodeIndex, UnGraph};
@@ -160,17 +160,13 @@ impl Topology {
             }
             same
         });
-        // By lower node in one counting pass and a scatter, then each node's run by (higher node, link): the
-        // same order as sorting all of them by (lower, higher, link), in two passes over the list where a sort
-        // of 235,000 entries makes some eighteen.
-        let (_, sorted) = grouped(graph.node_count(), || {
-            cabled.iter().map(|c| (c.a.index(), *c))
-        });
-        drop(cabled);
-        let mut cabled = sorted;
-        for run in cabled.chunk_by_mut(|x, y| x.a == y.a) {
-            run.sort_unstable_by_key(|c| (c.b, c.link));
-        }
+        // In order of (lower node, higher node, link).
+        let cabled = sorted_by(
+            graph.node_count(),
+            cabled,
+            |c| c.a.index(),
+            |c| (c.b, c.link),
+        );
         let mut cables = Vec::with_capacity(cabled.len());
         let mut current: Option<(NodeIndex, NodeIndex, Edge)> = None;
         for c in cabled {
