@@ -4,8 +4,8 @@
 //! per process for a clean peak. Shapes:
 //! - `islands`: racks of four DGX H100 and one leaf each, the leaves joined to nothing (many separate fabrics);
 //! - `connected`: the same racks with every leaf cabled to two shared spines (one fabric);
-//! - `giant-rack`: one rack holding as many switches as fit, each cabled to the next (one long chain in one rack);
-//! - `deep`: a chain of switches, each the parent of the next (a tree as deep as it is long);
+//! - `giant-rack`: racks full of switches, each cabled to the next (one long chain, no GPUs);
+//! - `deep`: a chain of switches, each with a DGX H100 on it (a fabric as deep as it is long);
 //! - `superpod`: DGX SuperPOD H100 scalable units (the realistic shape).
 //!
 //! docs/limits.md ("Cost per shape") lists what it measured; the bound is 2 GB and 30 s for 10 MB of any shape.
@@ -92,9 +92,10 @@ fn racks_of_four(catalog: &Catalog, racks: usize, spines: bool) -> Design {
     d
 }
 
-/// A chain of switches in racks: each switch cabled to the next. `per_rack` switches per rack (one giant rack of
-/// 52 1U switches, or a deep chain across many racks).
-fn chain(catalog: &Catalog, switches: usize, per_rack: usize) -> Design {
+/// A chain of switches in racks: each switch cabled to the next. `per_rack` switches per rack (racks full of 1U
+/// switches), or with `servers` one switch a rack with a DGX H100 on it (a fabric as deep as it is long: every GPU
+/// path crosses up to all of the chain).
+fn chain(catalog: &Catalog, switches: usize, per_rack: usize, servers: bool) -> Design {
     let mut d = Design {
         name: format!("a chain of {switches} switches"),
         ..Design::default()
@@ -124,6 +125,20 @@ fn chain(catalog: &Catalog, switches: usize, per_rack: usize) -> Design {
             b.connect(port(p, "p2"), port(sw, "p1"), 1.0, None)
                 .expect("cable");
         }
+        if servers {
+            let dgx = b
+                .add_device("dgx-h100", &format!("dgx-{i:06}"), rack.expect("rack"), 10)
+                .expect("dgx");
+            for nic in 0..8 {
+                b.connect(
+                    port(dgx, &format!("nic{nic}/p1")),
+                    port(sw, &format!("p{}", nic + 3)),
+                    3.0,
+                    None,
+                )
+                .expect("cable");
+            }
+        }
         prev = Some(sw);
     }
     d
@@ -148,12 +163,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let shape = args.first().cloned().unwrap_or_else(|| "islands".into());
     for mb in args.iter().skip(1).filter_map(|a| a.parse::<f64>().ok()) {
-        // Bytes per unit of each shape, measured once: a rack of four DGX is about 9.4 kB, a switch about 1.2 kB.
+        // Bytes per unit of each shape, measured once: a rack of four DGX is about 5 kB, a switch about 0.2 kB, a switch with its DGX about 1.6 kB.
         let design = match shape.as_str() {
-            "islands" => racks_of_four(&catalog, (mb * 1e6 / 9_400.0) as usize, false),
-            "connected" => racks_of_four(&catalog, (mb * 1e6 / 9_600.0) as usize, true),
-            "giant-rack" => chain(&catalog, (mb * 1e6 / 1_200.0) as usize, 24),
-            "deep" => chain(&catalog, (mb * 1e6 / 1_200.0) as usize, 1),
+            "islands" => racks_of_four(&catalog, (mb * 1e6 / 5_050.0) as usize, false),
+            "connected" => racks_of_four(&catalog, (mb * 1e6 / 5_200.0) as usize, true),
+            "giant-rack" => chain(&catalog, (mb * 1e6 / 205.0) as usize, 24, false),
+            "deep" => chain(&catalog, (mb * 1e6 / 1_600.0) as usize, 1, true),
             "superpod" => racksmith::samples::superpod_h100(&catalog, ((mb / 0.5) as usize).max(1))
                 .expect("superpod"),
             other => panic!("unknown shape {other}"),
@@ -161,6 +176,14 @@ fn main() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("d.ron");
         racksmith::io::save(&design, &path).expect("save");
+        if let Some(keep) = std::env::var_os("KEEP") {
+            // KEEP=DIR keeps a copy of the file for the CLI measurements.
+            std::fs::copy(
+                &path,
+                std::path::Path::new(&keep).join(format!("{shape}-{mb}.ron")),
+            )
+            .expect("keep");
+        }
         drop(design);
         let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
         let t = Instant::now();
