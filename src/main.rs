@@ -29,7 +29,14 @@ struct Cli {
 fn load_catalog(user: Option<&std::path::Path>) -> anyhow::Result<Catalog> {
     let builtin = Catalog::builtin()?;
     Ok(match user {
-        Some(p) => racksmith::catalog::user::merged(&builtin, &racksmith::catalog::user::load(p)?),
+        Some(p) => {
+            // The app treats a missing user catalog as empty (it has not been written yet); a file named on the
+            // command line must exist.
+            if std::fs::symlink_metadata(p).is_err() {
+                anyhow::bail!("--catalog {}: no such file", p.display());
+            }
+            racksmith::catalog::user::merged(&builtin, &racksmith::catalog::user::load(p)?)
+        }
         None => builtin,
     })
 }
@@ -358,8 +365,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             view,
             pattern,
         }) => {
-            let bytes =
-                std::fs::read(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            // Checked (a regular file within the size limit) before a byte is read, like every file a command reads.
+            let bytes = io::read_checked(&file, io::MAX_FILE_BYTES, "a design file")?;
             let design = io::load(&file)?;
             let report = analysis::analyze(&design);
             let options = export::Options {

@@ -188,7 +188,7 @@ fn superpod_groups_rail_leaves_by_scalable_unit() {
     // (or 32) servers, and the spines list both groups.
     let c = Catalog::builtin().unwrap();
     let d = samples::superpod_h100(&c, 2).unwrap();
-    let conf = export::slurm::topology_conf(&d);
+    let conf = export::slurm::topology_conf(&d).unwrap();
     let groups: Vec<&str> = conf
         .lines()
         .filter(|l| l.starts_with("SwitchName=leafgroup"))

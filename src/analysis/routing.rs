@@ -129,6 +129,9 @@ struct Products {
     terms: Vec<Term>,
     /// Per destination switch: (source switch, traffic to take out of the products).
     own: HashMap<usize, Vec<(usize, f64)>>,
+    /// All-to-all traffic to GPUs whose fabric shares no component with the sender's ports, Gb/s: unroutable, and
+    /// kept out of the terms (pairs of separate fabrics would make them grow with the square of the fabrics).
+    lost: f64,
 }
 
 impl Products {
@@ -428,17 +431,70 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
             .collect()
     };
 
-    // Source vectors a(s) per (class, mode), their totals, and each source group's shares per class.
+    // The classes each component reaches, and the GPUs of each class that can receive (groups with port
+    // bandwidth): a group sends only to the classes that share a component with its ports; what it would send to
+    // the others cannot leave its fabric and is unroutable. Visiting only those keeps the work linear in the groups
+    // when a design is many separate fabrics.
+    let mut classes_of: HashMap<usize, Vec<usize>> = HashMap::default();
+    for (k, (_, reach)) in classes.iter().enumerate() {
+        for &(_, c) in reach {
+            let v = classes_of.entry(c).or_default();
+            if v.last() != Some(&k) {
+                v.push(k);
+            }
+        }
+    }
+    let mut receivers = vec![0.0; classes.len()];
+    for g in &list {
+        if g.ports.iter().map(|p| p.gbps).sum::<f64>() > 0.0
+            && let Some(w) = receivers.get_mut(g.class)
+        {
+            *w += g.n * g.gpus;
+        }
+    }
+    let mut reached = vec![false; classes.len()];
+
+    // Source vectors a(s) per (class, mode), their totals, and each source group's shares per class it reaches.
     let mut src: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
-    let mut group_shares: Vec<Vec<Vec<(Mode, f64)>>> = Vec::with_capacity(list.len());
+    let mut group_shares: Vec<Vec<(usize, Vec<(Mode, f64)>)>> = Vec::with_capacity(list.len());
     for g in &list {
         let Some(per_gpu) = g.per_gpu else {
             group_shares.push(Vec::new());
             continue;
         };
         r.offered[2] += per_gpu * g.n * (gpus_total - g.gpus);
-        let mine: Vec<Vec<(Mode, f64)>> = classes.iter().map(|k| shares(g, k)).collect();
-        for (k, sh) in mine.iter().enumerate() {
+        let mut reach: Vec<usize> = g
+            .ports
+            .iter()
+            .filter_map(|p| classes_of.get(&comp(p)))
+            .flatten()
+            .copied()
+            .collect();
+        reach.sort_unstable();
+        reach.dedup();
+        for &k in &reach {
+            if let Some(x) = reached.get_mut(k) {
+                *x = true;
+            }
+        }
+        let apart: f64 = receivers
+            .iter()
+            .zip(&reached)
+            .filter(|(_, r)| !**r)
+            .map(|(w, _)| w)
+            .sum();
+        r.products.lost += g.n * per_gpu * apart;
+        for &k in &reach {
+            if let Some(x) = reached.get_mut(k) {
+                *x = false;
+            }
+        }
+        let mine: Vec<(usize, Vec<(Mode, f64)>)> = reach
+            .iter()
+            .filter_map(|&k| classes.get(k).map(|c| (k, shares(g, c))))
+            .collect();
+        for (k, sh) in &mine {
+            let k = *k;
             for (p, (mode, share)) in g.ports.iter().zip(sh) {
                 if *share > 0.0 {
                     let e = src.entry((k, *mode)).or_default();
@@ -452,11 +508,12 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
     // Destination vectors b(t) per (class, mode) and the GPUs W that can receive in that mode.
     let mut dst: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
     let mut splits: HashMap<(usize, Mode), Vec<(usize, f64)>> = HashMap::default();
+    let class_keys = |k: usize| {
+        src.range((k, (0, 0, false))..=(k, (usize::MAX, u16::MAX, true)))
+            .map(|(key, v)| (*key, v))
+    };
     for (gi, g) in list.iter().enumerate() {
-        for &(k, mode) in src.keys() {
-            if k != g.class {
-                continue;
-            }
+        for ((k, mode), _) in class_keys(g.class) {
             let sp = split(g, mode);
             if sp.is_empty() {
                 continue;
@@ -477,7 +534,10 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
         let Some(per_gpu) = g.per_gpu else {
             return Vec::new();
         };
-        let Some(sh) = group_shares.get(gi).and_then(|v| v.get(g.class)) else {
+        let Some((_, sh)) = group_shares
+            .get(gi)
+            .and_then(|v| v.iter().find(|(k, _)| *k == g.class))
+        else {
             return Vec::new();
         };
         sh.iter()
@@ -493,7 +553,8 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
             continue;
         };
         let mut out = vec![0.0; g.ports.len()];
-        for (k, class_shares) in sh.iter().enumerate() {
+        for (k, class_shares) in sh {
+            let k = *k;
             for (x, (mode, share)) in out.iter_mut().zip(class_shares) {
                 let Some((_, w)) = dst.get(&(k, *mode)) else {
                     continue;
@@ -519,10 +580,7 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
             *own_by_mode.entry(mode).or_default() += x;
         }
         let mut inn = vec![0.0; g.ports.len()];
-        for (&(k, mode), (_, alpha)) in &src {
-            if k != g.class {
-                continue;
-            }
+        for ((_, mode), (_, alpha)) in class_keys(g.class) {
             let Some(sp) = splits.get(&(gi, mode)) else {
                 continue;
             };
@@ -615,6 +673,19 @@ fn all_to_all_pairs(
             let (nh, nk) = (h.len(), k.len());
             let pairs = (nh * nk - same * nh) as f64;
             if pairs <= 0.0 {
+                continue;
+            }
+            // Separate fabrics: nothing can get there, all of it is unroutable (as `all_to_all` counts it).
+            let comp = |p: &Port| r.component.get(p.switch).copied().unwrap_or(usize::MAX);
+            let receives = sk.compute.iter().map(|q| q.gbps).sum::<f64>() > 0.0;
+            if receives
+                && !sh
+                    .compute
+                    .iter()
+                    .any(|p| sk.compute.iter().any(|q| comp(p) == comp(q)))
+            {
+                r.offered[2] += pairs * per_pair;
+                r.products.lost += pairs * per_pair;
                 continue;
             }
             let dst: Vec<&[Port]> = k
@@ -1513,6 +1584,9 @@ fn route_with(
         if x != 0.0 {
             put(&mut loads, slot as u32, &all_to_all_only(x));
         }
+    }
+    if let Some(u) = unroutable.get_mut(2) {
+        *u += products.lost;
     }
     (loads, unroutable)
 }
@@ -2486,6 +2560,9 @@ fn route_reference(
                 *d = base;
             }
         }
+    }
+    if let Some(u) = unroutable.get_mut(2) {
+        *u += products.lost;
     }
     (loads, unroutable)
 }

@@ -19,7 +19,8 @@ pub const CATALOG_RON: &str = include_str!("../../assets/catalog.ron");
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct Catalog {
-    /// Parts by id.
+    /// Parts by id. A parts file that gives two parts one id is refused, naming the id.
+    #[serde(deserialize_with = "crate::model::unique_keys")]
     pub parts: BTreeMap<PartId, Part>,
 }
 

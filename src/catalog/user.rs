@@ -36,24 +36,21 @@ pub fn default_path() -> Option<PathBuf> {
     config_dir().map(|d| d.join(FILE_NAME))
 }
 
+/// Largest parts file read: a catalog of thousands of parts is a few megabytes.
+pub const MAX_PARTS_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// Reads a user catalog. A file that does not exist yet is an empty catalog; a file that does not parse, or holds a
 /// figure outside its documented range (as a design file would be refused for), is an error naming the file, line
 /// and column (the app then keeps the file as it is and does not write over it).
 pub fn load(path: &Path) -> Result<Catalog, LoadError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Catalog::default()),
-        Err(source) => {
-            return Err(LoadError::Io {
-                path: path.to_path_buf(),
-                source,
-            });
-        }
-    };
+    if !path.exists() && std::fs::symlink_metadata(path).is_err() {
+        return Ok(Catalog::default());
+    }
+    let text = crate::io::read_checked_text(path, MAX_PARTS_FILE_BYTES, "a parts file")?;
     let catalog: Catalog = crate::io::parse_ron(&text, path)?;
     let mut figures = Vec::new();
     for (id, part) in &catalog.parts {
-        crate::io::limits::check_part(id.as_str(), part, &mut figures);
+        crate::io::limits::check_part_all(id.as_str(), part, &mut figures);
     }
     if figures.is_empty() {
         return Ok(catalog);

@@ -40,20 +40,9 @@ pub fn role(design: &Design, topo: &Topology, id: DeviceId) -> String {
     }
 }
 
-/// Quotes a DOT identifier or label.
+/// Quotes a DOT identifier or label through the format's one escaping function.
 fn q(text: &str) -> String {
-    let mut s = String::with_capacity(text.len() + 2);
-    s.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            c => s.push(c),
-        }
-    }
-    s.push('"');
-    s
+    super::escape::dot(text)
 }
 
 /// Graphviz DOT of the cabled fabric, ranked by tier (servers at the bottom).

@@ -7,7 +7,6 @@ use super::{Options, charts, tables};
 use crate::analysis::format::thousands;
 use crate::analysis::{Finding, Report, Severity};
 use crate::model::{Design, LinkId};
-use quick_xml::escape::escape;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -82,8 +81,9 @@ pub fn usd(v: f64) -> String {
     }
 }
 
+/// Text from the design or the report in HTML: the format's one escaping function.
 fn e(text: &str) -> String {
-    escape(text).into_owned()
+    super::escape::html(text).into_owned()
 }
 
 struct Card {
@@ -707,8 +707,9 @@ fn notes_section(out: &mut String, design: &Design) {
         let rack = design.racks.get(&d.rack).map_or("", |r| r.name.as_str());
         let _ = writeln!(
             out,
-            r#"<div class="note"><strong>Device {} (rack {rack}, U{}):</strong> {}</div>"#,
+            r#"<div class="note"><strong>Device {} (rack {}, U{}):</strong> {}</div>"#,
             e(&d.name),
+            e(rack),
             d.position_u,
             e(&d.notes)
         );

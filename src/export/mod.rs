@@ -8,6 +8,7 @@
 //! - `dot`, `json`: the fabric as a Graphviz graph and as nodes and links.
 
 pub mod charts;
+pub mod escape;
 pub mod graph;
 pub mod hostlist;
 pub mod html;
@@ -212,7 +213,7 @@ pub fn export(
         )?),
         Format::BomCsv => tables::bom_csv(design, report),
         Format::CablingCsv => tables::cabling_csv(design),
-        Format::Slurm => Ok(slurm::topology_conf(design).into_bytes()),
+        Format::Slurm => Ok(slurm::topology_conf(design)?.into_bytes()),
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),

@@ -186,14 +186,45 @@ pub fn build(design: &Design) -> SlurmTopology {
     out
 }
 
-/// `topology.conf` for the tree plugin.
-pub fn topology_conf(design: &Design) -> String {
+/// Checks every name the files will carry with the Slurm name rule ([`super::escape::slurm_name`]) and that no two
+/// switch lines share a name (a device named like a generated leaf group), so no name can add a record, a key or a
+/// host: the export is refused with the device's name instead.
+fn check_names(t: &SlurmTopology, format: &'static str) -> Result<(), super::ExportError> {
+    let refuse = |what: &str, why: String| super::ExportError::Write {
+        format,
+        message: format!("{what} {why}; rename it in the design to export for Slurm"),
+    };
+    let mut seen = BTreeSet::new();
+    for sw in &t.switches {
+        super::escape::slurm_name(&sw.name).map_err(|why| refuse("switch", why))?;
+        if !seen.insert(sw.name.as_str()) {
+            return Err(refuse(
+                "switch",
+                format!(
+                    "name \"{}\" is used twice",
+                    super::escape::terminal(&sw.name)
+                ),
+            ));
+        }
+        for n in &sw.nodes {
+            super::escape::slurm_name(n).map_err(|why| refuse("GPU server", why))?;
+        }
+        for n in &sw.stands_for {
+            super::escape::slurm_name(n).map_err(|why| refuse("switch", why))?;
+        }
+    }
+    Ok(())
+}
+
+/// `topology.conf` for the tree plugin. Refused when a name is not one Slurm can take ([`check_names`]).
+pub fn topology_conf(design: &Design) -> Result<String, super::ExportError> {
     let t = build(design);
+    check_names(&t, "slurm")?;
     let mut s = String::new();
     let _ = writeln!(
         s,
         "# Slurm topology.conf (TopologyPlugin=topology/tree) for \"{}\", written by Racksmith {}.",
-        design.name.replace('\n', " "),
+        super::escape::comment_line(&design.name),
         env!("CARGO_PKG_VERSION")
     );
     let _ = writeln!(
@@ -219,7 +250,7 @@ pub fn topology_conf(design: &Design) -> String {
         }
         s.push('\n');
     }
-    s
+    Ok(s)
 }
 
 #[derive(Serialize)]
@@ -263,6 +294,7 @@ struct YamlTopology {
 /// requires block sizes to be powers of two apart.
 pub fn topology_yaml(design: &Design) -> Result<String, super::ExportError> {
     let t = build(design);
+    check_names(&t, "slurm-yaml")?;
     let list = |v: &[String]| {
         let refs: Vec<&str> = v.iter().map(String::as_str).collect();
         compress(&refs)
@@ -312,7 +344,7 @@ pub fn topology_yaml(design: &Design) -> Result<String, super::ExportError> {
     })?;
     Ok(format!(
         "# Slurm topology.yaml for \"{}\", written by Racksmith {}. Blocks are leaf groups (scalable units).\n{body}",
-        design.name.replace('\n', " "),
+        super::escape::comment_line(&design.name),
         env!("CARGO_PKG_VERSION")
     ))
 }

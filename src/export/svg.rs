@@ -3,12 +3,12 @@
 //! coloured by the routed load of one traffic pattern. Racks of identical content and servers with identical
 //! attachments are drawn once with a count, so a 16-SU design stays a picture a person can read.
 
+use super::escape::xml as escape;
 use super::{View, pattern_index};
 use crate::analysis::Report;
 use crate::catalog::PartKind;
 use crate::model::{Design, Device, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
-use quick_xml::escape::escape;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

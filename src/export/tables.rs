@@ -13,6 +13,20 @@ fn write_err(format: &'static str) -> impl Fn(csv::Error) -> ExportError {
     }
 }
 
+/// Writes one record, every field through [`super::escape::csv_field`]: names are neutralised against spreadsheet
+/// formulas, numbers stay numbers.
+fn record<'a>(
+    w: &mut csv::Writer<Vec<u8>>,
+    fields: impl IntoIterator<Item = &'a str>,
+) -> csv::Result<()> {
+    w.write_record(
+        fields
+            .into_iter()
+            .map(super::escape::csv_field)
+            .map(|f| f.into_owned()),
+    )
+}
+
 fn finish(w: csv::Writer<Vec<u8>>, format: &'static str) -> Result<Vec<u8>, ExportError> {
     w.into_inner().map_err(|e| ExportError::Write {
         format,
@@ -50,29 +64,32 @@ pub const BOM_HEADER: [&str; 14] = [
 pub fn bom_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError> {
     let err = write_err("bom-csv");
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(BOM_HEADER).map_err(&err)?;
+    record(&mut w, BOM_HEADER).map_err(&err)?;
     for line in &report.cost.bom {
         let part = design.parts.get(&crate::model::PartId::new(&line.part));
         let vendor = part.map_or("", |p| p.vendor.as_str());
         let power = part.map_or(0.0, |p| p.power_w);
-        w.write_record([
-            line.part.as_str(),
-            line.name.as_str(),
-            vendor,
-            line.category.as_str(),
-            &line.quantity.to_string(),
-            &usd(line.unit_usd),
-            &usd(line.unit_usd * (line.quantity + line.spares) as f64),
-            &format!("{power:.0}"),
-            line.price_source.as_str(),
-            &line.spares.to_string(),
-            &line
-                .lead_time_weeks
-                .map_or(String::new(), |w| format!("{w}")),
-            line.part_number.as_deref().unwrap_or(""),
-            &line.overridden.join("; "),
-            &line.unsourced.join("; "),
-        ])
+        record(
+            &mut w,
+            [
+                line.part.as_str(),
+                line.name.as_str(),
+                vendor,
+                line.category.as_str(),
+                &line.quantity.to_string(),
+                &usd(line.unit_usd),
+                &usd(line.unit_usd * (line.quantity + line.spares) as f64),
+                &format!("{power:.0}"),
+                line.price_source.as_str(),
+                &line.spares.to_string(),
+                &line
+                    .lead_time_weeks
+                    .map_or(String::new(), |w| format!("{w}")),
+                line.part_number.as_deref().unwrap_or(""),
+                &line.overridden.join("; "),
+                &line.unsourced.join("; "),
+            ],
+        )
         .map_err(&err)?;
     }
     finish(w, "bom-csv")
@@ -134,27 +151,30 @@ pub fn cable_label(design: &Design, id: LinkId, link: &Link) -> String {
 pub fn cabling_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
     let err = write_err("cabling-csv");
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(CABLING_HEADER).map_err(&err)?;
+    record(&mut w, CABLING_HEADER).map_err(&err)?;
     for (id, link) in &design.links {
         let [ar, au, ad, ap] = end(design, &link.a);
         let [zr, zu, zd, zp] = end(design, &link.b);
         let medium = link.medium.to_string();
-        w.write_record([
-            ar.as_str(),
-            &au,
-            &ad,
-            &ap,
-            &zr,
-            &zu,
-            &zd,
-            &zp,
-            &medium,
-            &format!("{}", link.medium.gbps()),
-            link.cable.as_ref().map_or("", |c| c.as_str()),
-            &format!("{}", link.length_m),
-            &cable_label(design, *id, link),
-            &id.0.to_string(),
-        ])
+        record(
+            &mut w,
+            [
+                ar.as_str(),
+                &au,
+                &ad,
+                &ap,
+                &zr,
+                &zu,
+                &zd,
+                &zp,
+                &medium,
+                &format!("{}", link.medium.gbps()),
+                link.cable.as_ref().map_or("", |c| c.as_str()),
+                &format!("{}", link.length_m),
+                &cable_label(design, *id, link),
+                &id.0.to_string(),
+            ],
+        )
         .map_err(&err)?;
     }
     finish(w, "cabling-csv")
@@ -175,38 +195,47 @@ pub fn better(r: &crate::analysis::compare::Row) -> &'static str {
 pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
     let err = write_err("csv");
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "figure",
-        "unit",
-        &c.a,
-        &c.b,
-        "difference",
-        "ratio",
-        "better",
-    ])
+    record(
+        &mut w,
+        [
+            "figure",
+            "unit",
+            &c.a,
+            &c.b,
+            "difference",
+            "ratio",
+            "better",
+        ],
+    )
     .map_err(&err)?;
     for r in &c.rows {
         let better = better(r);
-        w.write_record([
-            r.figure.as_str(),
-            r.unit.as_str(),
-            &format!("{}", r.a),
-            &format!("{}", r.b),
-            &format!("{}", r.difference),
-            &r.ratio.map_or(String::new(), |x| format!("{x:.4}")),
-            better,
-        ])
+        record(
+            &mut w,
+            [
+                r.figure.as_str(),
+                r.unit.as_str(),
+                &format!("{}", r.a),
+                &format!("{}", r.b),
+                &format!("{}", r.difference),
+                &r.ratio.map_or(String::new(), |x| format!("{x:.4}")),
+                better,
+            ],
+        )
         .map_err(&err)?;
     }
-    w.write_record([
-        "bottleneck",
-        "",
-        &c.bottleneck_a,
-        &c.bottleneck_b,
-        "",
-        "",
-        "",
-    ])
+    record(
+        &mut w,
+        [
+            "bottleneck",
+            "",
+            &c.bottleneck_a,
+            &c.bottleneck_b,
+            "",
+            "",
+            "",
+        ],
+    )
     .map_err(&err)?;
     finish(w, "csv")
 }

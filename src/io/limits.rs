@@ -577,7 +577,29 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
         c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
     }
     check_scenarios(&design.scenarios, &mut problems);
+    let mut names = Vec::new();
+    super::names::check(design, &mut names);
+    problems.extend(names.into_iter().map(FigureProblem::from));
     problems
+}
+
+impl From<super::names::NameProblem> for FigureProblem {
+    fn from(p: super::names::NameProblem) -> Self {
+        Self {
+            field: p.field,
+            part: p.part,
+            name: p.key,
+            message: p.message,
+        }
+    }
+}
+
+/// The figures and the names of one part of a parts file, as a design's copy of it is checked.
+pub fn check_part_all(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
+    check_part(id, part, problems);
+    let mut names = Vec::new();
+    super::names::check_part(id, part, &mut names);
+    problems.extend(names.into_iter().map(FigureProblem::from));
 }
 
 /// Checks the figures of the planning scenarios with the ranges of the parameters they stand for: each scenario
@@ -639,6 +661,14 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
         }
         None if problem.field.starts_with("params.") => text.find("params:")?,
         None if problem.field.starts_with("scenarios[") => scenario_start(text, &problem.field)?,
+        // A top-level field (`name`, `notes`): its first key in the file. A bad map key (`sites`, `parts`) is found
+        // by its character instead, in `describe`.
+        None if !problem.field.contains('.') => {
+            if problem.field != problem.name {
+                return None;
+            }
+            0
+        }
         None => {
             // `sites."east".availability`, `racks.5.cooling`: the section, then the entry's key in it.
             let (section, rest) = problem.field.split_once('.')?;
@@ -680,7 +710,12 @@ pub fn describe(text: &str, problems: &[FigureProblem]) -> Vec<String> {
         .iter()
         .map(|p| {
             let mut s = String::new();
-            if let Some((line, col)) = locate(text, p) {
+            let at = locate(text, p).or_else(|| {
+                super::names::NameProblem::is_character_problem(&p.message)
+                    .then(|| super::names::locate_unsafe(text))
+                    .flatten()
+            });
+            if let Some((line, col)) = at {
                 let _ = write!(s, "line {line}, column {col}: ");
             }
             s.push_str(&p.message);

@@ -3,6 +3,7 @@
 
 mod fast;
 pub mod limits;
+pub mod names;
 pub mod recovery;
 mod validate;
 
@@ -324,34 +325,25 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 /// Reads a design file's text, refusing what is not a regular file (a FIFO would block forever, a device never
-/// end) and anything larger than [`MAX_FILE_BYTES`], before reading it.
+/// end) and anything larger than [`MAX_FILE_BYTES`], before reading it; invalid UTF-8 is an error at its line and
+/// column.
 pub fn read_design_text(path: &Path) -> Result<String, LoadError> {
-    use std::io::Read as _;
-    let io_err = |source| LoadError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let (file, len) = open_design_file(path)?;
-    let mut text = String::with_capacity(usize::try_from(len).unwrap_or(0));
-    // The file may grow between the check and the read: never read past the limit.
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_string(&mut text)
-        .map_err(io_err)?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        return Err(io_err(std::io::Error::new(
-            std::io::ErrorKind::FileTooLarge,
-            format!(
-                "the file grew past the limit of {} MiB while being read",
-                MAX_FILE_BYTES / (1024 * 1024)
-            ),
-        )));
-    }
-    Ok(text)
+    read_checked_text(path, MAX_FILE_BYTES, "a design file")
 }
 
-/// A design file opened for reading, with its length: refuses what is not a regular file (a FIFO would block
-/// forever, a device never end) and anything larger than [`MAX_FILE_BYTES`].
+/// A design file opened for reading, with its length: [`open_checked`] with the design file limit.
 fn open_design_file(path: &Path) -> Result<(std::fs::File, u64), LoadError> {
+    open_checked(path, MAX_FILE_BYTES, "a design file")
+}
+
+/// Every file a command reads goes through here first: refuses what is not a regular file (a FIFO would block
+/// forever, `/dev/zero` never end) and anything larger than `max_bytes` (a sparse file of gigabytes), before a byte
+/// is read. `what` names the kind of file in the message ("a design file", "a parts file").
+pub fn open_checked(
+    path: &Path,
+    max_bytes: u64,
+    what: &str,
+) -> Result<(std::fs::File, u64), LoadError> {
     let io_err = |source| LoadError::Io {
         path: path.to_path_buf(),
         source,
@@ -360,21 +352,71 @@ fn open_design_file(path: &Path) -> Result<(std::fs::File, u64), LoadError> {
     if !meta.is_file() {
         return Err(io_err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
-            "not a regular file (a directory, FIFO or device); Racksmith reads design files only",
+            format!(
+                "not a regular file (a directory, FIFO or device); Racksmith reads {what} only from a file"
+            ),
         )));
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > max_bytes {
         return Err(io_err(std::io::Error::new(
             std::io::ErrorKind::FileTooLarge,
             format!(
-                "{} bytes is over the limit of {} MiB for a design file",
+                "{} bytes is over the limit of {} MiB for {what}",
                 meta.len(),
-                MAX_FILE_BYTES / (1024 * 1024)
+                max_bytes / (1024 * 1024)
             ),
         )));
     }
     let file = std::fs::File::open(path).map_err(io_err)?;
     Ok((file, meta.len()))
+}
+
+/// A whole file's bytes after [`open_checked`], never reading past `max_bytes` even if the file grows meanwhile.
+pub fn read_checked(path: &Path, max_bytes: u64, what: &str) -> Result<Vec<u8>, LoadError> {
+    use std::io::Read as _;
+    let (file, len) = open_checked(path, max_bytes, what)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|source| LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(LoadError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "the file grew past the limit of {} MiB while being read",
+                    max_bytes / (1024 * 1024)
+                ),
+            ),
+        });
+    }
+    Ok(bytes)
+}
+
+/// A whole text file after [`open_checked`]: invalid UTF-8 is an error naming the line and column of the first bad
+/// byte.
+pub fn read_checked_text(path: &Path, max_bytes: u64, what: &str) -> Result<String, LoadError> {
+    let bytes = read_checked(path, max_bytes, what)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = String::from_utf8_lossy(bytes.get(..valid).unwrap_or_default());
+        let line = before.matches('\n').count() + 1;
+        let column = before
+            .get(before.rfind('\n').map_or(0, |i| i + 1)..)
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        LoadError::Syntax {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: "the file is not valid UTF-8 text here".into(),
+        }
+    })
 }
 
 /// How [`write_atomic_with`] treats the file it replaces.

@@ -8,6 +8,7 @@ mod params;
 pub mod part;
 mod ports;
 mod scenario;
+pub mod text;
 
 pub(crate) use grouped::{grouped, sorted_by};
 pub use ids::{DeviceId, LinkId, PartId, RackId};
@@ -23,10 +24,10 @@ use std::collections::BTreeMap;
 /// The design file format this build writes. Older versions are migrated on load.
 pub const FORMAT_VERSION: u32 = 1;
 
-/// Reads a map whose keys must be unique: a file that gives two racks, devices, links or parts the same id is
+/// Reads a map whose keys must be unique (used with `#[serde(deserialize_with = "...")]`): a file that gives two racks, devices, links or parts the same id is
 /// refused with one error naming the id, rather than keeping the last entry and leaving the links of the first to
 /// fail one by one.
-fn unique_keys<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
+pub fn unique_keys<'de, D, K, V>(deserializer: D) -> Result<BTreeMap<K, V>, D::Error>
 where
     D: serde::Deserializer<'de>,
     K: Deserialize<'de> + Ord + std::fmt::Display,
@@ -50,7 +51,7 @@ where
             while let Some((k, v)) = map.next_entry::<K, V>()? {
                 if out.contains_key(&k) {
                     return Err(serde::de::Error::custom(format!(
-                        "duplicate id {k}: every rack, device, link and part needs its own id"
+                        "duplicate id {k}: every site, rack, device, link and part needs its own id"
                     )));
                 }
                 out.insert(k, v);
@@ -75,7 +76,10 @@ pub struct Design {
     /// Traffic, service level and prices the analysis uses.
     pub params: Params,
     /// Sites (data halls, regions) by name; racks name the site they stand in. Empty: one site.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique_keys"
+    )]
     pub sites: BTreeMap<String, Site>,
     /// Specs of every part the design uses, copied from the catalog when first added and overridable here.
     #[serde(deserialize_with = "unique_keys")]
