@@ -375,6 +375,23 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 date: Some(export::today()),
                 source_hash: Some(export::short_hash(&bytes)),
             };
+            if format.writes_folder() {
+                // Several files: -o names the folder, created when missing.
+                let Some(dir) = output.filter(|p| p.as_os_str() != "-") else {
+                    anyhow::bail!(
+                        "--format {} writes several files: give a folder with -o",
+                        format.name()
+                    );
+                };
+                let files = export::export_files(&design, &report, format, &options)
+                    .with_context(|| format!("exporting {}", file.display()))?;
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating the folder {}", dir.display()))?;
+                for (name, bytes) in files {
+                    write_out(Some(&dir.join(name)), &bytes, true)?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let out = export::export(&design, &report, format, &options)
                 .with_context(|| format!("exporting {}", file.display()))?;
             write_out(output.as_deref(), &out, format.is_text())?;

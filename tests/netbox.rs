@@ -383,3 +383,254 @@ fn the_command_line_reports_each_file_and_exits_2_when_one_is_refused() {
     let back = racksmith::catalog::user::load(&out).unwrap();
     assert_eq!(back.parts.len(), 2);
 }
+
+/// NetBox's import-form fields by file (tests/fixtures/netbox-import-fields.txt, from NetBox's own source).
+fn netbox_fields() -> std::collections::BTreeMap<String, Vec<String>> {
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/netbox-import-fields.txt"),
+    )
+    .unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| {
+            let (key, rest) = l.split_once(": ").unwrap();
+            let list = rest.rsplit(": ").next().unwrap();
+            (
+                key.to_string(),
+                list.split(", ").map(str::to_string).collect(),
+            )
+        })
+        .collect()
+}
+
+/// The rows of a CSV file as maps from column to value.
+fn csv_rows(bytes: &[u8]) -> (Vec<String>, Vec<std::collections::BTreeMap<String, String>>) {
+    let mut r = csv::Reader::from_reader(bytes);
+    let header: Vec<String> = r.headers().unwrap().iter().map(str::to_string).collect();
+    let rows = r
+        .records()
+        .map(|rec| {
+            header
+                .iter()
+                .cloned()
+                .zip(rec.unwrap().iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+/// Exports a design to NetBox files and checks every column and key against NetBox's import forms, and every cable
+/// end against its device's type. Returns the files by name.
+fn netbox_export_checked(
+    d: &racksmith::model::Design,
+) -> std::collections::BTreeMap<String, Vec<u8>> {
+    use racksmith::export::{Format, Options, export_files};
+    let r = racksmith::analysis::analyze(d);
+    let files: std::collections::BTreeMap<String, Vec<u8>> =
+        export_files(d, &r, Format::Netbox, &Options::default())
+            .unwrap()
+            .into_iter()
+            .collect();
+    let fields = netbox_fields();
+    let names: Vec<&String> = files.keys().collect();
+    assert_eq!(
+        names,
+        [
+            "01-sites.csv",
+            "02-racks.csv",
+            "03-manufacturers.csv",
+            "04-device-types.yaml",
+            "05-device-roles.csv",
+            "06-devices.csv",
+            "07-cables.csv"
+        ]
+    );
+    // Every CSV column is a field of NetBox's form for that object; the required ones are there.
+    let required: &[(&str, &[&str])] = &[
+        ("01-sites.csv", &["name", "slug", "status"]),
+        (
+            "02-racks.csv",
+            &["site", "name", "status", "width", "u_height"],
+        ),
+        ("03-manufacturers.csv", &["name", "slug"]),
+        ("05-device-roles.csv", &["name", "slug"]),
+        (
+            "06-devices.csv",
+            &[
+                "name",
+                "role",
+                "manufacturer",
+                "device_type",
+                "status",
+                "site",
+                "rack",
+                "position",
+                "face",
+            ],
+        ),
+        (
+            "07-cables.csv",
+            &[
+                "side_a_device",
+                "side_a_type",
+                "side_a_name",
+                "side_b_device",
+                "side_b_type",
+                "side_b_name",
+                "type",
+                "status",
+                "length",
+                "length_unit",
+            ],
+        ),
+    ];
+    for (file, need) in required {
+        let (header, _) = csv_rows(&files[*file]);
+        for col in &header {
+            assert!(
+                fields[*file].contains(col),
+                "{file}: {col} is not a NetBox import field"
+            );
+        }
+        for n in *need {
+            assert!(header.iter().any(|h| h == n), "{file} lacks {n}");
+        }
+    }
+    // Device types: one YAML document each, keys from the device type form and its interfaces.
+    let text = String::from_utf8(files["04-device-types.yaml"].clone()).unwrap();
+    let mut interfaces_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for doc in serde_norway::Deserializer::from_str(&text) {
+        let v = serde_norway::Value::deserialize(doc).unwrap();
+        let m = v.as_mapping().unwrap();
+        for (k, _) in m {
+            let k = k.as_str().unwrap();
+            assert!(
+                fields["04-device-types.yaml"].iter().any(|f| f == k) || k == "interfaces",
+                "device type key {k}"
+            );
+        }
+        let model = m.get("model").unwrap().as_str().unwrap().to_string();
+        let mut names = Vec::new();
+        for i in m.get("interfaces").unwrap().as_sequence().unwrap() {
+            for (k, _) in i.as_mapping().unwrap() {
+                assert!(
+                    fields["04-device-types.yaml interfaces"]
+                        .iter()
+                        .any(|f| f == k.as_str().unwrap())
+                );
+            }
+            names.push(i.get("name").unwrap().as_str().unwrap().to_string());
+        }
+        interfaces_of.insert(model, names);
+    }
+    // One row per device and per cable; every cable end names an interface its device's type has.
+    let (_, devices) = csv_rows(&files["06-devices.csv"]);
+    assert_eq!(devices.len(), d.devices.len());
+    let type_of: std::collections::BTreeMap<&str, &str> = devices
+        .iter()
+        .map(|r| (r["name"].as_str(), r["device_type"].as_str()))
+        .collect();
+    let (_, cables) = csv_rows(&files["07-cables.csv"]);
+    assert_eq!(cables.len(), d.links.len());
+    for c in &cables {
+        for side in ["a", "b"] {
+            let dev = &c[&format!("side_{side}_device")];
+            let port = &c[&format!("side_{side}_name")];
+            let ifaces = &interfaces_of[type_of[dev.as_str()]];
+            assert!(
+                ifaces.contains(port),
+                "{dev} {port} is not an interface of {}",
+                type_of[dev.as_str()]
+            );
+        }
+    }
+    let (_, racks) = csv_rows(&files["02-racks.csv"]);
+    assert_eq!(racks.len(), d.racks.len());
+    files
+}
+
+use serde::Deserialize as _;
+
+#[test]
+fn a_1su_design_exports_to_netbox_bulk_import_files_netbox_takes() {
+    let d = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    netbox_export_checked(&d);
+}
+
+#[test]
+fn parts_imported_from_netbox_go_back_with_their_slug_and_port_names() {
+    // The leaf of the single-DGX sample becomes the library's QM9700 (62 ports named P0.0 .. P31.1).
+    let builtin = Catalog::builtin().unwrap();
+    let i = import(&fixture("nvidia-qm9700.yaml"), &builtin).unwrap();
+    let mut mine = Catalog::default();
+    mine.parts
+        .insert(racksmith::model::PartId::new(&i.id), i.part.clone());
+    let catalog = racksmith::catalog::user::merged(&builtin, &mine);
+    let mut d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    racksmith::edit::swap::swap_part(&d, &catalog, "qm9700", &i.id)
+        .unwrap()
+        .apply(&mut d)
+        .unwrap();
+    let files = netbox_export_checked(&d);
+    let text = String::from_utf8(files["04-device-types.yaml"].clone()).unwrap();
+    assert!(text.contains("slug: nvidia-qm9700"), "{text}");
+    // Every cable end on the leaf names one of the library file's own interfaces.
+    let library: String = std::fs::read_to_string(fixture("nvidia-qm9700.yaml")).unwrap();
+    let (_, cables) = csv_rows(&files["07-cables.csv"]);
+    let leaf = d
+        .devices
+        .values()
+        .find(|x| x.part.as_str() == i.id)
+        .unwrap()
+        .name
+        .clone();
+    let mut on_leaf = 0;
+    for c in &cables {
+        for side in ["a", "b"] {
+            if c[&format!("side_{side}_device")] == leaf {
+                let port = &c[&format!("side_{side}_name")];
+                assert!(
+                    port.starts_with('P') && library.contains(&format!("name: {port}\n")),
+                    "{port}"
+                );
+                on_leaf += 1;
+            }
+        }
+    }
+    assert!(on_leaf > 0);
+}
+
+#[test]
+fn the_command_line_writes_the_netbox_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let design = dir.path().join("d.ron");
+    racksmith::io::save(
+        &racksmith::samples::sample("dgx-h100-single").unwrap(),
+        &design,
+    )
+    .unwrap();
+    let out = dir.path().join("netbox");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
+        .arg("export")
+        .arg(&design)
+        .args(["--format", "netbox", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 7);
+    // Without a folder: a clear error, exit 2.
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
+        .arg("export")
+        .arg(&design)
+        .args(["--format", "netbox"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("give a folder with -o"));
+}

@@ -12,6 +12,7 @@ pub mod escape;
 pub mod graph;
 pub mod hostlist;
 pub mod html;
+pub mod netbox;
 pub mod png;
 pub mod slurm;
 pub mod svg;
@@ -42,11 +43,13 @@ pub enum Format {
     Dot,
     /// Nodes and links as JSON.
     Json,
+    /// NetBox bulk-import files (a folder: sites, racks, manufacturers, device types, roles, devices, cables).
+    Netbox,
 }
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Html,
         Format::Svg,
         Format::Png,
@@ -56,6 +59,7 @@ impl Format {
         Format::SlurmYaml,
         Format::Dot,
         Format::Json,
+        Format::Netbox,
     ];
 
     /// The name used on the command line (`--format NAME`).
@@ -70,6 +74,7 @@ impl Format {
             Format::SlurmYaml => "slurm-yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::Netbox => "netbox",
         }
     }
 
@@ -89,6 +94,7 @@ impl Format {
             Format::SlurmYaml => "yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::Netbox => "netbox",
         }
     }
 
@@ -100,6 +106,7 @@ impl Format {
             Format::CablingCsv => "-cabling",
             Format::Slurm | Format::SlurmYaml => "-topology",
             Format::Svg | Format::Png | Format::Dot | Format::Json => "",
+            Format::Netbox => "-netbox",
         }
     }
 
@@ -115,12 +122,18 @@ impl Format {
             Format::SlurmYaml => "Slurm topology.yaml",
             Format::Dot => "Graphviz fabric (.dot)",
             Format::Json => "Nodes and links (.json)",
+            Format::Netbox => "NetBox bulk import (folder of .csv/.yaml)",
         }
     }
 
     /// Whether the output is text (may go to standard output).
     pub fn is_text(self) -> bool {
-        self != Format::Png
+        self != Format::Png && !self.writes_folder()
+    }
+
+    /// Whether the format writes several files into a folder ([`export_files`]) rather than one file.
+    pub fn writes_folder(self) -> bool {
+        self == Format::Netbox
     }
 
     /// Whether `--view` applies.
@@ -217,6 +230,27 @@ pub fn export(
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
+        Format::Netbox => Err(ExportError::Write {
+            format: "netbox",
+            message: "NetBox import files are several files: export them to a folder".into(),
+        }),
+    }
+}
+
+/// Exports a design as the files of a format that writes a folder ([`Format::writes_folder`]), each with its
+/// file name, in the order they are meant to be used; any other format gives its one file, named after the format.
+pub fn export_files(
+    design: &Design,
+    report: &Report,
+    format: Format,
+    options: &Options,
+) -> Result<netbox::Files, ExportError> {
+    match format {
+        Format::Netbox => netbox::files(design),
+        _ => Ok(vec![(
+            format!("{}.{}", format.name(), format.extension()),
+            export(design, report, format, options)?,
+        )]),
     }
 }
 
