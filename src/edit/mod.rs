@@ -70,8 +70,51 @@ pub enum Edit {
 }
 
 impl Edit {
+    /// Why a name or text this edit writes breaks the rules a loaded file is held to (docs/limits.md, "Names and
+    /// text"), if one does: a name pasted with a line break or an escape sequence is refused here, so no design in
+    /// memory holds what a file may not.
+    fn bad_text(&self) -> Option<String> {
+        use crate::io::names::{name_problem, text_problem};
+        let name = |what: &str, n: &str| name_problem(n).map(|m| format!("{what}: {m}"));
+        let text = |what: &str, t: &str| text_problem(t).map(|m| format!("{what}: {m}"));
+        match self {
+            Edit::AddRack(_, r) | Edit::UpdateRack(_, r) => {
+                name("rack name", &r.name).or_else(|| text("rack notes", &r.notes))
+            }
+            Edit::AddDevice(_, d) | Edit::UpdateDevice(_, d) => {
+                name("device name", &d.name).or_else(|| text("device notes", &d.notes))
+            }
+            Edit::AddLink(_, l) | Edit::UpdateLink(_, l) => name("port", &l.a.port)
+                .or_else(|| name("port", &l.b.port))
+                .or_else(|| text("link notes", &l.notes)),
+            Edit::SetSite(n, site) => name("site name", n).or_else(|| {
+                site.as_ref().and_then(|s| {
+                    name("region", &s.region).or_else(|| text("site notes", &s.notes))
+                })
+            }),
+            Edit::SetMeta { name: n, notes } => {
+                name("design name", n).or_else(|| text("design notes", notes))
+            }
+            Edit::SetScenarios(list) => list.iter().find_map(|s| name("scenario name", &s.name)),
+            Edit::SetPart(id, Some(part)) => {
+                let mut problems = Vec::new();
+                crate::io::names::check_part(id.as_str(), part, &mut problems);
+                problems.into_iter().next().map(|p| p.message)
+            }
+            Edit::SetPart(_, None)
+            | Edit::RemoveRack(_)
+            | Edit::RemoveDevice(_)
+            | Edit::RemoveLink(_)
+            | Edit::SetParams(_)
+            | Edit::Batch(_) => None,
+        }
+    }
+
     /// Applies the edit and returns its inverse. On error the design is unchanged.
     pub fn apply(self, design: &mut Design) -> Result<Edit, EditError> {
+        if let Some(why) = self.bad_text() {
+            return Err(EditError::Refused(why));
+        }
         match self {
             Edit::SetPart(id, part) => {
                 let old = match part {
@@ -720,6 +763,31 @@ impl<'a> Builder<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_with_control_characters_are_refused_and_nothing_changes() {
+        let mut d = crate::samples::default_design();
+        let before = d.clone();
+        let (id, dev) = d.devices.iter().next().map(|(k, v)| (*k, v.clone())).unwrap();
+        let renamed = Device {
+            name: "node-08\nSwitchName=evil".into(),
+            ..dev.clone()
+        };
+        let err = Edit::UpdateDevice(id, renamed).apply(&mut d).unwrap_err();
+        assert!(err.to_string().contains("U+000A"), "{err}");
+        let meta = Edit::SetMeta {
+            name: "x\u{202e}y".into(),
+            notes: String::new(),
+        };
+        assert!(meta.apply(&mut d).is_err());
+        assert_eq!(d, before);
+        // A note keeps its line breaks.
+        let noted = Device {
+            notes: "line 1\nline 2".into(),
+            ..dev
+        };
+        Edit::UpdateDevice(id, noted).apply(&mut d).unwrap();
+    }
 
     #[test]
     fn update_link_returns_the_old_link_and_undoes() {

@@ -396,11 +396,14 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
             c.num("bf16_tflops", g.bf16_tflops, Range::closed(0.0, 1e6));
         }
         PartKind::Server(s) => {
-            c.num(
-                "inter_socket_gbyte_s",
-                s.inter_socket_gbyte_s,
-                Range::closed(0.0, 1e5),
-            );
+            // Two sockets or more: traffic between them crosses UPI / Infinity Fabric, so its bandwidth is needed
+            // (0 would make every cross-socket path infinitely oversubscribed).
+            let sockets = if s.cpu_sockets >= 2 {
+                Range::above(0.0, 1e5)
+            } else {
+                Range::closed(0.0, 1e5)
+            };
+            c.num("inter_socket_gbyte_s", s.inter_socket_gbyte_s, sockets);
             c.count("gpu_slots", s.gpu_slots.len(), MAX_GPU_SLOTS);
             c.count("nic_slots", s.nic_slots.len(), MAX_NIC_SLOTS);
             c.count("pcie_switches", s.pcie_switches.len(), MAX_GPU_SLOTS);
@@ -465,7 +468,7 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
         }
         PartKind::Rack(r) => {
             c.num("units", f64::from(r.units), Range::closed(1.0, 60.0));
-            c.num("power_budget_w", r.power_budget_w, Range::closed(0.0, 1e6));
+            c.num("power_budget_w", r.power_budget_w, Range::above(0.0, 1e6));
             c.num("max_weight_kg", r.max_weight_kg, Range::closed(0.0, 1e5));
         }
         PartKind::Cable(k) => {
@@ -537,10 +540,11 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
             prefix: Prefix::Entry("racks", id.0),
             part: None,
         };
+        // A budget of 0 W would make every rack's load an infinite share of it.
         c.num(
             "power_budget_w",
             rack.power_budget_w,
-            Range::closed(0.0, 1e6),
+            Range::above(0.0, 1e6),
         );
         c.num("max_weight_kg", rack.max_weight_kg, Range::closed(0.0, 1e5));
         if let Some(f) = rack.feed_capacity_w {
@@ -686,6 +690,21 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
     let before = text.get(..at)?;
     let line = before.matches('\n').count() + 1;
     let column = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+    Some((line, column))
+}
+
+/// Where the entry `id` of a section (`racks`, `devices`, `links`) starts in a design's text, 1-based line and
+/// column: for placing the problems validation finds (a cable to a missing port, two devices in one unit).
+pub fn locate_entry(text: &str, section: &str, id: u64) -> Option<(usize, usize)> {
+    let at = text.find(&format!("{section}:"))?;
+    let at = at + find_key(text.get(at..)?, &format!("{id}:"))?;
+    let before = text.get(..at)?;
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .get(before.rfind('\n').map_or(0, |i| i + 1)..)?
+        .chars()
+        .count()
+        + 1;
     Some((line, column))
 }
 

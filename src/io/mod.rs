@@ -202,20 +202,46 @@ pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
                 .collect(),
         });
     }
-    validated(design, path)
+    validated(design, path, Some(text))
 }
 
-/// The design, or the problems [`validate`] finds in it.
-fn validated(design: Design, path: &Path) -> Result<Design, LoadError> {
-    let problems = validate(&design);
+/// The design, or the problems [`validate`] finds in it, each placed at the line and column of the link, device
+/// or rack it is about when the text is at hand (read again from `path` when it is not: only on this error path).
+fn validated(design: Design, path: &Path, text: Option<&str>) -> Result<Design, LoadError> {
+    let mut problems = validate(&design);
     if problems.is_empty() {
-        Ok(design)
-    } else {
-        Err(LoadError::Invalid {
-            path: path.to_path_buf(),
-            problems,
-        })
+        return Ok(design);
     }
+    let reread;
+    let text = match text {
+        Some(t) => Some(t),
+        None => {
+            reread = read_design_text(path).ok();
+            reread.as_deref()
+        }
+    };
+    if let Some(text) = text {
+        for p in &mut problems {
+            let at = p
+                .link
+                .and_then(|l| limits::locate_entry(text, "links", l.0))
+                .or_else(|| {
+                    p.device
+                        .and_then(|d| limits::locate_entry(text, "devices", d.0))
+                })
+                .or_else(|| {
+                    p.rack
+                        .and_then(|r| limits::locate_entry(text, "racks", r.0))
+                });
+            if let Some((line, column)) = at {
+                p.message = format!("line {line}, column {column}: {}", p.message);
+            }
+        }
+    }
+    Err(LoadError::Invalid {
+        path: path.to_path_buf(),
+        problems,
+    })
 }
 
 /// Reads, parses and validates a design file.
@@ -229,7 +255,7 @@ pub fn load(path: &Path) -> Result<Design, LoadError> {
         && let Ok(design) = versioned(design, path)
         && limits::check(&design).is_empty()
     {
-        return validated(design, path);
+        return validated(design, path, None);
     }
     let text = read_design_text(path)?;
     design_from_str(&text, path)
