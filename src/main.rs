@@ -375,14 +375,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 date: Some(export::today()),
                 source_hash: Some(export::short_hash(&bytes)),
             };
-            if format.writes_folder() {
+            if let Some(dir) = output
+                .as_ref()
+                .filter(|p| format.writes_folder() && p.as_os_str() != "-")
+            {
                 // Several files: -o names the folder, created when missing.
-                let Some(dir) = output.filter(|p| p.as_os_str() != "-") else {
-                    anyhow::bail!(
-                        "--format {} writes several files: give a folder with -o",
-                        format.name()
-                    );
-                };
+                let dir = dir.clone();
                 let files = export::export_files(&design, &report, format, &options)
                     .with_context(|| format!("exporting {}", file.display()))?;
                 std::fs::create_dir_all(&dir)

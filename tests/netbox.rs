@@ -624,13 +624,18 @@ fn the_command_line_writes_the_netbox_folder() {
         String::from_utf8_lossy(&run.stderr)
     );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 7);
-    // Without a folder: a clear error, exit 2.
+    // Without a folder: the files one after another on standard output, each after its name.
     let run = std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
         .arg("export")
         .arg(&design)
         .args(["--format", "netbox"])
         .output()
         .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&run.stderr).contains("give a folder with -o"));
+    assert!(run.status.success());
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        text.starts_with("==> 01-sites.csv <==\nname,slug,status\n"),
+        "{text}"
+    );
+    assert!(text.contains("==> 07-cables.csv <==\nside_a_device,"));
 }

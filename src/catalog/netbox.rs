@@ -867,8 +867,15 @@ pub fn import_as(
                         format!("{source}: GPU module bays"),
                     );
                 }
+                if cpus > 1 {
+                    // Sockets need the bandwidth between them, which NetBox does not give: one root complex.
+                    warnings.push(format!(
+                        "{name}: {cpus} CPU bays, modelled as one root complex (cpu0): NetBox gives no bandwidth \
+                         between sockets; set cpu_sockets and inter_socket_gbyte_s for the real board"
+                    ));
+                }
                 PartKind::Server(ServerSpec {
-                    cpu_sockets: u8::try_from(cpus.max(1)).unwrap_or(u8::MAX),
+                    cpu_sockets: 1,
                     gpu_slots,
                     ..ServerSpec::default()
                 })

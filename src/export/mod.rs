@@ -128,10 +128,11 @@ impl Format {
 
     /// Whether the output is text (may go to standard output).
     pub fn is_text(self) -> bool {
-        self != Format::Png && !self.writes_folder()
+        self != Format::Png
     }
 
-    /// Whether the format writes several files into a folder ([`export_files`]) rather than one file.
+    /// Whether the format writes several files into a folder ([`export_files`]) rather than one file (to standard
+    /// output, [`export`] gives them one after another).
     pub fn writes_folder(self) -> bool {
         self == Format::Netbox
     }
@@ -230,10 +231,16 @@ pub fn export(
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
-        Format::Netbox => Err(ExportError::Write {
-            format: "netbox",
-            message: "NetBox import files are several files: export them to a folder".into(),
-        }),
+        // One stream for standard output: each file after a `==> NAME <==` line, as `head` prints several files.
+        Format::Netbox => {
+            let mut out = Vec::new();
+            for (name, bytes) in netbox::files(design)? {
+                out.extend_from_slice(format!("==> {name} <==\n").as_bytes());
+                out.extend_from_slice(&bytes);
+                out.push(b'\n');
+            }
+            Ok(out)
+        }
     }
 }
 
