@@ -8,6 +8,7 @@
 //! - `dot`, `json`: the fabric as a Graphviz graph and as nodes and links.
 
 pub mod charts;
+pub mod drawio;
 pub mod escape;
 pub mod graph;
 pub mod hostlist;
@@ -43,13 +44,15 @@ pub enum Format {
     Dot,
     /// Nodes and links as JSON.
     Json,
+    /// draw.io diagram: rack elevations and the fabric, editable in draw.io.
+    Drawio,
     /// NetBox bulk-import files (a folder: sites, racks, manufacturers, device types, roles, devices, cables).
     Netbox,
 }
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Html,
         Format::Svg,
         Format::Png,
@@ -59,6 +62,7 @@ impl Format {
         Format::SlurmYaml,
         Format::Dot,
         Format::Json,
+        Format::Drawio,
         Format::Netbox,
     ];
 
@@ -74,6 +78,7 @@ impl Format {
             Format::SlurmYaml => "slurm-yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::Drawio => "drawio",
             Format::Netbox => "netbox",
         }
     }
@@ -94,6 +99,7 @@ impl Format {
             Format::SlurmYaml => "yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::Drawio => "drawio",
             Format::Netbox => "netbox",
         }
     }
@@ -105,7 +111,7 @@ impl Format {
             Format::BomCsv => "-bom",
             Format::CablingCsv => "-cabling",
             Format::Slurm | Format::SlurmYaml => "-topology",
-            Format::Svg | Format::Png | Format::Dot | Format::Json => "",
+            Format::Svg | Format::Png | Format::Dot | Format::Json | Format::Drawio => "",
             Format::Netbox => "-netbox",
         }
     }
@@ -122,6 +128,7 @@ impl Format {
             Format::SlurmYaml => "Slurm topology.yaml",
             Format::Dot => "Graphviz fabric (.dot)",
             Format::Json => "Nodes and links (.json)",
+            Format::Drawio => "draw.io diagram (.drawio)",
             Format::Netbox => "NetBox bulk import (folder of .csv/.yaml)",
         }
     }
@@ -231,6 +238,7 @@ pub fn export(
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
+        Format::Drawio => Ok(drawio::drawio(design).into_bytes()),
         // One stream for standard output: each file after a `==> NAME <==` line, as `head` prints several files.
         Format::Netbox => {
             let mut out = Vec::new();
