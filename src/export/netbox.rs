@@ -157,10 +157,20 @@ fn device_types(design: &Design) -> BTreeMap<PartId, TypeOf> {
         };
         let entry = out.entry(device.part.clone()).or_insert_with(|| {
             let (manufacturer, model, slug, interfaces, names) = match &part.netbox {
+                // The NetBox slug as it came, unless the library file's slug is not one NetBox accepts.
                 Some(nb) => (
                     nb.manufacturer.clone(),
                     nb.model.clone(),
-                    nb.slug.clone(),
+                    if !nb.slug.is_empty()
+                        && nb
+                            .slug
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    {
+                        nb.slug.clone()
+                    } else {
+                        slugify(&nb.slug)
+                    },
                     nb.interfaces.clone(),
                     nb.ports.clone(),
                 ),
