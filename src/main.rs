@@ -173,6 +173,9 @@ enum CatalogAction {
         /// Where to write the parts.
         #[arg(long, short)]
         output: Option<PathBuf>,
+        /// Import every file as this kind (server, switch or storage) instead of the kind its data says.
+        #[arg(long)]
+        kind: Option<racksmith::catalog::netbox::ImportKind>,
     },
 }
 
@@ -372,6 +375,21 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 date: Some(export::today()),
                 source_hash: Some(export::short_hash(&bytes)),
             };
+            if let Some(dir) = output
+                .as_ref()
+                .filter(|p| format.writes_folder() && p.as_os_str() != "-")
+            {
+                // Several files: -o names the folder, created when missing.
+                let dir = dir.clone();
+                let files = export::export_files(&design, &report, format, &options)
+                    .with_context(|| format!("exporting {}", file.display()))?;
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("creating the folder {}", dir.display()))?;
+                for (name, bytes) in files {
+                    write_out(Some(&dir.join(name)), &bytes, true)?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
             let out = export::export(&design, &report, format, &options)
                 .with_context(|| format!("exporting {}", file.display()))?;
             write_out(output.as_deref(), &out, format.is_text())?;
@@ -464,9 +482,18 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => {
             let mut design = io::load(&file)?;
             let catalog = load_catalog(user_catalog.as_deref())?;
-            let edit = racksmith::edit::swap::swap_part(&design, &catalog, &from, &to)
+            let swap = racksmith::edit::swap::plan(&design, &catalog, &from, &to)
                 .with_context(|| format!("{}: swapping {from} for {to}", file.display()))?;
-            edit.apply(&mut design)?;
+            for r in &swap.rehomed {
+                eprintln!("re-homed {r}");
+            }
+            if !swap.rehomed.is_empty() {
+                eprintln!(
+                    "{} cables moved to free ports of {to}; none removed",
+                    swap.rehomed.len()
+                );
+            }
+            swap.edit.apply(&mut design)?;
             write_out(
                 output.as_deref(),
                 io::design_to_string(&design)?.as_bytes(),
@@ -487,23 +514,71 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Catalog {
-            action: Some(CatalogAction::ImportNetbox { files, output }),
+            action:
+                Some(CatalogAction::ImportNetbox {
+                    files,
+                    output,
+                    kind,
+                }),
             ..
         }) => {
+            use racksmith::catalog::netbox::{ImportError, import_files};
+            if files.is_empty() {
+                anyhow::bail!("catalog import-netbox: give one or more device type files (.yaml)");
+            }
             let builtin = Catalog::builtin()?;
+            let paths: Vec<&std::path::Path> = files.iter().map(PathBuf::as_path).collect();
+            let batch = import_files(&paths, &builtin, kind);
             let mut imported = Catalog::default();
-            for f in &files {
-                let i = racksmith::catalog::netbox::import(f, &builtin)?;
-                for w in &i.warnings {
-                    eprintln!("warning: {w}");
+            let mut clean = 0;
+            for i in &batch.imported {
+                if i.warnings.is_empty() {
+                    clean += 1;
+                    eprintln!(
+                        "imported {} as {} ({})",
+                        i.file,
+                        i.id,
+                        i.part.kind.category().label()
+                    );
+                } else {
+                    eprintln!(
+                        "imported {} as {} ({}) with {} warning(s):",
+                        i.file,
+                        i.id,
+                        i.part.kind.category().label(),
+                        i.warnings.len()
+                    );
+                    for w in &i.warnings {
+                        eprintln!("  warning: {w}");
+                    }
                 }
                 imported
                     .parts
-                    .insert(racksmith::model::PartId::new(&i.id), i.part);
+                    .insert(racksmith::model::PartId::new(&i.id), i.part.clone());
             }
-            let text = ron::ser::to_string_pretty(&imported, ron::ser::PrettyConfig::default())?;
-            write_out(output.as_deref(), format!("{text}\n").as_bytes(), true)?;
-            Ok(ExitCode::SUCCESS)
+            for e in &batch.refused {
+                match e {
+                    ImportError::UnclearKind { .. } => {
+                        eprintln!("refused {e} (--kind server, switch or storage)")
+                    }
+                    _ => eprintln!("refused {e}"),
+                }
+            }
+            eprintln!(
+                "{} file(s): {clean} imported, {} imported with warnings, {} refused",
+                files.len(),
+                batch.imported.len() - clean,
+                batch.refused.len()
+            );
+            if !batch.imported.is_empty() {
+                let text = racksmith::catalog::user::to_string(&imported)?;
+                write_out(output.as_deref(), text.as_bytes(), true)?;
+            }
+            Ok(if batch.refused.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_INVALID)
+            })
         }
         Some(Command::Catalog { format, .. }) => {
             let catalog = load_catalog(user_catalog.as_deref())?;

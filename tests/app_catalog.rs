@@ -321,6 +321,33 @@ fn a_netbox_file_becomes_a_user_part_with_its_warnings_shown() {
 }
 
 #[test]
+fn a_netbox_file_whose_kind_is_unclear_is_imported_as_the_kind_the_user_picks() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(user::FILE_NAME);
+    let mut h = harness(Design::default(), &file);
+    // No ports, bays or maker that say what it is.
+    let yaml = dir.path().join("box.yaml");
+    std::fs::write(
+        &yaml,
+        "manufacturer: Acme\nmodel: Box 1\nslug: acme-box-1\nu_height: 2\n",
+    )
+    .unwrap();
+    h.state_mut().push(AppCommand::ImportNetbox(Some(yaml)));
+    step(&mut h);
+    // Nothing saved yet: the window asks.
+    assert!(user::load(&file).unwrap().parts.is_empty());
+    h.get_by_label("Import it as:");
+    h.get_by_label("storage").click();
+    step(&mut h);
+    let saved = user::load(&file).unwrap();
+    let part = saved.get("acme-box-1").expect("imported as chosen");
+    assert!(matches!(
+        part.kind,
+        racksmith::catalog::PartKind::Storage(_)
+    ));
+}
+
+#[test]
 fn size_a_serving_design_from_the_file_menu() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(Design::default(), &dir.path().join(user::FILE_NAME));

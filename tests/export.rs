@@ -413,7 +413,7 @@ fn large_design_report_is_aggregated_and_small() {
     assert!(html.len() < 10 * 1024 * 1024, "{} bytes", html.len());
     assert!(html.contains("identical racks drawn once"));
     assert!(html.contains("cabling-csv"));
-    let groups = export::svg::rack_groups(&d);
+    let groups = export::svg::rack_groups(&d, &r);
     assert!(groups.len() < d.racks.len() / 4, "{} groups", groups.len());
     assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), d.racks.len());
 }

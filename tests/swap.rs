@@ -190,3 +190,139 @@ fn the_cli_catalog_lists_a_user_catalog_files_parts() {
     assert!(v["parts"].get("h200-quote").is_none());
     assert_eq!(v["parts"].as_object().unwrap().len(), builtin.parts.len());
 }
+
+/// The built-in QM9700 with `ports` ports under the id "qm9700-short", merged over the built-in catalog (the issue's
+/// case: the library's QM9700 file lists 62 of the switch's 64 ports).
+fn catalog_with_a_short_qm9700(ports: u16) -> Catalog {
+    use racksmith::catalog::{PartKind, user};
+    use racksmith::model::PartId;
+    let builtin = Catalog::builtin().unwrap();
+    let mut short = builtin.get("qm9700").unwrap().clone();
+    let PartKind::Switch(s) = &mut short.kind else {
+        panic!("qm9700 is a switch")
+    };
+    s.ports = ports;
+    let mut mine = Catalog::default();
+    mine.parts.insert(PartId::new("qm9700-short"), short);
+    user::merged(&builtin, &mine)
+}
+
+/// Links per (device, port) end whose port number is above `n` on devices of part `part`.
+fn links_above(d: &racksmith::model::Design, part: &str, n: u16) -> Vec<String> {
+    let mut out = Vec::new();
+    for (id, l) in &d.links {
+        for end in [&l.a, &l.b] {
+            let dev = &d.devices[&end.device];
+            let k: Option<u16> = end.port.strip_prefix('p').and_then(|x| x.parse().ok());
+            if dev.part.as_str() == part && k.is_some_and(|k| k > n) {
+                out.push(format!("{id} {} {}", dev.name, end.port));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_switch_with_fewer_ports_never_loses_a_cable_in_the_superpod() {
+    // The case: superpod-h100-1su cables ports p63 and p64 of its QM9700s; a 62-port QM9700 lacks them.
+    let d = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    let on_63_64 = links_above(&d, "qm9700", 62);
+    assert!(!on_63_64.is_empty(), "the sample uses p63/p64");
+    let catalog = catalog_with_a_short_qm9700(62);
+    match swap_part(&d, &catalog, "qm9700", "qm9700-short") {
+        // Re-homed: every cable is still there, none on a port the new part lacks, and the design validates.
+        Ok(edit) => {
+            let mut after = d.clone();
+            edit.apply(&mut after).unwrap();
+            assert_eq!(after.links.len(), d.links.len());
+            assert!(links_above(&after, "qm9700-short", 62).is_empty());
+            assert!(racksmith::io::validate(&after).is_empty());
+        }
+        // Refused: the message names cables on the missing ports.
+        Err(e) => {
+            let e = e.to_string();
+            assert!(
+                e.contains("does not fit") && e.contains("no free port"),
+                "{e}"
+            );
+            assert!(e.contains(" p63") || e.contains(" p64"), "{e}");
+        }
+    }
+}
+
+#[test]
+fn cables_on_missing_ports_are_re_homed_to_free_ports_or_the_swap_is_refused() {
+    use racksmith::model::{DeviceId, PortRef};
+    let mut d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    // Move every cable of the QM9700 that sits on p1..p4 to p61..p64: a 62-port part lacks p63 and p64.
+    let sw: Vec<DeviceId> = d
+        .devices
+        .iter()
+        .filter(|(_, x)| x.part.as_str() == "qm9700")
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(sw.len(), 1);
+    let sw = sw[0];
+    let mut moved = 0;
+    for l in d.links.values_mut() {
+        for end in [&mut l.a, &mut l.b] {
+            if end.device == sw
+                && let Some(k) = end
+                    .port
+                    .strip_prefix('p')
+                    .and_then(|x| x.parse::<u16>().ok())
+                && k <= 4
+            {
+                *end = PortRef::new(sw, format!("p{}", 60 + k));
+                moved += 1;
+            }
+        }
+    }
+    assert!(moved >= 2, "the sample cables at least p1 and p2");
+    assert!(racksmith::io::validate(&d).is_empty());
+    let on_63_64 = links_above(&d, "qm9700", 62).len();
+    assert!(on_63_64 >= 1);
+    let before = d.clone();
+
+    // 62 ports: the cables on p63/p64 move to free ports (the lowest free ones), and nothing is lost.
+    let catalog = catalog_with_a_short_qm9700(62);
+    let swap = racksmith::edit::swap::plan(&d, &catalog, "qm9700", "qm9700-short").unwrap();
+    assert_eq!(swap.rehomed.len(), on_63_64, "{:?}", swap.rehomed);
+    assert!(
+        swap.rehomed.iter().all(|r| r.contains("-> p")),
+        "{:?}",
+        swap.rehomed
+    );
+    let undo = swap.edit.apply(&mut d).unwrap();
+    assert_eq!(d.links.len(), before.links.len());
+    assert!(links_above(&d, "qm9700-short", 62).is_empty());
+    assert!(racksmith::io::validate(&d).is_empty());
+    // Each cable kept its far end and its medium.
+    for (id, l) in &before.links {
+        let now = &d.links[id];
+        assert_eq!(now.medium, l.medium);
+        assert!(
+            now.a == l.a || now.b == l.b,
+            "{id}: one end stays where it was"
+        );
+    }
+    undo.apply(&mut d).unwrap();
+    assert_eq!(d, before);
+
+    // As many ports as cables minus one: one cable has nowhere to go, and the swap is refused naming it.
+    let used = before
+        .links
+        .values()
+        .flat_map(|l| [&l.a, &l.b])
+        .filter(|e| e.device == sw)
+        .count();
+    let catalog = catalog_with_a_short_qm9700(u16::try_from(used - 1).unwrap());
+    let err = swap_part(&before, &catalog, "qm9700", "qm9700-short")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("does not fit") && err.contains("no free port"),
+        "{err}"
+    );
+    assert!(err.contains("link#"), "names the cable: {err}");
+}

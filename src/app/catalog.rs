@@ -45,6 +45,8 @@ pub struct CatalogWindow {
     message: Option<(bool, String)>,
     /// What the last NetBox import noticed.
     warnings: Vec<String>,
+    /// A NetBox file whose data does not say what kind of part it is: the window asks.
+    unclear_import: Option<std::path::PathBuf>,
 }
 
 /// A part being edited before it is saved to the user catalog.
@@ -272,7 +274,8 @@ impl RacksmithApp {
             }
             AppCommand::SwapPart(from, to) => self.swap(&from, &to),
             AppCommand::ImportNetbox(None) => self.ask_path(super::FilePurpose::ImportNetbox),
-            AppCommand::ImportNetbox(Some(path)) => self.import_netbox(&path),
+            AppCommand::ImportNetbox(Some(path)) => self.import_netbox(&path, None),
+            AppCommand::ImportNetboxAs(path, kind) => self.import_netbox(&path, Some(kind)),
             AppCommand::ShowSizing => {
                 self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
             }
@@ -291,11 +294,20 @@ impl RacksmithApp {
 
     /// Replaces a part everywhere in the design as one undo step, or says why not.
     fn swap(&mut self, from: &str, to: &str) {
-        let outcome = crate::edit::swap::swap_part(&self.doc.design, &self.catalog, from, to);
+        let outcome = crate::edit::swap::plan(&self.doc.design, &self.catalog, from, to);
         let msg = match outcome {
-            Ok(edit) => {
+            Ok(swap) => {
                 let label = format!("Replace {from} with {to}");
-                self.edit(label.clone(), edit);
+                self.edit(label.clone(), swap.edit);
+                if !swap.rehomed.is_empty() && !self.ui.status_is_error {
+                    // Say which cables moved: a swap never removes one silently.
+                    self.ui.status = format!(
+                        "{}; {} cables moved to free ports of {to}: {}",
+                        self.ui.status,
+                        swap.rehomed.len(),
+                        swap.rehomed.join("; ")
+                    );
+                }
                 (self.ui.status_is_error, self.ui.status.clone())
             }
             Err(e) => {
@@ -310,8 +322,15 @@ impl RacksmithApp {
     }
 
     /// Imports a NetBox device type as a user part, keeping what the importer noticed in view.
-    pub(super) fn import_netbox(&mut self, path: &std::path::Path) {
-        match crate::catalog::netbox::import(path, &self.catalogs.builtin) {
+    pub(super) fn import_netbox(
+        &mut self,
+        path: &std::path::Path,
+        kind: Option<crate::catalog::netbox::ImportKind>,
+    ) {
+        if let Some(w) = self.catalogs.window.as_mut() {
+            w.unclear_import = None;
+        }
+        match crate::catalog::netbox::import_as(path, &self.catalogs.builtin, kind) {
             Ok(imported) => {
                 // A slug that names a built-in part must not silently replace it.
                 let id = if self
@@ -324,6 +343,7 @@ impl RacksmithApp {
                 } else {
                     PartId::new(&imported.id)
                 };
+                let category = imported.part.kind.category().label();
                 self.catalogs.user.parts.insert(id.clone(), imported.part);
                 let w = self
                     .catalogs
@@ -334,9 +354,21 @@ impl RacksmithApp {
                 w.warnings = imported.warnings.clone();
                 let n = imported.warnings.len();
                 self.save_user_catalog(format!(
-                    "Imported {} as {id} ({n} warning(s): check them before trusting the part)",
-                    path.display()
+                    "Imported {} as {id}, a {} part because {} ({n} warning(s): check them before trusting the part)",
+                    path.display(),
+                    category,
+                    imported.kind_reason
                 ));
+            }
+            Err(e @ crate::catalog::netbox::ImportError::UnclearKind { .. }) => {
+                // The data does not say: the window asks which kind it is.
+                let m = format!("Not imported yet: {e}");
+                let w = self
+                    .catalogs
+                    .window
+                    .get_or_insert_with(CatalogWindow::default);
+                w.message = Some((true, m));
+                w.unclear_import = Some(path.to_path_buf());
             }
             Err(e) => {
                 let m = format!("Not imported: {e}");
@@ -409,6 +441,16 @@ pub fn catalog_window_ui(
                 super::theme::status(ui, super::theme::Status::Short),
                 format!("⚠ {warning}"),
             );
+        }
+        if let Some(path) = w.unclear_import.clone() {
+            ui.horizontal(|ui| {
+                ui.label("Import it as:");
+                for kind in crate::catalog::netbox::ImportKind::ALL {
+                    if ui.button(kind.name()).clicked() {
+                        cmds.push(AppCommand::ImportNetboxAs(path.clone(), kind));
+                    }
+                }
+            });
         }
         ui.horizontal_top(|ui| {
             ui.vertical(|ui| {

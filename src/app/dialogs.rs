@@ -439,7 +439,7 @@ impl RacksmithApp {
             FilePurpose::Export(format, view) => self.export_to(format, view, &path),
             FilePurpose::ExportTextReport => self.export_report(path),
             FilePurpose::ExportComparison(c) => self.export_comparison_to(c, &path),
-            FilePurpose::ImportNetbox => self.import_netbox(&path),
+            FilePurpose::ImportNetbox => self.import_netbox(&path, None),
         }
     }
 }

@@ -119,6 +119,29 @@ impl RacksmithApp {
         } else {
             format.label().to_string()
         };
+        if format.writes_folder() {
+            // Several files: the chosen path is the folder they go in.
+            let written = crate::export::export_files(&self.doc.design, &report, format, &options)
+                .map_err(|e| e.to_string())
+                .and_then(|files| {
+                    std::fs::create_dir_all(path).map_err(|e| e.to_string())?;
+                    for (name, bytes) in &files {
+                        crate::io::write_atomic(&path.join(name), bytes)
+                            .map_err(|e| e.to_string())?;
+                    }
+                    Ok(files.len())
+                });
+            match written {
+                Ok(n) => self
+                    .ui
+                    .info(format!("Exported {what}: {n} files in {}", path.display())),
+                Err(e) => {
+                    self.ui.error = Some(format!("Could not export the {what}:\n{e}"));
+                    self.ui.refuse(format!("Export failed: {e}"));
+                }
+            }
+            return;
+        }
         match crate::export::export(&self.doc.design, &report, format, &options) {
             Ok(bytes) => self.write_export(&what, path, &bytes),
             Err(e) => {

@@ -136,6 +136,8 @@ pub enum AppCommand {
     SwapPart(String, String),
     /// Import a NetBox device type file as a user part; None asks with a file dialog.
     ImportNetbox(Option<PathBuf>),
+    /// Import a NetBox device type file as a user part of the kind the user chose (when its data does not say).
+    ImportNetboxAs(PathBuf, crate::catalog::netbox::ImportKind),
     /// Open the Size from a requirement dialog.
     ShowSizing,
     /// Open a sized design (asks before discarding changes).
@@ -415,6 +417,7 @@ impl RacksmithApp {
             | AppCommand::RemoveUserPart(_)
             | AppCommand::SwapPart(..)
             | AppCommand::ImportNetbox(_)
+            | AppCommand::ImportNetboxAs(..)
             | AppCommand::ShowSizing
             | AppCommand::NewSized(_)
             | AppCommand::ShowDesignParts) => self.apply_catalog(cmd),

@@ -55,7 +55,7 @@ pub fn load(path: &Path) -> Result<Catalog, LoadError> {
     if figures.is_empty() {
         return Ok(catalog);
     }
-    Err(LoadError::Invalid {
+    Err(LoadError::InvalidParts {
         path: path.to_path_buf(),
         problems: crate::io::limits::describe(&text, &figures)
             .into_iter()
@@ -172,10 +172,6 @@ pub fn check(id: &str, part: &Part) -> Vec<String> {
             problems.push(format!("{} is {}: it must be 0 or more", f.path, f.value));
         }
     }
-    // The ranges a design file is held to: a part outside them would make every design using it unloadable.
-    let mut figures = Vec::new();
-    crate::io::limits::check_part(id, part, &mut figures);
-    problems.extend(figures.into_iter().map(|f| f.message));
     // The ranges a design file is held to: a part outside them would make every design using it unloadable.
     let mut figures = Vec::new();
     crate::io::limits::check_part(id, part, &mut figures);

@@ -8,10 +8,12 @@
 //! - `dot`, `json`: the fabric as a Graphviz graph and as nodes and links.
 
 pub mod charts;
+pub mod drawio;
 pub mod escape;
 pub mod graph;
 pub mod hostlist;
 pub mod html;
+pub mod netbox;
 pub mod png;
 pub mod slurm;
 pub mod svg;
@@ -42,11 +44,15 @@ pub enum Format {
     Dot,
     /// Nodes and links as JSON.
     Json,
+    /// draw.io diagram: rack elevations and the fabric, editable in draw.io.
+    Drawio,
+    /// NetBox bulk-import files (a folder: sites, racks, manufacturers, device types, roles, devices, cables).
+    Netbox,
 }
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 11] = [
         Format::Html,
         Format::Svg,
         Format::Png,
@@ -56,6 +62,8 @@ impl Format {
         Format::SlurmYaml,
         Format::Dot,
         Format::Json,
+        Format::Drawio,
+        Format::Netbox,
     ];
 
     /// The name used on the command line (`--format NAME`).
@@ -70,6 +78,8 @@ impl Format {
             Format::SlurmYaml => "slurm-yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::Drawio => "drawio",
+            Format::Netbox => "netbox",
         }
     }
 
@@ -89,6 +99,8 @@ impl Format {
             Format::SlurmYaml => "yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::Drawio => "drawio",
+            Format::Netbox => "netbox",
         }
     }
 
@@ -99,7 +111,8 @@ impl Format {
             Format::BomCsv => "-bom",
             Format::CablingCsv => "-cabling",
             Format::Slurm | Format::SlurmYaml => "-topology",
-            Format::Svg | Format::Png | Format::Dot | Format::Json => "",
+            Format::Svg | Format::Png | Format::Dot | Format::Json | Format::Drawio => "",
+            Format::Netbox => "-netbox",
         }
     }
 
@@ -115,12 +128,20 @@ impl Format {
             Format::SlurmYaml => "Slurm topology.yaml",
             Format::Dot => "Graphviz fabric (.dot)",
             Format::Json => "Nodes and links (.json)",
+            Format::Drawio => "draw.io diagram (.drawio)",
+            Format::Netbox => "NetBox bulk import (folder of .csv/.yaml)",
         }
     }
 
     /// Whether the output is text (may go to standard output).
     pub fn is_text(self) -> bool {
         self != Format::Png
+    }
+
+    /// Whether the format writes several files into a folder ([`export_files`]) rather than one file (to standard
+    /// output, [`export`] gives them one after another).
+    pub fn writes_folder(self) -> bool {
+        self == Format::Netbox
     }
 
     /// Whether `--view` applies.
@@ -217,6 +238,34 @@ pub fn export(
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
+        Format::Drawio => Ok(drawio::drawio(design).into_bytes()),
+        // One stream for standard output: each file after a `==> NAME <==` line, as `head` prints several files.
+        Format::Netbox => {
+            let mut out = Vec::new();
+            for (name, bytes) in netbox::files(design)? {
+                out.extend_from_slice(format!("==> {name} <==\n").as_bytes());
+                out.extend_from_slice(&bytes);
+                out.push(b'\n');
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Exports a design as the files of a format that writes a folder ([`Format::writes_folder`]), each with its
+/// file name, in the order they are meant to be used; any other format gives its one file, named after the format.
+pub fn export_files(
+    design: &Design,
+    report: &Report,
+    format: Format,
+    options: &Options,
+) -> Result<netbox::Files, ExportError> {
+    match format {
+        Format::Netbox => netbox::files(design),
+        _ => Ok(vec![(
+            format!("{}.{}", format.name(), format.extension()),
+            export(design, report, format, options)?,
+        )]),
     }
 }
 

@@ -265,40 +265,54 @@ fn racks_in_order(design: &Design) -> Vec<RackId> {
 }
 
 /// What makes two racks look the same on an elevation: height, budget, and the parts at each position.
-fn rack_signature(design: &Design, rack: RackId) -> String {
+/// What makes two racks the same drawing: the rack (height, budget, feed, site, cooling), each device with its part,
+/// position and the parts in every GPU and NIC slot, and the power, weight and PDU capacity the analysis gives the
+/// rack, so racks that draw different power are never drawn as one.
+fn rack_signature(design: &Design, report: &Report, rack: RackId) -> String {
     let mut s = String::new();
     if let Some(r) = design.racks.get(&rack) {
         let _ = write!(
             s,
-            "{}|{}|{}|",
+            "{}|{}|{:?}|{}|{:?}|{}|",
             r.height_u,
             r.power_budget_w,
+            r.feed_capacity_w,
+            r.site,
+            r.cooling,
             r.notes.is_empty()
+        );
+    }
+    if let Some(p) = report.power.racks.iter().find(|p| p.rack == rack) {
+        let _ = write!(
+            s,
+            "{:.3}W|{:.3}kg|{:.3}W|",
+            p.power_w, p.weight_kg, p.pdu_capacity_w
         );
     }
     let mut devs: Vec<&Device> = design.devices.values().filter(|d| d.rack == rack).collect();
     devs.sort_by_key(|d| d.position_u);
     for d in devs {
-        let _ = write!(
-            s,
-            "{}@{}:{}g{}n{};",
-            d.part,
-            d.position_u,
-            d.gpus.len(),
-            d.nics.len(),
-            d.notes.is_empty()
-        );
+        let _ = write!(s, "{}@{}:", d.part, d.position_u);
+        for (slot, part) in &d.gpus {
+            let _ = write!(s, "g{slot}={part},");
+        }
+        for (slot, part) in &d.nics {
+            let _ = write!(s, "n{slot}={part},");
+        }
+        let _ = write!(s, "{};", d.notes.is_empty());
     }
     s
 }
 
-/// Racks grouped for drawing: each group is drawn once; a group of one is an ordinary rack.
-pub fn rack_groups(design: &Design) -> Vec<Vec<RackId>> {
+/// Racks grouped for drawing: each group is drawn once; a group of one is an ordinary rack. Only racks that are
+/// truly identical share a group: the same devices in the same places with the same parts in their slots, and the
+/// same power ([`rack_signature`]).
+pub fn rack_groups(design: &Design, report: &Report) -> Vec<Vec<RackId>> {
     let order = racks_in_order(design);
     if order.len() <= RACKS_DRAWN_SINGLY {
         return order.into_iter().map(|r| vec![r]).collect();
     }
-    super::group_by_key(order, |r| rack_signature(design, r))
+    super::group_by_key(order, |r| rack_signature(design, report, r))
 }
 
 /// Names of a group of racks, compressed ("R[01-31]").
@@ -317,7 +331,7 @@ const RACKS_PER_ROW: usize = 6;
 
 /// The rack elevations: every rack (or every group of identical racks) from the front.
 pub fn racks_svg(design: &Design, report: &Report) -> String {
-    let groups = rack_groups(design);
+    let groups = rack_groups(design, report);
     let tallest = design
         .racks
         .values()

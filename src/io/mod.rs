@@ -59,6 +59,14 @@ pub enum LoadError {
         /// Everything wrong, in document order.
         problems: Vec<Problem>,
     },
+    /// A parts file (a user catalog) parsed but holds a figure outside its range.
+    #[error("{path}: {} problem(s) in the parts file:\n{}", problems.len(), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    InvalidParts {
+        /// The file.
+        path: PathBuf,
+        /// Everything wrong, in document order.
+        problems: Vec<Problem>,
+    },
 }
 
 /// Why a file could not be saved.

@@ -36,10 +36,44 @@ pub struct Part {
     pub part_number: Option<String>,
     /// What kind of part this is and its kind-specific figures.
     pub kind: PartKind,
+    /// Where the part came from in NetBox, for a part imported from a NetBox device type: its slug and its
+    /// interface names, so that a design exported back to NetBox names the device type and ports NetBox has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub netbox: Option<NetboxOrigin>,
     /// In a design's copy: the figures this design overrides ("price_usd", "power_w"), each with the catalog's
     /// figure and source, so reports can mark them overridden. Empty in catalogs.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub overrides: BTreeMap<String, Override>,
+}
+
+/// A part's NetBox device type: what a part imported from NetBox keeps so that it goes back where it came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetboxOrigin {
+    /// The device type's slug in NetBox.
+    pub slug: String,
+    /// Its manufacturer, as NetBox names it.
+    pub manufacturer: String,
+    /// Its model, as NetBox names it.
+    pub model: String,
+    /// The NetBox interface behind each of the part's ports, by Racksmith port name ("p1" -> "P0.0").
+    pub ports: BTreeMap<String, String>,
+    /// Every interface of the device type as NetBox lists it (data and management), for writing it back.
+    pub interfaces: Vec<NetboxInterface>,
+}
+
+/// One interface of a NetBox device type.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct NetboxInterface {
+    /// Name, as NetBox writes it ("Ethernet1/1", "P0.0", "swp3").
+    pub name: String,
+    /// NetBox interface type ("400gbase-x-osfp", "infiniband-ndr").
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Management only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub mgmt_only: bool,
 }
 
 /// A figure a design overrides: what the catalog said.
@@ -67,6 +101,7 @@ impl Default for Part {
             lead_time_weeks: None,
             part_number: None,
             kind: PartKind::PatchPanel(PatchPanelSpec::default()),
+            netbox: None,
             overrides: BTreeMap::new(),
         }
     }

@@ -1,0 +1,479 @@
+//! NetBox bulk-import files: the design as the CSV (and, for device types, YAML) files NetBox's import pages take,
+//! numbered in the order NetBox needs them (a rack names its site, a device its rack, role and device type, a cable
+//! its devices and interfaces):
+//!
+//! | file | NetBox page | columns |
+//! |---|---|---|
+//! | `01-sites.csv` | Organization > Sites > Import | name, slug, status |
+//! | `02-racks.csv` | Racks > Import | site, name, status, width, u_height |
+//! | `03-manufacturers.csv` | Devices > Manufacturers > Import | name, slug |
+//! | `04-device-types.yaml` | Devices > Device Types > Import (YAML) | the devicetype-library format, with interfaces |
+//! | `05-device-roles.csv` | Devices > Device Roles > Import | name, slug, color |
+//! | `06-devices.csv` | Devices > Import | name, role, manufacturer, device_type, status, site, rack, position, face |
+//! | `07-cables.csv` | Connections > Cables > Import | side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name, type, status, length, length_unit |
+//!
+//! Column names are the fields of NetBox's import forms (`netbox/dcim/forms/bulk_import.py`;
+//! `tests/fixtures/netbox-import-fields.txt` keeps them for the tests). Device types carry their interfaces because
+//! NetBox creates a device's interfaces from its type's interface templates, which only the YAML import of a device
+//! type can hold. A part imported from NetBox keeps its slug, model and interface names (`Part::netbox`), so its
+//! devices and cables name what the NetBox it came from has; other parts get a slug from their id and their ports'
+//! Racksmith names (`p1`, `nic0/p1`). Everything is planned: sites, racks, devices and cables have status `planned`.
+//!
+//! Every name goes through `escape::csv_field` (CSV) or the YAML serializer; the YAML header comment through
+//! `escape::comment_line`.
+
+use super::ExportError;
+use super::escape::{comment_line, csv_field};
+use crate::model::part::{NetboxInterface, Part, PartKind};
+use crate::model::{Design, Medium, PartId, Protocol};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The files, in import order: (file name, bytes).
+pub type Files = Vec<(String, Vec<u8>)>;
+
+/// A NetBox slug from a name: lower-case letters, digits, `-` and `_` (`^[-a-z0-9_]+$`), other runs as one dash.
+pub fn slugify(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let s = out.trim_matches('-').to_string();
+    if s.is_empty() { "x".to_string() } else { s }
+}
+
+/// NetBox interface type for a port of a rate and protocol (`dcim.choices.InterfaceTypeChoices`).
+pub fn interface_type(protocols: &[Protocol], gbps: f64) -> &'static str {
+    if protocols.first() == Some(&Protocol::InfiniBand) {
+        return match gbps.round() as u32 {
+            0..=10 => "infiniband-sdr",
+            11..=20 => "infiniband-ddr",
+            21..=40 => "infiniband-qdr",
+            41..=56 => "infiniband-fdr",
+            57..=100 => "infiniband-edr",
+            101..=200 => "infiniband-hdr",
+            201..=400 => "infiniband-ndr",
+            _ => "infiniband-xdr",
+        };
+    }
+    match gbps.round() as u32 {
+        0..=1 => "1000base-t",
+        2..=10 => "10gbase-x-sfpp",
+        11..=25 => "25gbase-x-sfp28",
+        26..=40 => "40gbase-x-qsfpp",
+        41..=50 => "50gbase-x-sfp56",
+        51..=100 => "100gbase-x-qsfp28",
+        101..=200 => "200gbase-x-qsfp56",
+        201..=400 => "400gbase-x-osfp",
+        401..=800 => "800gbase-x-osfp",
+        _ => "1.6tbase-x-osfp1600",
+    }
+}
+
+/// NetBox cable type for a link (`dcim.choices.CableTypeChoices`): optics are `aoc` for InfiniBand and `smf` beyond
+/// 100 m, `mmf` otherwise; copper is `dac-passive` above 10 Gb/s and `cat6` at or below.
+fn cable_type(
+    design: &Design,
+    medium: &Medium,
+    length_m: f64,
+    cable: Option<&PartId>,
+) -> &'static str {
+    let optical = cable
+        .and_then(|c| design.parts.get(c))
+        .is_some_and(|p| matches!(&p.kind, PartKind::Cable(k) if k.optical));
+    match (optical, medium) {
+        (true, Medium::InfiniBand(_)) => "aoc",
+        (true, _) if length_m > 100.0 => "smf",
+        (true, _) => "mmf",
+        (false, m) if m.gbps() <= 10.0 => "cat6",
+        (false, _) => "dac-passive",
+    }
+}
+
+/// The role NetBox files a device under, by the part's kind.
+fn role(part: &Part) -> &'static str {
+    match &part.kind {
+        PartKind::Server(s) if !s.gpu_slots.is_empty() => "GPU server",
+        PartKind::Server(_) => "Server",
+        PartKind::Switch(_) => "Switch",
+        PartKind::Storage(_) => "Storage",
+        PartKind::Pdu(_) => "PDU",
+        PartKind::PatchPanel(_) => "Patch panel",
+        PartKind::Cdu(_) => "CDU",
+        _ => "Other",
+    }
+}
+
+/// Display colours of the roles (hex RRGGBB, as NetBox takes them).
+fn role_colour(role: &str) -> &'static str {
+    match role {
+        "GPU server" => "4caf50",
+        "Server" => "8bc34a",
+        "Switch" => "2196f3",
+        "Storage" => "ff9800",
+        "PDU" => "f44336",
+        _ => "9e9e9e",
+    }
+}
+
+/// One device type as the devicetype-library (and NetBox's device type import) writes it.
+#[derive(Serialize)]
+struct DeviceType {
+    manufacturer: String,
+    model: String,
+    slug: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part_number: Option<String>,
+    u_height: u16,
+    is_full_depth: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight_unit: Option<&'static str>,
+    interfaces: Vec<NetboxInterface>,
+}
+
+/// What a part is in NetBox: manufacturer, model, slug, and its interfaces, with the NetBox name of each Racksmith
+/// port.
+struct TypeOf {
+    manufacturer: String,
+    model: String,
+    slug: String,
+    interfaces: Vec<NetboxInterface>,
+    names: BTreeMap<String, String>,
+}
+
+/// The NetBox side of every rack-mounted part the design's devices use.
+fn device_types(design: &Design) -> BTreeMap<PartId, TypeOf> {
+    let mut out: BTreeMap<PartId, TypeOf> = BTreeMap::new();
+    let mut slugs: BTreeSet<String> = BTreeSet::new();
+    for (id, device) in &design.devices {
+        let Some(part) = design.parts.get(&device.part) else {
+            continue;
+        };
+        let entry = out.entry(device.part.clone()).or_insert_with(|| {
+            let (manufacturer, model, slug, interfaces, names) = match &part.netbox {
+                // The NetBox slug as it came, unless the library file's slug is not one NetBox accepts.
+                Some(nb) => (
+                    nb.manufacturer.clone(),
+                    nb.model.clone(),
+                    if !nb.slug.is_empty()
+                        && nb
+                            .slug
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    {
+                        nb.slug.clone()
+                    } else {
+                        slugify(&nb.slug)
+                    },
+                    nb.interfaces.clone(),
+                    nb.ports.clone(),
+                ),
+                None => (
+                    if part.vendor.trim().is_empty() {
+                        "Unknown".to_string()
+                    } else {
+                        part.vendor.clone()
+                    },
+                    if part.name.trim().is_empty() {
+                        device.part.as_str().to_string()
+                    } else {
+                        part.name.clone()
+                    },
+                    slugify(device.part.as_str()),
+                    Vec::new(),
+                    BTreeMap::new(),
+                ),
+            };
+            let mut slug = slug;
+            let base = slug.clone();
+            let mut n = 2;
+            while slugs.contains(&slug) {
+                slug = format!("{base}-{n}");
+                n += 1;
+            }
+            slugs.insert(slug.clone());
+            TypeOf {
+                manufacturer,
+                model,
+                slug,
+                interfaces,
+                names,
+            }
+        });
+        // Every port a device of this type offers, under its NetBox name, is one of the type's interfaces.
+        for port in design.ports(*id) {
+            let name = entry
+                .names
+                .get(&port.name)
+                .cloned()
+                .unwrap_or(port.name.clone());
+            if !entry.interfaces.iter().any(|i| i.name == name) {
+                entry.interfaces.push(NetboxInterface {
+                    name: name.clone(),
+                    kind: interface_type(&port.protocols, port.max_gbps).to_string(),
+                    mgmt_only: false,
+                });
+            }
+            entry.names.insert(port.name, name);
+        }
+    }
+    out
+}
+
+fn csv_file(
+    header: &[&str],
+    rows: impl IntoIterator<Item = Vec<String>>,
+) -> Result<Vec<u8>, ExportError> {
+    let err = |e: csv::Error| ExportError::Write {
+        format: "netbox",
+        message: e.to_string(),
+    };
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).map_err(err)?;
+    for row in rows {
+        w.write_record(row.iter().map(|c| csv_field(c).into_owned()))
+            .map_err(err)?;
+    }
+    w.into_inner().map_err(|e| ExportError::Write {
+        format: "netbox",
+        message: e.to_string(),
+    })
+}
+
+/// The site a rack stands in: its own, or the design's one site (named after the design).
+fn site_of(design: &Design, site: &str) -> String {
+    if !site.is_empty() {
+        site.to_string()
+    } else if design.name.trim().is_empty() {
+        "Racksmith design".to_string()
+    } else {
+        design.name.clone()
+    }
+}
+
+/// The bulk-import files of a design, in the order NetBox imports them.
+pub fn files(design: &Design) -> Result<Files, ExportError> {
+    let mut out = Files::new();
+
+    // Sites.
+    let sites: BTreeSet<String> = design
+        .racks
+        .values()
+        .map(|r| site_of(design, &r.site))
+        .chain(design.sites.keys().cloned())
+        .collect();
+    let mut site_slugs = BTreeSet::new();
+    let site_rows: Vec<Vec<String>> = sites
+        .iter()
+        .map(|s| {
+            let mut slug = slugify(s);
+            while !site_slugs.insert(slug.clone()) {
+                slug.push_str("-2");
+            }
+            vec![s.clone(), slug, "planned".into()]
+        })
+        .collect();
+    out.push((
+        "01-sites.csv".into(),
+        csv_file(&["name", "slug", "status"], site_rows)?,
+    ));
+
+    // Racks: 19-inch, their height.
+    let rack_rows: Vec<Vec<String>> = design
+        .racks
+        .values()
+        .map(|r| {
+            vec![
+                site_of(design, &r.site),
+                r.name.clone(),
+                "planned".into(),
+                "19".into(),
+                r.height_u.to_string(),
+            ]
+        })
+        .collect();
+    out.push((
+        "02-racks.csv".into(),
+        csv_file(&["site", "name", "status", "width", "u_height"], rack_rows)?,
+    ));
+
+    // Manufacturers and device types.
+    let types = device_types(design);
+    let makers: BTreeSet<&str> = types.values().map(|t| t.manufacturer.as_str()).collect();
+    let mut maker_slugs = BTreeSet::new();
+    let maker_rows: Vec<Vec<String>> = makers
+        .iter()
+        .map(|m| {
+            let mut slug = slugify(m);
+            while !maker_slugs.insert(slug.clone()) {
+                slug.push_str("-2");
+            }
+            vec![(*m).to_string(), slug]
+        })
+        .collect();
+    out.push((
+        "03-manufacturers.csv".into(),
+        csv_file(&["name", "slug"], maker_rows)?,
+    ));
+    let mut yaml = format!(
+        "# NetBox device types of {} (Devices > Device Types > Import, YAML), one document each.\n",
+        comment_line(&design.name)
+    );
+    for (id, t) in &types {
+        let Some(part) = design.parts.get(id) else {
+            continue;
+        };
+        let dt = DeviceType {
+            manufacturer: t.manufacturer.clone(),
+            model: t.model.clone(),
+            slug: t.slug.clone(),
+            part_number: part.part_number.clone(),
+            u_height: part.height_u,
+            is_full_depth: part.height_u > 0,
+            weight: (part.weight_kg > 0.0).then_some(part.weight_kg),
+            weight_unit: (part.weight_kg > 0.0).then_some("kg"),
+            interfaces: t.interfaces.clone(),
+        };
+        let doc = serde_norway::to_string(&dt).map_err(|e| ExportError::Write {
+            format: "netbox",
+            message: e.to_string(),
+        })?;
+        yaml.push_str("---\n");
+        yaml.push_str(&doc);
+    }
+    out.push(("04-device-types.yaml".into(), yaml.into_bytes()));
+
+    // Roles, devices.
+    let roles: BTreeSet<&str> = design
+        .devices
+        .values()
+        .filter_map(|d| design.parts.get(&d.part))
+        .map(role)
+        .collect();
+    let role_rows: Vec<Vec<String>> = roles
+        .iter()
+        .map(|r| vec![(*r).to_string(), slugify(r), role_colour(r).to_string()])
+        .collect();
+    out.push((
+        "05-device-roles.csv".into(),
+        csv_file(&["name", "slug", "color"], role_rows)?,
+    ));
+    let mut device_rows = Vec::new();
+    for d in design.devices.values() {
+        let (Some(part), Some(t), Some(rack)) = (
+            design.parts.get(&d.part),
+            types.get(&d.part),
+            design.racks.get(&d.rack),
+        ) else {
+            continue;
+        };
+        // A 0U part (a side-mounted PDU) is in the rack but at no position, with no face.
+        let (position, face) = if part.height_u > 0 {
+            (d.position_u.to_string(), "front".to_string())
+        } else {
+            (String::new(), String::new())
+        };
+        device_rows.push(vec![
+            d.name.clone(),
+            role(part).to_string(),
+            t.manufacturer.clone(),
+            t.model.clone(),
+            "planned".into(),
+            site_of(design, &rack.site),
+            rack.name.clone(),
+            position,
+            face,
+        ]);
+    }
+    out.push((
+        "06-devices.csv".into(),
+        csv_file(
+            &[
+                "name",
+                "role",
+                "manufacturer",
+                "device_type",
+                "status",
+                "site",
+                "rack",
+                "position",
+                "face",
+            ],
+            device_rows,
+        )?,
+    ));
+
+    // Cables, both ends by device and interface name.
+    let mut cable_rows = Vec::new();
+    for l in design.links.values() {
+        let end = |p: &crate::model::PortRef| -> Option<(String, String)> {
+            let d = design.devices.get(&p.device)?;
+            let name = types
+                .get(&d.part)
+                .and_then(|t| t.names.get(&p.port))
+                .cloned()
+                .unwrap_or_else(|| p.port.clone());
+            Some((d.name.clone(), name))
+        };
+        let (Some((a_dev, a_port)), Some((b_dev, b_port))) = (end(&l.a), end(&l.b)) else {
+            continue;
+        };
+        cable_rows.push(vec![
+            a_dev,
+            "dcim.interface".into(),
+            a_port,
+            b_dev,
+            "dcim.interface".into(),
+            b_port,
+            cable_type(design, &l.medium, l.length_m, l.cable.as_ref()).into(),
+            "planned".into(),
+            format!("{}", l.length_m),
+            "m".into(),
+        ]);
+    }
+    out.push((
+        "07-cables.csv".into(),
+        csv_file(
+            &[
+                "side_a_device",
+                "side_a_type",
+                "side_a_name",
+                "side_b_device",
+                "side_b_type",
+                "side_b_name",
+                "type",
+                "status",
+                "length",
+                "length_unit",
+            ],
+            cable_rows,
+        )?,
+    ));
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_and_types() {
+        assert_eq!(slugify("DGX H100 / r1"), "dgx-h100-r1");
+        assert_eq!(slugify("***"), "x");
+        assert_eq!(
+            interface_type(&[Protocol::InfiniBand], 400.0),
+            "infiniband-ndr"
+        );
+        assert_eq!(
+            interface_type(&[Protocol::Ethernet], 400.0),
+            "400gbase-x-osfp"
+        );
+        assert_eq!(interface_type(&[Protocol::Ethernet], 1.0), "1000base-t");
+    }
+}
