@@ -483,6 +483,49 @@ fn part_id(slug: &str) -> String {
         .collect()
 }
 
+/// Largest device type file read: the library's largest are about 100 KB.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// Deepest nesting of YAML flow collections (`[`, `{`) read: a device type nests two or three; a parser given
+/// 100,000 levels takes time that grows with their square.
+pub const MAX_NESTING: usize = 64;
+
+/// The line at which flow collections (`[`, `{`) nest deeper than `max`, if they do. Quoted text and comments are
+/// skipped; this is a guard run before the YAML parser, not a parser.
+fn flow_depth_over(text: &str, max: usize) -> Option<usize> {
+    let (mut depth, mut line) = (0usize, 1usize);
+    let mut quote: Option<char> = None;
+    let mut comment = false;
+    let mut prev = ' ';
+    for c in text.chars() {
+        if c == '\n' {
+            line += 1;
+            comment = false;
+        } else if comment {
+            // The rest of the line is a comment.
+        } else if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                '\'' | '"' => quote = Some(c),
+                '#' if prev.is_whitespace() => comment = true,
+                '[' | '{' => {
+                    depth += 1;
+                    if depth > max {
+                        return Some(line);
+                    }
+                }
+                ']' | '}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        prev = c;
+    }
+    None
+}
+
 /// Imports one NetBox device type file as a part of the kind its data says, checked against the built-in catalog.
 pub fn import(path: &Path, catalog: &Catalog) -> Result<Imported, ImportError> {
     import_as(path, catalog, None)
@@ -496,10 +539,27 @@ pub fn import_as(
     kind: Option<ImportKind>,
 ) -> Result<Imported, ImportError> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| ImportError::Io {
-        path: shown.clone(),
-        source,
-    })?;
+    // Checked before a byte is read (a FIFO, a device, a sparse file of gigabytes), like every file a command reads.
+    let text = crate::io::read_checked_text(path, MAX_FILE_BYTES, "a NetBox device type").map_err(
+        |e| match e {
+            crate::io::LoadError::Io { source, .. } => ImportError::Io {
+                path: shown.clone(),
+                source,
+            },
+            other => ImportError::Parse {
+                path: shown.clone(),
+                message: other.to_string(),
+            },
+        },
+    )?;
+    if let Some(depth) = flow_depth_over(&text, MAX_NESTING) {
+        return Err(ImportError::Parse {
+            path: shown.clone(),
+            message: format!(
+                "line {depth}: brackets nested deeper than {MAX_NESTING} levels; a device type nests a few"
+            ),
+        });
+    }
     let name = path
         .file_name()
         .map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
@@ -988,6 +1048,14 @@ fn first_kw(text: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_flow_nesting_is_found_before_parsing() {
+        assert_eq!(flow_depth_over("a: [1, {b: [2]}]", 3), None);
+        assert_eq!(flow_depth_over("a:\n  - [[[[x]]]]", 3), Some(2));
+        // Brackets in quotes and comments do not count.
+        assert_eq!(flow_depth_over("a: \"[[[[\" # [[[[\nb: '{{{{'", 3), None);
+    }
 
     #[test]
     fn interface_speeds() {
