@@ -41,6 +41,9 @@ pub struct LatencyReport {
     pub paths: Vec<PathLatency>,
     /// All-reduce over all GPUs.
     pub allreduce: AllReduce,
+    /// Collectives as NCCL runs them: every algorithm and protocol, NCCL's pick, the expected nccl-tests sweep
+    /// (None with fewer than two GPUs).
+    pub nccl: Option<super::nccl::NcclReport>,
     /// Serving latency at the request rate, when the design has a service level.
     pub serving: Option<ServingLatency>,
     /// Time to run the design's training job, when it has one.
@@ -102,9 +105,9 @@ pub struct AllReduce {
     pub alpha_inter_us: f64,
     /// beta between servers per GPU after link efficiency, GB/s.
     pub beta_inter_gbyte_s: f64,
-    /// One entry per algorithm.
+    /// Textbook alpha-beta forms (ring, tree, hierarchical) for comparison; not the headline.
     pub algorithms: Vec<AlgorithmTime>,
-    /// Fastest algorithm.
+    /// What NCCL would pick ("NVLS/Simple"; the fastest textbook form when the NCCL model has nothing to say).
     pub best: String,
     /// Its time, ms.
     pub best_ms: f64,
@@ -270,18 +273,29 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
     }
     let paths: Vec<PathLatency> = paths.into_iter().map(round_path).collect();
 
-    let allreduce = allreduce(design, bw, fabric.as_ref(), eff);
+    let mut allreduce = allreduce(design, bw, fabric.as_ref(), eff);
+    let shape = super::nccl::shape(design, topo, bw);
+    if let Some(e) = shape
+        .as_ref()
+        .and_then(|s| s.pick(super::nccl::Collective::AllReduce, allreduce.bytes, None))
+        && allreduce.bytes > 0.0
+    {
+        allreduce.best = format!("{}/{}", e.algorithm.name(), e.protocol.name());
+        allreduce.best_ms = round(e.time_us / 1e3, 4);
+    }
     let serving = serving(design, bw, &paths);
-    let training = training(design, bw, &allreduce);
+    let training = training(design, bw, &allreduce, shape.as_ref());
+    let nccl = shape.map(|s| super::nccl::report(s, allreduce.bytes));
     LatencyReport {
         message_bytes: msg,
         utilisation: rho,
         paths,
         allreduce,
+        nccl,
         serving,
         training,
         note: format!(
-            "Model estimates: alpha-beta collectives and M/M/1 queueing at {:.0}% utilisation{}, not measurements.",
+            "Model estimates: collectives by NCCL's tuning model and M/M/1 queueing at {:.0}% utilisation{}, not measurements.",
             rho * 100.0,
             if rho < 1.0 {
                 ""
@@ -577,7 +591,12 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
     })
 }
 
-fn training(design: &Design, bw: &BandwidthReport, ar: &AllReduce) -> Option<TrainingTime> {
+fn training(
+    design: &Design,
+    bw: &BandwidthReport,
+    ar: &AllReduce,
+    shape: Option<&super::nccl::CommShape>,
+) -> Option<TrainingTime> {
     let t = design.params.training.as_ref()?;
     let mut peak_tflops = 0.0;
     for d in design.devices.values() {
@@ -622,7 +641,13 @@ fn training(design: &Design, bw: &BandwidthReport, ar: &AllReduce) -> Option<Tra
             ));
         }
     }
-    let allreduce = options.into_iter().fold(f64::INFINITY, f64::min);
+    let mut allreduce = options.into_iter().fold(f64::INFINITY, f64::min);
+    // NCCL's pick for the gradient buffer when the model applies (docs/analysis.md, "Training jobs").
+    if let Some(e) = shape.and_then(|s| s.pick(super::nccl::Collective::AllReduce, n, None))
+        && n > 0.0
+    {
+        allreduce = e.time_us * 1e-6;
+    }
     let allreduce = if allreduce.is_finite() {
         allreduce
     } else {

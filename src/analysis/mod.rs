@@ -13,6 +13,7 @@ pub mod finding;
 pub mod findings;
 pub mod format;
 pub mod latency;
+pub mod nccl;
 pub mod pattern;
 pub mod power;
 pub mod queueing;
