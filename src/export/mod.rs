@@ -6,11 +6,13 @@
 //! - `bom-csv`, `cabling-csv`: bill of materials and the cabling plan.
 //! - `slurm`, `slurm-yaml`: the scheduler's topology files.
 //! - `dot`, `json`: the fabric as a Graphviz graph and as nodes and links.
+//! - `nccl-expect`: the nccl-tests output the design should give (NCCL model), for acceptance runs.
 
 pub mod charts;
 pub mod graph;
 pub mod hostlist;
 pub mod html;
+pub mod nccl;
 pub mod png;
 pub mod slurm;
 pub mod svg;
@@ -41,11 +43,13 @@ pub enum Format {
     Dot,
     /// Nodes and links as JSON.
     Json,
+    /// Expected nccl-tests output (NCCL model), to compare with an acceptance run.
+    NcclExpect,
 }
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Html,
         Format::Svg,
         Format::Png,
@@ -55,6 +59,7 @@ impl Format {
         Format::SlurmYaml,
         Format::Dot,
         Format::Json,
+        Format::NcclExpect,
     ];
 
     /// The name used on the command line (`--format NAME`).
@@ -69,6 +74,7 @@ impl Format {
             Format::SlurmYaml => "slurm-yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::NcclExpect => "nccl-expect",
         }
     }
 
@@ -88,6 +94,7 @@ impl Format {
             Format::SlurmYaml => "yaml",
             Format::Dot => "dot",
             Format::Json => "json",
+            Format::NcclExpect => "txt",
         }
     }
 
@@ -98,6 +105,7 @@ impl Format {
             Format::BomCsv => "-bom",
             Format::CablingCsv => "-cabling",
             Format::Slurm | Format::SlurmYaml => "-topology",
+            Format::NcclExpect => "-nccl-expect",
             Format::Svg | Format::Png | Format::Dot | Format::Json => "",
         }
     }
@@ -114,6 +122,7 @@ impl Format {
             Format::SlurmYaml => "Slurm topology.yaml",
             Format::Dot => "Graphviz fabric (.dot)",
             Format::Json => "Nodes and links (.json)",
+            Format::NcclExpect => "Expected nccl-tests results (.txt)",
         }
     }
 
@@ -216,6 +225,7 @@ pub fn export(
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
+        Format::NcclExpect => Ok(nccl::expect(design, report).into_bytes()),
     }
 }
 
