@@ -14,6 +14,7 @@ pub mod findings;
 pub mod format;
 pub mod latency;
 pub mod nccl;
+pub mod parallel;
 pub mod pattern;
 pub mod power;
 pub mod queueing;

@@ -922,8 +922,8 @@ fn collectives_section(out: &mut String, r: &Report) {
     for row in &n.allreduce_sweep {
         let _ = writeln!(
             out,
-            r#"<tr><td class="n">{}</td><td>{}/{}</td><td class="n">{}</td><td class="n">{:.2}</td><td class="n">{:.2}</td></tr>"#,
-            format!("{} B", thousands(row.bytes, 0)),
+            r#"<tr><td class="n">{} B</td><td>{}/{}</td><td class="n">{}</td><td class="n">{:.2}</td><td class="n">{:.2}</td></tr>"#,
+            thousands(row.bytes, 0),
             row.algorithm.name(),
             row.protocol.name(),
             thousands(row.time_us, 2),
