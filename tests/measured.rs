@@ -282,6 +282,10 @@ fn table() -> (String, Vec<String>) {
          hardware latencies, the network post overhead by CPU maker); the fabric's own hops and cable lengths are \
          not added to them. Measurements span NCCL 2.16 to 2.2x, whose constants differ a little (2.28 raised the \
          NVLS-tree network latency from 14 to 20.9 us).\n\
+         - Medium sizes (1 to 256 MiB) are optimistic: the model reaches its peak bandwidth sooner than NCCL does \
+         (NVIDIA's sjeaugey, nccl-tests issue 212: \"256M is too small to reach peak bandwidth\"); on one H100 server \
+         it gives 341 GB/s busbw at 16 MiB where the Azure guide measured 234, 469 at 256 MiB against 423. \
+         These points are not in the table.\n\
          - Benchmarks driven by one process for all GPUs (`-g 8`, as the Azure guide runs) add launch time the \
          model does not hold: their small and medium sizes are not used here.\n\
          - NVLS on Blackwell is derived from Hopper's measured figure and NCCL's efficiency ratio; no Blackwell \
