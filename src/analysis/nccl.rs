@@ -1,10 +1,11 @@
 //! Collectives as NCCL runs them (docs/analysis.md, "Collectives as NCCL runs them"): per algorithm (ring, tree,
 //! NVLS, NVLS-tree, CollNet) and protocol (LL, LL128, Simple), the latency and bandwidth NCCL's own tuning model
-//! assigns (NVIDIA/nccl, `src/graph/tuning.cc`, `ncclTopoTuneModel` and `ncclTopoGetAlgoTime`), with the bandwidth
-//! taken from the drawn design (NVLink or PCIe inside a server, the sum of a server's cabled compute NICs across
-//! servers: NCCL runs one channel per rail and PXN keeps the rest on NVLink) times a per-medium efficiency with its
-//! source. The algorithm NCCL would pick is the fastest one enabled by default. Times in microseconds, bandwidths in
-//! GB/s, sizes in bytes; `busbw` is the bus bandwidth nccl-tests prints (doc/PERFORMANCE.md).
+//! assigns (NVIDIA/nccl, `src/graph/tuning.cc` at tag v2.27.3-1, `ncclTopoTuneModel` and `ncclTopoGetAlgoTime`),
+//! with the bandwidth taken from the drawn design (NVLink or PCIe inside a server, the sum of a server's cabled
+//! compute NICs across servers: NCCL runs one channel per rail and PXN keeps the rest on NVLink) times a per-medium
+//! efficiency with its source. The algorithm NCCL would pick is the fastest one enabled by default. Times in
+//! microseconds, bandwidths in GB/s, sizes in bytes; `busbw` is the bus bandwidth nccl-tests prints
+//! (doc/PERFORMANCE.md).
 
 use super::bandwidth::BandwidthReport;
 use super::format::round;
@@ -185,8 +186,9 @@ impl Arch {
     }
 }
 
-/// NCCL's base latency per algorithm and protocol, us (`baseLatencies`, rows Tree, Ring, CollNetDirect,
-/// CollNetChain, NVLS, NVLSTree).
+/// NCCL's base latency per algorithm and protocol, us (`baseLat` in `src/graph/tuning.cc` of NCCL 2.27, tag
+/// v2.27.3-1; rows Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree). The per-step tables below are the same
+/// release's `hwLat`; NCCL 2.28 raised the NVLS-tree network latency to 20.9 us.
 const BASE_LAT_US: [[f64; 3]; 6] = [
     [6.8, 14.0, 8.4],
     [6.6, 14.0, 8.4],
@@ -295,10 +297,10 @@ pub const NVLS_ALGBW_HOPPER: f64 = 275.0 / 450.0;
 /// The same for Blackwell, derived: Hopper's figure scaled by NCCL's NVLS efficiency, Blackwell over Hopper (0.74
 /// / 0.85, `nvlsEfficiency` in `src/graph/tuning.cc`). No published Blackwell measurement is in the validation.
 pub const NVLS_ALGBW_BLACKWELL: f64 = 275.0 / 450.0 * 0.74 / 0.85;
-/// Channels NCCL runs on an 8-GPU NVSwitch board (16 on DGX A100 and DGX H100: two per NIC rail, NCCL_DEBUG=INFO
-/// logs in NVIDIA/nccl issues 812 and 1368); PCIe-only servers get 4.
+/// Channels NCCL runs on an NVLink server: a planning value (two per NIC rail on an 8-rail board). It only scales
+/// NCCL's per-channel caps (LL128, tree), which are rarely the binding term at this count.
 pub const NVLINK_CHANNELS: f64 = 16.0;
-/// Channels on a PCIe-only server.
+/// Channels on a PCIe-only server (planning value).
 pub const PCIE_CHANNELS: f64 = 4.0;
 
 /// What the model needs to know about a design's GPUs and fabric.
