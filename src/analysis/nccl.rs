@@ -1112,6 +1112,30 @@ mod tests {
     }
 
     #[test]
+    fn broadcast_and_reduce_scatter_by_hand() {
+        // Broadcast, one DGX H100, Simple: algbw = bus = 370.8 GB/s (nccl-tests' factor 1); latency base 8.4 + 8
+        // ranks x 4.0 (NCCL charges the tree's Simple step for ring broadcast) = 40.4 us. LL: 6.6 + 8 x 0.6 = 11.4 us.
+        let s = dgx_h100(1);
+        let est = s.estimates(Collective::Broadcast, 1e9);
+        let simple = est.iter().find(|e| e.protocol == Proto::Simple).unwrap();
+        assert!(close(simple.latency_us, 40.4, 1e-12));
+        assert!(close(simple.time_us, 40.4 + 1e9 / 370_800.0, 1e-12));
+        assert!(close(simple.busbw_gbyte_s, simple.algbw_gbyte_s, 1e-12));
+        let ll = est.iter().find(|e| e.protocol == Proto::LL).unwrap();
+        assert!(close(ll.latency_us, 11.4, 1e-12));
+        // Reduce-scatter, two DGX A100: ring over 16 ranks, 15 steps of which 1 crosses the network; Simple latency
+        // 8.4 + 14 x max(3.4, 2 x 3) + 1 x 14 = 106.4 us (no plateau: that is all-reduce only); algbw 188 x 16/15.
+        let s = dgx_a100(2);
+        let rs = s
+            .estimates(Collective::ReduceScatter, 1e9)
+            .into_iter()
+            .find(|e| e.protocol == Proto::Simple)
+            .unwrap();
+        assert!(close(rs.latency_us, 106.4, 1e-12), "{}", rs.latency_us);
+        assert!(close(rs.peak_algbw_gbyte_s, 188.0 * 16.0 / 15.0, 1e-12));
+    }
+
+    #[test]
     fn collnet_only_with_sharp_and_never_by_default() {
         let mut s = dgx_h100(4);
         assert!(
