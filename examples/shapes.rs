@@ -169,8 +169,12 @@ fn main() {
             "connected" => racks_of_four(&catalog, (mb * 1e6 / 5_200.0) as usize, true),
             "giant-rack" => chain(&catalog, (mb * 1e6 / 205.0) as usize, 24, false),
             "deep" => chain(&catalog, (mb * 1e6 / 1_600.0) as usize, 1, true),
-            "superpod" => racksmith::samples::superpod_h100(&catalog, ((mb / 0.5) as usize).max(1))
-                .expect("superpod"),
+            "superpod" => {
+                // About 0.105 MB per scalable unit; the template takes 1-4 SU or multiples of 8.
+                let su = (mb / 0.105).round().max(1.0) as usize;
+                let su = if su <= 4 { su } else { su.div_ceil(8) * 8 };
+                racksmith::samples::superpod_h100(&catalog, su).expect("superpod")
+            }
             other => panic!("unknown shape {other}"),
         };
         let dir = tempfile::tempdir().expect("tempdir");

@@ -241,6 +241,12 @@ enum SizeWhat {
         /// Model FLOPs utilisation.
         #[arg(long, default_value_t = 0.4)]
         mfu: f64,
+        /// Tensor-parallel degree (default: the analysis chooses and says why).
+        #[arg(long)]
+        tp: Option<u32>,
+        /// Pipeline-parallel degree (default: the analysis chooses and says why).
+        #[arg(long)]
+        pp: Option<u32>,
         /// Where to write the design (one GPU model only).
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -665,6 +671,8 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
             days,
             gpu,
             mfu,
+            tp,
+            pp,
             output,
         } => {
             if output.is_some() && gpu.len() > 1 {
@@ -679,7 +687,26 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
                     gpu: g,
                     mfu,
                 };
-                out.push(sizing::training(&catalog, &need)?);
+                let mut sized = sizing::training(&catalog, &need)?;
+                if let Some(t) = sized.design.params.training.as_mut() {
+                    t.tensor_parallel = tp.unwrap_or(t.tensor_parallel);
+                    t.pipeline_parallel = pp.unwrap_or(t.pipeline_parallel);
+                }
+                // The parallel layout the job runs with, and why (docs/analysis.md, "Training jobs").
+                if let Some(p) = racksmith::analysis::analyze(&sized.design)
+                    .latency
+                    .training
+                    .and_then(|t| t.parallelism)
+                {
+                    sized.why.push((
+                        "parallelism".into(),
+                        format!(
+                            "TP {} x PP {} x DP {} ({})",
+                            p.tensor, p.pipeline, p.data, p.why
+                        ),
+                    ));
+                }
+                out.push(sized);
             }
             (out, output)
         }

@@ -41,6 +41,9 @@ pub struct LatencyReport {
     pub paths: Vec<PathLatency>,
     /// All-reduce over all GPUs.
     pub allreduce: AllReduce,
+    /// Collectives as NCCL runs them: every algorithm and protocol, NCCL's pick, the expected nccl-tests sweep
+    /// (None with fewer than two GPUs).
+    pub nccl: Option<super::nccl::NcclReport>,
     /// Serving latency at the request rate, when the design has a service level.
     pub serving: Option<ServingLatency>,
     /// Time to run the design's training job, when it has one.
@@ -102,9 +105,9 @@ pub struct AllReduce {
     pub alpha_inter_us: f64,
     /// beta between servers per GPU after link efficiency, GB/s.
     pub beta_inter_gbyte_s: f64,
-    /// One entry per algorithm.
+    /// Textbook alpha-beta forms (ring, tree, hierarchical) for comparison; not the headline.
     pub algorithms: Vec<AlgorithmTime>,
-    /// Fastest algorithm.
+    /// What NCCL would pick ("NVLS/Simple"; the fastest textbook form when the NCCL model has nothing to say).
     pub best: String,
     /// Its time, ms.
     pub best_ms: f64,
@@ -130,7 +133,8 @@ pub struct TrainingTime {
     pub peak_pflops: f64,
     /// Compute per step: 6 x parameters x batch tokens / (GPUs x peak x MFU), s.
     pub compute_s_per_step: f64,
-    /// Gradient all-reduce per step (fastest algorithm for parameters x gradient bytes), s.
+    /// Data-parallel gradient collective per step (NCCL's pick over the data-parallel group for parameters x
+    /// gradient bytes / (TP x PP); reduce-scatter plus all-gather with a sharded optimiser), s.
     pub allreduce_s_per_step: f64,
     /// The part of it not hidden behind compute, s.
     pub exposed_s_per_step: f64,
@@ -140,8 +144,24 @@ pub struct TrainingTime {
     pub days: f64,
     /// GPU-hours.
     pub gpu_hours: f64,
-    /// Share of each step spent waiting on the network.
+    /// Share of each step spent waiting on the network and the pipeline (with an end-to-end MFU: the share these
+    /// take inside the measured step, not added to it).
     pub communication_share: f64,
+    /// Tensor, pipeline, data and expert degrees, and why.
+    pub parallelism: Option<super::parallel::Parallelism>,
+    /// Tensor-parallel all-reduces per step, s.
+    pub tensor_s_per_step: f64,
+    /// Pipeline sends per step, s.
+    pub pipeline_s_per_step: f64,
+    /// Pipeline bubble per step: compute x (PP - 1) / microbatches, s.
+    pub bubble_s_per_step: f64,
+    /// Expert all-to-alls per step, s.
+    pub expert_s_per_step: f64,
+    /// One step, s: compute + bubble + tensor + pipeline + expert + exposed data-parallel with a compute-only MFU;
+    /// compute alone with an end-to-end MFU.
+    pub step_s: f64,
+    /// What the MFU covers.
+    pub mfu_scope: crate::model::MfuScope,
 }
 
 /// Serving latency at the design's request rate.
@@ -270,18 +290,29 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
     }
     let paths: Vec<PathLatency> = paths.into_iter().map(round_path).collect();
 
-    let allreduce = allreduce(design, bw, fabric.as_ref(), eff);
+    let mut allreduce = allreduce(design, bw, fabric.as_ref(), eff);
+    let shape = super::nccl::shape(design, topo, bw);
+    if let Some(e) = shape
+        .as_ref()
+        .and_then(|s| s.pick(super::nccl::Collective::AllReduce, allreduce.bytes, None))
+        && allreduce.bytes > 0.0
+    {
+        allreduce.best = format!("{}/{}", e.algorithm.name(), e.protocol.name());
+        allreduce.best_ms = round(e.time_us / 1e3, 4);
+    }
     let serving = serving(design, bw, &paths);
-    let training = training(design, bw, &allreduce);
+    let training = training(design, bw, &allreduce, shape.as_ref());
+    let nccl = shape.map(|s| super::nccl::report(s, allreduce.bytes));
     LatencyReport {
         message_bytes: msg,
         utilisation: rho,
         paths,
         allreduce,
+        nccl,
         serving,
         training,
         note: format!(
-            "Model estimates: alpha-beta collectives and M/M/1 queueing at {:.0}% utilisation{}, not measurements.",
+            "Model estimates: collectives by NCCL's tuning model and M/M/1 queueing at {:.0}% utilisation{}, not measurements.",
             rho * 100.0,
             if rho < 1.0 {
                 ""
@@ -577,7 +608,13 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
     })
 }
 
-fn training(design: &Design, bw: &BandwidthReport, ar: &AllReduce) -> Option<TrainingTime> {
+fn training(
+    design: &Design,
+    bw: &BandwidthReport,
+    ar: &AllReduce,
+    shape: Option<&super::nccl::CommShape>,
+) -> Option<TrainingTime> {
+    use super::parallel;
     let t = design.params.training.as_ref()?;
     let mut peak_tflops = 0.0;
     for d in design.devices.values() {
@@ -592,60 +629,81 @@ fn training(design: &Design, bw: &BandwidthReport, ar: &AllReduce) -> Option<Tra
         return None;
     }
     let compute = 6.0 * t.parameters * t.batch_tokens / rate;
-    // Gradient all-reduce with the same alpha-beta figures as the report's all-reduce, fastest algorithm.
-    let n = t.parameters * t.gradient_bytes_per_parameter;
     let p = bw.gpus as f64;
-    let nodes = ar.nodes as f64;
-    let (ai, bi, ae, be) = (
-        ar.alpha_intra_us * 1e-6,
-        ar.beta_intra_gbyte_s * 1e9,
-        ar.alpha_inter_us * 1e-6,
-        ar.beta_inter_gbyte_s * 1e9,
-    );
-    let mut options = Vec::new();
-    if nodes <= 1.0 {
-        if bi > 0.0 {
-            options.push(collectives::ring(p, n, ai, bi));
+    // Without the NCCL model (fewer than two GPUs, or no servers), pure data parallelism with the textbook ring.
+    let (layout, comm) = match shape {
+        Some(s) => {
+            let memory = super::bandwidth::main_gpu(design)
+                .and_then(|g| match design.parts.get(&g).map(|x| &x.kind) {
+                    Some(PartKind::Gpu(spec)) => Some(spec.memory_gb),
+                    _ => None,
+                })
+                .unwrap_or(0.0);
+            let job = parallel::Job {
+                parameters: t.parameters,
+                batch_tokens: t.batch_tokens,
+                gradient_bytes: t.gradient_bytes_per_parameter,
+                tensor: t.tensor_parallel,
+                pipeline: t.pipeline_parallel,
+                expert: t.expert_parallel,
+                microbatches: t.microbatches,
+                sharded: t.sharded_optimizer,
+                gpu_memory_gb: memory,
+            };
+            let l = parallel::layout(&job, s);
+            let c = parallel::step_comm(&job, s, &l);
+            (Some(l), c)
         }
-    } else if be > 0.0 {
-        let flat = if bi > 0.0 { be.min(bi) } else { be };
-        options.push(collectives::ring(p, n, ae, flat));
-        if bi > 0.0 && p / nodes > 1.0 {
-            options.push(collectives::hierarchical(
-                p / nodes,
-                nodes,
-                n,
-                ai,
-                bi,
-                ae,
-                be,
-            ));
+        None => {
+            let n = t.parameters * t.gradient_bytes_per_parameter;
+            let bi = ar.beta_intra_gbyte_s * 1e9;
+            let data_s = if p > 1.0 && bi > 0.0 {
+                collectives::ring(p, n, ar.alpha_intra_us * 1e-6, bi)
+            } else {
+                0.0
+            };
+            (
+                None,
+                parallel::StepComm {
+                    data_s,
+                    ..parallel::StepComm::default()
+                },
+            )
         }
-    }
-    let allreduce = options.into_iter().fold(f64::INFINITY, f64::min);
-    let allreduce = if allreduce.is_finite() {
-        allreduce
-    } else {
-        0.0
     };
-    let exposed = allreduce * (1.0 - t.overlap.clamp(0.0, 1.0));
+    let bubble = layout
+        .as_ref()
+        .map_or(0.0, |l| compute * parallel::bubble_share(l));
+    let exposed = comm.data_s * (1.0 - t.overlap.clamp(0.0, 1.0));
+    let waits = bubble + comm.tensor_s + comm.pipeline_s + comm.expert_s + exposed;
+    let step = match t.mfu_scope {
+        crate::model::MfuScope::ComputeOnly => compute + waits,
+        crate::model::MfuScope::EndToEnd => compute,
+    };
     let steps = (t.tokens / t.batch_tokens).ceil();
-    let seconds = steps * (compute + exposed);
+    let seconds = steps * step;
     Some(TrainingTime {
         peak_pflops: round(peak_tflops / 1000.0, 4),
         compute_s_per_step: round(compute, 6),
-        allreduce_s_per_step: round(allreduce, 6),
+        allreduce_s_per_step: round(comm.data_s, 6),
         exposed_s_per_step: round(exposed, 6),
         steps,
         days: round(seconds / 86_400.0, 4),
         gpu_hours: round(seconds / 3600.0 * p, 2),
         communication_share: round(
-            if compute + exposed > 0.0 {
-                exposed / (compute + exposed)
-            } else {
-                0.0
+            match t.mfu_scope {
+                crate::model::MfuScope::ComputeOnly if step > 0.0 => waits / step,
+                crate::model::MfuScope::EndToEnd if compute > 0.0 => (waits / compute).min(1.0),
+                _ => 0.0,
             },
             6,
         ),
+        parallelism: layout,
+        tensor_s_per_step: round(comm.tensor_s, 6),
+        pipeline_s_per_step: round(comm.pipeline_s, 6),
+        bubble_s_per_step: round(bubble, 6),
+        expert_s_per_step: round(comm.expert_s, 6),
+        step_s: round(step, 6),
+        mfu_scope: t.mfu_scope,
     })
 }

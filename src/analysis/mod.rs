@@ -13,6 +13,8 @@ pub mod finding;
 pub mod findings;
 pub mod format;
 pub mod latency;
+pub mod nccl;
+pub mod parallel;
 pub mod pattern;
 pub mod power;
 pub mod queueing;

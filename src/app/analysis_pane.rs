@@ -513,13 +513,19 @@ fn latency_ui(ui: &mut egui::Ui, r: &Report) {
 
             let a = &r.latency.allreduce;
             ui.label(format!(
-                "All-reduce of {:.0} MB over {} GPUs in {} nodes: best {} {:.2} ms",
+                "All-reduce of {:.0} MB over {} GPUs in {} nodes: NCCL would run {} in {:.2} ms",
                 a.bytes / 1e6,
                 a.ranks,
                 a.nodes,
                 a.best,
                 a.best_ms
             ))
+            .on_hover_text(
+                "NCCL's tuning model (src/graph/tuning.cc) on the design's NVLink and rails; docs/analysis.md, \
+                 \"Collectives as NCCL runs them\", and docs/validation.md",
+            );
+            nccl_plot(ui, r);
+            ui.label("Textbook alpha-beta forms, for comparison:")
             .on_hover_text(format!(
                 "alpha-beta model: ring 2(p-1)α + 2(p-1)/p·n/β; tree 2·log2(p)(α + n/β); hierarchical: intra reduce-scatter + inter ring of n/g + intra all-gather.\nα intra {:.1} µs, β intra {:.1} GB/s, α inter {:.1} µs, β inter {:.1} GB/s",
                 a.alpha_intra_us, a.beta_intra_gbyte_s, a.alpha_inter_us, a.beta_inter_gbyte_s
@@ -539,6 +545,31 @@ fn index_label(labels: &[String], v: f64) -> String {
         return String::new();
     }
     labels.get(v.round() as usize).cloned().unwrap_or_default()
+}
+
+/// The expected nccl-tests curve: bus bandwidth of NCCL's pick from 8 B to 16 GiB (the report's
+/// `latency.nccl.allreduce_sweep`, the same rows as the `nccl-expect` export).
+fn nccl_plot(ui: &mut egui::Ui, r: &Report) {
+    let Some(n) = &r.latency.nccl else {
+        return;
+    };
+    let points: Vec<[f64; 2]> = n
+        .allreduce_sweep
+        .iter()
+        .map(|row| [row.bytes.log10(), row.busbw_gbyte_s])
+        .collect();
+    Plot::new("nccl_sweep_plot")
+        .height(150.0)
+        .legend(Legend::default())
+        .allow_scroll(false)
+        .allow_zoom(false)
+        .allow_drag(false)
+        .x_axis_label("message size (bytes, log)")
+        .y_axis_label("busbw GB/s")
+        .x_axis_formatter(log_fmt)
+        .show(ui, |pu| {
+            pu.line(Line::new("expected all_reduce_perf busbw", points));
+        });
 }
 
 fn allreduce_plot(ui: &mut egui::Ui, r: &Report) {

@@ -15,12 +15,13 @@ use std::fmt::Write as _;
 pub const CABLING_ROWS_MAX: usize = 1500;
 
 /// The ids of the report's sections, in order. Tests check each is present.
-pub const SECTIONS: [&str; 12] = [
+pub const SECTIONS: [&str; 13] = [
     "summary",
     "findings",
     "racks",
     "fabric",
     "charts",
+    "collectives",
     "facility",
     "bom",
     "cabling",
@@ -850,6 +851,7 @@ pub fn report(
         figure(&mut out, &chart, "");
     }
     out.push_str("</section>\n");
+    collectives_section(&mut out, r);
     facility_section(&mut out, r);
     bom_section(&mut out, design, r);
     cabling_section(&mut out, design);
@@ -869,6 +871,68 @@ pub fn report(
     );
     out.push_str("</section>\n</body>\n</html>\n");
     Ok(out)
+}
+
+/// Collectives as NCCL runs them: NCCL's pick per collective at the design's size and the expected
+/// `all_reduce_perf` sweep (the `nccl-expect` export has every collective).
+fn collectives_section(out: &mut String, r: &Report) {
+    section_open(out, "collectives", "Collectives as NCCL runs them");
+    let Some(n) = &r.latency.nccl else {
+        out.push_str(
+            "<p>The design has fewer than two GPUs: no collective to run.</p></section>\n",
+        );
+        return;
+    };
+    let s = &n.shape;
+    let _ = writeln!(
+        out,
+        "<p>NCCL's tuning model on the drawn design: {} ranks on {} node(s), {} {:.1} GB/s per GPU per direction \
+         inside a node, rails {:.1} GB/s per node{}{}. Estimates, not measurements; the model and its check against \
+         published measurements are in docs/analysis.md and docs/validation.md.</p>",
+        s.ranks,
+        s.nodes,
+        if s.nvlink { "NVLink" } else { "PCIe" },
+        s.intra_line_gbyte_s,
+        s.net_line_gbyte_s_per_node,
+        if s.nvls { ", NVLink SHARP (NVLS)" } else { "" },
+        if s.sharp {
+            ", InfiniBand SHARP (CollNet, when enabled)"
+        } else {
+            ""
+        },
+    );
+    out.push_str("<table><thead><tr><th>Collective</th><th class=\"n\">Size</th><th>NCCL's pick</th><th class=\"n\">Time</th><th class=\"n\">algbw</th><th class=\"n\">busbw</th></tr></thead><tbody>\n");
+    for c in &n.collectives {
+        let Some(e) = c.picked.and_then(|i| c.estimates.get(i)) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            r#"<tr><td>{}</td><td class="n">{}</td><td>{}/{}</td><td class="n">{} us</td><td class="n">{:.2} GB/s</td><td class="n">{:.2} GB/s</td></tr>"#,
+            c.collective.name(),
+            bytes(c.bytes),
+            e.algorithm.name(),
+            e.protocol.name(),
+            thousands(e.time_us, 2),
+            e.algbw_gbyte_s,
+            e.busbw_gbyte_s
+        );
+    }
+    out.push_str("</tbody></table>\n<h3>Expected all_reduce_perf -b 8 -e 16G -f 2</h3>\n");
+    out.push_str("<table><thead><tr><th class=\"n\">Size</th><th>Algorithm</th><th class=\"n\">Time (us)</th><th class=\"n\">algbw (GB/s)</th><th class=\"n\">busbw (GB/s)</th></tr></thead><tbody>\n");
+    for row in &n.allreduce_sweep {
+        let _ = writeln!(
+            out,
+            r#"<tr><td class="n">{} B</td><td>{}/{}</td><td class="n">{}</td><td class="n">{:.2}</td><td class="n">{:.2}</td></tr>"#,
+            thousands(row.bytes, 0),
+            row.algorithm.name(),
+            row.protocol.name(),
+            thousands(row.time_us, 2),
+            row.algbw_gbyte_s,
+            row.busbw_gbyte_s
+        );
+    }
+    out.push_str("</tbody></table>\n</section>\n");
 }
 
 fn section_table_patterns(out: &mut String, r: &Report) {

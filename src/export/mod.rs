@@ -6,6 +6,7 @@
 //! - `bom-csv`, `cabling-csv`: bill of materials and the cabling plan.
 //! - `slurm`, `slurm-yaml`: the scheduler's topology files.
 //! - `dot`, `json`: the fabric as a Graphviz graph and as nodes and links.
+//! - `nccl-expect`: the nccl-tests output the design should give (NCCL model), for acceptance runs.
 
 pub mod charts;
 pub mod drawio;
@@ -13,6 +14,7 @@ pub mod escape;
 pub mod graph;
 pub mod hostlist;
 pub mod html;
+pub mod nccl;
 pub mod netbox;
 pub mod png;
 pub mod slurm;
@@ -48,11 +50,13 @@ pub enum Format {
     Drawio,
     /// NetBox bulk-import files (a folder: sites, racks, manufacturers, device types, roles, devices, cables).
     Netbox,
+    /// Expected nccl-tests output (NCCL model), to compare with an acceptance run.
+    NcclExpect,
 }
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 12] = [
         Format::Html,
         Format::Svg,
         Format::Png,
@@ -64,6 +68,7 @@ impl Format {
         Format::Json,
         Format::Drawio,
         Format::Netbox,
+        Format::NcclExpect,
     ];
 
     /// The name used on the command line (`--format NAME`).
@@ -80,6 +85,7 @@ impl Format {
             Format::Json => "json",
             Format::Drawio => "drawio",
             Format::Netbox => "netbox",
+            Format::NcclExpect => "nccl-expect",
         }
     }
 
@@ -101,6 +107,7 @@ impl Format {
             Format::Json => "json",
             Format::Drawio => "drawio",
             Format::Netbox => "netbox",
+            Format::NcclExpect => "txt",
         }
     }
 
@@ -113,6 +120,7 @@ impl Format {
             Format::Slurm | Format::SlurmYaml => "-topology",
             Format::Svg | Format::Png | Format::Dot | Format::Json | Format::Drawio => "",
             Format::Netbox => "-netbox",
+            Format::NcclExpect => "-nccl-expect",
         }
     }
 
@@ -130,6 +138,7 @@ impl Format {
             Format::Json => "Nodes and links (.json)",
             Format::Drawio => "draw.io diagram (.drawio)",
             Format::Netbox => "NetBox bulk import (folder of .csv/.yaml)",
+            Format::NcclExpect => "Expected nccl-tests results (.txt)",
         }
     }
 
@@ -238,6 +247,7 @@ pub fn export(
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
+        Format::NcclExpect => Ok(nccl::expect(design, report).into_bytes()),
         Format::Drawio => Ok(drawio::drawio(design).into_bytes()),
         // One stream for standard output: each file after a `==> NAME <==` line, as `head` prints several files.
         Format::Netbox => {

@@ -13,7 +13,7 @@ pub mod text;
 pub(crate) use grouped::{grouped, sorted_by};
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
-pub use params::{Params, Serving, Spares, Traffic, Training};
+pub use params::{MfuScope, Params, Serving, Spares, Traffic, Training};
 pub use ports::{PortInfo, PortRef, PortRole, PortSpec};
 pub use scenario::Scenario;
 

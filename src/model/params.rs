@@ -192,6 +192,30 @@ pub struct Training {
     pub gradient_bytes_per_parameter: f64,
     /// Share of the gradient all-reduce hidden behind compute (0-1).
     pub overlap: f64,
+    /// Tensor-parallel degree (inside the NVLink domain); 0 lets the analysis choose and say why.
+    pub tensor_parallel: u32,
+    /// Pipeline-parallel degree; 0 lets the analysis choose.
+    pub pipeline_parallel: u32,
+    /// Expert-parallel degree for a mixture-of-experts model (1: dense).
+    pub expert_parallel: u32,
+    /// Microbatches per step in the pipeline; 0: four per pipeline stage.
+    pub microbatches: u32,
+    /// Optimiser state sharded over the data-parallel group (ZeRO / FSDP): gradients are reduce-scattered and
+    /// weights all-gathered instead of one all-reduce.
+    pub sharded_optimizer: bool,
+    /// What `mfu` measures: the whole step (communication inside, as published MFU figures are) or compute only
+    /// (communication added on top). Never both.
+    pub mfu_scope: MfuScope,
+}
+
+/// What a training job's MFU figure covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum MfuScope {
+    /// Compute only: the step is compute plus the communication and pipeline bubble not hidden behind it.
+    #[default]
+    ComputeOnly,
+    /// Measured end to end: the step is 6 N B / (peak x MFU); communication is reported, not added.
+    EndToEnd,
 }
 
 impl Default for Training {
@@ -203,6 +227,12 @@ impl Default for Training {
             mfu: 0.4,
             gradient_bytes_per_parameter: 2.0,
             overlap: 0.5,
+            tensor_parallel: 0,
+            pipeline_parallel: 0,
+            expert_parallel: 1,
+            microbatches: 0,
+            sharded_optimizer: false,
+            mfu_scope: MfuScope::ComputeOnly,
         }
     }
 }

@@ -338,6 +338,24 @@ pub struct NvLinkDomainSpec {
     pub switch_latency_ns: f64,
     /// GPUs per NVLink island (8 for an HGX board, 2 for bridged PCIe pairs).
     pub island_size: u8,
+    /// The NVSwitches reduce in the switch (NVLink SHARP, NVSwitch gen3 and later), so NCCL can run its NVLS
+    /// algorithms. Absent in older files: false.
+    pub nvls: bool,
+}
+
+/// The host CPU's maker, which sets NCCL's network post overhead (`getNetOverhead` in NVIDIA/nccl
+/// `src/graph/tuning.cc`: 1 us Intel, 2 us AMD) and its LL bandwidth cap across nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum CpuVendor {
+    /// Not stated: NCCL's default (as Intel).
+    #[default]
+    Unknown,
+    /// Intel Xeon.
+    Intel,
+    /// AMD EPYC.
+    Amd,
+    /// Arm (NVIDIA Grace).
+    Arm,
 }
 
 /// Server figures.
@@ -357,6 +375,9 @@ pub struct ServerSpec {
     pub nic_slots: Vec<NicSlotSpec>,
     /// NVLink domain, if the board has one.
     pub nvlink: Option<NvLinkDomainSpec>,
+    /// Host CPU maker, which sets NCCL's network post overhead (1 us Intel, 2 us AMD). Absent in older files:
+    /// Unknown (treated as NCCL's default).
+    pub cpu_vendor: CpuVendor,
     /// GPU part installed in every GPU slot when the server is added (integrated systems such as DGX).
     pub default_gpu: Option<PartId>,
     /// NIC part per slot role installed when the server is added (written `{"Compute": "cx7-ndr"}`).
@@ -460,6 +481,9 @@ pub struct SwitchSpec {
     pub uplink_ports: u16,
     /// Rate per uplink port, Gb/s.
     pub uplink_gbps: f64,
+    /// The switch reduces in the network (InfiniBand SHARP), so NCCL can run CollNet with the SHARP plugin.
+    /// Absent in older files: false.
+    pub sharp: bool,
 }
 
 impl Default for SwitchSpec {
@@ -472,6 +496,7 @@ impl Default for SwitchSpec {
             cut_through: true,
             uplink_ports: 0,
             uplink_gbps: 0.0,
+            sharp: false,
         }
     }
 }

@@ -1,0 +1,1161 @@
+//! Collectives as NCCL runs them (docs/analysis.md, "Collectives as NCCL runs them"): per algorithm (ring, tree,
+//! NVLS, NVLS-tree, CollNet) and protocol (LL, LL128, Simple), the latency and bandwidth NCCL's own tuning model
+//! assigns (NVIDIA/nccl, `src/graph/tuning.cc` at tag v2.27.3-1, `ncclTopoTuneModel` and `ncclTopoGetAlgoTime`),
+//! with the bandwidth taken from the drawn design (NVLink or PCIe inside a server, the sum of a server's cabled
+//! compute NICs across servers: NCCL runs one channel per rail and PXN keeps the rest on NVLink) times a per-medium
+//! efficiency with its source. The algorithm NCCL would pick is the fastest one enabled by default. Times in
+//! microseconds, bandwidths in GB/s, sizes in bytes; `busbw` is the bus bandwidth nccl-tests prints
+//! (doc/PERFORMANCE.md).
+
+use super::bandwidth::BandwidthReport;
+use super::format::round;
+pub use crate::model::part::CpuVendor;
+use crate::model::part::PartKind;
+use crate::model::{Design, Protocol};
+use crate::topology::Topology;
+use serde::Serialize;
+
+/// The collectives the model covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Collective {
+    /// All-reduce (`all_reduce_perf`).
+    AllReduce,
+    /// All-gather (`all_gather_perf`).
+    AllGather,
+    /// Reduce-scatter (`reduce_scatter_perf`).
+    ReduceScatter,
+    /// All-to-all (`alltoall_perf`).
+    AllToAll,
+    /// Broadcast (`broadcast_perf`).
+    Broadcast,
+}
+
+impl Collective {
+    /// Every collective, in report order.
+    pub const ALL: [Collective; 5] = [
+        Collective::AllReduce,
+        Collective::AllGather,
+        Collective::ReduceScatter,
+        Collective::AllToAll,
+        Collective::Broadcast,
+    ];
+
+    /// Name as nccl-tests and the report write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Collective::AllReduce => "all-reduce",
+            Collective::AllGather => "all-gather",
+            Collective::ReduceScatter => "reduce-scatter",
+            Collective::AllToAll => "all-to-all",
+            Collective::Broadcast => "broadcast",
+        }
+    }
+
+    /// nccl-tests' bus bandwidth factor for p ranks (doc/PERFORMANCE.md): 2(p-1)/p for all-reduce, (p-1)/p for
+    /// all-gather, reduce-scatter and all-to-all, 1 for broadcast.
+    pub fn bus_factor(self, p: f64) -> f64 {
+        if p <= 1.0 {
+            return 1.0;
+        }
+        match self {
+            Collective::AllReduce => 2.0 * (p - 1.0) / p,
+            Collective::AllGather | Collective::ReduceScatter | Collective::AllToAll => {
+                (p - 1.0) / p
+            }
+            Collective::Broadcast => 1.0,
+        }
+    }
+}
+
+/// NCCL's algorithms (`NCCL_ALGO`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Algorithm {
+    /// Ring: one ring per channel, each channel on its own NIC rail.
+    Ring,
+    /// Pipelined double binary tree across nodes, chain inside each node.
+    Tree,
+    /// NVLink SHARP: the NVSwitch reduces (NVSwitch gen3 and later).
+    Nvls,
+    /// NVLS inside each node, a tree across nodes.
+    NvlsTree,
+    /// InfiniBand SHARP, every GPU to its NIC (CollNet Direct).
+    CollNetDirect,
+    /// InfiniBand SHARP, a chain inside the node (CollNet Chain).
+    CollNetChain,
+    /// Point-to-point sends and receives (all-to-all).
+    P2p,
+}
+
+impl Algorithm {
+    /// Name as `NCCL_ALGO` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Ring => "Ring",
+            Algorithm::Tree => "Tree",
+            Algorithm::Nvls => "NVLS",
+            Algorithm::NvlsTree => "NVLSTree",
+            Algorithm::CollNetDirect => "CollnetDirect",
+            Algorithm::CollNetChain => "CollnetChain",
+            Algorithm::P2p => "P2P",
+        }
+    }
+
+    /// Parses `NCCL_ALGO` names (case-insensitive).
+    pub fn parse(s: &str) -> Option<Algorithm> {
+        [
+            Algorithm::Ring,
+            Algorithm::Tree,
+            Algorithm::Nvls,
+            Algorithm::NvlsTree,
+            Algorithm::CollNetDirect,
+            Algorithm::CollNetChain,
+            Algorithm::P2p,
+        ]
+        .into_iter()
+        .find(|a| a.name().eq_ignore_ascii_case(s))
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Algorithm::Tree => 0,
+            Algorithm::Ring | Algorithm::P2p => 1,
+            Algorithm::CollNetDirect => 2,
+            Algorithm::CollNetChain => 3,
+            Algorithm::Nvls => 4,
+            Algorithm::NvlsTree => 5,
+        }
+    }
+}
+
+/// NCCL's protocols (`NCCL_PROTO`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Proto {
+    /// Low latency: 8-byte stores with a flag, half the bandwidth.
+    LL,
+    /// 128-byte lines with a flag: most of the bandwidth at low latency (NVLink only by default).
+    LL128,
+    /// Plain copies with fences: full bandwidth, highest latency.
+    Simple,
+}
+
+impl Proto {
+    /// Every protocol.
+    pub const ALL: [Proto; 3] = [Proto::LL, Proto::LL128, Proto::Simple];
+
+    fn index(self) -> usize {
+        match self {
+            Proto::LL => 0,
+            Proto::LL128 => 1,
+            Proto::Simple => 2,
+        }
+    }
+
+    /// Name as `NCCL_PROTO` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Proto::LL => "LL",
+            Proto::LL128 => "LL128",
+            Proto::Simple => "Simple",
+        }
+    }
+}
+
+/// GPU generation, which picks NCCL's per-generation constants (compute capability 7.x, 8.x, 9.x, 10.x).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Arch {
+    /// Volta and Turing (and anything older).
+    Volta,
+    /// Ampere and Ada.
+    Ampere,
+    /// Hopper.
+    Hopper,
+    /// Blackwell.
+    Blackwell,
+}
+
+impl Arch {
+    fn index(self) -> usize {
+        match self {
+            Arch::Volta => 0,
+            Arch::Ampere => 1,
+            Arch::Hopper => 2,
+            Arch::Blackwell => 3,
+        }
+    }
+}
+
+/// NCCL's base latency per algorithm and protocol, us (`baseLat` in `src/graph/tuning.cc` of NCCL 2.27, tag
+/// v2.27.3-1; rows Tree, Ring, CollNetDirect, CollNetChain, NVLS, NVLSTree). The per-step tables below are the same
+/// release's `hwLat`; NCCL 2.28 raised the NVLS-tree network latency to 20.9 us.
+const BASE_LAT_US: [[f64; 3]; 6] = [
+    [6.8, 14.0, 8.4],
+    [6.6, 14.0, 8.4],
+    [0.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0],
+];
+/// NCCL's per-step hardware latency over NVLink, us (`hwLatencies[NCCL_HW_NVLINK]`).
+const NVLINK_LAT_US: [[f64; 3]; 6] = [
+    [0.6, 1.25, 4.0],
+    [0.6, 1.9, 3.4],
+    [0.0, 0.0, 3.7],
+    [0.0, 0.0, 2.8],
+    [0.0, 0.0, 25.0],
+    [0.0, 0.0, 25.0],
+];
+/// The same over PCIe (`hwLatencies[NCCL_HW_PCI]`).
+const PCI_LAT_US: [[f64; 3]; 6] = [
+    [1.0, 1.9, 4.0],
+    [1.0, 2.5, 5.7],
+    [0.0, 0.0, 3.7],
+    [0.0, 0.0, 2.8],
+    [0.0, 0.0, 0.0],
+    [0.0, 0.0, 0.0],
+];
+/// The same over the network (`hwLatencies[NCCL_HW_NET]`).
+const NET_LAT_US: [[f64; 3]; 6] = [
+    [5.0, 8.5, 14.0],
+    [2.7, 4.0, 14.0],
+    [0.0, 0.0, 31.0],
+    [0.0, 0.0, 30.0],
+    [0.0, 0.0, 18.0],
+    [0.0, 0.0, 14.0],
+];
+/// LL bandwidth cap, GB/s (`llMaxBws`): rows Volta/Intel, Ampere/AMD, Hopper, Blackwell; columns 1, 2, more nodes.
+const LL_MAX_BW: [[f64; 3]; 4] = [
+    [39.0, 39.0, 20.4],
+    [87.7, 22.5, 19.0],
+    [141.0, 45.0, 35.0],
+    [282.0, 90.0, 70.0],
+];
+/// Per-channel LL128 ring cap, GB/s (`perChMaxRingLL128Bws`), by generation and node count.
+const RING_LL128_BW: [[f64; 3]; 4] = [
+    [20.0, 20.0, 20.0],
+    [20.0, 20.0, 20.0],
+    [36.7, 36.7, 36.7],
+    [40.0, 40.0, 40.0],
+];
+/// Per-channel LL128 tree cap, GB/s (`perChMaxTreeLL128Bws`).
+const TREE_LL128_BW: [[f64; 3]; 4] = [
+    [20.0, 20.0, 20.0],
+    [20.0, 20.0, 20.0],
+    [36.7, 36.7, 29.0],
+    [55.6, 31.67, 20.0],
+];
+/// Per-channel tree cap, GB/s (`perChMaxTreeBws`).
+const TREE_BW: [[f64; 3]; 4] = [
+    [26.5, 18.5, 10.0],
+    [24.0, 23.6, 17.8],
+    [38.7, 41.4, 36.0],
+    [70.0, 42.8, 24.0],
+];
+/// NCCL's correction of the tree's bandwidth at medium sizes (`treeCorrectionFactor`), by protocol and
+/// log2(bytes / 64).
+const TREE_CORRECTION: [[f64; 23]; 3] = [
+    [
+        1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.7, 0.7, 0.7, 0.7, 0.6, 0.5, 0.4, 0.4, 0.5, 0.6, 0.7, 0.8,
+        0.9, 1.0, 1.0, 1.0, 1.0,
+    ],
+    [
+        1.0, 1.0, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8, 0.8, 0.7, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.8, 0.9,
+        0.9, 0.9, 0.9, 1.0, 1.0,
+    ],
+    [
+        0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.9, 0.8, 0.7, 0.6, 0.6, 0.5, 0.5, 0.5, 0.5, 0.6, 0.7, 0.8,
+        0.7, 0.7, 0.8, 0.9, 0.9,
+    ],
+];
+
+/// NVLink efficiency by generation: NCCL's own per-link bandwidth over the line rate (NVIDIA/nccl
+/// `src/graph/topo.h`: SM80_NVLINK_BW 20.0, SM90_NVLINK_BW 20.6, SM100_NVLINK_BW 40.1 GB/s per link, against 25, 25
+/// and 50 GB/s per link per direction): 0.80 (NVLink 3), 0.824 (NVLink 4), 0.802 (NVLink 5). NVIDIA's sjeaugey
+/// (NVIDIA/nccl-tests issue 212): "with the protocol overhead (~20%) NCCL can get an effective NVLink bandwidth of
+/// 370GB/s" of 450.
+pub fn nvlink_efficiency(generation: u8) -> f64 {
+    match generation {
+        3 => 20.0 / 25.0,
+        4 => 20.6 / 25.0,
+        5 => 40.1 / 50.0,
+        _ => 0.8,
+    }
+}
+
+/// PCIe efficiency: NCCL's PCI_BW (12 GB/s for Gen3 x16, `src/graph/topo.h`) over the 15.75 GB/s line rate.
+pub const PCIE_EFFICIENCY: f64 = 12.0 / 15.75;
+/// Network efficiency per NIC, InfiniBand: NVIDIA's AddyLaddy, "For NDR @ 400Gbps you should see 46-48GB/s per NIC"
+/// (NVIDIA/nccl-tests issue 290), 47 / 50.
+pub const IB_EFFICIENCY: f64 = 47.0 / 50.0;
+/// Network efficiency per NIC, RoCE: the same figure; ring all-reduce at 190 GB/s over four 400G RoCE NICs (200
+/// GB/s) in NVIDIA/nccl issue 1368 is 0.95, so RoCE is not planned lower.
+pub const ROCE_EFFICIENCY: f64 = 47.0 / 50.0;
+/// NVLS all-reduce algorithm bandwidth over the NVLink line rate, Hopper: "on 8 GPUs, you should reach a peak busBw
+/// of ~480GB/s (algbw ~275GB/s)" on 450 GB/s NVLink (NVIDIA's sjeaugey, NVIDIA/nccl-tests issue 212): 275 / 450.
+pub const NVLS_ALGBW_HOPPER: f64 = 275.0 / 450.0;
+/// The same for Blackwell, derived: Hopper's figure scaled by NCCL's NVLS efficiency, Blackwell over Hopper (0.74
+/// / 0.85, `nvlsEfficiency` in `src/graph/tuning.cc`). No published Blackwell measurement is in the validation.
+pub const NVLS_ALGBW_BLACKWELL: f64 = 275.0 / 450.0 * 0.74 / 0.85;
+/// Channels NCCL runs on an NVLink server: a planning value (two per NIC rail on an 8-rail board). It only scales
+/// NCCL's per-channel caps (LL128, tree), which are rarely the binding term at this count.
+pub const NVLINK_CHANNELS: f64 = 16.0;
+/// Channels on a PCIe-only server (planning value).
+pub const PCIE_CHANNELS: f64 = 4.0;
+
+/// What the model needs to know about a design's GPUs and fabric.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CommShape {
+    /// GPUs (ranks).
+    pub ranks: usize,
+    /// Servers holding them.
+    pub nodes: usize,
+    /// GPU generation.
+    pub arch: Arch,
+    /// Whether GPUs inside a server talk over NVLink (else PCIe).
+    pub nvlink: bool,
+    /// GPU-to-GPU line rate per GPU per direction inside a server, GB/s.
+    pub intra_line_gbyte_s: f64,
+    /// Efficiency NCCL reaches on it.
+    pub intra_efficiency: f64,
+    /// Network line rate per server per direction that the all-reduce's rails can use, GB/s: the sum of its cabled
+    /// compute NICs, or less when the PCIe tree or the routed fabric carries less.
+    pub net_line_gbyte_s_per_node: f64,
+    /// Network line rate per GPU per direction for all-to-all traffic as routed over the fabric, GB/s.
+    pub a2a_line_gbyte_s_per_gpu: f64,
+    /// Efficiency per NIC.
+    pub net_efficiency: f64,
+    /// Whether the NVSwitches reduce (NVLink SHARP).
+    pub nvls: bool,
+    /// Whether every compute switch reduces in the network (InfiniBand SHARP).
+    pub sharp: bool,
+    /// Host CPU.
+    pub cpu: CpuVendor,
+}
+
+/// One algorithm and protocol for one collective at one size.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Algorithm.
+    pub algorithm: Algorithm,
+    /// Protocol.
+    pub protocol: Proto,
+    /// Latency term, us.
+    pub latency_us: f64,
+    /// Algorithm bandwidth at large sizes (the bandwidth term's rate), GB/s.
+    pub peak_algbw_gbyte_s: f64,
+    /// Time, us.
+    pub time_us: f64,
+    /// n / time, GB/s.
+    pub algbw_gbyte_s: f64,
+    /// algbw x nccl-tests' bus factor, GB/s.
+    pub busbw_gbyte_s: f64,
+    /// Whether NCCL runs it by default (CollNet needs NCCL_COLLNET_ENABLE=1 and the SHARP plugin).
+    pub default_enabled: bool,
+}
+
+impl CommShape {
+    fn ppn(&self) -> f64 {
+        self.ranks as f64 / self.nodes.max(1) as f64
+    }
+
+    /// Index into NCCL's per-node-count tables: 1, 2, more nodes.
+    fn node_index(&self) -> usize {
+        self.nodes.clamp(1, 3) - 1
+    }
+
+    fn channels(&self) -> f64 {
+        if self.nvlink {
+            NVLINK_CHANNELS
+        } else {
+            PCIE_CHANNELS
+        }
+    }
+
+    /// Bus bandwidth a ring reaches inside a server, GB/s.
+    pub fn intra_bus_gbyte_s(&self) -> f64 {
+        self.intra_line_gbyte_s * self.intra_efficiency
+    }
+
+    /// Bus bandwidth the rails of one server carry, GB/s.
+    pub fn net_bus_gbyte_s(&self) -> f64 {
+        self.net_line_gbyte_s_per_node * self.net_efficiency
+    }
+
+    /// NCCL's LL bandwidth cap: by GPU generation in one node, by CPU across nodes.
+    fn ll_max(&self) -> f64 {
+        let row = if self.nodes <= 1 {
+            self.arch.index()
+        } else if self.cpu == CpuVendor::Amd {
+            1
+        } else {
+            0
+        };
+        LL_MAX_BW[row][self.node_index()]
+    }
+
+    /// NCCL's network post overhead, us (`getNetOverhead`).
+    fn net_overhead_us(&self) -> f64 {
+        if self.cpu == CpuVendor::Amd { 2.0 } else { 1.0 }
+    }
+
+    /// Ring bus bandwidth before the protocol: inside one server the NVLink (or PCIe) ring; across servers the
+    /// smaller of that and the server's rails (one channel per rail; each ring crosses the network 2(N-1) times
+    /// and otherwise stays on NVLink).
+    fn ring_bus(&self) -> f64 {
+        let intra = if self.ppn() > 1.0 {
+            self.intra_bus_gbyte_s()
+        } else {
+            f64::INFINITY
+        };
+        let bw = if self.nodes <= 1 {
+            intra
+        } else {
+            intra.min(self.net_bus_gbyte_s())
+        };
+        if bw.is_finite() { bw } else { 0.0 }
+    }
+
+    /// NVLS all-reduce algorithm bandwidth inside a server, GB/s.
+    fn nvls_algbw(&self) -> f64 {
+        let k = match self.arch {
+            Arch::Blackwell => NVLS_ALGBW_BLACKWELL,
+            Arch::Hopper => NVLS_ALGBW_HOPPER,
+            _ => 0.0,
+        };
+        self.intra_line_gbyte_s * k
+    }
+
+    /// Bus bandwidth (NCCL's, before the algbw ratio) and the algbw ratio, or None when the combination does not
+    /// run. Follows `ncclTopoTuneModel`'s refinements.
+    fn bandwidth(&self, coll: Collective, a: Algorithm, p: Proto) -> Option<(f64, bool)> {
+        let ranks = self.ranks as f64;
+        if self.ranks <= 1 {
+            return None;
+        }
+        let multi = self.nodes > 1;
+        let nch = self.channels();
+        let g = self.arch.index();
+        let ni = self.node_index();
+        let simple_only = matches!(
+            a,
+            Algorithm::Nvls
+                | Algorithm::NvlsTree
+                | Algorithm::CollNetDirect
+                | Algorithm::CollNetChain
+        );
+        if simple_only && p != Proto::Simple {
+            return None;
+        }
+        // LL128 runs by default over NVLink only (`pEnable &= typeIntra <= PATH_NVB`).
+        if p == Proto::LL128 && !self.nvlink {
+            return None;
+        }
+        let ppn = self.ppn();
+        let algbw = match (coll, a) {
+            (Collective::AllToAll, Algorithm::P2p) => {
+                // Each GPU sends (p-1)/p of its buffer: (ppn-1)/p over NVLink, (p-ppn)/p over the network, at once.
+                if p != Proto::Simple {
+                    return None;
+                }
+                let intra = if ppn > 1.0 {
+                    self.intra_bus_gbyte_s() * ranks / (ppn - 1.0)
+                } else {
+                    f64::INFINITY
+                };
+                let net = if multi && ranks > ppn {
+                    self.a2a_line_gbyte_s_per_gpu * self.net_efficiency * ranks / (ranks - ppn)
+                } else {
+                    f64::INFINITY
+                };
+                let bw = intra.min(net);
+                return bw.is_finite().then_some((bw, true));
+            }
+            (Collective::AllToAll, _) | (_, Algorithm::P2p) => return None,
+            (_, Algorithm::Ring) => {
+                let mut bus = self.ring_bus();
+                match p {
+                    Proto::LL => bus = self.ll_max().min(bus * 0.5),
+                    Proto::LL128 => bus = (bus * 0.92).min(nch * RING_LL128_BW[g][ni]),
+                    Proto::Simple => {}
+                }
+                let nsteps = match coll {
+                    Collective::AllReduce => 2.0 * (ranks - 1.0),
+                    Collective::AllGather | Collective::ReduceScatter => ranks - 1.0,
+                    _ => ranks,
+                };
+                // NCCL's ratio nRanks / nsteps; broadcast moves the whole buffer once round the ring.
+                match coll {
+                    Collective::Broadcast => bus,
+                    _ => bus * ranks / nsteps,
+                }
+            }
+            (Collective::AllReduce, Algorithm::Tree) => {
+                // Two nodes: the trees send half as much over the network as over NVLink (NVIDIA's sjeaugey, NCCL
+                // issue 946), so the network term doubles.
+                let intra = if ppn > 1.0 {
+                    self.intra_bus_gbyte_s()
+                } else {
+                    f64::INFINITY
+                };
+                let net = match self.nodes {
+                    1 => f64::INFINITY,
+                    2 => 2.0 * self.net_bus_gbyte_s(),
+                    _ => self.net_bus_gbyte_s(),
+                };
+                let mut bus = intra.min(net);
+                if !bus.is_finite() {
+                    return None;
+                }
+                bus = (bus * 0.92).min(nch * TREE_BW[g][ni]);
+                match p {
+                    Proto::LL => bus = (bus / 3.8).min(self.ll_max()),
+                    Proto::LL128 => {
+                        let f = if multi { 120.0 / 128.0 } else { 7.0 / 9.0 };
+                        bus = (bus * f).min(nch * TREE_LL128_BW[g][ni]);
+                    }
+                    Proto::Simple => {}
+                }
+                // Across nodes NCCL searches the tree with the TREE pattern and discounts it (`busBw *= .85`).
+                if multi {
+                    bus *= 0.85;
+                }
+                bus * 0.5
+            }
+            (_, Algorithm::Tree) => return None,
+            (Collective::AllReduce, Algorithm::Nvls) => {
+                if !self.nvls || ppn < 2.0 {
+                    return None;
+                }
+                let nvls = self.nvls_algbw();
+                if !multi {
+                    nvls
+                } else if self.sharp {
+                    // NVLS with InfiniBand SHARP across nodes (CollNet must be enabled): one reduced copy leaves
+                    // each server.
+                    return Some((nvls.min(self.net_bus_gbyte_s() * 0.9), false));
+                } else {
+                    return None;
+                }
+            }
+            (_, Algorithm::Nvls) => return None,
+            (Collective::AllReduce, Algorithm::NvlsTree) => {
+                if !self.nvls || !multi || ppn < 2.0 {
+                    return None;
+                }
+                // NVLS inside the node, a tree of nodes across: bus bandwidth min(NVLS, rails (x2 on two nodes)).
+                let rails = self.net_bus_gbyte_s() * if self.nodes == 2 { 2.0 } else { 1.0 };
+                let bus = (self.nvls_algbw() * 2.0 * (ranks - 1.0) / ranks).min(rails);
+                bus * ranks / (2.0 * (ranks - 1.0))
+            }
+            (_, Algorithm::NvlsTree) => return None,
+            (Collective::AllReduce, Algorithm::CollNetDirect | Algorithm::CollNetChain) => {
+                if !self.sharp || !multi {
+                    return None;
+                }
+                if a == Algorithm::CollNetDirect && !self.nvlink {
+                    // CollNet Direct needs NVSwitch (`nvsCount == 0` disables it).
+                    return None;
+                }
+                // The switches reduce: each server sends its reduced buffer once (algbw bound by the rails at
+                // NCCL's 0.9), the node-local part runs at NVLink speed; Hopper and later x .85 for Direct.
+                let mut bw = (self.net_bus_gbyte_s() * 0.9).min(self.intra_bus_gbyte_s());
+                if a == Algorithm::CollNetDirect && self.arch.index() >= 2 {
+                    bw *= 0.85;
+                }
+                return Some((bw, false));
+            }
+            (_, Algorithm::CollNetDirect | Algorithm::CollNetChain) => return None,
+        };
+        (algbw > 0.0).then_some((algbw, true))
+    }
+
+    /// Latency term, us (`ncclTopoTuneModel`).
+    fn latency(&self, coll: Collective, a: Algorithm, p: Proto) -> f64 {
+        let ranks = self.ranks as f64;
+        let nodes = self.nodes.max(1) as f64;
+        let ppn = self.ppn();
+        let (ai, pi) = (a.index(), p.index());
+        let intra_table = if self.nvlink {
+            &NVLINK_LAT_US
+        } else {
+            &PCI_LAT_US
+        };
+        let mut intra = intra_table[ai][pi];
+        let inter = if ppn <= 1.0 {
+            NET_LAT_US[0][pi]
+        } else {
+            NET_LAT_US[ai][pi]
+        };
+        let base = BASE_LAT_US[ai][pi];
+        let log2n = nodes.log2().floor();
+        match (coll, a) {
+            (Collective::AllToAll, _) => {
+                // Point-to-point: every pair at once; one step on the slowest medium.
+                let step = if self.nodes > 1 {
+                    NET_LAT_US[1][pi]
+                } else {
+                    intra_table[1][pi]
+                };
+                BASE_LAT_US[1][pi] + step
+            }
+            (Collective::Broadcast, _) => {
+                let hw = if self.nodes > 1 {
+                    &NET_LAT_US
+                } else {
+                    intra_table
+                };
+                let lat = if p == Proto::Simple {
+                    hw[0][pi]
+                } else {
+                    hw[1][pi]
+                };
+                base + ranks * lat
+            }
+            (_, Algorithm::Ring) => {
+                let nsteps = match coll {
+                    Collective::AllReduce => 2.0 * (ranks - 1.0),
+                    _ => ranks - 1.0,
+                };
+                let inter_steps = if self.nodes <= 1 {
+                    0.0
+                } else if coll == Collective::AllReduce {
+                    2.0 * (nodes - 1.0)
+                } else {
+                    nodes - 1.0
+                };
+                if self.nodes > 1 {
+                    let overhead =
+                        self.net_overhead_us() * if p == Proto::Simple { 3.0 } else { 1.0 };
+                    intra = intra.max(overhead);
+                }
+                base + (nsteps - inter_steps) * intra + inter_steps * inter
+            }
+            (_, Algorithm::Tree) => base + 2.0 * ((ppn - 1.0) * intra + log2n * inter),
+            (_, Algorithm::CollNetDirect) => {
+                base + 2.0 * ((ppn - 1.0).min(1.0) * intra + (ppn - 1.0) * 0.4) + inter
+            }
+            (_, Algorithm::CollNetChain) => base + 2.0 * (ppn - 1.0) * intra + inter,
+            (_, Algorithm::Nvls) => intra + if self.nodes > 1 { inter } else { 0.0 },
+            (_, Algorithm::NvlsTree) => base + intra + 2.0 * log2n * inter,
+            (_, Algorithm::P2p) => base + intra,
+        }
+    }
+
+    /// Every algorithm and protocol that runs for `coll` at `bytes`, with its time (`ncclTopoGetAlgoTime`).
+    pub fn estimates(&self, coll: Collective, bytes: f64) -> Vec<Estimate> {
+        let algorithms: &[Algorithm] = if coll == Collective::AllToAll {
+            &[Algorithm::P2p]
+        } else {
+            &[
+                Algorithm::Ring,
+                Algorithm::Tree,
+                Algorithm::Nvls,
+                Algorithm::NvlsTree,
+                Algorithm::CollNetDirect,
+                Algorithm::CollNetChain,
+            ]
+        };
+        let mut out = Vec::new();
+        for &a in algorithms {
+            for p in Proto::ALL {
+                let Some((peak, default_enabled)) = self.bandwidth(coll, a, p) else {
+                    continue;
+                };
+                let mut lat = self.latency(coll, a, p);
+                let mut bw = peak;
+                let log_size = (bytes / 64.0).max(1.0).log2().floor();
+                if a == Algorithm::Tree
+                    && coll == Collective::AllReduce
+                    && bytes >= 64.0
+                    && let Some(f) = TREE_CORRECTION[p.index()].get(log_size as usize)
+                {
+                    bw *= f;
+                }
+                // NCCL's "plateau effect of ring" for Simple across nodes.
+                if a == Algorithm::Ring
+                    && p == Proto::Simple
+                    && self.nodes > 1
+                    && coll == Collective::AllReduce
+                    && bytes / (self.channels() * self.ranks as f64) >= 64.0
+                {
+                    lat *= if self.arch == Arch::Volta { 1.9 } else { 1.4 };
+                }
+                let time_us = lat + bytes / (1000.0 * bw);
+                let algbw = if time_us > 0.0 {
+                    bytes / time_us / 1000.0
+                } else {
+                    0.0
+                };
+                out.push(Estimate {
+                    algorithm: a,
+                    protocol: p,
+                    latency_us: lat,
+                    peak_algbw_gbyte_s: peak,
+                    time_us,
+                    algbw_gbyte_s: algbw,
+                    busbw_gbyte_s: algbw * coll.bus_factor(self.ranks as f64),
+                    default_enabled,
+                });
+            }
+        }
+        out
+    }
+
+    /// What NCCL would pick for `coll` at `bytes`: the fastest default-enabled estimate, or the fastest of
+    /// `forced` when the run forced an algorithm (`NCCL_ALGO`).
+    pub fn pick(
+        &self,
+        coll: Collective,
+        bytes: f64,
+        forced: Option<Algorithm>,
+    ) -> Option<Estimate> {
+        self.estimates(coll, bytes)
+            .into_iter()
+            .filter(|e| match forced {
+                Some(a) => e.algorithm == a,
+                None => e.default_enabled,
+            })
+            .min_by(|a, b| a.time_us.total_cmp(&b.time_us))
+    }
+}
+
+/// The figures of a drawn design the model needs: the GPUs, the servers holding them, the slowest server's
+/// NVLink (or PCIe) and rails, and the capabilities of its parts. None without at least two GPUs.
+pub fn shape(design: &Design, topo: &Topology, bw: &BandwidthReport) -> Option<CommShape> {
+    let servers: Vec<_> = bw.servers.iter().filter(|s| s.gpus > 0).collect();
+    let nodes = servers.len();
+    if bw.gpus < 2 || nodes == 0 {
+        return None;
+    }
+    let spec_of = |d: &crate::model::DeviceId| match design
+        .devices
+        .get(d)
+        .and_then(|d| design.parts.get(&d.part))
+        .map(|p| &p.kind)
+    {
+        Some(PartKind::Server(s)) => Some(s),
+        _ => None,
+    };
+    // Inside a server: the slowest multi-GPU server; NVLink when its GPU-to-GPU path is NVLink.
+    let multi: Vec<_> = servers.iter().filter(|s| s.gpus > 1).collect();
+    let worst_intra = multi
+        .iter()
+        .min_by(|a, b| a.intra_gbyte_s_per_gpu.total_cmp(&b.intra_gbyte_s_per_gpu));
+    let nvlink = !multi.is_empty() && multi.iter().all(|s| s.nvlink_gbyte_s_per_gpu > 0.0);
+    let intra_line = worst_intra.map_or(0.0, |s| s.intra_gbyte_s_per_gpu);
+    let nvls = nvlink
+        && multi.iter().all(|s| {
+            spec_of(&s.device)
+                .and_then(|x| x.nvlink.as_ref())
+                .is_some_and(|n| n.nvls)
+        });
+    let gpu = super::bandwidth::main_gpu(design).and_then(|p| {
+        match design.parts.get(&p).map(|p| &p.kind) {
+            Some(PartKind::Gpu(g)) => Some(g.clone()),
+            _ => None,
+        }
+    });
+    let (arch, nvlink_gen) = match gpu.as_ref() {
+        Some(g) => (
+            match (g.nvlink_generation, g.pcie.generation) {
+                (5.., _) => Arch::Blackwell,
+                (4, _) | (0..=3, 5..) => Arch::Hopper,
+                (3, _) | (0..=2, 4) => Arch::Ampere,
+                _ => Arch::Volta,
+            },
+            g.nvlink_generation,
+        ),
+        None => (Arch::Ampere, 0),
+    };
+    // Across servers: the rails of the slowest server (its cabled compute NICs, or what its PCIe tree or the routed
+    // fabric lets through), per server.
+    let mut net_line = f64::INFINITY;
+    for s in &servers {
+        let g = s.gpus as f64;
+        let mut node = (s.compute_nic_cabled_gbps / 8.0).min(s.network_gbyte_s_per_gpu * g);
+        if nodes > 1 && bw.inter_node_gbyte_s > 0.0 {
+            node = node.min(bw.inter_node_gbyte_s * g);
+        }
+        net_line = net_line.min(node);
+    }
+    let net_line = if net_line.is_finite() { net_line } else { 0.0 };
+    let a2a = if bw.all_to_all_gbyte_s > 0.0 {
+        bw.all_to_all_gbyte_s
+    } else {
+        servers
+            .iter()
+            .map(|s| s.network_gbyte_s_per_gpu)
+            .fold(f64::INFINITY, f64::min)
+    };
+    // The fabric: Ethernet anywhere in the compute tiers means RoCE; SHARP only when every compute switch has it.
+    let (mut ethernet, mut sharp, mut any) = (false, true, false);
+    for (id, d) in &design.devices {
+        if topo.tier(*id).is_none() {
+            continue;
+        }
+        if let Some(PartKind::Switch(s)) = design.parts.get(&d.part).map(|p| &p.kind) {
+            any = true;
+            ethernet |= !s.protocols.contains(&Protocol::InfiniBand);
+            sharp &= s.sharp;
+        }
+    }
+    let cpu = servers
+        .first()
+        .and_then(|s| spec_of(&s.device))
+        .map_or(CpuVendor::Unknown, |s| s.cpu_vendor);
+    Some(CommShape {
+        ranks: bw.gpus,
+        nodes,
+        arch,
+        nvlink,
+        intra_line_gbyte_s: intra_line,
+        intra_efficiency: if nvlink {
+            nvlink_efficiency(nvlink_gen)
+        } else {
+            PCIE_EFFICIENCY
+        },
+        net_line_gbyte_s_per_node: net_line,
+        a2a_line_gbyte_s_per_gpu: if a2a.is_finite() { a2a } else { 0.0 },
+        net_efficiency: if ethernet {
+            ROCE_EFFICIENCY
+        } else {
+            IB_EFFICIENCY
+        },
+        nvls,
+        sharp: any && sharp && !ethernet && nodes > 1,
+        cpu,
+    })
+}
+
+/// One row of the expected nccl-tests table.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepRow {
+    /// Message size, bytes.
+    pub bytes: f64,
+    /// Elements of 4-byte floats.
+    pub count: f64,
+    /// Algorithm NCCL would pick.
+    pub algorithm: Algorithm,
+    /// Protocol.
+    pub protocol: Proto,
+    /// Time, us.
+    pub time_us: f64,
+    /// Algorithm bandwidth, GB/s.
+    pub algbw_gbyte_s: f64,
+    /// Bus bandwidth, GB/s.
+    pub busbw_gbyte_s: f64,
+}
+
+/// The expected nccl-tests table for `coll` from 8 B to 16 GiB, NCCL's pick at each size.
+pub fn sweep(shape: &CommShape, coll: Collective) -> Vec<SweepRow> {
+    sweep_sizes()
+        .filter_map(|n| {
+            let e = shape.pick(coll, n, None)?;
+            Some(SweepRow {
+                bytes: n,
+                count: (n / 4.0).floor(),
+                algorithm: e.algorithm,
+                protocol: e.protocol,
+                time_us: round(e.time_us, 2),
+                algbw_gbyte_s: round(e.algbw_gbyte_s, 2),
+                busbw_gbyte_s: round(e.busbw_gbyte_s, 2),
+            })
+        })
+        .collect()
+}
+
+/// One collective at the design's message size: every algorithm and protocol, NCCL's pick marked.
+#[derive(Debug, Clone, Serialize)]
+pub struct CollectiveReport {
+    /// Collective.
+    pub collective: Collective,
+    /// Message size, bytes.
+    pub bytes: f64,
+    /// Every combination that runs, fastest first.
+    pub estimates: Vec<Estimate>,
+    /// Index in `estimates` of the one NCCL would pick (default-enabled and fastest).
+    pub picked: Option<usize>,
+}
+
+/// The NCCL section of the report (`latency.nccl`).
+#[derive(Debug, Clone, Serialize)]
+pub struct NcclReport {
+    /// What the model read from the design.
+    pub shape: CommShape,
+    /// Each collective at the design's all-reduce size.
+    pub collectives: Vec<CollectiveReport>,
+    /// Expected `all_reduce_perf -b 8 -e 16G -f 2` table.
+    pub allreduce_sweep: Vec<SweepRow>,
+    /// How to read it.
+    pub note: String,
+}
+
+/// The NCCL section for a design: each collective at `bytes` and the all-reduce sweep.
+pub fn report(shape: CommShape, bytes: f64) -> NcclReport {
+    let collectives = Collective::ALL
+        .into_iter()
+        .map(|c| {
+            let mut estimates: Vec<Estimate> = shape
+                .estimates(c, bytes)
+                .into_iter()
+                .map(|mut e| {
+                    for v in [
+                        &mut e.latency_us,
+                        &mut e.peak_algbw_gbyte_s,
+                        &mut e.time_us,
+                        &mut e.algbw_gbyte_s,
+                        &mut e.busbw_gbyte_s,
+                    ] {
+                        *v = round(*v, 3);
+                    }
+                    e
+                })
+                .collect();
+            estimates.sort_by(|a, b| a.time_us.total_cmp(&b.time_us));
+            let picked = estimates.iter().position(|e| e.default_enabled);
+            CollectiveReport {
+                collective: c,
+                bytes,
+                estimates,
+                picked,
+            }
+        })
+        .collect();
+    let allreduce_sweep = sweep(&shape, Collective::AllReduce);
+    NcclReport {
+        shape,
+        collectives,
+        allreduce_sweep,
+        note: "NCCL's tuning model (NVIDIA/nccl src/graph/tuning.cc) on the design's NVLink and rails, with \
+               per-medium efficiencies from published measurements (docs/analysis.md, docs/validation.md). \
+               Estimates, not measurements."
+            .into(),
+    }
+}
+
+/// Message sizes of the sweep: 8 B to 16 GiB, powers of two (as `all_reduce_perf -b 8 -e 16G -f 2`).
+pub fn sweep_sizes() -> impl Iterator<Item = f64> {
+    (3..=34).map(|k| 2f64.powi(k))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dgx_h100(nodes: usize) -> CommShape {
+        CommShape {
+            ranks: 8 * nodes,
+            nodes,
+            arch: Arch::Hopper,
+            nvlink: true,
+            intra_line_gbyte_s: 450.0,
+            intra_efficiency: nvlink_efficiency(4),
+            net_line_gbyte_s_per_node: 400.0,
+            a2a_line_gbyte_s_per_gpu: 50.0,
+            net_efficiency: IB_EFFICIENCY,
+            nvls: true,
+            sharp: false,
+            cpu: CpuVendor::Intel,
+        }
+    }
+
+    fn dgx_a100(nodes: usize) -> CommShape {
+        CommShape {
+            ranks: 8 * nodes,
+            nodes,
+            arch: Arch::Ampere,
+            nvlink: true,
+            intra_line_gbyte_s: 300.0,
+            intra_efficiency: nvlink_efficiency(3),
+            net_line_gbyte_s_per_node: 200.0,
+            a2a_line_gbyte_s_per_gpu: 25.0,
+            net_efficiency: IB_EFFICIENCY,
+            nvls: false,
+            sharp: false,
+            cpu: CpuVendor::Amd,
+        }
+    }
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * b.abs().max(1e-12)
+    }
+
+    #[test]
+    fn sweep_is_8_bytes_to_16_gib() {
+        let s: Vec<f64> = sweep_sizes().collect();
+        assert_eq!(s.len(), 32);
+        assert_eq!(s[0], 8.0);
+        assert_eq!(s[1], 16.0);
+        assert_eq!(s[28], 2f64.powi(31));
+        assert_eq!(*s.last().unwrap_or(&0.0), 16.0 * 1024.0 * 1024.0 * 1024.0);
+    }
+
+    #[test]
+    fn one_dgx_h100_ring_simple_by_hand() {
+        // Bus: 450 x 20.6/25 = 370.8 GB/s; algbw = 370.8 x 8/14 = 211.886 GB/s.
+        // Latency: base 8.4 + 14 steps x 3.4 (NVLink ring Simple) = 56 us.
+        // 4 GiB: 56 + 4294967296 / 211886 = 56 + 20270.0 us; busbw = n/t x 14/8.
+        let s = dgx_h100(1);
+        let e = s
+            .estimates(Collective::AllReduce, 4294967296.0)
+            .into_iter()
+            .find(|e| e.algorithm == Algorithm::Ring && e.protocol == Proto::Simple)
+            .unwrap();
+        assert!(close(e.latency_us, 56.0, 1e-12));
+        assert!(close(e.peak_algbw_gbyte_s, 370.8 * 8.0 / 14.0, 1e-12));
+        let t = 56.0 + 4294967296.0 / (1000.0 * 370.8 * 8.0 / 14.0);
+        assert!(close(e.time_us, t, 1e-12));
+        // busbw = 4294967296 / t / 1000 x 1.75 = 370.8 x (20270.0 / 20326.0) = 369.78 GB/s.
+        assert!(close(e.busbw_gbyte_s, 369.78, 1e-3), "{}", e.busbw_gbyte_s);
+    }
+
+    #[test]
+    fn one_dgx_h100_picks_nvls_for_large_and_ring_ll_for_small() {
+        // NVLS: algbw 450 x 275/450 = 275 GB/s, latency 25 us (NVLink NVLS Simple, no base).
+        // 8 GiB: 25 + 8589934592 / 275000 = 25 + 31236.1 us; busbw = 8589934592/31261.1/1000 x 1.75 = 480.86.
+        let s = dgx_h100(1);
+        let big = s.pick(Collective::AllReduce, 8589934592.0, None).unwrap();
+        assert_eq!(big.algorithm, Algorithm::Nvls);
+        assert!(
+            close(big.busbw_gbyte_s, 480.86, 1e-3),
+            "{}",
+            big.busbw_gbyte_s
+        );
+        // 8 B: ring LL 6.6 + 14 x 0.6 = 15.0 us; tree LL 6.8 + 2 x (7 x 0.6) = 15.2 us; NVLS 25 us.
+        let small = s.pick(Collective::AllReduce, 8.0, None).unwrap();
+        assert_eq!(
+            (small.algorithm, small.protocol),
+            (Algorithm::Ring, Proto::LL)
+        );
+        assert!(close(small.latency_us, 15.0, 1e-12));
+    }
+
+    #[test]
+    fn two_dgx_a100_ring_by_hand() {
+        // AMD hosts: net overhead 2 us. Ring LL: 30 steps, 2 across the network:
+        // 6.6 + 28 x max(0.6, 2) + 2 x 2.7 = 68.0 us.
+        let s = dgx_a100(2);
+        let e = s
+            .pick(Collective::AllReduce, 8.0, Some(Algorithm::Ring))
+            .unwrap();
+        assert_eq!(e.protocol, Proto::LL);
+        assert!(close(e.latency_us, 68.0, 1e-12), "{}", e.latency_us);
+        // Large: bus = min(300 x 0.8, 200 x 0.94) = 188 GB/s (the eight rails, not one NIC).
+        let r = s
+            .estimates(Collective::AllReduce, 8589934592.0)
+            .into_iter()
+            .find(|e| e.algorithm == Algorithm::Ring && e.protocol == Proto::Simple)
+            .unwrap();
+        assert!(close(r.peak_algbw_gbyte_s, 188.0 * 16.0 / 30.0, 1e-12));
+        // Latency: (8.4 + 28 x max(3.4, 6) + 2 x 14) x 1.4 = 204.4 x 1.4 = 286.16 us.
+        assert!(close(r.latency_us, 286.16, 1e-9), "{}", r.latency_us);
+    }
+
+    #[test]
+    fn tree_by_hand() {
+        // 5 x DGX H100 with 4 x 400G: rails 200 x 0.94 = 188; bus = min(370.8, 188) x 0.92 = 172.96
+        // (cap 16 x 36.0 = 576), x 0.85 = 147.016; algbw = 73.508 GB/s.
+        // Latency Simple: 8.4 + 2 x (7 x 4.0 + 2 x 14) = 120.4 us.
+        let mut s = dgx_h100(5);
+        s.net_line_gbyte_s_per_node = 200.0;
+        let e = s
+            .estimates(Collective::AllReduce, 1073741824.0)
+            .into_iter()
+            .find(|e| e.algorithm == Algorithm::Tree && e.protocol == Proto::Simple)
+            .unwrap();
+        assert!(
+            close(e.peak_algbw_gbyte_s, 73.508, 1e-9),
+            "{}",
+            e.peak_algbw_gbyte_s
+        );
+        assert!(close(e.latency_us, 120.4, 1e-12));
+    }
+
+    #[test]
+    fn nvls_tree_by_hand() {
+        // 248 x 8 H200: rails 400 x 0.94 = 376 < NVLS 275 x 2 x 1983/1984 = 549.7: bus 376, algbw 376 x
+        // 1984/3966 = 188.095 GB/s. Latency: 25 + 2 x 7 x 14 = 221 us.
+        let s = dgx_h100(248);
+        let e = s
+            .estimates(Collective::AllReduce, 536870912.0)
+            .into_iter()
+            .find(|e| e.algorithm == Algorithm::NvlsTree)
+            .unwrap();
+        assert!(close(e.peak_algbw_gbyte_s, 376.0 * 1984.0 / 3966.0, 1e-12));
+        assert!(close(e.latency_us, 221.0, 1e-12));
+        let p = s.pick(Collective::AllReduce, 536870912.0, None).unwrap();
+        assert_eq!(p.algorithm, Algorithm::NvlsTree);
+    }
+
+    #[test]
+    fn all_gather_and_all_to_all_by_hand() {
+        // All-gather ring on one DGX H100: bus 370.8, algbw = 370.8 x 8/7; busbw at the limit = 370.8.
+        let s = dgx_h100(1);
+        let e = s
+            .estimates(Collective::AllGather, 1e12)
+            .into_iter()
+            .find(|e| e.protocol == Proto::Simple)
+            .unwrap();
+        assert!(close(e.peak_algbw_gbyte_s, 370.8 * 8.0 / 7.0, 1e-12));
+        assert!(close(e.busbw_gbyte_s, 370.8, 1e-3));
+        // All-to-all over 2 DGX H100: 16 ranks, ppn 8. NVLink: 370.8 x 16/7 = 847.5; network 50 x 0.94 x
+        // 16/8 = 94 GB/s: the network limits, algbw 94, busbw 94 x 15/16 = 88.125 at the limit.
+        let s = dgx_h100(2);
+        let e = s
+            .estimates(Collective::AllToAll, 1e12)
+            .into_iter()
+            .next()
+            .unwrap();
+        assert!(close(e.peak_algbw_gbyte_s, 94.0, 1e-12));
+        assert!(close(e.busbw_gbyte_s, 88.125, 1e-3));
+    }
+
+    #[test]
+    fn broadcast_and_reduce_scatter_by_hand() {
+        // Broadcast, one DGX H100, Simple: algbw = bus = 370.8 GB/s (nccl-tests' factor 1); latency base 8.4 + 8
+        // ranks x 4.0 (NCCL charges the tree's Simple step for ring broadcast) = 40.4 us. LL: 6.6 + 8 x 0.6 = 11.4 us.
+        let s = dgx_h100(1);
+        let est = s.estimates(Collective::Broadcast, 1e9);
+        let simple = est.iter().find(|e| e.protocol == Proto::Simple).unwrap();
+        assert!(close(simple.latency_us, 40.4, 1e-12));
+        assert!(close(simple.time_us, 40.4 + 1e9 / 370_800.0, 1e-12));
+        assert!(close(simple.busbw_gbyte_s, simple.algbw_gbyte_s, 1e-12));
+        let ll = est.iter().find(|e| e.protocol == Proto::LL).unwrap();
+        assert!(close(ll.latency_us, 11.4, 1e-12));
+        // Reduce-scatter, two DGX A100: ring over 16 ranks, 15 steps of which 1 crosses the network; Simple latency
+        // 8.4 + 14 x max(3.4, 2 x 3) + 1 x 14 = 106.4 us (no plateau: that is all-reduce only); algbw 188 x 16/15.
+        let s = dgx_a100(2);
+        let rs = s
+            .estimates(Collective::ReduceScatter, 1e9)
+            .into_iter()
+            .find(|e| e.protocol == Proto::Simple)
+            .unwrap();
+        assert!(close(rs.latency_us, 106.4, 1e-12), "{}", rs.latency_us);
+        assert!(close(rs.peak_algbw_gbyte_s, 188.0 * 16.0 / 15.0, 1e-12));
+    }
+
+    #[test]
+    fn collnet_only_with_sharp_and_never_by_default() {
+        let mut s = dgx_h100(4);
+        assert!(
+            s.estimates(Collective::AllReduce, 1e9)
+                .iter()
+                .all(|e| !matches!(
+                    e.algorithm,
+                    Algorithm::CollNetDirect | Algorithm::CollNetChain
+                ))
+        );
+        s.sharp = true;
+        let est = s.estimates(Collective::AllReduce, 1e9);
+        // CollNet Direct: min(376 x 0.9, 370.8) x 0.85 = 287.64 GB/s.
+        let d = est
+            .iter()
+            .find(|e| e.algorithm == Algorithm::CollNetDirect)
+            .unwrap();
+        assert!(close(d.peak_algbw_gbyte_s, 338.4 * 0.85, 1e-12));
+        assert!(!d.default_enabled);
+        let p = s.pick(Collective::AllReduce, 1e9, None).unwrap();
+        assert!(p.default_enabled);
+    }
+}

@@ -1,0 +1,378 @@
+//! Training as it runs (docs/analysis.md, "Training jobs"): tensor, pipeline, data (and expert) parallel degrees,
+//! chosen when the design does not give them; per step the tensor-parallel all-reduces inside the NVLink domain, the
+//! pipeline's point-to-point sends and its bubble, the expert all-to-alls, and the data-parallel gradient all-reduce
+//! (or reduce-scatter and all-gather with a sharded optimiser) over the data-parallel group only, each timed by the
+//! NCCL model ([`super::nccl`]).
+
+use super::nccl::{Collective, CommShape};
+use serde::Serialize;
+
+/// Bytes of model state per parameter with mixed-precision Adam: BF16 weights and gradients (2 + 2) and FP32 master
+/// weights, momentum and variance (12); Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion
+/// Parameter Models" (SC 2020), section 3.1.
+pub const STATE_BYTES_PER_PARAMETER: f64 = 16.0;
+/// Share of GPU memory the model states may take; the rest is left to activations and buffers (planning value).
+pub const STATE_MEMORY_SHARE: f64 = 0.8;
+/// Hidden size over layers of the model shape assumed when only the parameter count is known: d_model / n_layer
+/// about 128 (GPT-3 13B: 5,140 / 40; Kaplan et al. 2020 find loss flat over a wide range of this ratio), with
+/// N = 12 L h^2 (Kaplan et al., "Scaling Laws for Neural Language Models", 2020, section 2.1).
+pub const HIDDEN_PER_LAYER: f64 = 128.0;
+/// Point-to-point latency per send, us: NCCL's Simple base latency plus one ring step over NVLink (8.4 + 3.4) or
+/// the network (8.4 + 14.0), `src/graph/tuning.cc`.
+pub const P2P_NVLINK_US: f64 = 8.4 + 3.4;
+/// The same across servers.
+pub const P2P_NET_US: f64 = 8.4 + 14.0;
+
+/// The parallel layout of a training job.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Parallelism {
+    /// Tensor-parallel degree.
+    pub tensor: u32,
+    /// Pipeline-parallel degree.
+    pub pipeline: u32,
+    /// Data-parallel degree: GPUs / (tensor x pipeline), rounded down.
+    pub data: u32,
+    /// Expert-parallel degree (1: dense).
+    pub expert: u32,
+    /// Microbatches per step.
+    pub microbatches: u32,
+    /// Transformer layers assumed: round((N / (12 x 128^2))^(1/3)).
+    pub layers: u32,
+    /// Hidden size assumed: 128 x layers.
+    pub hidden: f64,
+    /// Model-state bytes per GPU under this layout, GB.
+    pub state_gb_per_gpu: f64,
+    /// How the degrees were set.
+    pub why: String,
+}
+
+/// What the job needs from the design and the file.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Parameters.
+    pub parameters: f64,
+    /// Tokens per step.
+    pub batch_tokens: f64,
+    /// Gradient bytes per parameter.
+    pub gradient_bytes: f64,
+    /// Given degrees (0: choose).
+    pub tensor: u32,
+    /// Given pipeline degree (0: choose).
+    pub pipeline: u32,
+    /// Expert-parallel degree.
+    pub expert: u32,
+    /// Given microbatches (0: 4 per stage).
+    pub microbatches: u32,
+    /// Sharded optimiser state.
+    pub sharded: bool,
+    /// Memory per GPU, GB.
+    pub gpu_memory_gb: f64,
+}
+
+/// Communication per step, seconds.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct StepComm {
+    /// Tensor-parallel all-reduces.
+    pub tensor_s: f64,
+    /// Pipeline sends between stages.
+    pub pipeline_s: f64,
+    /// Expert all-to-alls.
+    pub expert_s: f64,
+    /// Data-parallel gradient collective.
+    pub data_s: f64,
+}
+
+fn pow2_floor(x: usize) -> usize {
+    if x == 0 {
+        return 1;
+    }
+    1 << (usize::BITS - 1 - x.leading_zeros())
+}
+
+fn state_gb(job: &Job, tp: usize, pp: usize, dp: usize) -> f64 {
+    let per_param = if job.sharded {
+        4.0 + 12.0 / dp.max(1) as f64
+    } else {
+        STATE_BYTES_PER_PARAMETER
+    };
+    job.parameters * per_param / (tp * pp) as f64 / 1e9
+}
+
+/// The layout: the given degrees, or the smallest tensor-parallel degree (a power of two inside one server's NVLink
+/// domain, at most 8) whose model states fit, then the smallest pipeline degree that makes them fit.
+pub fn layout(job: &Job, shape: &CommShape) -> Parallelism {
+    let gpus = shape.ranks.max(1);
+    let ppn = (shape.ranks / shape.nodes.max(1)).max(1);
+    let tp_max = if shape.nvlink {
+        pow2_floor(ppn.min(8))
+    } else {
+        1
+    };
+    let budget = job.gpu_memory_gb * STATE_MEMORY_SHARE;
+    let fits = |tp: usize, pp: usize| state_gb(job, tp, pp, gpus / (tp * pp)) <= budget;
+    let mut why = Vec::new();
+    let tp = if job.tensor > 0 {
+        why.push(format!("TP {} as given", job.tensor));
+        job.tensor as usize
+    } else {
+        let mut t = 1;
+        while t < tp_max && !fits(t, job.pipeline.max(1) as usize) {
+            t *= 2;
+        }
+        why.push(format!(
+            "TP {t}: the smallest power of two inside the {tp_max}-GPU NVLink domain whose model states fit"
+        ));
+        t
+    };
+    let tp = tp.clamp(1, gpus);
+    let pp = if job.pipeline > 0 {
+        why.push(format!("PP {} as given", job.pipeline));
+        job.pipeline as usize
+    } else {
+        let mut p = 1;
+        while p * 2 * tp <= gpus && !fits(tp, p) {
+            p *= 2;
+        }
+        why.push(if p == 1 {
+            "PP 1: no pipeline needed".into()
+        } else {
+            format!("PP {p}: the smallest power of two that fits the model states")
+        });
+        p
+    };
+    let pp = pp.clamp(1, (gpus / tp).max(1));
+    let dp = (gpus / (tp * pp)).max(1);
+    let state = state_gb(job, tp, pp, dp);
+    why.push(format!(
+        "{:.1} GB of model states per GPU ({} bytes per parameter{}) against {:.0}% of {:.0} GB",
+        state,
+        if job.sharded { "4 + 12/DP" } else { "16" },
+        if job.sharded {
+            ", sharded optimiser"
+        } else {
+            ""
+        },
+        STATE_MEMORY_SHARE * 100.0,
+        job.gpu_memory_gb
+    ));
+    if state > budget {
+        why.push("the model states do not fit: more GPUs or a sharded optimiser are needed".into());
+    }
+    if dp * tp * pp < gpus {
+        why.push(format!("{} GPUs idle", gpus - dp * tp * pp));
+    }
+    let layers = (job.parameters / (12.0 * HIDDEN_PER_LAYER * HIDDEN_PER_LAYER))
+        .cbrt()
+        .round()
+        .max(1.0);
+    let microbatches = if job.microbatches > 0 {
+        job.microbatches
+    } else if pp > 1 {
+        4 * pp as u32
+    } else {
+        1
+    };
+    Parallelism {
+        tensor: tp as u32,
+        pipeline: pp as u32,
+        data: dp as u32,
+        expert: job.expert.max(1),
+        microbatches,
+        layers: layers as u32,
+        hidden: HIDDEN_PER_LAYER * layers,
+        state_gb_per_gpu: state,
+        why: why.join("; "),
+    }
+}
+
+/// The communicator of `ranks` GPUs placed `per_node` to a server, sharing each server's rails with the other
+/// groups that run at the same time.
+fn group(shape: &CommShape, ranks: usize, per_node: usize) -> CommShape {
+    let ppn = (shape.ranks / shape.nodes.max(1)).max(1);
+    let per_node = per_node.clamp(1, ppn).min(ranks.max(1));
+    let mut g = shape.clone();
+    g.ranks = ranks.max(1);
+    g.nodes = ranks.div_ceil(per_node).max(1);
+    g.net_line_gbyte_s_per_node = shape.net_line_gbyte_s_per_node * per_node as f64 / ppn as f64;
+    g
+}
+
+fn time_s(shape: &CommShape, coll: Collective, bytes: f64) -> f64 {
+    if shape.ranks <= 1 || bytes <= 0.0 {
+        return 0.0;
+    }
+    shape
+        .pick(coll, bytes, None)
+        .map_or(0.0, |e| e.time_us * 1e-6)
+}
+
+/// Communication per step under a layout (Megatron-LM's schedule: Narayanan et al., "Efficient Large-Scale
+/// Language Model Training on GPU Clusters Using Megatron-LM", SC 2021): per transformer layer two all-reduces of
+/// the activations forward and two backward inside the tensor-parallel group; per microbatch one send forward and
+/// one backward between pipeline stages (each tensor rank sends its 1/TP share); with experts, two all-to-alls
+/// forward and two backward per layer; the gradient collective over the data-parallel group once per step.
+pub fn step_comm(job: &Job, shape: &CommShape, p: &Parallelism) -> StepComm {
+    let ppn = (shape.ranks / shape.nodes.max(1)).max(1);
+    let (tp, pp, dp) = (p.tensor as usize, p.pipeline as usize, p.data as usize);
+    let m = f64::from(p.microbatches.max(1));
+    let layers_per_stage = f64::from(p.layers) / pp as f64;
+    // Activations of one microbatch in BF16: tokens x hidden x 2 bytes.
+    let micro_tokens = job.batch_tokens / (dp as f64 * m);
+    let act = micro_tokens * p.hidden * 2.0;
+    let tensor_s = if tp > 1 {
+        4.0 * layers_per_stage * m * time_s(&group(shape, tp, tp), Collective::AllReduce, act)
+    } else {
+        0.0
+    };
+    let pipeline_s = if pp > 1 {
+        let inside = tp * pp <= ppn;
+        let (lat_us, bw) = if inside {
+            (P2P_NVLINK_US, shape.intra_bus_gbyte_s())
+        } else {
+            (P2P_NET_US, shape.net_bus_gbyte_s() / ppn as f64)
+        };
+        let per_send = lat_us * 1e-6
+            + if bw > 0.0 {
+                act / tp as f64 / (bw * 1e9)
+            } else {
+                0.0
+            };
+        2.0 * m * per_send
+    } else {
+        0.0
+    };
+    let expert_s = if p.expert > 1 {
+        let e = p.expert as usize;
+        let per_node = (ppn / (tp * pp).min(ppn)).max(1);
+        4.0 * layers_per_stage * m * time_s(&group(shape, e, per_node), Collective::AllToAll, act)
+    } else {
+        0.0
+    };
+    let data_s = if dp > 1 {
+        let per_node = (ppn / (tp * pp).min(ppn)).max(1);
+        let g = group(shape, dp, per_node);
+        let bytes = job.parameters * job.gradient_bytes / (tp * pp) as f64;
+        if job.sharded {
+            time_s(&g, Collective::ReduceScatter, bytes) + time_s(&g, Collective::AllGather, bytes)
+        } else {
+            time_s(&g, Collective::AllReduce, bytes)
+        }
+    } else {
+        0.0
+    };
+    StepComm {
+        tensor_s,
+        pipeline_s,
+        expert_s,
+        data_s,
+    }
+}
+
+/// Share of the ideal compute the pipeline idles: (PP - 1) / microbatches (the 1F1B schedule's bubble, Narayanan et
+/// al. 2021, section 2.2).
+pub fn bubble_share(p: &Parallelism) -> f64 {
+    if p.pipeline <= 1 {
+        0.0
+    } else {
+        f64::from(p.pipeline - 1) / f64::from(p.microbatches.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::nccl::{Arch, CpuVendor, IB_EFFICIENCY, nvlink_efficiency};
+
+    fn a100(nodes: usize) -> CommShape {
+        CommShape {
+            ranks: 8 * nodes,
+            nodes,
+            arch: Arch::Ampere,
+            nvlink: true,
+            intra_line_gbyte_s: 300.0,
+            intra_efficiency: nvlink_efficiency(3),
+            net_line_gbyte_s_per_node: 200.0,
+            a2a_line_gbyte_s_per_gpu: 25.0,
+            net_efficiency: IB_EFFICIENCY,
+            nvls: false,
+            sharp: false,
+            cpu: CpuVendor::Amd,
+        }
+    }
+
+    fn job() -> Job {
+        Job {
+            parameters: 13e9,
+            batch_tokens: 4_194_304.0,
+            gradient_bytes: 2.0,
+            tensor: 0,
+            pipeline: 0,
+            expert: 1,
+            microbatches: 0,
+            sharded: false,
+            gpu_memory_gb: 80.0,
+        }
+    }
+
+    #[test]
+    fn chooses_the_smallest_tensor_degree_that_fits() {
+        // 13e9 x 16 B = 208 GB of states; 80 GB x 0.8 = 64 GB per GPU: TP 1 208, TP 2 104, TP 4 52 GB: TP 4.
+        // 120 GPUs / 4 = DP 30. Layers round((13e9 / 196,608)^(1/3)) = round(40.4) = 40, hidden 5,120.
+        let p = layout(&job(), &a100(15));
+        assert_eq!((p.tensor, p.pipeline, p.data), (4, 1, 30));
+        assert_eq!(p.layers, 40);
+        assert!((p.state_gb_per_gpu - 52.0).abs() < 1e-9);
+        assert!(p.why.contains("TP 4"), "{}", p.why);
+        // Sharded (ZeRO): 4 + 12/120 = 4.1 B per parameter: 53.3 GB at TP 1, which fits.
+        let mut j = job();
+        j.sharded = true;
+        let p = layout(&j, &a100(15));
+        assert_eq!((p.tensor, p.data), (1, 120));
+    }
+
+    #[test]
+    fn a_175b_model_needs_a_pipeline() {
+        // 175e9 x 16 B = 2,800 GB; TP 8 (the whole NVLink domain) leaves 350 GB per GPU, over 64 GB; PP 8 gives
+        // 2,800 / 64 = 43.75 GB. 64 servers of 8: DP 512 / 64 = 8; 4 x 8 = 32 microbatches, bubble 7/32.
+        let mut j = job();
+        j.parameters = 175e9;
+        let p = layout(&j, &a100(64));
+        assert_eq!(
+            (p.tensor, p.pipeline, p.data, p.microbatches),
+            (8, 8, 8, 32)
+        );
+        assert!((p.state_gb_per_gpu - 43.75).abs() < 1e-9);
+        assert!((bubble_share(&p) - 7.0 / 32.0).abs() < 1e-12);
+        assert!(p.why.contains("PP 8"), "{}", p.why);
+        // The stages span servers (TP 8 x PP 8 > 8 per server): each send crosses the network at the rail share
+        // of one GPU, 200 x 0.94 / 8 = 23.5 GB/s, carrying 1/8 of the activations.
+        let c = step_comm(&j, &a100(64), &p);
+        let act = 4_194_304.0 / (8.0 * 32.0) * f64::from(p.layers * 128) * 2.0;
+        let send = 22.4e-6 + act / 8.0 / 23.5e9;
+        assert!(
+            (c.pipeline_s - 64.0 * send).abs() < 1e-9,
+            "{}",
+            c.pipeline_s
+        );
+    }
+
+    #[test]
+    fn data_parallel_group_by_hand() {
+        // TP 4, DP 30 on 15 DGX A100: each DP group has 2 GPUs per server and a quarter of its rails, 200 x 2/8 =
+        // 50 GB/s per server. Gradients 13e9 x 2 / 4 = 6.5e9 B. Ring/Simple: bus min(240, 50 x 0.94 = 47) = 47,
+        // algbw 47 x 30/58 = 24.31 GB/s; latency (8.4 + 30 x 6 + 28 x 14) x 1.4 = 812.56 us.
+        // 6.5e9 / 24.31e9 + 812.56e-6 = 0.267376 + 0.000813 = 0.268189 s.
+        let s = a100(15);
+        let p = layout(&job(), &s);
+        let c = step_comm(&job(), &s, &p);
+        let expected = 6.5e9 / (47e9 * 30.0 / 58.0) + 812.56e-6;
+        assert!((c.data_s - expected).abs() < 1e-6, "{}", c.data_s);
+        // Tensor parallel: 4 all-reduces x 40 layers x 1 microbatch of 4,194,304 / 30 tokens x 5,120 x 2 B =
+        // 1.4317 GB over 4 GPUs in one server (ring/Simple, bus 240: algbw 240 x 4/6 = 160 GB/s, latency 8.4 + 6 x
+        // 3.4 = 28.8 us): 160 x (28.8 us + 1.4317e9 / 160e9 s) = 160 x 8.977 ms = 1.4363 s.
+        let act = 4_194_304.0 / 30.0 * 5120.0 * 2.0;
+        let tp = 160.0 * (28.8e-6 + act / 160e9);
+        assert!((c.tensor_s - tp).abs() < 1e-6, "{} vs {tp}", c.tensor_s);
+        assert_eq!(c.pipeline_s, 0.0);
+    }
+}

@@ -1,0 +1,318 @@
+//! The NCCL model against published measurements: builds the design of every point in
+//! `tests/fixtures/validation/measurements.ron` from a template, runs the analysis, and writes the table to
+//! `docs/validation.md`. Fails when the committed file differs from what the model gives now (so it cannot drift;
+//! `RACKSMITH_WRITE_VALIDATION=1 cargo test --test measured` rewrites it) and when the targets are missed:
+//! geometric-mean error at most 15% for large messages (intra- and multi-node), at most 35% for small messages, no
+//! point off by more than 1.6x.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a broken fixture should stop the test loudly
+
+use racksmith::analysis::nccl::{Algorithm, Collective, CpuVendor};
+use racksmith::catalog::Catalog;
+use racksmith::model::part::{NicRole, PartKind};
+use racksmith::model::{Design, PartId};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+#[derive(Debug, Deserialize)]
+enum Measured {
+    BusBw(f64),
+    TimeUs(f64),
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Edits {
+    /// GPU NVLink per direction, GB/s (hardware the catalog does not carry, e.g. H800).
+    nvlink_gbyte_s: Option<f64>,
+    /// Compute NICs cabled per server (the others are left uncabled, spread evenly over the PCIe switches).
+    compute_nics: Option<usize>,
+    /// Host CPU.
+    cpu: Option<CpuVendor>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Point {
+    id: String,
+    group: String,
+    hardware: String,
+    options: Vec<(String, String)>,
+    #[serde(default)]
+    edits: Edits,
+    collective: String,
+    bytes: f64,
+    nccl: String,
+    #[serde(default)]
+    algorithm: Option<String>,
+    measured: Measured,
+    source: String,
+    #[serde(default)]
+    note: String,
+}
+
+const GROUPS: [(&str, &str, f64); 3] = [
+    ("intra-node", "Large messages inside one server", 0.15),
+    ("multi-node", "Large messages across servers", 0.15),
+    ("small-message", "Small messages (latency)", 0.35),
+];
+
+fn design_for(catalog: &Catalog, p: &Point) -> Design {
+    let mut d = racksmith::templates::generate(catalog, "leaf-spine", &p.options)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.id));
+    let mut gpus = BTreeSet::new();
+    let mut servers = BTreeSet::new();
+    for dev in d.devices.values() {
+        if dev.gpus.is_empty() {
+            continue;
+        }
+        servers.insert(dev.part.clone());
+        gpus.extend(dev.gpus.values().cloned());
+    }
+    if let Some(keep) = p.edits.compute_nics {
+        let mut dropped = BTreeSet::new();
+        for (id, dev) in &d.devices {
+            let Some(PartKind::Server(spec)) = d.parts.get(&dev.part).map(|x| &x.kind) else {
+                continue;
+            };
+            let compute: Vec<u16> = dev
+                .nics
+                .keys()
+                .copied()
+                .filter(|slot| {
+                    spec.nic_slots
+                        .get(usize::from(*slot))
+                        .is_some_and(|s| s.role == NicRole::Compute)
+                })
+                .collect();
+            let step = (compute.len() / keep.max(1)).max(1);
+            for (i, slot) in compute.iter().enumerate() {
+                if i % step != 0 || i / step >= keep {
+                    dropped.insert((*id, *slot));
+                }
+            }
+        }
+        let cut = |r: &racksmith::model::PortRef| {
+            r.nic_slot()
+                .is_some_and(|s| dropped.contains(&(r.device, s)))
+        };
+        d.links.retain(|_, l| !cut(&l.a) && !cut(&l.b));
+    }
+    let mut edit = |ids: &BTreeSet<PartId>, f: &dyn Fn(&mut PartKind)| {
+        for id in ids {
+            if let Some(part) = d.parts.get_mut(id) {
+                f(&mut part.kind);
+            }
+        }
+    };
+    if let Some(v) = p.edits.nvlink_gbyte_s {
+        edit(&gpus, &|k| {
+            if let PartKind::Gpu(g) = k {
+                g.nvlink_gbyte_s = v;
+            }
+        });
+    }
+    if let Some(v) = p.edits.cpu {
+        edit(&servers, &|k| {
+            if let PartKind::Server(s) = k {
+                s.cpu_vendor = v;
+            }
+        });
+    }
+    d
+}
+
+struct Row<'a> {
+    point: &'a Point,
+    predicted: f64,
+    measured: f64,
+    picked: String,
+    unit: &'static str,
+}
+
+impl Row<'_> {
+    fn ratio(&self) -> f64 {
+        self.predicted / self.measured
+    }
+}
+
+fn size(bytes: f64) -> String {
+    let units = [(1u64 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (u, name) in units {
+        let u = u as f64;
+        if bytes >= u && (bytes / u).fract() == 0.0 {
+            return format!("{} {name}", bytes / u);
+        }
+    }
+    format!("{bytes} B")
+}
+
+fn geo_error(rows: &[&Row]) -> f64 {
+    if rows.is_empty() {
+        return 0.0;
+    }
+    let mean = rows.iter().map(|r| r.ratio().ln().abs()).sum::<f64>() / rows.len() as f64;
+    mean.exp() - 1.0
+}
+
+fn table() -> (String, Vec<String>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("tests/fixtures/validation/measurements.ron")).unwrap();
+    let points: Vec<Point> = ron::from_str(&text).unwrap();
+    assert!(points.len() >= 15, "at least 15 measurements");
+    let catalog = Catalog::builtin().unwrap();
+    let mut rows = Vec::new();
+    for p in &points {
+        let design = design_for(&catalog, p);
+        let report = racksmith::analysis::analyze(&design);
+        let shape = report
+            .latency
+            .nccl
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: no NCCL model", p.id))
+            .shape
+            .clone();
+        let coll = Collective::ALL
+            .into_iter()
+            .find(|c| c.name() == p.collective)
+            .unwrap_or_else(|| panic!("{}: collective {}", p.id, p.collective));
+        let forced = p
+            .algorithm
+            .as_deref()
+            .map(|a| Algorithm::parse(a).unwrap_or_else(|| panic!("{}: algorithm {a}", p.id)));
+        if std::env::var_os("RACKSMITH_DEBUG_VALIDATION").is_some() {
+            eprintln!("{}: {shape:?}", p.id);
+        }
+        let e = shape
+            .pick(coll, p.bytes, forced)
+            .unwrap_or_else(|| panic!("{}: nothing runs", p.id));
+        let (predicted, measured, unit) = match p.measured {
+            Measured::BusBw(m) => (e.busbw_gbyte_s, m, "GB/s busbw"),
+            Measured::TimeUs(m) => (e.time_us, m, "us"),
+        };
+        rows.push(Row {
+            point: p,
+            predicted,
+            measured,
+            picked: format!("{}/{}", e.algorithm.name(), e.protocol.name()),
+            unit,
+        });
+    }
+
+    let mut md = String::new();
+    let mut failures = Vec::new();
+    md.push_str(
+        "# Validation: the NCCL model against published measurements\n\n\
+         Generated by `tests/measured.rs` from `tests/fixtures/validation/measurements.ron`: each point's design \
+         is built from the `leaf-spine` template (with the edits listed for hardware the catalog does not carry), \
+         analysed, and NCCL's pick (or the algorithm the run forced) is compared with the published figure. The \
+         test fails when this file differs from what the model gives, and when a target is missed: geometric-mean \
+         error at most 15% for large messages, at most 35% for small messages, no point off by more than 1.6x. \
+         The model is described in docs/analysis.md, \"Collectives as NCCL runs them\".\n\n\
+         Ratio = predicted / measured; geometric-mean error = exp(mean |ln ratio|) - 1.\n",
+    );
+    let mut summary = String::from(
+        "\n## Summary\n\n| group | points | geometric-mean error | target | worst ratio |\n|---|---|---|---|---|\n",
+    );
+    for (group, title, target) in GROUPS {
+        let g: Vec<&Row> = rows.iter().filter(|r| r.point.group == group).collect();
+        let _ = write!(
+            md,
+            "\n## {title} ({group})\n\n| point | hardware | collective | size | NCCL | algorithm (forced / model's pick) \
+             | measured | predicted | ratio | source |\n|---|---|---|---|---|---|---|---|---|---|\n"
+        );
+        for r in &g {
+            let p = r.point;
+            let note = if p.note.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", p.note)
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {}{} | {} | {} | {} | {} / {} | {:.2} {} | {:.2} | {:.3} | {} |",
+                p.id,
+                p.hardware,
+                note,
+                p.collective,
+                size(p.bytes),
+                p.nccl,
+                p.algorithm.as_deref().unwrap_or("default"),
+                r.picked,
+                r.measured,
+                r.unit,
+                r.predicted,
+                r.ratio(),
+                p.source
+            );
+            if !(1.0 / 1.6..=1.6).contains(&r.ratio()) {
+                failures.push(format!(
+                    "{}: ratio {:.3} outside 1/1.6..1.6",
+                    p.id,
+                    r.ratio()
+                ));
+            }
+        }
+        let err = geo_error(&g);
+        let worst = g
+            .iter()
+            .map(|r| r.ratio())
+            .max_by(|a, b| a.ln().abs().total_cmp(&b.ln().abs()))
+            .unwrap_or(1.0);
+        let _ = writeln!(
+            summary,
+            "| {group} | {} | {:.1}% | {:.0}% | {worst:.3} |",
+            g.len(),
+            err * 100.0,
+            target * 100.0
+        );
+        if err > target {
+            failures.push(format!(
+                "{group}: geometric-mean error {:.1}% over {:.0}%",
+                err * 100.0,
+                target * 100.0
+            ));
+        }
+    }
+    md.push_str(&summary);
+    md.push_str(
+        "\n## Known limits\n\n\
+         - Small-message figures rest on NCCL's own latency constants (NCCL 2.27, tag v2.27.3-1: base and per-step \
+         hardware latencies, the network post overhead by CPU maker); the fabric's own hops and cable lengths are \
+         not added to them. Measurements span NCCL 2.16 to 2.2x, whose constants differ a little (2.28 raised the \
+         NVLS-tree network latency from 14 to 20.9 us).\n\
+         - Medium sizes (1 to 256 MiB) are optimistic: the model reaches its peak bandwidth sooner than NCCL does \
+         (NVIDIA's sjeaugey, nccl-tests issue 212: \"256M is too small to reach peak bandwidth\"); on one H100 server \
+         it gives 341 GB/s busbw at 16 MiB where the Azure guide measured 234, 469 at 256 MiB against 423. \
+         These points are not in the table.\n\
+         - Benchmarks driven by one process for all GPUs (`-g 8`, as the Azure guide runs) add launch time the \
+         model does not hold: their small and medium sizes are not used here.\n\
+         - NVLS on Blackwell is derived from Hopper's measured figure and NCCL's efficiency ratio; no Blackwell \
+         measurement is in the table yet. CollNet (InfiniBand SHARP) is modelled but never picked by default, as \
+         NCCL needs `NCCL_COLLNET_ENABLE=1` and the SHARP plugin; no SHARP measurement is in the table yet.\n\
+         - Servers with fewer NICs than the template's are modelled by leaving the others uncabled, one kept per PCIe \
+         switch.\n\
+         - No training measurements yet: the training group is empty.\n",
+    );
+    (md, failures)
+}
+
+#[test]
+fn validation_table_is_current_and_meets_its_targets() {
+    let (md, failures) = table();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/validation.md");
+    if std::env::var_os("RACKSMITH_WRITE_VALIDATION").is_some() {
+        std::fs::write(&path, &md).unwrap();
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        failures.is_empty(),
+        "targets missed:\n{}\n\n{md}",
+        failures.join("\n")
+    );
+    assert!(
+        committed == md,
+        "docs/validation.md is out of date: run RACKSMITH_WRITE_VALIDATION=1 cargo test --test measured\n\n{md}"
+    );
+}
