@@ -137,7 +137,12 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_cannot_start_a_row() {
-        assert_eq!(comment_text("a\nb\r\tc"), "a b  c");
+    fn a_design_name_cannot_start_a_row() {
+        let mut d = crate::samples::sample("dgx-h100-single").unwrap();
+        d.name = "x\n8 2 float sum -1 1.0 1.0 1.0\r\u{2028}y".into();
+        let out = expect(&d, &crate::analysis::analyze(&d));
+        let first = out.lines().next().unwrap();
+        assert!(first.starts_with('#') && first.contains("x 8 2 float sum"), "{first}");
+        assert!(!out.lines().skip(1).any(|l| l.contains("float sum -1 1.0")), "{out}");
     }
 }
