@@ -608,6 +608,20 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
             "  {} servers, {} GPUs ({}), {} racks, {:.1} kW IT, capex ${:.0}, TCO ${:.0}, ${:.2}/GPU-h owned",
             s.servers, s.gpus, s.gpu, s.racks, s.it_kw, s.capex_usd, s.tco_usd, s.usd_per_gpu_hour
         );
+        let tiers: Vec<String> = s
+            .switches_by_tier
+            .iter()
+            .map(|(t, n)| format!("{n} {t}"))
+            .collect();
+        println!(
+            "  switches: {}; size set by: {}",
+            if tiers.is_empty() {
+                "none".to_string()
+            } else {
+                tiers.join(", ")
+            },
+            s.limit
+        );
         for (k, v) in &s.why {
             println!("  {k}: {v}");
         }

@@ -34,31 +34,94 @@ fn no_errors(d: &racksmith::model::Design) -> racksmith::analysis::Report {
     r
 }
 
+/// Switches whose name starts with `prefix`.
+fn switches(d: &racksmith::model::Design, prefix: &str) -> usize {
+    d.devices
+        .values()
+        .filter(|x| x.name.starts_with(prefix))
+        .count()
+}
+
+/// Cables with one end on a device named `a...` and the other on `b...`.
+fn cables(d: &racksmith::model::Design, a: &str, b: &str) -> usize {
+    d.links
+        .values()
+        .filter(|l| {
+            let (x, y) = (&d.devices[&l.a.device].name, &d.devices[&l.b.device].name);
+            (x.starts_with(a) && y.starts_with(b)) || (x.starts_with(b) && y.starts_with(a))
+        })
+        .count()
+}
+
 #[test]
 fn superpod_counts_follow_the_reference_architecture() {
-    // NVIDIA DGX SuperPOD H100 RA, compute fabric: SU -> (DGX, leaf, spine): 1 -> (31, 8, 4), 2 -> (63, 16, 8),
-    // 4 -> (127, 32, 16); from 8 SU a third tier: 8 spines and 4 core switches per SU (the B200 RA's 128 leaf,
-    // 128 spine, 64 core at 16 SU).
+    // NVIDIA DGX SuperPOD H100 reference architecture (RA-11333), compute fabric component counts:
+    // SU -> (DGX, leaf, spine, core): 1 -> (31, 8, 4, -), 2 -> (63, 16, 8, -), 3 -> (95, 24, 16, -),
+    // 4 -> (127, 32, 16, -), 8 -> (255, 64, 32, -), 16 -> (511, 128, 128, 64): one leaf port of the fabric goes
+    // to the fabric manager (UFM), hence 32 x SU - 1 systems. Every DGX has 8 compute cables (the RA's node-leaf
+    // column adds the UFM's, not drawn here); leaf-spine cables are 32 per leaf (256 per SU), and from 16 SU as
+    // many spine-core cables. At 8 SU two tiers: 64 leaves x 32 uplinks = 32 spines x 64 ports.
     for (su, nodes, leaves, spines, cores) in [
         (1usize, 31usize, 8usize, 4usize, 0usize),
         (2, 63, 16, 8, 0),
+        (3, 95, 24, 16, 0),
         (4, 127, 32, 16, 0),
-        (8, 255, 64, 64, 32),
+        (8, 255, 64, 32, 0),
         (16, 511, 128, 128, 64),
     ] {
         let d = make("superpod-h100", &[("su", &su.to_string())]).unwrap();
-        let count = |prefix: &str| {
-            d.devices
-                .values()
-                .filter(|x| x.name.starts_with(prefix))
-                .count()
-        };
         let servers = d.devices.values().filter(|x| !x.gpus.is_empty()).count();
         assert_eq!(servers, nodes, "{su} SU");
-        assert_eq!(count("leaf-"), leaves, "{su} SU");
-        assert_eq!(count("spine-"), spines, "{su} SU");
-        assert_eq!(count("core-"), cores, "{su} SU");
-        if su <= 2 {
+        assert_eq!(d.gpu_count(), nodes * 8, "{su} SU");
+        assert_eq!(switches(&d, "leaf-"), leaves, "{su} SU");
+        assert_eq!(switches(&d, "spine-"), spines, "{su} SU");
+        assert_eq!(switches(&d, "core-"), cores, "{su} SU");
+        assert_eq!(cables(&d, "dgx-", "leaf-"), nodes * 8, "{su} SU");
+        assert_eq!(cables(&d, "leaf-", "spine-"), su * 256, "{su} SU");
+        assert_eq!(
+            cables(&d, "spine-", "core-"),
+            if cores > 0 { su * 256 } else { 0 },
+            "{su} SU"
+        );
+        if su <= 8 {
+            no_errors(&d);
+        }
+    }
+}
+
+#[test]
+fn superpod_b200_counts_follow_nvidias_table() {
+    // NVIDIA DGX SuperPOD B200 reference architecture (RA-11334), "larger DGX SuperPOD component counts":
+    // SU, nodes, GPUs, leaf, spine, core, node-leaf, leaf-spine, spine-core cables:
+    //  2,   64,   512,  16,   8,   -,   512,   512,     -
+    //  4,  128, 1,024,  32,  16,   -, 1,024, 1,024,     -
+    //  8,  256, 2,048,  64,  32,   -, 2,048, 2,048,     -
+    // 16,  512, 4,096, 128, 128,  64, 4,096, 4,096, 4,096
+    // 32, 1,024, 8,192, 256, 256, 128, 8,192, 8,192, 8,192
+    // 64, 2,048, 16,384, 512, 512, 256, 16,384, 16,384, 16,384
+    // (and 1 SU: 32 DGX B200, 8 leaves, 4 spines, as the 2-SU row halved). 32 DGX per SU: no UFM slot taken.
+    for (su, nodes, leaves, spines, cores, node_leaf, leaf_spine, spine_core) in [
+        (
+            1usize, 32usize, 8usize, 4usize, 0usize, 256usize, 256usize, 0usize,
+        ),
+        (2, 64, 16, 8, 0, 512, 512, 0),
+        (4, 128, 32, 16, 0, 1024, 1024, 0),
+        (8, 256, 64, 32, 0, 2048, 2048, 0),
+        (16, 512, 128, 128, 64, 4096, 4096, 4096),
+        (32, 1024, 256, 256, 128, 8192, 8192, 8192),
+        (64, 2048, 512, 512, 256, 16384, 16384, 16384),
+    ] {
+        let d = make("superpod-b200", &[("su", &su.to_string())]).unwrap();
+        let servers = d.devices.values().filter(|x| !x.gpus.is_empty()).count();
+        assert_eq!(servers, nodes, "{su} SU");
+        assert_eq!(d.gpu_count(), nodes * 8, "{su} SU");
+        assert_eq!(switches(&d, "leaf-"), leaves, "{su} SU");
+        assert_eq!(switches(&d, "spine-"), spines, "{su} SU");
+        assert_eq!(switches(&d, "core-"), cores, "{su} SU");
+        assert_eq!(cables(&d, "dgx-", "leaf-"), node_leaf, "{su} SU");
+        assert_eq!(cables(&d, "leaf-", "spine-"), leaf_spine, "{su} SU");
+        assert_eq!(cables(&d, "spine-", "core-"), spine_core, "{su} SU");
+        if su == 1 || su == 4 || su == 16 {
             no_errors(&d);
         }
     }
@@ -229,7 +292,7 @@ fn superpod_b200_keeps_the_fabric_with_b200_systems() {
     // rack of two draws 2 x 14.3 = 28.6 kW (plus half of each cabled optic) against a 32 kW budget, on air.
     let d = make("superpod-b200", &[("su", "1")]).unwrap();
     let r = no_errors(&d);
-    assert_eq!(r.summary.gpus, 248);
+    assert_eq!(r.summary.gpus, 256);
     assert!(
         d.devices
             .values()
@@ -243,6 +306,7 @@ fn superpod_b200_keeps_the_fabric_with_b200_systems() {
         full.power_w
     );
     assert!(r.cooling.racks.iter().all(|c| c.ok));
+    // One DGX more than the H100 SU (no UFM slot): 8 compute and 4 storage cables more.
     let h100 = make("superpod-h100", &[("su", "1")]).unwrap();
-    assert_eq!(d.links.len(), h100.links.len());
+    assert_eq!(d.links.len(), h100.links.len() + 12);
 }
