@@ -173,16 +173,16 @@ enum CatalogAction {
 #[derive(clap::Args)]
 struct ReplicaArgs {
     /// Planned utilisation of each replica, in (0, 1).
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
     utilisation: f64,
     /// GPU model (racksmith new leaf-spine --help lists them).
     #[arg(long, default_value = "l40s")]
     gpu: String,
     /// Requests per second one replica sustains at full load (from your benchmark of the model).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     replica_rps: f64,
     /// GPUs per replica.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     gpus_per_replica: u32,
 }
 
@@ -191,10 +191,10 @@ enum SizeWhat {
     /// The smallest design that serves --requests-per-s under --p99-ms at --utilisation.
     Serving {
         /// Requests per second to serve.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         requests_per_s: f64,
         /// p99 latency target, milliseconds.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         p99_ms: f64,
         #[command(flatten)]
         replicas: ReplicaArgs,
@@ -206,7 +206,7 @@ enum SizeWhat {
     /// owned design that fits it.
     Budget {
         /// Budget per year, USD, e.g. 1.2e6.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         usd_per_year: f64,
         #[command(flatten)]
         replicas: ReplicaArgs,
@@ -217,19 +217,19 @@ enum SizeWhat {
     /// The smallest design that trains --params on --tokens within --days, for each GPU model given.
     Training {
         /// Model parameters, e.g. 13e9.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         params: f64,
         /// Training tokens, e.g. 300e9.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         tokens: f64,
         /// Days the job may take.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         days: f64,
         /// GPU models, comma-separated; several are compared side by side.
         #[arg(long, default_value = "h100-sxm", value_delimiter = ',')]
         gpu: Vec<String>,
         /// Model FLOPs utilisation.
-        #[arg(long, default_value_t = 0.4)]
+        #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]
         mfu: f64,
         /// Where to write the design (one GPU model only).
         #[arg(long, short)]

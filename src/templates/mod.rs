@@ -792,17 +792,33 @@ fn leaf_spine(
         }
         servers.push(dev);
     }
+    // Switch racks of up to 16, fewer when 16 fully cabled switches would draw more than an air-cooled rack
+    // sheds (about 40 kW, docs/analysis.md "Cooling"): a switch with every port cabled carries half of each
+    // cable's optics.
+    let part_w = |id: &str| catalog.get(id).map_or(0.0, |p| p.power_w);
+    let switch_w = part_w(switch) + ports as f64 * part_w(cable).max(part_w(trunk)) / 2.0;
+    let per_switch_rack = if switch_w > 0.0 {
+        ((AIR_RACK_W / switch_w).floor() as usize).clamp(1, 16)
+    } else {
+        16
+    };
     let total_switches = leaves + plan.uppers.len();
     let mut switches: Vec<DeviceId> = Vec::with_capacity(total_switches);
     for i in 0..total_switches {
-        if i % 16 == 0 {
-            rack = new_rack(&mut b, "rack-42u", format!("N{:03}", i / 16 + 1), &mut slot)?;
+        if i % per_switch_rack == 0 {
+            rack = new_rack(
+                &mut b,
+                "rack-42u",
+                format!("N{:03}", i / per_switch_rack + 1),
+                &mut slot,
+            )?;
         }
         let name = match plan.uppers.get(i.wrapping_sub(leaves)) {
             Some(u) if i >= leaves => u.name.clone(),
             _ => format!("leaf-g{:02}-r{}", i / rails + 1, i % rails + 1),
         };
-        switches.push(b.add_device(switch, &name, rack, 1 + 2 * (i % 16) as u16)?);
+        let u = 1 + 2 * (i % per_switch_rack) as u16;
+        switches.push(b.add_device(switch, &name, rack, u)?);
     }
     let mut next_port = vec![1usize; switches.len()];
     let mut take = |sw: usize| -> Option<String> {
@@ -920,6 +936,10 @@ fn wire(
     );
     Ok(())
 }
+
+/// What an air-cooled switch rack may draw, W: under the ~45 kW air can remove from one rack (the cooling
+/// finding's limit), with margin.
+const AIR_RACK_W: f64 = 40_000.0;
 
 /// In-row CDU for liquid-cooled rows, and its capacity, kW (the catalog's figure).
 const INROW_CDU: &str = "cdu-inrow-1350kw";

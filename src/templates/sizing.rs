@@ -488,6 +488,26 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
     let mut hi = lo + 1;
     let mut found = days(hi)?;
     while found.2 > need.days {
+        // The network's time per step does not shrink with more servers (a ring all-reduce moves about twice
+        // the gradients whatever the count): once it alone exceeds the days, no size finishes.
+        if let Some(t) = &found.1.latency.training {
+            let network_days = t.exposed_s_per_step * t.steps / 86_400.0;
+            if network_days >= need.days {
+                return Err(TemplateError::BadValue {
+                    option: "days".into(),
+                    value: shown(need.days),
+                    why: format!(
+                        "no size of {} finishes in time: the gradient all-reduce alone takes {network_days:.0} days \
+                         ({:.0} steps x {:.2} s not hidden behind compute, {} parameters, data parallelism over \
+                         every GPU), whatever the GPU count; allow more days or a model that shards the work",
+                        need.gpu,
+                        t.steps,
+                        t.exposed_s_per_step,
+                        shown(need.parameters)
+                    ),
+                });
+            }
+        }
         lo = hi;
         let ratio = if found.2.is_finite() {
             found.2 / need.days
@@ -502,6 +522,17 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             hi = cap;
         }
         found = days(hi)?;
+    }
+    // The step from the ratio rarely overshoots by more than a server (the network's time barely shrinks with
+    // more servers): one server fewer is checked first, then bisection if it also finishes.
+    if hi - lo > 1 {
+        let fewer = days(hi - 1)?;
+        if fewer.2 <= need.days {
+            hi -= 1;
+            found = fewer;
+        } else {
+            lo = hi - 1;
+        }
     }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
