@@ -254,3 +254,64 @@ fn bad_requirements_name_the_option_and_its_range() {
     assert!(err.starts_with("--requests-per-s 1e9: needs"), "{err}");
     assert!(err.contains("262,144 GPUs"), "{err}");
 }
+
+#[test]
+fn serving_cost_uses_the_utilisation_the_plan_uses() {
+    // 400 req/s at 10 per replica, p99 1 s, utilisation target 0.7: the p99 allows at most
+    // rho max = 1 - ln(100) / (10 x 1 s) = 1 - 0.460517 = 0.539483 (less the network's microseconds), so the plan
+    // needs ceil(400 / (10 x 0.539483)) = ceil(74.15) = 75 replicas, not the ceil(400 / 7) = 58 the target alone
+    // gives. On 8 servers of 8 L40S (64 replicas of one GPU): capacity 64 x 10 x 0.539483 = 345.27 req/s,
+    // cost per 1M requests at capacity = $/hour / (345.27 x 3,600) x 1e6, at the demand $/hour / (400 x 3,600)
+    // x 1e6.
+    let c = Catalog::builtin().unwrap();
+    let mut d =
+        racksmith::templates::generate(&c, "inference-row", &[("servers".into(), "8".into())])
+            .unwrap();
+    d.params.utilisation_target = 0.7;
+    d.params.serving = Some(racksmith::model::Serving {
+        request_rate_rps: 400.0,
+        replica_throughput_rps: 10.0,
+        gpus_per_replica: 1,
+        latency_target_ms: 1000.0,
+        ..Default::default()
+    });
+    let r = analyze(&d);
+    let sv = r.latency.serving.as_ref().unwrap();
+    assert!((sv.planned_utilisation - 0.539483).abs() < 1e-4);
+    assert_eq!(sv.replicas_needed, Some(75));
+    assert_eq!(r.cost.replicas_needed, Some(75));
+    assert_eq!(r.cost.serving_utilisation, Some(sv.planned_utilisation));
+    let capacity = 64.0 * 10.0 * sv.planned_utilisation;
+    let at_capacity = r.cost.usd_per_hour / (capacity * 3600.0) * 1e6;
+    let at_demand = r.cost.usd_per_hour / (400.0 * 3600.0) * 1e6;
+    assert!((r.cost.usd_per_million_requests.unwrap() - at_capacity).abs() < 1e-3);
+    assert!((r.cost.usd_per_million_requests_at_demand.unwrap() - at_demand).abs() < 1e-3);
+    // Break-even against on demand, 1- and 3-year commitments, each with the residual value stated.
+    let options: Vec<&str> = r
+        .cost
+        .break_even_by_option
+        .iter()
+        .map(|b| b.option.as_str())
+        .collect();
+    assert_eq!(
+        options,
+        [
+            "cloud on demand",
+            "cloud, 1-year commitment",
+            "cloud, 3-year commitment"
+        ]
+    );
+    for b in &r.cost.break_even_by_option {
+        let opex_month = r.cost.opex_usd_per_year / 12.0;
+        match b.months {
+            Some(m) => {
+                // capex / (cloud per month - opex per month), by hand from the report's own figures.
+                let want = r.cost.capex_usd / (b.cloud_usd_per_month - opex_month);
+                assert!((m - want).abs() < 0.01, "{}: {m} vs {want}", b.option);
+                assert!(b.text.contains("residual value"), "{}", b.text);
+                assert!(b.months_net_of_residual.unwrap() < m);
+            }
+            None => assert!(b.cloud_usd_per_month <= opex_month, "{}", b.text),
+        }
+    }
+}
