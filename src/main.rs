@@ -112,6 +112,22 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         options: Vec<String>,
     },
+    /// Answer a classic planning question with its derivation: `racksmith scenario serve-100k`,
+    /// `racksmith scenario --list`; inputs as --name value, the design with -o.
+    #[command(disable_help_flag = true)]
+    Scenario {
+        /// Scenario name.
+        name: Option<String>,
+        /// List the scenarios and their inputs.
+        #[arg(long)]
+        list: bool,
+        /// Where to write the scenario's design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// The scenario's inputs, as --name value pairs.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        inputs: Vec<String>,
+    },
     /// Size a design from a requirement: the smallest that serves a request rate under a p99 target, or that
     /// finishes a training job in time.
     Size {
@@ -449,6 +465,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             options,
         }) => new_design(template, list, output, &options, user_catalog.as_deref()),
         Some(Command::Size { what }) => size(what, user_catalog.as_deref()),
+        Some(Command::Scenario {
+            name,
+            list,
+            output,
+            inputs,
+        }) => scenario(name, list, output, &inputs, user_catalog.as_deref()),
         Some(Command::Swap {
             file,
             from,
@@ -628,6 +650,69 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
     }
     if let (Some(path), [one]) = (output, results.as_slice()) {
         io::write_atomic(&path, io::design_to_string(&one.design)?.as_bytes())?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `racksmith scenario`: a planning question answered with its derivation.
+fn scenario(
+    name: Option<String>,
+    list: bool,
+    output: Option<PathBuf>,
+    inputs: &[String],
+    user_catalog: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    use racksmith::templates::scenarios;
+    let Some(name) = name.filter(|n| !list && n != "--help" && n != "-h") else {
+        println!("Planning questions (racksmith scenario NAME [--input value ...] [-o FILE]):\n");
+        for s in scenarios::list() {
+            println!("{}: {}", s.name, s.question);
+            for i in s.inputs {
+                println!(
+                    "  --{:<22} {} ({} to {}, default {})",
+                    i.name, i.label, i.min, i.max, i.default
+                );
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut given = Vec::new();
+    let mut output = output;
+    let mut it = inputs.iter();
+    while let Some(key) = it.next() {
+        if key == "-o" || key == "--output" {
+            output = it.next().map(PathBuf::from);
+            continue;
+        }
+        let Some(k) = key.strip_prefix("--") else {
+            anyhow::bail!("expected an input such as --mfu, found \"{key}\"");
+        };
+        let (k, v) = match k.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => {
+                let Some(v) = it.next() else {
+                    anyhow::bail!("--{k} needs a value");
+                };
+                (k.to_string(), v.clone())
+            }
+        };
+        let Ok(v) = v.parse::<f64>() else {
+            anyhow::bail!("--{k} {v}: a number");
+        };
+        given.push((k, v));
+    }
+    let catalog = load_catalog(user_catalog)?;
+    let a = scenarios::answer(&catalog, &name, &given)?;
+    if let Some(s) = scenarios::find(&name) {
+        println!("{}", s.question);
+    }
+    println!("{}", a.headline);
+    for (k, v) in &a.derivation {
+        println!("  {k}: {v}");
+    }
+    if let Some(path) = output {
+        io::write_atomic(&path, io::design_to_string(&a.design)?.as_bytes())?;
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -10,6 +10,7 @@
 //! - `nvl72 --racks N`: GB200 NVL72 racks, 72 GPUs in one NVLink domain each, on an NDR leaf-spine.
 //! - `inference-row --servers N --gpu MODEL`: PCIe inference servers on an Ethernet leaf-spine, 3:1 by default.
 
+pub mod scenarios;
 pub mod sizing;
 
 use crate::analysis::Report;
