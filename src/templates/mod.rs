@@ -150,6 +150,30 @@ const TEMPLATES: [TemplateSpec; 5] = [
     },
 ];
 
+/// The label the app shows for a template option (the command line names it `--name`; a window never shows a flag).
+pub fn option_label(name: &str) -> &str {
+    match name {
+        "su" => "Scalable units",
+        "servers" => "Servers",
+        "gpu" => "GPU model",
+        "fabric" => "Fabric",
+        "oversubscription" => "Oversubscription",
+        "rails" => "Rails",
+        "racks" => "NVL72 racks",
+        other => other,
+    }
+}
+
+/// A template error in the app's words: the option's label instead of its flag.
+pub fn error_in_labels(e: &TemplateError) -> String {
+    match e {
+        TemplateError::BadValue { option, value, why } => {
+            format!("{} {value}: {why}", option_label(option))
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Every template, in the order `racksmith new --list` shows them.
 pub fn list() -> &'static [TemplateSpec] {
     &TEMPLATES
