@@ -119,6 +119,22 @@ enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         options: Vec<String>,
     },
+    /// Answer a classic planning question with its derivation: `racksmith scenario serve-100k`,
+    /// `racksmith scenario --list`; inputs as --name value, the design with -o.
+    #[command(disable_help_flag = true)]
+    Scenario {
+        /// Scenario name.
+        name: Option<String>,
+        /// List the scenarios and their inputs.
+        #[arg(long)]
+        list: bool,
+        /// Where to write the scenario's design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// The scenario's inputs, as --name value pairs.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        inputs: Vec<String>,
+    },
     /// Size a design from a requirement: the smallest that serves a request rate under a p99 target, or that
     /// finishes a training job in time.
     Size {
@@ -183,16 +199,16 @@ enum CatalogAction {
 #[derive(clap::Args)]
 struct ReplicaArgs {
     /// Planned utilisation of each replica, in (0, 1).
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
     utilisation: f64,
     /// GPU model (racksmith new leaf-spine --help lists them).
     #[arg(long, default_value = "l40s")]
     gpu: String,
     /// Requests per second one replica sustains at full load (from your benchmark of the model).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     replica_rps: f64,
     /// GPUs per replica.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     gpus_per_replica: u32,
 }
 
@@ -201,10 +217,10 @@ enum SizeWhat {
     /// The smallest design that serves --requests-per-s under --p99-ms at --utilisation.
     Serving {
         /// Requests per second to serve.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         requests_per_s: f64,
         /// p99 latency target, milliseconds.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         p99_ms: f64,
         #[command(flatten)]
         replicas: ReplicaArgs,
@@ -216,7 +232,7 @@ enum SizeWhat {
     /// owned design that fits it.
     Budget {
         /// Budget per year, USD, e.g. 1.2e6.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         usd_per_year: f64,
         #[command(flatten)]
         replicas: ReplicaArgs,
@@ -227,19 +243,19 @@ enum SizeWhat {
     /// The smallest design that trains --params on --tokens within --days, for each GPU model given.
     Training {
         /// Model parameters, e.g. 13e9.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         params: f64,
         /// Training tokens, e.g. 300e9.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         tokens: f64,
         /// Days the job may take.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         days: f64,
         /// GPU models, comma-separated; several are compared side by side.
         #[arg(long, default_value = "h100-sxm", value_delimiter = ',')]
         gpu: Vec<String>,
         /// Model FLOPs utilisation.
-        #[arg(long, default_value_t = 0.4)]
+        #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]
         mfu: f64,
         /// Tensor-parallel degree (default: the analysis chooses and says why).
         #[arg(long)]
@@ -480,6 +496,12 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             options,
         }) => new_design(template, list, output, &options, user_catalog.as_deref()),
         Some(Command::Size { what }) => size(what, user_catalog.as_deref()),
+        Some(Command::Scenario {
+            name,
+            list,
+            output,
+            inputs,
+        }) => scenario(name, list, output, &inputs, user_catalog.as_deref()),
         Some(Command::Swap {
             file,
             from,
@@ -717,12 +739,89 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
             "  {} servers, {} GPUs ({}), {} racks, {:.1} kW IT, capex ${:.0}, TCO ${:.0}, ${:.2}/GPU-h owned",
             s.servers, s.gpus, s.gpu, s.racks, s.it_kw, s.capex_usd, s.tco_usd, s.usd_per_gpu_hour
         );
+        let tiers: Vec<String> = s
+            .switches_by_tier
+            .iter()
+            .map(|(t, n)| format!("{n} {t}"))
+            .collect();
+        println!(
+            "  switches: {}; size set by: {}",
+            if tiers.is_empty() {
+                "none".to_string()
+            } else {
+                tiers.join(", ")
+            },
+            s.limit
+        );
         for (k, v) in &s.why {
             println!("  {k}: {v}");
         }
     }
     if let (Some(path), [one]) = (output, results.as_slice()) {
         io::write_atomic(&path, io::design_to_string(&one.design)?.as_bytes())?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `racksmith scenario`: a planning question answered with its derivation.
+fn scenario(
+    name: Option<String>,
+    list: bool,
+    output: Option<PathBuf>,
+    inputs: &[String],
+    user_catalog: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    use racksmith::templates::scenarios;
+    let Some(name) = name.filter(|n| !list && n != "--help" && n != "-h") else {
+        println!("Planning questions (racksmith scenario NAME [--input value ...] [-o FILE]):\n");
+        for s in scenarios::list() {
+            println!("{}: {}", s.name, s.question);
+            for i in s.inputs {
+                println!(
+                    "  --{:<22} {} ({} to {}, default {})",
+                    i.name, i.label, i.min, i.max, i.default
+                );
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut given = Vec::new();
+    let mut output = output;
+    let mut it = inputs.iter();
+    while let Some(key) = it.next() {
+        if key == "-o" || key == "--output" {
+            output = it.next().map(PathBuf::from);
+            continue;
+        }
+        let Some(k) = key.strip_prefix("--") else {
+            anyhow::bail!("expected an input such as --mfu, found \"{key}\"");
+        };
+        let (k, v) = match k.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => {
+                let Some(v) = it.next() else {
+                    anyhow::bail!("--{k} needs a value");
+                };
+                (k.to_string(), v.clone())
+            }
+        };
+        let Ok(v) = v.parse::<f64>() else {
+            anyhow::bail!("--{k} {v}: a number");
+        };
+        given.push((k, v));
+    }
+    let catalog = load_catalog(user_catalog)?;
+    let a = scenarios::answer(&catalog, &name, &given)?;
+    if let Some(s) = scenarios::find(&name) {
+        println!("{}", s.question);
+    }
+    println!("{}", a.headline);
+    for (k, v) in &a.derivation {
+        println!("  {k}: {v}");
+    }
+    if let Some(path) = output {
+        io::write_atomic(&path, io::design_to_string(&a.design)?.as_bytes())?;
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

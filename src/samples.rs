@@ -212,6 +212,9 @@ pub struct SuperPodSystem {
     pub rack_budget_w: f64,
     /// What a full compute rack's systems draw, as the notes say it.
     pub rack_draw: &'static str,
+    /// Leaf ports of the fabric given to the fabric manager (UFM) instead of a system: 1 in the H100 reference
+    /// architecture (31 DGX in 1 SU, 63 in 2, 127 in 4), none in the B200 one (32 DGX per SU).
+    pub ufm_slots: usize,
 }
 
 /// DGX H100: 8U, 10.2 kW; four per 44 kW rack (DGX SuperPOD H100 RA: 40.8 kW per rack).
@@ -222,6 +225,7 @@ pub const DGX_H100: SuperPodSystem = SuperPodSystem {
     per_rack: 4,
     rack_budget_w: 44_000.0,
     rack_draw: "40.8 kW",
+    ufm_slots: 1,
 };
 
 /// DGX B200: 10U, 14.3 kW; two per air-cooled 32 kW rack (28.6 kW of systems; NVIDIA's DGX SuperPOD B200
@@ -233,6 +237,7 @@ pub const DGX_B200: SuperPodSystem = SuperPodSystem {
     per_rack: 2,
     rack_budget_w: 32_000.0,
     rack_draw: "28.6 kW",
+    ufm_slots: 0,
 };
 
 /// A DGX SuperPOD of `units` scalable units of a system: the H100 reference architecture's fabric (see
@@ -261,7 +266,7 @@ pub fn superpod(
         ..Design::default()
     };
     let mut b = Builder::new(&mut design, catalog);
-    let nodes = units * 32 - 1;
+    let nodes = units * 32 - system.ufm_slots.min(1);
     let mut place = Placer::default();
     // Compute racks: `per_rack` DGX each, from U3 up (U3, U11, U19, U27 for four 8U systems).
     let per_rack = system.per_rack.max(1);
@@ -301,8 +306,15 @@ pub fn superpod(
             )?;
         }
     }
-    if units <= 4 {
-        let spines_n = [4, 8, 16, 16][units - 1];
+    if units <= 8 {
+        // Two tiers up to 8 SU (NVIDIA's tables: 1 SU 4 spines, 2 SU 8, 3 and 4 SU 16, 8 SU 32): at 8 SU each of
+        // the 64 leaves has one cable to each of 32 spines, 64 x 32 uplinks = 32 spines x 64 ports.
+        let spines_n = match units {
+            1 => 4,
+            2 => 8,
+            3 | 4 => 16,
+            _ => 32,
+        };
         let spines: Vec<DeviceId> = (0..spines_n)
             .map(|s| place.switch(&mut b, format!("spine-{:02}", s + 1)))
             .collect::<Result<_, _>>()?;
@@ -400,9 +412,14 @@ pub fn superpod(
             }
         }
     } else {
-        // Three tiers: pods of 4 SU (32 leaves, 32 spines), core planes of units/8 switches.
+        // Three tiers: pods of 4 SU (32 leaves, 32 spines), core planes of the fewest switches that take every
+        // spine's 32 uplinks evenly: the smallest divisor of 32 with pods x 32 / c <= 64 ports (units / 8 when
+        // the units are a power of two: 64 cores at 16 SU, 128 at 32, 256 at 64, as NVIDIA's B200 table).
         let pods = units / 4;
-        let cores_per_plane = units / 8;
+        let cores_per_plane = [1usize, 2, 4, 8, 16, 32]
+            .into_iter()
+            .find(|c| pods * 32 / c <= 64)
+            .unwrap_or(32);
         let mut cores = Vec::with_capacity(32 * cores_per_plane);
         for plane in 0..32 {
             for c in 0..cores_per_plane {

@@ -1673,11 +1673,11 @@ fn new_from_template_previews_then_creates() {
     // The first template, SuperPOD H100 at 1 SU: 248 GPUs in 31 servers.
     h.get_by_label_contains("248 GPUs in 31 servers");
     // Two scalable units: 504 GPUs.
-    let field = h.get_by_label("--su");
+    let field = h.get_by_label("Scalable units");
     field.click();
     step(&mut h);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_label("--su").type_text("2");
+    h.get_by_label("Scalable units").type_text("2");
     step(&mut h);
     h.get_by_label_contains("504 GPUs in 63 servers");
     h.get_by_label("Create").click();

@@ -65,12 +65,34 @@ pub struct CostReport {
     pub replicas_needed: Option<u64>,
     /// Replicas the design holds, when serving.
     pub replicas_in_design: Option<u64>,
+    /// Serving: the utilisation the plan uses, the lower of the target and the largest the p99 allows; the
+    /// replicas and the costs per request above are at this utilisation.
+    pub serving_utilisation: Option<f64>,
+    /// Serving: the design's owned cost over the requests asked (at the demand, not at capacity), per 1M, USD.
+    pub usd_per_million_requests_at_demand: Option<f64>,
+    /// Months until owning has paid for itself against each cloud option, with the residual value stated.
+    pub break_even_by_option: Vec<BreakEven>,
     /// Cost of the design's training job on the owned cluster (wall-clock hours x GPUs x owned $/GPU-hour), USD.
     pub training_job_usd: Option<f64>,
     /// The same GPU-hours at the cloud price, USD.
     pub training_job_cloud_usd: Option<f64>,
     /// The prices used: every BOM unit price is the design's part price (copied from the catalog, overridable).
     pub prices_note: String,
+}
+
+/// Break-even of owning against one cloud option.
+#[derive(Debug, Clone, Serialize)]
+pub struct BreakEven {
+    /// The cloud option ("cloud on demand", "cloud, 1-year commitment", ...).
+    pub option: String,
+    /// Its cost per month, USD.
+    pub cloud_usd_per_month: f64,
+    /// capex / (cloud per month - owner opex per month); None when the owner's opex reaches the cloud bill.
+    pub months: Option<f64>,
+    /// The same counting the residual value: (capex - residual) / (cloud - opex) per month.
+    pub months_net_of_residual: Option<f64>,
+    /// In words, with the residual value stated.
+    pub text: String,
 }
 
 /// Idle draw of one class of device.
@@ -515,11 +537,101 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
         usd_per_million_requests: per_million,
         replicas_needed: needed,
         replicas_in_design: in_design,
+        serving_utilisation: p.serving.as_ref().map(|_| util),
+        usd_per_million_requests_at_demand: None,
+        break_even_by_option: Vec::new(),
         training_job_usd: None,
         training_job_cloud_usd: None,
         prices_note: "Unit prices are the design's part prices (copied from the built-in catalog when each part was \
                       added; edit a part in the design to override). Street prices move fast: check them."
             .into(),
+    }
+}
+
+/// Break-even of owning against each cloud option of `cost.options` (every option but the first, owned):
+/// months = capex / (option per month - owner opex per month), and net of the residual value the owner keeps
+/// after the depreciation period, (capex - residual) / (option - opex). Never when the opex reaches the option.
+pub fn break_even_by_option(cost: &CostReport) -> Vec<BreakEven> {
+    let opex_month = cost.opex_usd_per_year / 12.0;
+    let capex = cost.capex_usd;
+    let residual = cost.residual_usd;
+    cost.options
+        .iter()
+        .skip(1)
+        .map(|o| {
+            let month = o.usd_per_year / 12.0;
+            let months = break_even_months(capex, month, opex_month).map(|m| round(m, 2));
+            let net = break_even_months(capex - residual, month, opex_month).map(|m| round(m, 2));
+            let text = match (months, net) {
+                (Some(m), Some(n)) => format!(
+                    "{m:.1} months against {} ({}/month); {n:.1} counting the {} the hardware is still worth \
+                     after {} years (residual value)",
+                    o.option,
+                    super::format::usd(month),
+                    super::format::usd(residual),
+                    cost.years
+                ),
+                _ => format!(
+                    "never against {}: the owner's running costs ({}/month) reach its {}/month",
+                    o.option,
+                    super::format::usd(opex_month),
+                    super::format::usd(month)
+                ),
+            };
+            BreakEven {
+                option: o.option.clone(),
+                cloud_usd_per_month: round(month, 2),
+                months,
+                months_net_of_residual: net,
+                text,
+            }
+        })
+        .collect()
+}
+
+/// The serving figures at the utilisation the plan uses (`planned`, from the latency analysis: the lower of the
+/// design's target and the largest utilisation that keeps the p99 under its target). The cost section alone
+/// only knows the target: at 400 req/s, 10 per replica and a 1 s p99 it priced ceil(400 / (10 x 0.7)) = 58
+/// replicas while the p99 allows 1 - ln(100) / 10 = 0.5395 and the plan needs ceil(400 / 5.395) = 75.
+/// Replicas needed, cost per 1M requests at capacity (the design's replicas at `planned`), at the demand (the
+/// requests asked), and each option's cost per 1M requests follow the plan.
+pub(crate) fn serving_at_plan(
+    cost: &mut CostReport,
+    design: &Design,
+    bw: &BandwidthReport,
+    planned: f64,
+) {
+    let Some(s) = &design.params.serving else {
+        return;
+    };
+    let x = s.throughput_for(main_gpu(design).as_ref());
+    let replicas = (bw.gpus as u64) / u64::from(s.gpus_per_replica.max(1));
+    cost.serving_utilisation = Some(round(planned, 6));
+    cost.replicas_needed = Some(if x > 0.0 && planned > 0.0 {
+        (s.request_rate_rps / (x * planned)).ceil() as u64
+    } else {
+        0
+    });
+    let per_hour = cost.usd_per_hour;
+    let capacity_per_hour = replicas as f64 * x * planned * 3600.0;
+    cost.usd_per_million_requests =
+        (capacity_per_hour > 0.0).then(|| round(per_hour / capacity_per_hour * 1e6, 4));
+    cost.usd_per_million_requests_at_demand = (s.request_rate_rps > 0.0)
+        .then(|| round(per_hour / (s.request_rate_rps * 3600.0) * 1e6, 4));
+    for o in &mut cost.options {
+        if capacity_per_hour > 0.0 {
+            o.usd_per_million_requests = Some(round(
+                o.usd_per_year / HOURS_PER_YEAR / capacity_per_hour * 1e6,
+                4,
+            ));
+            if s.tokens_per_request > 0.0 {
+                o.usd_per_million_tokens = Some(round(
+                    o.usd_per_year / HOURS_PER_YEAR / (capacity_per_hour * s.tokens_per_request)
+                        * 1e6,
+                    4,
+                ));
+            }
+        }
     }
 }
 

@@ -109,6 +109,10 @@ pub fn analyze(design: &Design) -> Report {
     let latency = latency::analyze(design, &topo, &bandwidth);
     let power = power::analyze(design);
     let mut cost = cost::analyze(design, &power, &bandwidth);
+    if let Some(s) = &latency.serving {
+        cost::serving_at_plan(&mut cost, design, &bandwidth, s.planned_utilisation);
+    }
+    cost.break_even_by_option = cost::break_even_by_option(&cost);
     if let Some(t) = &latency.training {
         cost.training_job_usd = Some(format::round(t.gpu_hours * cost.owned_usd_per_gpu_hour, 2));
         cost.training_job_cloud_usd =

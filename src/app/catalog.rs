@@ -27,6 +27,8 @@ pub struct CatalogState {
     pub window: Option<CatalogWindow>,
     /// The sizing dialog, when open.
     pub sizing: Option<super::sizing::SizingDialog>,
+    /// The Planning questions window, when open.
+    pub scenarios: Option<super::scenarios::ScenariosWindow>,
 }
 
 /// The catalog window's state.

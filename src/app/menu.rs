@@ -336,6 +336,13 @@ fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     if ui.button("Keyboard shortcuts").clicked() {
         app.ui.help = Some(HelpPage::Shortcuts);
     }
+    if ui
+        .button("Planning questions…")
+        .on_hover_text("The classic planning questions, answered with their derivation")
+        .clicked()
+    {
+        app.catalogs.scenarios = Some(super::scenarios::ScenariosWindow::default());
+    }
 }
 
 /// The toolbar under the menu bar.

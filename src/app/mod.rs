@@ -16,6 +16,7 @@ mod menu;
 mod palette;
 mod params;
 mod planning;
+mod scenarios;
 mod server;
 mod server_tree;
 mod sites;
@@ -921,6 +922,13 @@ impl RacksmithApp {
             ctx,
             &self.catalog,
             &mut self.catalogs.sizing,
+            &self.ui,
+            &mut cmds,
+        );
+        scenarios::scenarios_window_ui(
+            ctx,
+            &self.catalog,
+            &mut self.catalogs.scenarios,
             &self.ui,
             &mut cmds,
         );

@@ -144,7 +144,7 @@ impl SizingDialog {
     /// Sizes the design for the values as they are.
     fn compute(&self, catalog: &Catalog) -> Result<Outcome, String> {
         let gpu = self.gpu.clone();
-        let err = |e: crate::templates::TemplateError| e.to_string();
+        let err = |e: crate::templates::TemplateError| user_words(&e);
         match self.goal {
             Goal::Serving => {
                 let need = sizing::ServingNeed {
@@ -193,6 +193,34 @@ impl SizingDialog {
         }
         self.preview = Some(self.compute(catalog));
         self.preview_for = Some(key);
+    }
+}
+
+/// The label this dialog shows for a sizing option (the core names options as the command line does).
+fn label_of(option: &str) -> &str {
+    match option {
+        "requests-per-s" => "Requests per second",
+        "p99-ms" => "p99 target, ms",
+        "replica-rps" => "Replica req/s",
+        "gpus-per-replica" => "GPUs per replica",
+        "utilisation" => "Utilisation",
+        "params" => "Parameters",
+        "tokens" => "Tokens",
+        "days" => "Days",
+        "mfu" => "MFU",
+        "usd-per-year" => "USD per year",
+        "gpu" => "GPU",
+        other => other,
+    }
+}
+
+/// A sizing error in the dialog's words: the field's label, never a command-line flag.
+fn user_words(e: &crate::templates::TemplateError) -> String {
+    match e {
+        crate::templates::TemplateError::BadValue { option, value, why } => {
+            format!("{} {value}: {why}", label_of(option))
+        }
+        other => other.to_string(),
     }
 }
 
@@ -317,6 +345,15 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
         thousands(s.tco_usd, 0),
         s.usd_per_gpu_hour
     ));
+    let tiers: Vec<String> = s
+        .switches_by_tier
+        .iter()
+        .map(|(t, n)| format!("{n} {t}"))
+        .collect();
+    if !tiers.is_empty() {
+        ui.label(format!("Switches: {}", tiers.join(", ")));
+    }
+    ui.label(format!("Size set by: {}", s.limit));
     ui.label("Why this size:");
     for (k, v) in &s.why {
         ui.label(format!("• {k}: {v}"));

@@ -87,7 +87,7 @@ impl TemplateDialog {
         let make = move |catalog: &crate::catalog::Catalog| {
             templates::generate(catalog, name, &pairs)
                 .map(|d| templates::preview(&d, &crate::analysis::analyze(&d)))
-                .map_err(|e| e.to_string())
+                .map_err(|e| templates::error_in_labels(&e))
         };
         if !background {
             self.preview = Some(make(catalog));
@@ -152,7 +152,9 @@ pub fn template_dialog_ui(
             .num_columns(2)
             .show(ui, |ui| {
                 for (o, v) in t.options.iter().zip(dialog.values.iter_mut()) {
-                    let l = ui.label(format!("--{}", o.name)).on_hover_text(o.help);
+                    let l = ui
+                        .label(templates::option_label(o.name))
+                        .on_hover_text(o.help);
                     ui.add(egui::TextEdit::singleline(v).desired_width(160.0))
                         .labelled_by(l.id)
                         .on_hover_text(o.help);

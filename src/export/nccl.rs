@@ -142,7 +142,13 @@ mod tests {
         d.name = "x\n8 2 float sum -1 1.0 1.0 1.0\r\u{2028}y".into();
         let out = expect(&d, &crate::analysis::analyze(&d));
         let first = out.lines().next().unwrap();
-        assert!(first.starts_with('#') && first.contains("x 8 2 float sum"), "{first}");
-        assert!(!out.lines().skip(1).any(|l| l.contains("float sum -1 1.0")), "{out}");
+        assert!(
+            first.starts_with('#') && first.contains("x 8 2 float sum"),
+            "{first}"
+        );
+        assert!(
+            !out.lines().skip(1).any(|l| l.contains("float sum -1 1.0")),
+            "{out}"
+        );
     }
 }

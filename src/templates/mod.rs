@@ -2,12 +2,15 @@
 //! cabled, and editable afterwards. `racksmith new TEMPLATE [--option value ...]` and the app's New from template
 //! both come here; `list()` says what each takes.
 //!
-//! - `superpod-h100 --su N`: NVIDIA's DGX SuperPOD H100 reference architecture, 1 to 128 scalable units.
-//! - `leaf-spine --servers N --gpu MODEL --fabric ib|roce --oversubscription R --rails K`: a generic two-tier fabric
-//!   whose leaves have exactly R:1 oversubscription when the leaves are full.
+//! - `superpod-h100 --su N` and `superpod-b200 --su N`: NVIDIA's DGX SuperPOD H100 and B200 reference
+//!   architectures, 1 to 1,024 scalable units, with the switch and cable counts of NVIDIA's tables.
+//! - `leaf-spine --servers N --gpu MODEL --fabric ib|roce --oversubscription R --rails K`: a folded Clos ([`clos`]:
+//!   two tiers while every leaf reaches every spine, then pods under non-blocking spines and further tiers) whose
+//!   leaves have exactly R:1 oversubscription when the leaves are full.
 //! - `nvl72 --racks N`: GB200 NVL72 racks, 72 GPUs in one NVLink domain each, on an NDR leaf-spine.
 //! - `inference-row --servers N --gpu MODEL`: PCIe inference servers on an Ethernet leaf-spine, 3:1 by default.
 
+pub mod scenarios;
 pub mod sizing;
 
 use crate::analysis::Report;
@@ -55,8 +58,11 @@ pub const GPU_MODELS: [(&str, &str); 8] = [
 const TEMPLATES: [TemplateSpec; 5] = [
     TemplateSpec {
         name: "superpod-h100",
-        summary: "NVIDIA DGX SuperPOD H100: 31 DGX H100 per scalable unit (32 from 2 SU), rail-optimised NDR compute \
-                  fabric (two tiers up to 4 SU, three above), storage fabric, racks of four 10.2 kW systems",
+        summary: "NVIDIA DGX SuperPOD H100 (reference architecture RA-11333, compute fabric table): 32 DGX H100 per \
+                  scalable unit less one leaf port for the fabric manager (31 at 1 SU, 63 at 2, 127 at 4), \
+                  rail-optimised NDR compute fabric: two tiers up to 8 SU (8 SU: 64 leaves, 32 spines), three from \
+                  16 SU (pods of 4 SU under 32 core planes: 128 leaves, 128 spines, 64 cores at 16 SU), four at 512 \
+                  and 1,024 SU; storage fabric; racks of four 10.2 kW systems",
         options: &[OptionSpec {
             name: "su",
             help: "scalable units: 1 to 4, a multiple of 8 up to 256, 512 or 1024",
@@ -65,7 +71,9 @@ const TEMPLATES: [TemplateSpec; 5] = [
     },
     TemplateSpec {
         name: "superpod-b200",
-        summary: "NVIDIA DGX SuperPOD B200: the same rail-optimised NDR fabric with DGX B200 (10U, 14.3 kW), two per \
+        summary: "NVIDIA DGX SuperPOD B200 (reference architecture RA-11334, larger SuperPOD component counts): 32 \
+                  DGX B200 per scalable unit on the same rail-optimised NDR fabric (2 SU: 16 leaves, 8 spines; 8 SU: \
+                  64, 32; 16 SU: 128, 128, 64 cores; 64 SU: 512, 512, 256), DGX B200 (10U, 14.3 kW) two per \
                   air-cooled rack",
         options: &[OptionSpec {
             name: "su",
@@ -75,7 +83,10 @@ const TEMPLATES: [TemplateSpec; 5] = [
     },
     TemplateSpec {
         name: "leaf-spine",
-        summary: "GPU servers on a two-tier leaf-spine fabric with a chosen oversubscription and rail count",
+        summary: "GPU servers on a leaf-spine fabric with a chosen oversubscription and rail count: two tiers while \
+                  every leaf reaches every spine (64 leaves of 64-port switches), then pods of whole rail groups \
+                  under non-blocking spines and core planes (the DGX SuperPOD's three-tier shape), a fourth tier \
+                  past 64 pods; the oversubscription is the leaves' only",
         options: &[
             OptionSpec {
                 name: "servers",
@@ -111,7 +122,8 @@ const TEMPLATES: [TemplateSpec; 5] = [
                   NIC per GPU on an NDR InfiniBand leaf-spine with 8 rails",
         options: &[OptionSpec {
             name: "racks",
-            help: "NVL72 racks, 1 to 256",
+            help: "NVL72 racks, 1 to 256 (two tiers to 24 racks, three above, as the DGX SuperPOD GB200 RA's \
+                   scalable units of 8 racks grow)",
             default: "1",
         }],
     },
@@ -121,7 +133,7 @@ const TEMPLATES: [TemplateSpec; 5] = [
         options: &[
             OptionSpec {
                 name: "servers",
-                help: "servers, 1 to 1024",
+                help: "servers, 1 to 1024 (two tiers to 768 at 3:1, three above)",
                 default: "8",
             },
             OptionSpec {
@@ -137,6 +149,30 @@ const TEMPLATES: [TemplateSpec; 5] = [
         ],
     },
 ];
+
+/// The label the app shows for a template option (the command line names it `--name`; a window never shows a flag).
+pub fn option_label(name: &str) -> &str {
+    match name {
+        "su" => "Scalable units",
+        "servers" => "Servers",
+        "gpu" => "GPU model",
+        "fabric" => "Fabric",
+        "oversubscription" => "Oversubscription",
+        "rails" => "Rails",
+        "racks" => "NVL72 racks",
+        other => other,
+    }
+}
+
+/// A template error in the app's words: the option's label instead of its flag.
+pub fn error_in_labels(e: &TemplateError) -> String {
+    match e {
+        TemplateError::BadValue { option, value, why } => {
+            format!("{} {value}: {why}", option_label(option))
+        }
+        other => other.to_string(),
+    }
+}
 
 /// Every template, in the order `racksmith new --list` shows them.
 pub fn list() -> &'static [TemplateSpec] {
@@ -342,6 +378,61 @@ pub fn generate(
     }
 }
 
+/// The most GPUs a sized design is built with (1,024 DGX SuperPOD scalable units hold 262,136): a sizing that
+/// needs more says so in the user's terms instead of building it.
+pub const MAX_SIZED_GPUS: usize = 262_144;
+
+/// A design of `servers` servers of a GPU model for sizing: the inference row for PCIe GPUs, the leaf-spine
+/// otherwise, with the template's defaults, and no cap but [`MAX_SIZED_GPUS`] (the templates' `--servers` ranges
+/// are what `racksmith new` promises; sizing grows the same fabric further, adding tiers as it must).
+pub fn servers_design(
+    catalog: &Catalog,
+    gpu: &str,
+    servers: usize,
+) -> Result<Design, TemplateError> {
+    let name = match server_for(gpu) {
+        Some("pcie-gpu-4u") => "inference-row",
+        Some(_) => "leaf-spine",
+        None => {
+            return Err(TemplateError::BadValue {
+                option: "gpu".into(),
+                value: gpu.into(),
+                why: format!(
+                    "one of {}",
+                    GPU_MODELS
+                        .iter()
+                        .map(|(g, _)| *g)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
+    };
+    let Some(template) = TEMPLATES.iter().find(|t| t.name == name) else {
+        return Err(TemplateError::UnknownTemplate {
+            name: name.into(),
+            known: String::new(),
+        });
+    };
+    let opts = Opts::new(template, &[("gpu".into(), gpu.into())])?;
+    let spec = FabricSpec {
+        servers: servers.max(1),
+        gpu: gpu.to_string(),
+        fabric: if name == "inference-row" {
+            Fabric::Roce
+        } else {
+            Fabric::InfiniBand
+        },
+        oversubscription: opts.ratio("oversubscription")?,
+        rails: (name == "inference-row").then_some(1),
+    };
+    let mut d = leaf_spine(catalog, &spec, &opts)?;
+    if name == "inference-row" {
+        d.name = format!("Inference row: {servers} {gpu} servers");
+    }
+    Ok(d)
+}
+
 /// The catalog part of a GPU model (the models are part ids, but for `gb200`, the B200 of a GB200 superchip).
 pub fn gpu_part(model: &str) -> &str {
     if model == "gb200" { "gb200-gpu" } else { model }
@@ -415,6 +506,146 @@ fn leaf_ports(ports: usize, r: f64, per_server: usize, f: f64) -> (usize, usize)
         }
     }
     fallback
+}
+
+/// One switch above the leaves in a [`ClosPlan`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpperSwitch {
+    /// Tier: 2 for spines, 3 for cores, 4 above.
+    pub tier: u8,
+    /// Device name.
+    pub name: String,
+}
+
+/// The switches above a row of leaves and the cables between tiers, in the order they are cabled. Switch index
+/// `i` is leaf `i` below the leaf count and upper switch `i - leaves` from there.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClosPlan {
+    /// Switches above the leaves, tier by tier.
+    pub uppers: Vec<UpperSwitch>,
+    /// Cables (lower switch, upper switch), by switch index.
+    pub links: Vec<(usize, usize)>,
+}
+
+/// Name of the switches of tier `t` (2 and up).
+fn tier_name(t: u8, _top: u8) -> &'static str {
+    match t {
+        2 => "spine",
+        3 => "core",
+        _ => "super",
+    }
+}
+
+/// The fewest top switches for one plane whose members have `uplinks` cables each, every member spreading its
+/// cables round robin over them: the smallest count dividing `full` (a full member's uplinks, so a full member is
+/// wired evenly to each) whose busiest switch, sum of ceil(u / c), has the ports. None when even one cable from
+/// each member to each top switch needs more ports than a switch has.
+fn top_switches(ports: usize, full: usize, uplinks: &[usize]) -> Option<usize> {
+    let full = full.max(uplinks.iter().copied().max().unwrap_or(0));
+    if full == 0 {
+        return Some(0);
+    }
+    (1..=full)
+        .filter(|c| full.is_multiple_of(*c))
+        .find(|c| uplinks.iter().map(|u| u.div_ceil(*c)).sum::<usize>() <= ports)
+}
+
+/// A folded Clos above `leaf_up.len()` leaves with `leaf_up[i]` uplinks each, on switches of `ports` ports.
+///
+/// Two tiers when every leaf can reach every spine ([`top_switches`]). Otherwise the leaves form pods of
+/// `leaf_block` (whole rail groups, at most half a switch's ports), each pod with one spine per leaf uplink; a
+/// spine has one cable from each leaf of its pod and as many cables up, so it is never oversubscribed. Spine j of
+/// every pod is plane j of the next tier, which is either a top tier for the plane (again [`top_switches`]) or,
+/// when the plane has more members than a switch has ports, blocks of half a switch's ports under another
+/// non-blocking tier. This is the shape of NVIDIA's DGX SuperPOD: pods of 4 SU (32 leaves, 32 spines) under 32
+/// core planes.
+pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) -> ClosPlan {
+    let mut plan = ClosPlan::default();
+    let leaves = leaf_up.len();
+    if leaves <= 1 {
+        return plan;
+    }
+    let half = (ports / 2).max(1);
+    // (switch index, plane, uplinks) of the tier being joined, grouped by plane.
+    let mut lower: Vec<(usize, usize, usize)> = leaf_up
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (i, 0, *u))
+        .collect();
+    let mut full = full_up;
+    let mut tier = 2u8;
+    loop {
+        let planes: Vec<&[(usize, usize, usize)]> = lower.chunk_by(|a, b| a.1 == b.1).collect();
+        let tops: Option<Vec<usize>> = planes
+            .iter()
+            .map(|pl| {
+                let ups: Vec<usize> = pl.iter().map(|x| x.2).collect();
+                top_switches(ports, full, &ups)
+            })
+            .collect();
+        // A guard: six tiers of 64-port switches reach billions of leaves.
+        let tops = match tops {
+            Some(t) => t,
+            None if tier >= 6 => planes.iter().map(|_| full).collect(),
+            None => Vec::new(),
+        };
+        if !tops.is_empty() {
+            let mut seq = 0usize;
+            for (pl, c) in planes.iter().zip(tops) {
+                let first = leaves + plan.uppers.len();
+                for _ in 0..c {
+                    seq += 1;
+                    let name = if tier == 2 {
+                        format!("spine-{seq:02}")
+                    } else {
+                        format!("{}-{seq:05}", tier_name(tier, tier))
+                    };
+                    plan.uppers.push(UpperSwitch { tier, name });
+                }
+                if c == 0 {
+                    continue;
+                }
+                for x in pl.iter() {
+                    for j in 0..x.2 {
+                        plan.links.push((x.0, first + j % c));
+                    }
+                }
+            }
+            return plan;
+        }
+        let block = if tier == 2 {
+            leaf_block.clamp(1, half)
+        } else {
+            half
+        };
+        let mut next: Vec<(usize, usize, usize)> = Vec::new();
+        let mut seq = 0usize;
+        for pl in &planes {
+            for blk in pl.chunks(block) {
+                seq += 1;
+                let m = blk.iter().map(|x| x.2).max().unwrap_or(0);
+                let first = leaves + plan.uppers.len();
+                for k in 0..m {
+                    let down = blk.iter().filter(|x| x.2 > k).count();
+                    plan.uppers.push(UpperSwitch {
+                        tier,
+                        name: format!("{}-p{seq:04}-{:02}", tier_name(tier, 0), k + 1),
+                    });
+                    let plane = pl.first().map_or(0, |x| x.1);
+                    next.push((first + k, plane * ports + k, down));
+                }
+                for x in blk {
+                    for j in 0..x.2 {
+                        plan.links.push((x.0, first + j));
+                    }
+                }
+            }
+        }
+        next.sort_by_key(|x| x.1);
+        full = next.iter().map(|x| x.2).max().unwrap_or(0);
+        lower = next;
+        tier += 1;
+    }
 }
 
 fn leaf_spine(
@@ -493,19 +724,40 @@ fn leaf_spine(
     }
     let groups = spec.servers.div_ceil(per_leaf);
     let leaves = groups * rails;
-    // Spines: the fewest that take every uplink with each leaf wired evenly to all of them (the spine count
-    // divides a full leaf's uplinks), so ECMP spreads traffic evenly; else the fewest that have the ports.
-    let spines = if leaves > 1 {
-        (1..=up.max(1))
-            .find(|d| up.is_multiple_of(*d) && (leaves * up).div_ceil(*d) <= ports)
-            .unwrap_or_else(|| (leaves * up).div_ceil(ports).max(1))
+    // Each leaf gets the uplinks its used downlinks need for R:1 (a group that is not full needs fewer).
+    let leaf_up: Vec<usize> = (0..leaves)
+        .map(|leaf| {
+            let group = leaf / rails;
+            let in_group = spec.servers.saturating_sub(group * per_leaf).min(per_leaf);
+            let need = ((in_group * per_server) as f64 * f / spec.oversubscription).ceil() as usize;
+            need.min(up)
+        })
+        .collect();
+    // Pods keep a leaf group's rails together: as many whole groups as half a spine's ports take.
+    let half = (ports / 2).max(1);
+    let leaf_block = if rails <= half {
+        (half / rails) * rails
     } else {
-        0
+        half
     };
+    let plan = clos(ports, leaf_block, up, &leaf_up);
+    let tiers = plan.uppers.iter().map(|u| u.tier).max().unwrap_or(1);
+    let above: Vec<usize> = (2..=tiers)
+        .map(|t| plan.uppers.iter().filter(|u| u.tier == t).count())
+        .collect();
 
     let fabric_name = match spec.fabric {
         Fabric::InfiniBand => "InfiniBand",
         Fabric::Roce => "RoCE",
+    };
+    let reference = match tiers {
+        0 | 1 => "one leaf group, no spine".to_string(),
+        2 => "two tiers: every leaf wired evenly to every spine".to_string(),
+        t => format!(
+            "{t} tiers: two would need more than {ports} ports on a spine, so leaves form pods of {leaf_block} \
+             (whole rail groups) under spines with half their ports down and half up, joined by further tiers in \
+             planes as in NVIDIA's DGX SuperPOD reference architectures (pods of 4 SU under core planes)"
+        ),
     };
     let mut design = Design {
         name: format!(
@@ -514,7 +766,17 @@ fn leaf_spine(
         ),
         notes: format!(
             "Generated by `racksmith new leaf-spine`: {per_leaf} servers per leaf group, {leaves} leaves ({switch}, \
-             {up} uplinks each), {spines} spines. Racks budgeted at the servers' maximum draw plus 10%."
+             {up} uplinks each), {}; {reference}. Racks budgeted at the servers' maximum draw plus 10%.",
+            if above.is_empty() {
+                "no switch above the leaves".to_string()
+            } else {
+                above
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| format!("{n} {}", tier_name(i as u8 + 2, tiers)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
         ),
         params: Params::default(),
         ..Design::default()
@@ -555,17 +817,33 @@ fn leaf_spine(
         }
         servers.push(dev);
     }
-    let mut switches: Vec<DeviceId> = Vec::with_capacity(leaves + spines);
-    for i in 0..leaves + spines {
-        if i % 16 == 0 {
-            rack = new_rack(&mut b, "rack-42u", format!("N{:03}", i / 16 + 1), &mut slot)?;
+    // Switch racks of up to 16, fewer when 16 fully cabled switches would draw more than an air-cooled rack
+    // sheds (about 40 kW, docs/analysis.md "Cooling"): a switch with every port cabled carries half of each
+    // cable's optics.
+    let part_w = |id: &str| catalog.get(id).map_or(0.0, |p| p.power_w);
+    let switch_w = part_w(switch) + ports as f64 * part_w(cable).max(part_w(trunk)) / 2.0;
+    let per_switch_rack = if switch_w > 0.0 {
+        ((AIR_RACK_W / switch_w).floor() as usize).clamp(1, 16)
+    } else {
+        16
+    };
+    let total_switches = leaves + plan.uppers.len();
+    let mut switches: Vec<DeviceId> = Vec::with_capacity(total_switches);
+    for i in 0..total_switches {
+        if i % per_switch_rack == 0 {
+            rack = new_rack(
+                &mut b,
+                "rack-42u",
+                format!("N{:03}", i / per_switch_rack + 1),
+                &mut slot,
+            )?;
         }
-        let name = if i < leaves {
-            format!("leaf-g{:02}-r{}", i / rails + 1, i % rails + 1)
-        } else {
-            format!("spine-{:02}", i - leaves + 1)
+        let name = match plan.uppers.get(i.wrapping_sub(leaves)) {
+            Some(u) if i >= leaves => u.name.clone(),
+            _ => format!("leaf-g{:02}-r{}", i / rails + 1, i % rails + 1),
         };
-        switches.push(b.add_device(switch, &name, rack, 1 + 2 * (i % 16) as u16)?);
+        let u = 1 + 2 * (i % per_switch_rack) as u16;
+        switches.push(b.add_device(switch, &name, rack, u)?);
     }
     let mut next_port = vec![1usize; switches.len()];
     let mut take = |sw: usize| -> Option<String> {
@@ -584,43 +862,68 @@ fn leaf_spine(
             else {
                 continue;
             };
-            b.connect(
+            wire(
+                &mut b,
                 PortRef::new(*dev, nic_port),
                 PortRef::new(leaf_dev, port),
                 15.0,
-                Some(cable),
+                cable,
             )?;
         }
     }
-    if spines > 0 {
-        for leaf in 0..leaves {
-            // Each leaf gets the uplinks its used downlinks need for R:1 (a group that is not full needs fewer).
-            let group = leaf / rails;
-            let in_group = spec.servers.saturating_sub(group * per_leaf).min(per_leaf);
-            let up_here =
-                ((in_group * per_server) as f64 * f / spec.oversubscription).ceil() as usize;
-            for j in 0..up_here.min(up) {
-                let spine = leaves + j % spines;
-                let (Some(lp), Some(sp)) = (take(leaf), take(spine)) else {
-                    continue;
-                };
-                let (Some(&l), Some(&s)) = (switches.get(leaf), switches.get(spine)) else {
-                    continue;
-                };
-                b.connect(PortRef::new(l, lp), PortRef::new(s, sp), 30.0, Some(trunk))?;
-            }
-        }
+    for &(lower, upper) in &plan.links {
+        let (Some(lp), Some(up_port)) = (take(lower), take(upper)) else {
+            continue;
+        };
+        let (Some(&l), Some(&u)) = (switches.get(lower), switches.get(upper)) else {
+            continue;
+        };
+        // Leaf to spine within a row of racks; higher tiers run between rows.
+        let metres = if lower < leaves { 30.0 } else { 50.0 };
+        wire(
+            &mut b,
+            PortRef::new(l, lp),
+            PortRef::new(u, up_port),
+            metres,
+            trunk,
+        )?;
     }
     // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
     // holding liquid-cooled systems are liquid-cooled.
-    let racks: Vec<RackId> = b.design.racks.keys().copied().collect();
+    // One pass over devices and links (rack_power_w per rack would be racks x devices).
+    let mut loads: BTreeMap<RackId, (f64, f64, bool)> = b
+        .design
+        .racks
+        .keys()
+        .map(|r| (*r, (0.0, 0.0, false)))
+        .collect();
+    for d in b.design.devices.values() {
+        if let Some(load) = loads.get_mut(&d.rack) {
+            load.0 += crate::analysis::power::device_power_weight(b.design, d).0;
+            load.2 |= b.design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled);
+        }
+    }
+    for l in b.design.links.values() {
+        let half = l
+            .cable
+            .as_ref()
+            .and_then(|c| b.design.parts.get(c))
+            .map_or(0.0, |p| p.power_w)
+            / 2.0;
+        for end in [l.a.device, l.b.device] {
+            if let Some(load) = b
+                .design
+                .devices
+                .get(&end)
+                .and_then(|d| loads.get_mut(&d.rack))
+            {
+                load.1 += half;
+            }
+        }
+    }
     let mut liquid_w = 0.0;
-    for r in racks {
-        let load = crate::analysis::power::rack_power_w(b.design, r);
-        let liquid =
-            b.design.devices.values().any(|d| {
-                d.rack == r && b.design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled)
-            });
+    for (r, (devices_w, optics_w, liquid)) in loads {
+        let load = devices_w + optics_w;
         if liquid {
             liquid_w += load;
         }
@@ -629,6 +932,39 @@ fn leaf_spine(
     add_cdus(&mut b, &mut slot, liquid_w / 1000.0)?;
     Ok(design)
 }
+
+/// Cables two ports the generator has allocated (each port once, so the taken-port check of
+/// [`Builder::connect`], a scan of every cable, is not needed: it made a 1,024-server fabric quadratic), with the
+/// fastest medium both ends speak. `tests/templates.rs` validates every generated design.
+fn wire(
+    b: &mut Builder<'_>,
+    a: PortRef,
+    z: PortRef,
+    length_m: f64,
+    cable: &str,
+) -> Result<(), EditError> {
+    let medium = b.design.common_medium(&a, &z).map_err(EditError::Refused)?;
+    if let Some(e) = b.ensure_part(cable)? {
+        e.apply(b.design)?;
+    }
+    let id = crate::model::LinkId(b.design.alloc_id());
+    b.design.links.insert(
+        id,
+        crate::model::Link {
+            a,
+            b: z,
+            medium,
+            length_m,
+            cable: Some(crate::model::PartId::new(cable)),
+            notes: String::new(),
+        },
+    );
+    Ok(())
+}
+
+/// What an air-cooled switch rack may draw, W: under the ~45 kW air can remove from one rack (the cooling
+/// finding's limit), with margin.
+const AIR_RACK_W: f64 = 40_000.0;
 
 /// In-row CDU for liquid-cooled rows, and its capacity, kW (the catalog's figure).
 const INROW_CDU: &str = "cdu-inrow-1350kw";
