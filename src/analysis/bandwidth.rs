@@ -143,11 +143,14 @@ pub struct Bisection {
 
 impl Bisection {
     /// The figure for a headline, Tb/s: "48.0 Tb/s" when exact, the proven range "998.4–1,049.6 Tb/s" otherwise
-    /// (never a lone lower bound that reads as the answer).
+    /// (never a lone lower bound that reads as the answer), "up to 96.8 Tb/s" when no lower bound was proven.
     pub fn tbit_s_text(&self) -> String {
         use super::format::thousands;
         if self.exact || self.upper_gbps <= self.lower_gbps {
             format!("{} Tb/s", thousands(self.gbps / 1000.0, 1))
+        } else if self.lower_gbps <= 0.0 {
+            // No lower bound was proven: "0–96.8" would read as "possibly nothing".
+            format!("up to {} Tb/s", thousands(self.upper_gbps / 1000.0, 1))
         } else {
             format!(
                 "{}–{} Tb/s",
@@ -545,8 +548,11 @@ fn server_limiter(design: &Design, worst: Option<&ServerBandwidth>) -> (String, 
     let _ = design;
     let what = if s.bottleneck_at_nic_port {
         format!(
-            "NIC bandwidth in {}: {:.0} Gb/s cabled for {} GPUs = {:.1} Gb/s per GPU",
-            s.name, s.compute_nic_cabled_gbps, s.gpus, s.nic_gbps_per_gpu
+            "NIC bandwidth in {}: {:.0} Gb/s cabled for {} = {:.1} GB/s per GPU",
+            s.name,
+            s.compute_nic_cabled_gbps,
+            super::format::count(s.gpus, "GPU", "GPUs"),
+            s.nic_gbps_per_gpu / 8.0
         )
     } else {
         format!("PCIe {} in {}", s.bottleneck_hop, s.name)

@@ -2,7 +2,7 @@
 //! pane. Panels read the document and push [`AppCommand`]s; [`RacksmithApp::apply_commands`] applies them in one
 //! place after the frame, so every change goes through the undo history and bumps the revision.
 
-mod analysis_pane;
+pub mod analysis_pane;
 mod cabling;
 mod canvas;
 mod catalog;
@@ -251,6 +251,13 @@ impl RacksmithApp {
     /// The current report, if computed.
     pub fn report(&self) -> Option<&crate::analysis::Report> {
         self.analysis.report.as_deref()
+    }
+
+    /// The analysis pane's headline cards for the current report and traffic pattern (empty before a report).
+    pub fn headline_cards(&self) -> Vec<analysis_pane::CardView> {
+        self.report().map_or_else(Vec::new, |r| {
+            analysis_pane::card_views(&self.doc.design, r, self.ui.load_pattern)
+        })
     }
 
     /// Screen position of the middle of a rack unit in the current view (for driving drags in tests).
