@@ -1,6 +1,7 @@
 //! The headline never contradicts the findings: the five contradictions of issue 24, each on a real design, with
 //! the cards read as the pane draws them and the words found in the window's accessibility tree.
 #![cfg(feature = "gui")]
+#![allow(clippy::unwrap_used)] // helpers shared by the tests unwrap as the tests do
 
 mod common;
 use common::{harness, step};

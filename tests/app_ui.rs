@@ -1409,13 +1409,20 @@ fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
     assert!(all_racks_inside_the_canvas(&h), "Both view cuts racks off");
     h.get_by_label("Racks").click();
     step(&mut h);
+    let zoom = h.state().ui.view.zoom;
     h.get_by_label("+ 42U rack").click();
     step(&mut h);
     assert_eq!(h.state().design().racks.len(), 11);
+    // The view pans to show the new rack, at the same zoom (it never re-zooms after an edit).
+    let new = *h.state().ui.selection.racks.iter().next().unwrap();
+    let top = h.state().unit_screen_pos(new, 42).unwrap();
+    let bottom = h.state().unit_screen_pos(new, 1).unwrap();
+    let central = h.state().ui.central_rect.unwrap();
     assert!(
-        all_racks_inside_the_canvas(&h),
+        central.contains(top) && central.contains(bottom),
         "the new rack is off screen"
     );
+    assert_eq!(h.state().ui.view.zoom, zoom);
 }
 
 #[test]

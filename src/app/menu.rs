@@ -460,6 +460,9 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             ui.separator();
             if app.doc.is_dirty() {
                 ui.label("unsaved changes");
+            } else if app.doc.path.is_none() {
+                // A sample or a new design: nothing to lose, but nothing on disk either.
+                ui.label("no changes, not in a file");
             } else {
                 ui.label("saved");
             }
