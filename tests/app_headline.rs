@@ -223,3 +223,33 @@ fn mixed_gpu_models_in_one_server_raise_a_warning() {
     let cards = card_views(&d, &r, Pattern::RailRings);
     assert!(card(&cards, "GPUs").concerns.contains("mixed GPU models"));
 }
+
+#[test]
+fn the_html_report_cards_agree_with_the_findings_in_plain_words() {
+    use racksmith::export::{self, Format, Options};
+    // h100-60gpu-training: the all-to-all link overload is a warning, so the report's Bottleneck card is amber
+    // ("card warn") like the app's; a100-nic-starved: its card holds the figures and the whole limiter.
+    let d = sample("h100-60gpu-training");
+    let r = analyze(&d);
+    let html =
+        String::from_utf8(export::export(&d, &r, Format::Html, &Options::default()).unwrap())
+            .unwrap();
+    assert!(
+        html.contains(r#"<div class="card warn"><div class="k">Bottleneck</div>"#),
+        "the Bottleneck card is not amber"
+    );
+    for jargon in ["petgraph", "dinics", "(s)", "(es)"] {
+        assert!(!html.contains(jargon), "{jargon} in the report");
+    }
+    let d = sample("a100-nic-starved");
+    let r = analyze(&d);
+    let html =
+        String::from_utf8(export::export(&d, &r, Format::Html, &Options::default()).unwrap())
+            .unwrap();
+    assert!(html.contains(">3.1 of 25.0 GB/s<"), "figures on the card");
+    // The limiter in full, not cut with an ellipsis: 200 Gb/s / 8 / 8 GPUs = 3.1 GB/s per GPU.
+    assert!(
+        html.contains("NIC bandwidth in a100-01: 200 Gb/s cabled for 8 GPUs = 3.1 GB/s per GPU<"),
+        "limiter in full"
+    );
+}

@@ -161,6 +161,29 @@ impl Bisection {
     }
 }
 
+impl Bisection {
+    /// The line under the headline figure, per GPU in GB/s (docs/analysis.md, "Units"): "24.2 GB/s per GPU",
+    /// "at least 24.2 GB/s per GPU" for a proven range, "at most 48.8 GB/s per GPU; no lower bound proven", or
+    /// "fewer than two GPU servers" when no GPU traffic crosses the fabric.
+    pub fn per_gpu_text(&self, gpus: usize) -> String {
+        let per = |gbps: f64| gbps / 8.0 / gpus.max(1) as f64;
+        if self.method.starts_with("not applicable") {
+            "fewer than two GPU servers".into()
+        } else if !self.exact && self.lower_gbps <= 0.0 {
+            format!(
+                "at most {:.1} GB/s per GPU; no lower bound proven",
+                per(self.upper_gbps)
+            )
+        } else {
+            format!(
+                "{}{:.1} GB/s per GPU",
+                if self.exact { "" } else { "at least " },
+                per(self.gbps)
+            )
+        }
+    }
+}
+
 /// Storage bandwidth.
 #[derive(Debug, Clone, Serialize)]
 pub struct StorageBandwidth {

@@ -237,29 +237,12 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
         "GPUs installed in server GPU slots (sum over servers).".into(),
     );
     let b = &r.bandwidth.bisection;
-    let (value, sub) = if b.method.starts_with("not applicable") {
-        (
-            "not applicable".to_string(),
-            "fewer than two GPU servers".to_string(),
-        )
-    } else if !b.exact && b.lower_gbps <= 0.0 {
-        (
-            b.tbit_s_text(),
-            format!(
-                "at most {:.1} GB/s per GPU; no lower bound proven",
-                b.upper_gbps / 8.0 / s.gpus.max(1) as f64
-            ),
-        )
+    let value = if b.method.starts_with("not applicable") {
+        "not applicable".to_string()
     } else {
-        (
-            b.tbit_s_text(),
-            format!(
-                "{}{:.1} GB/s per GPU",
-                if b.exact { "" } else { "at least " },
-                s.bisection_gbps / 8.0 / s.gpus.max(1) as f64
-            ),
-        )
+        b.tbit_s_text()
     };
+    let sub = b.per_gpu_text(s.gpus);
     push(
         Headline::Bisection,
         "Bisection",

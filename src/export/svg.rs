@@ -787,8 +787,8 @@ pub fn fabric_svg(design: &Design, report: &Report, pattern: Option<usize>) -> S
         let util = (pattern.is_some() && bundle.gbps > 0.0).then(|| bundle.load_gbps / bundle.gbps);
         let w = 1.0 + 3.0 * (bundle.links.len() as f64 / max_links).sqrt();
         let title = format!(
-            "{} cable(s), {:.0} Gb/s{}",
-            bundle.links.len(),
+            "{}, {:.0} Gb/s{}",
+            crate::analysis::format::count(bundle.links.len(), "cable", "cables"),
             bundle.gbps,
             util.map_or(String::new(), |u| format!(
                 ", {pattern_name} load {:.0}%",
