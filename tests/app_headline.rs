@@ -253,3 +253,16 @@ fn the_html_report_cards_agree_with_the_findings_in_plain_words() {
         "limiter in full"
     );
 }
+
+#[test]
+fn a_part_without_power_or_price_reads_unknown_not_zero() {
+    // An imported switch whose source gave neither figure: "0 W; $0" would read as free and cold.
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let switch = catalog.get("qm9700").unwrap();
+    let text = racksmith::analysis::text::key_figures(&switch.kind, 0.0, 0.0);
+    assert!(text.ends_with("; power unknown; price unknown"), "{text}");
+    // Known figures print as before: 750 W and $36,000 in the catalog.
+    let text =
+        racksmith::analysis::text::key_figures(&switch.kind, switch.power_w, switch.price_usd);
+    assert!(text.ends_with("; 750 W; $36,000"), "{text}");
+}

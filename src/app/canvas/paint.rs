@@ -116,11 +116,15 @@ fn paint_sites(ui: &egui::Ui, painter: &egui::Painter, f: &Frame<'_>) {
         painter.text(
             frame.left_top() + Vec2::new(6.0, -4.0),
             egui::Align2::LEFT_BOTTOM,
-            format!(
-                "site {name} ({}, {:.3}% up)",
-                site.region,
-                site.availability * 100.0
-            ),
+            if site.region.trim().is_empty() {
+                format!("site {name} ({:.3}% up)", site.availability * 100.0)
+            } else {
+                format!(
+                    "site {name} ({}, {:.3}% up)",
+                    site.region,
+                    site.availability * 100.0
+                )
+            },
             egui::FontId::proportional((13.0 * f.zoom).clamp(10.0, 22.0)),
             weak,
         );
