@@ -44,7 +44,9 @@ fn save_first_saves_then_opens_the_sample_asked_for() {
     step(&mut h);
     h.get_by_label_contains("Open sample").hover();
     step(&mut h);
-    h.get_by_label_contains("dgx-h100-single").click();
+    // Menus name samples as their designs do, not by file name.
+    assert!(h.query_by_label_contains("dgx-h100-single").is_none());
+    h.get_by_label("One DGX H100 with leaf and storage").click();
     step(&mut h);
     h.get_by_label_contains("has unsaved changes");
     h.get_by_label("Save first").click();
@@ -96,7 +98,9 @@ fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
     h.state_mut()
         .push(AppCommand::OpenSample("dgx-h100-single".into()));
     step(&mut h);
-    h.get_by_label_contains("Discard them and open the sample dgx-h100-single");
+    h.get_by_label_contains(
+        "Discard them and open the sample \"One DGX H100 with leaf and storage\"",
+    );
     h.get_by_label("Cancel").click();
     step(&mut h);
     assert_eq!(h.state().design(), &made);
@@ -112,6 +116,14 @@ fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
     step(&mut h);
     assert_eq!(h.state().design(), &other);
     assert!(h.state().doc.is_dirty(), "a replacement design is unsaved");
+}
+
+#[test]
+fn every_sample_title_is_its_designs_name() {
+    for s in racksmith::samples::SAMPLES {
+        let d = racksmith::samples::sample(s).unwrap();
+        assert_eq!(racksmith::samples::title(s), d.name, "{s}");
+    }
 }
 
 #[test]

@@ -185,7 +185,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
         let what = match &action {
             Pending::New => "start a new design".to_string(),
             Pending::Open(_) => "open another design".to_string(),
-            Pending::OpenSample(s) => format!("open the sample {s}"),
+            Pending::OpenSample(s) => format!("open the sample \"{}\"", crate::samples::title(s)),
             Pending::Template(t, _) => format!("make a design from the template {t}"),
             Pending::Quit => "quit".to_string(),
             Pending::Sized(d) => format!("open the sized design {}", d.name),

@@ -151,7 +151,7 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
-            if ui.button(s).clicked() {
+            if ui.button(crate::samples::title(s)).clicked() {
                 cmds.push(AppCommand::OpenSample(s.to_string()));
             }
         }
@@ -162,7 +162,7 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     }
     ui.menu_button("Compare with sample", |ui| {
         for s in crate::samples::SAMPLES {
-            if ui.button(s).clicked() {
+            if ui.button(crate::samples::title(s)).clicked() {
                 cmds.push(AppCommand::CompareWithSample(s.to_string()));
             }
         }

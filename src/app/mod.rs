@@ -704,7 +704,10 @@ impl RacksmithApp {
                     self.doc.replace(d, None);
                     self.ui.selection = Selection::default();
                     self.ui.view.fit = Some(FitTarget::All);
-                    self.ui.info(format!("Opened sample {name}"));
+                    self.ui.info(format!(
+                        "Opened sample \"{}\"",
+                        crate::samples::title(&name)
+                    ));
                 }
                 Err(e) => self.ui.error = Some(format!("Cannot build sample {name}: {e}")),
             },
