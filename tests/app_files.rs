@@ -189,3 +189,34 @@ fn adding_a_rack_does_not_rezoom_the_canvas() {
     assert_eq!(h.state().ui.view.zoom, zoom);
     assert!((unit(&h) - before).length() < 0.01, "re-zoomed");
 }
+
+#[test]
+fn a_new_design_shows_the_pane_from_its_headline() {
+    let mut h = harness(racksmith::samples::default_design());
+    let top = |h: &Harness<'static, RacksmithApp>| h.get_by_label("248 GPUs").rect().top();
+    let at_first = top(&h);
+    // Scroll the analysis pane down, past its headline cards.
+    let pane = egui::pos2(1400.0, 800.0);
+    h.hover_at(pane);
+    for _ in 0..10 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -400.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    step(&mut h);
+    assert!(top(&h) < at_first - 100.0, "the pane did not scroll");
+    // Another design (the same sample again, so the card reads the same): the pane starts at the top.
+    h.state_mut()
+        .push(AppCommand::OpenSample("superpod-h100-1su".into()));
+    step(&mut h);
+    assert!(
+        (top(&h) - at_first).abs() < 1.0,
+        "{} vs {at_first}",
+        top(&h)
+    );
+}

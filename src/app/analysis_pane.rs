@@ -162,6 +162,7 @@ pub fn analysis_ui(
     report: Option<&Report>,
     stale: bool,
     pattern: Pattern,
+    generation: u64,
     cmds: &mut Vec<AppCommand>,
 ) {
     ui.horizontal(|ui| {
@@ -183,7 +184,8 @@ pub fn analysis_ui(
     let width = ui.available_width() - 14.0;
     // Both axes: a wide table must scroll, not widen the side panel over the canvas.
     egui::ScrollArea::both()
-        .id_salt("analysis_scroll")
+        // A new design starts at the top (its headline), whatever the last one was scrolled to.
+        .id_salt(("analysis_scroll", generation))
         .auto_shrink([false, false])
         .show(ui, |ui| {
             // Wrap text and cards at the pane's width; only tables wider than that scroll sideways.

@@ -1104,6 +1104,7 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         app.analysis.report.as_deref(),
         stale,
         app.ui.load_pattern,
+        app.doc.generation,
         &mut cmds,
     );
     app.commands.extend(cmds);

@@ -36,6 +36,9 @@ pub struct Document {
     /// The revision of the last change to what the canvas lays out (racks, devices, parts, links): edits of the
     /// parameters, sites, scenarios or the design's name leave it, so the canvas keeps its layout across them.
     pub layout_revision: u64,
+    /// Counts the designs this document has held (open, new, sample, template): panes scrolled in one design start
+    /// at the top in the next, so its headline is in view.
+    pub generation: u64,
 }
 
 impl Document {
@@ -48,6 +51,7 @@ impl Document {
             revision: 1,
             saved_revision: 1,
             layout_revision: 1,
+            generation: 0,
         }
     }
 
@@ -71,6 +75,7 @@ impl Document {
         self.revision += 1;
         self.saved_revision = self.revision;
         self.layout_revision = self.revision;
+        self.generation += 1;
     }
 
     /// File name for the title bar.
