@@ -220,3 +220,25 @@ fn a_new_design_shows_the_pane_from_its_headline() {
         top(&h)
     );
 }
+
+#[test]
+fn counts_in_the_window_have_their_plurals_right() {
+    // One rack holding one switch and nothing else: "1 rack · 1 device · 0 GPUs · 0 links".
+    let d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let mut one = racksmith::model::Design::default();
+    let (rack_id, rack) = d.racks.iter().next().unwrap();
+    racksmith::edit::Edit::AddRack(*rack_id, rack.clone())
+        .apply(&mut one)
+        .unwrap();
+    let (sw_id, sw) = d.devices.iter().find(|(_, x)| x.name == "leaf-01").unwrap();
+    let part = d.parts[&sw.part].clone();
+    racksmith::edit::Edit::SetPart(sw.part.clone(), Some(Box::new(part)))
+        .apply(&mut one)
+        .unwrap();
+    racksmith::edit::Edit::AddDevice(*sw_id, sw.clone())
+        .apply(&mut one)
+        .unwrap();
+    let h = harness(one);
+    h.get_by_label("1 rack · 1 device · 0 GPUs · 0 links");
+    h.get_by_label("1 rack, 1 device, 0 GPUs, 0 links");
+}

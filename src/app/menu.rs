@@ -439,12 +439,13 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             let d = &app.doc.design;
+            use crate::analysis::format::count;
             ui.label(format!(
-                "{} racks · {} devices · {} GPUs · {} links",
-                d.racks.len(),
-                d.devices.len(),
-                d.gpu_count(),
-                d.links.len()
+                "{} · {} · {} · {}",
+                count(d.racks.len(), "rack", "racks"),
+                count(d.devices.len(), "device", "devices"),
+                count(d.gpu_count(), "GPU", "GPUs"),
+                count(d.links.len(), "link", "links")
             ));
             ui.separator();
             if app.analysis.is_stale(app.doc.revision) {
