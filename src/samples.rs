@@ -18,6 +18,21 @@ pub const SAMPLES: [&str; 7] = [
     "l40s-two-regions",
 ];
 
+/// A sample's title as its design names itself (menus show this, not the file name); the name itself when unknown.
+/// A test checks each against the generated design.
+pub fn title(name: &str) -> &str {
+    match name {
+        "superpod-h100-1su" => "DGX SuperPOD H100, 1 SU",
+        "dgx-h100-single" => "One DGX H100 with leaf and storage",
+        "a100-nic-starved" => "A100 servers behind one 200G NIC each",
+        "l40s-inference-pcie" => "L40S inference on Ethernet",
+        "a100-120gpu-training" => "120 A100 for a 13B-parameter training job",
+        "h100-60gpu-training" => "60 H100 for a 13B-parameter training job",
+        "l40s-two-regions" => "L40S inference in two regions",
+        other => other,
+    }
+}
+
 /// Builds a sample by name.
 pub fn sample(name: &str) -> Result<Design, EditError> {
     let catalog = Catalog::builtin().map_err(|e| EditError::Refused(e.to_string()))?;

@@ -383,7 +383,7 @@ fn rack_over_budget_and_disconnected_servers() {
         .find(|f| f.code == "nic-not-connected")
         .unwrap();
     assert!(
-        nic.message.starts_with("28 NIC(s) in 3 server(s)"),
+        nic.message.starts_with("28 NICs in 3 servers"),
         "{}",
         nic.message
     );

@@ -1288,7 +1288,7 @@ fn exporting_onto_a_read_only_file_asks_and_replace_writes_it() {
     assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
 }
 
-/// The Bottleneck card's value ("12 of 50 GB/s").
+/// The Bottleneck card's value ("12.5 of 50.0 GB/s").
 fn bottleneck_value(h: &Harness<'static, RacksmithApp>) -> String {
     let text = |n: &egui_kittest::kittest::AccessKitNode<'_>| n.label().or_else(|| n.value());
     h.get_all_by(|n| text(n).is_some_and(|l| l.ends_with(" GB/s") && l.contains(" of ")))
@@ -1318,7 +1318,7 @@ fn the_bottleneck_card_follows_the_traffic_pattern_selector() {
     assert_eq!(
         storage,
         format!(
-            "{:.0} of {:.0} GB/s",
+            "{:.1} of {:.1} GB/s",
             p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
         )
     );
@@ -1409,13 +1409,20 @@ fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
     assert!(all_racks_inside_the_canvas(&h), "Both view cuts racks off");
     h.get_by_label("Racks").click();
     step(&mut h);
+    let zoom = h.state().ui.view.zoom;
     h.get_by_label("+ 42U rack").click();
     step(&mut h);
     assert_eq!(h.state().design().racks.len(), 11);
+    // The view pans to show the new rack, at the same zoom (it never re-zooms after an edit).
+    let new = *h.state().ui.selection.racks.iter().next().unwrap();
+    let top = h.state().unit_screen_pos(new, 42).unwrap();
+    let bottom = h.state().unit_screen_pos(new, 1).unwrap();
+    let central = h.state().ui.central_rect.unwrap();
     assert!(
-        all_racks_inside_the_canvas(&h),
+        central.contains(top) && central.contains(bottom),
         "the new rack is off screen"
     );
+    assert_eq!(h.state().ui.view.zoom, zoom);
 }
 
 #[test]
@@ -1536,7 +1543,8 @@ fn placing_over_the_power_budget_is_allowed_with_a_warning() {
     let status = h.state().ui.status.clone();
     assert!(status.contains("over its power budget"), "{status}");
     assert!(h.state().ui.status_is_warning && !h.state().ui.status_is_error);
-    h.get_by_label_contains("over its power budget");
+    // In the status bar, and on the Power card the rack-power error now colours.
+    assert!(h.get_all_by_label_contains("over its power budget").count() >= 1);
     // The last one was placed all the same.
     assert_eq!(h.state().design().devices.len() as u16, (u - 1) / 8);
 }

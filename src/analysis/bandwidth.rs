@@ -143,16 +143,42 @@ pub struct Bisection {
 
 impl Bisection {
     /// The figure for a headline, Tb/s: "48.0 Tb/s" when exact, the proven range "998.4–1,049.6 Tb/s" otherwise
-    /// (never a lone lower bound that reads as the answer).
+    /// (never a lone lower bound that reads as the answer), "up to 96.8 Tb/s" when no lower bound was proven.
     pub fn tbit_s_text(&self) -> String {
         use super::format::thousands;
         if self.exact || self.upper_gbps <= self.lower_gbps {
             format!("{} Tb/s", thousands(self.gbps / 1000.0, 1))
+        } else if self.lower_gbps <= 0.0 {
+            // No lower bound was proven: "0–96.8" would read as "possibly nothing".
+            format!("up to {} Tb/s", thousands(self.upper_gbps / 1000.0, 1))
         } else {
             format!(
                 "{}–{} Tb/s",
                 thousands(self.lower_gbps / 1000.0, 1),
                 thousands(self.upper_gbps / 1000.0, 1)
+            )
+        }
+    }
+}
+
+impl Bisection {
+    /// The line under the headline figure, per GPU in GB/s (docs/analysis.md, "Units"): "24.2 GB/s per GPU",
+    /// "at least 24.2 GB/s per GPU" for a proven range, "at most 48.8 GB/s per GPU; no lower bound proven", or
+    /// "fewer than two GPU servers" when no GPU traffic crosses the fabric.
+    pub fn per_gpu_text(&self, gpus: usize) -> String {
+        let per = |gbps: f64| gbps / 8.0 / gpus.max(1) as f64;
+        if self.method.starts_with("not applicable") {
+            "fewer than two GPU servers".into()
+        } else if !self.exact && self.lower_gbps <= 0.0 {
+            format!(
+                "at most {:.1} GB/s per GPU; no lower bound proven",
+                per(self.upper_gbps)
+            )
+        } else {
+            format!(
+                "{}{:.1} GB/s per GPU",
+                if self.exact { "" } else { "at least " },
+                per(self.gbps)
             )
         }
     }
@@ -545,8 +571,11 @@ fn server_limiter(design: &Design, worst: Option<&ServerBandwidth>) -> (String, 
     let _ = design;
     let what = if s.bottleneck_at_nic_port {
         format!(
-            "NIC bandwidth in {}: {:.0} Gb/s cabled for {} GPUs = {:.1} Gb/s per GPU",
-            s.name, s.compute_nic_cabled_gbps, s.gpus, s.nic_gbps_per_gpu
+            "NIC bandwidth in {}: {:.0} Gb/s cabled for {} = {:.1} GB/s per GPU",
+            s.name,
+            s.compute_nic_cabled_gbps,
+            super::format::count(s.gpus, "GPU", "GPUs"),
+            s.nic_gbps_per_gpu / 8.0
         )
     } else {
         format!("PCIe {} in {}", s.bottleneck_hop, s.name)

@@ -573,11 +573,11 @@ pub(crate) fn compute(design: &Design, topo: &Topology) -> Option<Outcome> {
             upper: best,
             exact: true,
             method: format!(
-                "exact: smallest max-flow (petgraph dinics) over {} candidate split(s), {half} GPUs against {}; \
-                 servers with the same attachments contracted into {} class(es){how}",
+                "exact: smallest maximum flow (Dinic's algorithm) over the candidate splits ({}), {half} GPUs against {}; \
+                 servers with the same attachments contracted into {}{how}",
                 splits.len(),
                 total - half,
-                classes.len()
+                crate::analysis::format::count(classes.len(), "class", "classes")
             ),
         });
     }

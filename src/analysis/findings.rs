@@ -12,7 +12,101 @@ use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use petgraph::graph::NodeIndex;
 use rustc_hash::FxHashSet as HashSet;
+use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// A headline card (the app's analysis pane, the HTML report's summary) that findings can concern. A card is
+/// coloured by the most severe finding that concerns it, so the headline never reads green above its own warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Headline {
+    /// GPUs installed and how they reach the fabric.
+    Gpus,
+    /// Bisection bandwidth of the scale-out fabric.
+    Bisection,
+    /// What each GPU gets under a traffic pattern against what it should get.
+    Bottleneck,
+    /// Path latency, serving latency and serving capacity.
+    Latency,
+    /// IT power against the rack budgets, feeds, PDUs and cooling.
+    Power,
+    /// Capital cost.
+    Capex,
+    /// Owned cost per GPU-hour.
+    CostPerGpuHour,
+    /// Single points of failure, sites and the service's availability.
+    Availability,
+}
+
+/// The headline cards a finding concerns, by its code (one table, so the pane, the report and the tests agree).
+pub fn headlines(code: &str) -> &'static [Headline] {
+    use Headline::*;
+    match code {
+        "gpu-not-connected" => &[Gpus, Bottleneck, Bisection],
+        "nic-not-connected" => &[Gpus, Bottleneck],
+        "empty-gpu-slots" | "mixed-gpu-models" => &[Gpus],
+        "fabric-partitioned" | "unroutable-traffic" | "switch-oversubscribed" => {
+            &[Bisection, Bottleneck]
+        }
+        "link-overloaded" => &[Bottleneck, Latency],
+        "nic-per-gpu" | "pcie-oversubscribed" | "bottleneck" => &[Bottleneck],
+        "serving-capacity" | "serving-latency-capacity" | "serving-latency" => &[Latency],
+        "rack-power"
+        | "rack-pdu"
+        | "rack-feed"
+        | "rack-power-high"
+        | "rack-cooling"
+        | "needs-liquid-cooling"
+        | "no-cdu"
+        | "cdu-capacity" => &[Power],
+        "unpriced-links" => &[Capex],
+        "utilisation-target" => &[CostPerGpuHour, Latency],
+        "single-switch" | "single-link" | "site-loss-capacity" | "availability-below-target" => {
+            &[Availability]
+        }
+        _ => &[],
+    }
+}
+
+/// A few plain words for what a finding says, for the card it concerns (the full message is in the findings).
+pub fn short_label(code: &str) -> &'static str {
+    match code {
+        "gpu-not-connected" => "GPU servers not cabled",
+        "nic-not-connected" => "NICs not cabled",
+        "empty-gpu-slots" => "empty GPU slots",
+        "mixed-gpu-models" => "mixed GPU models",
+        "fabric-partitioned" => "fabric split in islands",
+        "unroutable-traffic" => "traffic with no route",
+        "switch-oversubscribed" => "switches oversubscribed",
+        "link-overloaded" => "links overloaded",
+        "nic-per-gpu" => "NIC bandwidth short",
+        "pcie-oversubscribed" => "PCIe oversubscribed",
+        "bottleneck" => "bottleneck",
+        "serving-capacity" => "too few replicas",
+        "serving-latency-capacity" => "latency target needs more replicas",
+        "serving-latency" => "p99 over target",
+        "rack-power" => "rack over its power budget",
+        "rack-pdu" => "PDUs too small",
+        "rack-feed" => "a feed cannot carry a rack",
+        "rack-power-high" => "racks near their budget",
+        "rack-cooling" | "needs-liquid-cooling" => "cooling short",
+        "no-cdu" | "cdu-capacity" => "coolant distribution short",
+        "unpriced-links" => "unpriced links",
+        "utilisation-target" => "utilisation target out of range",
+        "single-switch" => "single switch failure",
+        "single-link" => "single link failure",
+        "site-loss-capacity" => "losing a site loses capacity",
+        "availability-below-target" => "availability below target",
+        _ => "see the findings",
+    }
+}
+
+/// The warnings and errors that concern a headline card, most severe first (findings are sorted so).
+pub fn concerning(findings: &[Finding], card: Headline) -> Vec<&Finding> {
+    findings
+        .iter()
+        .filter(|f| f.severity != Severity::Info && headlines(&f.code).contains(&card))
+        .collect()
+}
 
 fn names(design: &Design, ids: &[DeviceId]) -> String {
     let mut v: Vec<&str> = ids
@@ -94,7 +188,8 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
     }
     for (tenths, devices) in short {
         let per = tenths as f64 / 10.0;
-        let figure = format!("{per:.1} Gb/s");
+        // Per-GPU bandwidth is in GB/s everywhere (docs/analysis.md, "Units"), the NIC rate it comes from in Gb/s.
+        let figure = format!("{:.1} GB/s ({per:.0} Gb/s)", per / 8.0);
         let ratio = if per > 0.0 {
             demand / per
         } else {
@@ -104,9 +199,11 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             Severity::Warning,
             "nic-per-gpu",
             format!(
-                "{} server(s) ({}) have {figure} of NIC bandwidth per GPU against {demand:.0} Gb/s the fabric asks: {ratio:.1}x short",
-                devices.len(),
-                names(design, &devices)
+                "{} ({}) {} {figure} of NIC bandwidth per GPU against {:.1} GB/s the fabric asks: {ratio:.1}x short",
+                super::format::count(devices.len(), "server", "servers"),
+                names(design, &devices),
+                if devices.len() == 1 { "has" } else { "have" },
+                demand / 8.0
             ),
             "add compute NICs (one per GPU on the GPU's PCIe switch) or use faster NICs",
         );
@@ -146,10 +243,9 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
     }
     for (hop, (offered, carried, cap, devices, behind)) in pcie {
         let mut message = format!(
-            "PCIe {hop} is offered {offered:.1} GB/s against {cap:.1} GB/s ({:.2}x) and carries {carried:.1} in {} \
-             server(s): {}",
+            "PCIe {hop} is offered {offered:.1} GB/s against {cap:.1} GB/s ({:.2}x) and carries {carried:.1} in {}: {}",
             offered / cap,
-            devices.len(),
+            super::format::count(devices.len(), "server", "servers"),
             names(design, &devices)
         );
         if !behind.is_empty() {
@@ -180,9 +276,14 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             Severity::Warning,
             "switch-oversubscribed",
             format!(
-                "{} tier-{tier} switch(es) ({}) are oversubscribed {ratio}:1 (down against up bandwidth)",
-                devices.len(),
-                names(design, &devices)
+                "{} ({}) {} oversubscribed {ratio}:1 (down against up bandwidth)",
+                super::format::count(
+                    devices.len(),
+                    &format!("tier-{tier} switch"),
+                    &format!("tier-{tier} switches")
+                ),
+                names(design, &devices),
+                if devices.len() == 1 { "is" } else { "are" }
             ),
             "add uplinks (or spine switches) until uplink bandwidth matches downlink bandwidth",
         );
@@ -253,9 +354,17 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
                 },
                 "link-overloaded",
                 format!(
-                    "{}: {} link(s) are offered more than they carry; the hottest at {:.0}% ({:.0} Gb/s){}",
+                    "{}: {} offered more than {} carry; the hottest at {:.0}% ({:.0} Gb/s){}",
                     p.pattern,
-                    over.len(),
+                    if over.len() == 1 {
+                        "1 link is".to_string()
+                    } else {
+                        format!(
+                            "{} links are",
+                            super::format::thousands(over.len() as f64, 0)
+                        )
+                    },
+                    if over.len() == 1 { "it can" } else { "they" },
                     p.hottest_utilisation * 100.0,
                     p.hottest_load_gbps,
                     if reference {
@@ -339,9 +448,10 @@ fn connectivity_findings(
             Severity::Error,
             "gpu-not-connected",
             format!(
-                "{} GPU server(s) ({}) have no compute NIC cabled: their GPUs cannot reach the fabric",
-                isolated.len(),
-                names(design, &isolated)
+                "{} ({}) {} no compute NIC cabled: their GPUs cannot reach the fabric",
+                super::format::count(isolated.len(), "GPU server", "GPU servers"),
+                names(design, &isolated),
+                if isolated.len() == 1 { "has" } else { "have" }
             ),
             "install compute NICs and cable them to a leaf switch",
         );
@@ -385,13 +495,50 @@ fn connectivity_findings(
             Severity::Warning,
             "nic-not-connected",
             format!(
-                "{count} NIC(s) in {} server(s) ({}) are not cabled",
-                uncabled.len(),
-                names(design, &uncabled)
+                "{} in {} ({}) {} not cabled",
+                super::format::count(count, "NIC", "NICs"),
+                super::format::count(uncabled.len(), "server", "servers"),
+                names(design, &uncabled),
+                if count == 1 { "is" } else { "are" }
             ),
             "cable every NIC, or remove the ones the design does not need",
         );
         f.devices = uncabled;
+        out.push(f);
+    }
+    // GPUs of more than one model in one server: its NVLink domain (or PCIe ring) runs at the slowest GPU's pace,
+    // and frameworks expect one model per collective group.
+    let mut mixed: Vec<DeviceId> = Vec::new();
+    let mut models: Vec<&str> = Vec::new();
+    for (id, d) in &design.devices {
+        let mut parts: Vec<&crate::model::PartId> = d.gpus.values().collect();
+        parts.sort();
+        parts.dedup();
+        if parts.len() > 1 {
+            mixed.push(*id);
+            for p in parts {
+                let name = design.parts.get(p).map_or(p.as_str(), |x| x.name.as_str());
+                if !models.contains(&name) {
+                    models.push(name);
+                }
+            }
+        }
+    }
+    if !mixed.is_empty() {
+        let mut f = Finding::new(
+            Severity::Warning,
+            "mixed-gpu-models",
+            format!(
+                "{} ({}) {} GPUs of different models in one NVLink domain ({}): collectives run at the slowest GPU's \
+                 pace and frameworks expect one model per group",
+                super::format::count(mixed.len(), "server", "servers"),
+                names(design, &mixed),
+                if mixed.len() == 1 { "holds" } else { "hold" },
+                models.join(", ")
+            ),
+            "fill each server with one GPU model",
+        );
+        f.devices = mixed;
         out.push(f);
     }
     // Empty GPU slots.
@@ -409,9 +556,10 @@ fn connectivity_findings(
             Severity::Info,
             "empty-gpu-slots",
             format!(
-                "{} server(s) ({}) have empty GPU slots",
-                empty.len(),
-                names(design, &empty)
+                "{} ({}) {} empty GPU slots",
+                super::format::count(empty.len(), "server", "servers"),
+                names(design, &empty),
+                if empty.len() == 1 { "has" } else { "have" }
             ),
             "drag GPUs into the free slots, or use a smaller server",
         );
@@ -505,8 +653,12 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
             Severity::Warning,
             "single-switch",
             format!(
-                "losing any one of {} switch(es) ({}) disconnects GPUs or storage{}",
-                spof_switches.len(),
+                "losing {} ({}) disconnects GPUs or storage{}",
+                if spof_switches.len() == 1 {
+                    "the switch".to_string()
+                } else {
+                    format!("any one of {} switches", spof_switches.len())
+                },
                 names(design, &spof_switches),
                 if unchecked > 0 {
                     format!(" ({unchecked} more candidates not checked)")
@@ -603,9 +755,17 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
             Severity::Warning,
             "single-link",
             format!(
-                "{} link(s) are the only path for {} server(s) or storage appliance(s): {}{}",
-                spof_links.len(),
-                spof_devices.len(),
+                "{} the only path for {}: {}{}",
+                if spof_links.len() == 1 {
+                    "1 link is".to_string()
+                } else {
+                    format!("{} links are", spof_links.len())
+                },
+                super::format::count(
+                    spof_devices.len(),
+                    "server or storage appliance",
+                    "servers or storage appliances"
+                ),
                 detail.join("; "),
                 if unchecked > 0 {
                     format!(" ({unchecked} more candidates not checked)")
@@ -712,8 +872,13 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
             Severity::Info,
             "rack-power-high",
             format!(
-                "{} rack(s) above 90% of their power budget: {}{}",
-                high.len(),
+                "{} above 90% of {} power budget: {}{}",
+                if high.len() == 1 {
+                    "1 rack is".to_string()
+                } else {
+                    format!("{} racks are", high.len())
+                },
+                if high.len() == 1 { "its" } else { "their" },
                 list.join(", "),
                 if high.len() > 6 { ", ..." } else { "" }
             ),

@@ -29,6 +29,15 @@ pub fn thousands(v: f64, decimals: usize) -> String {
     out
 }
 
+/// A count with its noun in the right number: "1 link", "2 links" (thousands separated).
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!(
+        "{} {}",
+        thousands(n as f64, 0),
+        if n == 1 { one } else { many }
+    )
+}
+
 /// Formats a dollar amount with thousands separators.
 pub fn usd(x: f64) -> String {
     if !x.is_finite() {

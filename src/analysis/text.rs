@@ -282,5 +282,21 @@ pub fn key_figures(kind: &PartKind, power_w: f64, price: f64) -> String {
         PartKind::PatchPanel(p) => format!("{} ports", p.ports),
         PartKind::Cdu(k) => format!("CDU {:.0} kW, {:.0} L/min", k.capacity_kw, k.flow_l_min),
     };
-    format!("{main}; {power_w:.0} W; {}", usd(price))
+    // A figure the part does not give (an imported part without power or price) reads "unknown", never 0 W or $0;
+    // passive parts draw nothing.
+    let passive = matches!(
+        kind,
+        PartKind::Rack(_) | PartKind::PatchPanel(_) | PartKind::Pdu(_)
+    ) || matches!(kind, PartKind::Cable(c) if !c.optical);
+    let power = if power_w > 0.0 || passive {
+        format!("{power_w:.0} W")
+    } else {
+        "power unknown".into()
+    };
+    let price = if price > 0.0 {
+        usd(price)
+    } else {
+        "price unknown".into()
+    };
+    format!("{main}; {power}; {price}")
 }

@@ -5,7 +5,8 @@
 use super::AppCommand;
 use super::state::FitTarget;
 use super::theme::{self, Status};
-use crate::analysis::format::usd;
+use crate::analysis::findings::{self, Headline};
+use crate::analysis::format::{self, usd};
 use crate::analysis::pattern::Pattern;
 use crate::analysis::{Report, Severity};
 use crate::model::Design;
@@ -24,6 +25,8 @@ pub(super) struct Card {
     sub: String,
     status: Status,
     tip: String,
+    /// The warnings and errors that concern the card, in a few words ("NICs not cabled").
+    concerns: String,
 }
 
 pub(super) fn card(
@@ -40,7 +43,49 @@ pub(super) fn card(
         sub,
         status,
         tip,
+        concerns: String::new(),
     });
+}
+
+/// Colours a card by the findings that concern it (the worse of its own figure and the most severe finding) and
+/// names them on the card, so a headline never reads green above its own warning.
+fn apply_findings(c: &mut Card, r: &Report, headline: Headline) {
+    let list = findings::concerning(&r.findings, headline);
+    let Some(worst) = list.first() else {
+        return;
+    };
+    let from_finding = match worst.severity {
+        Severity::Error => Status::Bad,
+        _ => Status::Short,
+    };
+    c.status = match (c.status, from_finding) {
+        (Status::Bad, _) | (_, Status::Bad) => Status::Bad,
+        _ => Status::Short,
+    };
+    let mut labels: Vec<&str> = Vec::new();
+    for f in &list {
+        let l = findings::short_label(&f.code);
+        if !labels.contains(&l) {
+            labels.push(l);
+        }
+    }
+    let errors = list
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let warnings = list.len() - errors;
+    let mut counts = Vec::new();
+    if errors > 0 {
+        counts.push(format::count(errors, "error", "errors"));
+    }
+    if warnings > 0 {
+        counts.push(format::count(warnings, "warning", "warnings"));
+    }
+    c.concerns = format!("{}: {}", counts.join(", "), labels.join(", "));
+    c.tip.push_str("\n\nFindings that concern this figure:");
+    for f in &list {
+        c.tip.push_str(&format!("\n• {}", f.message));
+    }
 }
 
 pub(super) fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
@@ -56,7 +101,18 @@ pub(super) fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
                     Status::Info => v,
                     s => v.color(theme::status(ui, s)),
                 });
-                ui.add(egui::Label::new(RichText::new(&c.sub).small()).truncate());
+                // Wrapped, never cut mid-sentence.
+                ui.add(egui::Label::new(RichText::new(&c.sub).small()).wrap());
+                if !c.concerns.is_empty() {
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("⚠ {}", c.concerns))
+                                .small()
+                                .color(theme::status(ui, c.status)),
+                        )
+                        .wrap(),
+                    );
+                }
             });
         })
         .response
@@ -67,6 +123,38 @@ pub(super) fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
         });
 }
 
+/// A headline card as drawn: its texts and status word (for tests and the frame benchmark).
+#[derive(Debug, Clone)]
+pub struct CardView {
+    /// Title ("Bottleneck").
+    pub title: String,
+    /// The figure.
+    pub value: String,
+    /// The line under it.
+    pub sub: String,
+    /// "good", "short", "bad" or "info".
+    pub status: &'static str,
+    /// The warnings and errors that concern it, in a few words (empty when none).
+    pub concerns: String,
+    /// The tooltip.
+    pub tip: String,
+}
+
+/// The headline cards of a report, as the pane draws them.
+pub fn card_views(design: &Design, r: &Report, pattern: Pattern) -> Vec<CardView> {
+    summary_cards(design, r, pattern)
+        .into_iter()
+        .map(|c| CardView {
+            status: c.status.word(),
+            title: c.title,
+            value: c.value,
+            sub: c.sub,
+            concerns: c.concerns,
+            tip: c.tip,
+        })
+        .collect()
+}
+
 /// Draws the analysis pane.
 pub fn analysis_ui(
     ui: &mut egui::Ui,
@@ -74,6 +162,7 @@ pub fn analysis_ui(
     report: Option<&Report>,
     stale: bool,
     pattern: Pattern,
+    generation: u64,
     cmds: &mut Vec<AppCommand>,
 ) {
     ui.horizontal(|ui| {
@@ -95,7 +184,8 @@ pub fn analysis_ui(
     let width = ui.available_width() - 14.0;
     // Both axes: a wide table must scroll, not widen the side panel over the canvas.
     egui::ScrollArea::both()
-        .id_salt("analysis_scroll")
+        // A new design starts at the top (its headline), whatever the last one was scrolled to.
+        .id_salt(("analysis_scroll", generation))
         .auto_shrink([false, false])
         .show(ui, |ui| {
             // Wrap text and cards at the pane's width; only tables wider than that scroll sideways.
@@ -127,52 +217,50 @@ pub fn analysis_ui(
         });
 }
 
-/// The headline cards, each coloured by its figure against its target.
+/// The headline cards, each coloured by its figure against its target and by the findings that concern it.
 fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
     let s = &r.summary;
-    let mut cards: Vec<Card> = Vec::new();
-    let gpu_status = if s.errors > 0 {
-        Status::Bad
-    } else {
-        Status::Info
+    let mut cards: Vec<(Headline, Card)> = Vec::new();
+    let mut push = |h: Headline, title: &str, value: String, sub: String, status, tip| {
+        let mut one = Vec::new();
+        card(&mut one, title, value, sub, status, tip);
+        cards.extend(one.into_iter().map(|c| (h, c)));
     };
-    card(
-        &mut cards,
+    push(
+        Headline::Gpus,
         "GPUs",
-        format!("{} GPUs", s.gpus),
-        format!("{} servers, {} switches", s.gpu_servers, s.switches),
-        gpu_status,
+        format::count(s.gpus, "GPU", "GPUs"),
         format!(
-            "GPUs installed in server GPU slots (sum over servers).{}",
-            if s.errors > 0 {
-                format!("\n{} error finding(s): see Findings.", s.errors)
-            } else {
-                String::new()
-            }
-        ),
-    );
-    card(
-        &mut cards,
-        "Bisection",
-        r.bandwidth.bisection.tbit_s_text(),
-        format!(
-            "{}{:.0} Gb/s per GPU",
-            if r.bandwidth.bisection.exact {
-                ""
-            } else {
-                "at least "
-            },
-            s.bisection_gbps / s.gpus.max(1) as f64
+            "{}, {}",
+            format::count(s.gpu_servers, "server", "servers"),
+            format::count(s.switches, "switch", "switches")
         ),
         Status::Info,
+        "GPUs installed in server GPU slots (sum over servers).".into(),
+    );
+    let b = &r.bandwidth.bisection;
+    let value = if b.method.starts_with("not applicable") {
+        "not applicable".to_string()
+    } else {
+        b.tbit_s_text()
+    };
+    let sub = b.per_gpu_text(s.gpus);
+    push(
+        Headline::Bisection,
+        "Bisection",
+        value,
+        sub,
+        Status::Info,
         format!(
-            "{}\n= {:.0} Gb/s",
-            r.bandwidth.bisection.method, s.bisection_gbps
+            "{}\n= {} Gb/s; per GPU = bisection / 8 bits per byte / GPUs",
+            b.method,
+            format::thousands(s.bisection_gbps, 0)
         ),
     );
-    bottleneck_card(&mut cards, r, pattern);
-    card(
-        &mut cards,
+    let (value, sub, status, tip) = bottleneck_card(r, pattern);
+    push(Headline::Bottleneck, "Bottleneck", value, sub, status, tip);
+    push(
+        Headline::Latency,
         "p99 latency",
         if s.p99_latency_us.is_finite() {
             format!("{:.2} µs", s.p99_latency_us)
@@ -193,19 +281,19 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
     } else {
         Status::Info
     };
-    card(
-        &mut cards,
+    push(
+        Headline::Power,
         "Power",
-        format!("{:.0} / {:.0} kW", s.it_power_kw, s.power_budget_kw),
-        format!("facility {:.0} kW", r.power.facility_power_w / 1000.0),
+        format!("{:.1} / {:.1} kW", s.it_power_kw, s.power_budget_kw),
+        format!("facility {:.1} kW", r.power.facility_power_w / 1000.0),
         power_status,
         format!(
             "IT power = Σ devices (part max draw + GPUs + NICs in slots) + optics = {:.1} kW\nbudget = Σ rack budgets = {:.1} kW\nfacility = IT × PUE {}\nGreen up to 90% of the budget, amber to 100%, red over it.",
             s.it_power_kw, s.power_budget_kw, r.power.pue
         ),
     );
-    card(
-        &mut cards,
+    push(
+        Headline::Capex,
         "Capex",
         usd(s.capex_usd),
         format!("{} per GPU", usd(s.capex_usd / s.gpus.max(1) as f64)),
@@ -213,8 +301,8 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
         "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
     );
     let cloud = r.cost.cloud_usd_per_gpu_hour;
-    card(
-        &mut cards,
+    push(
+        Headline::CostPerGpuHour,
         "$/GPU-hour",
         format!("${:.2}", s.usd_per_gpu_hour),
         format!("cloud ${cloud:.2}"),
@@ -225,7 +313,78 @@ fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
             r.cost.cloud_price_source
         ),
     );
+    if let Some((value, sub, status, tip)) = availability_card(r) {
+        push(
+            Headline::Availability,
+            "Availability",
+            value,
+            sub,
+            status,
+            tip,
+        );
+    }
     cards
+        .into_iter()
+        .map(|(h, mut c)| {
+            apply_findings(&mut c, r, h);
+            c
+        })
+        .collect()
+}
+
+/// The service's availability over its sites and what losing one costs, or the single points of failure of a
+/// one-site design (None when the design has neither sites nor a fabric to fail).
+fn availability_card(r: &Report) -> Option<(String, String, Status, String)> {
+    let st = &r.sites;
+    if let Some(a) = st.service_availability {
+        let status = match st.availability_target {
+            Some(t) if a + 1e-12 < t => Status::Bad,
+            Some(_) => Status::Good,
+            None => Status::Info,
+        };
+        let lose = match (
+            st.demand_rps,
+            st.sites
+                .iter()
+                .filter_map(|x| x.capacity_without_rps)
+                .reduce(f64::min),
+        ) {
+            (Some(d), Some(worst)) if worst + 1e-9 < d => {
+                format!("losing a site leaves {worst:.0} of {d:.0} req/s")
+            }
+            (Some(_), Some(_)) => "survives the loss of any one site".to_string(),
+            _ => format::count(st.sites.len(), "site", "sites"),
+        };
+        return Some((
+            format!("{:.3}%", a * 100.0),
+            lose,
+            status,
+            format!(
+                "Service availability: the probability that enough sites are up to serve the demand, from each site's \
+                 availability{}.",
+                st.availability_target
+                    .map_or(String::new(), |t| format!("; target {:.3}%", t * 100.0))
+            ),
+        ));
+    }
+    if r.summary.gpu_servers < 2 {
+        return None;
+    }
+    let spof = r
+        .findings
+        .iter()
+        .any(|f| f.code == "single-switch" || f.code == "single-link");
+    Some((
+        if spof {
+            "single points".to_string()
+        } else {
+            "no single point".to_string()
+        },
+        "of failure in the fabric".to_string(),
+        if spof { Status::Info } else { Status::Good },
+        "Whether losing any one switch or link disconnects GPU servers or storage (see Findings)."
+            .into(),
+    ))
 }
 
 /// The owned $/GPU-hour's colour against the cloud price: green at or below it, amber up to 1.5×, red beyond
@@ -255,13 +414,11 @@ pub(super) fn owned_cost_formula(r: &Report, utilisation: f64, gpus: usize) -> S
     )
 }
 
-/// The Bottleneck card for the toolbar's traffic pattern.
-fn bottleneck_card(cards: &mut Vec<Card>, r: &Report, pattern: Pattern) {
+/// The Bottleneck card for the toolbar's traffic pattern: value, line under it, status and tooltip.
+fn bottleneck_card(r: &Report, pattern: Pattern) -> (String, String, Status, String) {
     let Some(f) = pattern_figures(r, pattern) else {
-        card(
-            cards,
-            "Bottleneck",
-            "none".into(),
+        return (
+            "no GPU traffic".into(),
             pattern.label().into(),
             Status::Info,
             format!(
@@ -269,13 +426,10 @@ fn bottleneck_card(cards: &mut Vec<Card>, r: &Report, pattern: Pattern) {
                 pattern.label()
             ),
         );
-        return;
     };
     let status = Status::of_achieved(f.achieved_gbyte_s, f.demand_gbyte_s);
-    card(
-        cards,
-        "Bottleneck",
-        format!("{:.0} of {:.0} GB/s", f.achieved_gbyte_s, f.demand_gbyte_s),
+    (
+        format!("{:.1} of {:.1} GB/s", f.achieved_gbyte_s, f.demand_gbyte_s),
         f.limiter.clone(),
         status,
         format!(
@@ -285,7 +439,7 @@ fn bottleneck_card(cards: &mut Vec<Card>, r: &Report, pattern: Pattern) {
              Green when balanced, amber when short, red below half the target.\n\n{}",
             f.name, f.achieved_gbyte_s, f.demand_gbyte_s, f.limiter
         ),
-    );
+    )
 }
 
 /// What one traffic pattern gets per GPU against what it should get.
@@ -316,8 +470,17 @@ fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
             limiter: p.limiter.clone(),
         });
     }
-    if matches!(pattern, Pattern::StorageRead) || bw.servers.len() < 2 {
+    if matches!(pattern, Pattern::StorageRead) {
         return None;
+    }
+    if bw.servers.len() < 2 {
+        // One server: every GPU network pattern is its own NICs against the demand.
+        return with(PatternId::OneServer).map(|p| PatternFigures {
+            name: p.pattern.clone(),
+            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
+            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
+            limiter: p.limiter.clone(),
+        });
     }
     let routed = bw.routing.patterns.get(pattern.index())?;
     let cap = bw

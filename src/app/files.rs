@@ -86,21 +86,30 @@ impl Recovery {
     }
 }
 
-/// Writes this instance's autosave every 30 s while the document has unsaved changes.
-pub fn autosave(app: &mut RacksmithApp) {
-    let rec = &mut app.recovery;
-    let Some(dir) = rec.dir.clone() else {
-        return;
-    };
-    if !app.doc.is_dirty() || rec.written_revision == app.doc.revision {
-        return;
+/// Writes this instance's autosave every 30 s while the document has unsaved changes. A change made less than 30 s
+/// after the last write asks for a frame when the 30 s are up, so it is written even if nothing else happens (no
+/// input, no animation): autosave runs on a timer, not on the next repaint.
+pub fn autosave(ctx: &egui::Context, app: &mut RacksmithApp) {
+    if let Some(wait) = autosave_due(app) {
+        ctx.request_repaint_after(wait);
     }
-    if rec.last_write.is_some_and(|t| t.elapsed() < AUTOSAVE_EVERY) {
-        return;
+}
+
+/// Writes the autosave when due; returns how long until it is due when a write is still owed.
+fn autosave_due(app: &mut RacksmithApp) -> Option<Duration> {
+    let rec = &mut app.recovery;
+    let dir = rec.dir.clone()?;
+    if !app.doc.is_dirty() || rec.written_revision == app.doc.revision {
+        return None;
+    }
+    if let Some(t) = rec.last_write
+        && t.elapsed() < AUTOSAVE_EVERY
+    {
+        return Some(AUTOSAVE_EVERY.saturating_sub(t.elapsed()));
     }
     // Offers still on screen are answered first: recovering one replaces the document.
     if !app.ui.recovery_offer.is_empty() {
-        return;
+        return None;
     }
     rec.last_write = Some(Instant::now());
     rec.written_revision = app.doc.revision;
@@ -112,7 +121,7 @@ pub fn autosave(app: &mut RacksmithApp) {
                     "Autosave failed: cannot claim a recovery file in {}: {e}",
                     dir.path().display()
                 ));
-                return;
+                return None;
             }
         }
     }
@@ -121,6 +130,7 @@ pub fn autosave(app: &mut RacksmithApp) {
     {
         app.ui.refuse(format!("Autosave failed: {e}"));
     }
+    None
 }
 
 /// Opens a `.ron` file dropped on the window.
@@ -175,10 +185,12 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
         let what = match &action {
             Pending::New => "start a new design".to_string(),
             Pending::Open(_) => "open another design".to_string(),
-            Pending::OpenSample(s) => format!("open the sample {s}"),
+            Pending::OpenSample(s) => format!("open the sample \"{}\"", crate::samples::title(s)),
             Pending::Template(t, _) => format!("make a design from the template {t}"),
             Pending::Quit => "quit".to_string(),
             Pending::Sized(d) => format!("open the sized design {}", d.name),
+            Pending::Recover(d) => format!("recover {}", d.name),
+            Pending::Replace(_, what) => what.clone(),
         };
         let mut choice = None;
         egui::Modal::new(egui::Id::unique("discard_changes")).show(ctx, |ui| {
@@ -204,7 +216,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
         match choice {
             Some(0) => {
                 app.ui.pending = None;
-                cmds.push(AppCommand::Save);
+                cmds.push(AppCommand::SaveThen(Box::new(action)));
             }
             Some(1) => {
                 app.ui.pending = None;
@@ -212,6 +224,30 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
             }
             Some(_) => app.ui.pending = None,
             None => {}
+        }
+    }
+
+    if let Some(question) = app.ui.confirm_delete.clone() {
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("confirm_delete")).show(ctx, |ui| {
+            ui.set_max_width(380.0);
+            ui.heading("Delete?");
+            ui.label(question);
+            ui.add_space(8.0);
+            ui.horizontal(|ui| {
+                if ui.button("Delete").clicked() {
+                    answer = Some(true);
+                }
+                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                    answer = Some(false);
+                }
+            });
+        });
+        if let Some(yes) = answer {
+            app.ui.confirm_delete = None;
+            if yes {
+                cmds.push(AppCommand::DeleteSelectionConfirmed);
+            }
         }
     }
 
@@ -276,12 +312,8 @@ fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
     }
     match app.recovery.adopt(&orphan) {
         Ok(d) => {
-            app.doc.replace(d, None);
-            // Recovered work is unsaved work.
-            app.doc.saved_revision = 0;
-            app.ui.view.fit = Some(super::state::FitTarget::All);
-            app.ui.info("Recovered unsaved work");
-            // One document at a time: the other offers wait for the next start.
+            // Recovered work is unsaved work; the open design, when it has unsaved changes, is asked about first.
+            app.guarded(Pending::Recover(Box::new(d)));
             app.ui.recovery_offer.clear();
         }
         Err(e) => app.ui.error = Some(format!("Could not recover:\n{e}")),

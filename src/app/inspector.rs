@@ -80,13 +80,16 @@ fn design_ui(ui: &mut egui::Ui, design: &Design, state: &mut UiState, cmds: &mut
             state.name_buffer = Some((key.clone(), name.clone()));
         }
     });
-    ui.label(format!(
-        "{} racks, {} devices, {} GPUs, {} links",
-        design.racks.len(),
-        design.devices.len(),
-        design.gpu_count(),
-        design.links.len()
-    ));
+    {
+        use crate::analysis::format::count;
+        ui.label(format!(
+            "{}, {}, {}, {}",
+            count(design.racks.len(), "rack", "racks"),
+            count(design.devices.len(), "device", "devices"),
+            count(design.gpu_count(), "GPU", "GPUs"),
+            count(design.links.len(), "link", "links")
+        ));
+    }
     notes_ui(ui, design, NoteTarget::Design, state, cmds);
     ui.add_space(6.0);
     ui.label("Click a device or rack to inspect it; shift-click or drag a box to select several.");

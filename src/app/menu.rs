@@ -151,7 +151,7 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
-            if ui.button(s).clicked() {
+            if ui.button(crate::samples::title(s)).clicked() {
                 cmds.push(AppCommand::OpenSample(s.to_string()));
             }
         }
@@ -162,7 +162,7 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     }
     ui.menu_button("Compare with sample", |ui| {
         for s in crate::samples::SAMPLES {
-            if ui.button(s).clicked() {
+            if ui.button(crate::samples::title(s)).clicked() {
                 cmds.push(AppCommand::CompareWithSample(s.to_string()));
             }
         }
@@ -446,12 +446,13 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     egui::Panel::bottom("status_bar").show(ui, |ui| {
         ui.horizontal(|ui| {
             let d = &app.doc.design;
+            use crate::analysis::format::count;
             ui.label(format!(
-                "{} racks · {} devices · {} GPUs · {} links",
-                d.racks.len(),
-                d.devices.len(),
-                d.gpu_count(),
-                d.links.len()
+                "{} · {} · {} · {}",
+                count(d.racks.len(), "rack", "racks"),
+                count(d.devices.len(), "device", "devices"),
+                count(d.gpu_count(), "GPU", "GPUs"),
+                count(d.links.len(), "link", "links")
             ));
             ui.separator();
             if app.analysis.is_stale(app.doc.revision) {
@@ -467,6 +468,9 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             ui.separator();
             if app.doc.is_dirty() {
                 ui.label("unsaved changes");
+            } else if app.doc.path.is_none() {
+                // A sample or a new design: nothing to lose, but nothing on disk either.
+                ui.label("no changes, not in a file");
             } else {
                 ui.label("saved");
             }

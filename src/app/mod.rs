@@ -2,7 +2,7 @@
 //! pane. Panels read the document and push [`AppCommand`]s; [`RacksmithApp::apply_commands`] applies them in one
 //! place after the frame, so every change goes through the undo history and bumps the revision.
 
-mod analysis_pane;
+pub mod analysis_pane;
 mod cabling;
 mod canvas;
 mod catalog;
@@ -65,6 +65,12 @@ pub enum AppCommand {
     Save,
     /// Save under a new name (file dialog).
     SaveAs,
+    /// Save (asking where when the design has no file), then run the action once the save succeeded ("Save
+    /// first" in the unsaved-changes prompt).
+    SaveThen(Box<state::Pending>),
+    /// Replace the open design with this one, asking first when there are unsaved changes ("Save first" saves,
+    /// then replaces); the text says what it is for the prompt and the status line ("open the scenario X").
+    ReplaceDesign(Box<Design>, String),
     /// Save to a path without a dialog.
     SaveTo(PathBuf),
     /// Export the plain-text analysis report (file dialog).
@@ -95,6 +101,8 @@ pub enum AppCommand {
     Fit(FitTarget),
     /// Remove the selection.
     DeleteSelection,
+    /// Delete the selection without asking (the answer to "Delete 1 rack with 16 devices?").
+    DeleteSelectionConfirmed,
     /// Copy the selected devices to the first free units of their racks.
     DuplicateSelection,
     /// Copy the selected devices to the clipboard.
@@ -256,6 +264,13 @@ impl RacksmithApp {
         self.analysis.report.as_deref()
     }
 
+    /// The analysis pane's headline cards for the current report and traffic pattern (empty before a report).
+    pub fn headline_cards(&self) -> Vec<analysis_pane::CardView> {
+        self.report().map_or_else(Vec::new, |r| {
+            analysis_pane::card_views(&self.doc.design, r, self.ui.load_pattern)
+        })
+    }
+
     /// Screen position of the middle of a rack unit in the current view (for driving drags in tests).
     pub fn unit_screen_pos(&self, rack: RackId, u: u16) -> Option<egui::Pos2> {
         canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
@@ -321,6 +336,16 @@ impl RacksmithApp {
         for cmd in cmds {
             self.apply(cmd);
         }
+        // A "Save first" whose save was cancelled (no prompt left open, nothing queued) drops its action: a later
+        // plain Save must not replace the design.
+        if self.ui.after_save.is_some()
+            && self.commands.is_empty()
+            && self.ui.file_dialog.is_none()
+            && self.ui.overwrite.is_none()
+            && self.ui.read_only.is_none()
+        {
+            self.ui.after_save = None;
+        }
         self.ui.selection.retain_existing(&self.doc.design);
         if let Some(d) = self.ui.server_window
             && !self.doc.design.devices.contains_key(&d)
@@ -377,6 +402,14 @@ impl RacksmithApp {
                 self.guarded(Pending::Template(name, options));
             }
             AppCommand::Quit => self.guarded(Pending::Quit),
+            AppCommand::ReplaceDesign(d, what) => self.guarded(Pending::Replace(d, what)),
+            AppCommand::SaveThen(action) => {
+                self.ui.after_save = Some(*action);
+                match self.doc.path.clone() {
+                    Some(p) => self.save_to(p),
+                    None => self.ask_path(FilePurpose::SaveAs),
+                }
+            }
             AppCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
             AppCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
             AppCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
@@ -536,9 +569,14 @@ impl RacksmithApp {
         let (design, catalog) = (&self.doc.design, &self.catalog);
         let mut build = Gestures::new(design, catalog);
         match cmd {
-            AppCommand::DeleteSelection => {
+            AppCommand::DeleteSelection | AppCommand::DeleteSelectionConfirmed => {
                 let sel = &self.ui.selection;
-                if let Some(g) = build.delete(&sel.devices, &sel.racks, &sel.links) {
+                let asks = matches!(cmd, AppCommand::DeleteSelection)
+                    && (sel.devices.len() > 1 || !sel.racks.is_empty());
+                if asks {
+                    // More than one device or any rack: one key press must not take a whole rack with it.
+                    self.ui.confirm_delete = Some(delete_question(design, sel));
+                } else if let Some(g) = build.delete(&sel.devices, &sel.racks, &sel.links) {
                     self.edit(g.label, g.edit);
                 }
             }
@@ -559,13 +597,19 @@ impl RacksmithApp {
             }
             AppCommand::AddRack(part) => match build.add_rack(&part) {
                 Ok((id, g)) => {
+                    let first = self.doc.design.racks.is_empty();
                     if self.gesture(Ok(g)) {
                         self.ui.selection = Selection {
                             racks: [id].into_iter().collect(),
                             ..Selection::default()
                         };
-                        // Frame the racks with the new one, rather than leave it small in a corner.
-                        self.ui.view.fit = Some(FitTarget::All);
+                        // The view never re-zooms after an edit (the pointer would land on another device): it
+                        // pans to show the new rack; only a first rack, in an empty canvas, is framed.
+                        self.ui.view.fit = Some(if first {
+                            FitTarget::All
+                        } else {
+                            FitTarget::Reveal
+                        });
                     }
                 }
                 Err(e) => self.ui.refuse(e.to_string()),
@@ -623,8 +667,11 @@ impl RacksmithApp {
         }
     }
 
-    /// Runs an action that would discard the document, asking first when there are unsaved changes.
-    fn guarded(&mut self, action: Pending) {
+    /// Runs an action that would discard the document, asking first when there are unsaved changes ("Save
+    /// first" saves, then runs it). Every path that replaces the open design goes through here; a panel that
+    /// makes a design pushes [`AppCommand::ReplaceDesign`].
+    pub(crate) fn guarded(&mut self, action: Pending) {
+        self.ui.after_save = None;
         if self.doc.is_dirty() {
             self.ui.pending = Some(action);
         } else {
@@ -647,10 +694,11 @@ impl RacksmithApp {
                 let made = crate::templates::generate(&self.catalog, &name, &options);
                 match made {
                     Ok(d) => {
-                        self.doc.replace(d, None);
+                        self.doc.replace_unsaved(d);
                         self.ui.selection = Selection::default();
                         self.ui.view.fit = Some(FitTarget::All);
-                        self.ui.info(format!("New design from template {name}"));
+                        self.ui
+                            .info(format!("New design from template {name} (not saved yet)"));
                     }
                     Err(e) => self.ui.error = Some(format!("Cannot make {name}: {e}")),
                 }
@@ -660,16 +708,31 @@ impl RacksmithApp {
                     self.doc.replace(d, None);
                     self.ui.selection = Selection::default();
                     self.ui.view.fit = Some(FitTarget::All);
-                    self.ui.info(format!("Opened sample {name}"));
+                    self.ui.info(format!(
+                        "Opened sample \"{}\"",
+                        crate::samples::title(&name)
+                    ));
                 }
                 Err(e) => self.ui.error = Some(format!("Cannot build sample {name}: {e}")),
             },
             Pending::Sized(d) => {
                 let name = d.name.clone();
-                self.doc.replace(*d, None);
+                self.doc.replace_unsaved(*d);
                 self.ui.selection = Selection::default();
                 self.ui.view.fit = Some(FitTarget::All);
-                self.ui.info(format!("New design: {name}"));
+                self.ui.info(format!("New design: {name} (not saved yet)"));
+            }
+            Pending::Recover(d) => {
+                self.doc.replace_unsaved(*d);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info("Recovered unsaved work");
+            }
+            Pending::Replace(d, what) => {
+                self.doc.replace_unsaved(*d);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info(format!("Done: {what} (not saved yet)"));
             }
             Pending::Quit => {
                 self.allow_close = true;
@@ -725,9 +788,14 @@ impl RacksmithApp {
         self.ui.push_recent(path.clone());
         self.recovery.remove();
         self.ui.info(format!("Saved {}", path.display()));
+        // "Save first": the action asked for runs now that the work is safe.
+        if let Some(action) = self.ui.after_save.take() {
+            self.run_pending(action);
+        }
     }
 
     fn save_failed(&mut self, path: &std::path::Path, e: &crate::io::SaveError) {
+        self.ui.after_save = None;
         // The document stays open and marked unsaved; the error says why.
         self.ui.error = Some(format!(
             "Could not save {}: {}\nThe design is still open, with its unsaved changes.",
@@ -953,7 +1021,7 @@ impl RacksmithApp {
             self.quit_requested = false;
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
-        files::autosave(self);
+        files::autosave(ctx, self);
 
         let title = self.doc.title();
         if title != self.last_title {
@@ -962,6 +1030,39 @@ impl RacksmithApp {
         }
         files::screenshot_step(ctx, self);
     }
+}
+
+/// "Delete 1 rack with 16 devices and 504 cables?": what deleting the selection takes with it.
+fn delete_question(design: &Design, sel: &Selection) -> String {
+    use crate::analysis::format::count;
+    let devices: std::collections::BTreeSet<DeviceId> = design
+        .devices
+        .iter()
+        .filter(|(id, d)| sel.devices.contains(id) || sel.racks.contains(&d.rack))
+        .map(|(id, _)| *id)
+        .collect();
+    let cables = design
+        .links
+        .iter()
+        .filter(|(id, l)| {
+            sel.links.contains(id) || devices.contains(&l.a.device) || devices.contains(&l.b.device)
+        })
+        .count();
+    let racks = sel
+        .racks
+        .iter()
+        .filter(|r| design.racks.contains_key(r))
+        .count();
+    let mut what = Vec::new();
+    if racks > 0 {
+        what.push(count(racks, "rack", "racks"));
+    }
+    what.push(count(devices.len(), "device", "devices"));
+    format!(
+        "Delete {} and {}? Undo (Ctrl+Z) brings them back.",
+        what.join(" with "),
+        count(cables, "cable", "cables")
+    )
 }
 
 /// Whether an edit can change where racks, devices and links are drawn (the canvas lays the design out again).
@@ -1014,6 +1115,7 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         app.analysis.report.as_deref(),
         stale,
         app.ui.load_pattern,
+        app.doc.generation,
         &mut cmds,
     );
     app.commands.extend(cmds);

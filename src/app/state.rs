@@ -36,6 +36,9 @@ pub struct Document {
     /// The revision of the last change to what the canvas lays out (racks, devices, parts, links): edits of the
     /// parameters, sites, scenarios or the design's name leave it, so the canvas keeps its layout across them.
     pub layout_revision: u64,
+    /// Counts the designs this document has held (open, new, sample, template): panes scrolled in one design start
+    /// at the top in the next, so its headline is in view.
+    pub generation: u64,
 }
 
 impl Document {
@@ -48,12 +51,20 @@ impl Document {
             revision: 1,
             saved_revision: 1,
             layout_revision: 1,
+            generation: 0,
         }
     }
 
     /// Whether there are unsaved changes.
     pub fn is_dirty(&self) -> bool {
         self.revision != self.saved_revision
+    }
+
+    /// Replaces the document with one that exists in no file yet and that the user made (a template, a sized
+    /// design, recovered work): unsaved until saved, so replacing it in turn asks first.
+    pub fn replace_unsaved(&mut self, design: Design) {
+        self.replace(design, None);
+        self.saved_revision = self.revision.wrapping_sub(1);
     }
 
     /// Replaces the document (open/new): new revision so the analysis reruns, history cleared.
@@ -64,6 +75,7 @@ impl Document {
         self.revision += 1;
         self.saved_revision = self.revision;
         self.layout_revision = self.revision;
+        self.generation += 1;
     }
 
     /// File name for the title bar.
@@ -434,6 +446,9 @@ pub enum FitTarget {
     All,
     /// The selection (or everything when nothing is selected).
     Selection,
+    /// Pan, at the same zoom, just enough to bring the selection into view (after an edit: the view never
+    /// re-zooms under the pointer).
+    Reveal,
 }
 
 /// A drag in progress on the canvas; previews only, commits one edit when it ends.
@@ -493,6 +508,11 @@ pub enum Pending {
     Quit,
     /// A design made by sizing from a requirement.
     Sized(Box<crate::model::Design>),
+    /// Work recovered from an autosave.
+    Recover(Box<crate::model::Design>),
+    /// Any other design that replaces the open one (a scenario library, an import), with the words for the
+    /// prompt ("open the scenario X") and the status line once done.
+    Replace(Box<crate::model::Design>, String),
 }
 
 /// UI-only state.
@@ -541,6 +561,10 @@ pub struct UiState {
     pub status_is_warning: bool,
     /// An action waiting for "discard unsaved changes?".
     pub pending: Option<Pending>,
+    /// "Delete 1 rack with 16 devices and 504 cables?" waiting for an answer.
+    pub confirm_delete: Option<String>,
+    /// The action "Save first" chose: run once the save succeeds, dropped when it is cancelled or fails.
+    pub after_save: Option<Pending>,
     /// Recently opened files, newest first.
     pub recent: Vec<PathBuf>,
     /// Text of number fields being edited, by field key.

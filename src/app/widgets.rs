@@ -136,3 +136,72 @@ pub fn num_field(
     }
     None
 }
+
+#[cfg(test)]
+mod palette_tests {
+    use super::category_color;
+    use crate::catalog::Category;
+
+    fn hex(s: &str) -> [f64; 3] {
+        let v = |i: usize| f64::from(u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0)) / 255.0;
+        [v(1), v(3), v(5)]
+    }
+
+    fn hue([r, g, b]: [f64; 3]) -> f64 {
+        let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+        let d = max - min;
+        let h = if d == 0.0 {
+            0.0
+        } else if max == r {
+            ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            (b - r) / d + 2.0
+        } else {
+            (r - g) / d + 4.0
+        };
+        h * 60.0
+    }
+
+    /// WCAG relative luminance.
+    fn luminance(c: [f64; 3]) -> f64 {
+        let l = |x: f64| {
+            if x <= 0.039_28 {
+                x / 12.92
+            } else {
+                ((x + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * l(c[0]) + 0.7152 * l(c[1]) + 0.0722 * l(c[2])
+    }
+
+    /// The exports draw each device in its category's hue on screen (a switch orange in both), dark enough for
+    /// white text at WCAG AA: contrast (1.05) / (L + 0.05) >= 4.5.
+    #[test]
+    fn exports_use_the_apps_hues_with_readable_white_text() {
+        let d = crate::samples::sample("dgx-h100-single").unwrap_or_default();
+        let of = |part: &str| {
+            let dev = d.devices.values().find(|x| x.part.as_str() == part);
+            dev.map(|x| crate::export::svg::device_fill(&d, x))
+                .unwrap_or("#000000")
+        };
+        for (part, cat) in [
+            ("dgx-h100", Category::Server),
+            ("qm9700", Category::Switch),
+            ("ddn-ai400x2", Category::Storage),
+        ] {
+            let fill = hex(of(part));
+            let app = category_color(cat);
+            let app = [app.r(), app.g(), app.b()].map(|x| f64::from(x) / 255.0);
+            let dh = (hue(fill) - hue(app)).abs();
+            let dh = dh.min(360.0 - dh);
+            assert!(
+                dh < 25.0,
+                "{part}: export hue {} vs app {}",
+                hue(fill),
+                hue(app)
+            );
+            let contrast = 1.05 / (luminance(fill) + 0.05);
+            assert!(contrast >= 4.5, "{part}: white on its fill {contrast:.2}:1");
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! opens offline in any browser and prints to PDF with a page break between sections. Written as well-formed XML
 //! (polyglot HTML) so that tests can parse it.
 
-use super::svg::{self, fit};
+use super::svg;
 use super::{Options, charts, tables};
 use crate::analysis::format::thousands;
 use crate::analysis::{Finding, Report, Severity};
@@ -113,13 +113,17 @@ fn card_html(out: &mut String, c: &Card) {
 fn cards(design: &Design, r: &Report) -> Vec<Card> {
     let s = &r.summary;
     let c = &r.cost;
-    let bottleneck_class = if r.findings.iter().any(|f| {
-        f.severity != Severity::Info && (f.code.contains("nic") || f.code.contains("bandwidth"))
-    }) {
-        "warn"
-    } else {
-        ""
+    // A card is red or amber when an error or a warning concerns it: the app's table (docs/analysis.md,
+    // "Headline and findings").
+    use crate::analysis::findings::Headline;
+    let class_of = |h: Headline, own: &'static str| -> &'static str {
+        match crate::analysis::findings::concerning(&r.findings, h).first() {
+            Some(f) if f.severity == Severity::Error => "bad",
+            Some(_) if own != "bad" => "warn",
+            _ => own,
+        }
     };
+    let network = r.bandwidth.patterns.iter().find(|p| p.id.is_gpu_network());
     let over_power = s.it_power_kw > s.power_budget_kw + 1e-9;
     let cheaper = c.owned_usd_per_gpu_hour > 0.0
         && c.cloud_usd_per_gpu_hour > 0.0
@@ -129,28 +133,39 @@ fn cards(design: &Design, r: &Report) -> Vec<Card> {
             key: "GPUs",
             value: thousands(s.gpus as f64, 0),
             sub: format!(
-                "{} GPU servers, {} switches, {} racks",
-                s.gpu_servers, s.switches, s.racks
+                "{}, {}, {}",
+                crate::analysis::format::count(s.gpu_servers, "GPU server", "GPU servers"),
+                crate::analysis::format::count(s.switches, "switch", "switches"),
+                crate::analysis::format::count(s.racks, "rack", "racks")
             ),
-            class: "",
+            class: class_of(Headline::Gpus, ""),
         },
         Card {
             key: "Bisection",
             value: r.bandwidth.bisection.tbit_s_text(),
-            sub: fit(&r.bandwidth.bisection.method, 90),
-            class: "",
+            sub: r.bandwidth.bisection.per_gpu_text(s.gpus),
+            class: class_of(Headline::Bisection, ""),
         },
         Card {
             key: "Bottleneck",
-            value: fit(&s.bottleneck, 70),
-            sub: format!("{:.1} GB/s network per GPU", r.bandwidth.inter_node_gbyte_s),
-            class: bottleneck_class,
+            // The figures on the card, the part that limits them in full under it (never cut mid-sentence).
+            value: network.map_or_else(
+                || "no GPU network traffic".to_string(),
+                |p| {
+                    format!(
+                        "{:.1} of {:.1} GB/s",
+                        p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
+                    )
+                },
+            ),
+            sub: s.bottleneck.clone(),
+            class: class_of(Headline::Bottleneck, ""),
         },
         Card {
             key: "p99 latency",
             value: format!("{:.2} µs", s.p99_latency_us),
             sub: "worst GPU-to-GPU path class".into(),
-            class: "",
+            class: class_of(Headline::Latency, ""),
         },
         Card {
             key: "All-reduce",
@@ -167,7 +182,7 @@ fn cards(design: &Design, r: &Report) -> Vec<Card> {
             key: "IT power",
             value: format!("{:.1} kW", s.it_power_kw),
             sub: format!("budget {:.1} kW", s.power_budget_kw),
-            class: if over_power { "bad" } else { "ok" },
+            class: class_of(Headline::Power, if over_power { "bad" } else { "ok" }),
         },
         Card {
             key: "Facility power",
@@ -298,8 +313,10 @@ fn findings_section(out: &mut String, design: &Design, r: &Report) {
     let s = &r.summary;
     let _ = writeln!(
         out,
-        "<p>{} error(s), {} warning(s), {} note(s). Each names the parts it is about and a fix.</p>",
-        s.errors, s.warnings, s.infos
+        "<p>{}, {}, {}. Each names the parts it is about and a fix.</p>",
+        crate::analysis::format::count(s.errors, "error", "errors"),
+        crate::analysis::format::count(s.warnings, "warning", "warnings"),
+        crate::analysis::format::count(s.infos, "note", "notes")
     );
     for (sev, title) in [
         (Severity::Error, "Errors"),
@@ -491,8 +508,17 @@ fn bom_section(out: &mut String, design: &Design, r: &Report) {
     if r.cost.unpriced_links > 0 {
         let _ = writeln!(
             out,
-            "<p>{} link(s) have no cable part and are not priced.</p>",
-            r.cost.unpriced_links
+            "<p>{} no cable part and {} not priced.</p>",
+            if r.cost.unpriced_links == 1 {
+                "1 link has".to_string()
+            } else {
+                format!("{} links have", r.cost.unpriced_links)
+            },
+            if r.cost.unpriced_links == 1 {
+                "is"
+            } else {
+                "are"
+            }
         );
     }
     let pr = &r.cost.procurement;
@@ -530,7 +556,8 @@ fn cabling_section(out: &mut String, design: &Design) {
     if n <= CABLING_ROWS_MAX {
         let _ = writeln!(
             out,
-            "<p>{n} link(s), one row each; the same table is the <code>cabling-csv</code> export.</p>"
+            "<p>{}, one row each; the same table is the <code>cabling-csv</code> export.</p>",
+            crate::analysis::format::count(n, "link", "links")
         );
         out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
         for (id, l) in &design.links {

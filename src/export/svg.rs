@@ -197,14 +197,16 @@ impl Svg {
     }
 }
 
-/// Fill colour of a device by what it is, chosen for white text at WCAG AA contrast and for print.
+/// Fill colour of a device by what it is, chosen for white text at WCAG AA contrast and for print. The hues are
+/// the app's (`app::widgets::category_color`: servers blue, switches orange, storage teal, accessories olive),
+/// darkened for white text, so a switch is the same colour on screen and on paper.
 pub fn device_fill(design: &Design, device: &Device) -> &'static str {
     match design.parts.get(&device.part).map(|p| &p.kind) {
         Some(PartKind::Server(_)) if !device.gpus.is_empty() => "#2f5f9e",
         Some(PartKind::Server(_)) => "#4f6378",
-        Some(PartKind::Switch(_)) => "#2b7a4b",
-        Some(PartKind::Storage(_)) => "#7a4b94",
-        Some(PartKind::Pdu(_)) => "#8a5a14",
+        Some(PartKind::Switch(_)) => "#a35a00",
+        Some(PartKind::Storage(_)) => "#1f6f66",
+        Some(PartKind::Pdu(_)) => "#6b6b4a",
         Some(PartKind::Cdu(_)) => "#1f6f8b",
         _ => "#5c5c5c",
     }
@@ -808,8 +810,8 @@ pub fn fabric_svg(design: &Design, report: &Report, pattern: Option<usize>) -> S
         let util = (pattern.is_some() && bundle.gbps > 0.0).then(|| bundle.load_gbps / bundle.gbps);
         let w = 1.0 + 3.0 * (bundle.links.len() as f64 / max_links).sqrt();
         let title = format!(
-            "{} cable(s), {:.0} Gb/s{}",
-            bundle.links.len(),
+            "{}, {:.0} Gb/s{}",
+            crate::analysis::format::count(bundle.links.len(), "cable", "cables"),
             bundle.gbps,
             util.map_or(String::new(), |u| format!(
                 ", {pattern_name} load {:.0}%",

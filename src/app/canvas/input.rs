@@ -31,13 +31,34 @@ pub(super) fn view_input(
         // A view that still frames what it was fitted to keeps framing it when the canvas changes size.
         state.view.fit = state.view.fitted;
     }
+    if state.view.fit == Some(FitTarget::Reveal) {
+        state.view.fit = None;
+        if let Some(b) = layout.selection_bounds(&state.selection, design) {
+            let zoom = state.view.zoom;
+            let to_screen = |p: egui::Pos2| rect.min + state.view.offset + p.to_vec2() * zoom;
+            let shown = Rect::from_min_max(to_screen(b.min), to_screen(b.max)).expand(20.0);
+            let shift = |lo: f32, hi: f32, min: f32, max: f32| {
+                if hi > max {
+                    (max - hi).max(min - lo)
+                } else if lo < min {
+                    min - lo
+                } else {
+                    0.0
+                }
+            };
+            state.view.offset += egui::vec2(
+                shift(shown.left(), shown.right(), rect.left(), rect.right()),
+                shift(shown.top(), shown.bottom(), rect.top(), rect.bottom()),
+            );
+        }
+    }
     if let Some(target) = state.view.fit.take() {
         state.view.fitted = Some(target);
         let bounds = match target {
             FitTarget::Selection => layout
                 .selection_bounds(&state.selection, design)
                 .or_else(|| layout.bounds()),
-            FitTarget::All => layout.bounds(),
+            FitTarget::All | FitTarget::Reveal => layout.bounds(),
         };
         if let Some(b) = bounds {
             let b = b.expand(30.0);

@@ -39,7 +39,7 @@ pub(super) fn paint(
     } else {
         (0, None)
     };
-    paint_devices(ui, &painter, f, state, overlays.hovered_device);
+    paint_devices(ui, &painter, f, report, state, overlays.hovered_device);
     let links = paint_links(&painter, f, report, state, !bundled && !state.hide_links);
     // Badges go over the links, which start at the devices' right ends.
     let hovered_note = paint_note_badges(&painter, f, pointer);
@@ -116,11 +116,15 @@ fn paint_sites(ui: &egui::Ui, painter: &egui::Painter, f: &Frame<'_>) {
         painter.text(
             frame.left_top() + Vec2::new(6.0, -4.0),
             egui::Align2::LEFT_BOTTOM,
-            format!(
-                "site {name} ({}, {:.3}% up)",
-                site.region,
-                site.availability * 100.0
-            ),
+            if site.region.trim().is_empty() {
+                format!("site {name} ({:.3}% up)", site.availability * 100.0)
+            } else {
+                format!(
+                    "site {name} ({}, {:.3}% up)",
+                    site.region,
+                    site.availability * 100.0
+                )
+            },
             egui::FontId::proportional((13.0 * f.zoom).clamp(10.0, 22.0)),
             weak,
         );
@@ -213,6 +217,7 @@ fn paint_devices(
     ui: &egui::Ui,
     painter: &egui::Painter,
     f: &Frame<'_>,
+    report: Option<&Report>,
     state: &UiState,
     hovered: Option<DeviceId>,
 ) {
@@ -296,7 +301,7 @@ fn paint_devices(
             );
             if tall {
                 let ports = cabled_ports(*id);
-                panel_cues(painter, f, state, (*id, d), &ports, r, label_color);
+                panel_cues(painter, f, report, state, (*id, d), &ports, r, label_color);
             }
         }
     }
@@ -304,9 +309,11 @@ fn paint_devices(
 
 /// What an architect reads off a device's panel: on the front its GPUs, ports and power; on the rear every port
 /// as a pip, filled when cabled, so it shows where cables land.
+#[allow(clippy::too_many_arguments)]
 fn panel_cues(
     painter: &egui::Painter,
     f: &Frame<'_>,
+    report: Option<&Report>,
     state: &UiState,
     (id, d): (DeviceId, &Device),
     cabled_ports: &[&str],
@@ -322,7 +329,17 @@ fn panel_cues(
     match state.rack_face {
         RackFace::Front => {
             let fastest = ports.iter().map(|p| p.max_gbps).fold(0.0, f64::max);
-            let (w, _) = device_power_weight(f.design, d);
+            // The report's figure (with half its links' optics), as the exports print it; the parts' own sum
+            // only until the first report.
+            let w = report
+                .and_then(|r| {
+                    let all = &r.power.devices;
+                    all.binary_search_by_key(&id, |p| p.device)
+                        .ok()
+                        .and_then(|i| all.get(i))
+                        .map(|p| p.power_w)
+                })
+                .unwrap_or_else(|| device_power_weight(f.design, d).0);
             let mut cues = Vec::new();
             if !ports.is_empty() {
                 cues.push(format!("{}×{fastest:.0}G", ports.len()));

@@ -1,0 +1,244 @@
+//! No way to lose work: every path that replaces the open design asks when it has unsaved changes, "Save first"
+//! saves and then does what was asked, the status bar tells the truth, deleting a rack or several devices asks with
+//! the count, and an edit never re-zooms the canvas. Driven through the real app with egui_kittest.
+#![cfg(feature = "gui")]
+#![allow(clippy::unwrap_used)] // helpers shared by the tests unwrap as the tests do
+
+mod common;
+use common::{harness, step};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use racksmith::app::state::Selection;
+use racksmith::app::{AppCommand, DialogRequest, NativeDialogs, NativeOutcome, RacksmithApp};
+
+/// A native dialog that answers with the path it holds (or Cancel when it holds none).
+struct Answers(Option<std::path::PathBuf>);
+
+impl NativeDialogs for Answers {
+    fn show(&mut self, _request: &DialogRequest) -> NativeOutcome {
+        self.0
+            .take()
+            .map_or(NativeOutcome::Cancelled, NativeOutcome::Chosen)
+    }
+}
+
+fn dirty_default() -> Harness<'static, RacksmithApp> {
+    let mut h = harness(racksmith::samples::default_design());
+    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    step(&mut h);
+    assert!(h.state().doc.is_dirty());
+    h
+}
+
+#[test]
+fn save_first_saves_then_opens_the_sample_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("work.ron");
+    let mut h = dirty_default();
+    let work = h.state().design().clone();
+    // The design has no file yet: Save first asks where (the native dialog answers), saves, then opens.
+    h.state_mut()
+        .set_native_dialogs(Box::new(Answers(Some(path.clone()))));
+    h.get_by_label("File").click();
+    step(&mut h);
+    h.get_by_label_contains("Open sample").hover();
+    step(&mut h);
+    // Menus name samples as their designs do, not by file name.
+    assert!(h.query_by_label_contains("dgx-h100-single").is_none());
+    h.get_by_label("One DGX H100 with leaf and storage").click();
+    step(&mut h);
+    h.get_by_label_contains("has unsaved changes");
+    h.get_by_label("Save first").click();
+    step(&mut h);
+    assert_eq!(
+        racksmith::io::load(&path).unwrap(),
+        work,
+        "the work was saved"
+    );
+    let expected = racksmith::samples::sample("dgx-h100-single").unwrap();
+    assert_eq!(h.state().design(), &expected, "then the sample was opened");
+}
+
+#[test]
+fn save_first_then_cancel_keeps_the_design_and_a_later_save_does_not_replace_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("later.ron");
+    let mut h = dirty_default();
+    let work = h.state().design().clone();
+    h.state_mut().set_native_dialogs(Box::new(Answers(None)));
+    h.state_mut()
+        .push(AppCommand::OpenSample("a100-nic-starved".into()));
+    step(&mut h);
+    h.get_by_label("Save first").click();
+    step(&mut h);
+    // Cancelled in the file dialog: nothing saved, nothing replaced.
+    assert_eq!(h.state().design(), &work);
+    assert!(h.state().doc.is_dirty());
+    // A plain save later must not run the abandoned "open the sample".
+    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    step(&mut h);
+    assert_eq!(h.state().design(), &work);
+    assert!(!h.state().doc.is_dirty());
+}
+
+#[test]
+fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
+    let mut h = harness(racksmith::samples::default_design());
+    // An untouched sample: nothing to lose, and the status bar does not pretend it is in a file.
+    h.get_by_label("no changes, not in a file");
+    h.state_mut().push(AppCommand::NewFromTemplate(
+        "superpod-h100".into(),
+        vec![("su".into(), "1".into())],
+    ));
+    step(&mut h);
+    assert!(h.state().doc.is_dirty(), "{}", h.state().ui.status);
+    h.get_by_label("unsaved changes");
+    let made = h.state().design().clone();
+    h.state_mut()
+        .push(AppCommand::OpenSample("dgx-h100-single".into()));
+    step(&mut h);
+    h.get_by_label_contains(
+        "Discard them and open the sample \"One DGX H100 with leaf and storage\"",
+    );
+    h.get_by_label("Cancel").click();
+    step(&mut h);
+    assert_eq!(h.state().design(), &made);
+    // A sized design and any other replacement go through the same question.
+    let other = racksmith::samples::sample("a100-nic-starved").unwrap();
+    h.state_mut().push(AppCommand::ReplaceDesign(
+        Box::new(other.clone()),
+        "open the scenario library's design".into(),
+    ));
+    step(&mut h);
+    h.get_by_label_contains("open the scenario library's design");
+    h.get_by_label("Discard changes").click();
+    step(&mut h);
+    assert_eq!(h.state().design(), &other);
+    assert!(h.state().doc.is_dirty(), "a replacement design is unsaved");
+}
+
+#[test]
+fn every_sample_title_is_its_designs_name() {
+    for s in racksmith::samples::SAMPLES {
+        let d = racksmith::samples::sample(s).unwrap();
+        assert_eq!(racksmith::samples::title(s), d.name, "{s}");
+    }
+}
+
+#[test]
+fn deleting_a_rack_asks_with_the_count() {
+    let mut h = harness(racksmith::samples::default_design());
+    let d = h.state().design().clone();
+    let (rack, _) = d.racks.iter().find(|(_, r)| r.name == "N001").unwrap();
+    let rack = *rack;
+    let devices: Vec<_> = d
+        .devices
+        .iter()
+        .filter(|(_, x)| x.rack == rack)
+        .map(|(k, _)| *k)
+        .collect();
+    let cables = d
+        .links
+        .values()
+        .filter(|l| devices.contains(&l.a.device) || devices.contains(&l.b.device))
+        .count();
+    h.state_mut().push(AppCommand::Select(Selection {
+        racks: [rack].into_iter().collect(),
+        ..Default::default()
+    }));
+    step(&mut h);
+    h.key_press(egui::Key::Delete);
+    step(&mut h);
+    h.get_by_label_contains(&format!(
+        "Delete 1 rack with {} devices and {cables} cables?",
+        devices.len()
+    ));
+    h.get_by_label("Cancel").click();
+    step(&mut h);
+    assert_eq!(h.state().design(), &d, "Cancel keeps everything");
+    h.key_press(egui::Key::Delete);
+    step(&mut h);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Delete")
+        .click();
+    step(&mut h);
+    assert!(!h.state().design().racks.contains_key(&rack));
+    assert_eq!(
+        h.state().design().links.len(),
+        d.links.len() - cables,
+        "its cables went with it"
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    step(&mut h);
+    assert_eq!(h.state().design(), &d, "one undo brings it all back");
+}
+
+#[test]
+fn adding_a_rack_does_not_rezoom_the_canvas() {
+    let mut h = harness(racksmith::samples::default_design());
+    let d = h.state().design().clone();
+    let rack = *d.racks.keys().next().unwrap();
+    let unit = |h: &Harness<'static, RacksmithApp>| {
+        h.state().unit_screen_pos(rack, 11).unwrap() - h.state().unit_screen_pos(rack, 10).unwrap()
+    };
+    let (zoom, before) = (h.state().ui.view.zoom, unit(&h));
+    h.get_by_label("+ 42U rack").click();
+    step(&mut h);
+    assert_eq!(h.state().design().racks.len(), d.racks.len() + 1);
+    // It may pan to show the new rack, never zoom: a rack unit keeps its size on screen.
+    assert_eq!(h.state().ui.view.zoom, zoom);
+    assert!((unit(&h) - before).length() < 0.01, "re-zoomed");
+}
+
+#[test]
+fn a_new_design_shows_the_pane_from_its_headline() {
+    let mut h = harness(racksmith::samples::default_design());
+    let top = |h: &Harness<'static, RacksmithApp>| h.get_by_label("248 GPUs").rect().top();
+    let at_first = top(&h);
+    // Scroll the analysis pane down, past its headline cards.
+    let pane = egui::pos2(1400.0, 800.0);
+    h.hover_at(pane);
+    for _ in 0..10 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, -400.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.step();
+    }
+    step(&mut h);
+    assert!(top(&h) < at_first - 100.0, "the pane did not scroll");
+    // Another design (the same sample again, so the card reads the same): the pane starts at the top.
+    h.state_mut()
+        .push(AppCommand::OpenSample("superpod-h100-1su".into()));
+    step(&mut h);
+    assert!(
+        (top(&h) - at_first).abs() < 1.0,
+        "{} vs {at_first}",
+        top(&h)
+    );
+}
+
+#[test]
+fn counts_in_the_window_have_their_plurals_right() {
+    // One rack holding one switch and nothing else: "1 rack · 1 device · 0 GPUs · 0 links".
+    let d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let mut one = racksmith::model::Design::default();
+    let (rack_id, rack) = d.racks.iter().next().unwrap();
+    racksmith::edit::Edit::AddRack(*rack_id, rack.clone())
+        .apply(&mut one)
+        .unwrap();
+    let (sw_id, sw) = d.devices.iter().find(|(_, x)| x.name == "leaf-01").unwrap();
+    let part = d.parts[&sw.part].clone();
+    racksmith::edit::Edit::SetPart(sw.part.clone(), Some(Box::new(part)))
+        .apply(&mut one)
+        .unwrap();
+    racksmith::edit::Edit::AddDevice(*sw_id, sw.clone())
+        .apply(&mut one)
+        .unwrap();
+    let h = harness(one);
+    h.get_by_label("1 rack · 1 device · 0 GPUs · 0 links");
+    h.get_by_label("1 rack, 1 device, 0 GPUs, 0 links");
+}

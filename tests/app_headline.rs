@@ -1,0 +1,268 @@
+//! The headline never contradicts the findings: the five contradictions of issue 24, each on a real design, with
+//! the cards read as the pane draws them and the words found in the window's accessibility tree.
+#![cfg(feature = "gui")]
+#![allow(clippy::unwrap_used)] // helpers shared by the tests unwrap as the tests do
+
+mod common;
+use common::{harness, step};
+
+use egui_kittest::kittest::Queryable;
+use racksmith::analysis::pattern::Pattern;
+use racksmith::analysis::{Severity, analyze};
+use racksmith::app::analysis_pane::{CardView, card_views};
+use racksmith::edit::Edit;
+use racksmith::model::Design;
+
+fn sample(name: &str) -> Design {
+    racksmith::samples::sample(name).unwrap()
+}
+
+fn card<'a>(cards: &'a [CardView], title: &str) -> &'a CardView {
+    cards
+        .iter()
+        .find(|c| c.title == title)
+        .unwrap_or_else(|| panic!("no card {title}: {cards:?}"))
+}
+
+/// Removes every link at a port of `device` whose name starts with one of `prefixes`.
+fn unlink(d: &mut Design, device: &str, prefixes: &[&str]) -> usize {
+    let id = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == device)
+        .map(|(k, _)| *k)
+        .unwrap();
+    let links: Vec<_> = d
+        .links
+        .iter()
+        .filter(|(_, l)| {
+            [&l.a, &l.b]
+                .iter()
+                .any(|p| p.device == id && prefixes.iter().any(|x| p.port.starts_with(x)))
+        })
+        .map(|(k, _)| *k)
+        .collect();
+    for l in &links {
+        Edit::RemoveLink(*l).apply(d).unwrap();
+    }
+    links.len()
+}
+
+#[test]
+fn one_nic_starved_server_never_shows_bottleneck_none() {
+    // One DGX H100 with seven of its eight rail NICs uncabled: one 400 Gb/s NIC for 8 GPUs = 50 Gb/s = 6.25 GB/s
+    // per GPU against the 400 Gb/s = 50 GB/s the fabric asks, 8x short.
+    let mut d = sample("dgx-h100-single");
+    let rails: Vec<String> = (1..8).map(|i| format!("nic{i}/")).collect();
+    let rails: Vec<&str> = rails.iter().map(String::as_str).collect();
+    assert_eq!(unlink(&mut d, "dgx-01", &rails), 7);
+    let mut h = harness(d);
+    // Every pattern of the toolbar, including those the analysis does not compute for one server.
+    for p in Pattern::ALL {
+        if p == Pattern::StorageRead {
+            continue;
+        }
+        h.state_mut().ui.load_pattern = p;
+        step(&mut h);
+        let cards = h.state().headline_cards();
+        let b = card(&cards, "Bottleneck");
+        assert_eq!(b.value, "6.2 of 50.0 GB/s", "{p:?}: {b:?}");
+        assert_eq!(b.status, "far short or over", "{p:?}: {b:?}");
+        assert!(b.concerns.contains("NIC bandwidth short"), "{b:?}");
+    }
+    // The finding beside it says the same figure in the same unit.
+    let r = h.state().report().unwrap();
+    let f = r.findings.iter().find(|f| f.code == "nic-per-gpu").unwrap();
+    assert!(f.message.contains("6.2 GB/s"), "{}", f.message);
+    assert!(f.message.contains("against 50.0 GB/s"), "{}", f.message);
+    h.get_by_label_contains("NIC bandwidth short");
+    assert!(h.query_by_label("none").is_none());
+}
+
+#[test]
+fn balanced_rail_card_turns_amber_when_all_to_all_overloads_links() {
+    // h100-60gpu-training: rail rings get their 50 GB/s per GPU, but all-to-all loads 32 links to 108% (a warning).
+    let mut h = harness(sample("h100-60gpu-training"));
+    h.state_mut().ui.load_pattern = Pattern::RailRings;
+    step(&mut h);
+    let r = h.state().report().unwrap().clone();
+    let warn = r
+        .findings
+        .iter()
+        .find(|f| f.code == "link-overloaded")
+        .unwrap();
+    assert_eq!(warn.severity, Severity::Warning);
+    let cards = h.state().headline_cards();
+    let b = card(&cards, "Bottleneck");
+    // Its own figure is on target...
+    assert_eq!(b.value, "50.0 of 50.0 GB/s", "{b:?}");
+    // ...but it is amber and says why, with the finding's message in its tooltip.
+    assert_eq!(b.status, "short", "{b:?}");
+    assert!(b.concerns.contains("links overloaded"), "{b:?}");
+    assert!(b.tip.contains(&warn.message), "{}", b.tip);
+    // Drawn on the Bottleneck card and the p99 latency card (queueing on those links).
+    assert_eq!(
+        h.get_all_by_label_contains("1 warning: links overloaded")
+            .count(),
+        2
+    );
+}
+
+#[test]
+fn uncabled_nics_colour_the_headline() {
+    // The 1-SU SuperPOD with dgx-0001's storage NIC (slot 8) uncabled: a warning "1 NIC ... not cabled".
+    let mut d = sample("superpod-h100-1su");
+    assert!(unlink(&mut d, "dgx-0001", &["nic8/"]) > 0);
+    let h = harness(d);
+    let r = h.state().report().unwrap();
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == "nic-not-connected")
+        .unwrap();
+    assert_eq!(f.severity, Severity::Warning);
+    assert!(f.message.starts_with("1 NIC in 1 server"), "{}", f.message);
+    let cards = h.state().headline_cards();
+    // (Without that NIC, dgx-0001's storage reads also have no route: an error, so the Bottleneck card is red.)
+    for (title, status) in [("GPUs", "short"), ("Bottleneck", "far short or over")] {
+        let c = card(&cards, title);
+        assert_eq!(c.status, status, "{c:?}");
+        assert!(c.concerns.contains("NICs not cabled"), "{c:?}");
+    }
+    // No card is green while a warning concerns it.
+    for c in &cards {
+        if !c.concerns.is_empty() {
+            assert_ne!(c.status, "on target", "{c:?}");
+        }
+    }
+}
+
+#[test]
+fn bisection_without_a_lower_bound_reads_as_an_upper_bound() {
+    // The bounds method when no routing certificate exists: lower 0, upper 96.8 Tb/s. The card must not read
+    // "0.0–96.8 Tb/s, at least 0 Gb/s per GPU". 96,800 Gb/s / 8 / 248 GPUs = 48.8 GB/s per GPU at most.
+    let d = sample("superpod-h100-1su");
+    let mut r = analyze(&d);
+    let b = &mut r.bandwidth.bisection;
+    b.exact = false;
+    b.lower_gbps = 0.0;
+    b.gbps = 0.0;
+    b.upper_gbps = 96_800.0;
+    r.summary.bisection_gbps = 0.0;
+    let cards = card_views(&d, &r, Pattern::RailRings);
+    let c = card(&cards, "Bisection");
+    assert_eq!(c.value, "up to 96.8 Tb/s");
+    assert_eq!(c.sub, "at most 48.8 GB/s per GPU; no lower bound proven");
+    // A proven range keeps both ends and says "at least" of the lower: 48,000 / 8 / 248 = 24.2 GB/s.
+    let b = &mut r.bandwidth.bisection;
+    b.lower_gbps = 48_000.0;
+    b.gbps = 48_000.0;
+    r.summary.bisection_gbps = 48_000.0;
+    let cards = card_views(&d, &r, Pattern::RailRings);
+    let c = card(&cards, "Bisection");
+    assert_eq!(c.value, "48.0–96.8 Tb/s");
+    assert_eq!(c.sub, "at least 24.2 GB/s per GPU");
+    // One server: no bisection, said so.
+    let d = sample("dgx-h100-single");
+    let cards = card_views(&d, &analyze(&d), Pattern::RailRings);
+    assert_eq!(card(&cards, "Bisection").value, "not applicable");
+}
+
+#[test]
+fn per_gpu_bandwidth_is_gb_per_second_on_card_and_finding() {
+    // a100-nic-starved: one 200 Gb/s NIC for 8 GPUs = 25 Gb/s = 3.125 GB/s per GPU against 200 Gb/s = 25 GB/s.
+    let h = harness(sample("a100-nic-starved"));
+    let cards = h.state().headline_cards();
+    let b = card(&cards, "Bottleneck");
+    assert_eq!(b.value, "3.1 of 25.0 GB/s");
+    let r = h.state().report().unwrap();
+    let f = r.findings.iter().find(|f| f.code == "nic-per-gpu").unwrap();
+    assert!(
+        f.message
+            .contains("3.1 GB/s (25 Gb/s) of NIC bandwidth per GPU against 25.0 GB/s"),
+        "{}",
+        f.message
+    );
+    assert!(b.concerns.contains("NIC bandwidth short"), "{b:?}");
+    // The bisection card's per-GPU figure is GB/s too: 800 Gb/s / 8 / 64 GPUs = 1.6 GB/s.
+    assert_eq!(card(&cards, "Bisection").sub, "1.6 GB/s per GPU");
+    h.get_by_label_contains("3.1 of 25.0 GB/s");
+}
+
+#[test]
+fn mixed_gpu_models_in_one_server_raise_a_warning() {
+    // An H200 in slot 0 of a DGX H100 beside seven H100s.
+    let mut d = sample("dgx-h100-single");
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let h200 = catalog.get("h200-sxm").unwrap().clone();
+    Edit::SetPart(
+        racksmith::model::PartId::new("h200-sxm"),
+        Some(Box::new(h200.clone())),
+    )
+    .apply(&mut d)
+    .unwrap();
+    let (id, dev) = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "dgx-01")
+        .map(|(k, v)| (*k, v.clone()))
+        .unwrap();
+    let mut dev2 = dev.clone();
+    dev2.gpus
+        .insert(0, racksmith::model::PartId::new("h200-sxm"));
+    Edit::UpdateDevice(id, dev2).apply(&mut d).unwrap();
+    let r = analyze(&d);
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == "mixed-gpu-models")
+        .unwrap();
+    assert_eq!(f.severity, Severity::Warning);
+    assert_eq!(f.devices, vec![id]);
+    assert!(f.message.contains("H200"), "{}", f.message);
+    let cards = card_views(&d, &r, Pattern::RailRings);
+    assert!(card(&cards, "GPUs").concerns.contains("mixed GPU models"));
+}
+
+#[test]
+fn the_html_report_cards_agree_with_the_findings_in_plain_words() {
+    use racksmith::export::{self, Format, Options};
+    // h100-60gpu-training: the all-to-all link overload is a warning, so the report's Bottleneck card is amber
+    // ("card warn") like the app's; a100-nic-starved: its card holds the figures and the whole limiter.
+    let d = sample("h100-60gpu-training");
+    let r = analyze(&d);
+    let html =
+        String::from_utf8(export::export(&d, &r, Format::Html, &Options::default()).unwrap())
+            .unwrap();
+    assert!(
+        html.contains(r#"<div class="card warn"><div class="k">Bottleneck</div>"#),
+        "the Bottleneck card is not amber"
+    );
+    for jargon in ["petgraph", "dinics", "(s)", "(es)"] {
+        assert!(!html.contains(jargon), "{jargon} in the report");
+    }
+    let d = sample("a100-nic-starved");
+    let r = analyze(&d);
+    let html =
+        String::from_utf8(export::export(&d, &r, Format::Html, &Options::default()).unwrap())
+            .unwrap();
+    assert!(html.contains(">3.1 of 25.0 GB/s<"), "figures on the card");
+    // The limiter in full, not cut with an ellipsis: 200 Gb/s / 8 / 8 GPUs = 3.1 GB/s per GPU.
+    assert!(
+        html.contains("NIC bandwidth in a100-01: 200 Gb/s cabled for 8 GPUs = 3.1 GB/s per GPU<"),
+        "limiter in full"
+    );
+}
+
+#[test]
+fn a_part_without_power_or_price_reads_unknown_not_zero() {
+    // An imported switch whose source gave neither figure: "0 W; $0" would read as free and cold.
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let switch = catalog.get("qm9700").unwrap();
+    let text = racksmith::analysis::text::key_figures(&switch.kind, 0.0, 0.0);
+    assert!(text.ends_with("; power unknown; price unknown"), "{text}");
+    // Known figures print as before: 750 W and $36,000 in the catalog.
+    let text =
+        racksmith::analysis::text::key_figures(&switch.kind, switch.power_w, switch.price_usd);
+    assert!(text.ends_with("; 750 W; $36,000"), "{text}");
+}
