@@ -88,6 +88,13 @@ impl RfdDialogs {
 }
 
 impl NativeDialogs for RfdDialogs {
+    #[cfg(target_arch = "wasm32")]
+    fn show(&mut self, _request: &DialogRequest) -> NativeOutcome {
+        // The browser's file picker is asynchronous: `RacksmithApp::web_ask_path` asks it instead.
+        NativeOutcome::Unavailable
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn show(&mut self, request: &DialogRequest) -> NativeOutcome {
         if self.unavailable {
             return NativeOutcome::Unavailable;
@@ -408,6 +415,11 @@ impl RacksmithApp {
 
     /// Asks for a file: the native dialog when one can be shown, the in-app one otherwise.
     pub(super) fn ask_path(&mut self, purpose: FilePurpose) {
+        #[cfg(target_arch = "wasm32")]
+        if cfg!(target_arch = "wasm32") {
+            self.web_ask_path(purpose);
+            return;
+        }
         let request = self.request(&purpose);
         match self.dialogs.show(&request) {
             NativeOutcome::Chosen(path) => self.path_chosen(purpose, path),

@@ -768,7 +768,12 @@ mod tests {
     fn names_with_control_characters_are_refused_and_nothing_changes() {
         let mut d = crate::samples::default_design();
         let before = d.clone();
-        let (id, dev) = d.devices.iter().next().map(|(k, v)| (*k, v.clone())).unwrap();
+        let (id, dev) = d
+            .devices
+            .iter()
+            .next()
+            .map(|(k, v)| (*k, v.clone()))
+            .unwrap();
         let renamed = Device {
             name: "node-08\nSwitchName=evil".into(),
             ..dev.clone()
