@@ -320,6 +320,9 @@ const CANCELLED: f64 = 1e-12;
 /// keeps to its rail (NVLink at both ends).
 type Mode = (usize, u16, bool);
 
+/// A source group's shares of its ports toward one destination class: the class and, per port, its mode and share.
+type ClassShares = (usize, Vec<(Mode, f64)>);
+
 /// All-to-all, aggregated by switch-level classes so that no term grows with pairs of server groups.
 ///
 /// Every server of group h (n_h servers of g_h GPUs, compute bandwidth C_h) sends C_h g_k / (G - g_h) to every
@@ -456,7 +459,7 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
 
     // Source vectors a(s) per (class, mode), their totals, and each source group's shares per class it reaches.
     let mut src: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
-    let mut group_shares: Vec<Vec<(usize, Vec<(Mode, f64)>)>> = Vec::with_capacity(list.len());
+    let mut group_shares: Vec<Vec<ClassShares>> = Vec::with_capacity(list.len());
     for g in &list {
         let Some(per_gpu) = g.per_gpu else {
             group_shares.push(Vec::new());
@@ -489,7 +492,7 @@ fn all_to_all(r: &mut Router, servers: &[Server], groups: &[Vec<usize>], gpus_to
                 *x = false;
             }
         }
-        let mine: Vec<(usize, Vec<(Mode, f64)>)> = reach
+        let mine: Vec<ClassShares> = reach
             .iter()
             .filter_map(|&k| classes.get(k).map(|c| (k, shares(g, c))))
             .collect();
