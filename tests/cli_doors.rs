@@ -30,7 +30,10 @@ fn run_bounded(cmd: &mut Command, limit: Duration) -> (Option<i32>, String) {
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             let out = child.wait_with_output().unwrap();
-            return (status.code(), String::from_utf8_lossy(&out.stderr).into_owned());
+            return (
+                status.code(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            );
         }
         if start.elapsed() > limit {
             let _ = child.kill();
@@ -44,18 +47,34 @@ fn run_bounded(cmd: &mut Command, limit: Duration) -> (Option<i32>, String) {
 fn fifos_and_devices_are_refused_before_a_byte_is_read() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("design.ron");
-    let made = Command::new("mkfifo").arg(&fifo).status().is_ok_and(|s| s.success());
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
     let mut doors: Vec<PathBuf> = vec![PathBuf::from("/dev/zero")];
     if made {
         doors.push(fifo);
     }
     for door in &doors {
         for args in [
-            vec!["export".into(), door.display().to_string(), "--format".into(), "json".into()],
+            vec![
+                "export".into(),
+                door.display().to_string(),
+                "--format".into(),
+                "json".into(),
+            ],
             vec!["analyze".into(), door.display().to_string()],
             vec!["validate".into(), door.display().to_string()],
-            vec!["--catalog".into(), door.display().to_string(), "catalog".into()],
-            vec!["catalog".into(), "import-netbox".into(), door.display().to_string()],
+            vec![
+                "--catalog".into(),
+                door.display().to_string(),
+                "catalog".into(),
+            ],
+            vec![
+                "catalog".into(),
+                "import-netbox".into(),
+                door.display().to_string(),
+            ],
         ] {
             let (code, err) = run_bounded(bin().args(&args), Duration::from_secs(20));
             assert_eq!(code, Some(2), "{args:?}: {err}");
@@ -71,7 +90,10 @@ fn a_missing_parts_file_is_an_error() {
         Duration::from_secs(20),
     );
     assert_eq!(code, Some(2));
-    assert!(err.contains("--catalog") && err.contains("no such file"), "{err}");
+    assert!(
+        err.contains("--catalog") && err.contains("no such file"),
+        "{err}"
+    );
 }
 
 #[test]

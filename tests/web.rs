@@ -7,6 +7,7 @@
 //! The figures test needs `target/wasi-reports.json` (made by `assets/web/wasi-reports.sh`: the report JSON of every
 //! sample computed by the core built for wasm32-wasip1 and run under Node's WASI), likewise required when `CI` is
 //! set, and compares it byte for byte with the reports computed here, natively.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};

@@ -6,9 +6,13 @@
 //!
 //! `RACKSMITH_FILE_DIALOG=builtin` always uses the in-app dialog, `=native` always the native one.
 
+// The browser asks its own file picker (`web.rs`): the native dialogs' detection is unused there.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use super::{AppCommand, RacksmithApp};
 use crate::export::{Format, View};
 use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::{Duration, Instant};
 
 /// What a native dialog did.
@@ -65,6 +69,7 @@ impl NativeDialogs for NoNativeDialogs {
 }
 
 /// A rfd answer faster than this was not a human cancelling a dialog: no dialog was shown.
+#[cfg(not(target_arch = "wasm32"))]
 const NO_DIALOG_WITHIN: Duration = Duration::from_millis(300);
 
 /// Native dialogs through rfd, with detection of a desktop that cannot show them. Once a dialog failed to appear,
@@ -348,7 +353,7 @@ impl RacksmithApp {
     }
 
     /// The dialog request for a purpose: title, filter, starting folder and suggested name.
-    fn request(&self, purpose: &FilePurpose) -> DialogRequest {
+    pub(super) fn request(&self, purpose: &FilePurpose) -> DialogRequest {
         let (filter_name, extension) = purpose.filter();
         let doc_dir = self
             .doc

@@ -299,7 +299,7 @@ impl RacksmithApp {
         };
         let name = name.clone();
         let mut choice = None;
-        egui::Modal::new(egui::Id::new("web_last_visit")).show(ctx, |ui| {
+        egui::Modal::new(egui::Id::unique("web_last_visit")).show(ctx, |ui| {
             ui.set_max_width(440.0);
             ui.heading("Your last design");
             ui.label(format!(

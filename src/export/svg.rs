@@ -336,7 +336,10 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
         20.0,
         "start",
         "#1a1a1a",
-        &format!("{}: rack elevations (front)", fit(&design.name, TITLE_CHARS)),
+        &format!(
+            "{}: rack elevations (front)",
+            fit(&design.name, TITLE_CHARS)
+        ),
     );
     let racks_total = design.racks.len();
     svg.text(
