@@ -205,14 +205,14 @@ fn a_share_link_of_the_1_su_sample_opens_it_in_chromium() {
         .and_then(|(_, t)| t.split_once("</title>"))
         .map(|(t, _)| t.to_string())
         .unwrap_or_default();
-    // The page's title names the design, its GPUs (32 DGX H100 of 8 GPUs = 256) and that the analysis is shown.
-    assert_eq!(design.gpu_count(), 256);
+    // The page's title names the design, its GPUs (31 DGX H100 of 8 GPUs = 248) and that the analysis is shown.
+    assert_eq!(design.gpu_count(), 248);
     assert!(
         title.contains(&design.name),
         "title: {title}\n{}",
         visit.log
     );
-    assert!(title.contains("256 GPUs, analysed"), "title: {title}");
+    assert!(title.contains("248 GPUs, analysed"), "title: {title}");
     let lines = console(&visit.log);
     assert!(
         console_errors(&lines).is_empty(),
@@ -260,11 +260,21 @@ fn the_wasm_core_computes_the_same_reports_as_the_native_one() {
 
 #[test]
 fn the_app_copies_a_link_that_opens_the_same_design() {
+    use egui_kittest::kittest::Queryable as _;
+    use racksmith::app::RacksmithApp;
     let design = racksmith::samples::sample("superpod-h100-1su").unwrap();
-    let mut app = racksmith::app::RacksmithApp::new_for_test(design.clone());
-    app.push(racksmith::app::AppCommand::CopyLink);
-    app.apply_commands();
-    let link = app.last_link().expect("a link was made").to_string();
+    let app = RacksmithApp::new_for_test(design.clone());
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(20)
+        .allow_missing_glyphs()
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(3);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Copy link").click();
+    h.run_steps(2);
+    let link = h.state().last_link().expect("a link was made").to_string();
     assert!(link.contains("#d="), "{link}");
     let back = racksmith::io::share::decode(&link).unwrap();
     assert_eq!(
