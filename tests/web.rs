@@ -106,6 +106,11 @@ struct Visit {
 /// Opens `url` in headless Chromium for `budget_ms` of page time, with WebGL on SwiftShader (no GPU here), and
 /// either dumps the DOM or writes a screenshot.
 fn chromium(url: &str, budget_ms: u32, screenshot: Option<&Path>) -> Visit {
+    // One browser at a time: two at once on a loaded machine can run out of page time before the app starts.
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let profile = tempfile::tempdir().unwrap();
     let mut cmd = Command::new("chromium");
     cmd.args([
@@ -198,13 +203,24 @@ fn a_share_link_of_the_1_su_sample_opens_it_in_chromium() {
     let design = racksmith::samples::sample("superpod-h100-1su").unwrap();
     let base = serve(root().join("target/web"));
     let link = racksmith::io::share::link(&format!("{base}index.html"), &design).unwrap();
-    let visit = chromium(&link, 30_000, None);
-    let title = visit
-        .dom
-        .split_once("<title>")
-        .and_then(|(_, t)| t.split_once("</title>"))
-        .map(|(t, _)| t.to_string())
-        .unwrap_or_default();
+    let title_of = |visit: &Visit| {
+        visit
+            .dom
+            .split_once("<title>")
+            .and_then(|(_, t)| t.split_once("</title>"))
+            .map(|(t, _)| t.to_string())
+            .unwrap_or_default()
+    };
+    // The DOM is dumped when the page time runs out; on a busy machine the wasm may still be loading then, so a
+    // page that has not started is opened again (at most three times).
+    let mut visit = chromium(&link, 30_000, None);
+    for _ in 0..2 {
+        if title_of(&visit) != "Racksmith" {
+            break;
+        }
+        visit = chromium(&link, 60_000, None);
+    }
+    let title = title_of(&visit);
     // The page's title names the design, its GPUs (31 DGX H100 of 8 GPUs = 248) and that the analysis is shown.
     assert_eq!(design.gpu_count(), 248);
     assert!(
@@ -234,7 +250,7 @@ fn the_wasm_core_computes_the_same_reports_as_the_native_one() {
         .unwrap()
         .read_to_string(&mut wasm)
         .unwrap();
-    // The same computation as examples/wasi_reports.rs, here natively, on the committed sample files.
+    // The same computation as assets/web/wasi/src/main.rs, here natively, on the committed sample files.
     let mut all = serde_json::Map::new();
     for name in racksmith::samples::SAMPLES {
         let file = root().join(format!("sample-designs/{name}.ron"));

@@ -26,7 +26,9 @@ CARGO_PROFILE_RELEASE_DEBUG=false cargo build --release --target wasm32-unknown-
 out=target/web
 rm -rf "$out"
 mkdir -p "$out"
-wasm-bindgen --target web --no-typescript --out-dir "$out" --out-name racksmith \
+# Function names and the producers note are for debuggers only: 1.6 MiB less to download.
+wasm-bindgen --target web --no-typescript --remove-name-section --remove-producers-section \
+  --out-dir "$out" --out-name racksmith \
   target/wasm32-unknown-unknown/release/racksmith.wasm
 cp assets/web/index.html assets/web/start.js "$out/"
 

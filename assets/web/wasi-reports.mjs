@@ -1,5 +1,5 @@
-// Runs a WASI program (examples/wasi_reports.rs built for wasm32-wasip1) under Node's WASI and lets it print to
-// standard output: `node assets/web/wasi-reports.mjs target/wasm32-wasip1/release/examples/wasi_reports.wasm`.
+// Runs a WASI program (assets/web/wasi built for wasm32-wasip1) under Node's WASI and lets it print to
+// standard output: `node assets/web/wasi-reports.mjs target/wasi/wasm32-wasip1/release/racksmith-wasi-reports.wasm`.
 import { readFile } from "node:fs/promises";
 import { WASI } from "node:wasi";
 import process from "node:process";

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# The same figures in WebAssembly as on the desktop: builds examples/wasi_reports.rs for wasm32-wasip1 (the core
-# only, no GUI), runs it under Node's WASI and writes the report JSON of every sample to target/wasi-reports.json.
-# tests/web.rs compares that file with the native reports. Needs `rustup target add wasm32-wasip1` and Node 20+.
+# The same figures in WebAssembly as on the desktop: builds assets/web/wasi (the core only, no GUI) for
+# wasm32-wasip1, runs it under Node's WASI and writes the report JSON of every sample to target/wasi-reports.json.
+# tests/web.rs compares that file with the reports it computes natively. Needs `rustup target add wasm32-wasip1`
+# and Node 18 or newer.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-CARGO_PROFILE_RELEASE_DEBUG=false cargo build --release --target wasm32-wasip1 --no-default-features \
-  --example wasi_reports
-mkdir -p target
-node --no-warnings assets/web/wasi-reports.mjs target/wasm32-wasip1/release/examples/wasi_reports.wasm \
-  > target/wasi-reports.json.tmp
+root="$PWD"
+# The package's versions are the main package's: it starts from the same Cargo.lock (cargo drops what it does not use).
+cp Cargo.lock assets/web/wasi/Cargo.lock
+CARGO_TARGET_DIR="$root/target/wasi" cargo build --release --target wasm32-wasip1 \
+  --manifest-path assets/web/wasi/Cargo.toml
+rm -f assets/web/wasi/Cargo.lock
+node --no-warnings assets/web/wasi-reports.mjs \
+  target/wasi/wasm32-wasip1/release/racksmith-wasi-reports.wasm > target/wasi-reports.json.tmp
 mv target/wasi-reports.json.tmp target/wasi-reports.json
 echo "target/wasi-reports.json: $(stat -c %s target/wasi-reports.json) bytes"
