@@ -222,10 +222,6 @@ pub fn load_colour(utilisation: Option<f64>) -> &'static str {
     }
 }
 
-/// Most characters of the design name drawn in a heading (the whole name stays in the SVG's title): a heading
-/// longer than the drawing would run off it, and text layout grows with what is drawn.
-const TITLE_CHARS: usize = 80;
-
 /// Shortens text to at most `max` characters, with an ellipsis.
 pub fn fit(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -336,10 +332,7 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
         20.0,
         "start",
         "#1a1a1a",
-        &format!(
-            "{}: rack elevations (front)",
-            fit(&design.name, TITLE_CHARS)
-        ),
+        &format!("{}: rack elevations (front)", design.name),
     );
     let racks_total = design.racks.len();
     svg.text(
@@ -732,7 +725,7 @@ pub fn fabric_svg(design: &Design, report: &Report, pattern: Option<usize>) -> S
         20.0,
         "start",
         "#1a1a1a",
-        &format!("{}: fabric by tier", fit(&design.name, TITLE_CHARS)),
+        &format!("{}: fabric by tier", design.name),
     );
     svg.text(
         40.0,
