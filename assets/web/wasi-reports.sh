@@ -8,9 +8,9 @@ cd "$(dirname "$0")/../.."
 root="$PWD"
 # The package's versions are the main package's: it starts from the same Cargo.lock (cargo drops what it does not use).
 cp Cargo.lock assets/web/wasi/Cargo.lock
+trap 'rm -f "$root/assets/web/wasi/Cargo.lock"' EXIT
 CARGO_TARGET_DIR="$root/target/wasi" cargo build --release --target wasm32-wasip1 \
   --manifest-path assets/web/wasi/Cargo.toml
-rm -f assets/web/wasi/Cargo.lock
 node --no-warnings assets/web/wasi-reports.mjs \
   target/wasi/wasm32-wasip1/release/racksmith-wasi-reports.wasm > target/wasi-reports.json.tmp
 mv target/wasi-reports.json.tmp target/wasi-reports.json
