@@ -1,4 +1,8 @@
-//! Racksmith entry point: with no subcommand, the desktop app; subcommands run headless.
+//! Racksmith entry point: with no subcommand, the desktop app; subcommands run headless. In the web build
+//! (wasm32, `assets/web/build.sh`) it starts the app on the page instead.
+
+// The web build has no command line: everything below `main` is the desktop's.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code, unused_imports))]
 
 use anyhow::Context as _;
 use clap::{Parser, Subcommand, ValueEnum};
@@ -332,6 +336,12 @@ fn error_chain(e: &anyhow::Error) -> String {
 /// Exit status for unreadable or invalid input.
 const EXIT_INVALID: u8 = 2;
 
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    racksmith::app::web::start();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -902,13 +912,13 @@ fn new_design(
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(feature = "gui")]
+#[cfg(all(feature = "gui", not(target_arch = "wasm32")))]
 fn open_app(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     racksmith::app::run(file, screenshot)?;
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(not(feature = "gui"))]
+#[cfg(any(not(feature = "gui"), target_arch = "wasm32"))]
 fn open_app(file: Option<PathBuf>, _screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     // Built without the GUI: show the analysis of the design in the terminal instead.
     let design = match file {

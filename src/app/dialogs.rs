@@ -6,9 +6,13 @@
 //!
 //! `RACKSMITH_FILE_DIALOG=builtin` always uses the in-app dialog, `=native` always the native one.
 
+// The browser asks its own file picker (`web.rs`): the native dialogs' detection is unused there.
+#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
+
 use super::{AppCommand, RacksmithApp};
 use crate::export::{Format, View};
 use std::path::{Path, PathBuf};
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::{Duration, Instant};
 
 /// What a native dialog did.
@@ -65,6 +69,7 @@ impl NativeDialogs for NoNativeDialogs {
 }
 
 /// A rfd answer faster than this was not a human cancelling a dialog: no dialog was shown.
+#[cfg(not(target_arch = "wasm32"))]
 const NO_DIALOG_WITHIN: Duration = Duration::from_millis(300);
 
 /// Native dialogs through rfd, with detection of a desktop that cannot show them. Once a dialog failed to appear,
@@ -88,6 +93,13 @@ impl RfdDialogs {
 }
 
 impl NativeDialogs for RfdDialogs {
+    #[cfg(target_arch = "wasm32")]
+    fn show(&mut self, _request: &DialogRequest) -> NativeOutcome {
+        // The browser's file picker is asynchronous: `RacksmithApp::web_ask_path` asks it instead.
+        NativeOutcome::Unavailable
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
     fn show(&mut self, request: &DialogRequest) -> NativeOutcome {
         if self.unavailable {
             return NativeOutcome::Unavailable;
@@ -341,7 +353,7 @@ impl RacksmithApp {
     }
 
     /// The dialog request for a purpose: title, filter, starting folder and suggested name.
-    fn request(&self, purpose: &FilePurpose) -> DialogRequest {
+    pub(super) fn request(&self, purpose: &FilePurpose) -> DialogRequest {
         let (filter_name, extension) = purpose.filter();
         let doc_dir = self
             .doc
@@ -408,6 +420,11 @@ impl RacksmithApp {
 
     /// Asks for a file: the native dialog when one can be shown, the in-app one otherwise.
     pub(super) fn ask_path(&mut self, purpose: FilePurpose) {
+        #[cfg(target_arch = "wasm32")]
+        if cfg!(target_arch = "wasm32") {
+            self.web_ask_path(purpose);
+            return;
+        }
         let request = self.request(&purpose);
         match self.dialogs.show(&request) {
             NativeOutcome::Chosen(path) => self.path_chosen(purpose, path),

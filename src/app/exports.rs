@@ -72,7 +72,7 @@ impl RacksmithApp {
     /// Writes exported bytes, then says what was written where (or why not). A read-only target is held for the
     /// user's "Replace it anyway?".
     fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
-        match crate::io::write_atomic(path, bytes) {
+        match super::write_file(path, bytes) {
             Err(crate::io::SaveError::ReadOnly { .. }) => {
                 self.ui.read_only = Some(super::state::ReadOnlyPrompt {
                     path: path.to_path_buf(),

@@ -39,6 +39,7 @@ impl Recovery {
 
     /// Recovery files in the platform's data directory for Racksmith (the system temporary folder when there is
     /// none), in a `recovery` folder.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn default_location() -> Self {
         let base = eframe::storage_dir("Racksmith")
             .unwrap_or_else(|| std::env::temp_dir().join("racksmith"));
@@ -135,6 +136,10 @@ fn autosave_due(app: &mut RacksmithApp) -> Option<Duration> {
 
 /// Opens a `.ron` file dropped on the window.
 pub fn dropped_files(ctx: &egui::Context, app: &mut RacksmithApp) {
+    // In the browser a dropped file has a name and bytes, no path: `RacksmithApp::web_frame` reads it.
+    if cfg!(target_arch = "wasm32") {
+        return;
+    }
     let dropped: Vec<PathBuf> = ctx.input(|i| {
         i.raw
             .dropped_files

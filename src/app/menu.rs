@@ -192,6 +192,16 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
         cmds.push(AppCommand::SaveAs);
     }
     ui.menu_button("Export", |ui| super::exports::export_menu_ui(ui, cmds));
+    if ui
+        .button("Copy link")
+        .on_hover_text(
+            "A link that opens this design in Racksmith for the web: the design travels in the link itself, \
+             nothing is sent to a server",
+        )
+        .clicked()
+    {
+        cmds.push(AppCommand::CopyLink);
+    }
     ui.separator();
     if ui.button("Quit").clicked() {
         cmds.push(AppCommand::Quit);

@@ -24,6 +24,9 @@ mod sizing;
 pub mod state;
 mod templates;
 mod theme;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+mod web_link;
 mod whatif;
 mod widgets;
 
@@ -73,6 +76,8 @@ pub enum AppCommand {
     ReplaceDesign(Box<Design>, String),
     /// Save to a path without a dialog.
     SaveTo(PathBuf),
+    /// Put a link holding the design on the clipboard (File > Copy link).
+    CopyLink,
     /// Export the plain-text analysis report (file dialog).
     ExportReport,
     /// Export the plain-text analysis report to a path without a dialog.
@@ -181,6 +186,13 @@ pub struct RacksmithApp {
     last_title: String,
     frames: u64,
     quit_requested: bool,
+    /// A link made by File > Copy link, put on the clipboard after the frame.
+    link_to_copy: Option<String>,
+    /// The last link made by File > Copy link.
+    last_link: Option<String>,
+    /// The browser's side: files being read, local storage (web build).
+    #[cfg(target_arch = "wasm32")]
+    web: web::WebState,
 }
 
 impl RacksmithApp {
@@ -251,6 +263,10 @@ impl RacksmithApp {
             last_title: String::new(),
             frames: 0,
             quit_requested: false,
+            link_to_copy: None,
+            last_link: None,
+            #[cfg(target_arch = "wasm32")]
+            web: web::WebState::default(),
         }
     }
 
@@ -422,6 +438,7 @@ impl RacksmithApp {
             },
             AppCommand::SaveAs => self.ask_path(FilePurpose::SaveAs),
             AppCommand::SaveTo(p) => self.save_to(p),
+            AppCommand::CopyLink => self.copy_link(),
             AppCommand::ExportReport => self.ask_path(FilePurpose::ExportTextReport),
             AppCommand::ExportReportTo(p) => self.export_report(p),
             AppCommand::Export(format, view) => self.ask_path(FilePurpose::Export(format, view)),
@@ -768,7 +785,7 @@ impl RacksmithApp {
             }
         };
         let revision = self.doc.revision;
-        match crate::io::write_atomic(&path, &bytes) {
+        match write_file(&path, &bytes) {
             Ok(()) => self.saved(path, revision),
             Err(crate::io::SaveError::ReadOnly { .. }) => {
                 self.ui.read_only = Some(state::ReadOnlyPrompt {
@@ -845,6 +862,8 @@ impl RacksmithApp {
         self.side_panels_ui(ui);
         self.central_ui(ui);
         self.windows_ui(&ctx);
+        #[cfg(target_arch = "wasm32")]
+        self.web_frame(&ctx);
         self.after_frame(&ctx);
     }
 
@@ -1022,6 +1041,9 @@ impl RacksmithApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
         files::autosave(ctx, self);
+        if let Some(link) = self.link_to_copy.take() {
+            ctx.copy_text(link);
+        }
 
         let title = self.doc.title();
         if title != self.last_title {
@@ -1141,12 +1163,40 @@ impl eframe::App for RacksmithApp {
     }
 }
 
+/// Writes a file the user asked for: atomically on the desktop, as a download in the browser.
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), crate::io::SaveError> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web::download(path, bytes)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::io::write_atomic(path, bytes)
+    }
+}
+
+/// Runs a background job (a template preview, a what-if, the planning scenarios) on its own thread; in the
+/// browser, which has none, runs it at once.
+fn spawn(job: impl FnOnce() + Send + 'static) {
+    #[cfg(target_arch = "wasm32")]
+    job();
+    #[cfg(not(target_arch = "wasm32"))]
+    std::thread::spawn(job);
+}
+
 /// Opens the desktop app. With `screenshot`, renders until the design is laid out and analysed, writes a PNG of
 /// the window there and exits.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result<()> {
-    let (design, path) = match &file {
-        Some(p) => (crate::io::load(p)?, Some(p.clone())),
-        None => (crate::samples::default_design(), None),
+    let link = file
+        .as_ref()
+        .map(|p| p.to_string_lossy().into_owned())
+        .filter(|p| crate::io::share::has_design(p));
+    let (design, path) = match (&file, link) {
+        // A share link (`racksmith 'https://…#d=…'`): the design it holds, not yet saved anywhere.
+        (_, Some(link)) => (crate::io::share::decode(&link)?, None),
+        (Some(p), None) => (crate::io::load(p)?, Some(p.clone())),
+        (None, None) => (crate::samples::default_design(), None),
     };
     let recovery = if screenshot.is_some() {
         files::Recovery::disabled()
@@ -1166,6 +1216,7 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
         dialogs::probe_in_background();
     }
     let shot = screenshot.clone();
+    let path_for_recent = path.clone();
     eframe::run_native(
         "Racksmith",
         options,
@@ -1197,7 +1248,7 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
                 }
                 app.ui.recovery_offer = app.recovery.orphans();
             }
-            if let Some(p) = file {
+            if let Some(p) = path_for_recent {
                 app.ui.push_recent(p);
             }
             // `RACKSMITH_THEME=light|dark` picks a theme at start (screenshots of both; otherwise View > Theme).

@@ -93,7 +93,7 @@ impl TableCache {
             let (tx, rx) = std::sync::mpsc::channel();
             let (design, catalog, scenarios) = (design.clone(), catalog.clone(), key.1.clone());
             let ctx = ctx.clone();
-            std::thread::spawn(move || {
+            super::spawn(move || {
                 let _ = tx.send(scenarios::evaluate_all(&design, &catalog, &scenarios));
                 ctx.request_repaint();
             });

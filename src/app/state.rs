@@ -113,7 +113,16 @@ pub struct AnalysisState {
     inline: bool,
     /// The revision last handed to the worker.
     requested: u64,
+    /// The revision whose inline analysis waits one frame, so that the page first shows the edit with the previous
+    /// report marked stale (web build: no worker thread).
+    #[cfg(target_arch = "wasm32")]
+    deferred: Option<u64>,
 }
+
+/// A design with more devices than this is analysed a frame after it changed, in the browser (see
+/// [`AnalysisState::update`]); a smaller one in the frame that changed it.
+#[cfg(target_arch = "wasm32")]
+const DEFER_ABOVE_DEVICES: usize = 64;
 
 impl Default for AnalysisState {
     fn default() -> Self {
@@ -124,6 +133,8 @@ impl Default for AnalysisState {
             worker: None,
             inline: false,
             requested: 0,
+            #[cfg(target_arch = "wasm32")]
+            deferred: None,
         }
     }
 }
@@ -269,6 +280,19 @@ impl AnalysisState {
     ) -> bool {
         if self.inline {
             if self.is_stale(revision) {
+                // Without threads (the browser), a large design's analysis waits a frame: the edit shows at once,
+                // with the previous report marked stale, as the desktop's worker would show it.
+                #[cfg(target_arch = "wasm32")]
+                if design.devices.len() > DEFER_ABOVE_DEVICES && self.deferred != Some(revision) {
+                    self.deferred = Some(revision);
+                    if let Some(ctx) = ctx {
+                        ctx.request_repaint();
+                    }
+                    return true;
+                }
+                #[cfg(target_arch = "wasm32")]
+                let t = web_time::Instant::now();
+                #[cfg(not(target_arch = "wasm32"))]
                 let t = std::time::Instant::now();
                 self.report = Some(Arc::new(analysis::analyze(design)));
                 self.last_ms = t.elapsed().as_secs_f64() * 1000.0;

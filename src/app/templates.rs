@@ -97,7 +97,7 @@ impl TemplateDialog {
         let (tx, rx) = std::sync::mpsc::channel();
         let catalog = catalog.clone();
         let ctx = ctx.clone();
-        std::thread::spawn(move || {
+        super::spawn(move || {
             let _ = tx.send(make(&catalog));
             ctx.request_repaint();
         });

@@ -91,7 +91,7 @@ impl WhatIfState {
         let progress = Arc::new(Progress::default());
         // The document's design is shared, not copied: an edit meanwhile copies it on write instead.
         let (design, p, ctx, asked) = (design.clone(), progress.clone(), ctx.clone(), what.clone());
-        std::thread::spawn(move || {
+        super::spawn(move || {
             let result = match asked {
                 Asked::Sweep => whatif::sweep_with(&design, &before, &|done, total| {
                     p.done.store(done, Ordering::Relaxed);

@@ -339,6 +339,10 @@ pub fn compare_csv(
 
 /// Today's date (UTC) as YYYY-MM-DD, for report headers.
 pub fn today() -> String {
+    // The browser has no system clock for std: its own clock gives the milliseconds since 1970.
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    let days = (js_sys::Date::now() / 86_400_000.0).max(0.0) as u64;
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
     let days = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() / 86_400);

@@ -5,6 +5,7 @@ mod fast;
 pub mod limits;
 pub mod names;
 pub mod recovery;
+pub mod share;
 mod validate;
 
 pub use validate::{Problem, validate};
