@@ -913,11 +913,11 @@ fn collectives_section(out: &mut String, r: &Report) {
     let s = &n.shape;
     let _ = writeln!(
         out,
-        "<p>NCCL's tuning model on the drawn design: {} ranks on {} node(s), {} {:.1} GB/s per GPU per direction \
+        "<p>NCCL's tuning model on the drawn design: {} ranks on {}, {} {:.1} GB/s per GPU per direction \
          inside a node, rails {:.1} GB/s per node{}{}. Estimates, not measurements; the model and its check against \
          published measurements are in docs/analysis.md and docs/validation.md.</p>",
         s.ranks,
-        s.nodes,
+        crate::analysis::format::count(s.nodes, "node", "nodes"),
         if s.nvlink { "NVLink" } else { "PCIe" },
         s.intra_line_gbyte_s,
         s.net_line_gbyte_s_per_node,
