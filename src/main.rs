@@ -12,6 +12,69 @@ use std::process::ExitCode;
 
 use racksmith::analysis::text as report_text;
 
+/// Writes to standard output like `print!`, but a write that fails (a closed pipe, a full disk) is kept for
+/// [`main`] to report instead of panicking; later writes are skipped.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        stdout_write(format_args!($($arg)*), false)
+    };
+}
+
+/// [`out!`] with a line feed, like `println!`.
+macro_rules! outln {
+    () => {
+        stdout_write(format_args!(""), true)
+    };
+    ($($arg:tt)*) => {
+        stdout_write(format_args!($($arg)*), true)
+    };
+}
+
+/// The first error writing to standard output, if any.
+static STDOUT_ERROR: std::sync::Mutex<Option<std::io::Error>> = std::sync::Mutex::new(None);
+
+/// Writes to standard output, keeping the first error ([`out!`]).
+fn stdout_write(args: std::fmt::Arguments<'_>, newline: bool) {
+    use std::io::Write as _;
+    let Ok(mut failed) = STDOUT_ERROR.lock() else {
+        return;
+    };
+    if failed.is_some() {
+        return;
+    }
+    let mut stdout = std::io::stdout().lock();
+    let written = stdout.write_fmt(args).and_then(|()| {
+        if newline {
+            stdout.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
+    if let Err(e) = written {
+        *failed = Some(e);
+    }
+}
+
+/// Flushes standard output and returns the first error writing to it, if any.
+fn stdout_result() -> Result<(), std::io::Error> {
+    use std::io::Write as _;
+    let flushed = std::io::stdout().lock().flush();
+    let kept = STDOUT_ERROR.lock().ok().and_then(|mut e| e.take());
+    match kept {
+        Some(e) => Err(e),
+        None => flushed,
+    }
+}
+
+/// Whether an error is standard output's reader going away (`racksmith analyze FILE | head`): not a failure of
+/// the command, so it ends quietly.
+fn is_closed_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
 /// Design GPU clusters rack by rack.
 #[derive(Parser)]
 #[command(name = "racksmith", version, about)]
@@ -344,8 +407,15 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    // Standard output is checked like a file: a full disk is an error (exit 2), a closed pipe ends quietly.
+    let result = run(cli).and_then(|code| {
+        stdout_result()
+            .map_err(|e| anyhow::Error::new(e).context("cannot write to standard output"))?;
+        Ok(code)
+    });
+    match result {
         Ok(code) => code,
+        Err(e) if is_closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", error_chain(&e));
             ExitCode::from(EXIT_INVALID)
@@ -360,8 +430,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let design = io::load(&file)?;
             let report = analysis::analyze(&design);
             match format {
-                Format::Json => println!("{}", serde_json::to_string_pretty(&report)?),
-                Format::Text => print!("{}", report_text::render(&report)),
+                Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
+                Format::Text => out!("{}", report_text::render(&report)),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -487,13 +557,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 None => n_minus_one(&design, &before),
             };
             match format {
-                Format::Json => println!("{}", serde_json::to_string_pretty(&impacts)?),
+                Format::Json => outln!("{}", serde_json::to_string_pretty(&impacts)?),
                 Format::Text => {
                     if impacts.is_empty() {
-                        println!("No single switch or link cuts GPUs or storage off.");
+                        outln!("No single switch or link cuts GPUs or storage off.");
                     }
                     for i in &impacts {
-                        println!("{}", i.summary());
+                        outln!("{}", i.summary());
                     }
                 }
             }
@@ -541,7 +611,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::Validate { file }) => {
             let design = io::load(&file)?;
-            println!(
+            outln!(
                 "{}: valid ({} racks, {} devices, {} GPUs, {} links)",
                 file.display(),
                 design.racks.len(),
@@ -621,15 +691,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Catalog { format, .. }) => {
             let catalog = load_catalog(user_catalog.as_deref())?;
             match format {
-                Format::Json => println!("{}", serde_json::to_string_pretty(&catalog)?),
-                Format::Text => print!("{}", report_text::catalog(&catalog)),
+                Format::Json => outln!("{}", serde_json::to_string_pretty(&catalog)?),
+                Format::Text => out!("{}", report_text::catalog(&catalog)),
             }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Sample { name, output }) => {
             let Some(name) = name else {
                 for s in samples::SAMPLES {
-                    println!("{s}");
+                    outln!("{s}");
                 }
                 return Ok(ExitCode::SUCCESS);
             };
@@ -638,7 +708,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             match output {
                 Some(path) => io::write_atomic(&path, text.as_bytes())
                     .with_context(|| format!("writing {}", path.display()))?,
-                None => print!("{text}"),
+                None => out!("{text}"),
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -680,9 +750,9 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
                 utilisation: r.utilisation,
             };
             let (options, owned) = sizing::budget(&catalog, &need)?;
-            println!("${usd_per_year:.0} a year buys ({} GPUs):", need.gpu);
+            outln!("${usd_per_year:.0} a year buys ({} GPUs):", need.gpu);
             for o in &options {
-                println!(
+                outln!(
                     "  {:<26} {:>6} GPUs  {:>9.1} req/s  ${:.0}/yr{}",
                     o.option,
                     o.gpus,
@@ -693,7 +763,7 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
                 );
             }
             if owned.is_none() {
-                println!("  (one owned server costs more than the budget per year)");
+                outln!("  (one owned server costs more than the budget per year)");
             }
             (owned.into_iter().collect(), output)
         }
@@ -744,17 +814,24 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
         }
     };
     for s in &results {
-        println!("{}", s.design.name);
-        println!(
+        outln!("{}", s.design.name);
+        outln!(
             "  {} servers, {} GPUs ({}), {} racks, {:.1} kW IT, capex ${:.0}, TCO ${:.0}, ${:.2}/GPU-h owned",
-            s.servers, s.gpus, s.gpu, s.racks, s.it_kw, s.capex_usd, s.tco_usd, s.usd_per_gpu_hour
+            s.servers,
+            s.gpus,
+            s.gpu,
+            s.racks,
+            s.it_kw,
+            s.capex_usd,
+            s.tco_usd,
+            s.usd_per_gpu_hour
         );
         let tiers: Vec<String> = s
             .switches_by_tier
             .iter()
             .map(|(t, n)| format!("{n} {t}"))
             .collect();
-        println!(
+        outln!(
             "  switches: {}; size set by: {}",
             if tiers.is_empty() {
                 "none".to_string()
@@ -764,7 +841,7 @@ fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::Resul
             s.limit
         );
         for (k, v) in &s.why {
-            println!("  {k}: {v}");
+            outln!("  {k}: {v}");
         }
     }
     if let (Some(path), [one]) = (output, results.as_slice()) {
@@ -784,13 +861,17 @@ fn scenario(
 ) -> anyhow::Result<ExitCode> {
     use racksmith::templates::scenarios;
     let Some(name) = name.filter(|n| !list && n != "--help" && n != "-h") else {
-        println!("Planning questions (racksmith scenario NAME [--input value ...] [-o FILE]):\n");
+        outln!("Planning questions (racksmith scenario NAME [--input value ...] [-o FILE]):\n");
         for s in scenarios::list() {
-            println!("{}: {}", s.name, s.question);
+            outln!("{}: {}", s.name, s.question);
             for i in s.inputs {
-                println!(
+                outln!(
                     "  --{:<22} {} ({} to {}, default {})",
-                    i.name, i.label, i.min, i.max, i.default
+                    i.name,
+                    i.label,
+                    i.min,
+                    i.max,
+                    i.default
                 );
             }
         }
@@ -824,11 +905,11 @@ fn scenario(
     let catalog = load_catalog(user_catalog)?;
     let a = scenarios::answer(&catalog, &name, &given)?;
     if let Some(s) = scenarios::find(&name) {
-        println!("{}", s.question);
+        outln!("{}", s.question);
     }
-    println!("{}", a.headline);
+    outln!("{}", a.headline);
     for (k, v) in &a.derivation {
-        println!("  {k}: {v}");
+        outln!("  {k}: {v}");
     }
     if let Some(path) = output {
         io::write_atomic(&path, io::design_to_string(&a.design)?.as_bytes())?;
@@ -848,9 +929,9 @@ fn new_design(
     use racksmith::templates;
     let wants_help = options.iter().any(|o| o == "--help" || o == "-h");
     let Some(name) = template.filter(|t| !list && t != "--help" && t != "-h") else {
-        println!("Templates (racksmith new TEMPLATE [--option value ...] -o FILE):\n");
+        outln!("Templates (racksmith new TEMPLATE [--option value ...] -o FILE):\n");
         for t in templates::list() {
-            println!("{}", templates::help(t));
+            outln!("{}", templates::help(t));
         }
         return Ok(ExitCode::SUCCESS);
     };
@@ -858,7 +939,7 @@ fn new_design(
         let Some(t) = templates::list().iter().find(|t| t.name == name) else {
             anyhow::bail!("no template \"{name}\"; racksmith new --list shows them");
         };
-        print!("{}", templates::help(t));
+        out!("{}", templates::help(t));
         return Ok(ExitCode::SUCCESS);
     }
     let mut pairs = Vec::new();
@@ -925,6 +1006,6 @@ fn open_app(file: Option<PathBuf>, _screenshot: Option<PathBuf>) -> anyhow::Resu
         Some(f) => io::load(&f)?,
         None => samples::default_design(),
     };
-    print!("{}", report_text::render(&analysis::analyze(&design)));
+    out!("{}", report_text::render(&analysis::analyze(&design)));
     Ok(ExitCode::SUCCESS)
 }

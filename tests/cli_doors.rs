@@ -147,3 +147,84 @@ fn invalid_utf8_and_semantic_problems_name_their_line() {
     let line = broken[..entry].matches('\n').count() + 1;
     assert!(err.contains(&format!("line {line},")), "line {line}: {err}");
 }
+
+/// The commands that print, with arguments that print a lot.
+fn printing_commands() -> Vec<Vec<String>> {
+    let s = |n: &str| sample_path(n).display().to_string();
+    vec![
+        vec!["analyze".into(), s("superpod-h100-1su")],
+        vec![
+            "analyze".into(),
+            "--format".into(),
+            "json".into(),
+            s("superpod-h100-1su"),
+        ],
+        vec!["whatif".into(), s("dgx-h100-single")],
+        vec!["validate".into(), s("dgx-h100-single")],
+        vec!["sample".into(), "superpod-h100-1su".into()],
+        vec!["catalog".into()],
+        vec!["catalog".into(), "--format".into(), "json".into()],
+        vec![
+            "export".into(),
+            s("superpod-h100-1su"),
+            "--format".into(),
+            "json".into(),
+        ],
+        vec![
+            "compare".into(),
+            s("a100-120gpu-training"),
+            s("h100-60gpu-training"),
+        ],
+        vec![
+            "new".into(),
+            "superpod-h100".into(),
+            "--su".into(),
+            "1".into(),
+        ],
+    ]
+}
+
+#[test]
+fn a_full_disk_on_standard_output_is_an_error_not_a_panic() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("no /dev/full here: skipping");
+        return;
+    };
+    for args in printing_commands() {
+        let out = bin()
+            .args(&args)
+            .stdout(full.try_clone().unwrap())
+            .stderr(Stdio::piped())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.contains("No space left"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    for args in printing_commands() {
+        let mut child = bin()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read a little, then close the pipe as `| head -c 16` does.
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 16];
+        let _ = std::io::Read::read(&mut stdout, &mut first);
+        drop(stdout);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            out.status.code() == Some(0),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+    }
+}
