@@ -1181,7 +1181,7 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
     step(&mut h);
     assert_eq!(h.state().design().notes, "first draft");
     // Clicking elsewhere ends the typing: one edit.
-    h.get_by_label_contains("racks ·").click();
+    h.get_by_label_contains("1 rack ·").click();
     step(&mut h);
     assert_eq!(h.state().design().notes, "for the finance review");
     assert_eq!(
@@ -1200,7 +1200,7 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
     h.get_by_label("Review notes")
         .type_text("floor tile rated 1200 kg");
     step(&mut h);
-    h.get_by_label_contains("racks ·").click();
+    h.get_by_label_contains("1 rack ·").click();
     step(&mut h);
     assert_eq!(
         h.state().design().racks[&rack].notes,

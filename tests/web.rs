@@ -302,7 +302,7 @@ fn the_app_copies_a_link_that_opens_the_same_design() {
 #[test]
 fn a_design_too_large_for_a_link_is_refused_with_the_file_offered() {
     let catalog = racksmith::catalog::Catalog::builtin().unwrap();
-    let options = vec![("su".to_string(), "8".to_string())];
+    let options = vec![("su".to_string(), "32".to_string())];
     let design = racksmith::templates::generate(&catalog, "superpod-h100", &options).unwrap();
     let mut app = racksmith::app::RacksmithApp::new_for_test(design);
     app.push(racksmith::app::AppCommand::CopyLink);

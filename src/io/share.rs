@@ -160,9 +160,9 @@ mod tests {
 
     #[test]
     fn a_design_too_large_for_a_link_says_so() {
-        // Eight SUs: 256 servers and their cables, far past 64 KiB of link.
+        // 32 SUs: 1,016 servers and their cables, far past 64 KiB of link.
         let catalog = crate::catalog::Catalog::builtin().unwrap();
-        let options = vec![("su".to_string(), "8".to_string())];
+        let options = vec![("su".to_string(), "32".to_string())];
         let d = crate::templates::generate(&catalog, "superpod-h100", &options).unwrap();
         match link("https://x/", &d) {
             Err(ShareError::TooLarge { bytes, limit }) => {
