@@ -687,10 +687,7 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
     };
     let needle = format!("{}:", problem.name);
     let at = start + text.get(start..)?.find(&needle)?;
-    let before = text.get(..at)?;
-    let line = before.matches('\n').count() + 1;
-    let column = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    Some((line, column))
+    super::names::line_column(text, at)
 }
 
 /// Where the entry `id` of a section (`racks`, `devices`, `links`) starts in a design's text, 1-based line and
@@ -698,14 +695,7 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
 pub fn locate_entry(text: &str, section: &str, id: u64) -> Option<(usize, usize)> {
     let at = text.find(&format!("{section}:"))?;
     let at = at + find_key(text.get(at..)?, &format!("{id}:"))?;
-    let before = text.get(..at)?;
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .get(before.rfind('\n').map_or(0, |i| i + 1)..)?
-        .chars()
-        .count()
-        + 1;
-    Some((line, column))
+    super::names::line_column(text, at)
 }
 
 /// The first place `key` starts a map entry in `text`: at the start or after whitespace, `{` or `,` (so `1:` does

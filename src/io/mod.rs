@@ -432,11 +432,7 @@ pub fn read_checked_text(path: &Path, max_bytes: u64, what: &str) -> Result<Stri
         let valid = e.utf8_error().valid_up_to();
         let bytes = e.as_bytes();
         let before = String::from_utf8_lossy(bytes.get(..valid).unwrap_or_default());
-        let line = before.matches('\n').count() + 1;
-        let column = before
-            .get(before.rfind('\n').map_or(0, |i| i + 1)..)
-            .map_or(0, |l| l.chars().count())
-            + 1;
+        let (line, column) = names::line_column(&before, before.len()).unwrap_or((1, 1));
         LoadError::Syntax {
             path: path.to_path_buf(),
             line,

@@ -218,6 +218,12 @@ pub fn locate_unsafe(text: &str) -> Option<(usize, usize)> {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b)?,
     };
+    line_column(text, at)
+}
+
+/// The 1-based line and column (in characters) of byte offset `at` in `text`: where every placed message of a
+/// file points.
+pub fn line_column(text: &str, at: usize) -> Option<(usize, usize)> {
     let before = text.get(..at)?;
     let line = before.matches('\n').count() + 1;
     let column = before
