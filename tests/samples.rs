@@ -581,3 +581,23 @@ fn end_to_end_mfu_adds_no_communication() {
         "share inside the step",
     );
 }
+
+/// The analysis in stages (as the browser runs it, a stage or more per frame) gives every sample the same report as
+/// the analysis in one go, byte for byte, in `Stepwise::STAGES` steps.
+#[test]
+fn the_stepwise_analysis_gives_each_sample_the_same_report() {
+    for name in racksmith::samples::SAMPLES {
+        let design = std::sync::Arc::new(racksmith::samples::sample(name).unwrap());
+        let mut run = racksmith::analysis::Stepwise::new(std::sync::Arc::clone(&design));
+        let mut steps = 0;
+        while !run.step() {
+            steps += 1;
+            assert_eq!(run.stages_done(), steps, "{name}");
+        }
+        assert_eq!(steps + 1, racksmith::analysis::Stepwise::STAGES, "{name}");
+        let stepwise = serde_json::to_string(&run.take().unwrap()).unwrap();
+        let whole = serde_json::to_string(&racksmith::analysis::analyze(&design)).unwrap();
+        assert!(stepwise == whole, "{name}: the stepwise report differs");
+        assert!(run.take().is_none(), "the report is taken once");
+    }
+}

@@ -38,19 +38,26 @@ fn artifact(path: &Path, made_by: &str) -> Option<PathBuf> {
 
 /// Serves the files of `dir` on 127.0.0.1 from a thread, for as long as the test runs; returns the base URL.
 fn serve(dir: PathBuf) -> String {
+    serve_with(dir, None)
+}
+
+/// Serves the files of `dir`, and `extra` (a name and its HTML) beside them, from the same origin.
+fn serve_with(dir: PathBuf, extra: Option<(String, String)>) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
             let dir = dir.clone();
-            std::thread::spawn(move || answer(stream, &dir));
+            let extra = extra.clone();
+            std::thread::spawn(move || answer(stream, &dir, extra.as_ref()));
         }
     });
     format!("http://127.0.0.1:{port}/")
 }
 
-/// Answers one GET with a file of `dir` (only names in it, no subfolders, no `..`), with its MIME type.
-fn answer(mut stream: TcpStream, dir: &Path) {
+/// Answers one GET with a file of `dir` (only names in it, no subfolders, no `..`) or the extra page, with its
+/// MIME type.
+fn answer(mut stream: TcpStream, dir: &Path, extra: Option<&(String, String)>) {
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut request = String::new();
@@ -69,9 +76,12 @@ fn answer(mut stream: TcpStream, dir: &Path) {
         .unwrap_or("")
         .trim_start_matches('/');
     let name = if name.is_empty() { "index.html" } else { name };
-    let file = (!name.contains('/') && !name.contains(".."))
-        .then(|| std::fs::read(dir.join(name)).ok())
-        .flatten();
+    let file = match extra {
+        Some((extra_name, html)) if extra_name == name => Some(html.clone().into_bytes()),
+        _ => (!name.contains('/') && !name.contains(".."))
+            .then(|| std::fs::read(dir.join(name)).ok())
+            .flatten(),
+    };
     let response = match file {
         Some(body) => {
             let mime = match name.rsplit('.').next() {
@@ -311,4 +321,124 @@ fn a_design_too_large_for_a_link_is_refused_with_the_file_offered() {
     let error = app.ui.error.clone().unwrap_or_default();
     assert!(error.contains("too large for a link"), "{error}");
     assert!(error.contains("Save as"), "{error}");
+}
+
+/// A page that opens the app in a frame of the same origin and acts as a user's browser would: once the sample is
+/// analysed it drops `design.ron` on the app's canvas (a `drop` event carrying the file, as a drag from the
+/// desktop does), waits for the dropped design to be shown analysed, then presses Ctrl+E (export the HTML report)
+/// and Ctrl+S (save) and reads back what each download holds. It writes each step's outcome into `#out`, which
+/// `--dump-dom` prints.
+fn drop_and_download_page(design_ron: &str, design_name: &str) -> String {
+    // JSON string literals, with `<` escaped so no text can close the script element.
+    let js = |t: &str| serde_json::to_string(t).unwrap().replace('<', "\\u003c");
+    r#"<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>harness</title></head>
+<body>
+<iframe id="app" src="index.html" style="width:1280px;height:760px;border:0"></iframe>
+<pre id="out"></pre>
+<script>
+const RON = __RON__;
+const NAME = __NAME__;
+const out = document.getElementById("out");
+const log = (line) => { out.textContent += line + "\n"; };
+const frame = document.getElementById("app");
+const downloads = [];
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function until(what, test, ms) {
+  for (let waited = 0; waited < ms; waited += 100) {
+    if (test()) { log("ok " + what); return true; }
+    await sleep(100);
+  }
+  log("timeout " + what + " (title: " + frame.contentDocument.title + ")");
+  return false;
+}
+frame.addEventListener("load", async () => {
+  const w = frame.contentWindow;
+  // A download is an anchor with a download name clicked by the page: keep its name and URL instead.
+  w.HTMLAnchorElement.prototype.click = function () { downloads.push({ name: this.download, href: this.href }); };
+  const doc = frame.contentDocument;
+  if (!await until("sample analysed", () => doc.title.includes("GPUs, analysed"), 120000)) return;
+  const canvas = doc.getElementById("racksmith_canvas");
+  const data = new w.DataTransfer();
+  data.items.add(new w.File([RON], "dropped.ron", { type: "application/octet-stream" }));
+  canvas.dispatchEvent(new w.DragEvent("dragover", { dataTransfer: data, bubbles: true, cancelable: true }));
+  canvas.dispatchEvent(new w.DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+  if (!await until("dropped design analysed",
+      () => doc.title.startsWith(NAME) && doc.title.includes("GPUs, analysed"), 120000)) return;
+  log("title " + doc.title);
+  canvas.focus();
+  w.focus();
+  for (const [key, code] of [["e", "KeyE"], ["s", "KeyS"]]) {
+    const init = { key, code, ctrlKey: true, bubbles: true, cancelable: true };
+    canvas.dispatchEvent(new w.KeyboardEvent("keydown", init));
+    canvas.dispatchEvent(new w.KeyboardEvent("keyup", init));
+    await until("download " + key, () => downloads.length >= (key === "e" ? 1 : 2), 60000);
+  }
+  for (const d of downloads) {
+    const text = await (await w.fetch(d.href)).text();
+    log("download " + d.name + " " + text.length + " bytes, names the design: " + text.includes(NAME)
+        + ", starts: " + JSON.stringify(text.slice(0, 15)));
+  }
+  log("done");
+});
+</script>
+</body></html>
+"#
+    .replace("__RON__", &js(design_ron))
+    .replace("__NAME__", &js(design_name))
+}
+
+/// Drop a design on the page, see it open and analysed, export its HTML report and save it: both arrive as
+/// downloads holding the dropped design.
+#[test]
+fn a_design_dropped_on_the_page_opens_and_its_report_and_file_download() {
+    if artifact(&root().join("target/web/index.html"), "assets/web/build.sh").is_none() {
+        return;
+    }
+    // A design unlike the start-up sample: one DGX H100 with its leaf and storage.
+    let design = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let ron = racksmith::io::design_to_string(&design).unwrap();
+    let page = drop_and_download_page(&ron, &design.name);
+    let base = serve_with(
+        root().join("target/web"),
+        Some(("harness.html".into(), page)),
+    );
+    let mut visit = chromium(&format!("{base}harness.html"), 90_000, None);
+    // The wasm may still be loading when the page time runs out on a busy machine: try again with more.
+    if !visit.dom.contains("done") {
+        visit = chromium(&format!("{base}harness.html"), 180_000, None);
+    }
+    let out = visit
+        .dom
+        .split_once("<pre id=\"out\">")
+        .and_then(|(_, t)| t.split_once("</pre>"))
+        .map(|(t, _)| {
+            t.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
+        })
+        .unwrap_or_default();
+    assert!(
+        out.contains("ok dropped design analysed"),
+        "{out}\n{}",
+        visit.log
+    );
+    assert!(out.contains("done"), "{out}");
+    let line = |prefix: &str| {
+        out.lines()
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line {prefix}: {out}"))
+            .to_string()
+    };
+    let html = line("download dgx-h100-single.html ");
+    assert!(html.contains("names the design: true"), "{html}");
+    assert!(html.contains("starts: \"<!DOCTYPE html>"), "{html}");
+    let saved = line("download dgx-h100-single.ron ");
+    assert!(saved.contains("names the design: true"), "{saved}");
+    let lines = console(&visit.log);
+    assert!(
+        console_errors(&lines).is_empty(),
+        "console errors:\n{}",
+        lines.join("\n")
+    );
 }

@@ -30,6 +30,7 @@ pub use finding::{Finding, Severity};
 use crate::model::Design;
 use crate::topology::Topology;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Everything the analysis says about a design. Top-level keys are stable (see docs/report-json.md).
 #[derive(Debug, Clone, Serialize)]
@@ -107,10 +108,27 @@ pub fn analyze(design: &Design) -> Report {
     let topo = Topology::build(design);
     let bandwidth = bandwidth::analyze(design, &topo);
     let latency = latency::analyze(design, &topo, &bandwidth);
+    let rest = costs(design, &bandwidth, &latency);
+    report(design, &topo, bandwidth, latency, rest)
+}
+
+/// Power, cost, cooling and sites: the sections computed from bandwidth and latency.
+struct Costs {
+    power: power::PowerReport,
+    cost: cost::CostReport,
+    cooling: cooling::CoolingReport,
+    sites: sites::SitesReport,
+}
+
+fn costs(
+    design: &Design,
+    bandwidth: &bandwidth::BandwidthReport,
+    latency: &latency::LatencyReport,
+) -> Costs {
     let power = power::analyze(design);
-    let mut cost = cost::analyze(design, &power, &bandwidth);
+    let mut cost = cost::analyze(design, &power, bandwidth);
     if let Some(s) = &latency.serving {
-        cost::serving_at_plan(&mut cost, design, &bandwidth, s.planned_utilisation);
+        cost::serving_at_plan(&mut cost, design, bandwidth, s.planned_utilisation);
     }
     cost.break_even_by_option = cost::break_even_by_option(&cost);
     if let Some(t) = &latency.training {
@@ -119,9 +137,31 @@ pub fn analyze(design: &Design) -> Report {
             Some(format::round(t.gpu_hours * cost.cloud_usd_per_gpu_hour, 2));
     }
     let cooling = cooling::analyze(design, &power);
-    let sites = sites::analyze(design, &latency);
+    let sites = sites::analyze(design, latency);
+    Costs {
+        power,
+        cost,
+        cooling,
+        sites,
+    }
+}
+
+/// The findings and the headline over every section.
+fn report(
+    design: &Design,
+    topo: &Topology,
+    bandwidth: bandwidth::BandwidthReport,
+    latency: latency::LatencyReport,
+    rest: Costs,
+) -> Report {
+    let Costs {
+        power,
+        cost,
+        cooling,
+        sites,
+    } = rest;
     let findings = findings::collect(
-        design, &topo, &bandwidth, &latency, &power, &cost, &cooling, &sites,
+        design, topo, &bandwidth, &latency, &power, &cost, &cooling, &sites,
     );
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let summary = Summary {
@@ -160,5 +200,99 @@ pub fn analyze(design: &Design) -> Report {
         cooling,
         sites,
         findings,
+    }
+}
+
+/// The analysis of one design a stage at a time, for a caller with no thread to spare (the browser): each
+/// [`Stepwise::step`] does one stage (topology, bandwidth and routing, latency, power and cost, findings), so the
+/// caller can draw a frame between stages. The stages are the ones [`analyze`] runs, in the same order on the same
+/// inputs, so the report is the same.
+pub struct Stepwise {
+    design: Arc<Design>,
+    stage: Stage,
+}
+
+/// What has been computed so far.
+enum Stage {
+    Start,
+    Topology(Topology),
+    Bandwidth(Topology, Box<bandwidth::BandwidthReport>),
+    Latency(
+        Topology,
+        Box<bandwidth::BandwidthReport>,
+        Box<latency::LatencyReport>,
+    ),
+    Costs(
+        Topology,
+        Box<bandwidth::BandwidthReport>,
+        Box<latency::LatencyReport>,
+        Box<Costs>,
+    ),
+    Done(Box<Report>),
+    /// The report was taken.
+    Taken,
+}
+
+impl Stepwise {
+    /// The number of stages a full analysis takes.
+    pub const STAGES: usize = 5;
+
+    /// Starts the analysis of `design`; nothing is computed until the first step.
+    pub fn new(design: Arc<Design>) -> Self {
+        Self {
+            design,
+            stage: Stage::Start,
+        }
+    }
+
+    /// The design being analysed.
+    pub fn design(&self) -> &Arc<Design> {
+        &self.design
+    }
+
+    /// Runs the next stage. Returns true once the report is ready (and from then on).
+    pub fn step(&mut self) -> bool {
+        let d = &*self.design;
+        self.stage = match std::mem::replace(&mut self.stage, Stage::Taken) {
+            Stage::Start => Stage::Topology(Topology::build(d)),
+            Stage::Topology(t) => {
+                let b = bandwidth::analyze(d, &t);
+                Stage::Bandwidth(t, Box::new(b))
+            }
+            Stage::Bandwidth(t, b) => {
+                let l = latency::analyze(d, &t, &b);
+                Stage::Latency(t, b, Box::new(l))
+            }
+            Stage::Latency(t, b, l) => {
+                let c = costs(d, &b, &l);
+                Stage::Costs(t, b, l, Box::new(c))
+            }
+            Stage::Costs(t, b, l, c) => Stage::Done(Box::new(report(d, &t, *b, *l, *c))),
+            done @ (Stage::Done(_) | Stage::Taken) => done,
+        };
+        matches!(self.stage, Stage::Done(_) | Stage::Taken)
+    }
+
+    /// Stages run so far.
+    pub fn stages_done(&self) -> usize {
+        match self.stage {
+            Stage::Start => 0,
+            Stage::Topology(..) => 1,
+            Stage::Bandwidth(..) => 2,
+            Stage::Latency(..) => 3,
+            Stage::Costs(..) => 4,
+            Stage::Done(_) | Stage::Taken => Self::STAGES,
+        }
+    }
+
+    /// The report, once every stage has run (taken once).
+    pub fn take(&mut self) -> Option<Report> {
+        match std::mem::replace(&mut self.stage, Stage::Taken) {
+            Stage::Done(r) => Some(*r),
+            other => {
+                self.stage = other;
+                None
+            }
+        }
     }
 }

@@ -3,7 +3,7 @@
 //! "updating", while a new one is computed.
 
 use super::AppCommand;
-use super::state::FitTarget;
+use super::selection::FitTarget;
 use super::theme::{self, Status};
 use crate::analysis::findings::{self, Headline};
 use crate::analysis::format::{self, usd};

@@ -13,6 +13,10 @@ use crate::export::{Format, Options, View};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The export a reviewer asks for most, the HTML review report: Ctrl+E (Cmd+E on a Mac).
+pub const EXPORT_HTML: egui::KeyboardShortcut =
+    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::E);
+
 /// The File > Export submenu.
 pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
     for format in Format::ALL {
@@ -35,8 +39,14 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
                     cmds.push(AppCommand::Export(format, View::Fabric));
                 }
             });
-        } else if ui.button(format!("{}…", format.label())).clicked() {
-            cmds.push(AppCommand::Export(format, View::default()));
+        } else {
+            let mut button = egui::Button::new(format!("{}…", format.label()));
+            if format == Format::Html {
+                button = button.shortcut_text(ui.ctx().format_shortcut(&EXPORT_HTML));
+            }
+            if ui.add(button).clicked() {
+                cmds.push(AppCommand::Export(format, View::default()));
+            }
         }
     }
     ui.separator();
@@ -74,10 +84,10 @@ impl RacksmithApp {
     fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
         match super::write_file(path, bytes) {
             Err(crate::io::SaveError::ReadOnly { .. }) => {
-                self.ui.read_only = Some(super::state::ReadOnlyPrompt {
+                self.ui.read_only = Some(super::dialogs::ReadOnlyPrompt {
                     path: path.to_path_buf(),
                     bytes: bytes.to_vec(),
-                    write: super::state::HeldWrite::Export {
+                    write: super::dialogs::HeldWrite::Export {
                         what: what.to_string(),
                     },
                 });

@@ -18,10 +18,11 @@ const COPY: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::C)
 const PASTE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
 
 /// The shortcut table shown in the help window.
-pub const SHORTCUTS: [(&str, &str); 17] = [
+pub const SHORTCUTS: [(&str, &str); 18] = [
     ("Ctrl+N", "New design"),
     ("Ctrl+O", "Open…"),
     ("Ctrl+S / Ctrl+Shift+S", "Save / Save As…"),
+    ("Ctrl+E", "Export the HTML review report…"),
     ("Ctrl+Z", "Undo"),
     ("Ctrl+Shift+Z, Ctrl+Y", "Redo"),
     ("Delete / Backspace", "Delete the selection"),
@@ -66,6 +67,12 @@ pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
         }
         if i.consume_shortcut(&SAVE) {
             cmds.push(AppCommand::Save);
+        }
+        if i.consume_shortcut(&super::exports::EXPORT_HTML) {
+            cmds.push(AppCommand::Export(
+                crate::export::Format::Html,
+                crate::export::View::default(),
+            ));
         }
         if typing {
             return;

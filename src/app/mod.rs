@@ -17,6 +17,7 @@ mod palette;
 mod params;
 mod planning;
 mod scenarios;
+pub mod selection;
 mod server;
 mod server_tree;
 mod sites;
@@ -102,6 +103,8 @@ pub enum AppCommand {
     ToggleDevice(DeviceId),
     /// Select the devices and racks of a finding and frame them.
     SelectFinding(usize),
+    /// Show a refusal on the status line (a window that could not do what was asked, with the reason).
+    Refuse(String),
     /// Frame the selection or everything.
     Fit(FitTarget),
     /// Remove the selection.
@@ -418,6 +421,7 @@ impl RacksmithApp {
                 self.guarded(Pending::Template(name, options));
             }
             AppCommand::Quit => self.guarded(Pending::Quit),
+            AppCommand::Refuse(why) => self.ui.refuse(why),
             AppCommand::ReplaceDesign(d, what) => self.guarded(Pending::Replace(d, what)),
             AppCommand::SaveThen(action) => {
                 self.ui.after_save = Some(*action);
@@ -977,7 +981,13 @@ impl RacksmithApp {
             report: self.analysis.report.as_deref(),
             stale: self.analysis.is_stale(self.doc.revision),
         };
-        planning::planning_window_ui(ctx, &planning, &mut self.ui, &mut cmds);
+        planning::planning_window_ui(
+            ctx,
+            &planning,
+            &mut self.ui.planning,
+            self.ui.central_rect,
+            &mut cmds,
+        );
         let whatif = whatif::WhatIfInputs {
             design: &self.doc.design,
             revision: self.doc.revision,
@@ -987,14 +997,22 @@ impl RacksmithApp {
                 .clone()
                 .filter(|_| !self.analysis.is_stale(self.doc.revision)),
         };
-        whatif::whatif_window_ui(ctx, &whatif, &mut self.ui, &mut cmds);
+        whatif::whatif_window_ui(
+            ctx,
+            &whatif,
+            &mut self.ui.whatif,
+            &self.ui.selection,
+            self.ui.central_rect,
+            &mut cmds,
+        );
         menu::help_window_ui(ctx, &mut self.ui);
         compare::compare_window_ui(ctx, &mut self.ui, &mut cmds);
         templates::template_dialog_ui(
             ctx,
             &self.catalog,
             !self.analysis.is_inline(),
-            &mut self.ui,
+            &mut self.ui.template_dialog,
+            self.ui.central_rect,
             &mut cmds,
         );
         catalog::catalog_window_ui(

@@ -10,7 +10,6 @@
 
 use super::AppCommand;
 use super::analysis_pane::{Card, card, card_ui};
-use super::state::UiState;
 use super::theme::{self, Status};
 use crate::analysis::Report;
 use crate::analysis::format::usd;
@@ -130,35 +129,32 @@ pub struct PlanningInputs<'a> {
 pub fn planning_window_ui(
     ctx: &egui::Context,
     input: &PlanningInputs<'_>,
-    state: &mut UiState,
+    st: &mut PlanningState,
+    central_rect: Option<egui::Rect>,
     cmds: &mut Vec<AppCommand>,
 ) {
-    if !state.planning.open {
+    if !st.open {
         return;
     }
     let mut open = true;
-    let height = state.central_rect.map_or(700.0, |r| r.height() - 24.0);
+    let height = central_rect.map_or(700.0, |r| r.height() - 24.0);
     let window = egui::Window::new("Planning")
         .id(egui::Id::unique("planning_window"))
         .open(&mut open)
         .default_width(600.0)
         .default_height(height)
         .vscroll(true);
-    super::widgets::placed(
-        window,
-        state.central_rect,
-        super::widgets::WindowSpot::TopLeft,
-    )
-    .show(ctx, |ui| planning_ui(ui, input, state, cmds));
+    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopLeft)
+        .show(ctx, |ui| planning_ui(ui, input, st, cmds));
     if !open {
-        state.planning.open = false;
+        st.open = false;
     }
 }
 
 fn planning_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
-    state: &mut UiState,
+    st: &mut PlanningState,
     cmds: &mut Vec<AppCommand>,
 ) {
     egui::Grid::new("planning_sliders")
@@ -166,10 +162,10 @@ fn planning_ui(
         .spacing([12.0, 6.0])
         .show(ui, |ui| {
             ui.spacing_mut().slider_width = 220.0;
-            sliders_ui(ui, input, &mut state.planning, cmds);
-            gpu_model_ui(ui, input, state, cmds);
+            sliders_ui(ui, input, st, cmds);
+            gpu_model_ui(ui, input, st, cmds);
         });
-    if let Some(why) = &state.planning.gpu_refusal {
+    if let Some(why) = &st.gpu_refusal {
         ui.colored_label(theme::status(ui, Status::Bad), why);
     }
     ui.separator();
@@ -187,7 +183,7 @@ fn planning_ui(
     cards_ui(ui, input.design, r);
     charts_ui(ui, r);
     ui.separator();
-    scenarios_ui(ui, input, state, cmds);
+    scenarios_ui(ui, input, st, cmds);
 }
 
 /// How the sliders' changes reach the design this frame.
@@ -423,7 +419,7 @@ fn set_serving(q: &mut Params, f: impl FnOnce(&mut crate::model::Serving)) {
 fn gpu_model_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
-    state: &mut UiState,
+    st: &mut PlanningState,
     cmds: &mut Vec<AppCommand>,
 ) {
     let design = input.design;
@@ -469,13 +465,13 @@ fn gpu_model_ui(
     };
     match crate::edit::swap::swap_part(design, input.catalog, current.as_str(), to.as_str()) {
         Ok(edit) => {
-            state.planning.gpu_refusal = None;
+            st.gpu_refusal = None;
             cmds.push(AppCommand::Edit(format!("Plan: GPUs to {to}"), edit));
         }
         Err(e) => {
             let why = format!("GPU model {to} refused: {e}");
-            state.refuse(why.clone());
-            state.planning.gpu_refusal = Some(why);
+            cmds.push(AppCommand::Refuse(why.clone()));
+            st.gpu_refusal = Some(why);
         }
     }
 }
@@ -702,11 +698,10 @@ fn short_option(names: &[String], v: f64) -> String {
 fn scenarios_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
-    state: &mut UiState,
+    st: &mut PlanningState,
     cmds: &mut Vec<AppCommand>,
 ) {
     let design = input.design;
-    let st = &mut state.planning;
     ui.strong("Scenarios");
     let current = Scenario::from_params(
         "",
@@ -796,10 +791,10 @@ fn scenarios_ui(
         });
     }
     if let Some(why) = refused {
-        state.refuse(why.clone());
-        state.planning.gpu_refusal = Some(why);
+        cmds.push(AppCommand::Refuse(why.clone()));
+        st.gpu_refusal = Some(why);
     }
-    side_by_side_ui(ui, input, &mut state.planning);
+    side_by_side_ui(ui, input, st);
 }
 
 fn unique_name(list: &[Scenario]) -> String {

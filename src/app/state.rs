@@ -2,13 +2,18 @@
 //! state (current report, background job), and UI state (selection, view, drags, open windows). Selection, hover
 //! and pan/zoom live here, never in the document or the undo history.
 
-use crate::analysis::{self, Report};
+use crate::analysis::{self, Report, Stepwise};
 use crate::edit::History;
 use crate::model::{Design, DeviceId, LinkId, PartId, PortRef, RackId};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+#[cfg(not(target_arch = "wasm32"))]
+use std::time::Instant;
+#[cfg(target_arch = "wasm32")]
+use web_time::Instant;
 
 /// What the last frame of the canvas drew (tests check culling and bundling with it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -113,16 +118,21 @@ pub struct AnalysisState {
     inline: bool,
     /// The revision last handed to the worker.
     requested: u64,
-    /// The revision whose inline analysis waits one frame, so that the page first shows the edit with the previous
-    /// report marked stale (web build: no worker thread).
-    #[cfg(target_arch = "wasm32")]
-    deferred: Option<u64>,
+    /// Without a worker (the browser), designs with more devices than this are analysed in slices across frames
+    /// rather than in the frame that changed them; None analyses every design in one go.
+    slice_above: Option<usize>,
+    /// Time a frame may go on with further slices after its first one.
+    slice_budget: Duration,
+    /// The analysis being done in slices, with its revision and the milliseconds spent on it so far.
+    slices: Option<(u64, Stepwise, f64)>,
 }
 
-/// A design with more devices than this is analysed a frame after it changed, in the browser (see
-/// [`AnalysisState::update`]); a smaller one in the frame that changed it.
-#[cfg(target_arch = "wasm32")]
-const DEFER_ABOVE_DEVICES: usize = 64;
+/// Without a worker thread, a design with more devices than this is analysed in slices, a stage or more per frame,
+/// so the page keeps drawing (the 1-SU sample, 50 devices, is analysed in the frame that changes it).
+const SLICE_ABOVE_DEVICES: usize = 64;
+
+/// Time a frame spends on further analysis slices after its first: half a 60 Hz frame.
+const SLICE_BUDGET: Duration = Duration::from_millis(8);
 
 impl Default for AnalysisState {
     fn default() -> Self {
@@ -133,8 +143,9 @@ impl Default for AnalysisState {
             worker: None,
             inline: false,
             requested: 0,
-            #[cfg(target_arch = "wasm32")]
-            deferred: None,
+            slice_above: None,
+            slice_budget: SLICE_BUDGET,
+            slices: None,
         }
     }
 }
@@ -280,23 +291,14 @@ impl AnalysisState {
     ) -> bool {
         if self.inline {
             if self.is_stale(revision) {
-                // Without threads (the browser), a large design's analysis waits a frame: the edit shows at once,
-                // with the previous report marked stale, as the desktop's worker would show it.
-                #[cfg(target_arch = "wasm32")]
-                if design.devices.len() > DEFER_ABOVE_DEVICES && self.deferred != Some(revision) {
-                    self.deferred = Some(revision);
-                    if let Some(ctx) = ctx {
-                        ctx.request_repaint();
-                    }
-                    return true;
+                if self.slice_above.is_some_and(|n| design.devices.len() > n) {
+                    return self.slice(design, revision, ctx);
                 }
-                #[cfg(target_arch = "wasm32")]
-                let t = web_time::Instant::now();
-                #[cfg(not(target_arch = "wasm32"))]
-                let t = std::time::Instant::now();
+                let t = Instant::now();
                 self.report = Some(Arc::new(analysis::analyze(design)));
                 self.last_ms = t.elapsed().as_secs_f64() * 1000.0;
                 self.report_revision = revision;
+                self.slices = None;
             }
             return false;
         }
@@ -309,8 +311,10 @@ impl AnalysisState {
                 self.worker = Worker::start();
             }
             let Some(w) = &self.worker else {
-                // No thread could be started: analyse here rather than never.
+                // No thread could be started (the browser): analyse here rather than never, large designs in
+                // slices across frames.
                 self.inline = true;
+                self.slice_above = Some(SLICE_ABOVE_DEVICES);
                 return self.update(design, revision, ctx);
             };
             // The newest request replaces one not yet started.
@@ -323,6 +327,67 @@ impl AnalysisState {
             self.requested = revision;
         }
         true
+    }
+
+    /// Analysis on the UI thread in slices, as in the browser: designs with more than `above` devices take one
+    /// stage in the frame after the edit (which shows the edit with the previous report marked stale) and in each
+    /// frame after it, going on within a frame while `budget` lasts (tests use zero: one stage a frame).
+    pub fn sliced(above: usize, budget: Duration) -> Self {
+        Self {
+            inline: true,
+            slice_above: Some(above),
+            slice_budget: budget,
+            ..Self::default()
+        }
+    }
+
+    /// One frame's share of a sliced analysis: starts the revision's analysis if it is new (computing nothing this
+    /// frame, so the edit shows at once with the previous report marked stale, as the desktop's worker shows it),
+    /// else runs a stage and more while the frame's budget lasts. Returns true while the report is not yet current.
+    fn slice(&mut self, design: &Arc<Design>, revision: u64, ctx: Option<&egui::Context>) -> bool {
+        let run = match &mut self.slices {
+            Some((r, run, ms)) if *r == revision && Arc::ptr_eq(run.design(), design) => {
+                Some((run, ms))
+            }
+            _ => None,
+        };
+        let Some((run, ms)) = run else {
+            // A newer revision replaces an unfinished run: its stages were for a design no longer shown.
+            self.slices = Some((revision, Stepwise::new(Arc::clone(design)), 0.0));
+            if let Some(ctx) = ctx {
+                ctx.request_repaint();
+            }
+            return true;
+        };
+        let t = Instant::now();
+        let done = loop {
+            if run.step() {
+                break true;
+            }
+            if t.elapsed() >= self.slice_budget {
+                break false;
+            }
+        };
+        *ms += t.elapsed().as_secs_f64() * 1000.0;
+        if done {
+            let total = *ms;
+            if let Some(report) = run.take() {
+                self.report = Some(Arc::new(report));
+                self.report_revision = revision;
+                self.last_ms = total;
+            }
+            self.slices = None;
+            return false;
+        }
+        if let Some(ctx) = ctx {
+            ctx.request_repaint();
+        }
+        true
+    }
+
+    /// Stages of the sliced analysis done so far, if one is under way.
+    pub fn slices_done(&self) -> Option<usize> {
+        self.slices.as_ref().map(|(_, run, _)| run.stages_done())
     }
 
     /// Takes back a request the worker has not started, so that the document it shares can be edited in place
@@ -396,6 +461,50 @@ mod worker_tests {
         assert_eq!(a.report_revision, 5);
     }
 
+    /// The browser's way: a large design's analysis is spread over frames, one stage a frame with no time budget,
+    /// the first frame showing the edit with the previous report; the report it ends with is the whole analysis's.
+    #[test]
+    fn a_sliced_analysis_spreads_over_frames_and_ends_with_the_same_report() {
+        let mut a = AnalysisState::sliced(2, Duration::ZERO);
+        // Small designs (up to the threshold) are analysed in the frame that changed them.
+        assert!(!a.update(&Arc::new(design_with_racks(1)), 1, None));
+        assert_eq!(a.report_revision, 1);
+        let design = Arc::new(crate::samples::default_design());
+        assert!(design.devices.len() > 2);
+        // Frame 1 starts the run and computes nothing; frames 2..=6 each run one of the five stages.
+        assert!(a.update(&design, 2, None));
+        assert_eq!(a.slices_done(), Some(0));
+        assert_eq!(
+            a.report_revision, 1,
+            "the previous report stays, marked stale"
+        );
+        for stage in 1..Stepwise::STAGES {
+            assert!(a.update(&design, 2, None));
+            assert_eq!(a.slices_done(), Some(stage));
+            assert!(a.is_stale(2));
+        }
+        assert!(!a.update(&design, 2, None));
+        assert_eq!(a.slices_done(), None);
+        assert_eq!(a.report_revision, 2);
+        let sliced = serde_json::to_string(a.report.as_deref().unwrap()).unwrap();
+        let whole = serde_json::to_string(&analysis::analyze(&design)).unwrap();
+        assert_eq!(sliced, whole);
+        // An edit during a run restarts it on the new revision.
+        let edited = Arc::new(crate::samples::default_design());
+        assert!(a.update(&edited, 3, None));
+        assert!(a.update(&edited, 3, None));
+        assert_eq!(a.slices_done(), Some(1));
+        let newer = Arc::new(crate::samples::default_design());
+        assert!(a.update(&newer, 4, None));
+        assert_eq!(a.slices_done(), Some(0));
+        // With a budget, a frame goes on while time lasts: a generous one finishes in the frame after the edit.
+        let mut b = AnalysisState::sliced(2, Duration::from_secs(600));
+        assert!(b.update(&design, 1, None));
+        assert!(!b.update(&design, 1, None));
+        assert_eq!(b.report_revision, 1);
+        assert!(b.last_ms > 0.0);
+    }
+
     #[test]
     fn inline_analysis_is_current_after_every_update() {
         let mut a = AnalysisState::inline();
@@ -403,38 +512,6 @@ mod worker_tests {
         assert_eq!(a.report_revision, 7);
         assert_eq!(a.report.as_ref().map(|r| r.summary.racks), Some(2));
         assert!(a.worker.is_none());
-    }
-}
-
-/// What is selected on the canvas.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Selection {
-    /// Selected devices.
-    pub devices: BTreeSet<DeviceId>,
-    /// Selected racks.
-    pub racks: BTreeSet<RackId>,
-    /// Selected links.
-    pub links: BTreeSet<LinkId>,
-}
-
-impl Selection {
-    /// Whether nothing is selected.
-    pub fn is_empty(&self) -> bool {
-        self.devices.is_empty() && self.racks.is_empty() && self.links.is_empty()
-    }
-
-    /// The one selected device, if exactly one thing is selected and it is a device.
-    pub fn single_device(&self) -> Option<DeviceId> {
-        (self.devices.len() == 1 && self.racks.is_empty() && self.links.is_empty())
-            .then(|| self.devices.first().copied())
-            .flatten()
-    }
-
-    /// Drops ids that no longer exist in the design.
-    pub fn retain_existing(&mut self, design: &Design) {
-        self.devices.retain(|d| design.devices.contains_key(d));
-        self.racks.retain(|r| design.racks.contains_key(r));
-        self.links.retain(|l| design.links.contains_key(l));
     }
 }
 
@@ -461,18 +538,6 @@ impl Default for View {
             fitted: None,
         }
     }
-}
-
-/// What a fit request frames.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FitTarget {
-    /// Every rack.
-    All,
-    /// The selection (or everything when nothing is selected).
-    Selection,
-    /// Pan, at the same zoom, just enough to bring the selection into view (after an edit: the view never
-    /// re-zooms under the pointer).
-    Reveal,
 }
 
 /// A drag in progress on the canvas; previews only, commits one edit when it ends.
@@ -636,6 +701,7 @@ pub struct UiState {
 }
 
 pub use super::dialogs::{HeldWrite, ReadOnlyPrompt};
+pub use super::selection::{FitTarget, Selection};
 
 /// What a review note belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

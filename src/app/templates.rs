@@ -3,7 +3,6 @@
 //! as `racksmith new` (`templates`).
 
 use super::AppCommand;
-use super::state::UiState;
 use crate::templates::{self, Preview};
 
 /// A preview being made on a thread: the options it is for and where it arrives.
@@ -111,10 +110,11 @@ pub fn template_dialog_ui(
     ctx: &egui::Context,
     catalog: &crate::catalog::Catalog,
     background: bool,
-    state: &mut UiState,
+    slot: &mut Option<TemplateDialog>,
+    central_rect: Option<egui::Rect>,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(dialog) = state.template_dialog.as_mut() else {
+    let Some(dialog) = slot.as_mut() else {
         return;
     };
     let mut open = true;
@@ -125,68 +125,66 @@ pub fn template_dialog_ui(
         .collapsible(false)
         .resizable(false)
         .default_width(460.0);
-    super::widgets::placed(
-        window,
-        state.central_rect,
-        super::widgets::WindowSpot::TopCentre,
-    )
-    .show(ctx, |ui| {
-        let list = templates::list();
-        let current = list.get(dialog.template).map_or("", |t| t.name);
-        egui::ComboBox::from_label("Template")
-            .selected_text(current)
-            .show_ui(ui, |ui| {
-                for (i, t) in list.iter().enumerate() {
-                    if ui.selectable_label(i == dialog.template, t.name).clicked()
-                        && i != dialog.template
-                    {
-                        *dialog = TemplateDialog::on(i);
+    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopCentre).show(
+        ctx,
+        |ui| {
+            let list = templates::list();
+            let current = list.get(dialog.template).map_or("", |t| t.name);
+            egui::ComboBox::from_label("Template")
+                .selected_text(current)
+                .show_ui(ui, |ui| {
+                    for (i, t) in list.iter().enumerate() {
+                        if ui.selectable_label(i == dialog.template, t.name).clicked()
+                            && i != dialog.template
+                        {
+                            *dialog = TemplateDialog::on(i);
+                        }
                     }
+                });
+            let Some(t) = list.get(dialog.template) else {
+                return;
+            };
+            ui.label(egui::RichText::new(t.summary).weak());
+            egui::Grid::new("template_options")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (o, v) in t.options.iter().zip(dialog.values.iter_mut()) {
+                        let l = ui
+                            .label(templates::option_label(o.name))
+                            .on_hover_text(o.help);
+                        ui.add(egui::TextEdit::singleline(v).desired_width(160.0))
+                            .labelled_by(l.id)
+                            .on_hover_text(o.help);
+                        ui.end_row();
+                    }
+                });
+            let busy = dialog.refresh(catalog, background, ctx);
+            ui.separator();
+            if busy {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("Making the preview…");
+                });
+            }
+            match &dialog.preview {
+                Some(Ok(p)) => preview_ui(ui, p),
+                Some(Err(e)) => {
+                    ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
                 }
-            });
-        let Some(t) = list.get(dialog.template) else {
-            return;
-        };
-        ui.label(egui::RichText::new(t.summary).weak());
-        egui::Grid::new("template_options")
-            .num_columns(2)
-            .show(ui, |ui| {
-                for (o, v) in t.options.iter().zip(dialog.values.iter_mut()) {
-                    let l = ui
-                        .label(templates::option_label(o.name))
-                        .on_hover_text(o.help);
-                    ui.add(egui::TextEdit::singleline(v).desired_width(160.0))
-                        .labelled_by(l.id)
-                        .on_hover_text(o.help);
-                    ui.end_row();
-                }
-            });
-        let busy = dialog.refresh(catalog, background, ctx);
-        ui.separator();
-        if busy {
+                None => {}
+            }
+            ui.separator();
             ui.horizontal(|ui| {
-                ui.spinner();
-                ui.label("Making the preview…");
+                let ok = matches!(dialog.preview, Some(Ok(_))) && !busy;
+                if ui.add_enabled(ok, egui::Button::new("Create")).clicked() {
+                    create = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    cancel = true;
+                }
             });
-        }
-        match &dialog.preview {
-            Some(Ok(p)) => preview_ui(ui, p),
-            Some(Err(e)) => {
-                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
-            }
-            None => {}
-        }
-        ui.separator();
-        ui.horizontal(|ui| {
-            let ok = matches!(dialog.preview, Some(Ok(_))) && !busy;
-            if ui.add_enabled(ok, egui::Button::new("Create")).clicked() {
-                create = true;
-            }
-            if ui.button("Cancel").clicked() {
-                cancel = true;
-            }
-        });
-    });
+        },
+    );
     if create {
         let name = templates::list()
             .get(dialog.template)
@@ -194,7 +192,7 @@ pub fn template_dialog_ui(
         cmds.push(AppCommand::NewFromTemplate(name, dialog.pairs()));
     }
     if create || cancel || !open {
-        state.template_dialog = None;
+        *slot = None;
     }
 }
 

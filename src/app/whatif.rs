@@ -3,7 +3,7 @@
 //! run off the UI thread with a progress bar and a Cancel button. Each row selects the part it is about.
 
 use super::AppCommand;
-use super::state::{FitTarget, Selection, UiState};
+use super::selection::{FitTarget, Selection};
 use crate::analysis::Report;
 use crate::analysis::whatif::{self, Failure, Impact};
 use crate::model::Design;
@@ -178,20 +178,20 @@ pub struct WhatIfInputs<'a> {
 pub fn whatif_window_ui(
     ctx: &egui::Context,
     input: &WhatIfInputs<'_>,
-    state: &mut UiState,
+    st: &mut WhatIfState,
+    selection: &Selection,
+    central_rect: Option<egui::Rect>,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let running = state.whatif.poll();
-    if let (Some(f), Some(report)) = (state.whatif.requested.clone(), input.report.clone()) {
-        state.whatif.requested = None;
-        state
-            .whatif
-            .start_one(input.design, report, input.revision, f, ctx);
+    let running = st.poll();
+    if let (Some(f), Some(report)) = (st.requested.clone(), input.report.clone()) {
+        st.requested = None;
+        st.start_one(input.design, report, input.revision, f, ctx);
     }
     if running {
         ctx.request_repaint_after(std::time::Duration::from_millis(100));
     }
-    if !state.whatif.open {
+    if !st.open {
         return;
     }
     let mut open = true;
@@ -200,22 +200,19 @@ pub fn whatif_window_ui(
         .open(&mut open)
         .default_width(620.0)
         .vscroll(true);
-    super::widgets::placed(
-        window,
-        state.central_rect,
-        super::widgets::WindowSpot::TopRight,
-    )
-    .show(ctx, |ui| whatif_ui(ui, input, state, cmds));
+    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopRight)
+        .show(ctx, |ui| whatif_ui(ui, input, st, selection, cmds));
     if !open {
-        state.whatif.cancel();
-        state.whatif.open = false;
+        st.cancel();
+        st.open = false;
     }
 }
 
 fn whatif_ui(
     ui: &mut egui::Ui,
     input: &WhatIfInputs<'_>,
-    state: &mut UiState,
+    st: &mut WhatIfState,
+    selection: &Selection,
     cmds: &mut Vec<AppCommand>,
 ) {
     ui.label(
@@ -224,9 +221,9 @@ fn whatif_ui(
          losing the selected device or cable costs.",
     );
     ui.add_space(4.0);
-    let selected = single_failure(&state.selection);
+    let selected = single_failure(selection);
     ui.horizontal(|ui| {
-        let ready = input.report.is_some() && !state.whatif.running();
+        let ready = input.report.is_some() && !st.running();
         let sweep = ui
             .add_enabled(ready, egui::Button::new("Run N-1 sweep"))
             .on_hover_text(format!(
@@ -238,9 +235,7 @@ fn whatif_ui(
         if sweep.clicked()
             && let Some(r) = input.report.clone()
         {
-            state
-                .whatif
-                .start_sweep(input.design, r, input.revision, ui.ctx());
+            st.start_sweep(input.design, r, input.revision, ui.ctx());
         }
         let one = ui
             .add_enabled(
@@ -254,20 +249,13 @@ fn whatif_ui(
         if one.clicked()
             && let (Some(f), Some(r)) = (selected, input.report.clone())
         {
-            state
-                .whatif
-                .start_one(input.design, r, input.revision, f, ui.ctx());
+            st.start_one(input.design, r, input.revision, f, ui.ctx());
         }
     });
-    if state
-        .whatif
-        .job
-        .as_ref()
-        .is_some_and(|job| progress_ui(ui, job))
-    {
-        state.whatif.cancel();
+    if st.job.as_ref().is_some_and(|job| progress_ui(ui, job)) {
+        st.cancel();
     }
-    if let Some(o) = &state.whatif.outcome {
+    if let Some(o) = &st.outcome {
         ui.separator();
         outcome_ui(ui, o, input.revision, cmds);
     }
