@@ -1,0 +1,220 @@
+//! Hand calculations of the NCCL model: each expected figure worked out from NCCL's tuning constants and the
+//! design's bandwidths in the comment above it.
+
+use super::*;
+
+fn dgx_h100(nodes: usize) -> CommShape {
+    CommShape {
+        ranks: 8 * nodes,
+        nodes,
+        arch: Arch::Hopper,
+        nvlink: true,
+        intra_line_gbyte_s: 450.0,
+        intra_efficiency: nvlink_efficiency(4),
+        net_line_gbyte_s_per_node: 400.0,
+        a2a_line_gbyte_s_per_gpu: 50.0,
+        net_efficiency: IB_EFFICIENCY,
+        nvls: true,
+        sharp: false,
+        cpu: CpuVendor::Intel,
+    }
+}
+
+fn dgx_a100(nodes: usize) -> CommShape {
+    CommShape {
+        ranks: 8 * nodes,
+        nodes,
+        arch: Arch::Ampere,
+        nvlink: true,
+        intra_line_gbyte_s: 300.0,
+        intra_efficiency: nvlink_efficiency(3),
+        net_line_gbyte_s_per_node: 200.0,
+        a2a_line_gbyte_s_per_gpu: 25.0,
+        net_efficiency: IB_EFFICIENCY,
+        nvls: false,
+        sharp: false,
+        cpu: CpuVendor::Amd,
+    }
+}
+
+fn close(a: f64, b: f64, tol: f64) -> bool {
+    (a - b).abs() <= tol * b.abs().max(1e-12)
+}
+
+#[test]
+fn sweep_is_8_bytes_to_16_gib() {
+    let s: Vec<f64> = sweep_sizes().collect();
+    assert_eq!(s.len(), 32);
+    assert_eq!(s[0], 8.0);
+    assert_eq!(s[1], 16.0);
+    assert_eq!(s[28], 2f64.powi(31));
+    assert_eq!(*s.last().unwrap_or(&0.0), 16.0 * 1024.0 * 1024.0 * 1024.0);
+}
+
+#[test]
+fn one_dgx_h100_ring_simple_by_hand() {
+    // Bus: 450 x 20.6/25 = 370.8 GB/s; algbw = 370.8 x 8/14 = 211.886 GB/s.
+    // Latency: base 8.4 + 14 steps x 3.4 (NVLink ring Simple) = 56 us.
+    // 4 GiB: 56 + 4294967296 / 211886 = 56 + 20270.0 us; busbw = n/t x 14/8.
+    let s = dgx_h100(1);
+    let e = s
+        .estimates(Collective::AllReduce, 4294967296.0)
+        .into_iter()
+        .find(|e| e.algorithm == Algorithm::Ring && e.protocol == Proto::Simple)
+        .unwrap();
+    assert!(close(e.latency_us, 56.0, 1e-12));
+    assert!(close(e.peak_algbw_gbyte_s, 370.8 * 8.0 / 14.0, 1e-12));
+    let t = 56.0 + 4294967296.0 / (1000.0 * 370.8 * 8.0 / 14.0);
+    assert!(close(e.time_us, t, 1e-12));
+    // busbw = 4294967296 / t / 1000 x 1.75 = 370.8 x (20270.0 / 20326.0) = 369.78 GB/s.
+    assert!(close(e.busbw_gbyte_s, 369.78, 1e-3), "{}", e.busbw_gbyte_s);
+}
+
+#[test]
+fn one_dgx_h100_picks_nvls_for_large_and_ring_ll_for_small() {
+    // NVLS: algbw 450 x 275/450 = 275 GB/s, latency 25 us (NVLink NVLS Simple, no base).
+    // 8 GiB: 25 + 8589934592 / 275000 = 25 + 31236.1 us; busbw = 8589934592/31261.1/1000 x 1.75 = 480.86.
+    let s = dgx_h100(1);
+    let big = s.pick(Collective::AllReduce, 8589934592.0, None).unwrap();
+    assert_eq!(big.algorithm, Algorithm::Nvls);
+    assert!(
+        close(big.busbw_gbyte_s, 480.86, 1e-3),
+        "{}",
+        big.busbw_gbyte_s
+    );
+    // 8 B: ring LL 6.6 + 14 x 0.6 = 15.0 us; tree LL 6.8 + 2 x (7 x 0.6) = 15.2 us; NVLS 25 us.
+    let small = s.pick(Collective::AllReduce, 8.0, None).unwrap();
+    assert_eq!(
+        (small.algorithm, small.protocol),
+        (Algorithm::Ring, Proto::LL)
+    );
+    assert!(close(small.latency_us, 15.0, 1e-12));
+}
+
+#[test]
+fn two_dgx_a100_ring_by_hand() {
+    // AMD hosts: net overhead 2 us. Ring LL: 30 steps, 2 across the network:
+    // 6.6 + 28 x max(0.6, 2) + 2 x 2.7 = 68.0 us.
+    let s = dgx_a100(2);
+    let e = s
+        .pick(Collective::AllReduce, 8.0, Some(Algorithm::Ring))
+        .unwrap();
+    assert_eq!(e.protocol, Proto::LL);
+    assert!(close(e.latency_us, 68.0, 1e-12), "{}", e.latency_us);
+    // Large: bus = min(300 x 0.8, 200 x 0.94) = 188 GB/s (the eight rails, not one NIC).
+    let r = s
+        .estimates(Collective::AllReduce, 8589934592.0)
+        .into_iter()
+        .find(|e| e.algorithm == Algorithm::Ring && e.protocol == Proto::Simple)
+        .unwrap();
+    assert!(close(r.peak_algbw_gbyte_s, 188.0 * 16.0 / 30.0, 1e-12));
+    // Latency: (8.4 + 28 x max(3.4, 6) + 2 x 14) x 1.4 = 204.4 x 1.4 = 286.16 us.
+    assert!(close(r.latency_us, 286.16, 1e-9), "{}", r.latency_us);
+}
+
+#[test]
+fn tree_by_hand() {
+    // 5 x DGX H100 with 4 x 400G: rails 200 x 0.94 = 188; bus = min(370.8, 188) x 0.92 = 172.96
+    // (cap 16 x 36.0 = 576), x 0.85 = 147.016; algbw = 73.508 GB/s.
+    // Latency Simple: 8.4 + 2 x (7 x 4.0 + 2 x 14) = 120.4 us.
+    let mut s = dgx_h100(5);
+    s.net_line_gbyte_s_per_node = 200.0;
+    let e = s
+        .estimates(Collective::AllReduce, 1073741824.0)
+        .into_iter()
+        .find(|e| e.algorithm == Algorithm::Tree && e.protocol == Proto::Simple)
+        .unwrap();
+    assert!(
+        close(e.peak_algbw_gbyte_s, 73.508, 1e-9),
+        "{}",
+        e.peak_algbw_gbyte_s
+    );
+    assert!(close(e.latency_us, 120.4, 1e-12));
+}
+
+#[test]
+fn nvls_tree_by_hand() {
+    // 248 x 8 H200: rails 400 x 0.94 = 376 < NVLS 275 x 2 x 1983/1984 = 549.7: bus 376, algbw 376 x
+    // 1984/3966 = 188.095 GB/s. Latency: 25 + 2 x 7 x 14 = 221 us.
+    let s = dgx_h100(248);
+    let e = s
+        .estimates(Collective::AllReduce, 536870912.0)
+        .into_iter()
+        .find(|e| e.algorithm == Algorithm::NvlsTree)
+        .unwrap();
+    assert!(close(e.peak_algbw_gbyte_s, 376.0 * 1984.0 / 3966.0, 1e-12));
+    assert!(close(e.latency_us, 221.0, 1e-12));
+    let p = s.pick(Collective::AllReduce, 536870912.0, None).unwrap();
+    assert_eq!(p.algorithm, Algorithm::NvlsTree);
+}
+
+#[test]
+fn all_gather_and_all_to_all_by_hand() {
+    // All-gather ring on one DGX H100: bus 370.8, algbw = 370.8 x 8/7; busbw at the limit = 370.8.
+    let s = dgx_h100(1);
+    let e = s
+        .estimates(Collective::AllGather, 1e12)
+        .into_iter()
+        .find(|e| e.protocol == Proto::Simple)
+        .unwrap();
+    assert!(close(e.peak_algbw_gbyte_s, 370.8 * 8.0 / 7.0, 1e-12));
+    assert!(close(e.busbw_gbyte_s, 370.8, 1e-3));
+    // All-to-all over 2 DGX H100: 16 ranks, ppn 8. NVLink: 370.8 x 16/7 = 847.5; network 50 x 0.94 x
+    // 16/8 = 94 GB/s: the network limits, algbw 94, busbw 94 x 15/16 = 88.125 at the limit.
+    let s = dgx_h100(2);
+    let e = s
+        .estimates(Collective::AllToAll, 1e12)
+        .into_iter()
+        .next()
+        .unwrap();
+    assert!(close(e.peak_algbw_gbyte_s, 94.0, 1e-12));
+    assert!(close(e.busbw_gbyte_s, 88.125, 1e-3));
+}
+
+#[test]
+fn broadcast_and_reduce_scatter_by_hand() {
+    // Broadcast, one DGX H100, Simple: algbw = bus = 370.8 GB/s (nccl-tests' factor 1); latency base 8.4 + 8
+    // ranks x 4.0 (NCCL charges the tree's Simple step for ring broadcast) = 40.4 us. LL: 6.6 + 8 x 0.6 = 11.4 us.
+    let s = dgx_h100(1);
+    let est = s.estimates(Collective::Broadcast, 1e9);
+    let simple = est.iter().find(|e| e.protocol == Proto::Simple).unwrap();
+    assert!(close(simple.latency_us, 40.4, 1e-12));
+    assert!(close(simple.time_us, 40.4 + 1e9 / 370_800.0, 1e-12));
+    assert!(close(simple.busbw_gbyte_s, simple.algbw_gbyte_s, 1e-12));
+    let ll = est.iter().find(|e| e.protocol == Proto::LL).unwrap();
+    assert!(close(ll.latency_us, 11.4, 1e-12));
+    // Reduce-scatter, two DGX A100: ring over 16 ranks, 15 steps of which 1 crosses the network; Simple latency
+    // 8.4 + 14 x max(3.4, 2 x 3) + 1 x 14 = 106.4 us (no plateau: that is all-reduce only); algbw 188 x 16/15.
+    let s = dgx_a100(2);
+    let rs = s
+        .estimates(Collective::ReduceScatter, 1e9)
+        .into_iter()
+        .find(|e| e.protocol == Proto::Simple)
+        .unwrap();
+    assert!(close(rs.latency_us, 106.4, 1e-12), "{}", rs.latency_us);
+    assert!(close(rs.peak_algbw_gbyte_s, 188.0 * 16.0 / 15.0, 1e-12));
+}
+
+#[test]
+fn collnet_only_with_sharp_and_never_by_default() {
+    let mut s = dgx_h100(4);
+    assert!(
+        s.estimates(Collective::AllReduce, 1e9)
+            .iter()
+            .all(|e| !matches!(
+                e.algorithm,
+                Algorithm::CollNetDirect | Algorithm::CollNetChain
+            ))
+    );
+    s.sharp = true;
+    let est = s.estimates(Collective::AllReduce, 1e9);
+    // CollNet Direct: min(376 x 0.9, 370.8) x 0.85 = 287.64 GB/s.
+    let d = est
+        .iter()
+        .find(|e| e.algorithm == Algorithm::CollNetDirect)
+        .unwrap();
+    assert!(close(d.peak_algbw_gbyte_s, 338.4 * 0.85, 1e-12));
+    assert!(!d.default_enabled);
+    let p = s.pick(Collective::AllReduce, 1e9, None).unwrap();
+    assert!(p.default_enabled);
+}
