@@ -635,7 +635,7 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
     let cloud_month = c
         .options
         .iter()
-        .find(|o| o.option == "cloud on demand")
+        .find(|o| o.kind == crate::analysis::cost::Acquisition::CloudOnDemand)
         .map_or(0.0, |o| o.usd_per_year / 12.0);
     let owned: Vec<[f64; 2]> = (0..=months)
         .map(|m| {
@@ -648,7 +648,7 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
     let cloud: Vec<[f64; 2]> = (0..=months)
         .map(|m| [f64::from(m), cloud_month * f64::from(m) / 1e6])
         .collect();
-    let names: Vec<String> = c.options.iter().map(|o| o.option.clone()).collect();
+    let names: Vec<crate::analysis::cost::Acquisition> = c.options.iter().map(|o| o.kind).collect();
     let bars = BarChart::new(
         "$/GPU-h used",
         c.options
@@ -670,7 +670,10 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
             .y_axis_label("cumulative $M")
             .show(ui, |pu| {
                 pu.line(Line::new("owned", PlotPoints::new(owned)));
-                pu.line(Line::new("cloud on demand", PlotPoints::new(cloud)));
+                pu.line(Line::new(
+                    crate::analysis::cost::Acquisition::CloudOnDemand.label(),
+                    PlotPoints::new(cloud),
+                ));
             });
         Plot::new("planning_options")
             .width(half)
@@ -685,17 +688,13 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
     });
 }
 
-fn short_option(names: &[String], v: f64) -> String {
+fn short_option(names: &[crate::analysis::cost::Acquisition], v: f64) -> String {
     if (v - v.round()).abs() > 1e-6 || v < 0.0 {
         return String::new();
     }
-    match names.get(v.round() as usize).map(String::as_str) {
-        Some("cloud on demand") => "cloud".into(),
-        Some("cloud, 1-year commitment") => "1-year".into(),
-        Some("cloud, 3-year commitment") => "3-year".into(),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    }
+    names
+        .get(v.round() as usize)
+        .map_or(String::new(), |k| k.short_label().to_string())
 }
 
 /// Save, apply, delete and compare scenarios.

@@ -68,16 +68,16 @@ pub(super) struct PatternContext<'a> {
 }
 
 impl PatternContext<'_> {
-    /// Bottleneck and per-GPU bandwidth of routing pattern `index`: the worst server's network bandwidth divided
+    /// Bottleneck and per-GPU bandwidth of a routed pattern: the worst server's network bandwidth divided
     /// by the load factor of the busiest link on the pattern's routes (when above 1), zero when any of it has no
     /// route.
     pub(super) fn routed(
         &self,
-        (index, id): (usize, PatternId),
+        (pattern, id): (Pattern, PatternId),
         name: &str,
     ) -> (PatternBottleneck, f64) {
         let design = self.design;
-        let p = self.routing.patterns.get(index);
+        let p = self.routing.patterns.get(pattern.index());
         let load = p.map_or(1.0, |p| p.hottest_utilisation.max(1.0));
         let unroutable = p.map_or(0.0, |p| p.unroutable_gbps);
         let achieved = if unroutable > 0.0 {

@@ -16,7 +16,7 @@ mod storage;
 
 pub use bottleneck::{PatternBottleneck, PatternId};
 pub use fabric::{Bisection, SwitchBandwidth};
-pub use pcie::{PcieHop, ServerBandwidth};
+pub use pcie::{Hop, PcieHop, ServerBandwidth};
 pub use storage::StorageBandwidth;
 
 use bottleneck::{PatternContext, server_limiter, shortfall};
@@ -25,6 +25,7 @@ use pcie::{ShapeKey, server_bandwidth};
 use storage::storage_bandwidth;
 
 use super::format::round;
+use super::pattern::Pattern;
 use crate::model::part::{NicRole, PartKind, ServerSpec};
 use crate::model::{Design, Device, DeviceId, PartId, PcieLink};
 use crate::topology::{NodeKind, Topology};
@@ -106,16 +107,16 @@ fn servers(design: &Design, topo: &Topology, storage_demand: f64) -> Vec<ServerB
         let Some(PartKind::Server(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
             continue;
         };
-        let device_ports = super::next_run(&mut rest, |c| c.0, *id);
+        let device_ports = super::next_run(&mut rest, |c| c.device, *id);
         let ports: Vec<(u16, u16, u64)> = device_ports
             .iter()
-            .filter(|(_, slot, k, _)| {
-                device.nics.get(slot).is_some_and(|nic| {
+            .filter(|c| {
+                device.nics.get(&c.slot).is_some_and(|nic| {
                     matches!(design.parts.get(nic).map(|p| &p.kind),
-                        Some(PartKind::Nic(n)) if *k >= 1 && *k <= n.ports)
+                        Some(PartKind::Nic(n)) if c.port >= 1 && c.port <= n.ports)
                 })
             })
-            .map(|(_, slot, k, g)| (*slot, *k, g.to_bits()))
+            .map(|c| (c.slot, c.port, c.gbps.to_bits()))
             .collect();
         let key = ShapeKey {
             part: &device.part,
@@ -193,13 +194,13 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     let (mut inter_node_gbyte_s, mut all_to_all_gbyte_s) = (0.0, 0.0);
     if servers.len() > 1 {
         let (p, g) = ctx.routed(
-            (1, PatternId::RailRings),
+            (Pattern::RailRings, PatternId::RailRings),
             "GPU network traffic (all-reduce across servers, one ring per rail)",
         );
         inter_node_gbyte_s = g;
         patterns.push(p);
         let (p, g) = ctx.routed(
-            (2, PatternId::AllToAll),
+            (Pattern::AllToAll, PatternId::AllToAll),
             "GPU network traffic (all-to-all across servers)",
         );
         all_to_all_gbyte_s = g;

@@ -39,8 +39,8 @@ pub struct ServerBandwidth {
 /// One PCIe hop inside a server.
 #[derive(Debug, Clone, Serialize)]
 pub struct PcieHop {
-    /// Hop name: "gpu3 link", "nic0 link", "nic0 port", "psw1 uplink", "cpu0-cpu1".
-    pub hop: String,
+    /// The hop, written "gpu3 link", "nic0 link", "nic0 port", "psw1 uplink", "cpu0-cpu1".
+    pub hop: Hop,
     /// Capacity per direction, GB/s.
     pub capacity_gbyte_s: f64,
     /// What network and storage traffic together offer this hop per direction if nothing upstream held them back,
@@ -62,6 +62,60 @@ pub struct PcieHop {
     pub nic_port: bool,
 }
 
+/// A hop of a server's PCIe tree, or the NIC port a flow ends at. Reports write it by name ("psw1 uplink"), and
+/// hops compare and sort by that name, so maps keyed by hop list them in the order reports always have.
+#[derive(Debug, Clone)]
+pub enum Hop {
+    /// A GPU slot's own link to its parent: "gpu3 link".
+    GpuLink(u16),
+    /// A NIC slot's own link to its parent: "nic0 link".
+    NicLink(u16),
+    /// A NIC's network ports, at their cabled bandwidth: "nic0 port".
+    NicPort(u16),
+    /// A PCIe switch's link to its parent, by the switch's name: "psw1 uplink".
+    Uplink(String),
+    /// The link between two CPU sockets, lower name first: "cpu0-cpu1".
+    InterSocket(String, String),
+}
+
+impl std::fmt::Display for Hop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Hop::GpuLink(slot) => write!(f, "gpu{slot} link"),
+            Hop::NicLink(slot) => write!(f, "nic{slot} link"),
+            Hop::NicPort(slot) => write!(f, "nic{slot} port"),
+            Hop::Uplink(switch) => write!(f, "{switch} uplink"),
+            Hop::InterSocket(a, b) => write!(f, "{a}-{b}"),
+        }
+    }
+}
+
+impl Ord for Hop {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.to_string().cmp(&other.to_string())
+    }
+}
+
+impl PartialOrd for Hop {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Hop {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for Hop {}
+
+impl Serialize for Hop {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// What makes two servers' bandwidth figures the same.
 #[derive(PartialEq, Eq, Hash)]
 pub(super) struct ShapeKey<'a> {
@@ -72,7 +126,7 @@ pub(super) struct ShapeKey<'a> {
 }
 
 /// The hops from a slot up to its CPU (name, capacity GB/s) and the CPU reached.
-pub(super) type Climb = (Vec<(String, f64)>, String);
+pub(super) type Climb = (Vec<(Hop, f64)>, String);
 
 /// A server's PCIe tree as parent links, for path finding.
 pub(super) struct Tree<'a> {
@@ -81,11 +135,7 @@ pub(super) struct Tree<'a> {
 
 impl Tree<'_> {
     /// Hops from a slot up to its CPU: (hop name, capacity GB/s, lanes) and the CPU reached.
-    pub(super) fn climb(
-        &self,
-        first_hop: (String, f64),
-        parent: &str,
-    ) -> (Vec<(String, f64)>, String) {
+    pub(super) fn climb(&self, first_hop: (Hop, f64), parent: &str) -> Climb {
         let mut hops = vec![first_hop];
         let mut at = parent.to_string();
         for _ in 0..16 {
@@ -93,7 +143,7 @@ impl Tree<'_> {
                 break;
             };
             let cap = sw.uplink.map_or(f64::INFINITY, PcieLink::gbs);
-            hops.push((format!("{} uplink", sw.name), cap));
+            hops.push((Hop::Uplink(sw.name.clone()), cap));
             at = sw.parent.clone();
         }
         (hops, at)
@@ -101,11 +151,7 @@ impl Tree<'_> {
 
     /// Hops between two slots, given each one's climb: up from A to the common ancestor, across sockets if needed,
     /// down to B.
-    pub(super) fn path(
-        &self,
-        a: &(Vec<(String, f64)>, String),
-        b: &(Vec<(String, f64)>, String),
-    ) -> Vec<(String, f64)> {
+    pub(super) fn path(&self, a: &Climb, b: &Climb) -> Vec<(Hop, f64)> {
         // Shared tail: hops both climbs share (above the lowest common switch).
         let (ha, hb) = (&a.0, &b.0);
         let mut common = 0;
@@ -116,7 +162,7 @@ impl Tree<'_> {
         {
             common += 1;
         }
-        let mut hops: Vec<(String, f64)> = ha.iter().take(ha.len() - common).cloned().collect();
+        let mut hops: Vec<(Hop, f64)> = ha.iter().take(ha.len() - common).cloned().collect();
         hops.extend(hb.iter().take(hb.len() - common).cloned());
         if a.1 != b.1 {
             let (x, y) = if a.1 < b.1 {
@@ -124,7 +170,10 @@ impl Tree<'_> {
             } else {
                 (&b.1, &a.1)
             };
-            hops.push((format!("{x}-{y}"), self.spec.inter_socket_gbyte_s.max(0.0)));
+            hops.push((
+                Hop::InterSocket(x.clone(), y.clone()),
+                self.spec.inter_socket_gbyte_s.max(0.0),
+            ));
         }
         hops
     }
@@ -148,8 +197,8 @@ type GpuSpecs = Vec<(u16, crate::catalog::GpuSpec)>;
 /// The hops the flows cross: capacity per hop, GB/s, and which hops are NIC network ports (every flow ends at one).
 #[derive(Default)]
 pub(super) struct Hops {
-    pub(super) caps: BTreeMap<String, f64>,
-    pub(super) nic_ports: std::collections::BTreeSet<String>,
+    pub(super) caps: BTreeMap<Hop, f64>,
+    pub(super) nic_ports: std::collections::BTreeSet<Hop>,
 }
 
 /// The bandwidth figures of one GPU server: the PCIe tree under network and storage traffic (see the module
@@ -206,11 +255,14 @@ pub(super) fn server_bandwidth(
             .copied()
             .fold(f64::INFINITY, f64::min),
     );
-    let bottleneck_hop = if net.bottleneck.is_empty() {
-        "no compute NIC cabled".to_string()
-    } else {
-        net.bottleneck.clone()
-    };
+    let bottleneck_at_nic_port = net
+        .bottleneck
+        .as_ref()
+        .is_some_and(|h| hops.nic_ports.contains(h));
+    let bottleneck_hop = net
+        .bottleneck
+        .as_ref()
+        .map_or_else(|| "no compute NIC cabled".to_string(), Hop::to_string);
     let pcie = hop_report(
         design,
         device,
@@ -260,7 +312,7 @@ pub(super) fn server_bandwidth(
         ),
         network_gbyte_s_per_gpu: round(network_gbyte_s_per_gpu, 3),
         storage_path_gbyte_s_per_gpu: round(storage_path_gbyte_s, 3),
-        bottleneck_at_nic_port: hops.nic_ports.contains(&bottleneck_hop),
+        bottleneck_at_nic_port,
         bottleneck_hop,
         pcie: Arc::new(pcie),
     }
@@ -292,7 +344,7 @@ fn gpu_climbs(design: &Design, device: &Device, tree: &Tree<'_>) -> (GpuSpecs, V
                 .map_or(g.pcie.gbs(), |l| l.gbs().min(g.pcie.gbs()));
             Some((
                 *slot,
-                tree.climb((format!("gpu{slot} link"), cap), &s.slot.parent),
+                tree.climb((Hop::GpuLink(*slot), cap), &s.slot.parent),
             ))
         })
         .collect();
@@ -328,7 +380,7 @@ fn nic_infos(
             role: s.role,
             installed_gbps: f64::from(nic.ports) * nic.port_gbps,
             cabled_gbps,
-            climb: tree.climb((format!("nic{slot} link"), cap), &s.slot.parent),
+            climb: tree.climb((Hop::NicLink(*slot), cap), &s.slot.parent),
         });
     }
     nics
@@ -380,19 +432,19 @@ fn plan(
         let Some((_, climb)) = gpu_climbs.get(*rep) else {
             continue;
         };
-        let paths: Vec<(Vec<(String, f64)>, &NicInfo)> = targets
+        let paths: Vec<(Vec<(Hop, f64)>, &NicInfo)> = targets
             .iter()
             .map(|n| (tree.path(climb, &n.climb), *n))
             .collect();
         let best = paths.iter().map(|(p, _)| p.len()).min().unwrap_or(0);
-        let chosen: Vec<&(Vec<(String, f64)>, &NicInfo)> =
+        let chosen: Vec<&(Vec<(Hop, f64)>, &NicInfo)> =
             paths.iter().filter(|(p, _)| p.len() == best).collect();
         let weight = 1.0 / chosen.len().max(1) as f64;
         for (path, nic) in chosen {
             for (hop, cap) in path {
                 hops.caps.insert(hop.clone(), *cap);
             }
-            let port = format!("nic{} port", nic.slot);
+            let port = Hop::NicPort(nic.slot);
             hops.caps.insert(port.clone(), nic.cabled_gbps / 8.0);
             hops.nic_ports.insert(port.clone());
             // The path starts with the GPU's own link: each member has its own.
@@ -435,18 +487,15 @@ fn hop_report(
         &hops.caps,
     );
     // A hop never carries more than the NIC ports its flows end at can take.
-    let mut port_limit: BTreeMap<&str, BTreeMap<&str, f64>> = BTreeMap::new();
+    let mut port_limit: BTreeMap<&Hop, BTreeMap<&Hop, f64>> = BTreeMap::new();
     for f in net_flows.iter().chain(sto_flows) {
         let cap = hops.caps.get(&f.port).copied().unwrap_or(0.0);
         for h in f.own.iter().chain(&f.hops) {
-            port_limit
-                .entry(h.as_str())
-                .or_default()
-                .insert(f.port.as_str(), cap);
+            port_limit.entry(h).or_default().insert(&f.port, cap);
         }
     }
     // Every member of a class has a link like its representative's: list each, with the representative's figures.
-    let mut alias: BTreeMap<String, String> = BTreeMap::new();
+    let mut alias: BTreeMap<Hop, Hop> = BTreeMap::new();
     for (rep, members) in classes {
         let Some(rep_hop) = gpu_climbs.get(*rep).and_then(|(_, c)| c.0.first()) else {
             continue;
@@ -465,7 +514,7 @@ fn hop_report(
     for (hop, cap) in caps {
         let key = alias.get(hop).unwrap_or(hop);
         let mut offer = offered.get(key).copied().unwrap_or(0.0);
-        if let Some(ports) = port_limit.get(key.as_str()) {
+        if let Some(ports) = port_limit.get(key) {
             offer = offer.min(ports.values().sum());
         } else if let Some(c) = caps.get(hop).filter(|_| nic_ports.contains(hop)) {
             offer = offer.min(*c);
@@ -496,22 +545,22 @@ fn hop_report(
 
 /// What makes GPUs interchangeable in a server: the hops above their own link (names and capacities as bits), their
 /// own link's capacity, and the root they reach.
-pub(super) type ClassKey = (Vec<(String, u64)>, u64, String);
+pub(super) type ClassKey = (Vec<(Hop, u64)>, u64, String);
 
 /// The flows of a class of interchangeable GPUs to one NIC through the PCIe tree: `count` identical flows, one
 /// per member, each crossing its own link (`own`) and sharing the hops above it and the NIC port.
 pub(super) struct Flow {
     pub(super) class: usize,
     pub(super) count: f64,
-    pub(super) own: Vec<String>,
-    pub(super) hops: Vec<String>,
-    pub(super) port: String,
+    pub(super) own: Vec<Hop>,
+    pub(super) hops: Vec<Hop>,
+    pub(super) port: Hop,
     pub(super) weight: f64,
 }
 
 impl Flow {
     /// Every hop with how many of the class's flows load it: a member's own link carries one; shared hops all.
-    pub(super) fn each_hop(&self) -> impl Iterator<Item = (&String, f64)> {
+    pub(super) fn each_hop(&self) -> impl Iterator<Item = (&Hop, f64)> {
         self.own.iter().map(|h| (h, 1.0)).chain(
             self.hops
                 .iter()
@@ -525,25 +574,21 @@ impl Flow {
 pub(super) struct Carried {
     /// Achieved rate per GPU, GB/s.
     pub(super) per_gpu: Vec<f64>,
-    /// The hop that limits the flows most.
-    pub(super) bottleneck: String,
+    /// The hop that limits the flows most (None without flows).
+    pub(super) bottleneck: Option<Hop>,
 }
 
 /// What each flow offers per member: its share of its NIC port (at most `demand` per GPU).
-pub(super) fn offered_rates(flows: &[Flow], caps: &BTreeMap<String, f64>, demand: f64) -> Vec<f64> {
-    let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
+pub(super) fn offered_rates(flows: &[Flow], caps: &BTreeMap<Hop, f64>, demand: f64) -> Vec<f64> {
+    let mut port_weight: BTreeMap<&Hop, f64> = BTreeMap::new();
     for f in flows {
-        *port_weight.entry(f.port.as_str()).or_default() += f.weight * f.count;
+        *port_weight.entry(&f.port).or_default() += f.weight * f.count;
     }
     flows
         .iter()
         .map(|f| {
             let cap = caps.get(&f.port).copied().unwrap_or(0.0);
-            let w = port_weight
-                .get(f.port.as_str())
-                .copied()
-                .unwrap_or(1.0)
-                .max(1e-12);
+            let w = port_weight.get(&f.port).copied().unwrap_or(1.0).max(1e-12);
             (cap * f.weight / w).min(demand * f.weight)
         })
         .collect()
@@ -552,10 +597,10 @@ pub(super) fn offered_rates(flows: &[Flow], caps: &BTreeMap<String, f64>, demand
 /// Network and storage flows together, as flows: each offers its rate, is held to the tightest cap / offered load
 /// on its path, and loads every hop downstream only with what gets through. Returns (offered, carried) per hop;
 /// carried never exceeds a hop's capacity.
-pub(super) type HopLoads = BTreeMap<String, f64>;
+pub(super) type HopLoads = BTreeMap<Hop, f64>;
 pub(super) fn offered_and_carried(
     parts: &[(&[Flow], Vec<f64>)],
-    caps: &BTreeMap<String, f64>,
+    caps: &BTreeMap<Hop, f64>,
 ) -> (HopLoads, HopLoads) {
     let mut offered: HopLoads = BTreeMap::new();
     for (flows, rates) in parts {
@@ -588,24 +633,24 @@ pub(super) fn offered_and_carried(
 /// cap/load on its hops. Per-GPU results are per class, given to each member.
 pub(super) fn carry(
     flows: &[Flow],
-    caps: &BTreeMap<String, f64>,
+    caps: &BTreeMap<Hop, f64>,
     demand: f64,
     classes: &[(usize, Vec<usize>)],
     gpus: usize,
 ) -> Carried {
-    let mut port_weight: BTreeMap<&str, f64> = BTreeMap::new();
+    let mut port_weight: BTreeMap<&Hop, f64> = BTreeMap::new();
     for f in flows {
-        *port_weight.entry(f.port.as_str()).or_default() += f.weight * f.count;
+        *port_weight.entry(&f.port).or_default() += f.weight * f.count;
     }
     let offered = offered_rates(flows, caps, demand);
-    let mut loads: BTreeMap<String, f64> = BTreeMap::new();
+    let mut loads: BTreeMap<Hop, f64> = BTreeMap::new();
     for (f, o) in flows.iter().zip(&offered) {
         for (h, n) in f.each_hop() {
             *loads.entry(h.clone()).or_default() += o * n;
         }
     }
     let mut per_class = vec![0.0; classes.len()];
-    let mut worst = (f64::INFINITY, String::new());
+    let mut worst: (f64, Option<Hop>) = (f64::INFINITY, None);
     for (f, o) in flows.iter().zip(&offered) {
         let mut scale: f64 = 1.0;
         for (h, _) in f.each_hop() {
@@ -617,8 +662,8 @@ pub(super) fn carry(
                 scale = scale.min(ratio);
                 // The NIC port is the limit when nothing on the PCIe path is tighter.
                 let key = if h == &f.port { ratio + 1e-9 } else { ratio };
-                if key < worst.0 || (worst.1.is_empty() && h == &f.port) {
-                    worst = (key, h.clone());
+                if key < worst.0 || (worst.1.is_none() && h == &f.port) {
+                    worst = (key, Some(h.clone()));
                 }
             }
         }
@@ -641,7 +686,7 @@ pub(super) fn carry(
             let cb = caps.get(*b.0).copied().unwrap_or(0.0) / b.1;
             cb.total_cmp(&ca)
         }) {
-            worst.1 = (*port).to_string();
+            worst.1 = Some((*port).clone());
         }
     }
     Carried {
@@ -672,11 +717,12 @@ pub(super) fn lanes_of(
     spec: &ServerSpec,
     device: &Device,
     design: &Design,
-    hop: &str,
+    hop: &Hop,
 ) -> (u32, u32) {
-    let Some(name) = hop.strip_suffix(" uplink") else {
+    let Hop::Uplink(name) = hop else {
         return (0, 0);
     };
+    let name = name.as_str();
     let Some(sw) = spec.pcie_switches.iter().find(|s| s.name == name) else {
         return (0, 0);
     };
@@ -789,7 +835,7 @@ mod tests {
     fn hop<'a>(s: &'a ServerBandwidth, name: &str) -> &'a PcieHop {
         s.pcie
             .iter()
-            .find(|h| h.hop == name)
+            .find(|h| h.hop.to_string() == name)
             .unwrap_or_else(|| panic!("no hop {name} in {:?}", s.pcie))
     }
 
@@ -839,7 +885,7 @@ mod tests {
         // slow uplink carries nothing and the NIC port is the limit: 50 GB/s / 2 GPUs = 25 GB/s each. The NIC's
         // link carries both flows, 2 x 25 = 50 of its 63.015 GB/s.
         let s = server(&[("psw0", GEN4_X16)], &["psw0", "psw0"], &["psw0"]);
-        assert!(s.pcie.iter().all(|h| h.hop != "psw0 uplink"));
+        assert!(s.pcie.iter().all(|h| h.hop.to_string() != "psw0 uplink"));
         assert_eq!(hop(&s, "nic0 link").load_gbyte_s, 50.0);
         assert_eq!(hop(&s, "nic0 port").load_gbyte_s, 50.0);
         assert_eq!(s.network_gbyte_s_per_gpu, 25.0);
@@ -858,8 +904,8 @@ mod tests {
             ..ServerSpec::default()
         };
         let tree = Tree { spec: &tree_spec };
-        let a = tree.climb(("gpu0 link".into(), 63.015), "cpu0");
-        let b = tree.climb(("gpu1 link".into(), 63.015), "cpu1");
+        let a = tree.climb((Hop::GpuLink(0), 63.015), "cpu0");
+        let b = tree.climb((Hop::GpuLink(1), 63.015), "cpu1");
         let path = tree.path(&a, &b);
         let names: Vec<String> = path.iter().map(|(h, _)| h.to_string()).collect();
         assert_eq!(names, ["gpu0 link", "gpu1 link", "cpu0-cpu1"]);

@@ -159,7 +159,7 @@ pub(super) fn all_to_all(
             group_shares.push(Vec::new());
             continue;
         };
-        r.offered[2] += per_gpu * g.n * (gpus_total - g.gpus);
+        r.offered[Pattern::AllToAll.index()] += per_gpu * g.n * (gpus_total - g.gpus);
         let mut reach: Vec<usize> = g
             .ports
             .iter()
@@ -334,7 +334,8 @@ pub(super) fn put_access(
     for s in members.iter().filter_map(|i| servers.get(*i)) {
         for (p, x) in s.compute.iter().zip(loads) {
             if let Some(e) = r.access.get_mut(p.at)
-                && let Some(v) = (if out { &mut e.0 } else { &mut e.1 }).get_mut(2)
+                && let Some(v) =
+                    (if out { &mut e.0 } else { &mut e.1 }).get_mut(Pattern::AllToAll.index())
             {
                 *v += x;
             }

@@ -55,7 +55,8 @@ impl Products {
 }
 
 impl Router {
-    pub(super) fn send(&mut self, from: &Port, to: &Port, gbps: f64, pattern: usize) {
+    pub(super) fn send(&mut self, from: &Port, to: &Port, gbps: f64, pattern: Pattern) {
+        let pattern = pattern.index();
         if gbps <= 0.0 || !gbps.is_finite() {
             return;
         }
@@ -171,8 +172,9 @@ impl Router {
         destinations: &[&[Port]],
         (total, per_source, per_destination): (f64, f64, f64),
         rails: bool,
-        pattern: usize,
+        pattern: Pattern,
     ) {
+        let pattern = pattern.index();
         if total <= 0.0 {
             return;
         }
@@ -261,8 +263,8 @@ fn rings(r: &mut Router, servers: &[Server]) {
                 continue;
             };
             let rate = p.gbps.min(q.gbps);
-            r.offered[0] += rate;
-            r.send(p, q, rate, 0);
+            r.offered[Pattern::FlatRing.index()] += rate;
+            r.send(p, q, rate, Pattern::FlatRing);
         }
         // Hierarchical: the inter-server phase runs one ring per local rank, each on its rail, through the servers
         // that have that rail.
@@ -285,8 +287,8 @@ fn rings(r: &mut Router, servers: &[Server]) {
                     continue;
                 };
                 let rate = p.gbps.min(q.gbps);
-                r.offered[1] += rate;
-                r.send(p, q, rate, 1);
+                r.offered[Pattern::RailRings.index()] += rate;
+                r.send(p, q, rate, Pattern::RailRings);
             }
         }
     }
@@ -357,7 +359,7 @@ fn storage_read(r: &mut Router, design: &Design, servers: &[Server], storage: &[
                 reach.iter().filter_map(|a| storage.get(*a)).collect();
             let total: f64 = reach.iter().map(|(_, d)| d).sum();
             let want = rate * rep.gpus;
-            r.offered[3] += want * members.len() as f64;
+            r.offered[Pattern::StorageRead.index()] += want * members.len() as f64;
             if total <= 0.0 {
                 continue;
             }
@@ -371,7 +373,7 @@ fn storage_read(r: &mut Router, design: &Design, servers: &[Server], storage: &[
                     &dst,
                     (all, all, per_server),
                     false,
-                    3,
+                    Pattern::StorageRead,
                 );
             }
         }
@@ -433,7 +435,7 @@ fn serving(
                 let inbound = share * sv.request_bytes * 8.0 / 1e9;
                 let outbound = share * sv.response_bytes * 8.0 / 1e9;
                 let n = g.len() as f64;
-                r.offered[4] += (inbound + outbound) * n;
+                r.offered[Pattern::Inference.index()] += (inbound + outbound) * n;
                 r.group_flow(
                     &ingress,
                     &rep.compute,
@@ -441,7 +443,7 @@ fn serving(
                     &ports,
                     (inbound * n, 0.0, inbound),
                     false,
-                    4,
+                    Pattern::Inference,
                 );
                 r.group_flow(
                     &rep.compute,
@@ -450,7 +452,7 @@ fn serving(
                     &[],
                     (outbound * n, outbound, 0.0),
                     false,
-                    4,
+                    Pattern::Inference,
                 );
             }
         }

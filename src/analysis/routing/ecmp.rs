@@ -230,7 +230,7 @@ pub(super) fn route_with(
             put(&mut loads, slot as u32, &all_to_all_only(x));
         }
     }
-    if let Some(u) = unroutable.get_mut(2) {
+    if let Some(u) = unroutable.get_mut(Pattern::AllToAll.index()) {
         *u += products.lost;
     }
     (loads, unroutable)

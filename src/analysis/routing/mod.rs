@@ -44,6 +44,7 @@ use report::report;
 use symmetry::{Mapping, Orbit, move_region, orbits};
 
 use super::format::round;
+use super::pattern::Pattern;
 use crate::model::part::{NicRole, PartKind};
 use crate::model::{Design, DeviceId, LinkId};
 use rustc_hash::FxHashMap as HashMap;
@@ -58,7 +59,7 @@ type Loads = [f64; P];
 /// Loads of the all-to-all pattern alone.
 fn all_to_all_only(x: f64) -> Loads {
     let mut l = [0.0; P];
-    if let Some(y) = l.get_mut(2) {
+    if let Some(y) = l.get_mut(Pattern::AllToAll.index()) {
         *y = x;
     }
     l

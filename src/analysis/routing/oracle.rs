@@ -47,7 +47,7 @@ pub(super) fn all_to_all_pairs(
                     .iter()
                     .any(|p| sk.compute.iter().any(|q| comp(p) == comp(q)))
             {
-                r.offered[2] += pairs * per_pair;
+                r.offered[Pattern::AllToAll.index()] += pairs * per_pair;
                 r.products.lost += pairs * per_pair;
                 continue;
             }
@@ -56,7 +56,7 @@ pub(super) fn all_to_all_pairs(
                 .filter_map(|i| servers.get(*i))
                 .map(|s| s.compute.as_slice())
                 .collect();
-            r.offered[2] += pairs * per_pair;
+            r.offered[Pattern::AllToAll.index()] += pairs * per_pair;
             let flows = (
                 pairs * per_pair,
                 (nk - same) as f64 * per_pair,
@@ -69,7 +69,7 @@ pub(super) fn all_to_all_pairs(
                 &dst,
                 flows,
                 sh.nvlink && sk.nvlink,
-                2,
+                Pattern::AllToAll,
             );
         }
     }
@@ -209,9 +209,10 @@ pub(super) fn route_reference(
                     return;
                 }
                 let slot = if dist.get(v) == Some(&u32::MAX) {
-                    unroutable.get_mut(2)
+                    unroutable.get_mut(Pattern::AllToAll.index())
                 } else {
-                    held.get_mut(v).and_then(|h| h.get_mut(2))
+                    held.get_mut(v)
+                        .and_then(|h| h.get_mut(Pattern::AllToAll.index()))
                 };
                 if let Some(y) = slot {
                     *y += x;
@@ -284,7 +285,7 @@ pub(super) fn route_reference(
             }
         }
     }
-    if let Some(u) = unroutable.get_mut(2) {
+    if let Some(u) = unroutable.get_mut(Pattern::AllToAll.index()) {
         *u += products.lost;
     }
     (loads, unroutable)

@@ -36,11 +36,12 @@ fn same_as_pairs(d: &Design) {
             d.name
         );
     };
-    close(fast.offered[2], slow.offered[2], "offered");
+    let a2a = Pattern::AllToAll.index();
+    close(fast.offered[a2a], slow.offered[a2a], "offered");
     assert_eq!(fast.access.len(), slow.access.len());
     for (l, (a, b)) in d.links.keys().zip(fast.access.iter().zip(&slow.access)) {
-        close(a.0[2], b.0[2], &format!("up {l:?}"));
-        close(a.1[2], b.1[2], &format!("down {l:?}"));
+        close(a.0[a2a], b.0[a2a], &format!("up {l:?}"));
+        close(a.1[a2a], b.1[a2a], &format!("down {l:?}"));
     }
     let flat = |r: &Router| -> BTreeMap<(usize, usize), f64> {
         let mut m = BTreeMap::new();
@@ -67,8 +68,8 @@ fn same_as_pairs(d: &Design) {
         }
         for (t, by) in &r.demand {
             for (s, x) in by {
-                if x[2] != 0.0 {
-                    m.insert((*s, *t), x[2]);
+                if x[a2a] != 0.0 {
+                    m.insert((*s, *t), x[a2a]);
                 }
             }
         }
@@ -88,10 +89,10 @@ fn same_as_pairs(d: &Design) {
     let (lf, uf) = route(&f, &fast.demand, &fast.products);
     let (ls, us) = route_reference(&f, &slow.demand, &slow.products);
     for (a, b) in lf.iter().zip(&ls) {
-        close(a.0[2], b.0[2], "routed load");
-        close(a.1[2], b.1[2], "routed load");
+        close(a.0[a2a], b.0[a2a], "routed load");
+        close(a.1[a2a], b.1[a2a], "routed load");
     }
-    close(uf[2], us[2], "unroutable");
+    close(uf[a2a], us[a2a], "unroutable");
 }
 
 /// Designs to compare the fast paths against their references on: SuperPODs, the samples, and random
@@ -354,7 +355,11 @@ fn rail_optimised_unit_by_hand() {
             d.devices[&link.b.device].name.starts_with("spine")
         })
         .collect();
-    assert!(spine_links.iter().all(|l| l.loads_gbps[1] == 0.0));
+    assert!(
+        spine_links
+            .iter()
+            .all(|l| l.loads_gbps[Pattern::RailRings.index()] == 0.0)
+    );
     // All-to-all with PXN: each DGX sends 3,200 Gb/s spread over 240 other GPUs on its own rails; every pair of
     // DGX shares all 8 leaves, so again nothing crosses the spine, and every compute cable carries 400G.
     let a = pattern(&r, "all-to-all");
@@ -364,7 +369,11 @@ fn rail_optimised_unit_by_hand() {
         a.offered_gbps
     );
     assert!((a.hottest_utilisation - 1.0).abs() < 1e-6);
-    assert!(spine_links.iter().all(|l| l.loads_gbps[2] == 0.0));
+    assert!(
+        spine_links
+            .iter()
+            .all(|l| l.loads_gbps[Pattern::AllToAll.index()] == 0.0)
+    );
 }
 
 #[test]
@@ -389,7 +398,7 @@ fn ecmp_splits_across_spines() {
             let link = &d.links[&l.link];
             link.a.device == leaf && d.devices[&link.b.device].name.starts_with("spine")
         })
-        .map(|l| l.loads_gbps[0])
+        .map(|l| l.loads_gbps[Pattern::FlatRing.index()])
         .collect();
     assert_eq!(uplinks.len(), 32);
     assert!(
@@ -414,7 +423,7 @@ fn disconnected_demand_is_unroutable() {
         report
             .findings
             .iter()
-            .any(|f| f.code == "unroutable-traffic")
+            .any(|f| f.code == crate::analysis::FindingCode::UnroutableTraffic)
     );
     // One spine joining the leaves makes it all routable.
     let d = crate::samples::dgx_fabric(&c, &[vec![0], vec![1]], 2, 1, &[vec![1], vec![1]]).unwrap();
@@ -429,7 +438,7 @@ fn disconnected_demand_is_unroutable() {
         report
             .findings
             .iter()
-            .all(|f| f.code != "unroutable-traffic")
+            .all(|f| f.code != crate::analysis::FindingCode::UnroutableTraffic)
     );
 }
 
@@ -463,7 +472,7 @@ fn storage_reads_stay_in_their_storage_fabric() {
     let gone = named(&d, "ddn-su02-3");
     d.remove_devices(&[gone].into_iter().collect());
     let r = analyze(&d);
-    let storage = PATTERNS.iter().position(|p| *p == "storage read").unwrap();
+    let storage = Pattern::StorageRead.index();
     let sent = |name: &str| -> f64 {
         let id = named(&d, name);
         r.links
@@ -520,7 +529,7 @@ fn ecmp_weighs_next_hops_by_capacity() {
                 let link = &d.links[&l.link];
                 d.devices[&link.a.device].name == a && d.devices[&link.b.device].name == b
             })
-            .map(|l| l.loads_gbps[0])
+            .map(|l| l.loads_gbps[Pattern::FlatRing.index()])
             .collect();
         v.sort_by(f64::total_cmp);
         v
