@@ -802,7 +802,7 @@ fn scenarios_ui(
                 .add_enabled(!active, egui::Button::new(format!("Apply {}", s.name)))
                 .clicked()
             {
-                match scenarios::scenario_edit(design, input.catalog, s) {
+                match crate::edit::scenario::scenario_edit(design, input.catalog, s) {
                     Ok(Some(edit)) => {
                         cmds.push(AppCommand::Edit(format!("Apply scenario {}", s.name), edit))
                     }

@@ -3,6 +3,7 @@
 
 mod gesture;
 mod history;
+pub mod scenario;
 pub mod swap;
 
 pub use gesture::{

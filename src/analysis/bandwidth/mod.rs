@@ -64,18 +64,9 @@ pub struct BandwidthReport {
     pub routing: super::routing::RoutingReport,
 }
 
-/// The most common GPU part across servers.
+/// The most common GPU part across servers ([`Design::main_gpu`]).
 pub fn main_gpu(design: &Design) -> Option<PartId> {
-    let mut counts: BTreeMap<&PartId, usize> = BTreeMap::new();
-    for d in design.devices.values() {
-        for g in d.gpus.values() {
-            *counts.entry(g).or_default() += 1;
-        }
-    }
-    counts
-        .into_iter()
-        .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
-        .map(|(p, _)| p.clone())
+    design.main_gpu()
 }
 
 /// Network bandwidth per GPU the design should provide, Gb/s.
