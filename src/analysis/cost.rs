@@ -411,6 +411,10 @@ fn category(kind: &PartKind) -> &'static str {
     }
 }
 
+/// The cost section: capital cost by category, the running costs, TCO, cost per GPU-hour and the cloud options.
+///
+/// One function on purpose: it is the cost model's chain of formulas (docs/analysis.md, "Cost"), each figure read
+/// from the ones before it in the order the document derives them.
 pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport) -> CostReport {
     let p = &design.params;
     let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();

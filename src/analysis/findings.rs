@@ -177,7 +177,18 @@ pub(crate) fn collect(
     out
 }
 
+/// The bandwidth findings: NIC bandwidth per GPU, PCIe chokes, switch oversubscription, storage, and the routed
+/// traffic (overloaded links, traffic with no route, the bottleneck).
 fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
+    nic_findings(design, bw, out);
+    pcie_findings(design, bw, out);
+    switch_findings(design, bw, out);
+    storage_findings(design, bw, out);
+    routed_findings(design, bw, out);
+}
+
+/// Servers whose cabled NIC bandwidth per GPU is below what the fabric asks.
+fn nic_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // NIC bandwidth per GPU below what the fabric asks, grouped by the figure.
     let demand = bw.demand_gbps_per_gpu;
     // Grouped by the figure as shown (tenths of Gb/s), so servers listed together read the same.
@@ -212,6 +223,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
+}
+
+/// PCIe hops inside servers that hold network and storage traffic back.
+fn pcie_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // PCIe hops that hold network + storage traffic back (offered more than they carry, and full). Hops further on
     // that are offered more than their capacity but receive less, because the choke holds the flows back, are
     // named with what actually reaches them.
@@ -262,6 +277,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
+}
+
+/// Switches oversubscribed above 1:1, by tier and ratio.
+fn switch_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // Switch oversubscription above 1:1.
     let mut over: BTreeMap<(u8, String), Vec<DeviceId>> = BTreeMap::new();
     for s in &bw.switches {
@@ -292,6 +311,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
+}
+
+/// Storage the design lacks, or that delivers less per GPU than asked.
+fn storage_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // Storage.
     let st = &bw.storage;
     if bw.gpus > 0 && st.demand_per_gpu_gbyte_s > 0.0 {
@@ -323,6 +346,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             out.push(f);
         }
     }
+}
+
+/// The routed traffic: links loaded past capacity, traffic with no route, and the inter-server bottleneck.
+fn routed_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // Links the routed traffic loads beyond their capacity. A design that serves requests and trains nothing, with
     // each replica inside one server, runs no collectives across servers: their overloads are reported for
     // reference (info), not as a problem.
@@ -595,6 +622,11 @@ fn distinct(label: &[usize], nodes: &[NodeIndex], skip: Option<NodeIndex>) -> us
 /// Most single points of failure checked one by one; beyond this the finding says how many were not.
 const SPOF_CHECK_LIMIT: usize = 256;
 
+/// Findings about failures: a fabric split in islands, and single switches and links whose loss cuts GPUs or
+/// storage off.
+///
+/// One function on purpose: the three checks share the endpoints and the components of the whole fabric, computed
+/// once here, and the limit on how many single points are checked one by one.
 fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>) {
     let ends = endpoints(topo);
     if ends.len() < 2 {

@@ -295,6 +295,9 @@ fn site_of(design: &Design, site: &str) -> String {
 }
 
 /// The bulk-import files of a design, in the order NetBox imports them.
+///
+/// One function on purpose: one section per file, in import order, each reading the slugs and names the sections
+/// before it settled (sites, racks, manufacturers, device types, roles, devices, cables).
 pub fn files(design: &Design) -> Result<Files, ExportError> {
     let mut out = Files::new();
 

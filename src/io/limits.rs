@@ -515,6 +515,8 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
 }
 
 /// Checks every figure of one part.
+///
+/// One function on purpose: one arm per kind of part listing its figures and their ranges, as docs/limits.md does.
 pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
     let mut c = Checker {
         problems,

@@ -651,6 +651,11 @@ pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) 
     }
 }
 
+/// The leaf-spine and inference-row templates: servers in racks, leaves sized for the oversubscription, the tiers
+/// of the Clos plan above them, and the cabling.
+///
+/// One function on purpose: it follows the build order (racks, servers, leaves, upper tiers, cables, power), each
+/// step reading the ids the steps before it handed out; split, every step would take and return the same lists.
 fn leaf_spine(
     catalog: &Catalog,
     spec: &FabricSpec,
