@@ -1,7 +1,8 @@
 //! Findings fire on designs built to trigger them, with the figures worked out by hand.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
-use racksmith::analysis::{Severity, analyze};
+use racksmith::analysis::bandwidth::Hop;
+use racksmith::analysis::{FindingCode, Severity, analyze};
 use racksmith::catalog::{Catalog, GpuSlotSpec, NicSlotSpec, PartKind, PcieSwitchSpec, SlotSpec};
 use racksmith::edit::{Builder, Edit};
 use racksmith::model::{
@@ -96,7 +97,7 @@ fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "switch-oversubscribed")
+        .find(|f| f.code == FindingCode::SwitchOversubscribed)
         .expect("finding");
     assert_eq!(f.severity, Severity::Warning);
     let mut ids = f.devices.clone();
@@ -159,7 +160,9 @@ fn more_uplinks_remove_the_oversubscription() {
     }
     let r = analyze(&d);
     assert!(
-        r.findings.iter().all(|f| f.code != "switch-oversubscribed"),
+        r.findings
+            .iter()
+            .all(|f| f.code != FindingCode::SwitchOversubscribed),
         "{:?}",
         r.findings
     );
@@ -235,7 +238,11 @@ fn pcie_uplink_saturation_is_found() {
     let (d, dev) = pcie_box("cpu0", 4);
     let rep = analyze(&d);
     let s = &rep.bandwidth.servers[0];
-    let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
+    let uplink = s
+        .pcie
+        .iter()
+        .find(|h| h.hop == Hop::Uplink("psw0".into()))
+        .unwrap();
     let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
     assert!((uplink.capacity_gbyte_s - cap).abs() < 1e-3);
     // Network 200 GB/s plus storage: this box has no storage NIC, so 8 x 1 GB/s of storage shares the path; what
@@ -261,7 +268,7 @@ fn pcie_uplink_saturation_is_found() {
     let f = rep
         .findings
         .iter()
-        .find(|f| f.code == "pcie-oversubscribed")
+        .find(|f| f.code == FindingCode::PcieOversubscribed)
         .expect("PCIe finding");
     assert!(f.message.contains("psw0 uplink"), "{}", f.message);
     assert_eq!(f.devices, vec![dev]);
@@ -278,7 +285,11 @@ fn a_hop_behind_a_choke_is_judged_by_what_reaches_it() {
     let rep = analyze(&d);
     let s = &rep.bandwidth.servers[0];
     let cap = 16.0 * 16.0 * 128.0 / 130.0 / 8.0;
-    let upi = s.pcie.iter().find(|h| h.hop == "cpu0-cpu1").unwrap();
+    let upi = s
+        .pcie
+        .iter()
+        .find(|h| h.hop == Hop::InterSocket("cpu0".into(), "cpu1".into()))
+        .unwrap();
     assert!(
         (upi.offered_gbyte_s - 100.0).abs() < 1e-6,
         "{}",
@@ -290,12 +301,16 @@ fn a_hop_behind_a_choke_is_judged_by_what_reaches_it() {
         upi.load_gbyte_s
     );
     assert!(!upi.choke);
-    let uplink = s.pcie.iter().find(|h| h.hop == "psw0 uplink").unwrap();
+    let uplink = s
+        .pcie
+        .iter()
+        .find(|h| h.hop == Hop::Uplink("psw0".into()))
+        .unwrap();
     assert!(uplink.choke);
     let f: Vec<_> = rep
         .findings
         .iter()
-        .filter(|f| f.code == "pcie-oversubscribed")
+        .filter(|f| f.code == FindingCode::PcieOversubscribed)
         .collect();
     assert_eq!(f.len(), 1);
     assert!(
@@ -351,7 +366,7 @@ fn rack_over_budget_and_disconnected_servers() {
     let power = rep
         .findings
         .iter()
-        .find(|f| f.code == "rack-power")
+        .find(|f| f.code == FindingCode::RackPower)
         .expect("power finding");
     assert_eq!(power.severity, Severity::Error);
     assert_eq!(power.racks, vec![r1]);
@@ -367,20 +382,20 @@ fn rack_over_budget_and_disconnected_servers() {
     let lonely = rep
         .findings
         .iter()
-        .find(|f| f.code == "gpu-not-connected")
+        .find(|f| f.code == FindingCode::GpuNotConnected)
         .expect("not connected");
     assert_eq!(lonely.devices, vec![cc]);
     let split = rep
         .findings
         .iter()
-        .find(|f| f.code == "fabric-partitioned")
+        .find(|f| f.code == FindingCode::FabricPartitioned)
         .expect("partitioned");
     assert_eq!(split.severity, Severity::Error);
     // Each DGX H100 has 10 NICs (8 ConnectX-7, 2 BlueField-3): 9 uncabled in a and in b, 10 in c.
     let nic = rep
         .findings
         .iter()
-        .find(|f| f.code == "nic-not-connected")
+        .find(|f| f.code == FindingCode::NicNotConnected)
         .unwrap();
     assert!(
         nic.message.starts_with("28 NICs in 3 servers"),
@@ -388,13 +403,17 @@ fn rack_over_budget_and_disconnected_servers() {
         nic.message
     );
     // No storage at all for 24 GPUs.
-    assert!(rep.findings.iter().any(|f| f.code == "no-storage"));
+    assert!(
+        rep.findings
+            .iter()
+            .any(|f| f.code == FindingCode::NoStorage)
+    );
     // a and b each hang on one cable to their leaf: losing it cuts the server off the fabric, so both cables are
     // single links, naming both servers; c has no cable to lose.
     let single = rep
         .findings
         .iter()
-        .find(|f| f.code == "single-link")
+        .find(|f| f.code == FindingCode::SingleLink)
         .expect("single-link finding");
     let mut named = single.devices.clone();
     named.sort();
@@ -431,7 +450,7 @@ fn starved_storage_is_found() {
     let f = rep
         .findings
         .iter()
-        .find(|f| f.code == "storage-per-gpu")
+        .find(|f| f.code == FindingCode::StoragePerGpu)
         .expect("storage finding");
     assert!((rep.bandwidth.storage.per_gpu_gbyte_s - 90.0 / 248.0).abs() < 1e-4);
     assert!(f.message.contains("0.36 GB/s per GPU"), "{}", f.message);
@@ -441,7 +460,11 @@ fn starved_storage_is_found() {
 fn one_utilisation_everywhere_and_saturation_shown_as_such() {
     let base = racksmith::samples::sample("superpod-h100-1su").unwrap();
     let r = analyze(&base);
-    assert!(r.findings.iter().all(|f| f.code != "utilisation-target"));
+    assert!(
+        r.findings
+            .iter()
+            .all(|f| f.code != FindingCode::UtilisationTarget)
+    );
     assert!(
         r.latency
             .paths
@@ -461,7 +484,7 @@ fn one_utilisation_everywhere_and_saturation_shown_as_such() {
     let f = r1
         .findings
         .iter()
-        .find(|f| f.code == "utilisation-target")
+        .find(|f| f.code == FindingCode::UtilisationTarget)
         .expect("finding");
     assert_eq!(f.severity, Severity::Error);
     assert!(f.message.contains("saturated"), "{}", f.message);
@@ -475,6 +498,6 @@ fn one_utilisation_everywhere_and_saturation_shown_as_such() {
         analyze(&none)
             .findings
             .iter()
-            .any(|f| f.code == "utilisation-target")
+            .any(|f| f.code == FindingCode::UtilisationTarget)
     );
 }

@@ -8,7 +8,7 @@ use common::{harness, step};
 
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::pattern::Pattern;
-use racksmith::analysis::{Severity, analyze};
+use racksmith::analysis::{FindingCode, Severity, analyze};
 use racksmith::app::analysis_pane::{CardView, card_views};
 use racksmith::edit::Edit;
 use racksmith::model::Design;
@@ -72,7 +72,11 @@ fn one_nic_starved_server_never_shows_bottleneck_none() {
     }
     // The finding beside it says the same figure in the same unit.
     let r = h.state().report().unwrap();
-    let f = r.findings.iter().find(|f| f.code == "nic-per-gpu").unwrap();
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == FindingCode::NicPerGpu)
+        .unwrap();
     assert!(f.message.contains("6.2 GB/s"), "{}", f.message);
     assert!(f.message.contains("against 50.0 GB/s"), "{}", f.message);
     h.get_by_label_contains("NIC bandwidth short");
@@ -89,7 +93,7 @@ fn balanced_rail_card_turns_amber_when_all_to_all_overloads_links() {
     let warn = r
         .findings
         .iter()
-        .find(|f| f.code == "link-overloaded")
+        .find(|f| f.code == FindingCode::LinkOverloaded)
         .unwrap();
     assert_eq!(warn.severity, Severity::Warning);
     let cards = h.state().headline_cards();
@@ -118,7 +122,7 @@ fn uncabled_nics_colour_the_headline() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "nic-not-connected")
+        .find(|f| f.code == FindingCode::NicNotConnected)
         .unwrap();
     assert_eq!(f.severity, Severity::Warning);
     assert!(f.message.starts_with("1 NIC in 1 server"), "{}", f.message);
@@ -176,7 +180,11 @@ fn per_gpu_bandwidth_is_gb_per_second_on_card_and_finding() {
     let b = card(&cards, "Bottleneck");
     assert_eq!(b.value, "3.1 of 25.0 GB/s");
     let r = h.state().report().unwrap();
-    let f = r.findings.iter().find(|f| f.code == "nic-per-gpu").unwrap();
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == FindingCode::NicPerGpu)
+        .unwrap();
     assert!(
         f.message
             .contains("3.1 GB/s (25 Gb/s) of NIC bandwidth per GPU against 25.0 GB/s"),
@@ -215,7 +223,7 @@ fn mixed_gpu_models_in_one_server_raise_a_warning() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "mixed-gpu-models")
+        .find(|f| f.code == FindingCode::MixedGpuModels)
         .unwrap();
     assert_eq!(f.severity, Severity::Warning);
     assert_eq!(f.devices, vec![id]);

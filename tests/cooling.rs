@@ -2,7 +2,7 @@
 //! liquid-cooled rack needs the coolant flow its heat sets (Q = P / (rho c_p dT)); every sample is quiet.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
-use racksmith::analysis::{Severity, analyze};
+use racksmith::analysis::{FindingCode, Severity, analyze};
 use racksmith::catalog::Catalog;
 use racksmith::model::Cooling;
 
@@ -35,7 +35,7 @@ fn an_nvl72_rack_needs_liquid_and_its_coolant_flow_is_computed() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "rack-cooling")
+        .find(|f| f.code == FindingCode::RackCooling)
         .unwrap();
     assert!(
         f.message.contains("132.6 kW") && f.message.contains("87.6 kW over"),
@@ -103,7 +103,7 @@ fn the_nvl72_template_brings_n_plus_one_cdus_and_the_facility_adds_up() {
     assert!(
         !r.findings
             .iter()
-            .any(|f| f.code == "no-cdu" || f.code == "cdu-capacity")
+            .any(|f| f.code == FindingCode::NoCdu || f.code == FindingCode::CduCapacity)
     );
 }
 
@@ -123,7 +123,11 @@ fn liquid_racks_without_enough_cdu_are_found() {
         none.devices.remove(id);
     }
     let r = analyze(&none);
-    let f = r.findings.iter().find(|f| f.code == "no-cdu").unwrap();
+    let f = r
+        .findings
+        .iter()
+        .find(|f| f.code == FindingCode::NoCdu)
+        .unwrap();
     assert_eq!(f.severity, Severity::Warning);
     assert_eq!(f.racks.len(), 4);
     assert!(f.message.contains("530.6 kW"), "{}", f.message);
@@ -139,7 +143,7 @@ fn liquid_racks_without_enough_cdu_are_found() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "cdu-capacity")
+        .find(|f| f.code == FindingCode::CduCapacity)
         .unwrap();
     assert_eq!(f.severity, Severity::Error);
     assert_eq!(f.devices.len(), 2);

@@ -2,12 +2,12 @@
 //! design it was changed from, with the figures worked out by hand.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
-use racksmith::analysis::{Report, Severity, analyze};
+use racksmith::analysis::{FindingCode, Report, Severity, analyze};
 use racksmith::catalog::PartKind;
 use racksmith::model::{Design, PartId};
 use racksmith::samples::sample;
 
-fn find<'a>(r: &'a Report, code: &str) -> Option<&'a racksmith::analysis::Finding> {
+fn find(r: &Report, code: FindingCode) -> Option<&racksmith::analysis::Finding> {
     r.findings.iter().find(|f| f.code == code)
 }
 
@@ -20,7 +20,7 @@ fn single() -> Design {
 #[test]
 fn empty_gpu_slots() {
     let d = single();
-    assert!(find(&analyze(&d), "empty-gpu-slots").is_none());
+    assert!(find(&analyze(&d), FindingCode::EmptyGpuSlots).is_none());
     let mut d2 = d.clone();
     let dgx = *d2
         .devices
@@ -29,7 +29,7 @@ fn empty_gpu_slots() {
         .unwrap()
         .0;
     d2.devices.get_mut(&dgx).unwrap().gpus.remove(&7);
-    let f = find(&analyze(&d2), "empty-gpu-slots").map(|f| f.devices.clone());
+    let f = find(&analyze(&d2), FindingCode::EmptyGpuSlots).map(|f| f.devices.clone());
     assert_eq!(f, Some(vec![dgx]));
 }
 
@@ -37,7 +37,12 @@ fn empty_gpu_slots() {
 fn rack_power_high_rack_weight_rack_space() {
     let d = single();
     let r = analyze(&d);
-    for code in ["rack-power-high", "rack-weight", "rack-space", "rack-power"] {
+    for code in [
+        FindingCode::RackPowerHigh,
+        FindingCode::RackWeight,
+        FindingCode::RackSpace,
+        FindingCode::RackPower,
+    ] {
         assert!(find(&r, code).is_none(), "{code}");
     }
     let rack = *d.racks.keys().next().unwrap();
@@ -45,19 +50,19 @@ fn rack_power_high_rack_weight_rack_space() {
     let mut hot = d.clone();
     hot.racks.get_mut(&rack).unwrap().power_budget_w = 15_000.0;
     let r = analyze(&hot);
-    let f = find(&r, "rack-power-high").expect("rack-power-high");
+    let f = find(&r, FindingCode::RackPowerHigh).expect("rack-power-high");
     assert_eq!(f.severity, Severity::Info);
     assert!(f.message.contains("92%"), "{}", f.message);
-    assert!(find(&r, "rack-power").is_none());
+    assert!(find(&r, FindingCode::RackPower).is_none());
     // A 100 kg rating under a DGX H100 alone.
     let mut heavy = d.clone();
     heavy.racks.get_mut(&rack).unwrap().max_weight_kg = 100.0;
-    assert!(find(&analyze(&heavy), "rack-weight").is_some());
+    assert!(find(&analyze(&heavy), FindingCode::RackWeight).is_some());
     // 11U of equipment in a 10U rack.
     let mut short = d.clone();
     short.racks.get_mut(&rack).unwrap().height_u = 10;
     let r = analyze(&short);
-    let f = find(&r, "rack-space").expect("rack-space");
+    let f = find(&r, FindingCode::RackSpace).expect("rack-space");
     assert_eq!(f.racks, vec![rack]);
 }
 
@@ -65,7 +70,7 @@ fn rack_power_high_rack_weight_rack_space() {
 fn rack_pdu() {
     // The rack's 0U PDU is rated for the 13,774 W; re-rated at 10 kW it is not.
     let d = single();
-    assert!(find(&analyze(&d), "rack-pdu").is_none());
+    assert!(find(&analyze(&d), FindingCode::RackPdu).is_none());
     let mut d2 = d.clone();
     let pdu = PartId::new("pdu-0u-17kw");
     let part = d2.parts.get_mut(&pdu).unwrap();
@@ -74,18 +79,18 @@ fn rack_pdu() {
     };
     assert!(p.capacity_w > 13_774.0);
     p.capacity_w = 10_000.0;
-    assert!(find(&analyze(&d2), "rack-pdu").is_some());
+    assert!(find(&analyze(&d2), FindingCode::RackPdu).is_some());
 }
 
 #[test]
 fn unpriced_links() {
     let d = single();
-    assert!(find(&analyze(&d), "unpriced-links").is_none());
+    assert!(find(&analyze(&d), FindingCode::UnpricedLinks).is_none());
     let mut d2 = d.clone();
     let id = *d2.links.keys().next().unwrap();
     d2.links.get_mut(&id).unwrap().cable = None;
     let r = analyze(&d2);
-    let f = find(&r, "unpriced-links").expect("unpriced-links");
+    let f = find(&r, FindingCode::UnpricedLinks).expect("unpriced-links");
     assert!(f.message.starts_with("1 links"), "{}", f.message);
     assert_eq!(r.cost.unpriced_links, 1);
 }
@@ -98,14 +103,14 @@ fn link_overloaded() {
     // 6 x 61.5 + 61.5 = 430.8 Gb/s against 400: 108% (the small server's 4 ports take 7 x 246.2 / 4 = 430.8 each
     // too). The balanced SuperPOD SU peaks at exactly 100%: quiet.
     let r = analyze(&sample("h100-60gpu-training").unwrap());
-    let f = find(&r, "link-overloaded").expect("link-overloaded");
+    let f = find(&r, FindingCode::LinkOverloaded).expect("link-overloaded");
     assert!(f.message.starts_with("all-to-all"), "{}", f.message);
     assert!(f.message.contains("108% (431 Gb/s)"), "{}", f.message);
     assert!(!f.links.is_empty());
     assert!(
         find(
             &analyze(&sample("superpod-h100-1su").unwrap()),
-            "link-overloaded"
+            FindingCode::LinkOverloaded
         )
         .is_none()
     );
@@ -119,13 +124,13 @@ fn serving_latency_and_its_capacity() {
     // ceil(400 / (20 x 0.54)) = 38 replicas, more than the 32 there are (serving-latency-capacity).
     let d = sample("l40s-inference-pcie").unwrap();
     let r = analyze(&d);
-    assert!(find(&r, "serving-latency").is_none());
-    assert!(find(&r, "serving-latency-capacity").is_none());
+    assert!(find(&r, FindingCode::ServingLatency).is_none());
+    assert!(find(&r, FindingCode::ServingLatencyCapacity).is_none());
     let mut d2 = d.clone();
     d2.params.serving.as_mut().unwrap().latency_target_ms = 500.0;
     let r = analyze(&d2);
-    assert!(find(&r, "serving-latency").is_some());
-    let f = find(&r, "serving-latency-capacity").expect("serving-latency-capacity");
+    assert!(find(&r, FindingCode::ServingLatency).is_some());
+    let f = find(&r, FindingCode::ServingLatencyCapacity).expect("serving-latency-capacity");
     assert!(f.message.contains("needs 38 replicas"), "{}", f.message);
 }
 
@@ -135,7 +140,7 @@ fn collective_overloads_in_a_serving_only_design_are_for_reference() {
         analyze(d)
             .findings
             .into_iter()
-            .filter(|f| f.code == "link-overloaded")
+            .filter(|f| f.code == FindingCode::LinkOverloaded)
             .collect()
     };
     // The two-region sample serves with one-GPU replicas and trains nothing: its WAN links are offered far more

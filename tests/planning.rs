@@ -8,6 +8,7 @@ use racksmith::analysis::scenarios::{self, Headline};
 use racksmith::analysis::{analyze, bandwidth::main_gpu};
 use racksmith::catalog::Catalog;
 use racksmith::edit::History;
+use racksmith::edit::scenario::scenario_edit;
 use racksmith::export::{self, Format, Options};
 use racksmith::io;
 use racksmith::model::{Design, PartId, Scenario};
@@ -91,12 +92,14 @@ fn applying_a_scenario_is_one_undoable_edit_with_the_gpu_swap() {
         s.depreciation_years = 5.0;
         s.gpu = Some(PartId::new("h200-sxm"));
     });
-    let edit = scenarios::scenario_edit(&d, &catalog, &s).unwrap().unwrap();
+    let edit = scenario_edit(&d, &catalog, &s).unwrap().unwrap();
     let mut history = History::default();
     history.apply(&mut d, "Apply scenario h200", edit).unwrap();
     assert_eq!(d.params.pue, 1.4);
     assert_eq!(d.params.depreciation_years, 5.0);
     assert_eq!(main_gpu(&d), Some(PartId::new("h200-sxm")));
+    // The analysis puts the same settings in place without the edit layer: the same design.
+    assert_eq!(*scenarios::applied(&d0, &catalog, &s).unwrap(), d);
     assert!(
         d.devices
             .values()
@@ -104,16 +107,12 @@ fn applying_a_scenario_is_one_undoable_edit_with_the_gpu_swap() {
             .all(|g| g.as_str() == "h200-sxm")
     );
     // The design now holds the scenario's settings: nothing more to do.
-    assert!(
-        scenarios::scenario_edit(&d, &catalog, &s)
-            .unwrap()
-            .is_none()
-    );
+    assert!(scenario_edit(&d, &catalog, &s).unwrap().is_none());
     history.undo(&mut d);
     assert_eq!(d, d0);
     // A PCIe card does not go into SXM slots: refused with the reason, nothing changes.
     let pcie = scenario(&d, "l40s", |s| s.gpu = Some(PartId::new("l40s")));
-    let err = scenarios::scenario_edit(&d, &catalog, &pcie).unwrap_err();
+    let err = scenario_edit(&d, &catalog, &pcie).unwrap_err();
     assert!(err.to_string().contains("does not fit"), "{err}");
     let r = scenarios::evaluate(&d, &catalog, &pcie);
     assert!(r.headline.is_err());

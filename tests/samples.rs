@@ -2,7 +2,7 @@
 //! figures worked out by hand below from the catalog's figures.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
-use racksmith::analysis::{Report, Severity, analyze};
+use racksmith::analysis::{FindingCode, Report, Severity, analyze};
 use racksmith::io;
 use racksmith::samples::{SAMPLES, sample};
 use std::path::Path;
@@ -291,7 +291,7 @@ fn a100_nic_starved_names_the_nic() {
     let f = r
         .findings
         .iter()
-        .find(|f| f.code == "nic-per-gpu")
+        .find(|f| f.code == FindingCode::NicPerGpu)
         .expect("NIC finding");
     assert_eq!(f.severity, Severity::Warning);
     assert_eq!(f.devices.len(), 8);
@@ -303,7 +303,11 @@ fn a100_nic_starved_names_the_nic() {
     let expected = (8.4 + 112.0 * 6.0 + 14.0 * 14.0) * 1.4e-6 + 1e9 / (23.5e9 * 64.0 / 126.0);
     close(r.summary.allreduce_ms, expected * 1e3, 1e-3, "all-reduce");
     // The PCIe tree is not what limits it: the NIC port is.
-    assert!(r.findings.iter().all(|f| f.code != "pcie-oversubscribed"));
+    assert!(
+        r.findings
+            .iter()
+            .all(|f| f.code != FindingCode::PcieOversubscribed)
+    );
 }
 
 #[test]
@@ -508,7 +512,7 @@ fn replica_throughput_per_gpu_model() {
     assert!(
         r.findings
             .iter()
-            .any(|f| f.code == "serving-capacity" && f.severity == Severity::Error)
+            .any(|f| f.code == FindingCode::ServingCapacity && f.severity == Severity::Error)
     );
 }
 
@@ -540,7 +544,8 @@ fn l40s_two_regions_survives_a_region() {
     assert!(
         !r.findings
             .iter()
-            .any(|f| f.code == "site-loss-capacity" || f.code == "availability-below-target")
+            .any(|f| f.code == FindingCode::SiteLossCapacity
+                || f.code == FindingCode::AvailabilityBelowTarget)
     );
     // Across sites: two 10 m server cables and 80 km of fibre, 80,020 m at 5 ns/m = 400,100 ns of propagation.
     let across = r

@@ -3,7 +3,7 @@
 //! lose-a-site what-if removes the site's devices.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
-use racksmith::analysis::{Severity, analyze};
+use racksmith::analysis::{FindingCode, Severity, analyze};
 use racksmith::model::{Design, Site};
 
 /// The L40S sample (400 req/s, replicas of one L40S at 20 req/s, 70% utilisation) with rack R01 in site "east"
@@ -43,7 +43,7 @@ fn each_site_carries_half_so_both_are_needed() {
     let warn: Vec<&str> = r
         .findings
         .iter()
-        .filter(|f| f.code == "site-loss-capacity")
+        .filter(|f| f.code == FindingCode::SiteLossCapacity)
         .map(|f| f.message.as_str())
         .collect();
     assert_eq!(warn.len(), 2, "{warn:?}");
@@ -52,9 +52,9 @@ fn each_site_carries_half_so_both_are_needed() {
     d.params.availability_target = Some(0.999);
     let r = analyze(&d);
     assert!(
-        r.findings
-            .iter()
-            .any(|f| f.code == "availability-below-target" && f.severity == Severity::Error)
+        r.findings.iter().any(
+            |f| f.code == FindingCode::AvailabilityBelowTarget && f.severity == Severity::Error
+        )
     );
 }
 
@@ -69,7 +69,8 @@ fn with_demand_either_site_can_carry_the_service_survives_a_site() {
     assert!(
         !r.findings
             .iter()
-            .any(|f| f.code.starts_with("site-") || f.code == "availability-below-target")
+            .any(|f| f.code == FindingCode::SiteLossCapacity
+                || f.code == FindingCode::AvailabilityBelowTarget)
     );
 }
 

@@ -3,7 +3,7 @@
 //! rise. A liquid-cooled rack needs a coolant flow from the heat and the loop's temperature rise. Findings say when a
 //! rack draws more than air can remove, or holds parts that need liquid in an air-cooled rack.
 
-use super::finding::{Finding, Severity};
+use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
 use super::power::PowerReport;
 use crate::model::{Cooling, Design, RackId};
@@ -133,7 +133,7 @@ pub(crate) fn findings(design: &Design, cooling: &CoolingReport, out: &mut Vec<F
     for r in cooling.racks.iter().filter(|r| !r.ok) {
         let mut f = Finding::new(
             Severity::Error,
-            "rack-cooling",
+            FindingCode::RackCooling,
             format!(
                 "rack {} must shed {:.1} kW of heat, more than air can remove from one rack (about {:.0} kW): \
                  {:.1} kW over",
@@ -165,7 +165,7 @@ pub(crate) fn findings(design: &Design, cooling: &CoolingReport, out: &mut Vec<F
         }
         let mut f = Finding::new(
             Severity::Error,
-            "needs-liquid-cooling",
+            FindingCode::NeedsLiquidCooling,
             format!(
                 "rack {} is air-cooled but holds liquid-cooled equipment: {}",
                 r.name,

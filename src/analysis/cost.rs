@@ -83,7 +83,10 @@ pub struct CostReport {
 /// Break-even of owning against one cloud option.
 #[derive(Debug, Clone, Serialize)]
 pub struct BreakEven {
-    /// The cloud option ("cloud on demand", "cloud, 1-year commitment", ...).
+    /// Which cloud option, for code (reports show `option`).
+    #[serde(skip)]
+    pub kind: Acquisition,
+    /// Its name ("cloud on demand", "cloud, 1-year commitment", ...).
     pub option: String,
     /// Its cost per month, USD.
     pub cloud_usd_per_month: f64,
@@ -247,10 +250,48 @@ pub struct BomLine {
     pub unsourced: Vec<String>,
 }
 
+/// How the design's GPUs are had: owned, or rented in the cloud on demand or with a commitment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Acquisition {
+    /// Bought and run by the owner.
+    Owned,
+    /// Rented by the hour with no commitment.
+    CloudOnDemand,
+    /// Rented with a one-year commitment (the design's 1-year discount).
+    Cloud1Year,
+    /// Rented with a three-year commitment (the design's 3-year discount).
+    Cloud3Year,
+}
+
+impl Acquisition {
+    /// The option's name as reports write it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Acquisition::Owned => "owned",
+            Acquisition::CloudOnDemand => "cloud on demand",
+            Acquisition::Cloud1Year => "cloud, 1-year commitment",
+            Acquisition::Cloud3Year => "cloud, 3-year commitment",
+        }
+    }
+
+    /// A word or two for a chart's axis.
+    pub fn short_label(self) -> &'static str {
+        match self {
+            Acquisition::Owned => "owned",
+            Acquisition::CloudOnDemand => "cloud",
+            Acquisition::Cloud1Year => "1-year",
+            Acquisition::Cloud3Year => "3-year",
+        }
+    }
+}
+
 /// One way to get the design's GPUs: own them, or rent them in the cloud on demand or with a commitment.
 #[derive(Debug, Clone, Serialize)]
 pub struct CostOption {
-    /// "owned", "cloud on demand", "cloud, 1-year commitment", "cloud, 3-year commitment".
+    /// Which option, for code (reports show `option`).
+    #[serde(skip)]
+    pub kind: Acquisition,
+    /// Its name: "owned", "cloud on demand", "cloud, 1-year commitment", "cloud, 3-year commitment".
     pub option: String,
     /// Cost per GPU-hour used (at the utilisation target), USD.
     pub usd_per_used_gpu_hour: f64,
@@ -309,7 +350,8 @@ pub fn cost_options(
         *m += capex;
     }
     out.push(CostOption {
-        option: "owned".into(),
+        kind: Acquisition::Owned,
+        option: Acquisition::Owned.label().into(),
         usd_per_used_gpu_hour: round(per_used(yearly_owned), 4),
         usd_per_year: round(yearly_owned, 2),
         monthly_usd: owned_months.into_iter().map(|m| round(m, 2)).collect(),
@@ -318,20 +360,22 @@ pub fn cost_options(
     });
     let on_demand = cloud * used_hours;
     out.push(CostOption {
-        option: "cloud on demand".into(),
+        kind: Acquisition::CloudOnDemand,
+        option: Acquisition::CloudOnDemand.label().into(),
         usd_per_used_gpu_hour: round(cloud, 4),
         usd_per_year: round(on_demand, 2),
         monthly_usd: vec![round(on_demand / 12.0, 2); 36],
         usd_per_million_requests: per_m(on_demand),
         usd_per_million_tokens: per_m_tokens(on_demand),
     });
-    for (label, d) in [
-        ("cloud, 1-year commitment", discounts.0),
-        ("cloud, 3-year commitment", discounts.1),
+    for (kind, d) in [
+        (Acquisition::Cloud1Year, discounts.0),
+        (Acquisition::Cloud3Year, discounts.1),
     ] {
         let year = cloud * (1.0 - d) * gpus * HOURS_PER_YEAR;
         out.push(CostOption {
-            option: label.into(),
+            kind,
+            option: kind.label().into(),
             usd_per_used_gpu_hour: round(per_used(year), 4),
             usd_per_year: round(year, 2),
             monthly_usd: vec![round(year / 12.0, 2); 36],
@@ -367,6 +411,10 @@ fn category(kind: &PartKind) -> &'static str {
     }
 }
 
+/// The cost section: capital cost by category, the running costs, TCO, cost per GPU-hour and the cloud options.
+///
+/// One function on purpose: it is the cost model's chain of formulas (docs/analysis.md, "Cost"), each figure read
+/// from the ones before it in the order the document derives them.
 pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport) -> CostReport {
     let p = &design.params;
     let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();
@@ -579,6 +627,7 @@ pub fn break_even_by_option(cost: &CostReport) -> Vec<BreakEven> {
                 ),
             };
             BreakEven {
+                kind: o.kind,
                 option: o.option.clone(),
                 cloud_usd_per_month: round(month, 2),
                 months,

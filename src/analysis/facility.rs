@@ -2,7 +2,7 @@
 //! facility kW, heat, coolant flow against the CDUs there), each rack charged at its `rates::Rates`, and the CDU
 //! findings.
 
-use super::finding::{Finding, Severity};
+use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
 use super::power::{BTU_PER_W, PowerReport};
 use super::rates::Rates;
@@ -160,7 +160,7 @@ pub(crate) fn findings(design: &Design, sites: &[SiteFacility], out: &mut Vec<Fi
         let mut f = if s.cdus == 0 {
             Finding::new(
                 Severity::Warning,
-                "no-cdu",
+                FindingCode::NoCdu,
                 format!(
                     "{} liquid-cooled rack(s){where_} shed {:.1} kW into coolant ({:.0} L/min), but no CDU is \
                      placed to move it to the facility water",
@@ -173,7 +173,7 @@ pub(crate) fn findings(design: &Design, sites: &[SiteFacility], out: &mut Vec<Fi
         } else if short_kw > 1e-9 || short_flow > 1e-9 {
             Finding::new(
                 Severity::Error,
-                "cdu-capacity",
+                FindingCode::CduCapacity,
                 format!(
                     "the CDUs{where_} move {:.0} kW at {:.0} L/min, but the liquid-cooled racks there shed {:.1} kW \
                      and need {:.0} L/min",

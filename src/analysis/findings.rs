@@ -3,7 +3,7 @@
 
 use super::bandwidth::BandwidthReport;
 use super::cost::CostReport;
-use super::finding::{Finding, Severity};
+use super::finding::{Finding, FindingCode, Severity};
 use super::latency::LatencyReport;
 use super::pattern::Pattern;
 use super::power::PowerReport;
@@ -38,29 +38,30 @@ pub enum Headline {
 }
 
 /// The headline cards a finding concerns, by its code (one table, so the pane, the report and the tests agree).
-pub fn headlines(code: &str) -> &'static [Headline] {
+pub fn headlines(code: &FindingCode) -> &'static [Headline] {
+    use FindingCode as C;
     use Headline::*;
     match code {
-        "gpu-not-connected" => &[Gpus, Bottleneck, Bisection],
-        "nic-not-connected" => &[Gpus, Bottleneck],
-        "empty-gpu-slots" | "mixed-gpu-models" => &[Gpus],
-        "fabric-partitioned" | "unroutable-traffic" | "switch-oversubscribed" => {
+        C::GpuNotConnected => &[Gpus, Bottleneck, Bisection],
+        C::NicNotConnected => &[Gpus, Bottleneck],
+        C::EmptyGpuSlots | C::MixedGpuModels => &[Gpus],
+        C::FabricPartitioned | C::UnroutableTraffic | C::SwitchOversubscribed => {
             &[Bisection, Bottleneck]
         }
-        "link-overloaded" => &[Bottleneck, Latency],
-        "nic-per-gpu" | "pcie-oversubscribed" | "bottleneck" => &[Bottleneck],
-        "serving-capacity" | "serving-latency-capacity" | "serving-latency" => &[Latency],
-        "rack-power"
-        | "rack-pdu"
-        | "rack-feed"
-        | "rack-power-high"
-        | "rack-cooling"
-        | "needs-liquid-cooling"
-        | "no-cdu"
-        | "cdu-capacity" => &[Power],
-        "unpriced-links" => &[Capex],
-        "utilisation-target" => &[CostPerGpuHour, Latency],
-        "single-switch" | "single-link" | "site-loss-capacity" | "availability-below-target" => {
+        C::LinkOverloaded => &[Bottleneck, Latency],
+        C::NicPerGpu | C::PcieOversubscribed | C::Bottleneck => &[Bottleneck],
+        C::ServingCapacity | C::ServingLatencyCapacity | C::ServingLatency => &[Latency],
+        C::RackPower
+        | C::RackPdu
+        | C::RackFeed
+        | C::RackPowerHigh
+        | C::RackCooling
+        | C::NeedsLiquidCooling
+        | C::NoCdu
+        | C::CduCapacity => &[Power],
+        C::UnpricedLinks => &[Capex],
+        C::UtilisationTarget => &[CostPerGpuHour, Latency],
+        C::SingleSwitch | C::SingleLink | C::SiteLossCapacity | C::AvailabilityBelowTarget => {
             &[Availability]
         }
         _ => &[],
@@ -68,34 +69,35 @@ pub fn headlines(code: &str) -> &'static [Headline] {
 }
 
 /// A few plain words for what a finding says, for the card it concerns (the full message is in the findings).
-pub fn short_label(code: &str) -> &'static str {
+pub fn short_label(code: &FindingCode) -> &'static str {
+    use FindingCode as C;
     match code {
-        "gpu-not-connected" => "GPU servers not cabled",
-        "nic-not-connected" => "NICs not cabled",
-        "empty-gpu-slots" => "empty GPU slots",
-        "mixed-gpu-models" => "mixed GPU models",
-        "fabric-partitioned" => "fabric split in islands",
-        "unroutable-traffic" => "traffic with no route",
-        "switch-oversubscribed" => "switches oversubscribed",
-        "link-overloaded" => "links overloaded",
-        "nic-per-gpu" => "NIC bandwidth short",
-        "pcie-oversubscribed" => "PCIe oversubscribed",
-        "bottleneck" => "bottleneck",
-        "serving-capacity" => "too few replicas",
-        "serving-latency-capacity" => "latency target needs more replicas",
-        "serving-latency" => "p99 over target",
-        "rack-power" => "rack over its power budget",
-        "rack-pdu" => "PDUs too small",
-        "rack-feed" => "a feed cannot carry a rack",
-        "rack-power-high" => "racks near their budget",
-        "rack-cooling" | "needs-liquid-cooling" => "cooling short",
-        "no-cdu" | "cdu-capacity" => "coolant distribution short",
-        "unpriced-links" => "unpriced links",
-        "utilisation-target" => "utilisation target out of range",
-        "single-switch" => "single switch failure",
-        "single-link" => "single link failure",
-        "site-loss-capacity" => "losing a site loses capacity",
-        "availability-below-target" => "availability below target",
+        C::GpuNotConnected => "GPU servers not cabled",
+        C::NicNotConnected => "NICs not cabled",
+        C::EmptyGpuSlots => "empty GPU slots",
+        C::MixedGpuModels => "mixed GPU models",
+        C::FabricPartitioned => "fabric split in islands",
+        C::UnroutableTraffic => "traffic with no route",
+        C::SwitchOversubscribed => "switches oversubscribed",
+        C::LinkOverloaded => "links overloaded",
+        C::NicPerGpu => "NIC bandwidth short",
+        C::PcieOversubscribed => "PCIe oversubscribed",
+        C::Bottleneck => "bottleneck",
+        C::ServingCapacity => "too few replicas",
+        C::ServingLatencyCapacity => "latency target needs more replicas",
+        C::ServingLatency => "p99 over target",
+        C::RackPower => "rack over its power budget",
+        C::RackPdu => "PDUs too small",
+        C::RackFeed => "a feed cannot carry a rack",
+        C::RackPowerHigh => "racks near their budget",
+        C::RackCooling | C::NeedsLiquidCooling => "cooling short",
+        C::NoCdu | C::CduCapacity => "coolant distribution short",
+        C::UnpricedLinks => "unpriced links",
+        C::UtilisationTarget => "utilisation target out of range",
+        C::SingleSwitch => "single switch failure",
+        C::SingleLink => "single link failure",
+        C::SiteLossCapacity => "losing a site loses capacity",
+        C::AvailabilityBelowTarget => "availability below target",
         _ => "see the findings",
     }
 }
@@ -143,7 +145,7 @@ pub(crate) fn collect(
     if !(u > 0.0 && u < 1.0) {
         out.push(Finding::new(
             Severity::Error,
-            "utilisation-target",
+            FindingCode::UtilisationTarget,
             format!(
                 "utilisation target {u} is outside (0, 1): {}",
                 if u >= 1.0 {
@@ -158,7 +160,7 @@ pub(crate) fn collect(
     if cost.unpriced_links > 0 {
         out.push(Finding::new(
             Severity::Info,
-            "unpriced-links",
+            FindingCode::UnpricedLinks,
             format!(
                 "{} links have no cable or transceiver part and are not in the capex",
                 cost.unpriced_links
@@ -169,13 +171,24 @@ pub(crate) fn collect(
     out.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)
-            .then_with(|| a.code.cmp(&b.code))
+            .then_with(|| a.code.as_str().cmp(b.code.as_str()))
             .then_with(|| a.message.cmp(&b.message))
     });
     out
 }
 
+/// The bandwidth findings: NIC bandwidth per GPU, PCIe chokes, switch oversubscription, storage, and the routed
+/// traffic (overloaded links, traffic with no route, the bottleneck).
 fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
+    nic_findings(design, bw, out);
+    pcie_findings(design, bw, out);
+    switch_findings(design, bw, out);
+    storage_findings(design, bw, out);
+    routed_findings(design, bw, out);
+}
+
+/// Servers whose cabled NIC bandwidth per GPU is below what the fabric asks.
+fn nic_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // NIC bandwidth per GPU below what the fabric asks, grouped by the figure.
     let demand = bw.demand_gbps_per_gpu;
     // Grouped by the figure as shown (tenths of Gb/s), so servers listed together read the same.
@@ -197,7 +210,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         };
         let mut f = Finding::new(
             Severity::Warning,
-            "nic-per-gpu",
+            FindingCode::NicPerGpu,
             format!(
                 "{} ({}) {} {figure} of NIC bandwidth per GPU against {:.1} GB/s the fabric asks: {ratio:.1}x short",
                 super::format::count(devices.len(), "server", "servers"),
@@ -210,12 +223,16 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
+}
+
+/// PCIe hops inside servers that hold network and storage traffic back.
+fn pcie_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // PCIe hops that hold network + storage traffic back (offered more than they carry, and full). Hops further on
     // that are offered more than their capacity but receive less, because the choke holds the flows back, are
     // named with what actually reaches them.
     // (offered, carried, capacity, servers, hops held back) per choke.
     type Choke = (f64, f64, f64, Vec<DeviceId>, Vec<String>);
-    let mut pcie: BTreeMap<String, Choke> = BTreeMap::new();
+    let mut pcie: BTreeMap<super::bandwidth::Hop, Choke> = BTreeMap::new();
     for s in &bw.servers {
         let behind: Vec<String> = s
             .pcie
@@ -253,13 +270,17 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         }
         let mut f = Finding::new(
             Severity::Warning,
-            "pcie-oversubscribed",
+            FindingCode::PcieOversubscribed,
             message,
             "put each GPU's NIC on the same PCIe switch as the GPU, or use a wider/newer PCIe link",
         );
         f.devices = devices;
         out.push(f);
     }
+}
+
+/// Switches oversubscribed above 1:1, by tier and ratio.
+fn switch_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // Switch oversubscription above 1:1.
     let mut over: BTreeMap<(u8, String), Vec<DeviceId>> = BTreeMap::new();
     for s in &bw.switches {
@@ -274,7 +295,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
     for ((tier, ratio), devices) in over {
         let mut f = Finding::new(
             Severity::Warning,
-            "switch-oversubscribed",
+            FindingCode::SwitchOversubscribed,
             format!(
                 "{} ({}) {} oversubscribed {ratio}:1 (down against up bandwidth)",
                 super::format::count(
@@ -290,13 +311,17 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
         f.devices = devices;
         out.push(f);
     }
+}
+
+/// Storage the design lacks, or that delivers less per GPU than asked.
+fn storage_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // Storage.
     let st = &bw.storage;
     if bw.gpus > 0 && st.demand_per_gpu_gbyte_s > 0.0 {
         if st.appliances == 0 {
             out.push(Finding::new(
                 Severity::Warning,
-                "no-storage",
+                FindingCode::NoStorage,
                 format!(
                     "no storage in the design for {} GPUs that need {:.1} GB/s each",
                     bw.gpus, st.demand_per_gpu_gbyte_s
@@ -310,7 +335,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
                 .collect();
             let mut f = Finding::new(
                 Severity::Warning,
-                "storage-per-gpu",
+                FindingCode::StoragePerGpu,
                 format!(
                     "storage delivers {:.2} GB/s per GPU against {:.1} GB/s needed: {}",
                     st.per_gpu_gbyte_s, st.demand_per_gpu_gbyte_s, st.limiter
@@ -321,6 +346,10 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             out.push(f);
         }
     }
+}
+
+/// The routed traffic: links loaded past capacity, traffic with no route, and the inter-server bottleneck.
+fn routed_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Finding>) {
     // Links the routed traffic loads beyond their capacity. A design that serves requests and trains nothing, with
     // each replica inside one server, runs no collectives across servers: their overloads are reported for
     // reference (info), not as a problem.
@@ -352,7 +381,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
                 } else {
                     Severity::Warning
                 },
-                "link-overloaded",
+                FindingCode::LinkOverloaded,
                 format!(
                     "{}: {} offered more than {} carry; the hottest at {:.0}% ({:.0} Gb/s){}",
                     p.pattern,
@@ -399,7 +428,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
             .collect();
         out.push(Finding::new(
             Severity::Error,
-            "unroutable-traffic",
+            FindingCode::UnroutableTraffic,
             format!(
                 "traffic with no path through the switches: {}",
                 lost.join("; ")
@@ -411,7 +440,7 @@ fn bandwidth_findings(design: &Design, bw: &BandwidthReport, out: &mut Vec<Findi
     if let Some(p) = bw.patterns.iter().find(|p| p.id.is_gpu_network()) {
         let mut f = Finding::new(
             Severity::Info,
-            "bottleneck",
+            FindingCode::Bottleneck,
             format!(
                 "bottleneck for {}: {} ({:.1} GB/s per GPU achievable, {:.1} GB/s asked)",
                 p.pattern, p.limiter, p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
@@ -446,7 +475,7 @@ fn connectivity_findings(
     if multi && !isolated.is_empty() {
         let mut f = Finding::new(
             Severity::Error,
-            "gpu-not-connected",
+            FindingCode::GpuNotConnected,
             format!(
                 "{} ({}) {} no compute NIC cabled: their GPUs cannot reach the fabric",
                 super::format::count(isolated.len(), "GPU server", "GPU servers"),
@@ -465,7 +494,7 @@ fn connectivity_findings(
         let Some(PartKind::Server(spec)) = design.parts.get(&d.part).map(|p| &p.kind) else {
             continue;
         };
-        let mine = super::next_run(&mut rest, |c| c.0, *id);
+        let mine = super::next_run(&mut rest, |c| c.device, *id);
         let mut here = 0;
         for (slot, part) in &d.nics {
             let Some(PartKind::Nic(nic)) = design.parts.get(part).map(|p| &p.kind) else {
@@ -480,7 +509,7 @@ fn connectivity_findings(
             }
             let any = mine
                 .iter()
-                .any(|c| c.1 == *slot && (1..=nic.ports).contains(&c.2));
+                .any(|c| c.slot == *slot && (1..=nic.ports).contains(&c.port));
             if !any {
                 here += 1;
             }
@@ -493,7 +522,7 @@ fn connectivity_findings(
     if !uncabled.is_empty() {
         let mut f = Finding::new(
             Severity::Warning,
-            "nic-not-connected",
+            FindingCode::NicNotConnected,
             format!(
                 "{} in {} ({}) {} not cabled",
                 super::format::count(count, "NIC", "NICs"),
@@ -527,7 +556,7 @@ fn connectivity_findings(
     if !mixed.is_empty() {
         let mut f = Finding::new(
             Severity::Warning,
-            "mixed-gpu-models",
+            FindingCode::MixedGpuModels,
             format!(
                 "{} ({}) {} GPUs of different models in one NVLink domain ({}): collectives run at the slowest GPU's \
                  pace and frameworks expect one model per group",
@@ -554,7 +583,7 @@ fn connectivity_findings(
     if !empty.is_empty() {
         let mut f = Finding::new(
             Severity::Info,
-            "empty-gpu-slots",
+            FindingCode::EmptyGpuSlots,
             format!(
                 "{} ({}) {} empty GPU slots",
                 super::format::count(empty.len(), "server", "servers"),
@@ -593,6 +622,11 @@ fn distinct(label: &[usize], nodes: &[NodeIndex], skip: Option<NodeIndex>) -> us
 /// Most single points of failure checked one by one; beyond this the finding says how many were not.
 const SPOF_CHECK_LIMIT: usize = 256;
 
+/// Findings about failures: a fabric split in islands, and single switches and links whose loss cuts GPUs or
+/// storage off.
+///
+/// One function on purpose: the three checks share the endpoints and the components of the whole fabric, computed
+/// once here, and the limit on how many single points are checked one by one.
 fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>) {
     let ends = endpoints(topo);
     if ends.len() < 2 {
@@ -618,7 +652,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         }
         let mut f = Finding::new(
             Severity::Error,
-            "fabric-partitioned",
+            FindingCode::FabricPartitioned,
             format!(
                 "the GPU servers form {} islands that cannot reach each other",
                 by_label.len()
@@ -651,7 +685,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         let unchecked = ap_list.len().saturating_sub(SPOF_CHECK_LIMIT);
         let mut f = Finding::new(
             Severity::Warning,
-            "single-switch",
+            FindingCode::SingleSwitch,
             format!(
                 "losing {} ({}) disconnects GPUs or storage{}",
                 if spof_switches.len() == 1 {
@@ -753,7 +787,7 @@ fn resilience_findings(design: &Design, topo: &Topology, out: &mut Vec<Finding>)
         }
         let mut f = Finding::new(
             Severity::Warning,
-            "single-link",
+            FindingCode::SingleLink,
             format!(
                 "{} the only path for {}: {}{}",
                 if spof_links.len() == 1 {
@@ -787,7 +821,7 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
         if r.power_w > r.budget_w + 1e-9 {
             let mut f = Finding::new(
                 Severity::Error,
-                "rack-power",
+                FindingCode::RackPower,
                 format!(
                     "rack {} draws {:.1} kW against its {:.1} kW budget: {:.1} kW over ({:.0}%)",
                     r.name,
@@ -806,7 +840,7 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
         if r.weight_kg > r.max_weight_kg + 1e-9 {
             let mut f = Finding::new(
                 Severity::Error,
-                "rack-weight",
+                FindingCode::RackWeight,
                 format!(
                     "rack {} carries {:.0} kg against its {:.0} kg rating",
                     r.name, r.weight_kg, r.max_weight_kg
@@ -819,7 +853,7 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
         if r.units_used > r.units_total {
             let mut f = Finding::new(
                 Severity::Error,
-                "rack-space",
+                FindingCode::RackSpace,
                 format!(
                     "rack {} needs {}U but has {}U",
                     r.name, r.units_used, r.units_total
@@ -832,7 +866,7 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
         if r.pdu_capacity_w > 0.0 && r.power_w > r.pdu_capacity_w {
             let mut f = Finding::new(
                 Severity::Warning,
-                "rack-pdu",
+                FindingCode::RackPdu,
                 format!(
                     "rack {} draws {:.1} kW but its PDUs carry {:.1} kW",
                     r.name,
@@ -849,7 +883,7 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
         {
             let mut f = Finding::new(
                 Severity::Warning,
-                "rack-feed",
+                FindingCode::RackFeed,
                 format!(
                     "rack {} draws {:.1} kW, more than one {:.1} kW feed: it does not survive the loss of feed A or B",
                     r.name,
@@ -870,7 +904,7 @@ fn power_findings(power: &PowerReport, out: &mut Vec<Finding>) {
             .collect();
         let mut f = Finding::new(
             Severity::Info,
-            "rack-power-high",
+            FindingCode::RackPowerHigh,
             format!(
                 "{} above 90% of {} power budget: {}{}",
                 if high.len() == 1 {
@@ -905,7 +939,7 @@ fn serving_findings(
     if have < needed {
         out.push(Finding::new(
             Severity::Error,
-            "serving-capacity",
+            FindingCode::ServingCapacity,
             format!(
                 "{:.0} req/s at {:.0}% utilisation needs {needed} replicas ({} GPUs); the design holds {have}",
                 s.request_rate_rps,
@@ -921,7 +955,7 @@ fn serving_findings(
     {
         out.push(Finding::new(
             Severity::Error,
-            "serving-latency-capacity",
+            FindingCode::ServingLatencyCapacity,
             format!(
                 "to keep p99 under {:.0} ms each replica must stay below {:.0}% load, which needs {} replicas; the design holds {have}",
                 sl.target_ms,
@@ -936,7 +970,7 @@ fn serving_findings(
     {
         out.push(Finding::new(
             Severity::Warning,
-            "serving-latency",
+            FindingCode::ServingLatency,
             format!(
                 "p99 serving latency {:.1} ms exceeds the {:.0} ms target (each replica at {:.0}% load)",
                 sl.p99_ms,

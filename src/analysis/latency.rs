@@ -52,10 +52,41 @@ pub struct LatencyReport {
     pub note: String,
 }
 
+/// Where two GPUs sit relative to each other, which sets the path between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PathClass {
+    /// In the same server: NVLink or PCIe peer to peer.
+    SameServer,
+    /// On servers under the same leaf.
+    SameLeaf,
+    /// Under different leaves, through a spine.
+    AcrossSpine,
+    /// Under different spines, through the core.
+    AcrossCore,
+    /// At different sites, over the inter-site cable.
+    AcrossSites,
+}
+
+impl PathClass {
+    /// The class's name as reports write it.
+    pub fn label(self) -> &'static str {
+        match self {
+            PathClass::SameServer => "same server",
+            PathClass::SameLeaf => "same leaf",
+            PathClass::AcrossSpine => "across spine",
+            PathClass::AcrossCore => "across core",
+            PathClass::AcrossSites => "across sites",
+        }
+    }
+}
+
 /// Latency of one path class.
 #[derive(Debug, Clone, Serialize)]
 pub struct PathLatency {
-    /// "same server", "same leaf", "across spine", "across core".
+    /// The class, for code (reports show `class`).
+    #[serde(skip)]
+    pub kind: PathClass,
+    /// The class's name: "same server", "same leaf", "across spine", "across core", "across sites".
     pub class: String,
     /// Switch hops on the path.
     pub switch_hops: u32,
@@ -214,7 +245,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             (ALPHA_PCIE_S, PCIE_SWITCH_NS)
         };
         paths.push(path_class(
-            "same server",
+            PathClass::SameServer,
             0,
             1,
             alpha * 1e9,
@@ -245,7 +276,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             ALPHA_IB_RACK_S
         };
         // A path through the fabric: `hops` switches, `hops + 1` links, `prop_m` metres of cable.
-        let network_path = |class: &str, hops: u32, prop_m: f64, alpha: f64| {
+        let network_path = |class: PathClass, hops: u32, prop_m: f64, alpha: f64| {
             let serial_hops = if f.cut_through { 1 } else { hops + 1 };
             let mut p = path_class(
                 class,
@@ -269,7 +300,11 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             round_path(p)
         };
         let max_tier = topo.max_tier();
-        for (class, tiers_up) in [("same leaf", 1u8), ("across spine", 2), ("across core", 3)] {
+        for (class, tiers_up) in [
+            (PathClass::SameLeaf, 1u8),
+            (PathClass::AcrossSpine, 2),
+            (PathClass::AcrossCore, 3),
+        ] {
             if tiers_up > max_tier {
                 break;
             }
@@ -285,7 +320,7 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             let prop = 2.0 * f.edge_length_m
                 + f.upper_length_m * f64::from(hops.saturating_sub(2))
                 + wan_m;
-            paths.push(network_path("across sites", hops, prop, alpha_far));
+            paths.push(network_path(PathClass::AcrossSites, hops, prop, alpha_far));
         }
     }
     let paths: Vec<PathLatency> = paths.into_iter().map(round_path).collect();
@@ -347,7 +382,7 @@ fn cross_site_link(design: &Design, topo: &Topology) -> Option<(f64, u8, u8)> {
 
 #[allow(clippy::too_many_arguments)]
 fn path_class(
-    class: &str,
+    kind: PathClass,
     switch_hops: u32,
     links: u32,
     software_ns: f64,
@@ -370,7 +405,8 @@ fn path_class(
     let base = software_ns + nic_ns + switch_ns + service_ns + propagation_ns;
     let (q50, q99, q999) = (q(0.5), q(0.99), q(0.999));
     PathLatency {
-        class: class.to_string(),
+        kind,
+        class: kind.label().to_string(),
         switch_hops,
         links,
         software_ns,
@@ -564,7 +600,7 @@ fn serving(design: &Design, bw: &BandwidthReport, paths: &[PathLatency]) -> Opti
     let mu = s.throughput_for(super::bandwidth::main_gpu(design).as_ref());
     let network_p99_ms = paths
         .iter()
-        .find(|p| p.class != "same server")
+        .find(|p| p.kind != PathClass::SameServer)
         .or(paths.first())
         .map_or(0.0, |p| p.p99_ns / 1e6);
     let p99 = queueing::sojourn_percentile(mu, per_replica, 0.99) * 1e3 + network_p99_ms;

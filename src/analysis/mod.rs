@@ -25,7 +25,7 @@ pub mod sites;
 pub mod text;
 pub mod whatif;
 
-pub use finding::{Finding, Severity};
+pub use finding::{Finding, FindingCode, Severity};
 
 use crate::model::Design;
 use crate::topology::Topology;

@@ -1,11 +1,11 @@
-//! Planning scenarios analysed: the edit that puts a scenario's settings in place (one undo step), the headline
-//! figures a planning meeting looks at, and the side-by-side table of several scenarios with their differences,
-//! shared by the Planning panel and the HTML report.
+//! Planning scenarios analysed: the design with a scenario's settings in place (the edit that makes them one undo
+//! step is `edit::scenario`), the headline figures a planning meeting looks at, and the side-by-side table of
+//! several scenarios with their differences, shared by the Planning panel and the HTML report.
 
 use super::{Report, analyze};
 use crate::catalog::Catalog;
-use crate::edit::{Edit, EditError};
 use crate::model::{Design, Scenario};
+use std::borrow::Cow;
 
 /// The headline figures of a report, as the Planning panel's cards show them.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,43 +51,6 @@ impl Headline {
     }
 }
 
-/// The edit that puts a scenario's settings in place: its parameters and, when it names another GPU model than
-/// the design's main GPU, the swap of those GPUs (refused with the reason when they do not fit). None when the
-/// design already has the scenario's settings.
-pub fn scenario_edit(
-    design: &Design,
-    catalog: &Catalog,
-    scenario: &Scenario,
-) -> Result<Option<Edit>, EditError> {
-    let mut edits = Vec::new();
-    let params = scenario.apply_to(&design.params);
-    if params != design.params {
-        edits.push(Edit::SetParams(Box::new(params)));
-    }
-    if let Some(to) = &scenario.gpu {
-        let from = super::bandwidth::main_gpu(design);
-        match from {
-            Some(from) if from == *to => {}
-            Some(from) => edits.push(crate::edit::swap::swap_part(
-                design,
-                catalog,
-                from.as_str(),
-                to.as_str(),
-            )?),
-            None => {
-                return Err(EditError::Refused(format!(
-                    "the design has no GPUs to swap for {to}"
-                )));
-            }
-        }
-    }
-    Ok(match edits.len() {
-        0 => None,
-        1 => edits.pop(),
-        _ => Some(Edit::Batch(edits)),
-    })
-}
-
 /// What one scenario gives, or why it cannot be applied to the design.
 #[derive(Debug, Clone)]
 pub struct ScenarioResult {
@@ -97,21 +60,40 @@ pub struct ScenarioResult {
     pub headline: Result<Headline, String>,
 }
 
+/// The design with a scenario's settings in place: its parameters and, when it names another GPU model than the
+/// design's main GPU, those GPUs swapped (`catalog::swap`, the same swap the app's edit makes; no edit here, the
+/// analysis never edits). Borrowed when nothing changes; the reason when the swap does not fit.
+pub fn applied<'a>(
+    design: &'a Design,
+    catalog: &Catalog,
+    scenario: &Scenario,
+) -> Result<Cow<'a, Design>, String> {
+    let params = scenario.apply_to(&design.params);
+    let swap = match (&scenario.gpu, design.main_gpu()) {
+        (None, _) => None,
+        (Some(to), Some(from)) if from == *to => None,
+        (Some(to), Some(from)) => Some(
+            crate::catalog::swap::plan(design, catalog, from.as_str(), to.as_str())
+                .map_err(|e| e.to_string())?,
+        ),
+        (Some(to), None) => return Err(format!("the design has no GPUs to swap for {to}")),
+    };
+    if params == design.params && swap.is_none() {
+        return Ok(Cow::Borrowed(design));
+    }
+    let mut copy = match &swap {
+        Some(s) => s.trial(design).map_err(|e| e.to_string())?,
+        None => design.clone(),
+    };
+    copy.params = params;
+    Ok(Cow::Owned(copy))
+}
+
 /// Analyses a copy of the design with the scenario's settings in place.
 pub fn evaluate(design: &Design, catalog: &Catalog, scenario: &Scenario) -> ScenarioResult {
-    let headline = match scenario_edit(design, catalog, scenario) {
-        Ok(None) => Ok(Headline::of(&analyze(design))),
-        Ok(Some(edit)) => {
-            let mut copy = design.clone();
-            edit.apply(&mut copy)
-                .map(|_| Headline::of(&analyze(&copy)))
-                .map_err(|e| e.to_string())
-        }
-        Err(e) => Err(e.to_string()),
-    };
     ScenarioResult {
         scenario: scenario.clone(),
-        headline,
+        headline: applied(design, catalog, scenario).map(|d| Headline::of(&analyze(&d))),
     }
 }
 

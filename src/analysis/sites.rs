@@ -5,7 +5,7 @@
 //! the up sites and 1 - a for the down ones). Findings when losing any one site leaves less than the demand, and
 //! when the availability misses the target.
 
-use super::finding::{Finding, Severity};
+use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
 use super::latency::LatencyReport;
 use crate::model::{Design, RackId};
@@ -162,7 +162,7 @@ pub(crate) fn findings(design: &Design, report: &SitesReport, out: &mut Vec<Find
         if left + 1e-9 < demand {
             let mut f = Finding::new(
                 Severity::Warning,
-                "site-loss-capacity",
+                FindingCode::SiteLossCapacity,
                 format!(
                     "losing site {} leaves {left:.0} req/s of the {demand:.0} req/s demand ({:.0}% short)",
                     s.name,
@@ -184,7 +184,7 @@ pub(crate) fn findings(design: &Design, report: &SitesReport, out: &mut Vec<Find
     {
         out.push(Finding::new(
             Severity::Error,
-            "availability-below-target",
+            FindingCode::AvailabilityBelowTarget,
             format!(
                 "the service is available {:.4}% of the time against a target of {:.4}% (sites failing \
                  independently)",

@@ -719,14 +719,24 @@ mod tests {
         let rack = *d.racks.keys().next().unwrap();
         d.racks.get_mut(&rack).unwrap().feed_capacity_w = Some(11_000.0);
         let before = analyze(&d);
-        assert!(before.findings.iter().any(|f| f.code == "rack-feed"));
+        assert!(
+            before
+                .findings
+                .iter()
+                .any(|f| f.code == crate::analysis::FindingCode::RackFeed)
+        );
         let i = impact(&d, &before, Failure::Feed(rack));
         assert_eq!(i.gpus_reachable, (8, 0));
         // 13.5 kW feeds: enough for the devices without their optics (13,500 W or so) but not for the rack's
         // 13,774 W with them. The finding and the what-if use the same rack power, so both say the rack goes dark.
         d.racks.get_mut(&rack).unwrap().feed_capacity_w = Some(13_500.0);
         let before = analyze(&d);
-        assert!(before.findings.iter().any(|f| f.code == "rack-feed"));
+        assert!(
+            before
+                .findings
+                .iter()
+                .any(|f| f.code == crate::analysis::FindingCode::RackFeed)
+        );
         assert_eq!(
             impact(&d, &before, Failure::Feed(rack)).gpus_reachable,
             (8, 0)
@@ -826,7 +836,7 @@ mod tests {
         let f = before
             .findings
             .iter()
-            .find(|f| f.code == "single-link")
+            .find(|f| f.code == crate::analysis::FindingCode::SingleLink)
             .expect("single-link");
         assert!(
             f.message
@@ -834,6 +844,11 @@ mod tests {
             "{}",
             f.message
         );
-        assert!(before.findings.iter().any(|f| f.code == "single-switch"));
+        assert!(
+            before
+                .findings
+                .iter()
+                .any(|f| f.code == crate::analysis::FindingCode::SingleSwitch)
+        );
     }
 }

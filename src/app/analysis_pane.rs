@@ -370,10 +370,12 @@ fn availability_card(r: &Report) -> Option<(String, String, Status, String)> {
     if r.summary.gpu_servers < 2 {
         return None;
     }
-    let spof = r
-        .findings
-        .iter()
-        .any(|f| f.code == "single-switch" || f.code == "single-link");
+    let spof = r.findings.iter().any(|f| {
+        matches!(
+            f.code,
+            crate::analysis::FindingCode::SingleSwitch | crate::analysis::FindingCode::SingleLink
+        )
+    });
     Some((
         if spof {
             "single points".to_string()

@@ -1,10 +1,12 @@
 //! The Parameters window: traffic, serving, utilisation and the prices and facility figures of the cost model.
-//! Each change is one `Edit::SetParams`.
+//! Each change is one `Edit::SetParams`. Every field accepts the range of its figure in `io::limits` (the
+//! table validation checks files against), never a range of its own.
 
 use super::AppCommand;
 use super::state::UiState;
 use super::widgets::num_field;
 use crate::edit::Edit;
+use crate::io::limits::Figure as F;
 use crate::model::{Design, Params, Serving};
 use std::collections::HashMap;
 
@@ -77,7 +79,7 @@ fn traffic_fields_ui(
                 "p_ar",
                 "All-reduce size (MB)",
                 t.allreduce_bytes / 1e6,
-                1e-6..=1e9,
+                F::AllreduceBytes.range().scaled(1e-6).inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -91,7 +93,7 @@ fn traffic_fields_ui(
                 "p_lat",
                 "Latency message (B)",
                 t.latency_message_bytes,
-                1.0..=1e12,
+                F::LatencyMessageBytes.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -105,7 +107,7 @@ fn traffic_fields_ui(
                 "p_sto",
                 "Storage read (GB/s per GPU)",
                 t.storage_read_gbyte_s_per_gpu,
-                0.0..=1000.0,
+                F::StorageReadGbyteSPerGpu.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -119,7 +121,7 @@ fn traffic_fields_ui(
                 "p_eff",
                 "Link efficiency (0-1)",
                 t.link_efficiency,
-                0.01..=1.0,
+                F::LinkEfficiency.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -141,8 +143,15 @@ fn traffic_fields_ui(
             }
             ui.end_row();
             if let Some(cur) = t.network_gbps_per_gpu
-                && let Some(v) =
-                    num_field(ui, b, "p_net", "  Gb/s per GPU", cur, 1.0..=10_000.0, err)
+                && let Some(v) = num_field(
+                    ui,
+                    b,
+                    "p_net",
+                    "  Gb/s per GPU",
+                    cur,
+                    F::NetworkGbpsPerGpu.range().inclusive(),
+                    err,
+                )
             {
                 *new = Some((
                     "Set network per GPU".into(),
@@ -155,7 +164,7 @@ fn traffic_fields_ui(
                 "p_util",
                 "Utilisation target (0-1)",
                 p.utilisation_target,
-                0.01..=0.99,
+                F::UtilisationTarget.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -189,7 +198,7 @@ fn serving_fields_ui(
                     "p_rps",
                     "Request rate (req/s)",
                     s.request_rate_rps,
-                    0.0..=1e9,
+                    F::RequestRateRps.range().inclusive(),
                     err,
                 ) {
                     *new = Some((
@@ -203,7 +212,7 @@ fn serving_fields_ui(
                     "p_rrps",
                     "Replica throughput (req/s)",
                     s.replica_throughput_rps,
-                    0.001..=1e9,
+                    F::ReplicaThroughputRps.range().inclusive(),
                     err,
                 ) {
                     *new = Some((
@@ -217,7 +226,7 @@ fn serving_fields_ui(
                     "p_gpr",
                     "GPUs per replica",
                     f64::from(s.gpus_per_replica),
-                    1.0..=100_000.0,
+                    F::GpusPerReplica.range().inclusive(),
                     err,
                 ) {
                     if v.fract() == 0.0 {
@@ -235,7 +244,7 @@ fn serving_fields_ui(
                     "p_tgt",
                     "p99 target (ms)",
                     s.latency_target_ms,
-                    0.001..=1e7,
+                    F::LatencyTargetMs.range().inclusive(),
                     err,
                 ) {
                     *new = Some((
@@ -265,7 +274,7 @@ fn cost_fields_ui(
                 "p_elec",
                 "Electricity (USD/kWh)",
                 p.electricity_usd_per_kwh,
-                0.0..=10.0,
+                F::ElectricityUsdPerKwh.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -273,7 +282,15 @@ fn cost_fields_ui(
                     changed(p, |q| q.electricity_usd_per_kwh = v),
                 ));
             }
-            if let Some(v) = num_field(ui, b, "p_pue", "PUE", p.pue, 1.0..=5.0, err) {
+            if let Some(v) = num_field(
+                ui,
+                b,
+                "p_pue",
+                "PUE",
+                p.pue,
+                F::Pue.range().inclusive(),
+                err,
+            ) {
                 *new = Some(("Set PUE".into(), changed(p, |q| q.pue = v)));
             }
             if let Some(v) = num_field(
@@ -282,7 +299,7 @@ fn cost_fields_ui(
                 "p_years",
                 "Depreciation (years)",
                 p.depreciation_years,
-                0.1..=30.0,
+                F::DepreciationYears.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -296,7 +313,7 @@ fn cost_fields_ui(
                 "p_resid",
                 "Residual value (0-1)",
                 p.residual_fraction,
-                0.0..=1.0,
+                F::ResidualFraction.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -310,7 +327,7 @@ fn cost_fields_ui(
                 "p_colo",
                 "Colocation (USD/kW-month)",
                 p.colocation_usd_per_kw_month,
-                0.0..=100_000.0,
+                F::ColocationUsdPerKwMonth.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -324,7 +341,7 @@ fn cost_fields_ui(
                 "p_sup",
                 "Support (share of capex/yr)",
                 p.support_fraction_per_year,
-                0.0..=1.0,
+                F::SupportFractionPerYear.range().inclusive(),
                 err,
             ) {
                 *new = Some((
@@ -352,7 +369,7 @@ fn cost_fields_ui(
                     "p_cloud",
                     "  USD per GPU-hour",
                     cur,
-                    0.0..=1000.0,
+                    F::CloudUsdPerGpuHour.range().inclusive(),
                     err,
                 )
             {

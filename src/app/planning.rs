@@ -16,6 +16,7 @@ use crate::analysis::format::usd;
 use crate::analysis::scenarios::{self, ScenarioResult};
 use crate::catalog::{Catalog, PartKind};
 use crate::edit::Edit;
+use crate::io::limits::Figure as F;
 use crate::model::{Design, Params, PartId, Scenario};
 use egui::RichText;
 use std::collections::BTreeSet;
@@ -218,7 +219,15 @@ fn slider_row(
                 .suffix(s.suffix)
                 .max_decimals(s.decimals),
         )
-        .labelled_by(name.id);
+        .labelled_by(name.id)
+        .on_hover_ui(|ui| {
+            // A typed value may leave the slider's extent, up to what a design file allows.
+            ui.label(format!(
+                "allowed: {}{}",
+                s.figure.range().scaled(s.scale).describe(),
+                s.suffix
+            ));
+        });
     ui.end_row();
     let holding = resp.dragged() || resp.is_pointer_button_down_on();
     if holding {
@@ -243,10 +252,15 @@ fn slider_row(
 }
 
 /// One planning slider: its label, range and unit, and how a value is written into the parameters (clamped to
-/// the range a design file allows, docs/limits.md).
+/// the range of its figure in `io::limits`, the table a design file is checked against; docs/limits.md).
 struct SliderSpec {
     label: &'static str,
+    /// The parameter it sets.
+    figure: F,
+    /// The slider's unit per the file's (1e-6 for an all-reduce size shown in MB).
+    scale: f64,
     value: f64,
+    /// The extent the slider shows, inside its figure's range (a value may be typed beyond it, up to the range).
     range: RangeInclusive<f64>,
     log: bool,
     suffix: &'static str,
@@ -256,8 +270,10 @@ struct SliderSpec {
 
 /// The sliders for the design's parameters (the serving ones only when the design serves).
 fn slider_specs(p: &Params, report: Option<&Report>) -> Vec<SliderSpec> {
-    let spec = |label, value, range, log, suffix, decimals, set| SliderSpec {
+    let spec = |(label, figure, scale), value, range, log, suffix, decimals, set| SliderSpec {
         label,
+        figure,
+        scale,
         value,
         range,
         log,
@@ -268,25 +284,29 @@ fn slider_specs(p: &Params, report: Option<&Report>) -> Vec<SliderSpec> {
     let mut out = Vec::new();
     if let Some(s) = &p.serving {
         out.push(spec(
-            "Request rate",
+            ("Request rate", F::RequestRateRps, 1.0),
             s.request_rate_rps,
             1.0..=1e6,
             true,
             " req/s",
             0,
             |q, v| {
-                set_serving(q, |s| s.request_rate_rps = v.clamp(1e-3, 1e9));
+                set_serving(q, |s| {
+                    s.request_rate_rps = F::RequestRateRps.range().clamp(v)
+                });
             },
         ));
         out.push(spec(
-            "Latency target (p99)",
+            ("Latency target (p99)", F::LatencyTargetMs, 1.0),
             s.latency_target_ms,
             10.0..=10_000.0,
             true,
             " ms",
             0,
             |q, v| {
-                set_serving(q, |s| s.latency_target_ms = v.clamp(1e-3, 1e7));
+                set_serving(q, |s| {
+                    s.latency_target_ms = F::LatencyTargetMs.range().clamp(v)
+                });
             },
         ));
     }
@@ -297,72 +317,78 @@ fn slider_specs(p: &Params, report: Option<&Report>) -> Vec<SliderSpec> {
         .unwrap_or(2.0);
     out.extend([
         spec(
-            "Utilisation",
+            ("Utilisation", F::UtilisationTarget, 1.0),
             p.utilisation_target,
             0.05..=0.95,
             false,
             "",
             2,
             |q, v| {
-                q.utilisation_target = v.clamp(0.01, 0.99);
+                q.utilisation_target = F::UtilisationTarget.range().clamp(v);
             },
         ),
         spec(
-            "Electricity",
+            ("Electricity", F::ElectricityUsdPerKwh, 1.0),
             p.electricity_usd_per_kwh,
             0.0..=0.5,
             false,
             " $/kWh",
             3,
             |q, v| {
-                q.electricity_usd_per_kwh = v.clamp(0.0, 10.0);
+                q.electricity_usd_per_kwh = F::ElectricityUsdPerKwh.range().clamp(v);
             },
         ),
-        spec("PUE", p.pue, 1.0..=2.5, false, "", 2, |q, v| {
-            q.pue = v.clamp(1.0, 5.0)
-        }),
         spec(
-            "Cloud price",
+            ("PUE", F::Pue, 1.0),
+            p.pue,
+            1.0..=2.5,
+            false,
+            "",
+            2,
+            |q, v| q.pue = F::Pue.range().clamp(v),
+        ),
+        spec(
+            ("Cloud price", F::CloudUsdPerGpuHour, 1.0),
             cloud,
             0.25..=20.0,
             true,
             " $/GPU-h",
             2,
             |q, v| {
-                q.cloud_usd_per_gpu_hour = Some(v.clamp(0.0, 1e4));
+                q.cloud_usd_per_gpu_hour = Some(F::CloudUsdPerGpuHour.range().clamp(v));
             },
         ),
         spec(
-            "Depreciation",
+            ("Depreciation", F::DepreciationYears, 1.0),
             p.depreciation_years,
             1.0..=10.0,
             false,
             " years",
             1,
             |q, v| {
-                q.depreciation_years = v.clamp(0.1, 50.0);
+                q.depreciation_years = F::DepreciationYears.range().clamp(v);
             },
         ),
         spec(
-            "All-reduce size",
+            ("All-reduce size", F::AllreduceBytes, 1e-6),
             p.traffic.allreduce_bytes / 1e6,
             0.001..=100_000.0,
             true,
             " MB",
             3,
             |q, v| {
-                q.traffic.allreduce_bytes = (v * 1e6).clamp(1.0, 1e15);
+                q.traffic.allreduce_bytes = F::AllreduceBytes.range().clamp(v * 1e6);
             },
         ),
         spec(
-            "Latency message",
+            ("Latency message", F::LatencyMessageBytes, 1.0),
             p.traffic.latency_message_bytes,
             8.0..=1e8,
             true,
             " B",
             0,
             |q, v| {
-                q.traffic.latency_message_bytes = v.clamp(1.0, 1e12);
+                q.traffic.latency_message_bytes = F::LatencyMessageBytes.range().clamp(v);
             },
         ),
     ]);
@@ -631,7 +657,7 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
     let cloud_month = c
         .options
         .iter()
-        .find(|o| o.option == "cloud on demand")
+        .find(|o| o.kind == crate::analysis::cost::Acquisition::CloudOnDemand)
         .map_or(0.0, |o| o.usd_per_year / 12.0);
     let owned: Vec<[f64; 2]> = (0..=months)
         .map(|m| {
@@ -644,7 +670,7 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
     let cloud: Vec<[f64; 2]> = (0..=months)
         .map(|m| [f64::from(m), cloud_month * f64::from(m) / 1e6])
         .collect();
-    let names: Vec<String> = c.options.iter().map(|o| o.option.clone()).collect();
+    let names: Vec<crate::analysis::cost::Acquisition> = c.options.iter().map(|o| o.kind).collect();
     let bars = BarChart::new(
         "$/GPU-h used",
         c.options
@@ -666,7 +692,10 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
             .y_axis_label("cumulative $M")
             .show(ui, |pu| {
                 pu.line(Line::new("owned", PlotPoints::new(owned)));
-                pu.line(Line::new("cloud on demand", PlotPoints::new(cloud)));
+                pu.line(Line::new(
+                    crate::analysis::cost::Acquisition::CloudOnDemand.label(),
+                    PlotPoints::new(cloud),
+                ));
             });
         Plot::new("planning_options")
             .width(half)
@@ -681,17 +710,13 @@ fn charts_ui(ui: &mut egui::Ui, r: &Report) {
     });
 }
 
-fn short_option(names: &[String], v: f64) -> String {
+fn short_option(names: &[crate::analysis::cost::Acquisition], v: f64) -> String {
     if (v - v.round()).abs() > 1e-6 || v < 0.0 {
         return String::new();
     }
-    match names.get(v.round() as usize).map(String::as_str) {
-        Some("cloud on demand") => "cloud".into(),
-        Some("cloud, 1-year commitment") => "1-year".into(),
-        Some("cloud, 3-year commitment") => "3-year".into(),
-        Some(other) => other.to_string(),
-        None => String::new(),
-    }
+    names
+        .get(v.round() as usize)
+        .map_or(String::new(), |k| k.short_label().to_string())
 }
 
 /// Save, apply, delete and compare scenarios.
@@ -772,7 +797,7 @@ fn scenarios_ui(
                 .add_enabled(!active, egui::Button::new(format!("Apply {}", s.name)))
                 .clicked()
             {
-                match scenarios::scenario_edit(design, input.catalog, s) {
+                match crate::edit::scenario::scenario_edit(design, input.catalog, s) {
                     Ok(Some(edit)) => {
                         cmds.push(AppCommand::Edit(format!("Apply scenario {}", s.name), edit))
                     }
@@ -874,5 +899,55 @@ fn side_by_side_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut Plann
                 format!("{}: {why}", r.scenario.name),
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every slider shows an extent inside its figure's range, and whatever is typed into it, however far out,
+    /// is written as a value the file check accepts: the clamps read the same table as validation.
+    #[test]
+    fn sliders_hold_to_the_table_of_limits() {
+        let p = Params {
+            serving: Some(crate::model::Serving::default()),
+            ..Params::default()
+        };
+        let specs = slider_specs(&p, None);
+        assert_eq!(specs.len(), 9);
+        for s in &specs {
+            let range = s.figure.range().scaled(s.scale);
+            assert!(
+                range.holds(*s.range.start()) && range.holds(*s.range.end()),
+                "{}: {:?} outside {}",
+                s.label,
+                s.range,
+                range.describe()
+            );
+            for typed in [-1e300, 0.0, 1e300, f64::NAN] {
+                let mut q = p.clone();
+                (s.set)(&mut q, typed);
+                let mut problems = Vec::new();
+                crate::io::limits::check_params(&q, &mut problems);
+                assert!(problems.is_empty(), "{} = {typed}: {problems:?}", s.label);
+            }
+        }
+    }
+
+    /// The parameter fields take their ranges from the table, never from numbers of their own.
+    #[test]
+    fn parameter_fields_read_the_table_of_limits() {
+        let source = include_str!("params.rs");
+        let code = source.split("#[cfg(test)]").next().unwrap_or(source);
+        let own: Vec<&str> = code
+            .lines()
+            .filter(|l| l.contains("..=") && !l.contains("F::"))
+            .collect();
+        assert!(own.is_empty(), "ranges of their own: {own:?}");
+        assert_eq!(
+            code.matches("num_field(").count(),
+            code.matches("F::").count()
+        );
     }
 }

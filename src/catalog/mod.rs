@@ -3,6 +3,7 @@
 
 pub mod figures;
 pub mod netbox;
+pub mod swap;
 pub mod user;
 
 use crate::model::PartId;

@@ -482,8 +482,10 @@ impl<'a> Gestures<'a> {
         })
     }
 
-    /// One link between every leaf and every spine among the switches of `devices` (spines: in `upper_tier`, or
-    /// "spine" in the name). Leaves use their highest free ports (low ports face servers), spines their lowest.
+    /// One link between every leaf and every spine among the switches of `devices`. Which is which comes from the
+    /// topology's tiers, never from names: a spine is in `upper_tier` (the caller's tiers of 2 and above), in tier 2
+    /// or above of the design's topology, or reaches no endpoint yet (a spine not cabled) while another selected
+    /// switch is a leaf (tier 1). Leaves use their highest free ports (low ports face servers), spines their lowest.
     pub fn full_mesh(
         &mut self,
         devices: &BTreeSet<DeviceId>,
@@ -495,14 +497,20 @@ impl<'a> Gestures<'a> {
             .copied()
             .filter(|d| self.is_kind(*d, |k| matches!(k, PartKind::Switch(_))))
             .collect();
+        let topology = crate::topology::Topology::build(design);
+        let any_leaf = switches.iter().any(|d| topology.tier(*d) == Some(1));
         let is_spine = |d: DeviceId| {
-            upper_tier.contains(&d) || device_name(design, d).to_lowercase().contains("spine")
+            upper_tier.contains(&d)
+                || match topology.tier(d) {
+                    Some(t) => t >= 2,
+                    None => any_leaf,
+                }
         };
         let spines = self.by_name(switches.iter().copied().filter(|d| is_spine(*d)).collect());
         let leaves = self.by_name(switches.iter().copied().filter(|d| !is_spine(*d)).collect());
         if spines.is_empty() || leaves.is_empty() {
             return Err(Self::refused(
-                "Full mesh needs selected leaves and spines (a spine has \"spine\" in its name or is tier 2)",
+                "Full mesh needs selected leaves (switches cabled to servers) and spines (tier 2, or not cabled yet)",
             ));
         }
         let mut taken = BTreeSet::new();
@@ -866,6 +874,43 @@ mod tests {
             .connect(PortRef::new(a, "p1"), PortRef::new(b, "p2"))
             .unwrap_err();
         assert!(err.to_string().contains("already cabled"), "{err}");
+    }
+
+    #[test]
+    fn full_mesh_tells_leaves_from_spines_by_tier_not_by_name() {
+        let c = catalog();
+        let (mut d, rack) = with_rack(&c);
+        let dgx = add(&mut d, &c, "dgx-h100", rack, 1);
+        let leaf = add(&mut d, &c, "qm9700", rack, 30);
+        let (a, b) = (
+            add(&mut d, &c, "qm9700", rack, 31),
+            add(&mut d, &c, "qm9700", rack, 32),
+        );
+        // No switch reaches a server yet: no tier tells leaves from spines, and names are not asked.
+        let all: BTreeSet<DeviceId> = [leaf, a, b].into();
+        assert!(
+            Gestures::new(&d, &c)
+                .full_mesh(&all, &BTreeSet::new())
+                .is_err()
+        );
+        // The leaf reaches a server (tier 1); the two switches above it reach nothing yet, so they are spines,
+        // whatever they are called ("sw-..." here, never "spine").
+        let g = Gestures::new(&d, &c)
+            .connect(PortRef::new(dgx, "nic0/p1"), PortRef::new(leaf, "p1"))
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        assert!(d.devices.values().all(|x| !x.name.contains("spine")));
+        let g = Gestures::new(&d, &c)
+            .full_mesh(&all, &BTreeSet::new())
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+        let mut pairs: Vec<(DeviceId, DeviceId)> = d
+            .links
+            .values()
+            .map(|l| (l.a.device.min(l.b.device), l.a.device.max(l.b.device)))
+            .collect();
+        pairs.sort_unstable();
+        assert_eq!(pairs, [(dgx, leaf), (leaf, a), (leaf, b)]);
     }
 
     #[test]

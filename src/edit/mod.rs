@@ -3,6 +3,7 @@
 
 mod gesture;
 mod history;
+pub mod scenario;
 pub mod swap;
 
 pub use gesture::{
@@ -111,6 +112,9 @@ impl Edit {
     }
 
     /// Applies the edit and returns its inverse. On error the design is unchanged.
+    ///
+    /// One function on purpose: one arm per kind of edit, each short, beside its inverse; the match is the list of
+    /// what an edit can do.
     pub fn apply(self, design: &mut Design) -> Result<Edit, EditError> {
         if let Some(why) = self.bad_text() {
             return Err(EditError::Refused(why));

@@ -250,7 +250,7 @@ fn finding_html(out: &mut String, design: &Design, f: &Finding) {
         r#"<div class="finding"><span class="sev {sev}">{}</span><strong>{}</strong> <code>{}</code>"#,
         sev.to_uppercase(),
         e(&f.message),
-        e(&f.code)
+        e(f.code.as_str())
     );
     let mut parts: Vec<String> = Vec::new();
     let names: Vec<&str> = f

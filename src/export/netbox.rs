@@ -95,28 +95,65 @@ fn cable_type(
 }
 
 /// The role NetBox files a device under, by the part's kind.
-fn role(part: &Part) -> &'static str {
-    match &part.kind {
-        PartKind::Server(s) if !s.gpu_slots.is_empty() => "GPU server",
-        PartKind::Server(_) => "Server",
-        PartKind::Switch(_) => "Switch",
-        PartKind::Storage(_) => "Storage",
-        PartKind::Pdu(_) => "PDU",
-        PartKind::PatchPanel(_) => "Patch panel",
-        PartKind::Cdu(_) => "CDU",
-        _ => "Other",
-    }
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DeviceRole {
+    /// A server with GPU slots.
+    GpuServer,
+    /// A server without GPU slots.
+    Server,
+    /// A network switch.
+    Switch,
+    /// A storage appliance or server.
+    Storage,
+    /// A power distribution unit.
+    Pdu,
+    /// A patch panel.
+    PatchPanel,
+    /// A coolant distribution unit.
+    Cdu,
+    /// Anything else.
+    Other,
 }
 
-/// Display colours of the roles (hex RRGGBB, as NetBox takes them).
-fn role_colour(role: &str) -> &'static str {
-    match role {
-        "GPU server" => "4caf50",
-        "Server" => "8bc34a",
-        "Switch" => "2196f3",
-        "Storage" => "ff9800",
-        "PDU" => "f44336",
-        _ => "9e9e9e",
+impl DeviceRole {
+    /// The role of a part.
+    fn of(part: &Part) -> Self {
+        match &part.kind {
+            PartKind::Server(s) if !s.gpu_slots.is_empty() => DeviceRole::GpuServer,
+            PartKind::Server(_) => DeviceRole::Server,
+            PartKind::Switch(_) => DeviceRole::Switch,
+            PartKind::Storage(_) => DeviceRole::Storage,
+            PartKind::Pdu(_) => DeviceRole::Pdu,
+            PartKind::PatchPanel(_) => DeviceRole::PatchPanel,
+            PartKind::Cdu(_) => DeviceRole::Cdu,
+            _ => DeviceRole::Other,
+        }
+    }
+
+    /// The role's name in NetBox.
+    fn name(self) -> &'static str {
+        match self {
+            DeviceRole::GpuServer => "GPU server",
+            DeviceRole::Server => "Server",
+            DeviceRole::Switch => "Switch",
+            DeviceRole::Storage => "Storage",
+            DeviceRole::Pdu => "PDU",
+            DeviceRole::PatchPanel => "Patch panel",
+            DeviceRole::Cdu => "CDU",
+            DeviceRole::Other => "Other",
+        }
+    }
+
+    /// Display colour (hex RRGGBB, as NetBox takes them).
+    fn colour(self) -> &'static str {
+        match self {
+            DeviceRole::GpuServer => "4caf50",
+            DeviceRole::Server => "8bc34a",
+            DeviceRole::Switch => "2196f3",
+            DeviceRole::Storage => "ff9800",
+            DeviceRole::Pdu => "f44336",
+            DeviceRole::PatchPanel | DeviceRole::Cdu | DeviceRole::Other => "9e9e9e",
+        }
     }
 }
 
@@ -258,6 +295,9 @@ fn site_of(design: &Design, site: &str) -> String {
 }
 
 /// The bulk-import files of a design, in the order NetBox imports them.
+///
+/// One function on purpose: one section per file, in import order, each reading the slugs and names the sections
+/// before it settled (sites, racks, manufacturers, device types, roles, devices, cables).
 pub fn files(design: &Design) -> Result<Files, ExportError> {
     let mut out = Files::new();
 
@@ -350,15 +390,16 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
     out.push(("04-device-types.yaml".into(), yaml.into_bytes()));
 
     // Roles, devices.
-    let roles: BTreeSet<&str> = design
+    // By name, as the file lists them.
+    let roles: BTreeMap<&str, DeviceRole> = design
         .devices
         .values()
         .filter_map(|d| design.parts.get(&d.part))
-        .map(role)
+        .map(|p| (DeviceRole::of(p).name(), DeviceRole::of(p)))
         .collect();
     let role_rows: Vec<Vec<String>> = roles
         .iter()
-        .map(|r| vec![(*r).to_string(), slugify(r), role_colour(r).to_string()])
+        .map(|(name, r)| vec![(*name).to_string(), slugify(name), r.colour().to_string()])
         .collect();
     out.push((
         "05-device-roles.csv".into(),
@@ -381,7 +422,7 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         };
         device_rows.push(vec![
             d.name.clone(),
-            role(part).to_string(),
+            DeviceRole::of(part).name().to_string(),
             t.manufacturer.clone(),
             t.model.clone(),
             "planned".into(),

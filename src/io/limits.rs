@@ -35,8 +35,8 @@ pub struct FigureProblem {
 }
 
 /// An allowed range: bounds and whether each is included.
-#[derive(Debug, Clone, Copy)]
-struct Range {
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
     lo: f64,
     lo_included: bool,
     hi: f64,
@@ -68,7 +68,8 @@ impl Range {
             hi_included: false,
         }
     }
-    fn holds(self, x: f64) -> bool {
+    /// Whether a value is allowed: finite and within the bounds.
+    pub fn holds(self, x: f64) -> bool {
         let lo_ok = if self.lo_included {
             x >= self.lo
         } else {
@@ -81,7 +82,8 @@ impl Range {
         };
         x.is_finite() && lo_ok && hi_ok
     }
-    fn describe(self) -> String {
+    /// The range as messages write it: "[1, 5]", "(0, 1)".
+    pub fn describe(self) -> String {
         format!(
             "{}{}, {}{}",
             if self.lo_included { "[" } else { "(" },
@@ -89,6 +91,191 @@ impl Range {
             fmt(self.hi),
             if self.hi_included { "]" } else { ")" }
         )
+    }
+    /// The same range in another unit: both bounds times `k` (> 0), as a field in MB shows a figure in bytes.
+    pub fn scaled(self, k: f64) -> Self {
+        Self {
+            lo: self.lo * k,
+            hi: self.hi * k,
+            ..self
+        }
+    }
+    /// The smallest allowed value (the next float above an excluded bound).
+    pub fn min(self) -> f64 {
+        if self.lo_included {
+            self.lo
+        } else {
+            self.lo.next_up()
+        }
+    }
+    /// The largest allowed value (the next float below an excluded bound).
+    pub fn max(self) -> f64 {
+        if self.hi_included {
+            self.hi
+        } else {
+            self.hi.next_down()
+        }
+    }
+    /// The allowed values as an inclusive range, for a field that takes one: `min()..=max()`.
+    pub fn inclusive(self) -> std::ops::RangeInclusive<f64> {
+        self.min()..=self.max()
+    }
+    /// The nearest allowed value (a NaN gives the smallest).
+    pub fn clamp(self, x: f64) -> f64 {
+        if x.is_nan() {
+            return self.min();
+        }
+        x.clamp(self.min(), self.max())
+    }
+}
+
+/// A figure of a design's parameters with its one allowed range: what validation checks a file against, the
+/// parameter fields accept and the planning sliders clamp to (docs/limits.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Figure {
+    /// Planned share of time busy.
+    UtilisationTarget,
+    /// Electricity price, USD per kWh.
+    ElectricityUsdPerKwh,
+    /// Power usage effectiveness of the facility (also of its liquid-cooled part).
+    Pue,
+    /// Years over which the capital cost is written off.
+    DepreciationYears,
+    /// Share of the capital cost left at the end.
+    ResidualFraction,
+    /// Colocation price, USD per kW-month.
+    ColocationUsdPerKwMonth,
+    /// Support contract, share of the capital cost per year.
+    SupportFractionPerYear,
+    /// Cloud price of a GPU-hour, USD.
+    CloudUsdPerGpuHour,
+    /// A spares figure given as a percentage.
+    SparesPercent,
+    /// A spares figure given as one spare per this many.
+    SparesOnePer,
+    /// Availability the service must reach.
+    AvailabilityTarget,
+    /// Discount of a one-year cloud commitment.
+    Reserved1yDiscount,
+    /// Discount of a three-year cloud commitment.
+    Reserved3yDiscount,
+    /// Heat an air-cooled rack may carry, kW.
+    AirCooledLimitKw,
+    /// Temperature rise of the air, degrees C.
+    AirDeltaTC,
+    /// Temperature rise of the coolant, degrees C.
+    LiquidDeltaTC,
+    /// Size of one all-reduce, bytes.
+    AllreduceBytes,
+    /// Storage read rate per GPU, GB/s.
+    StorageReadGbyteSPerGpu,
+    /// Network bandwidth per GPU, Gb/s.
+    NetworkGbpsPerGpu,
+    /// Size of the latency probe message, bytes.
+    LatencyMessageBytes,
+    /// Share of a link's rate that collectives reach.
+    LinkEfficiency,
+    /// Requests per second the service must serve.
+    RequestRateRps,
+    /// Requests per second one replica serves.
+    ReplicaThroughputRps,
+    /// GPUs in one serving replica.
+    GpusPerReplica,
+    /// p99 latency target, ms.
+    LatencyTargetMs,
+    /// Bytes of one request.
+    RequestBytes,
+    /// Bytes of one response.
+    ResponseBytes,
+    /// Tokens of one request.
+    TokensPerRequest,
+    /// Parameters of the trained model.
+    TrainingParameters,
+    /// Tokens the training job reads.
+    TrainingTokens,
+    /// Tokens of one batch.
+    BatchTokens,
+    /// Model FLOPs utilisation.
+    Mfu,
+    /// Gradient bytes per parameter.
+    GradientBytesPerParameter,
+    /// Share of communication hidden behind compute.
+    Overlap,
+}
+
+impl Figure {
+    /// Every figure, in the order the parameters are checked.
+    pub const ALL: [Figure; 34] = [
+        Figure::UtilisationTarget,
+        Figure::ElectricityUsdPerKwh,
+        Figure::Pue,
+        Figure::DepreciationYears,
+        Figure::ResidualFraction,
+        Figure::ColocationUsdPerKwMonth,
+        Figure::SupportFractionPerYear,
+        Figure::CloudUsdPerGpuHour,
+        Figure::SparesPercent,
+        Figure::SparesOnePer,
+        Figure::AvailabilityTarget,
+        Figure::Reserved1yDiscount,
+        Figure::Reserved3yDiscount,
+        Figure::AirCooledLimitKw,
+        Figure::AirDeltaTC,
+        Figure::LiquidDeltaTC,
+        Figure::AllreduceBytes,
+        Figure::StorageReadGbyteSPerGpu,
+        Figure::NetworkGbpsPerGpu,
+        Figure::LatencyMessageBytes,
+        Figure::LinkEfficiency,
+        Figure::RequestRateRps,
+        Figure::ReplicaThroughputRps,
+        Figure::GpusPerReplica,
+        Figure::LatencyTargetMs,
+        Figure::RequestBytes,
+        Figure::ResponseBytes,
+        Figure::TokensPerRequest,
+        Figure::TrainingParameters,
+        Figure::TrainingTokens,
+        Figure::BatchTokens,
+        Figure::Mfu,
+        Figure::GradientBytesPerParameter,
+        Figure::Overlap,
+    ];
+
+    /// The allowed range, in the unit the file writes the figure in.
+    pub fn range(self) -> Range {
+        match self {
+            // Utilisation is a planned share of time busy: 0 plans nothing, 1 is a queue that never drains.
+            Figure::UtilisationTarget => Range::open(0.0, 1.0),
+            Figure::ElectricityUsdPerKwh => Range::closed(0.0, 10.0),
+            Figure::Pue => Range::closed(1.0, 5.0),
+            Figure::DepreciationYears => Range::above(0.0, 50.0),
+            Figure::ResidualFraction | Figure::SupportFractionPerYear | Figure::Overlap => {
+                Range::closed(0.0, 1.0)
+            }
+            Figure::ColocationUsdPerKwMonth => Range::closed(0.0, 1e5),
+            Figure::CloudUsdPerGpuHour => Range::closed(0.0, 1e4),
+            Figure::SparesPercent => Range::closed(0.0, 100.0),
+            Figure::SparesOnePer => Range::closed(1.0, 1e6),
+            Figure::AvailabilityTarget | Figure::LinkEfficiency | Figure::Mfu => {
+                Range::above(0.0, 1.0)
+            }
+            Figure::Reserved1yDiscount | Figure::Reserved3yDiscount => Range::closed(0.0, 0.95),
+            Figure::AirCooledLimitKw => Range::closed(1.0, 200.0),
+            Figure::AirDeltaTC => Range::above(0.0, 30.0),
+            Figure::LiquidDeltaTC => Range::above(0.0, 50.0),
+            Figure::AllreduceBytes | Figure::TrainingParameters => Range::above(0.0, 1e15),
+            Figure::StorageReadGbyteSPerGpu => Range::closed(0.0, 1e4),
+            Figure::NetworkGbpsPerGpu => Range::above(0.0, 1e5),
+            Figure::LatencyMessageBytes | Figure::BatchTokens => Range::above(0.0, 1e12),
+            Figure::RequestRateRps | Figure::ReplicaThroughputRps => Range::above(0.0, 1e9),
+            Figure::GpusPerReplica => Range::closed(1.0, 1e6),
+            Figure::LatencyTargetMs => Range::above(0.0, 1e7),
+            Figure::RequestBytes | Figure::ResponseBytes => Range::closed(0.0, 1e12),
+            Figure::TokensPerRequest => Range::closed(0.0, 1e7),
+            Figure::TrainingTokens => Range::above(0.0, 1e18),
+            Figure::GradientBytesPerParameter => Range::above(0.0, 16.0),
+        }
     }
 }
 
@@ -124,6 +311,10 @@ impl std::fmt::Display for Prefix {
 }
 
 impl Checker<'_> {
+    /// Checks one of the parameters' figures against its range in the table.
+    fn figure(&mut self, name: &str, figure: Figure, x: f64) {
+        self.num(name, x, figure.range());
+    }
     fn num(&mut self, name: &str, x: f64, range: Range) {
         if !range.holds(x) {
             let field = format!("{}{name}", self.prefix);
@@ -176,179 +367,156 @@ impl Checker<'_> {
 }
 
 const MONEY: Range = Range::closed(0.0, 1e10);
-const PUE: Range = Range::closed(1.0, 5.0);
-const ELECTRICITY: Range = Range::closed(0.0, 10.0);
-const COLOCATION: Range = Range::closed(0.0, 1e5);
-const PRICE_PER_HOUR: Range = Range::closed(0.0, 1e4);
-const SHARE: Range = Range::closed(0.0, 1.0);
-const POSITIVE_SHARE: Range = Range::above(0.0, 1.0);
 
-/// Checks every figure of the parameters.
+/// Checks every figure of the parameters against [`Figure`]'s ranges.
 pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
+    use Figure as F;
     let mut c = Checker {
         problems,
         prefix: Prefix::Text("params.".into()),
         part: None,
     };
-    // Utilisation is a planned share of time busy: 0 plans nothing, 1 is a queue that never drains.
-    c.num(
+    c.figure(
         "utilisation_target",
+        F::UtilisationTarget,
         p.utilisation_target,
-        Range::open(0.0, 1.0),
     );
-    c.num(
+    c.figure(
         "electricity_usd_per_kwh",
+        F::ElectricityUsdPerKwh,
         p.electricity_usd_per_kwh,
-        ELECTRICITY,
     );
-    c.num("pue", p.pue, PUE);
+    c.figure("pue", F::Pue, p.pue);
     if let Some(x) = p.pue_liquid {
-        c.num("pue_liquid", x, PUE);
+        c.figure("pue_liquid", F::Pue, x);
     }
-    c.num(
+    c.figure(
         "depreciation_years",
+        F::DepreciationYears,
         p.depreciation_years,
-        Range::above(0.0, 50.0),
     );
-    c.num("residual_fraction", p.residual_fraction, SHARE);
-    c.num(
+    c.figure(
+        "residual_fraction",
+        F::ResidualFraction,
+        p.residual_fraction,
+    );
+    c.figure(
         "colocation_usd_per_kw_month",
+        F::ColocationUsdPerKwMonth,
         p.colocation_usd_per_kw_month,
-        COLOCATION,
     );
-    c.num(
+    c.figure(
         "support_fraction_per_year",
+        F::SupportFractionPerYear,
         p.support_fraction_per_year,
-        SHARE,
     );
     if let Some(x) = p.cloud_usd_per_gpu_hour {
-        c.num("cloud_usd_per_gpu_hour", x, PRICE_PER_HOUR);
+        c.figure("cloud_usd_per_gpu_hour", F::CloudUsdPerGpuHour, x);
     }
     for (category, spares) in &p.spares {
+        let name = format!("spares.\"{category}\"");
         match spares {
-            crate::model::Spares::Percent(x) => {
-                c.num(
-                    &format!("spares.\"{category}\""),
-                    *x,
-                    Range::closed(0.0, 100.0),
-                );
-            }
-            crate::model::Spares::OnePer(n) => {
-                c.num(
-                    &format!("spares.\"{category}\""),
-                    f64::from(*n),
-                    Range::closed(1.0, 1e6),
-                );
-            }
+            crate::model::Spares::Percent(x) => c.figure(&name, F::SparesPercent, *x),
+            crate::model::Spares::OnePer(n) => c.figure(&name, F::SparesOnePer, f64::from(*n)),
         }
     }
     if let Some(a) = p.availability_target {
-        c.num("availability_target", a, Range::above(0.0, 1.0));
+        c.figure("availability_target", F::AvailabilityTarget, a);
     }
-    c.num(
+    c.figure(
         "reserved_1y_discount",
+        F::Reserved1yDiscount,
         p.reserved_1y_discount,
-        Range::closed(0.0, 0.95),
     );
-    c.num(
+    c.figure(
         "reserved_3y_discount",
+        F::Reserved3yDiscount,
         p.reserved_3y_discount,
-        Range::closed(0.0, 0.95),
     );
-    c.num(
+    c.figure(
         "air_cooled_limit_kw",
+        F::AirCooledLimitKw,
         p.air_cooled_limit_kw,
-        Range::closed(1.0, 200.0),
     );
-    c.num("air_delta_t_c", p.air_delta_t_c, Range::above(0.0, 30.0));
-    c.num(
-        "liquid_delta_t_c",
-        p.liquid_delta_t_c,
-        Range::above(0.0, 50.0),
-    );
+    c.figure("air_delta_t_c", F::AirDeltaTC, p.air_delta_t_c);
+    c.figure("liquid_delta_t_c", F::LiquidDeltaTC, p.liquid_delta_t_c);
     let t = &p.traffic;
-    c.num(
+    c.figure(
         "traffic.allreduce_bytes",
+        F::AllreduceBytes,
         t.allreduce_bytes,
-        Range::above(0.0, 1e15),
     );
-    c.num(
+    c.figure(
         "traffic.storage_read_gbyte_s_per_gpu",
+        F::StorageReadGbyteSPerGpu,
         t.storage_read_gbyte_s_per_gpu,
-        Range::closed(0.0, 1e4),
     );
     if let Some(x) = t.network_gbps_per_gpu {
-        c.num("traffic.network_gbps_per_gpu", x, Range::above(0.0, 1e5));
+        c.figure("traffic.network_gbps_per_gpu", F::NetworkGbpsPerGpu, x);
     }
-    c.num(
+    c.figure(
         "traffic.latency_message_bytes",
+        F::LatencyMessageBytes,
         t.latency_message_bytes,
-        Range::above(0.0, 1e12),
     );
-    c.num("traffic.link_efficiency", t.link_efficiency, POSITIVE_SHARE);
+    c.figure(
+        "traffic.link_efficiency",
+        F::LinkEfficiency,
+        t.link_efficiency,
+    );
     if let Some(s) = &p.serving {
-        c.num(
+        c.figure(
             "serving.request_rate_rps",
+            F::RequestRateRps,
             s.request_rate_rps,
-            Range::above(0.0, 1e9),
         );
-        c.num(
+        c.figure(
             "serving.replica_throughput_rps",
+            F::ReplicaThroughputRps,
             s.replica_throughput_rps,
-            Range::above(0.0, 1e9),
         );
         for (gpu, x) in &s.replica_throughput_by_gpu {
-            c.num(
+            c.figure(
                 &format!("serving.replica_throughput_by_gpu.\"{gpu}\""),
+                F::ReplicaThroughputRps,
                 *x,
-                Range::above(0.0, 1e9),
             );
         }
-        c.num(
+        c.figure(
             "serving.gpus_per_replica",
+            F::GpusPerReplica,
             f64::from(s.gpus_per_replica),
-            Range::closed(1.0, 1e6),
         );
-        c.num(
+        c.figure(
             "serving.latency_target_ms",
+            F::LatencyTargetMs,
             s.latency_target_ms,
-            Range::above(0.0, 1e7),
         );
-        c.num(
-            "serving.request_bytes",
-            s.request_bytes,
-            Range::closed(0.0, 1e12),
-        );
-        c.num(
-            "serving.response_bytes",
-            s.response_bytes,
-            Range::closed(0.0, 1e12),
-        );
-        c.num(
+        c.figure("serving.request_bytes", F::RequestBytes, s.request_bytes);
+        c.figure("serving.response_bytes", F::ResponseBytes, s.response_bytes);
+        c.figure(
             "serving.tokens_per_request",
+            F::TokensPerRequest,
             s.tokens_per_request,
-            Range::closed(0.0, 1e7),
         );
     }
     if let Some(t) = &p.training {
-        c.num("training.parameters", t.parameters, Range::above(0.0, 1e15));
-        c.num("training.tokens", t.tokens, Range::above(0.0, 1e18));
-        c.num(
-            "training.batch_tokens",
-            t.batch_tokens,
-            Range::above(0.0, 1e12),
-        );
-        c.num("training.mfu", t.mfu, POSITIVE_SHARE);
-        c.num(
+        c.figure("training.parameters", F::TrainingParameters, t.parameters);
+        c.figure("training.tokens", F::TrainingTokens, t.tokens);
+        c.figure("training.batch_tokens", F::BatchTokens, t.batch_tokens);
+        c.figure("training.mfu", F::Mfu, t.mfu);
+        c.figure(
             "training.gradient_bytes_per_parameter",
+            F::GradientBytesPerParameter,
             t.gradient_bytes_per_parameter,
-            Range::above(0.0, 16.0),
         );
-        c.num("training.overlap", t.overlap, SHARE);
+        c.figure("training.overlap", F::Overlap, t.overlap);
     }
 }
 
 /// Checks every figure of one part.
+///
+/// One function on purpose: one arm per kind of part listing its figures and their ranges, as docs/limits.md does.
 pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
     let mut c = Checker {
         problems,
@@ -392,7 +560,11 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
                 g.reference_network_gbps,
                 Range::closed(0.0, 1e5),
             );
-            c.num("cloud_usd_per_hour", g.cloud_usd_per_hour, PRICE_PER_HOUR);
+            c.figure(
+                "cloud_usd_per_hour",
+                Figure::CloudUsdPerGpuHour,
+                g.cloud_usd_per_hour,
+            );
             c.num("bf16_tflops", g.bf16_tflops, Range::closed(0.0, 1e6));
         }
         PartKind::Server(s) => {
@@ -522,16 +694,20 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
         };
         c.num("availability", site.availability, Range::above(0.0, 1.0));
         if let Some(x) = site.pue {
-            c.num("pue", x, PUE);
+            c.figure("pue", Figure::Pue, x);
         }
         if let Some(x) = site.pue_liquid {
-            c.num("pue_liquid", x, PUE);
+            c.figure("pue_liquid", Figure::Pue, x);
         }
         if let Some(x) = site.electricity_usd_per_kwh {
-            c.num("electricity_usd_per_kwh", x, ELECTRICITY);
+            c.figure("electricity_usd_per_kwh", Figure::ElectricityUsdPerKwh, x);
         }
         if let Some(x) = site.colocation_usd_per_kw_month {
-            c.num("colocation_usd_per_kw_month", x, COLOCATION);
+            c.figure(
+                "colocation_usd_per_kw_month",
+                Figure::ColocationUsdPerKwMonth,
+                x,
+            );
         }
     }
     for (id, rack) in &design.racks {
@@ -747,6 +923,61 @@ mod tests {
         let u = Range::open(0.0, 1.0);
         assert!(!u.holds(1.0) && u.holds(0.999) && !u.holds(0.0));
         assert_eq!(u.describe(), "(0, 1)");
+    }
+
+    #[test]
+    fn every_figure_allows_its_extremes_and_nothing_past_them() {
+        for f in Figure::ALL {
+            let r = f.range();
+            let (lo, hi) = (r.min(), r.max());
+            assert!(r.holds(lo) && r.holds(hi), "{f:?}");
+            assert!(!r.holds(lo.next_down()) && !r.holds(hi.next_up()), "{f:?}");
+            assert_eq!(r.inclusive(), lo..=hi);
+            assert_eq!(
+                (r.clamp(-1e300), r.clamp(1e300), r.clamp(f64::NAN)),
+                (lo, hi, lo)
+            );
+        }
+        // (0, 1): the first float above 0 and the last below 1; [1, 1e6] as written.
+        let u = Figure::UtilisationTarget.range();
+        assert_eq!(
+            (u.min(), u.max()),
+            (f64::from_bits(1), 1.0 - f64::EPSILON / 2.0)
+        );
+        assert_eq!(Figure::GpusPerReplica.range().inclusive(), 1.0..=1e6);
+        // An all-reduce in MB: (0, 1e15] bytes is (0, 1e9] MB.
+        assert_eq!(
+            Figure::AllreduceBytes.range().scaled(1e-6).describe(),
+            "(0, 1e9]"
+        );
+    }
+
+    #[test]
+    fn validation_reads_the_table() {
+        // One figure just past its table bound in each section gives one problem naming the table's range.
+        let p = Params {
+            utilisation_target: Figure::UtilisationTarget.range().max().next_up(),
+            serving: Some(crate::model::Serving {
+                gpus_per_replica: 1_000_001,
+                ..crate::model::Serving::default()
+            }),
+            ..Params::default()
+        };
+        let mut found = Vec::new();
+        check_params(&p, &mut found);
+        let fields: Vec<&str> = found.iter().map(|f| f.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "params.utilisation_target",
+                "params.serving.gpus_per_replica"
+            ]
+        );
+        assert!(
+            found[1].message.ends_with("[1, 1e6]"),
+            "{}",
+            found[1].message
+        );
     }
 
     #[test]

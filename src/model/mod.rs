@@ -324,6 +324,21 @@ impl Default for Link {
 }
 
 impl Design {
+    /// The most common GPU part across servers (of equal counts, the first by id); None without GPUs. The
+    /// analysis's reference GPU, and the part a scenario's GPU model replaces.
+    pub fn main_gpu(&self) -> Option<PartId> {
+        let mut counts: BTreeMap<&PartId, usize> = BTreeMap::new();
+        for d in self.devices.values() {
+            for g in d.gpus.values() {
+                *counts.entry(g).or_default() += 1;
+            }
+        }
+        counts
+            .into_iter()
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+            .map(|(p, _)| p.clone())
+    }
+
     /// Hands out a fresh id number; ids are never reused within a document.
     pub fn alloc_id(&mut self) -> u64 {
         let id = self.next_id.max(1);

@@ -10,8 +10,11 @@
 //! - `nvl72 --racks N`: GB200 NVL72 racks, 72 GPUs in one NVLink domain each, on an NDR leaf-spine.
 //! - `inference-row --servers N --gpu MODEL`: PCIe inference servers on an Ethernet leaf-spine, 3:1 by default.
 
+pub mod fixed;
 pub mod scenarios;
 pub mod sizing;
+pub mod superpod;
+mod wiring;
 
 use crate::analysis::Report;
 use crate::catalog::{Catalog, NicRole, PartKind};
@@ -302,11 +305,11 @@ pub fn generate(
                 ));
             }
             let system = if template.name == "superpod-b200" {
-                &crate::samples::DGX_B200
+                &superpod::DGX_B200
             } else {
-                &crate::samples::DGX_H100
+                &superpod::DGX_H100
             };
-            Ok(crate::samples::superpod(catalog, su, system)?)
+            Ok(superpod::superpod(catalog, su, system)?)
         }
         "leaf-spine" => {
             let servers = opts.count("servers", 1, 4096)?;
@@ -476,7 +479,7 @@ fn set_budget(
     budget_w: f64,
     liquid: bool,
 ) -> Result<(), EditError> {
-    crate::samples::update_rack(b, rack, |r| {
+    wiring::update_rack(b, rack, |r| {
         r.power_budget_w = budget_w;
         if liquid {
             r.cooling = crate::model::Cooling::Liquid;
@@ -648,6 +651,11 @@ pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) 
     }
 }
 
+/// The leaf-spine and inference-row templates: servers in racks, leaves sized for the oversubscription, the tiers
+/// of the Clos plan above them, and the cabling.
+///
+/// One function on purpose: it follows the build order (racks, servers, leaves, upper tiers, cables, power), each
+/// step reading the ids the steps before it handed out; split, every step would take and return the same lists.
 fn leaf_spine(
     catalog: &Catalog,
     spec: &FabricSpec,

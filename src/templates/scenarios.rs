@@ -159,8 +159,11 @@ fn value(s: &Scenario, given: &[(String, f64)], name: &str) -> Result<f64, Templ
     Ok(v)
 }
 
+/// A sample design, from the generator it is the output of.
 fn sample(name: &str) -> Result<Design, TemplateError> {
-    crate::samples::sample(name).map_err(TemplateError::Build)
+    let catalog = Catalog::builtin()
+        .map_err(|e| TemplateError::Build(crate::edit::EditError::Refused(e.to_string())))?;
+    super::fixed::by_name(&catalog, name).map_err(TemplateError::Build)
 }
 
 /// Answers a scenario with the inputs given (`[("mfu", 0.5)]`; the others take their defaults).

@@ -74,8 +74,18 @@ pub struct Topology {
     pub nic_ports: Vec<NicPort>,
 }
 
-/// A cabled server NIC port: (device, NIC slot, port number, the cable's rate in Gb/s).
-pub type NicPort = (DeviceId, u16, u16, f64);
+/// A cabled server NIC port and the rate of its cable.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NicPort {
+    /// The server.
+    pub device: DeviceId,
+    /// The NIC slot, as in `nicS/pK`.
+    pub slot: u16,
+    /// The port number on the NIC (1-based), as in `nicS/pK`.
+    pub port: u16,
+    /// The cable's rate, Gb/s.
+    pub gbps: f64,
+}
 
 /// The structure of the network graph in compressed rows (see [`Topology::adjacency`]).
 pub type Adjacency = Csr<(), u32, Undirected, u32>;
@@ -131,7 +141,12 @@ impl Topology {
         for (lid, link) in &design.links {
             for end in [&link.a, &link.b] {
                 if let Some((slot, k)) = end.nic_slot_and_port() {
-                    nic_ports.push((end.device, slot, k, link.medium.gbps()));
+                    nic_ports.push(NicPort {
+                        device: end.device,
+                        slot,
+                        port: k,
+                        gbps: link.medium.gbps(),
+                    });
                 }
             }
             let (Some(&a), Some(&b)) = (node_of.get(&link.a.device), node_of.get(&link.b.device))
@@ -152,11 +167,12 @@ impl Topology {
             });
         }
         // Stable, so that among a port's cables the later one ends last, and is the one kept.
-        nic_ports.sort_by_key(|c| (c.0, c.1, c.2));
+        nic_ports.sort_by_key(|c| (c.device, c.slot, c.port));
         nic_ports.dedup_by(|later, kept| {
-            let same = (later.0, later.1, later.2) == (kept.0, kept.1, kept.2);
+            let same =
+                (later.device, later.slot, later.port) == (kept.device, kept.slot, kept.port);
             if same {
-                kept.3 = later.3;
+                kept.gbps = later.gbps;
             }
             same
         });

@@ -1,0 +1,179 @@
+//! The bottleneck of each traffic pattern: routed GPU traffic limited by the busiest link or the worst server,
+//! the server's own limit in words, and the shortfall against the demand.
+
+use super::*;
+
+/// Which traffic a bottleneck is about (for code; reports show the name).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternId {
+    /// GPU network traffic: all-reduce across servers, one ring per rail.
+    RailRings,
+    /// GPU network traffic: all-to-all across servers.
+    AllToAll,
+    /// GPU network traffic of a design with one server.
+    OneServer,
+    /// GPU-to-GPU inside a server.
+    InsideServer,
+    /// Storage read.
+    StorageRead,
+}
+
+impl PatternId {
+    /// Whether this is GPU traffic over the network.
+    pub fn is_gpu_network(self) -> bool {
+        matches!(
+            self,
+            PatternId::RailRings | PatternId::AllToAll | PatternId::OneServer
+        )
+    }
+}
+
+/// The bottleneck of one traffic pattern.
+#[derive(Debug, Clone, Serialize)]
+pub struct PatternBottleneck {
+    /// Which pattern, for code.
+    #[serde(skip)]
+    pub id: PatternId,
+    /// Pattern name.
+    pub pattern: String,
+    /// What limits it, in words with the figures.
+    pub limiter: String,
+    /// Devices concerned.
+    pub devices: Vec<DeviceId>,
+    /// Bandwidth each GPU gets, GB/s.
+    pub achieved_gbyte_s_per_gpu: f64,
+    /// Bandwidth each GPU should get, GB/s.
+    pub demand_gbyte_s_per_gpu: f64,
+    /// demand / achieved (1 or less: no shortfall).
+    pub shortfall: f64,
+}
+
+/// demand / achieved, infinite when nothing is achieved.
+pub(super) fn shortfall(demand: f64, achieved: f64) -> f64 {
+    if achieved > 0.0 {
+        demand / achieved
+    } else {
+        f64::INFINITY
+    }
+}
+
+/// What the bottleneck of a routed GPU pattern needs to know.
+pub(super) struct PatternContext<'a> {
+    pub(super) design: &'a Design,
+    pub(super) routing: &'a crate::analysis::routing::RoutingReport,
+    pub(super) worst_switch: Option<(f64, u8, DeviceId)>,
+    pub(super) worst_server: Option<&'a ServerBandwidth>,
+    pub(super) server_cap: f64,
+    pub(super) demand_gbyte_s: f64,
+}
+
+impl PatternContext<'_> {
+    /// Bottleneck and per-GPU bandwidth of a routed pattern: the worst server's network bandwidth divided
+    /// by the load factor of the busiest link on the pattern's routes (when above 1), zero when any of it has no
+    /// route.
+    pub(super) fn routed(
+        &self,
+        (pattern, id): (Pattern, PatternId),
+        name: &str,
+    ) -> (PatternBottleneck, f64) {
+        let design = self.design;
+        let p = self.routing.patterns.get(pattern.index());
+        let load = p.map_or(1.0, |p| p.hottest_utilisation.max(1.0));
+        let unroutable = p.map_or(0.0, |p| p.unroutable_gbps);
+        let achieved = if unroutable > 0.0 {
+            0.0
+        } else {
+            self.server_cap / load
+        };
+        let (limiter, devices) = if unroutable > 0.0 {
+            (
+                format!(
+                    "fabric: {unroutable:.0} Gb/s of this traffic has no route (GPU servers cannot reach each other)"
+                ),
+                Vec::new(),
+            )
+        } else if load > 1.0 + 1e-9 {
+            let mut devices = Vec::new();
+            let mut text = format!(
+                "fabric: routed at line rate, this traffic loads its busiest link to {:.0}% of capacity, so each GPU \
+                 gets {achieved:.2} GB/s",
+                load * 100.0
+            );
+            if let Some(l) = p
+                .and_then(|p| p.hottest_link)
+                .and_then(|id| design.links.get(&id))
+            {
+                let name = |d: DeviceId| {
+                    design
+                        .devices
+                        .get(&d)
+                        .map_or(String::new(), |x| x.name.clone())
+                };
+                text.push_str(&format!(
+                    " (link {} {} - {} {})",
+                    name(l.a.device),
+                    l.a.port,
+                    name(l.b.device),
+                    l.b.port
+                ));
+                devices.push(l.a.device);
+                devices.push(l.b.device);
+            }
+            if let Some((r, tier, dev)) = self.worst_switch.filter(|(r, _, _)| *r > 1.0 + 1e-6) {
+                let name = design
+                    .devices
+                    .get(&dev)
+                    .map_or(String::new(), |d| d.name.clone());
+                text.push_str(&format!(
+                    "; switch {name} (tier {tier}) oversubscribed {r:.2}:1"
+                ));
+                if !devices.contains(&dev) {
+                    devices.push(dev);
+                }
+            }
+            (text, devices)
+        } else {
+            server_limiter(design, self.worst_server)
+        };
+        (
+            PatternBottleneck {
+                id,
+                pattern: name.into(),
+                limiter,
+                devices,
+                achieved_gbyte_s_per_gpu: round(achieved, 3),
+                demand_gbyte_s_per_gpu: round(self.demand_gbyte_s, 3),
+                shortfall: round(shortfall(self.demand_gbyte_s, achieved), 3),
+            },
+            achieved,
+        )
+    }
+}
+
+pub(super) fn server_limiter(
+    design: &Design,
+    worst: Option<&ServerBandwidth>,
+) -> (String, Vec<DeviceId>) {
+    let Some(s) = worst else {
+        return ("no GPU servers".into(), Vec::new());
+    };
+    if s.compute_nic_cabled_gbps <= 0.0 {
+        return (
+            format!("server {} has no compute NIC cabled", s.name),
+            vec![s.device],
+        );
+    }
+    let _ = design;
+    let what = if s.bottleneck_at_nic_port {
+        format!(
+            "NIC bandwidth in {}: {:.0} Gb/s cabled for {} = {:.1} GB/s per GPU",
+            s.name,
+            s.compute_nic_cabled_gbps,
+            crate::analysis::format::count(s.gpus, "GPU", "GPUs"),
+            s.nic_gbps_per_gpu / 8.0
+        )
+    } else {
+        format!("PCIe {} in {}", s.bottleneck_hop, s.name)
+    };
+    (what, vec![s.device])
+}
