@@ -1,8 +1,5 @@
 //! Routing tests: the fast paths against the oracles, and loads on the samples checked by hand.
 
-// All of this file is test code (mod.rs declares it under `#[cfg(test)]`); the attribute below says so to
-// tests/layering.rs, which checks each file's code up to its first test attribute.
-#[cfg(test)]
 use super::*;
 use crate::samples::sample;
 
