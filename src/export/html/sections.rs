@@ -1,353 +1,17 @@
-//! The HTML review report: one self-contained file (inline CSS and SVG, no scripts, no external resources) that
-//! opens offline in any browser and prints to PDF with a page break between sections. Written as well-formed XML
-//! (polyglot HTML) so that tests can parse it.
+//! The HTML report's longer sections: facility (power, cooling, sites), bill of materials, cabling plan,
+//! parameters, review notes, scenarios and collectives. Each writes one `<section>` through the report's escaping
+//! (`e`) and helpers.
 
-use super::svg;
-use super::{Options, charts, tables};
+use super::{CABLING_ROWS_MAX, bytes, e, section_open, usd};
+use crate::analysis::Report;
 use crate::analysis::format::thousands;
-use crate::analysis::{Finding, Report, Severity};
-use crate::model::{Design, LinkId};
+use crate::export::tables;
+use crate::model::Design;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// Links listed one by one in the report's cabling plan up to this many; above it, bundles are summarised and the
-/// full plan is the `cabling-csv` export.
-pub const CABLING_ROWS_MAX: usize = 1500;
-
-/// The ids of the report's sections, in order. Tests check each is present.
-pub const SECTIONS: [&str; 13] = [
-    "summary",
-    "findings",
-    "racks",
-    "fabric",
-    "charts",
-    "collectives",
-    "facility",
-    "bom",
-    "cabling",
-    "parameters",
-    "notes",
-    "reading",
-    "about",
-];
-
-const CSS: &str = r#"
-:root { --ink: #1a1a1a; --muted: #555; --line: #d9dde3; --accent: #2f5f9e; --bad: #b3261e; --warn: #8a5a00; --ok: #2b7a4b; }
-* { box-sizing: border-box; }
-body { font-family: Ubuntu, "DejaVu Sans", Arial, sans-serif; color: var(--ink); margin: 0 auto; max-width: 1180px; padding: 24px 32px 64px; line-height: 1.45; background: #fff; }
-header h1 { margin: 0 0 4px; font-size: 28px; }
-header .meta { color: var(--muted); font-size: 13px; }
-h2 { border-bottom: 2px solid var(--accent); padding-bottom: 4px; margin-top: 36px; font-size: 21px; }
-h3 { font-size: 16px; margin: 18px 0 6px; }
-.cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 10px; }
-.card { border: 1px solid var(--line); border-left: 5px solid var(--accent); border-radius: 6px; padding: 8px 12px; }
-.card.bad { border-left-color: var(--bad); }
-.card.warn { border-left-color: #d99a00; }
-.card.ok { border-left-color: var(--ok); }
-.card .k { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; }
-.card .v { font-size: 22px; font-weight: bold; }
-.card .v.long { font-size: 15px; }
-.card .s { font-size: 12px; color: var(--muted); }
-table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 8px 0; }
-th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left; vertical-align: top; }
-th { background: #f1f3f6; }
-td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
-tr.total td { font-weight: bold; border-top: 2px solid var(--ink); }
-.finding { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; margin: 8px 0; }
-.sev { display: inline-block; font-size: 11px; font-weight: bold; padding: 1px 6px; border-radius: 4px; color: #fff; margin-right: 6px; }
-.sev.error { background: var(--bad); } .sev.warning { background: #a86b00; } .sev.info { background: var(--accent); }
-.parts, .fix { font-size: 13px; color: var(--muted); }
-.fix strong { color: var(--ink); }
-figure { margin: 10px 0; }
-figure svg { max-width: 100%; height: auto; border: 1px solid var(--line); }
-figcaption { font-size: 12px; color: var(--muted); }
-.note { background: #fff7d6; border-left: 4px solid #f2b705; padding: 6px 10px; margin: 6px 0; }
-code { font-family: Hack, "DejaVu Sans Mono", monospace; font-size: 12px; }
-@page { size: A4 landscape; margin: 12mm; }
-@media print {
-  body { max-width: none; padding: 0; }
-  section { break-before: page; page-break-before: always; }
-  section#summary { break-before: auto; page-break-before: auto; }
-  .finding, tr, figure, .card { break-inside: avoid; page-break-inside: avoid; }
-  h2 { break-after: avoid; page-break-after: avoid; }
-}
-"#;
-
-/// Dollars with thousands separators.
-pub fn usd(v: f64) -> String {
-    if v.abs() >= 100.0 {
-        format!("${}", thousands(v, 0))
-    } else {
-        format!("${}", thousands(v, 2))
-    }
-}
-
-/// Text from the design or the report in HTML: the format's one escaping function.
-fn e(text: &str) -> String {
-    super::escape::html(text).into_owned()
-}
-
-struct Card {
-    key: &'static str,
-    value: String,
-    sub: String,
-    class: &'static str,
-}
-
-fn card_html(out: &mut String, c: &Card) {
-    let long = if c.value.chars().count() > 16 {
-        " long"
-    } else {
-        ""
-    };
-    let _ = writeln!(
-        out,
-        r#"<div class="card {}"><div class="k">{}</div><div class="v{long}">{}</div><div class="s">{}</div></div>"#,
-        c.class,
-        c.key,
-        e(&c.value),
-        e(&c.sub)
-    );
-}
-
-fn cards(design: &Design, r: &Report) -> Vec<Card> {
-    let s = &r.summary;
-    let c = &r.cost;
-    // A card is red or amber when an error or a warning concerns it: the app's table (docs/analysis.md,
-    // "Headline and findings").
-    use crate::analysis::findings::Headline;
-    let class_of = |h: Headline, own: &'static str| -> &'static str {
-        match crate::analysis::findings::concerning(&r.findings, h).first() {
-            Some(f) if f.severity == Severity::Error => "bad",
-            Some(_) if own != "bad" => "warn",
-            _ => own,
-        }
-    };
-    let network = r.bandwidth.patterns.iter().find(|p| p.id.is_gpu_network());
-    let over_power = s.it_power_kw > s.power_budget_kw + 1e-9;
-    let cheaper = c.owned_usd_per_gpu_hour > 0.0
-        && c.cloud_usd_per_gpu_hour > 0.0
-        && c.owned_usd_per_gpu_hour < c.cloud_usd_per_gpu_hour;
-    vec![
-        Card {
-            key: "GPUs",
-            value: thousands(s.gpus as f64, 0),
-            sub: format!(
-                "{}, {}, {}",
-                crate::analysis::format::count(s.gpu_servers, "GPU server", "GPU servers"),
-                crate::analysis::format::count(s.switches, "switch", "switches"),
-                crate::analysis::format::count(s.racks, "rack", "racks")
-            ),
-            class: class_of(Headline::Gpus, ""),
-        },
-        Card {
-            key: "Bisection",
-            value: r.bandwidth.bisection.tbit_s_text(),
-            sub: r.bandwidth.bisection.per_gpu_text(s.gpus),
-            class: class_of(Headline::Bisection, ""),
-        },
-        Card {
-            key: "Bottleneck",
-            // The figures on the card, the part that limits them in full under it (never cut mid-sentence).
-            value: network.map_or_else(
-                || "no GPU network traffic".to_string(),
-                |p| {
-                    format!(
-                        "{:.1} of {:.1} GB/s",
-                        p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
-                    )
-                },
-            ),
-            sub: s.bottleneck.clone(),
-            class: class_of(Headline::Bottleneck, ""),
-        },
-        Card {
-            key: "p99 latency",
-            value: format!("{:.2} µs", s.p99_latency_us),
-            sub: "worst GPU-to-GPU path class".into(),
-            class: class_of(Headline::Latency, ""),
-        },
-        Card {
-            key: "All-reduce",
-            value: format!("{:.2} ms", s.allreduce_ms),
-            sub: format!(
-                "{} of {} over {} GPUs",
-                r.latency.allreduce.best,
-                bytes(design.params.traffic.allreduce_bytes),
-                r.latency.allreduce.ranks
-            ),
-            class: "",
-        },
-        Card {
-            key: "IT power",
-            value: format!("{:.1} kW", s.it_power_kw),
-            sub: format!("budget {:.1} kW", s.power_budget_kw),
-            class: class_of(Headline::Power, if over_power { "bad" } else { "ok" }),
-        },
-        Card {
-            key: "Facility power",
-            value: format!("{:.1} kW", r.power.facility_power_w / 1000.0),
-            sub: format!("PUE {}", r.power.pue),
-            class: "",
-        },
-        Card {
-            key: "Capex",
-            value: usd(c.capex_usd),
-            sub: format!("opex {}/yr", usd(c.opex_usd_per_year)),
-            class: "",
-        },
-        Card {
-            key: "TCO",
-            value: usd(c.tco_usd),
-            sub: format!("over {} years", c.years),
-            class: "",
-        },
-        Card {
-            key: "$/GPU-hour",
-            value: format!("${:.2}", c.owned_usd_per_gpu_hour),
-            sub: format!(
-                "owned, against ${:.2} cloud; break-even {}",
-                c.cloud_usd_per_gpu_hour,
-                if c.break_even_months.is_finite() {
-                    format!("{:.1} months", c.break_even_months)
-                } else {
-                    "never".into()
-                }
-            ),
-            class: if cheaper { "ok" } else { "warn" },
-        },
-    ]
-}
-
-/// Bytes in words (1.0 GB).
-fn bytes(b: f64) -> String {
-    if b >= 1e9 {
-        format!("{:.1} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.1} kB", b / 1e3)
-    } else {
-        format!("{b:.0} B")
-    }
-}
-
-fn link_label(design: &Design, id: LinkId) -> String {
-    design.links.get(&id).map_or_else(
-        || format!("link {}", id.0),
-        |l| tables::cable_label(design, id, l),
-    )
-}
-
-fn finding_html(out: &mut String, design: &Design, f: &Finding) {
-    let sev = match f.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    };
-    let _ = write!(
-        out,
-        r#"<div class="finding"><span class="sev {sev}">{}</span><strong>{}</strong> <code>{}</code>"#,
-        sev.to_uppercase(),
-        e(&f.message),
-        e(f.code.as_str())
-    );
-    let mut parts: Vec<String> = Vec::new();
-    let names: Vec<&str> = f
-        .devices
-        .iter()
-        .filter_map(|d| design.devices.get(d).map(|d| d.name.as_str()))
-        .collect();
-    if !names.is_empty() {
-        parts.push(format!("devices {}", super::hostlist::compress(&names)));
-    }
-    let racks: Vec<&str> = f
-        .racks
-        .iter()
-        .filter_map(|r| design.racks.get(r).map(|r| r.name.as_str()))
-        .collect();
-    if !racks.is_empty() {
-        parts.push(format!("racks {}", super::hostlist::compress(&racks)));
-    }
-    if !f.links.is_empty() {
-        let shown: Vec<String> = f
-            .links
-            .iter()
-            .take(6)
-            .map(|l| link_label(design, *l))
-            .collect();
-        let more = f.links.len().saturating_sub(shown.len());
-        parts.push(format!(
-            "links {}{}",
-            shown.join("; "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        ));
-    }
-    if !parts.is_empty() {
-        let _ = write!(
-            out,
-            r#"<div class="parts">Concerns: {}</div>"#,
-            e(&parts.join(" | "))
-        );
-    }
-    if !f.fix.is_empty() {
-        let _ = write!(
-            out,
-            r#"<div class="fix"><strong>Fix:</strong> {}</div>"#,
-            e(&f.fix)
-        );
-    }
-    out.push_str("</div>\n");
-}
-
-fn section_open(out: &mut String, id: &str, title: &str) {
-    let _ = writeln!(out, r#"<section id="{id}"><h2>{}</h2>"#, e(title));
-}
-
-fn findings_section(out: &mut String, design: &Design, r: &Report) {
-    section_open(out, "findings", "Findings");
-    let s = &r.summary;
-    let _ = writeln!(
-        out,
-        "<p>{}, {}, {}. Each names the parts it is about and a fix.</p>",
-        crate::analysis::format::count(s.errors, "error", "errors"),
-        crate::analysis::format::count(s.warnings, "warning", "warnings"),
-        crate::analysis::format::count(s.infos, "note", "notes")
-    );
-    for (sev, title) in [
-        (Severity::Error, "Errors"),
-        (Severity::Warning, "Warnings"),
-        (Severity::Info, "Notes"),
-    ] {
-        let list: Vec<&Finding> = r.findings.iter().filter(|f| f.severity == sev).collect();
-        if list.is_empty() {
-            continue;
-        }
-        let _ = writeln!(out, "<h3>{title} ({})</h3>", list.len());
-        for f in list {
-            finding_html(out, design, f);
-        }
-    }
-    if r.findings.is_empty() {
-        out.push_str("<p>No findings: nothing in the design needs attention.</p>\n");
-    }
-    out.push_str("</section>\n");
-}
-
-fn figure(out: &mut String, svg: &str, caption: &str) {
-    let _ = writeln!(
-        out,
-        "<figure>\n{svg}<figcaption>{}</figcaption></figure>",
-        e(caption)
-    );
-}
-
 /// Cooling per rack, the ways to get the GPUs (owned against cloud), and the sites with the service's availability.
-fn facility_section(out: &mut String, r: &Report) {
+pub(super) fn facility_section(out: &mut String, r: &Report) {
     section_open(out, "facility", "Cooling, sites and the ways to pay");
     let c = &r.cooling;
     let _ = writeln!(
@@ -453,7 +117,7 @@ fn facility_section(out: &mut String, r: &Report) {
 }
 
 /// The price source of a BOM line, with the figures the design overrides and those that give no source.
-fn bom_source_cell(l: &crate::analysis::cost::BomLine) -> String {
+pub(super) fn bom_source_cell(l: &crate::analysis::cost::BomLine) -> String {
     let mut cell = e(&l.price_source);
     if !l.overridden.is_empty() {
         let _ = write!(
@@ -472,7 +136,7 @@ fn bom_source_cell(l: &crate::analysis::cost::BomLine) -> String {
     cell
 }
 
-fn bom_section(out: &mut String, design: &Design, r: &Report) {
+pub(super) fn bom_section(out: &mut String, design: &Design, r: &Report) {
     section_open(out, "bom", "Bill of materials");
     out.push_str("<table><thead><tr><th>Part</th><th>Name</th><th>Vendor</th><th class=\"n\">Qty</th><th class=\"n\">Spares</th><th class=\"n\">Unit</th><th class=\"n\">Extended</th><th class=\"n\">Power each</th><th class=\"n\">Lead time</th><th>Price source</th></tr></thead><tbody>\n");
     let mut total = 0.0;
@@ -550,7 +214,7 @@ fn bom_section(out: &mut String, design: &Design, r: &Report) {
     out.push_str("</section>\n");
 }
 
-fn cabling_section(out: &mut String, design: &Design) {
+pub(super) fn cabling_section(out: &mut String, design: &Design) {
     section_open(out, "cabling", "Cabling plan");
     let n = design.links.len();
     if n <= CABLING_ROWS_MAX {
@@ -661,7 +325,7 @@ fn cabling_section(out: &mut String, design: &Design) {
 }
 
 /// Flattens the parameters into dotted keys and values.
-fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
+pub(super) fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>) {
     match v {
         serde_json::Value::Object(map) => {
             for (k, v) in map {
@@ -678,7 +342,7 @@ fn flatten(prefix: &str, v: &serde_json::Value, out: &mut Vec<(String, String)>)
     }
 }
 
-fn parameters_section(out: &mut String, design: &Design, r: &Report) {
+pub(super) fn parameters_section(out: &mut String, design: &Design, r: &Report) {
     section_open(out, "parameters", "Parameters and assumptions");
     out.push_str("<p>The figures above follow from the hardware in the design and these inputs. Every formula is in <code>docs/analysis.md</code> of the Racksmith repository; every catalog figure carries its source (see the bill of materials).</p>\n");
     let mut rows = Vec::new();
@@ -706,7 +370,7 @@ fn parameters_section(out: &mut String, design: &Design, r: &Report) {
     out.push_str("</ul></section>\n");
 }
 
-fn notes_section(out: &mut String, design: &Design) {
+pub(super) fn notes_section(out: &mut String, design: &Design) {
     section_open(out, "notes", "Review notes");
     let mut any = false;
     if !design.notes.trim().is_empty() {
@@ -763,7 +427,7 @@ fn notes_section(out: &mut String, design: &Design) {
 
 /// The design's planning scenarios side by side (each analysed on a copy of the design with its settings), values
 /// that differ from the first scenario's highlighted.
-fn scenarios_section(out: &mut String, design: &Design) {
+pub(super) fn scenarios_section(out: &mut String, design: &Design) {
     use crate::analysis::scenarios;
     section_open(out, "scenarios", "Planning scenarios");
     out.push_str("<p>Each scenario is the design analysed with its planning settings (saved in Racksmith's View &gt; Planning). Values that differ from the first scenario's are highlighted.</p>\n");
@@ -807,102 +471,9 @@ fn scenarios_section(out: &mut String, design: &Design) {
     out.push_str("</section>\n");
 }
 
-const READING: &str = r#"<ul>
-<li><strong>Bisection</strong>: the least bandwidth across any cut that splits the GPUs into two equal halves; the method is stated on the card.</li>
-<li><strong>Bottleneck</strong>: the part that limits each GPU's traffic to other servers (PCIe hop, NIC, or switch uplinks).</li>
-<li><strong>Latency</strong>: a small message between two GPUs by path class (same server, same leaf, across the spine), with queueing at the planned utilisation; p99 means 99 of 100 messages arrive sooner.</li>
-<li><strong>All-reduce</strong>: time to sum the design's gradient size across all GPUs with the best of ring, tree and hierarchical algorithms (alpha-beta model).</li>
-<li><strong>Power</strong>: maximum draw per rack against its budget; facility power is IT power times PUE.</li>
-<li><strong>Cost</strong>: capex is the bill of materials; TCO adds opex over the depreciation period less resale; $/GPU-hour divides the yearly cost by the GPU-hours used at the planned utilisation.</li>
-<li><strong>Drawings</strong>: racks from the front with U numbers; the fabric by tier with each bundle of cables coloured by the share of its capacity the chosen traffic pattern loads. An amber "!" marks a review note.</li>
-</ul>"#;
-
-/// The whole report.
-pub fn report(
-    design: &Design,
-    r: &Report,
-    options: &Options,
-    hash: &str,
-) -> Result<String, super::ExportError> {
-    let mut out = String::with_capacity(64 * 1024 + design.links.len() * 200);
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
-    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n");
-    let _ = writeln!(
-        out,
-        "<title>{} — Racksmith review report</title>\n<style>{CSS}</style>\n</head>\n<body>",
-        e(&design.name)
-    );
-    let _ = writeln!(
-        out,
-        "<header><h1>{}</h1><div class=\"meta\">Racksmith review report{} · Racksmith {} · design file hash <code>{hash}</code></div></header>",
-        e(&design.name),
-        options
-            .date
-            .as_ref()
-            .map_or(String::new(), |d| format!(" · {}", e(d))),
-        env!("CARGO_PKG_VERSION")
-    );
-    section_open(&mut out, "summary", "Summary");
-    if !design.notes.trim().is_empty() {
-        let _ = writeln!(out, "<p class=\"note\">{}</p>", e(&design.notes));
-    }
-    out.push_str("<div class=\"cards\">\n");
-    for c in cards(design, r) {
-        card_html(&mut out, &c);
-    }
-    out.push_str("</div>\n</section>\n");
-    findings_section(&mut out, design, r);
-    section_open(&mut out, "racks", "Rack elevations");
-    figure(
-        &mut out,
-        &svg::racks_svg(design, r),
-        "Front elevations: U numbers on both rails, devices labelled, kW used against the rack's budget and U free under each rack.",
-    );
-    out.push_str("</section>\n");
-    section_open(&mut out, "fabric", "Fabric");
-    let pattern = super::pattern_index(r, options.pattern.as_deref())?;
-    figure(
-        &mut out,
-        &svg::fabric_svg(design, r, pattern),
-        "The cabled fabric by tier. Hover a line for its cable count, capacity and routed load.",
-    );
-    section_table_patterns(&mut out, r);
-    out.push_str("</section>\n");
-    section_open(&mut out, "charts", "Charts");
-    for chart in [
-        charts::power_chart(r),
-        charts::cost_chart(r),
-        charts::allreduce_chart(r),
-        charts::latency_chart(r),
-    ] {
-        figure(&mut out, &chart, "");
-    }
-    out.push_str("</section>\n");
-    collectives_section(&mut out, r);
-    facility_section(&mut out, r);
-    bom_section(&mut out, design, r);
-    cabling_section(&mut out, design);
-    parameters_section(&mut out, design, r);
-    if !design.scenarios.is_empty() {
-        scenarios_section(&mut out, design);
-    }
-    notes_section(&mut out, design);
-    section_open(&mut out, "reading", "How to read this report");
-    out.push_str(READING);
-    out.push_str("\n</section>\n");
-    section_open(&mut out, "about", "About");
-    let _ = writeln!(
-        out,
-        "<p>Written by Racksmith {} from the design file whose SHA-256 begins <code>{hash}</code>. Open the same file in Racksmith to change the design; <code>racksmith export FILE --format html</code> writes this report again.</p>",
-        env!("CARGO_PKG_VERSION")
-    );
-    out.push_str("</section>\n</body>\n</html>\n");
-    Ok(out)
-}
-
 /// Collectives as NCCL runs them: NCCL's pick per collective at the design's size and the expected
 /// `all_reduce_perf` sweep (the `nccl-expect` export has every collective).
-fn collectives_section(out: &mut String, r: &Report) {
+pub(super) fn collectives_section(out: &mut String, r: &Report) {
     section_open(out, "collectives", "Collectives as NCCL runs them");
     let Some(n) = &r.latency.nccl else {
         out.push_str(
@@ -962,7 +533,7 @@ fn collectives_section(out: &mut String, r: &Report) {
     out.push_str("</tbody></table>\n</section>\n");
 }
 
-fn section_table_patterns(out: &mut String, r: &Report) {
+pub(super) fn section_table_patterns(out: &mut String, r: &Report) {
     let routing = &r.bandwidth.routing;
     if routing.patterns.is_empty() {
         return;
@@ -979,82 +550,4 @@ fn section_table_patterns(out: &mut String, r: &Report) {
         );
     }
     out.push_str("</tbody></table>\n");
-}
-
-/// The comparison of two designs in the report's style.
-pub fn compare(
-    a: (&Design, &Report),
-    b: (&Design, &Report),
-    c: &crate::analysis::compare::Comparison,
-    options: &Options,
-) -> String {
-    let mut out = String::new();
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
-    let _ = writeln!(
-        out,
-        "<title>{} against {} — Racksmith comparison</title>\n<style>{CSS}</style>\n</head>\n<body>",
-        e(&c.a),
-        e(&c.b)
-    );
-    let _ = writeln!(
-        out,
-        "<header><h1>{} against {}</h1><div class=\"meta\">Racksmith comparison{} · Racksmith {}</div></header>",
-        e(&c.a),
-        e(&c.b),
-        options
-            .date
-            .as_ref()
-            .map_or(String::new(), |d| format!(" · {}", e(d))),
-        env!("CARGO_PKG_VERSION")
-    );
-    section_open(&mut out, "figures", "Figures side by side");
-    let _ = writeln!(
-        out,
-        "<table><thead><tr><th>Figure</th><th class=\"n\">A: {}</th><th class=\"n\">B: {}</th><th class=\"n\">B − A</th><th class=\"n\">B / A</th><th>Better</th></tr></thead><tbody>",
-        e(&c.a),
-        e(&c.b)
-    );
-    for row in &c.rows {
-        let better = tables::better(row);
-        let _ = writeln!(
-            out,
-            r#"<tr><td>{} ({})</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td>{better}</td></tr>"#,
-            e(&row.figure),
-            e(&row.unit),
-            thousands(row.a, 2),
-            thousands(row.b, 2),
-            thousands(row.difference, 2),
-            row.ratio
-                .map_or_else(|| "–".to_string(), |x| format!("{x:.2}×"))
-        );
-    }
-    let _ = writeln!(
-        out,
-        "<tr><td>Bottleneck</td><td>{}</td><td>{}</td><td colspan=\"3\"></td></tr></tbody></table>",
-        e(&c.bottleneck_a),
-        e(&c.bottleneck_b)
-    );
-    out.push_str("</section>\n");
-    for (label, (design, report)) in [("A", a), ("B", b)] {
-        let _ = writeln!(
-            out,
-            r#"<section id="design-{}"><h2>{label}: {}</h2><div class="cards">"#,
-            label.to_lowercase(),
-            e(&design.name)
-        );
-        for card in cards(design, report) {
-            card_html(&mut out, &card);
-        }
-        out.push_str("</div>\n");
-        for f in report
-            .findings
-            .iter()
-            .filter(|f| f.severity != Severity::Info)
-        {
-            finding_html(&mut out, design, f);
-        }
-        out.push_str("</section>\n");
-    }
-    out.push_str("</body>\n</html>\n");
-    out
 }

@@ -1,0 +1,560 @@
+//! The folded Clos behind the leaf-spine, NVL72 and inference-row templates: how many leaves, spines and upper
+//! tiers a number of servers needs at an oversubscription ([`clos`]), and the generator that lays them out in racks
+//! with power budgets and cables them (`leaf_spine`), with in-row CDUs where the racks need liquid cooling.
+
+use super::{GPU_MODELS, Opts, TemplateError, gpu_part, server_for, wiring};
+use crate::catalog::{Catalog, NicRole, PartKind};
+use crate::edit::{Builder, EditError};
+use crate::model::{Design, DeviceId, Params, PortRef, RackId};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fabric {
+    InfiniBand,
+    Roce,
+}
+
+pub(super) struct FabricSpec {
+    pub(super) servers: usize,
+    pub(super) gpu: String,
+    pub(super) fabric: Fabric,
+    pub(super) oversubscription: f64,
+    pub(super) rails: Option<usize>,
+}
+
+/// Racks of at most 32U of servers and budgets provisioned at the servers' maximum draw plus 10%, rounded up to
+/// the kW; network racks of 16 switches.
+fn new_rack(
+    b: &mut Builder<'_>,
+    part: &str,
+    name: String,
+    slot: &mut u16,
+) -> Result<RackId, EditError> {
+    let (id, _) = b.add_rack(part, &name, *slot / 16, *slot % 16)?;
+    *slot += 1;
+    Ok(id)
+}
+
+fn set_budget(
+    b: &mut Builder<'_>,
+    rack: RackId,
+    budget_w: f64,
+    liquid: bool,
+) -> Result<(), EditError> {
+    wiring::update_rack(b, rack, |r| {
+        r.power_budget_w = budget_w;
+        if liquid {
+            r.cooling = crate::model::Cooling::Liquid;
+        }
+    })
+}
+
+/// Leaf ports for R:1 in bandwidth: with P ports, servers bring `per_server` ports each at `f` times the switch
+/// port rate (f = NIC rate / switch port rate), and uplinks run at the switch rate. R:1 means
+/// used x f = R x uplinks. Returns (servers per leaf, uplinks) with used + uplinks <= P, preferring the largest
+/// server count whose uplinks come out whole (exactly R:1), else the largest that fits.
+fn leaf_ports(ports: usize, r: f64, per_server: usize, f: f64) -> (usize, usize) {
+    let per_server = per_server.max(1);
+    let mut fallback = (0, 0);
+    for servers in (1..=ports / per_server).rev() {
+        let used = servers * per_server;
+        let exact = used as f64 * f / r;
+        let up = exact.ceil() as usize;
+        if used + up > ports {
+            continue;
+        }
+        if (exact - exact.round()).abs() < 1e-9 {
+            return (servers, up);
+        }
+        if fallback.0 == 0 {
+            fallback = (servers, up);
+        }
+    }
+    fallback
+}
+
+/// One switch above the leaves in a [`ClosPlan`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpperSwitch {
+    /// Tier: 2 for spines, 3 for cores, 4 above.
+    pub tier: u8,
+    /// Device name.
+    pub name: String,
+}
+
+/// The switches above a row of leaves and the cables between tiers, in the order they are cabled. Switch index
+/// `i` is leaf `i` below the leaf count and upper switch `i - leaves` from there.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClosPlan {
+    /// Switches above the leaves, tier by tier.
+    pub uppers: Vec<UpperSwitch>,
+    /// Cables (lower switch, upper switch), by switch index.
+    pub links: Vec<(usize, usize)>,
+}
+
+/// Name of the switches of tier `t` (2 and up).
+fn tier_name(t: u8, _top: u8) -> &'static str {
+    match t {
+        2 => "spine",
+        3 => "core",
+        _ => "super",
+    }
+}
+
+/// The fewest top switches for one plane whose members have `uplinks` cables each, every member spreading its
+/// cables round robin over them: the smallest count dividing `full` (a full member's uplinks, so a full member is
+/// wired evenly to each) whose busiest switch, sum of ceil(u / c), has the ports. None when even one cable from
+/// each member to each top switch needs more ports than a switch has.
+fn top_switches(ports: usize, full: usize, uplinks: &[usize]) -> Option<usize> {
+    let full = full.max(uplinks.iter().copied().max().unwrap_or(0));
+    if full == 0 {
+        return Some(0);
+    }
+    (1..=full)
+        .filter(|c| full.is_multiple_of(*c))
+        .find(|c| uplinks.iter().map(|u| u.div_ceil(*c)).sum::<usize>() <= ports)
+}
+
+/// A folded Clos above `leaf_up.len()` leaves with `leaf_up[i]` uplinks each, on switches of `ports` ports.
+///
+/// Two tiers when every leaf can reach every spine ([`top_switches`]). Otherwise the leaves form pods of
+/// `leaf_block` (whole rail groups, at most half a switch's ports), each pod with one spine per leaf uplink; a
+/// spine has one cable from each leaf of its pod and as many cables up, so it is never oversubscribed. Spine j of
+/// every pod is plane j of the next tier, which is either a top tier for the plane (again [`top_switches`]) or,
+/// when the plane has more members than a switch has ports, blocks of half a switch's ports under another
+/// non-blocking tier. This is the shape of NVIDIA's DGX SuperPOD: pods of 4 SU (32 leaves, 32 spines) under 32
+/// core planes.
+pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) -> ClosPlan {
+    let mut plan = ClosPlan::default();
+    let leaves = leaf_up.len();
+    if leaves <= 1 {
+        return plan;
+    }
+    let half = (ports / 2).max(1);
+    // (switch index, plane, uplinks) of the tier being joined, grouped by plane.
+    let mut lower: Vec<(usize, usize, usize)> = leaf_up
+        .iter()
+        .enumerate()
+        .map(|(i, u)| (i, 0, *u))
+        .collect();
+    let mut full = full_up;
+    let mut tier = 2u8;
+    loop {
+        let planes: Vec<&[(usize, usize, usize)]> = lower.chunk_by(|a, b| a.1 == b.1).collect();
+        let tops: Option<Vec<usize>> = planes
+            .iter()
+            .map(|pl| {
+                let ups: Vec<usize> = pl.iter().map(|x| x.2).collect();
+                top_switches(ports, full, &ups)
+            })
+            .collect();
+        // A guard: six tiers of 64-port switches reach billions of leaves.
+        let tops = match tops {
+            Some(t) => t,
+            None if tier >= 6 => planes.iter().map(|_| full).collect(),
+            None => Vec::new(),
+        };
+        if !tops.is_empty() {
+            let mut seq = 0usize;
+            for (pl, c) in planes.iter().zip(tops) {
+                let first = leaves + plan.uppers.len();
+                for _ in 0..c {
+                    seq += 1;
+                    let name = if tier == 2 {
+                        format!("spine-{seq:02}")
+                    } else {
+                        format!("{}-{seq:05}", tier_name(tier, tier))
+                    };
+                    plan.uppers.push(UpperSwitch { tier, name });
+                }
+                if c == 0 {
+                    continue;
+                }
+                for x in pl.iter() {
+                    for j in 0..x.2 {
+                        plan.links.push((x.0, first + j % c));
+                    }
+                }
+            }
+            return plan;
+        }
+        let block = if tier == 2 {
+            leaf_block.clamp(1, half)
+        } else {
+            half
+        };
+        let mut next: Vec<(usize, usize, usize)> = Vec::new();
+        let mut seq = 0usize;
+        for pl in &planes {
+            for blk in pl.chunks(block) {
+                seq += 1;
+                let m = blk.iter().map(|x| x.2).max().unwrap_or(0);
+                let first = leaves + plan.uppers.len();
+                for k in 0..m {
+                    let down = blk.iter().filter(|x| x.2 > k).count();
+                    plan.uppers.push(UpperSwitch {
+                        tier,
+                        name: format!("{}-p{seq:04}-{:02}", tier_name(tier, 0), k + 1),
+                    });
+                    let plane = pl.first().map_or(0, |x| x.1);
+                    next.push((first + k, plane * ports + k, down));
+                }
+                for x in blk {
+                    for j in 0..x.2 {
+                        plan.links.push((x.0, first + j));
+                    }
+                }
+            }
+        }
+        next.sort_by_key(|x| x.1);
+        full = next.iter().map(|x| x.2).max().unwrap_or(0);
+        lower = next;
+        tier += 1;
+    }
+}
+
+/// The leaf-spine and inference-row templates: servers in racks, leaves sized for the oversubscription, the tiers
+/// of the Clos plan above them, and the cabling.
+///
+/// One function on purpose: it follows the build order (racks, servers, leaves, upper tiers, cables, power), each
+/// step reading the ids the steps before it handed out; split, every step would take and return the same lists.
+pub(super) fn leaf_spine(
+    catalog: &Catalog,
+    spec: &FabricSpec,
+    opts: &Opts<'_>,
+) -> Result<Design, TemplateError> {
+    let Some(server_part) = server_for(&spec.gpu) else {
+        return Err(opts.bad(
+            "gpu",
+            format!(
+                "one of {}",
+                GPU_MODELS
+                    .iter()
+                    .map(|(g, _)| *g)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ));
+    };
+    let pcie = server_part == "pcie-gpu-4u";
+    let Some(PartKind::Server(server)) = catalog.get(server_part).map(|p| &p.kind) else {
+        return Err(opts.bad(
+            "gpu",
+            format!("the catalog has no server part {server_part}"),
+        ));
+    };
+    let compute_slots: Vec<u16> = server
+        .nic_slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.role == NicRole::Compute)
+        .map(|(i, _)| i as u16)
+        .collect();
+    let nics = compute_slots.len();
+    let rails = spec.rails.unwrap_or(nics);
+    if rails == 0 || !nics.is_multiple_of(rails) {
+        return Err(opts.bad(
+            "rails",
+            format!("a divisor of the {nics} compute NICs per server"),
+        ));
+    }
+    // NIC and switch parts by fabric and NIC speed.
+    let nic_part = if pcie { Some("cx7-ndr") } else { None };
+    let nic_gbps = match nic_part.or_else(|| {
+        server
+            .default_nics
+            .get(&NicRole::Compute)
+            .map(|p| p.as_str())
+    }) {
+        Some(p) => match catalog.get(p).map(|p| &p.kind) {
+            Some(PartKind::Nic(n)) => n.port_gbps,
+            _ => 400.0,
+        },
+        None => 400.0,
+    };
+    // Server cables at the NIC's rate; switch-to-switch cables at the switch's rate.
+    let (switch, cable, trunk) = match (spec.fabric, nic_gbps >= 400.0) {
+        (Fabric::InfiniBand, true) => ("qm9700", "ib-ndr-optic", "ib-ndr-optic"),
+        (Fabric::InfiniBand, false) => ("qm8700", "ib-hdr-aoc", "ib-hdr-aoc"),
+        (Fabric::Roce, _) => ("sn5600", "eth-400g-optic", "eth-800g-optic"),
+    };
+    let ports = match catalog.get(switch).map(|p| &p.kind) {
+        Some(PartKind::Switch(s)) => usize::from(s.ports),
+        _ => 64,
+    };
+    let per_server = nics / rails;
+    let switch_gbps = match catalog.get(switch).map(|p| &p.kind) {
+        Some(PartKind::Switch(s)) => s.port_gbps,
+        _ => nic_gbps,
+    };
+    let f = (nic_gbps / switch_gbps).min(1.0);
+    let (per_leaf, up) = leaf_ports(ports, spec.oversubscription, per_server, f);
+    if per_leaf == 0 {
+        return Err(opts.bad("rails", "a leaf cannot hold one server's NICs of a rail"));
+    }
+    let groups = spec.servers.div_ceil(per_leaf);
+    let leaves = groups * rails;
+    // Each leaf gets the uplinks its used downlinks need for R:1 (a group that is not full needs fewer).
+    let leaf_up: Vec<usize> = (0..leaves)
+        .map(|leaf| {
+            let group = leaf / rails;
+            let in_group = spec.servers.saturating_sub(group * per_leaf).min(per_leaf);
+            let need = ((in_group * per_server) as f64 * f / spec.oversubscription).ceil() as usize;
+            need.min(up)
+        })
+        .collect();
+    // Pods keep a leaf group's rails together: as many whole groups as half a spine's ports take.
+    let half = (ports / 2).max(1);
+    let leaf_block = if rails <= half {
+        (half / rails) * rails
+    } else {
+        half
+    };
+    let plan = clos(ports, leaf_block, up, &leaf_up);
+    let tiers = plan.uppers.iter().map(|u| u.tier).max().unwrap_or(1);
+    let above: Vec<usize> = (2..=tiers)
+        .map(|t| plan.uppers.iter().filter(|u| u.tier == t).count())
+        .collect();
+
+    let fabric_name = match spec.fabric {
+        Fabric::InfiniBand => "InfiniBand",
+        Fabric::Roce => "RoCE",
+    };
+    let reference = match tiers {
+        0 | 1 => "one leaf group, no spine".to_string(),
+        2 => "two tiers: every leaf wired evenly to every spine".to_string(),
+        t => format!(
+            "{t} tiers: two would need more than {ports} ports on a spine, so leaves form pods of {leaf_block} \
+             (whole rail groups) under spines with half their ports down and half up, joined by further tiers in \
+             planes as in NVIDIA's DGX SuperPOD reference architectures (pods of 4 SU under core planes)"
+        ),
+    };
+    let mut design = Design {
+        name: format!(
+            "Leaf-spine: {} {} servers, {fabric_name}, {}:1, {rails} rail(s)",
+            spec.servers, spec.gpu, spec.oversubscription
+        ),
+        notes: format!(
+            "Generated by `racksmith new leaf-spine`: {per_leaf} servers per leaf group, {leaves} leaves ({switch}, \
+             {up} uplinks each), {}; {reference}. Racks budgeted at the servers' maximum draw plus 10%.",
+            if above.is_empty() {
+                "no switch above the leaves".to_string()
+            } else {
+                above
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| format!("{n} {}", tier_name(i as u8 + 2, tiers)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ),
+        params: Params::default(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let mut slot = 0u16;
+    let server_h = catalog.get(server_part).map_or(8, |p| p.height_u.max(1));
+    // Up to 32U of servers per 42U rack; a rack-scale system gets a 48U rack of its own.
+    let (rack_part, room) = if server_h > 32 {
+        ("rack-48u", 46)
+    } else {
+        ("rack-42u", 32)
+    };
+    let per_rack = usize::from(room / server_h).max(1);
+    let mut rack = RackId(0);
+    let mut servers: Vec<DeviceId> = Vec::with_capacity(spec.servers);
+    for n in 0..spec.servers {
+        if n % per_rack == 0 {
+            rack = new_rack(
+                &mut b,
+                rack_part,
+                format!("C{:03}", n / per_rack + 1),
+                &mut slot,
+            )?;
+        }
+        let u = 3 + server_h * (n % per_rack) as u16;
+        let dev = b.add_device(server_part, &format!("gpu-{:04}", n + 1), rack, u)?;
+        if let Some(gpu_slots) = b
+            .design
+            .devices
+            .get(&dev)
+            .map(|_| 0..server.gpu_slots.len() as u16)
+        {
+            b.fill_gpus(dev, gpu_part(&spec.gpu), gpu_slots)?;
+        }
+        if let Some(nic) = nic_part {
+            b.fill_nics(dev, nic, compute_slots.iter().copied())?;
+        }
+        servers.push(dev);
+    }
+    // Switch racks of up to 16, fewer when 16 fully cabled switches would draw more than an air-cooled rack
+    // sheds (about 40 kW, docs/analysis.md "Cooling"): a switch with every port cabled carries half of each
+    // cable's optics.
+    let part_w = |id: &str| catalog.get(id).map_or(0.0, |p| p.power_w);
+    let switch_w = part_w(switch) + ports as f64 * part_w(cable).max(part_w(trunk)) / 2.0;
+    let per_switch_rack = if switch_w > 0.0 {
+        ((AIR_RACK_W / switch_w).floor() as usize).clamp(1, 16)
+    } else {
+        16
+    };
+    let total_switches = leaves + plan.uppers.len();
+    let mut switches: Vec<DeviceId> = Vec::with_capacity(total_switches);
+    for i in 0..total_switches {
+        if i % per_switch_rack == 0 {
+            rack = new_rack(
+                &mut b,
+                "rack-42u",
+                format!("N{:03}", i / per_switch_rack + 1),
+                &mut slot,
+            )?;
+        }
+        let name = match plan.uppers.get(i.wrapping_sub(leaves)) {
+            Some(u) if i >= leaves => u.name.clone(),
+            _ => format!("leaf-g{:02}-r{}", i / rails + 1, i % rails + 1),
+        };
+        let u = 1 + 2 * (i % per_switch_rack) as u16;
+        switches.push(b.add_device(switch, &name, rack, u)?);
+    }
+    let mut next_port = vec![1usize; switches.len()];
+    let mut take = |sw: usize| -> Option<String> {
+        let p = next_port.get_mut(sw)?;
+        let name = format!("p{p}");
+        *p += 1;
+        Some(name)
+    };
+    for (n, dev) in servers.iter().enumerate() {
+        let group = n / per_leaf;
+        for (i, slot) in compute_slots.iter().enumerate() {
+            let leaf = group * rails + i % rails;
+            let Some(port) = take(leaf) else { continue };
+            let (Some(&leaf_dev), Some(nic_port)) =
+                (switches.get(leaf), Some(format!("nic{slot}/p1")))
+            else {
+                continue;
+            };
+            wire(
+                &mut b,
+                PortRef::new(*dev, nic_port),
+                PortRef::new(leaf_dev, port),
+                15.0,
+                cable,
+            )?;
+        }
+    }
+    for &(lower, upper) in &plan.links {
+        let (Some(lp), Some(up_port)) = (take(lower), take(upper)) else {
+            continue;
+        };
+        let (Some(&l), Some(&u)) = (switches.get(lower), switches.get(upper)) else {
+            continue;
+        };
+        // Leaf to spine within a row of racks; higher tiers run between rows.
+        let metres = if lower < leaves { 30.0 } else { 50.0 };
+        wire(
+            &mut b,
+            PortRef::new(l, lp),
+            PortRef::new(u, up_port),
+            metres,
+            trunk,
+        )?;
+    }
+    // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
+    // holding liquid-cooled systems are liquid-cooled.
+    // One pass over devices and links (rack_power_w per rack would be racks x devices).
+    let mut loads: BTreeMap<RackId, (f64, f64, bool)> = b
+        .design
+        .racks
+        .keys()
+        .map(|r| (*r, (0.0, 0.0, false)))
+        .collect();
+    for d in b.design.devices.values() {
+        if let Some(load) = loads.get_mut(&d.rack) {
+            load.0 += crate::analysis::power::device_power_weight(b.design, d).0;
+            load.2 |= b.design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled);
+        }
+    }
+    for l in b.design.links.values() {
+        let half = l
+            .cable
+            .as_ref()
+            .and_then(|c| b.design.parts.get(c))
+            .map_or(0.0, |p| p.power_w)
+            / 2.0;
+        for end in [l.a.device, l.b.device] {
+            if let Some(load) = b
+                .design
+                .devices
+                .get(&end)
+                .and_then(|d| loads.get_mut(&d.rack))
+            {
+                load.1 += half;
+            }
+        }
+    }
+    let mut liquid_w = 0.0;
+    for (r, (devices_w, optics_w, liquid)) in loads {
+        let load = devices_w + optics_w;
+        if liquid {
+            liquid_w += load;
+        }
+        set_budget(&mut b, r, (load * 1.1 / 1000.0).ceil() * 1000.0, liquid)?;
+    }
+    add_cdus(&mut b, &mut slot, liquid_w / 1000.0)?;
+    Ok(design)
+}
+
+/// Cables two ports the generator has allocated (each port once, so the taken-port check of
+/// [`Builder::connect`], a scan of every cable, is not needed: it made a 1,024-server fabric quadratic), with the
+/// fastest medium both ends speak. `tests/templates.rs` validates every generated design.
+fn wire(
+    b: &mut Builder<'_>,
+    a: PortRef,
+    z: PortRef,
+    length_m: f64,
+    cable: &str,
+) -> Result<(), EditError> {
+    let medium = b.design.common_medium(&a, &z).map_err(EditError::Refused)?;
+    if let Some(e) = b.ensure_part(cable)? {
+        e.apply(b.design)?;
+    }
+    let id = crate::model::LinkId(b.design.alloc_id());
+    b.design.links.insert(
+        id,
+        crate::model::Link {
+            a,
+            b: z,
+            medium,
+            length_m,
+            cable: Some(crate::model::PartId::new(cable)),
+            notes: String::new(),
+        },
+    );
+    Ok(())
+}
+
+/// What an air-cooled switch rack may draw, W: under the ~45 kW air can remove from one rack (the cooling
+/// finding's limit), with margin.
+const AIR_RACK_W: f64 = 40_000.0;
+
+/// In-row CDU for liquid-cooled rows, and its capacity, kW (the catalog's figure).
+const INROW_CDU: &str = "cdu-inrow-1350kw";
+
+/// In-row CDUs for `heat_kw` of liquid-cooled racks: enough to move the heat, plus one so a CDU can fail or be
+/// serviced (N+1), each in a rack position of its own after the others.
+fn add_cdus(b: &mut Builder<'_>, slot: &mut u16, heat_kw: f64) -> Result<(), EditError> {
+    if heat_kw <= 0.0 {
+        return Ok(());
+    }
+    let capacity_kw = match b.catalog.get(INROW_CDU).map(|p| &p.kind) {
+        Some(PartKind::Cdu(c)) if c.capacity_kw > 0.0 => c.capacity_kw,
+        _ => return Ok(()),
+    };
+    let n = (heat_kw / capacity_kw).ceil() as usize + 1;
+    for i in 0..n {
+        let rack = new_rack(b, "rack-42u", format!("CDU{:02}", i + 1), slot)?;
+        b.add_device(INROW_CDU, &format!("cdu-{:02}", i + 1), rack, 1)?;
+        let load = crate::analysis::power::rack_power_w(b.design, rack);
+        set_budget(b, rack, (load * 1.1 / 1000.0).ceil() * 1000.0, false)?;
+    }
+    Ok(())
+}
