@@ -204,7 +204,7 @@ fn report(
 }
 
 /// The analysis of one design a stage at a time, for a caller with no thread to spare (the browser): each
-/// [`Stepwise::step`] does one stage (topology, bandwidth and routing, latency, power and cost, findings), so the
+/// [`Stepwise::step`] does one stage (topology, routing, bandwidth, latency, power and cost, findings), so the
 /// caller can draw a frame between stages. The stages are the ones [`analyze`] runs, in the same order on the same
 /// inputs, so the report is the same.
 pub struct Stepwise {
@@ -216,6 +216,7 @@ pub struct Stepwise {
 enum Stage {
     Start,
     Topology(Topology),
+    Routed(Topology, Box<routing::RoutingReport>),
     Bandwidth(Topology, Box<bandwidth::BandwidthReport>),
     Latency(
         Topology,
@@ -235,7 +236,7 @@ enum Stage {
 
 impl Stepwise {
     /// The number of stages a full analysis takes.
-    pub const STAGES: usize = 5;
+    pub const STAGES: usize = 6;
 
     /// Starts the analysis of `design`; nothing is computed until the first step.
     pub fn new(design: Arc<Design>) -> Self {
@@ -256,7 +257,11 @@ impl Stepwise {
         self.stage = match std::mem::replace(&mut self.stage, Stage::Taken) {
             Stage::Start => Stage::Topology(Topology::build(d)),
             Stage::Topology(t) => {
-                let b = bandwidth::analyze(d, &t);
+                let r = routing::analyze(d);
+                Stage::Routed(t, Box::new(r))
+            }
+            Stage::Routed(t, r) => {
+                let b = bandwidth::analyze_routed(d, &t, *r);
                 Stage::Bandwidth(t, Box::new(b))
             }
             Stage::Bandwidth(t, b) => {
@@ -278,9 +283,10 @@ impl Stepwise {
         match self.stage {
             Stage::Start => 0,
             Stage::Topology(..) => 1,
-            Stage::Bandwidth(..) => 2,
-            Stage::Latency(..) => 3,
-            Stage::Costs(..) => 4,
+            Stage::Routed(..) => 2,
+            Stage::Bandwidth(..) => 3,
+            Stage::Latency(..) => 4,
+            Stage::Costs(..) => 5,
             Stage::Done(_) | Stage::Taken => Self::STAGES,
         }
     }

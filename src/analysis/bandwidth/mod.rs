@@ -133,6 +133,16 @@ fn servers(design: &Design, topo: &Topology, storage_demand: f64) -> Vec<ServerB
 /// The bandwidth section: every GPU server's figures, the switches' oversubscription, the bisection, storage, the
 /// traffic routed over the drawn fabric and the bottleneck of each pattern.
 pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
+    analyze_routed(design, topo, super::routing::analyze(design))
+}
+
+/// The bandwidth section with the traffic already routed over the drawn fabric (`routing::analyze` of the same
+/// design), so that a caller can route in one step and do the rest in another.
+pub(crate) fn analyze_routed(
+    design: &Design,
+    topo: &Topology,
+    routing: super::routing::RoutingReport,
+) -> BandwidthReport {
     let demand_gbps = demand_gbps(design);
     let demand_gbyte_s = demand_gbps / 8.0;
     let storage_demand = design.params.traffic.storage_read_gbyte_s_per_gpu;
@@ -158,7 +168,6 @@ pub(crate) fn analyze(design: &Design, topo: &Topology) -> BandwidthReport {
     // loaded past capacity, the pattern slows down by that factor. A rail-local all-reduce crosses no spine, so
     // spine oversubscription does not touch it; all-to-all does cross. Traffic with no route means the collective
     // cannot complete.
-    let routing = super::routing::analyze(design);
     let mut worst_switch: Option<(f64, u8, DeviceId)> = None;
     for s in &switches {
         if let Some(r) = s.oversubscription
