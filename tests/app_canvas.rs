@@ -1,5 +1,6 @@
 //! The canvas at scale, driven through egui_kittest: links bundled per pair of racks when zoomed out (with a hover
-//! text giving the count), links one by one and culled to the view when zoomed in, the selection's links always.
+//! text giving the count), links one by one and culled to the view when zoomed in, the selection's links always;
+//! labels that stay readable (never below the canvas's smallest size, never running into a neighbour's).
 #![cfg(feature = "gui")]
 #![allow(clippy::expect_used)] // helpers that cannot set up a test should stop it loudly
 
@@ -171,4 +172,158 @@ fn zoomed_in_on_part_of_the_design_links_are_drawn_one_by_one_and_culled_to_the_
         drawn > 0 && drawn * 2 < total,
         "drew {drawn} of {total} links"
     );
+}
+
+/// The texts the canvas drew in the last frame, read from the frame's shapes: (text, smallest font size in
+/// points, rect on screen).
+fn canvas_texts(h: &Harness<'static, RacksmithApp>) -> Vec<(String, f32, egui::Rect)> {
+    fn walk(shape: &egui::Shape, out: &mut Vec<(String, f32, egui::Rect)>) {
+        match shape {
+            egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, out)),
+            egui::Shape::Text(t) => {
+                let size = t
+                    .galley
+                    .job
+                    .sections
+                    .iter()
+                    .map(|s| s.format.font_id.size)
+                    .fold(f32::INFINITY, f32::min);
+                let rect = t.galley.rect.translate(t.pos.to_vec2());
+                out.push((t.galley.text().to_string(), size, rect));
+            }
+            _ => {}
+        }
+    }
+    let canvas = h.state().ui.canvas_rect.expect("canvas laid out");
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        if canvas.contains_rect(clipped.clip_rect) {
+            walk(&clipped.shape, &mut out);
+        }
+    }
+    out.retain(|(text, _, rect)| !text.trim().is_empty() && canvas.intersects(*rect));
+    out
+}
+
+/// The 1-SU SuperPOD (10 racks, 31 DGX and 16 leaf switches), fitted in 1600x1000 as it opens.
+fn superpod_1su() -> Harness<'static, RacksmithApp> {
+    let catalog = Catalog::builtin().expect("catalog");
+    let design = racksmith::samples::superpod_h100(&catalog, 1).expect("generate");
+    let app = RacksmithApp::new_for_test(design);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 1000.0))
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
+    h.run_steps(4);
+    h
+}
+
+#[test]
+fn at_the_default_zoom_labels_are_readable_and_servers_and_switches_are_named() {
+    let h = superpod_1su();
+    let zoom = h.state().ui.view.zoom;
+    assert!(zoom < 0.6, "fitted at {zoom}");
+    let texts = canvas_texts(&h);
+    // Nothing smaller than the canvas's minimum (device labels were 6-7 points at this zoom).
+    for (text, size, _) in &texts {
+        assert!(
+            *size >= racksmith::app::MIN_LABEL_PT,
+            "{text:?} drawn at {size} points (zoom {zoom})"
+        );
+    }
+    // Every DGX shows its name, and the stack of 16 leaf switches (each 1U, too short for a name) is labelled.
+    let d = h.state().design();
+    let named = d
+        .devices
+        .values()
+        .filter(|x| x.name.starts_with("dgx-"))
+        .filter(|x| texts.iter().any(|(t, _, _)| t.starts_with(&x.name)))
+        .count();
+    assert_eq!(named, 31, "{texts:?}");
+    // "16 switches", or "switches" when the count does not fit the rack's width.
+    assert!(
+        texts
+            .iter()
+            .any(|(t, _, _)| t == "16 switches" || t == "switches"),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn zoomed_in_each_switch_has_its_own_label() {
+    let mut h = superpod_1su();
+    let d = h.state().design().clone();
+    let (leaf_id, leaf) = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name.starts_with("leaf-"))
+        .map(|(id, x)| (*id, x.clone()))
+        .expect("a leaf switch");
+    // Zoomed to 1.0 with the leaf's rack in view.
+    h.state_mut().ui.view.zoom = 1.0;
+    h.state_mut().ui.view.fitted = None;
+    h.run_steps(2);
+    let at = h
+        .state()
+        .device_screen_rect(leaf_id)
+        .expect("leaf on screen");
+    let canvas = h.state().ui.canvas_rect.expect("canvas");
+    h.state_mut().ui.view.offset += canvas.center() - at.center();
+    h.run_steps(2);
+    let texts = canvas_texts(&h);
+    assert!(
+        texts
+            .iter()
+            .any(|(t, size, _)| t == &leaf.name && *size >= racksmith::app::MIN_LABEL_PT),
+        "{texts:?}"
+    );
+}
+
+#[test]
+fn rack_labels_never_overlap_at_any_zoom() {
+    let mut h = superpod_1su();
+    let racks: Vec<String> = h
+        .state()
+        .design()
+        .racks
+        .values()
+        .map(|r| r.name.clone())
+        .collect();
+    for zoom in [0.27_f32, 0.3, 0.35, 0.42, 0.6, 1.0] {
+        h.state_mut().ui.view.zoom = zoom;
+        h.state_mut().ui.view.offset = egui::vec2(10.0, 10.0);
+        h.state_mut().ui.view.fitted = None;
+        h.run_steps(2);
+        let texts = canvas_texts(&h);
+        let headers: Vec<_> = texts
+            .iter()
+            .filter(|(t, _, _)| {
+                t.ends_with(" kW")
+                    || racks
+                        .iter()
+                        .any(|r| t == r || t.starts_with(&format!("{r}  ")))
+            })
+            .collect();
+        // At 0.27 the full "41.2 / 44.0 kW" is wider than a rack: the shorter form or nothing, never an overlap.
+        for (i, a) in headers.iter().enumerate() {
+            for b in headers.iter().skip(i + 1) {
+                assert!(
+                    !a.2.shrink(0.5).intersects(b.2.shrink(0.5)),
+                    "zoom {zoom}: {:?} at {:?} overlaps {:?} at {:?}",
+                    a.0,
+                    a.2,
+                    b.0,
+                    b.2
+                );
+            }
+        }
+        // At 0.42 the ten racks are all in view (zoomed further in, some are past the canvas's edge).
+        if zoom == 0.42 {
+            let kw = headers
+                .iter()
+                .filter(|(t, _, _)| t.ends_with(" kW"))
+                .count();
+            assert_eq!(kw, 10, "zoom {zoom}: every rack's power shows: {headers:?}");
+        }
+    }
 }

@@ -274,3 +274,67 @@ fn a_part_without_power_or_price_reads_unknown_not_zero() {
         racksmith::analysis::text::key_figures(&switch.kind, switch.power_w, switch.price_usd);
     assert!(text.ends_with("; 750 W; $36,000"), "{text}");
 }
+
+/// With sites, the pane gives the service's availability against its target and, for each site, what the other
+/// sites carry when it is lost (the report's figures, as `racksmith analyze` prints them).
+#[test]
+fn with_sites_the_pane_shows_availability_and_what_losing_each_site_leaves() {
+    let h = harness(sample("l40s-two-regions"));
+    let r = h.state().report().unwrap().clone();
+    let st = &r.sites;
+    let (a, t, d) = (
+        st.service_availability.unwrap(),
+        st.availability_target.unwrap(),
+        st.demand_rps.unwrap(),
+    );
+    h.get_by_label("Sites and availability (2 sites)");
+    h.get_by_label(&format!(
+        "Service availability {:.3}% (target {:.3}%)",
+        a * 100.0,
+        t * 100.0
+    ));
+    for s in &st.sites {
+        let w = s.capacity_without_rps.unwrap();
+        assert!(
+            h.get_all_by_label(&format!("{w:.0} of {d:.0} req/s left"))
+                .count()
+                >= 1,
+            "site {}",
+            s.name
+        );
+        h.get_by_label(&format!("{} ({})", s.name, s.region));
+    }
+}
+
+/// The facility table's "all racks" row is the whole design: with sites, racks outside every site get a row of
+/// their own ("no site") and "all racks" gives the report's totals.
+#[test]
+fn all_racks_in_the_facility_table_covers_every_rack() {
+    // One of the design's racks stands outside every site (as in a file edited by hand).
+    let mut d = sample("l40s-two-regions");
+    let rack = d.racks.values_mut().next().unwrap();
+    assert!(!rack.site.is_empty());
+    rack.site.clear();
+    let mut h = harness(d);
+    // Below the fold of the pane: scrolled to, then clicked.
+    h.get_by_label("Cooling and facility").scroll_to_me();
+    step(&mut h);
+    h.get_by_label("Cooling and facility").click();
+    step(&mut h);
+    let r = h.state().report().unwrap().clone();
+    h.get_by_label("no site");
+    h.get_by_label("all racks");
+    // The total row shows the report's IT and facility power, which is every site's row added up.
+    let it_kw = r.power.it_power_w / 1000.0;
+    let sum: f64 = r.cooling.sites.iter().map(|f| f.it_kw).sum();
+    assert!((it_kw - sum).abs() < 0.01, "{it_kw} against {sum}");
+    assert!(
+        h.get_all_by_label(&format!("{it_kw:.1}")).count() >= 1,
+        "{it_kw:.1} not shown"
+    );
+    assert!(
+        h.get_all_by_label(&format!("{:.1}", r.power.facility_power_w / 1000.0))
+            .count()
+            >= 1
+    );
+}

@@ -1754,3 +1754,31 @@ fn sites_are_added_edited_and_undone_from_the_sites_window() {
     step(&mut h);
     assert!(!h.state().design().sites.contains_key("north"));
 }
+
+/// A focused text field leaves the app idle: the cursor does not blink, so no frame is asked for (a blink was two
+/// frames a second, each a third of a second of CPU under software rendering).
+#[test]
+fn a_focused_text_field_asks_for_no_frames() {
+    use egui::accesskit::Role;
+    let mut h = harness(racksmith::samples::default_design());
+    h.get_by_role_and_label(Role::TextInput, "Search").click();
+    step(&mut h);
+    h.get_by_role_and_label(Role::TextInput, "Search")
+        .type_text("dgx");
+    step(&mut h);
+    assert_eq!(h.state().ui.search, "dgx");
+    assert!(
+        h.get_by_role_and_label(Role::TextInput, "Search")
+            .is_focused()
+    );
+    h.run_steps(2);
+    let delay = h
+        .output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .map(|v| v.repaint_delay);
+    assert!(
+        delay.is_some_and(|d| d > std::time::Duration::from_secs(5)),
+        "next frame asked for in {delay:?}"
+    );
+}

@@ -211,6 +211,7 @@ pub fn analysis_ui(
                 bandwidth_ui(ui, r);
                 latency_ui(ui, r);
                 power_ui(ui, r);
+                sites_ui(ui, r);
                 facility_ui(ui, r);
                 cost_ui(ui, r);
             });
@@ -862,6 +863,79 @@ fn shown_racks(
     shown
 }
 
+/// The sites (designs with sites only): each one's availability, racks and GPUs, the requests it carries and what
+/// the others carry when it is lost, and the service's availability against its target. Figures from the report.
+fn sites_ui(ui: &mut egui::Ui, r: &Report) {
+    let st = &r.sites;
+    if st.sites.is_empty() {
+        return;
+    }
+    egui::CollapsingHeader::new(format!(
+        "Sites and availability ({})",
+        format::count(st.sites.len(), "site", "sites")
+    ))
+    .id_salt("sites")
+    .default_open(true)
+    .show(ui, |ui| {
+        match (st.service_availability, st.availability_target) {
+            (Some(a), Some(t)) => {
+                let status = if a + 1e-12 < t { Status::Bad } else { Status::Good };
+                ui.colored_label(
+                    theme::status(ui, status),
+                    format!(
+                        "Service availability {:.3}% (target {:.3}%)",
+                        a * 100.0,
+                        t * 100.0
+                    ),
+                );
+            }
+            (Some(a), None) => {
+                ui.label(format!("Service availability {:.3}% (no target set)", a * 100.0));
+            }
+            _ => {
+                ui.label(
+                    "Service availability: the design serves no requests (set a request rate in Parameters).",
+                );
+            }
+        }
+        let demand = st.demand_rps;
+        egui::Grid::new("sites_grid").striped(true).show(ui, |ui| {
+            for h in ["Site", "up", "racks", "GPUs", "req/s", "if lost"] {
+                ui.strong(h);
+            }
+            ui.end_row();
+            for s in &st.sites {
+                ui.label(if s.region.trim().is_empty() {
+                    s.name.clone()
+                } else {
+                    format!("{} ({})", s.name, s.region)
+                });
+                ui.label(format!("{:.3}%", s.availability * 100.0));
+                ui.label(s.racks.to_string());
+                ui.label(s.gpus.to_string());
+                ui.label(s.capacity_rps.map_or("–".into(), |c| format!("{c:.0}")));
+                match (s.capacity_without_rps, demand) {
+                    (Some(w), Some(d)) => {
+                        let status = if w + 1e-9 < d { Status::Bad } else { Status::Good };
+                        ui.colored_label(
+                            theme::status(ui, status),
+                            format!("{w:.0} of {d:.0} req/s left"),
+                        )
+                        .on_hover_text(format!(
+                            "Losing site {}: the other sites carry {w:.0} req/s against a demand of {d:.0}",
+                            s.name
+                        ));
+                    }
+                    _ => {
+                        ui.label("–");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    });
+}
+
 /// Cooling and facility per site: IT, air and liquid heat, overhead, facility kW and PUE, coolant against the CDUs.
 fn facility_ui(ui: &mut egui::Ui, r: &Report) {
     let c = &r.cooling;
@@ -884,8 +958,15 @@ fn facility_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.strong(h);
                     }
                     ui.end_row();
+                    // With sites, racks outside every site get a row of their own, and the design's totals a
+                    // last row: "all racks" is never a part of them.
+                    let with_sites = !r.sites.sites.is_empty();
                     for f in &c.sites {
-                        ui.label(f.label());
+                        ui.label(if with_sites && f.site.is_empty() {
+                            "no site"
+                        } else {
+                            f.label()
+                        });
                         ui.label(format!("{:.1}", f.it_kw));
                         ui.label(format!("{:.1}", f.facility_kw));
                         ui.label(format!("{}", f.pue));
@@ -901,6 +982,21 @@ fn facility_ui(ui: &mut egui::Ui, r: &Report) {
                         } else {
                             ui.label(text);
                         }
+                        ui.end_row();
+                    }
+                    if with_sites {
+                        let p = &r.power;
+                        ui.strong("all racks");
+                        ui.strong(format!("{:.1}", p.it_power_w / 1000.0));
+                        ui.strong(format!("{:.1}", p.facility_power_w / 1000.0));
+                        ui.strong(format!("{}", p.pue));
+                        ui.strong(format!("{:.0} L/min", c.coolant_l_min));
+                        let cdus: usize = c.sites.iter().map(|f| f.cdus).sum();
+                        ui.strong(if cdus == 0 {
+                            "–".to_string()
+                        } else {
+                            format!("{cdus}")
+                        });
                         ui.end_row();
                     }
                 });

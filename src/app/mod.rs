@@ -34,6 +34,8 @@ mod widgets;
 use crate::catalog::Catalog;
 use crate::edit::{Edit, Gestures};
 use crate::model::{Design, DeviceId, PortRef, RackId};
+/// The smallest text the canvas draws, points (labels that would be smaller are left out).
+pub use canvas::MIN_LABEL_PT;
 pub use dialogs::{
     CompareFormat, DialogKind, DialogRequest, FilePurpose, InAppDialog, NativeDialogs,
     NativeOutcome, NoNativeDialogs, OverwritePrompt, RfdDialogs,
@@ -1175,8 +1177,15 @@ impl eframe::App for RacksmithApp {
         eframe::set_value(storage, files::EXPORT_DIR_KEY, &self.ui.export_dir);
     }
 
-    fn on_exit(&mut self) {
+    // The desktop build has the glow renderer too (Cargo.toml), which hands its context to `on_exit`.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         // A clean exit: the recovery file is only for crashes. Unsaved work was confirmed as discarded.
+        self.recovery.remove();
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn on_exit(&mut self) {
         self.recovery.remove();
     }
 }
@@ -1200,6 +1209,23 @@ fn spawn(job: impl FnOnce() + Send + 'static) {
     job();
     #[cfg(not(target_arch = "wasm32"))]
     std::thread::spawn(job);
+}
+
+/// The renderer: OpenGL (glow) unless `RACKSMITH_RENDERER=wgpu`. Under software rendering (Mesa's llvmpipe in a VM,
+/// a remote desktop or Xvfb) glow shows a click's result in about a sixth of the time wgpu on lavapipe takes, at a
+/// third of the CPU (docs/analysis.md, "Click to changed pixels"); on a GPU both are far under a frame.
+/// `RACKSMITH_VSYNC=0` stops waiting for vertical sync (for measurements).
+#[cfg(not(target_arch = "wasm32"))]
+fn renderer_options(mut options: eframe::NativeOptions) -> eframe::NativeOptions {
+    options.renderer = match std::env::var("RACKSMITH_RENDERER").as_deref() {
+        Ok("wgpu") => eframe::Renderer::Wgpu,
+        _ => eframe::Renderer::Glow,
+    };
+    if std::env::var("RACKSMITH_VSYNC").as_deref() == Ok("0") {
+        options.glow_options.vsync = false;
+        options.wgpu_options.surface.present_mode = eframe::wgpu::PresentMode::AutoNoVsync;
+    }
+    options
 }
 
 /// Opens the desktop app. With `screenshot`, renders until the design is laid out and analysed, writes a PNG of
@@ -1230,54 +1256,77 @@ pub fn run(file: Option<PathBuf>, screenshot: Option<PathBuf>) -> anyhow::Result
         persist_window: screenshot.is_none(),
         ..Default::default()
     };
+    let mut options = renderer_options(options);
     if screenshot.is_none() {
         dialogs::probe_in_background();
     }
-    let shot = screenshot.clone();
-    let path_for_recent = path.clone();
-    eframe::run_native(
-        "Racksmith",
-        options,
-        Box::new(move |cc| {
-            let mut app = RacksmithApp::new(design, path, shot, recovery);
-            if app.screenshot.is_none() {
-                // A screenshot shows the built-in catalog only, the same on every machine.
-                app.set_user_catalog(crate::catalog::user::default_path());
-            }
-            // The worker starts on the design now, so the first frame is as close to its report as can be.
-            app.analysis
-                .update(&app.doc.design, app.doc.revision, Some(&cc.egui_ctx));
-            if app.screenshot.is_some() {
-                // A screenshot shows the app as it first opens, not as a previous session left it.
-                cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());
-                app.ui.no_tooltips = true;
-            } else {
-                if let Some(storage) = cc.storage
-                    && let Some(recent) =
-                        eframe::get_value::<Vec<PathBuf>>(storage, files::RECENT_KEY)
-                {
-                    app.ui.recent = recent;
-                }
-                if let Some(storage) = cc.storage
-                    && let Some(dir) =
-                        eframe::get_value::<Option<PathBuf>>(storage, files::EXPORT_DIR_KEY)
-                {
-                    app.ui.export_dir = dir.filter(|d| d.is_dir());
-                }
-                app.ui.recovery_offer = app.recovery.orphans();
-            }
-            if let Some(p) = path_for_recent {
-                app.ui.push_recent(p);
-            }
-            // `RACKSMITH_THEME=light|dark` picks a theme at start (screenshots of both; otherwise View > Theme).
-            match std::env::var("RACKSMITH_THEME").as_deref() {
-                Ok("light") => cc.egui_ctx.set_theme(egui::Theme::Light),
-                Ok("dark") => cc.egui_ctx.set_theme(egui::Theme::Dark),
-                _ => {}
-            }
-            Ok(Box::new(app))
-        }),
-    )
-    .map_err(|e| anyhow::anyhow!("the window could not open: {e}"))?;
+    // What the app is made of, taken by the first renderer that gets as far as making it: when OpenGL cannot
+    // open a window (no GL driver, only Vulkan), the same start is tried again with wgpu.
+    let start = std::rc::Rc::new(std::cell::RefCell::new(Some((
+        design, path, screenshot, recovery,
+    ))));
+    let first = eframe::run_native("Racksmith", options.clone(), app_creator(start.clone()));
+    let result = match first {
+        Err(e) if options.renderer == eframe::Renderer::Glow && start.borrow().is_some() => {
+            eprintln!("OpenGL could not open the window ({e}); trying wgpu");
+            options.renderer = eframe::Renderer::Wgpu;
+            eframe::run_native("Racksmith", options, app_creator(start))
+        }
+        other => other,
+    };
+    result.map_err(|e| anyhow::anyhow!("the window could not open: {e}"))?;
     Ok(())
+}
+
+/// What [`run`] starts the app with: the design, its file, the screenshot path and the recovery folder.
+#[cfg(not(target_arch = "wasm32"))]
+type Start = (Design, Option<PathBuf>, Option<PathBuf>, files::Recovery);
+
+/// Makes the app from `start` once a renderer has a window (leaves `start` empty when it did).
+#[cfg(not(target_arch = "wasm32"))]
+fn app_creator(
+    start: std::rc::Rc<std::cell::RefCell<Option<Start>>>,
+) -> eframe::AppCreator<'static> {
+    Box::new(move |cc| {
+        let Some((design, path, shot, recovery)) = start.borrow_mut().take() else {
+            return Err("the app was already started".into());
+        };
+        let path_for_recent = path.clone();
+        let mut app = RacksmithApp::new(design, path, shot, recovery);
+        if app.screenshot.is_none() {
+            // A screenshot shows the built-in catalog only, the same on every machine.
+            app.set_user_catalog(crate::catalog::user::default_path());
+        }
+        // The worker starts on the design now, so the first frame is as close to its report as can be.
+        app.analysis
+            .update(&app.doc.design, app.doc.revision, Some(&cc.egui_ctx));
+        if app.screenshot.is_some() {
+            // A screenshot shows the app as it first opens, not as a previous session left it.
+            cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());
+            app.ui.no_tooltips = true;
+        } else {
+            if let Some(storage) = cc.storage
+                && let Some(recent) = eframe::get_value::<Vec<PathBuf>>(storage, files::RECENT_KEY)
+            {
+                app.ui.recent = recent;
+            }
+            if let Some(storage) = cc.storage
+                && let Some(dir) =
+                    eframe::get_value::<Option<PathBuf>>(storage, files::EXPORT_DIR_KEY)
+            {
+                app.ui.export_dir = dir.filter(|d| d.is_dir());
+            }
+            app.ui.recovery_offer = app.recovery.orphans();
+        }
+        if let Some(p) = path_for_recent {
+            app.ui.push_recent(p);
+        }
+        // `RACKSMITH_THEME=light|dark` picks a theme at start (screenshots of both; otherwise View > Theme).
+        match std::env::var("RACKSMITH_THEME").as_deref() {
+            Ok("light") => cc.egui_ctx.set_theme(egui::Theme::Light),
+            Ok("dark") => cc.egui_ctx.set_theme(egui::Theme::Dark),
+            _ => {}
+        }
+        Ok(Box::new(app))
+    })
 }

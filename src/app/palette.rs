@@ -39,12 +39,13 @@ pub fn palette_ui(ui: &mut egui::Ui, catalog: &Catalog, search: &mut String) {
     ui.add_space(4.0);
     ui.heading("Parts");
     ui.horizontal(|ui| {
-        ui.label("Search");
+        let label = ui.label("Search");
         ui.add(
             egui::TextEdit::singleline(search)
                 .hint_text("name, vendor, id")
                 .desired_width(f32::INFINITY),
-        );
+        )
+        .labelled_by(label.id);
     });
     ui.label(
         egui::RichText::new("Drag servers, switches and storage into a rack.")

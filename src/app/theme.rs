@@ -94,14 +94,18 @@ pub const DARK_TEXT: Color32 = Color32::from_gray(200);
 /// Weak (hint) text of the light theme.
 pub const LIGHT_WEAK_TEXT: Color32 = Color32::from_gray(100);
 
-/// Makes both themes' text meet 4.5:1: weak text gets a colour of its own instead of a translucent blend.
+/// Makes both themes' text meet 4.5:1: weak text gets a colour of its own instead of a translucent blend. The
+/// text cursor stays lit instead of blinking: a blink is two repaints a second for as long as a field has focus,
+/// and under software rendering each one costs a whole frame (docs/analysis.md, "Idle CPU").
 pub fn apply(ctx: &egui::Context) {
     ctx.style_mut_of(egui::Theme::Dark, |s| {
         s.visuals.widgets.noninteractive.fg_stroke.color = DARK_TEXT;
         s.visuals.weak_text_color = Some(DARK_WEAK_TEXT);
+        s.visuals.text_cursor.blink = false;
     });
     ctx.style_mut_of(egui::Theme::Light, |s| {
         s.visuals.weak_text_color = Some(LIGHT_WEAK_TEXT);
+        s.visuals.text_cursor.blink = false;
     });
 }
 
@@ -265,6 +269,37 @@ mod tests {
                     let r = contrast_ratio(text_on(fill), fill);
                     assert!(r >= AA, "{cat:?} dark {dark} emphasis {emphasis}: {r:.2}");
                 }
+            }
+        }
+    }
+
+    /// Canvas text on what it is drawn over: rack names, their power (a status colour) and unit numbers on a rack's
+    /// frame, which is the theme's faint colour added onto the canvas (`extreme_bg_color` + 5 grey, saturating).
+    #[test]
+    fn canvas_text_meets_aa_on_racks_in_both_themes() {
+        // Hand calculation, dark theme: a rack is grey 10 + 5 = grey 15: s = 15/255 = 0.0588, linear
+        // ((0.0588 + 0.055)/1.055)^2.4 = 0.00478. Weak text, grey 150: s = 0.5882, linear
+        // ((0.5882 + 0.055)/1.055)^2.4 = 0.3050. Ratio (0.3050 + 0.05) / (0.00478 + 0.05) = 6.48.
+        let rack_dark = Color32::from_gray(15);
+        assert!((contrast_ratio(DARK_WEAK_TEXT, rack_dark) - 6.48).abs() < 0.01);
+        let ctx = egui::Context::default();
+        apply(&ctx);
+        for (theme, dark) in [(egui::Theme::Dark, true), (egui::Theme::Light, false)] {
+            ctx.set_theme(theme);
+            let v = ctx.global_style().visuals.clone();
+            let [r, g, b, _] = v.extreme_bg_color.to_array();
+            let add = |c: u8| c.saturating_add(5);
+            let rack = Color32::from_rgb(add(r), add(g), add(b));
+            let mut pairs = vec![("text", v.text_color()), ("weak", v.weak_text_color())];
+            for s in [Status::Good, Status::Short, Status::Bad] {
+                pairs.push((s.word(), status_color(s, dark)));
+            }
+            for (what, fg) in pairs {
+                let ratio = contrast_ratio(fg, rack);
+                assert!(
+                    ratio >= AA,
+                    "{theme:?}: {what} {fg:?} on {rack:?}: {ratio:.2}"
+                );
             }
         }
     }

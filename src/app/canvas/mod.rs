@@ -20,6 +20,7 @@ use egui::{Pos2, Rect, Sense};
 
 use layout::Layout;
 pub use layout::{device_screen_rect, device_screen_rects, unit_screen_pos};
+pub use paint::MIN_LABEL_PT;
 pub use rules::over_budget;
 
 /// A design's layout and link bundles, computed once per layout revision.

@@ -16,6 +16,30 @@ use std::collections::BTreeSet;
 /// Selection outline colour.
 const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
 
+/// The smallest text the canvas draws, points. A label that would be smaller, or that does not fit its box at this
+/// size, is left out rather than drawn too small to read on a projector or cut mid-word (the hover text and the
+/// inspector still name everything).
+pub const MIN_LABEL_PT: f32 = 10.0;
+
+/// Font size of the second line of a device (its panel cues), points.
+fn cue_size(zoom: f32) -> f32 {
+    (9.0 * zoom).clamp(MIN_LABEL_PT, 12.0)
+}
+
+/// The first of `texts` that fits in `width` points at `font`, laid out; None when none does.
+fn fitting(
+    painter: &egui::Painter,
+    texts: impl IntoIterator<Item = String>,
+    font: &egui::FontId,
+    color: Color32,
+    width: f32,
+) -> Option<std::sync::Arc<egui::Galley>> {
+    texts
+        .into_iter()
+        .map(|t| painter.layout_no_wrap(t, font.clone(), color))
+        .find(|g| g.size().x <= width)
+}
+
 /// Draws the canvas.
 pub(super) fn paint(
     ui: &egui::Ui,
@@ -153,7 +177,7 @@ fn paint_racks(
         })
         .unwrap_or_default();
     // Labels stay readable when zoomed out (down to where they are hidden altogether).
-    let font = |size: f32| egui::FontId::proportional((size * zoom).clamp(9.0, 40.0));
+    let font = |size: f32| egui::FontId::proportional((size * zoom).clamp(MIN_LABEL_PT, 40.0));
     for g in f.layout.racks.iter().filter(|g| g.rect.intersects(visible)) {
         let Some(rack) = f.design.racks.get(&g.id) else {
             continue;
@@ -171,28 +195,40 @@ fn paint_racks(
         );
         painter.rect_filled(t * g.mount, 0.0, ui.visuals().extreme_bg_color);
         let corner = t * pos2(g.rect.left() + 6.0, g.rect.top() + 4.0);
+        // Within the rack's own width, so neighbours' labels never run into each other: shorter forms first
+        // dropped the height, then the budget; a label with no form that fits is left out.
+        let room = (t * g.rect).width() - 8.0 * zoom.min(1.0);
         if zoom > 0.25 {
-            painter.text(
-                corner,
-                egui::Align2::LEFT_TOP,
-                format!("{}  {}U", rack.name, rack.height_u),
-                font(13.0),
+            let name = fitting(
+                painter,
+                [
+                    format!("{}  {}U", rack.name, rack.height_u),
+                    rack.name.clone(),
+                ],
+                &font(13.0),
                 text_color,
+                room,
             );
+            let line = name.as_ref().map_or(0.0, |g| g.size().y);
+            if let Some(galley) = name {
+                painter.galley(corner, galley, text_color);
+            }
             if let Some((p, b)) = rack_power.get(&g.id) {
                 let frac = if *b > 0.0 { p / b } else { f64::INFINITY };
-                painter.text(
-                    corner + vec2(0.0, (13.0 * zoom).max(10.0) + 1.0),
-                    egui::Align2::LEFT_TOP,
+                let color = theme::use_fill_color(ui, frac);
+                let texts = [
                     format!("{:.1} / {:.1} kW", p / 1000.0, b / 1000.0),
-                    font(11.0),
-                    theme::use_fill_color(ui, frac),
-                );
+                    format!("{:.1} kW", p / 1000.0),
+                ];
+                if let Some(galley) = fitting(painter, texts, &font(11.0), color, room) {
+                    painter.galley(corner + vec2(0.0, line.max(font(13.0).size)), galley, color);
+                }
             }
         }
-        let step = if zoom * U_H >= 10.0 {
+        // Every unit when a number fits each, every fifth when five units hold one.
+        let step = if zoom * U_H >= MIN_LABEL_PT + 2.0 {
             1
-        } else if zoom * U_H >= 4.5 {
+        } else if zoom * U_H * 5.0 >= MIN_LABEL_PT * 2.0 {
             5
         } else {
             0
@@ -204,7 +240,7 @@ fn paint_racks(
                     t * pos2(g.rect.left() + RAIL_W - 3.0, ur.center().y),
                     egui::Align2::RIGHT_CENTER,
                     u.to_string(),
-                    egui::FontId::proportional((9.0 * zoom).clamp(7.0, 20.0)),
+                    egui::FontId::proportional((9.0 * zoom).clamp(MIN_LABEL_PT, 20.0)),
                     weak,
                 );
             }
@@ -236,6 +272,8 @@ fn paint_devices(
             .map(|end| end.port.as_str())
             .collect()
     };
+    // Devices too short on screen for a label of their own, by rack: runs of them are labelled together.
+    let mut unlabelled: Vec<(RackId, crate::catalog::Category, Rect)> = Vec::new();
     for (id, cr) in f
         .layout
         .devices
@@ -275,20 +313,24 @@ fn paint_devices(
             StrokeKind::Inside,
         );
         let label_color = theme::text_on(fill);
-        if r.height() >= 9.0 && r.width() > 30.0 {
-            let gpus = if d.gpus.is_empty() {
-                String::new()
-            } else {
-                format!("  {}×GPU", d.gpus.len())
-            };
-            let size = (r.height() * 0.7).min(12.0 * f.zoom).clamp(6.0, 16.0);
-            let galley = painter.layout_no_wrap(
-                format!("{}{gpus}", d.name),
-                egui::FontId::proportional(size),
-                label_color,
-            );
+        // The name at least `MIN_LABEL_PT` tall (larger when zoomed in), with the GPU count when it fits too.
+        let size = (r.height() - 3.0)
+            .min((12.0 * f.zoom).max(MIN_LABEL_PT))
+            .min(16.0);
+        let label = if size >= MIN_LABEL_PT {
+            let mut texts = vec![d.name.clone()];
+            if !d.gpus.is_empty() {
+                texts.insert(0, format!("{}  {}×GPU", d.name, d.gpus.len()));
+            }
+            let font = egui::FontId::proportional(size);
+            fitting(painter, texts, &font, label_color, r.width() - 6.0)
+        } else {
+            unlabelled.push((d.rack, cat, r));
+            None
+        };
+        if let Some(galley) = label {
             // With room for a second line, the name goes to the top and the panel cues below it.
-            let tall = r.height() >= 26.0 && r.width() >= 50.0;
+            let tall = r.height() >= 3.0 + galley.size().y + 2.0 + cue_size(f.zoom) + 4.0;
             let y = if tall {
                 r.top() + 3.0
             } else {
@@ -303,6 +345,69 @@ fn paint_devices(
                 let ports = cabled_ports(*id);
                 panel_cues(painter, f, report, state, (*id, d), &ports, r, label_color);
             }
+        }
+    }
+    paint_runs(painter, f, dark, unlabelled);
+}
+
+/// Labels runs of adjacent devices of one category that are each too short for a label ("16 switches"), so a
+/// stack of 1U switches is named at zoom levels where none of them can be.
+fn paint_runs(
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    dark: bool,
+    mut unlabelled: Vec<(RackId, crate::catalog::Category, Rect)>,
+) {
+    use crate::catalog::Category;
+    unlabelled.sort_by(|a, b| a.0.cmp(&b.0).then(a.2.top().total_cmp(&b.2.top())));
+    let mut runs: Vec<(Category, Rect, usize)> = Vec::new();
+    let mut last_rack = None;
+    for (rack, cat, r) in unlabelled {
+        match runs.last_mut() {
+            // Devices of a run may stand a unit or two apart (switches with a spacer between them).
+            Some((c, run, n))
+                if last_rack == Some(rack)
+                    && *c == cat
+                    && r.top() <= run.bottom() + 2.0 * r.height() + 2.0 =>
+            {
+                *run = run.union(r);
+                *n += 1;
+            }
+            _ => runs.push((cat, r, 1)),
+        }
+        last_rack = Some(rack);
+    }
+    for (cat, run, n) in runs {
+        if n < 2 || run.height() < MIN_LABEL_PT + 3.0 {
+            continue;
+        }
+        let (one, many) = match cat {
+            Category::Server => ("server", "servers"),
+            Category::Switch => ("switch", "switches"),
+            Category::Storage => ("storage server", "storage servers"),
+            Category::Accessory => ("panel", "panels"),
+            _ => ("device", "devices"),
+        };
+        let fill = crate::app::widgets::category_fill_with(cat, dark, 0.0);
+        let color = theme::text_on(fill);
+        let texts = [
+            crate::analysis::format::count(n, one, many),
+            many.to_string(),
+        ];
+        let font = egui::FontId::proportional(MIN_LABEL_PT);
+        if let Some(galley) = fitting(painter, texts, &font, color, run.width() - 6.0) {
+            // On a plate of the devices' fill, so the words read the same over the devices and the gaps.
+            let at = pos2(run.left() + 3.0, run.center().y - galley.size().y / 2.0);
+            let plate = Rect::from_min_size(at, galley.size()).expand2(vec2(2.0, 1.0));
+            let clip = painter.with_clip_rect(run.intersect(f.rect));
+            clip.rect(
+                plate,
+                2.0,
+                fill,
+                Stroke::new(0.5, color),
+                StrokeKind::Inside,
+            );
+            clip.galley(at, galley, color);
         }
     }
 }
@@ -324,8 +429,9 @@ fn panel_cues(
     let is_cabled = |name: &str| cabled_ports.contains(&name);
     let cabled = ports.iter().filter(|p| is_cabled(&p.name)).count();
     let clip = painter.with_clip_rect(r.intersect(f.rect));
-    let font = egui::FontId::proportional((9.0 * f.zoom).clamp(7.0, 12.0));
+    let font = egui::FontId::proportional(cue_size(f.zoom));
     let line2 = pos2(r.left() + 4.0, r.top() + 3.0 + font.size + 5.0);
+    let room = r.width() - 6.0;
     match state.rack_face {
         RackFace::Front => {
             let fastest = ports.iter().map(|p| p.max_gbps).fold(0.0, f64::max);
@@ -340,21 +446,23 @@ fn panel_cues(
                         .map(|p| p.power_w)
                 })
                 .unwrap_or_else(|| device_power_weight(f.design, d).0);
-            let mut cues = Vec::new();
+            let power = format!("{:.1}kW", w / 1000.0);
+            let mut texts = vec![power.clone()];
             if !ports.is_empty() {
-                cues.push(format!("{}×{fastest:.0}G", ports.len()));
+                texts.insert(0, format!("{}×{fastest:.0}G · {power}", ports.len()));
             }
-            cues.push(format!("{:.1}kW", w / 1000.0));
-            clip.text(line2, egui::Align2::LEFT_TOP, cues.join(" · "), font, color);
+            if let Some(galley) = fitting(painter, texts, &font, color, room) {
+                clip.galley(line2, galley, color);
+            }
         }
         RackFace::Rear => {
-            clip.text(
-                line2,
-                egui::Align2::LEFT_TOP,
+            let texts = [
                 format!("{cabled}/{} cabled", ports.len()),
-                font.clone(),
-                color,
-            );
+                format!("{cabled}/{}", ports.len()),
+            ];
+            if let Some(galley) = fitting(painter, texts, &font, color, room) {
+                clip.galley(line2, galley, color);
+            }
             for (i, p) in ports.iter().enumerate() {
                 let Some(pr) = rear_pip(r, f.zoom, i) else {
                     break;
@@ -372,7 +480,7 @@ fn panel_cues(
 /// Where port `index` of a device drawn at `r` (screen) shows on the rear face: pips in rows under the two text
 /// lines, or None when it falls below the device. The rear view draws ports and lands cables here.
 fn rear_pip(r: Rect, zoom: f32, index: usize) -> Option<Rect> {
-    let font = (9.0 * zoom).clamp(7.0, 12.0);
+    let font = cue_size(zoom);
     let pip = (4.0 * zoom).clamp(3.0, 7.0);
     let top = r.top() + 3.0 + font + 5.0 + font + 4.0;
     let per_row = (((r.width() - 8.0) / (pip + 2.0)).floor() as usize).max(1);
