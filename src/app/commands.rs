@@ -1,0 +1,675 @@
+//! Commands: what a panel asks the app to do ([`AppCommand`]), and the one place that applies them after the
+//! frame ([`RacksmithApp::apply_commands`]): edits through the undo history, gestures, file operations behind the
+//! unsaved-changes guard, selection and view changes.
+
+use super::*;
+
+/// Something a panel asks the app to do; applied after the frame.
+#[derive(Debug, Clone)]
+pub enum AppCommand {
+    /// Apply an edit as one undo step with a label for the Edit menu.
+    Edit(String, Edit),
+    /// Undo the last step.
+    Undo,
+    /// Redo the last undone step.
+    Redo,
+    /// Start a new empty design (asks before discarding changes).
+    New,
+    /// Open a file; None asks with a file dialog (asks before discarding changes).
+    Open(Option<PathBuf>),
+    /// Open a built-in sample by name.
+    OpenSample(String),
+    /// Open the New from template dialog.
+    ShowTemplates,
+    /// Make a design from a template and its options (asks before discarding changes).
+    NewFromTemplate(String, Vec<(String, String)>),
+    /// Compare the open design with a file; None asks with a file dialog.
+    CompareWith(Option<PathBuf>),
+    /// Compare the open design with a built-in sample.
+    CompareWithSample(String),
+    /// Save to the current file (or ask where).
+    Save,
+    /// Save under a new name (file dialog).
+    SaveAs,
+    /// Save (asking where when the design has no file), then run the action once the save succeeded ("Save
+    /// first" in the unsaved-changes prompt).
+    SaveThen(Box<state::Pending>),
+    /// Replace the open design with this one, asking first when there are unsaved changes ("Save first" saves,
+    /// then replaces); the text says what it is for the prompt and the status line ("open the scenario X").
+    ReplaceDesign(Box<Design>, String),
+    /// Save to a path without a dialog.
+    SaveTo(PathBuf),
+    /// Put a link holding the design on the clipboard (File > Copy link).
+    CopyLink,
+    /// Export the plain-text analysis report (file dialog).
+    ExportReport,
+    /// Export the plain-text analysis report to a path without a dialog.
+    ExportReportTo(PathBuf),
+    /// Export in a format (file dialog); the view applies to SVG and PNG.
+    Export(crate::export::Format, crate::export::View),
+    /// Export in a format to a path without a dialog.
+    ExportTo(crate::export::Format, crate::export::View, PathBuf),
+    /// Export the open comparison (file dialog).
+    ExportComparison(CompareFormat),
+    /// Export the open comparison to a path without a dialog.
+    ExportComparisonTo(CompareFormat, PathBuf),
+    /// Finish the write held by the read-only prompt, replacing the read-only file.
+    ReplaceReadOnly,
+    /// A file chosen in the in-app dialog (after any "replace it?"), for what it was asked for.
+    FileChosen(FilePurpose, PathBuf),
+    /// Quit (asks before discarding changes).
+    Quit,
+    /// Replace the selection.
+    Select(Selection),
+    /// Add devices to or remove them from the selection.
+    ToggleDevice(DeviceId),
+    /// Select the devices and racks of a finding and frame them.
+    SelectFinding(usize),
+    /// Show a refusal on the status line (a window that could not do what was asked, with the reason).
+    Refuse(String),
+    /// Frame the selection or everything.
+    Fit(FitTarget),
+    /// Remove the selection.
+    DeleteSelection,
+    /// Delete the selection without asking (the answer to "Delete 1 rack with 16 devices?").
+    DeleteSelectionConfirmed,
+    /// Copy the selected devices to the first free units of their racks.
+    DuplicateSelection,
+    /// Copy the selected devices to the clipboard.
+    Copy,
+    /// Paste the clipboard into the selected rack (or the devices' own racks).
+    Paste,
+    /// Add an empty rack of a catalog rack part.
+    AddRack(String),
+    /// Add a device from the catalog to a rack at a unit.
+    AddDevice {
+        /// Catalog part id.
+        part: String,
+        /// Rack.
+        rack: RackId,
+        /// Lowest unit.
+        position_u: u16,
+    },
+    /// Cable two ports, choosing the cable from the catalog.
+    Connect(PortRef, PortRef),
+    /// Move the cable from a port to another port of the same device at its other end (one undo step).
+    ChangeCablePort(PortRef, PortRef),
+    /// Cable NIC i of every selected server to leaf i among the selected switches.
+    ConnectRailOptimised,
+    /// Cable every selected leaf to every selected spine.
+    ConnectFullMesh,
+    /// Open the parts catalog window, on a part when given.
+    ShowCatalog(Option<crate::model::PartId>),
+    /// Save a part to the user catalog file (replacing the part `replaces`, when it was renamed or edited).
+    SaveUserPart {
+        /// The part's id.
+        id: crate::model::PartId,
+        /// The part.
+        part: Box<crate::catalog::Part>,
+        /// The part this one was edited from.
+        replaces: Option<crate::model::PartId>,
+    },
+    /// Delete a user part, or revert an edited built-in part, in the user catalog file.
+    RemoveUserPart(crate::model::PartId),
+    /// Replace a part (from) with another (to) everywhere in the design, as one undo step.
+    SwapPart(String, String),
+    /// Import a NetBox device type file as a user part; None asks with a file dialog.
+    ImportNetbox(Option<PathBuf>),
+    /// Import a NetBox device type file as a user part of the kind the user chose (when its data does not say).
+    ImportNetboxAs(PathBuf, crate::catalog::netbox::ImportKind),
+    /// Open the Size from a requirement dialog.
+    ShowSizing,
+    /// Open a sized design (asks before discarding changes).
+    NewSized(Box<Design>),
+    /// Open the parts catalog window on the parts the design uses (to override or replace one).
+    ShowDesignParts,
+    /// Apply an edit that continues the previous step when that step has the same label (the frames of one slider
+    /// drag): the previous step is undone first, so the whole drag is one undo step.
+    EditMerge(String, Edit),
+}
+
+impl RacksmithApp {
+    /// Queues a command as a panel would (tests use this for dialogs they cannot drive).
+    pub fn push(&mut self, cmd: AppCommand) {
+        self.commands.push(cmd);
+    }
+
+    /// Applies the queued commands now (tests; the frame loop calls it itself).
+    pub fn apply_commands(&mut self) {
+        let cmds = std::mem::take(&mut self.commands);
+        for cmd in cmds {
+            self.apply(cmd);
+        }
+        // A "Save first" whose save was cancelled (no prompt left open, nothing queued) drops its action: a later
+        // plain Save must not replace the design.
+        if self.ui.after_save.is_some()
+            && self.commands.is_empty()
+            && self.ui.file_dialog.is_none()
+            && self.ui.overwrite.is_none()
+            && self.ui.read_only.is_none()
+        {
+            self.ui.after_save = None;
+        }
+        self.ui.selection.retain_existing(&self.doc.design);
+        if let Some(d) = self.ui.server_window
+            && !self.doc.design.devices.contains_key(&d)
+        {
+            self.ui.server_window = None;
+        }
+    }
+
+    /// Asks for the document's analysis and waits for the worker to finish it.
+    pub fn wait_for_analysis(&mut self) {
+        self.analysis
+            .update(&self.doc.design, self.doc.revision, None);
+        self.analysis.wait();
+    }
+
+    /// Applies an edit as one undo step.
+    pub(super) fn edit(&mut self, label: String, edit: Edit) {
+        self.analysis.withdraw();
+        let relayout = changes_layout(&edit);
+        match self
+            .doc
+            .history
+            .apply(Arc::make_mut(&mut self.doc.design), &label, edit)
+        {
+            Ok(()) => {
+                self.doc.revision += 1;
+                if relayout {
+                    self.doc.layout_revision = self.doc.revision;
+                }
+                self.ui.info(label);
+            }
+            Err(e) => self.ui.refuse(format!("{label}: refused: {e}")),
+        }
+    }
+
+    fn apply(&mut self, cmd: AppCommand) {
+        match cmd {
+            AppCommand::Edit(label, edit) => self.edit(label, edit),
+            AppCommand::EditMerge(label, edit) => {
+                if self.doc.history.undo_label() == Some(label.as_str()) {
+                    self.analysis.withdraw();
+                    self.doc.history.undo(Arc::make_mut(&mut self.doc.design));
+                }
+                self.edit(label, edit);
+            }
+            AppCommand::Undo | AppCommand::Redo => self.undo_redo(matches!(cmd, AppCommand::Undo)),
+            AppCommand::New => self.guarded(Pending::New),
+            AppCommand::Open(p) => self.guarded(Pending::Open(p)),
+            AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
+            AppCommand::ShowTemplates => {
+                self.ui.template_dialog = Some(templates::TemplateDialog::on(0));
+            }
+            AppCommand::NewFromTemplate(name, options) => {
+                self.guarded(Pending::Template(name, options));
+            }
+            AppCommand::Quit => self.guarded(Pending::Quit),
+            AppCommand::Refuse(why) => self.ui.refuse(why),
+            AppCommand::ReplaceDesign(d, what) => self.guarded(Pending::Replace(d, what)),
+            AppCommand::SaveThen(action) => {
+                self.ui.after_save = Some(*action);
+                match self.doc.path.clone() {
+                    Some(p) => self.save_to(p),
+                    None => self.ask_path(FilePurpose::SaveAs),
+                }
+            }
+            AppCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
+            AppCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
+            AppCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
+                Ok(other) => self.compare_with(other),
+                Err(e) => self.ui.refuse(e.to_string()),
+            },
+            AppCommand::Save => match self.doc.path.clone() {
+                Some(p) => self.save_to(p),
+                None => self.ask_path(FilePurpose::SaveAs),
+            },
+            AppCommand::SaveAs => self.ask_path(FilePurpose::SaveAs),
+            AppCommand::SaveTo(p) => self.save_to(p),
+            AppCommand::CopyLink => self.copy_link(),
+            AppCommand::ExportReport => self.ask_path(FilePurpose::ExportTextReport),
+            AppCommand::ExportReportTo(p) => self.export_report(p),
+            AppCommand::Export(format, view) => self.ask_path(FilePurpose::Export(format, view)),
+            AppCommand::ExportTo(format, view, p) => self.export_to(format, view, &p),
+            AppCommand::ExportComparison(c) => {
+                if self.ui.comparison.is_some() {
+                    self.ask_path(FilePurpose::ExportComparison(c));
+                } else {
+                    self.ui
+                        .refuse("Open a comparison first (File > Compare with…)");
+                }
+            }
+            AppCommand::ExportComparisonTo(c, p) => self.export_comparison_to(c, &p),
+            AppCommand::FileChosen(purpose, p) => self.path_chosen(purpose, p),
+            AppCommand::ReplaceReadOnly => self.replace_read_only(),
+            AppCommand::Select(sel) => self.ui.selection = sel,
+            AppCommand::ToggleDevice(d) => {
+                if !self.ui.selection.devices.remove(&d) {
+                    self.ui.selection.devices.insert(d);
+                }
+            }
+            AppCommand::SelectFinding(i) => self.select_finding(i),
+            AppCommand::Fit(t) => self.ui.view.fit = Some(t),
+            AppCommand::Copy => self.copy_selection(),
+            cmd @ (AppCommand::ShowCatalog(_)
+            | AppCommand::SaveUserPart { .. }
+            | AppCommand::RemoveUserPart(_)
+            | AppCommand::SwapPart(..)
+            | AppCommand::ImportNetbox(_)
+            | AppCommand::ImportNetboxAs(..)
+            | AppCommand::ShowSizing
+            | AppCommand::NewSized(_)
+            | AppCommand::ShowDesignParts) => self.apply_catalog(cmd),
+            cmd => self.apply_gesture(cmd),
+        }
+    }
+
+    /// Undoes (or redoes) one step.
+    fn undo_redo(&mut self, undo: bool) {
+        let step = if undo {
+            self.doc.history.undo_label()
+        } else {
+            self.doc.history.redo_label()
+        };
+        // Only a step that exists touches (and so maybe copies) the design.
+        let done = if step.is_none() {
+            None
+        } else if undo {
+            self.analysis.withdraw();
+            self.doc.history.undo(Arc::make_mut(&mut self.doc.design))
+        } else {
+            self.analysis.withdraw();
+            self.doc.history.redo(Arc::make_mut(&mut self.doc.design))
+        };
+        if done.is_some() {
+            self.doc.revision += 1;
+            self.doc.layout_revision = self.doc.revision;
+        }
+        match (done, undo) {
+            (Some(label), true) => self.ui.info(format!("Undid {label}")),
+            (Some(label), false) => self.ui.info(format!("Redid {label}")),
+            (None, true) => self.ui.info("Nothing to undo"),
+            (None, false) => self.ui.info("Nothing to redo"),
+        }
+    }
+
+    /// Selects the devices, racks and links of a finding and frames them.
+    fn select_finding(&mut self, i: usize) {
+        if let Some(f) = self.report().and_then(|r| r.findings.get(i)) {
+            let sel = Selection {
+                devices: f.devices.iter().copied().collect(),
+                racks: f.racks.iter().copied().collect(),
+                links: f.links.iter().copied().collect(),
+            };
+            self.ui.selection = sel;
+            self.ui.view.fit = Some(FitTarget::Selection);
+        }
+    }
+
+    /// Copies the selected devices, with the specs of the parts they use, to the clipboard.
+    fn copy_selection(&mut self) {
+        let d = &self.doc.design;
+        let devices: Vec<crate::model::Device> = self
+            .ui
+            .selection
+            .devices
+            .iter()
+            .filter_map(|id| d.devices.get(id).cloned())
+            .collect();
+        if devices.is_empty() {
+            self.ui.refuse("Select devices to copy");
+            return;
+        }
+        let mut parts = std::collections::BTreeMap::new();
+        for dev in &devices {
+            for p in std::iter::once(&dev.part)
+                .chain(dev.gpus.values())
+                .chain(dev.nics.values())
+            {
+                if let Some(spec) = d.parts.get(p) {
+                    parts.insert(p.clone(), spec.clone());
+                }
+            }
+        }
+        self.ui.info(format!("Copied {} device(s)", devices.len()));
+        self.ui.clipboard = Some((devices, parts));
+    }
+
+    /// Applies a gesture's edit as one undo step, or says why it was refused.
+    fn gesture(&mut self, built: Result<crate::edit::Gesture, crate::edit::EditError>) -> bool {
+        match built {
+            Ok(g) => {
+                let revision = self.doc.revision;
+                self.edit(g.label, g.edit);
+                self.doc.revision != revision
+            }
+            Err(e) => {
+                self.ui.refuse(e.to_string());
+                false
+            }
+        }
+    }
+
+    /// Selects exactly these devices.
+    fn select_devices(&mut self, devices: impl IntoIterator<Item = DeviceId>) {
+        self.ui.selection = Selection {
+            devices: devices.into_iter().collect(),
+            ..Selection::default()
+        };
+    }
+
+    /// Places copies (duplicate, paste) and selects them.
+    fn place_copies(&mut self, copies: crate::edit::Copies) {
+        if let Some(g) = copies.gesture {
+            self.edit(g.label, g.edit);
+            self.select_devices(copies.devices);
+        }
+        if let Some(why) = copies.refused {
+            self.ui.refuse(why);
+        }
+    }
+
+    /// The commands that build an edit with [`crate::edit::Gestures`].
+    fn apply_gesture(&mut self, cmd: AppCommand) {
+        let (design, catalog) = (&self.doc.design, &self.catalog);
+        let mut build = Gestures::new(design, catalog);
+        match cmd {
+            AppCommand::DeleteSelection | AppCommand::DeleteSelectionConfirmed => {
+                let sel = &self.ui.selection;
+                let asks = matches!(cmd, AppCommand::DeleteSelection)
+                    && (sel.devices.len() > 1 || !sel.racks.is_empty());
+                if asks {
+                    // More than one device or any rack: one key press must not take a whole rack with it.
+                    self.ui.confirm_delete = Some(delete_question(design, sel));
+                } else if let Some(g) = build.delete(&sel.devices, &sel.racks, &sel.links) {
+                    self.edit(g.label, g.edit);
+                }
+            }
+            AppCommand::DuplicateSelection => {
+                let copies = build.duplicate(&self.ui.selection.devices);
+                self.place_copies(copies);
+            }
+            AppCommand::Paste => {
+                let Some((devices, parts)) = self.ui.clipboard.clone() else {
+                    self.ui
+                        .refuse("Nothing to paste: copy devices with Ctrl+C first");
+                    return;
+                };
+                let racks = &self.ui.selection.racks;
+                let rack = (racks.len() == 1).then(|| racks.first().copied()).flatten();
+                let copies = build.copies(&devices, &parts, rack);
+                self.place_copies(copies);
+            }
+            AppCommand::AddRack(part) => match build.add_rack(&part) {
+                Ok((id, g)) => {
+                    let first = self.doc.design.racks.is_empty();
+                    if self.gesture(Ok(g)) {
+                        self.ui.selection = Selection {
+                            racks: [id].into_iter().collect(),
+                            ..Selection::default()
+                        };
+                        // The view never re-zooms after an edit (the pointer would land on another device): it
+                        // pans to show the new rack; only a first rack, in an empty canvas, is framed.
+                        self.ui.view.fit = Some(if first {
+                            FitTarget::All
+                        } else {
+                            FitTarget::Reveal
+                        });
+                    }
+                }
+                Err(e) => self.ui.refuse(e.to_string()),
+            },
+            AppCommand::AddDevice {
+                part,
+                rack,
+                position_u,
+            } => match build.add_device(&part, rack, position_u) {
+                Ok((id, g)) => {
+                    if self.gesture(Ok(g)) {
+                        if let Some(over) = canvas::over_budget(&self.doc.design, rack) {
+                            // Allowed, as the amber ghost said: the status line keeps the warning in view.
+                            self.ui.warn(format!("Added {part}, but {over}"));
+                        }
+                        self.select_devices([id]);
+                    }
+                }
+                Err(e) => self.ui.refuse(e.to_string()),
+            },
+            AppCommand::Connect(a, b) => {
+                let built = build.connect(a, b);
+                if self.gesture(built) {
+                    self.ui.connect_from = None;
+                }
+            }
+            AppCommand::ChangeCablePort(from, to) => {
+                let built = build.change_port(&from, to);
+                self.gesture(built);
+            }
+            AppCommand::ConnectRailOptimised => {
+                let built = build.rail_optimised(&self.ui.selection.devices);
+                self.gesture(built);
+            }
+            AppCommand::ConnectFullMesh => {
+                // Switches the analysis puts in tier 2 or above count as spines.
+                let upper: std::collections::BTreeSet<DeviceId> = self
+                    .analysis
+                    .report
+                    .as_ref()
+                    .map(|r| {
+                        r.bandwidth
+                            .switches
+                            .iter()
+                            .filter(|s| s.tier >= 2)
+                            .map(|s| s.device)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let built = build.full_mesh(&self.ui.selection.devices, &upper);
+                self.gesture(built);
+            }
+            // Every other command is handled in `apply`.
+            _ => {}
+        }
+    }
+
+    /// Runs an action that would discard the document, asking first when there are unsaved changes ("Save
+    /// first" saves, then runs it). Every path that replaces the open design goes through here; a panel that
+    /// makes a design pushes [`AppCommand::ReplaceDesign`].
+    pub(crate) fn guarded(&mut self, action: Pending) {
+        self.ui.after_save = None;
+        if self.doc.is_dirty() {
+            self.ui.pending = Some(action);
+        } else {
+            self.run_pending(action);
+        }
+    }
+
+    /// Runs an action the user confirmed (or that needed no confirmation).
+    pub(super) fn run_pending(&mut self, action: Pending) {
+        match action {
+            Pending::New => {
+                self.doc.replace(Design::default(), None);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info("New design");
+            }
+            Pending::Open(Some(p)) => self.open_path(p),
+            Pending::Open(None) => self.ask_path(FilePurpose::Open),
+            Pending::Template(name, options) => {
+                let made = crate::templates::generate(&self.catalog, &name, &options);
+                match made {
+                    Ok(d) => {
+                        self.doc.replace_unsaved(d);
+                        self.ui.selection = Selection::default();
+                        self.ui.view.fit = Some(FitTarget::All);
+                        self.ui
+                            .info(format!("New design from template {name} (not saved yet)"));
+                    }
+                    Err(e) => self.ui.error = Some(format!("Cannot make {name}: {e}")),
+                }
+            }
+            Pending::OpenSample(name) => match crate::samples::sample(&name) {
+                Ok(d) => {
+                    self.doc.replace(d, None);
+                    self.ui.selection = Selection::default();
+                    self.ui.view.fit = Some(FitTarget::All);
+                    self.ui.info(format!(
+                        "Opened sample \"{}\"",
+                        crate::samples::title(&name)
+                    ));
+                }
+                Err(e) => self.ui.error = Some(format!("Cannot build sample {name}: {e}")),
+            },
+            Pending::Sized(d) => {
+                let name = d.name.clone();
+                self.doc.replace_unsaved(*d);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info(format!("New design: {name} (not saved yet)"));
+            }
+            Pending::Recover(d) => {
+                self.doc.replace_unsaved(*d);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info("Recovered unsaved work");
+            }
+            Pending::Replace(d, what) => {
+                self.doc.replace_unsaved(*d);
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.info(format!("Done: {what} (not saved yet)"));
+            }
+            Pending::Quit => {
+                self.allow_close = true;
+                self.recovery.remove();
+                self.ui.pending = None;
+                self.quit_requested = true;
+            }
+        }
+    }
+
+    pub(super) fn open_path(&mut self, path: PathBuf) {
+        match crate::io::load(&path) {
+            Ok(d) => {
+                self.doc.replace(d, Some(path.clone()));
+                self.ui.selection = Selection::default();
+                self.ui.view.fit = Some(FitTarget::All);
+                self.ui.push_recent(path.clone());
+                self.ui.info(format!("Opened {}", path.display()));
+            }
+            Err(e) => {
+                // The open design stays as it is.
+                self.ui.error = Some(format!("Could not open the file:\n{e}"));
+            }
+        }
+    }
+
+    pub(super) fn save_to(&mut self, path: PathBuf) {
+        let bytes = match crate::io::design_to_string(&self.doc.design) {
+            Ok(text) => text.into_bytes(),
+            Err(e) => {
+                self.save_failed(&path, &e);
+                return;
+            }
+        };
+        let revision = self.doc.revision;
+        match write_file(&path, &bytes) {
+            Ok(()) => self.saved(path, revision),
+            Err(crate::io::SaveError::ReadOnly { .. }) => {
+                self.ui.read_only = Some(state::ReadOnlyPrompt {
+                    path,
+                    bytes,
+                    write: state::HeldWrite::Save { revision },
+                });
+            }
+            Err(e) => self.save_failed(&path, &e),
+        }
+    }
+
+    /// Records a successful save of the design as it was at `revision`.
+    fn saved(&mut self, path: PathBuf, revision: u64) {
+        self.doc.path = Some(path.clone());
+        self.doc.saved_revision = revision;
+        self.ui.push_recent(path.clone());
+        self.recovery.remove();
+        self.ui.info(format!("Saved {}", path.display()));
+        // "Save first": the action asked for runs now that the work is safe.
+        if let Some(action) = self.ui.after_save.take() {
+            self.run_pending(action);
+        }
+    }
+
+    fn save_failed(&mut self, path: &std::path::Path, e: &crate::io::SaveError) {
+        self.ui.after_save = None;
+        // The document stays open and marked unsaved; the error says why.
+        self.ui.error = Some(format!(
+            "Could not save {}: {}\nThe design is still open, with its unsaved changes.",
+            self.doc.design.name,
+            dialogs::write_error_reason(e)
+        ));
+        self.ui.refuse(format!("Not saved: {}", path.display()));
+    }
+
+    /// Finishes the write the read-only prompt held, replacing the read-only file (the user said so).
+    fn replace_read_only(&mut self) {
+        let Some(prompt) = self.ui.read_only.take() else {
+            return;
+        };
+        let options = crate::io::WriteOptions {
+            replace_read_only: true,
+        };
+        let result = crate::io::write_atomic_with(&prompt.path, &prompt.bytes, options);
+        match (prompt.write, result) {
+            (state::HeldWrite::Save { revision }, Ok(())) => self.saved(prompt.path, revision),
+            (state::HeldWrite::Save { .. }, Err(e)) => self.save_failed(&prompt.path, &e),
+            (state::HeldWrite::Export { what }, result) => {
+                self.export_written(&what, &prompt.path, prompt.bytes.len(), result);
+            }
+        }
+    }
+}
+
+/// "Delete 1 rack with 16 devices and 504 cables?": what deleting the selection takes with it.
+pub(super) fn delete_question(design: &Design, sel: &Selection) -> String {
+    use crate::analysis::format::count;
+    let devices: std::collections::BTreeSet<DeviceId> = design
+        .devices
+        .iter()
+        .filter(|(id, d)| sel.devices.contains(id) || sel.racks.contains(&d.rack))
+        .map(|(id, _)| *id)
+        .collect();
+    let cables = design
+        .links
+        .iter()
+        .filter(|(id, l)| {
+            sel.links.contains(id) || devices.contains(&l.a.device) || devices.contains(&l.b.device)
+        })
+        .count();
+    let racks = sel
+        .racks
+        .iter()
+        .filter(|r| design.racks.contains_key(r))
+        .count();
+    let mut what = Vec::new();
+    if racks > 0 {
+        what.push(count(racks, "rack", "racks"));
+    }
+    what.push(count(devices.len(), "device", "devices"));
+    format!(
+        "Delete {} and {}? Undo (Ctrl+Z) brings them back.",
+        what.join(" with "),
+        count(cables, "cable", "cables")
+    )
+}
+
+/// Whether an edit can change where racks, devices and links are drawn (the canvas lays the design out again).
+pub(super) fn changes_layout(edit: &Edit) -> bool {
+    match edit {
+        Edit::SetParams(_) | Edit::SetSite(..) | Edit::SetMeta { .. } | Edit::SetScenarios(_) => {
+            false
+        }
+        Edit::Batch(edits) => edits.iter().any(changes_layout),
+        _ => true,
+    }
+}
