@@ -9,8 +9,8 @@
 //! scenario on a background thread, one job at a time, never while a slider is held.
 
 use super::AppCommand;
-use super::analysis_pane::{Card, card, card_ui};
 use super::theme::{self, Status};
+use super::widgets::{Card, card, card_ui};
 use crate::analysis::Report;
 use crate::analysis::format::usd;
 use crate::analysis::scenarios::{self, ScenarioResult};

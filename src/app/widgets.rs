@@ -1,6 +1,8 @@
 //! Small shared widgets: validated number fields that commit once on Enter or focus loss, and category colours.
 
+use super::theme::{self, Status};
 use crate::catalog::Category;
+use egui::RichText;
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
@@ -135,6 +137,83 @@ pub fn num_field(
         buffers.remove(key);
     }
     None
+}
+
+/// Narrowest card content; cards widen to share the pane's width.
+pub const CARD_MIN_W: f32 = 100.0;
+/// A card's frame around its content (margins and stroke).
+pub const CARD_FRAME_W: f32 = 18.0;
+
+/// A summary card: a figure, a line under it, and its formula as a tooltip.
+pub struct Card {
+    /// What the figure is ("Bisection").
+    pub title: String,
+    /// The figure.
+    pub value: String,
+    /// The line under it.
+    pub sub: String,
+    /// Its colour.
+    pub status: Status,
+    /// Its formula and inputs, as a tooltip.
+    pub tip: String,
+    /// The warnings and errors that concern the card, in a few words ("NICs not cabled").
+    pub concerns: String,
+}
+
+/// Adds a card with no findings named on it yet.
+pub fn card(
+    cards: &mut Vec<Card>,
+    title: &str,
+    value: String,
+    sub: String,
+    status: Status,
+    tip: String,
+) {
+    cards.push(Card {
+        title: title.to_string(),
+        value,
+        sub,
+        status,
+        tip,
+        concerns: String::new(),
+    });
+}
+
+/// Draws a card `content_w` wide: title, figure in its status colour, the line under it (wrapped, never cut) and
+/// the findings that concern it; the formula as a tooltip.
+pub fn card_ui(ui: &mut egui::Ui, c: &Card, content_w: f32) {
+    egui::Frame::group(ui.style())
+        .inner_margin(egui::Margin::symmetric(8, 4))
+        .show(ui, |ui| {
+            ui.set_width(content_w);
+            ui.set_min_height(52.0);
+            ui.vertical(|ui| {
+                ui.label(RichText::new(&c.title).small().weak());
+                let v = RichText::new(&c.value).strong().size(16.0);
+                ui.label(match c.status {
+                    Status::Info => v,
+                    s => v.color(theme::status(ui, s)),
+                });
+                // Wrapped, never cut mid-sentence.
+                ui.add(egui::Label::new(RichText::new(&c.sub).small()).wrap());
+                if !c.concerns.is_empty() {
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("⚠ {}", c.concerns))
+                                .small()
+                                .color(theme::status(ui, c.status)),
+                        )
+                        .wrap(),
+                    );
+                }
+            });
+        })
+        .response
+        .on_hover_text(if c.status == Status::Info {
+            c.tip.clone()
+        } else {
+            format!("{}\n\nStatus: {}", c.tip, c.status.word())
+        });
 }
 
 #[cfg(test)]

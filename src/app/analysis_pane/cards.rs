@@ -1,0 +1,387 @@
+//! The headline cards of the analysis pane: each figure against its target, coloured by the findings that concern
+//! it (so a card never reads green above its own warning), with its formula as a tooltip.
+
+use super::super::theme::Status;
+use super::super::widgets::{Card, card};
+use crate::analysis::findings::{self, Headline};
+use crate::analysis::format::{self, usd};
+use crate::analysis::pattern::Pattern;
+use crate::analysis::{Report, Severity};
+use crate::model::Design;
+
+/// Colours a card by the findings that concern it (the worse of its own figure and the most severe finding) and
+/// names them on the card, so a headline never reads green above its own warning.
+fn apply_findings(c: &mut Card, r: &Report, headline: Headline) {
+    let list = findings::concerning(&r.findings, headline);
+    let Some(worst) = list.first() else {
+        return;
+    };
+    let from_finding = match worst.severity {
+        Severity::Error => Status::Bad,
+        _ => Status::Short,
+    };
+    c.status = match (c.status, from_finding) {
+        (Status::Bad, _) | (_, Status::Bad) => Status::Bad,
+        _ => Status::Short,
+    };
+    let mut labels: Vec<&str> = Vec::new();
+    for f in &list {
+        let l = findings::short_label(&f.code);
+        if !labels.contains(&l) {
+            labels.push(l);
+        }
+    }
+    let errors = list
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count();
+    let warnings = list.len() - errors;
+    let mut counts = Vec::new();
+    if errors > 0 {
+        counts.push(format::count(errors, "error", "errors"));
+    }
+    if warnings > 0 {
+        counts.push(format::count(warnings, "warning", "warnings"));
+    }
+    c.concerns = format!("{}: {}", counts.join(", "), labels.join(", "));
+    c.tip.push_str("\n\nFindings that concern this figure:");
+    for f in &list {
+        c.tip.push_str(&format!("\n• {}", f.message));
+    }
+}
+
+/// A headline card as drawn: its texts and status word (for tests and the frame benchmark).
+#[derive(Debug, Clone)]
+pub struct CardView {
+    /// Title ("Bottleneck").
+    pub title: String,
+    /// The figure.
+    pub value: String,
+    /// The line under it.
+    pub sub: String,
+    /// "good", "short", "bad" or "info".
+    pub status: &'static str,
+    /// The warnings and errors that concern it, in a few words (empty when none).
+    pub concerns: String,
+    /// The tooltip.
+    pub tip: String,
+}
+
+/// The headline cards of a report, as the pane draws them.
+pub fn card_views(design: &Design, r: &Report, pattern: Pattern) -> Vec<CardView> {
+    summary_cards(design, r, pattern)
+        .into_iter()
+        .map(|c| CardView {
+            status: c.status.word(),
+            title: c.title,
+            value: c.value,
+            sub: c.sub,
+            concerns: c.concerns,
+            tip: c.tip,
+        })
+        .collect()
+}
+
+/// The headline cards, each coloured by its figure against its target and by the findings that concern it.
+pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
+    let s = &r.summary;
+    let mut cards: Vec<(Headline, Card)> = Vec::new();
+    let mut push = |h: Headline, title: &str, value: String, sub: String, status, tip| {
+        let mut one = Vec::new();
+        card(&mut one, title, value, sub, status, tip);
+        cards.extend(one.into_iter().map(|c| (h, c)));
+    };
+    push(
+        Headline::Gpus,
+        "GPUs",
+        format::count(s.gpus, "GPU", "GPUs"),
+        format!(
+            "{}, {}",
+            format::count(s.gpu_servers, "server", "servers"),
+            format::count(s.switches, "switch", "switches")
+        ),
+        Status::Info,
+        "GPUs installed in server GPU slots (sum over servers).".into(),
+    );
+    let b = &r.bandwidth.bisection;
+    let value = if b.method.starts_with("not applicable") {
+        "not applicable".to_string()
+    } else {
+        b.tbit_s_text()
+    };
+    let sub = b.per_gpu_text(s.gpus);
+    push(
+        Headline::Bisection,
+        "Bisection",
+        value,
+        sub,
+        Status::Info,
+        format!(
+            "{}\n= {} Gb/s; per GPU = bisection / 8 bits per byte / GPUs",
+            b.method,
+            format::thousands(s.bisection_gbps, 0)
+        ),
+    );
+    let (value, sub, status, tip) = bottleneck_card(r, pattern);
+    push(Headline::Bottleneck, "Bottleneck", value, sub, status, tip);
+    push(
+        Headline::Latency,
+        "p99 latency",
+        if s.p99_latency_us.is_finite() {
+            format!("{:.2} µs", s.p99_latency_us)
+        } else {
+            "saturated".to_string()
+        },
+        format!("all-reduce {:.2} ms", s.allreduce_ms),
+        Status::Info,
+        format!(
+            "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: best of ring/tree/hierarchical by the alpha-beta model ({}).",
+            r.latency.utilisation * 100.0,
+            r.latency.message_bytes,
+            r.latency.allreduce.best
+        ),
+    );
+    let power_status = if s.power_budget_kw > 0.0 {
+        Status::of_use(s.it_power_kw / s.power_budget_kw)
+    } else {
+        Status::Info
+    };
+    push(
+        Headline::Power,
+        "Power",
+        format!("{:.1} / {:.1} kW", s.it_power_kw, s.power_budget_kw),
+        format!("facility {:.1} kW", r.power.facility_power_w / 1000.0),
+        power_status,
+        format!(
+            "IT power = Σ devices (part max draw + GPUs + NICs in slots) + optics = {:.1} kW\nbudget = Σ rack budgets = {:.1} kW\nfacility = IT × PUE {}\nGreen up to 90% of the budget, amber to 100%, red over it.",
+            s.it_power_kw, s.power_budget_kw, r.power.pue
+        ),
+    );
+    push(
+        Headline::Capex,
+        "Capex",
+        usd(s.capex_usd),
+        format!("{} per GPU", usd(s.capex_usd / s.gpus.max(1) as f64)),
+        Status::Info,
+        "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
+    );
+    let cloud = r.cost.cloud_usd_per_gpu_hour;
+    push(
+        Headline::CostPerGpuHour,
+        "$/GPU-hour",
+        format!("${:.2}", s.usd_per_gpu_hour),
+        format!("cloud ${cloud:.2}"),
+        owned_cost_status(s.usd_per_gpu_hour, cloud, s.gpus),
+        format!(
+            "{}\ncloud: {}\nGreen at or below the cloud price, amber up to 1.5×, red beyond.",
+            owned_cost_formula(r, design.params.utilisation_target, s.gpus),
+            r.cost.cloud_price_source
+        ),
+    );
+    if let Some((value, sub, status, tip)) = availability_card(r) {
+        push(
+            Headline::Availability,
+            "Availability",
+            value,
+            sub,
+            status,
+            tip,
+        );
+    }
+    cards
+        .into_iter()
+        .map(|(h, mut c)| {
+            apply_findings(&mut c, r, h);
+            c
+        })
+        .collect()
+}
+
+/// The service's availability over its sites and what losing one costs, or the single points of failure of a
+/// one-site design (None when the design has neither sites nor a fabric to fail).
+fn availability_card(r: &Report) -> Option<(String, String, Status, String)> {
+    let st = &r.sites;
+    if let Some(a) = st.service_availability {
+        let status = match st.availability_target {
+            Some(t) if a + 1e-12 < t => Status::Bad,
+            Some(_) => Status::Good,
+            None => Status::Info,
+        };
+        let lose = match (
+            st.demand_rps,
+            st.sites
+                .iter()
+                .filter_map(|x| x.capacity_without_rps)
+                .reduce(f64::min),
+        ) {
+            (Some(d), Some(worst)) if worst + 1e-9 < d => {
+                format!("losing a site leaves {worst:.0} of {d:.0} req/s")
+            }
+            (Some(_), Some(_)) => "survives the loss of any one site".to_string(),
+            _ => format::count(st.sites.len(), "site", "sites"),
+        };
+        return Some((
+            format!("{:.3}%", a * 100.0),
+            lose,
+            status,
+            format!(
+                "Service availability: the probability that enough sites are up to serve the demand, from each site's \
+                 availability{}.",
+                st.availability_target
+                    .map_or(String::new(), |t| format!("; target {:.3}%", t * 100.0))
+            ),
+        ));
+    }
+    if r.summary.gpu_servers < 2 {
+        return None;
+    }
+    let spof = r.findings.iter().any(|f| {
+        matches!(
+            f.code,
+            crate::analysis::FindingCode::SingleSwitch | crate::analysis::FindingCode::SingleLink
+        )
+    });
+    Some((
+        if spof {
+            "single points".to_string()
+        } else {
+            "no single point".to_string()
+        },
+        "of failure in the fabric".to_string(),
+        if spof { Status::Info } else { Status::Good },
+        "Whether losing any one switch or link disconnects GPU servers or storage (see Findings)."
+            .into(),
+    ))
+}
+
+/// The owned $/GPU-hour's colour against the cloud price: green at or below it, amber up to 1.5×, red beyond
+/// (the headline card and the planning window).
+pub(in crate::app) fn owned_cost_status(owned: f64, cloud: f64, gpus: usize) -> Status {
+    if cloud <= 0.0 || gpus == 0 {
+        Status::Info
+    } else if owned <= cloud {
+        Status::Good
+    } else if owned <= cloud * 1.5 {
+        Status::Short
+    } else {
+        Status::Bad
+    }
+}
+
+/// The owned $/GPU-hour formula with the report's figures.
+pub(in crate::app) fn owned_cost_formula(r: &Report, utilisation: f64, gpus: usize) -> String {
+    format!(
+        "owned $/GPU-h = ((capex - residual) / years + opex/yr) / (GPUs × 8760 h × utilisation)\n= (({} - {}) / {} + {}) / ({} × 8760 × {:.2})",
+        usd(r.cost.capex_usd),
+        usd(r.cost.residual_usd),
+        r.cost.years,
+        usd(r.cost.opex_usd_per_year),
+        gpus,
+        utilisation
+    )
+}
+
+/// The Bottleneck card for the toolbar's traffic pattern: value, line under it, status and tooltip.
+fn bottleneck_card(r: &Report, pattern: Pattern) -> (String, String, Status, String) {
+    let Some(f) = pattern_figures(r, pattern) else {
+        return (
+            "no GPU traffic".into(),
+            pattern.label().into(),
+            Status::Info,
+            format!(
+                "No GPU traffic of this pattern ({}) in the design.",
+                pattern.label()
+            ),
+        );
+    };
+    let status = Status::of_achieved(f.achieved_gbyte_s, f.demand_gbyte_s);
+    (
+        format!("{:.1} of {:.1} GB/s", f.achieved_gbyte_s, f.demand_gbyte_s),
+        f.limiter.clone(),
+        status,
+        format!(
+            "Per-GPU bandwidth under \"{}\" (the toolbar's link-load pattern) against what each GPU should get.\n\
+             achieved = min over the hops on its path (NVLink, PCIe, NIC, fabric) = {:.1} GB/s\n\
+             target = {:.1} GB/s\n\
+             Green when balanced, amber when short, red below half the target.\n\n{}",
+            f.name, f.achieved_gbyte_s, f.demand_gbyte_s, f.limiter
+        ),
+    )
+}
+
+/// What one traffic pattern gets per GPU against what it should get.
+struct PatternFigures {
+    name: String,
+    achieved_gbyte_s: f64,
+    demand_gbyte_s: f64,
+    limiter: String,
+}
+
+/// The figures of a pattern: the analysis's own bottleneck when it computed one for the pattern, otherwise the
+/// same rule from the routing (worst server's network bandwidth per GPU over the busiest link's load factor).
+fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
+    let bw = &r.bandwidth;
+    use crate::analysis::bandwidth::PatternId;
+    let with = |id: PatternId| bw.patterns.iter().find(|p| p.id == id);
+    let found = match pattern {
+        Pattern::RailRings => with(PatternId::RailRings).or_else(|| with(PatternId::OneServer)),
+        Pattern::AllToAll => with(PatternId::AllToAll).or_else(|| with(PatternId::OneServer)),
+        Pattern::StorageRead => with(PatternId::StorageRead),
+        Pattern::FlatRing | Pattern::Inference => None,
+    };
+    if let Some(p) = found {
+        return Some(PatternFigures {
+            name: p.pattern.clone(),
+            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
+            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
+            limiter: p.limiter.clone(),
+        });
+    }
+    if matches!(pattern, Pattern::StorageRead) {
+        return None;
+    }
+    if bw.servers.len() < 2 {
+        // One server: every GPU network pattern is its own NICs against the demand.
+        return with(PatternId::OneServer).map(|p| PatternFigures {
+            name: p.pattern.clone(),
+            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
+            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
+            limiter: p.limiter.clone(),
+        });
+    }
+    let routed = bw.routing.patterns.get(pattern.index())?;
+    let cap = bw
+        .servers
+        .iter()
+        .map(|s| s.network_gbyte_s_per_gpu)
+        .fold(f64::INFINITY, f64::min);
+    let load = routed.hottest_utilisation.max(1.0);
+    let (achieved, limiter) = if routed.unroutable_gbps > 0.0 {
+        (
+            0.0,
+            format!(
+                "fabric: {:.0} Gb/s of this traffic has no route",
+                routed.unroutable_gbps
+            ),
+        )
+    } else if load > 1.0 + 1e-9 {
+        (
+            cap / load,
+            format!(
+                "fabric: busiest link loaded to {:.0}% of capacity",
+                load * 100.0
+            ),
+        )
+    } else {
+        (
+            cap,
+            "each server's own network path (PCIe and NICs)".to_string(),
+        )
+    };
+    Some(PatternFigures {
+        name: pattern.label().to_string(),
+        achieved_gbyte_s: achieved,
+        demand_gbyte_s: bw.demand_gbps_per_gpu / 8.0,
+        limiter,
+    })
+}
