@@ -423,6 +423,8 @@ fn main() -> ExitCode {
     }
 }
 
+/// Runs one subcommand. One function on purpose: a `match` with an arm per subcommand, each arm a few calls into the
+/// library, so the whole command line reads in one place (the work is in `racksmith::*`).
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let user_catalog = cli.catalog;
     match cli.command {

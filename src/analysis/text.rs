@@ -6,7 +6,8 @@ use crate::catalog::Catalog;
 use crate::model::part::{Category, PartKind};
 use std::fmt::Write as _;
 
-/// The report as text.
+/// The report as text. One function on purpose: it writes the sections top to bottom in the order they are read,
+/// each a few lines of `writeln!`, and splitting it would only spread that order over several places.
 pub fn render(r: &Report) -> String {
     let mut o = String::new();
     let s = &r.summary;

@@ -659,7 +659,8 @@ pub fn import(path: &Path, catalog: &Catalog) -> Result<Imported, ImportError> {
 }
 
 /// Imports one NetBox device type file as a part of `kind` when given, else of the kind its data says (refused as
-/// [`ImportError::UnclearKind`] when the data does not say).
+/// [`ImportError::UnclearKind`] when the data does not say). The steps (read, height, interfaces, kind, port groups,
+/// power, the part) run in the order their warnings should read, each step a call or a short block.
 pub fn import_as(
     path: &Path,
     catalog: &Catalog,

@@ -384,7 +384,8 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
     svg.finish(&format!("{}: rack elevations", design.name))
 }
 
-/// One rack's elevation at (x, y).
+/// One rack's elevation at (x, y). One function on purpose: the frame, the units, each device and its labels are
+/// drawn in paint order, and the coordinates they share (rack origin, unit height) stay in one place.
 fn rack_elevation(
     svg: &mut Svg,
     design: &Design,

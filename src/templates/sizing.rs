@@ -150,7 +150,9 @@ fn sized(
     }
 }
 
-/// The smallest design that serves the request rate under the p99 target at the planned utilisation.
+/// The smallest design that serves the request rate under the p99 target at the planned utilisation. One function
+/// on purpose: the sizing reads as the derivation it reports (replicas from the queue, servers from replicas,
+/// fabric from servers), each step adding its line to `why`.
 pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateError> {
     let bad = |option: &str, value: f64, why: &str| TemplateError::BadValue {
         option: option.into(),
@@ -357,7 +359,8 @@ fn shared_queue_replicas(need: &ServingNeed, network_ms: f64) -> Option<u64> {
     )
 }
 
-/// The smallest design that finishes the training job within the days asked.
+/// The smallest design that finishes the training job within the days asked. One function on purpose, like
+/// [`serving`]: the search over GPU counts and parallel degrees reads as the derivation it reports in `why`.
 pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, TemplateError> {
     let bad = |option: &str, value: f64, why: &str| TemplateError::BadValue {
         option: option.into(),

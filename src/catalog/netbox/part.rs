@@ -118,7 +118,8 @@ pub(super) fn compare_with_builtin(
 }
 
 /// The spec of the part of `kind`, with the source of its figures and its ports' NetBox names; refused with the
-/// reason when nothing could be cabled to it.
+/// reason when nothing could be cabled to it. One `match` with an arm per kind, each arm the figures NetBox gives
+/// for that kind and the warnings about what it does not give.
 pub(super) fn part_kind(
     kind: ImportKind,
     found: &Found<'_>,
