@@ -273,8 +273,10 @@ fn enumerate(
     }
     let mut out = Vec::new();
     let mut k = vec![0usize; classes.len()];
+    /// Tries each count of class `i`'s members on the first side (with `left` GPUs still to place), then the later
+    /// classes; false once the search gives up (more than `limit` vectors, or its visits spent).
     #[allow(clippy::too_many_arguments)]
-    fn go(
+    fn choose_counts(
         i: usize,
         left: usize,
         partial_used: bool,
@@ -313,7 +315,7 @@ fn enumerate(
                 *x = n;
             }
             let partial = partial_used || !whole;
-            if !go(
+            if !choose_counts(
                 i + 1,
                 left - used,
                 partial,
@@ -334,7 +336,7 @@ fn enumerate(
         true
     }
     let mut visits = 64 * (limit + 1) * (classes.len() + 1) + 10_000;
-    go(
+    choose_counts(
         0,
         half,
         false,

@@ -161,7 +161,7 @@ pub(super) fn route_with(
     let mut unroutable = [0.0; P];
     let put = |loads: &mut Vec<(Loads, Loads)>, slot: u32, x: &Loads| {
         if let Some(l) = loads.get_mut(slot as usize / 2) {
-            add(
+            add_scaled(
                 if slot.is_multiple_of(2) {
                     &mut l.0
                 } else {
@@ -193,7 +193,7 @@ pub(super) fn route_with(
                 |slot, x| put(&mut loads, slot, x),
                 |slot, x| put_a2a(&mut a2a, slot, x),
             );
-            add(&mut unroutable, &lost, 1.0);
+            add_scaled(&mut unroutable, &lost, 1.0);
         }
     } else {
         for batch in orbit_list.chunks(2 * threads) {
@@ -221,7 +221,7 @@ pub(super) fn route_with(
                 for (slot, x) in a2a_adds {
                     put_a2a(&mut a2a, slot, x);
                 }
-                add(&mut unroutable, &lost, 1.0);
+                add_scaled(&mut unroutable, &lost, 1.0);
             }
         }
     }
@@ -298,10 +298,10 @@ pub(super) fn route_orbit(
     // The representative's own traffic (its loads go to `emit`, apart from the all-to-all's `emit_a2a`, so the
     // order between the two walks changes no sum).
     let l = walk_demand(ctx, key.len(), members, s, &mut emit);
-    add(&mut lost, &l, 1.0);
+    add_scaled(&mut lost, &l, 1.0);
     if orbit.others.is_empty() {
         let l = walk_products(ctx.csr, ctx.products, key, members, s, &mut emit_a2a);
-        add(&mut lost, &all_to_all_only(l), 1.0);
+        add_scaled(&mut lost, &all_to_all_only(l), 1.0);
     } else {
         // The representative's all-to-all loads per slot, laid onto every class of the orbit.
         let mut acc = std::mem::take(&mut s.acc);
@@ -318,7 +318,7 @@ pub(super) fn route_orbit(
             }
         });
         let k = orbit.others.len() + 1;
-        add(&mut lost, &all_to_all_only(l * k as f64), 1.0);
+        add_scaled(&mut lost, &all_to_all_only(l * k as f64), 1.0);
         // Per class, with its relabelling set once: the slots of the cables of both regions move to their images
         // (every other slot stays), and its own traffic is walked on the representative's structure.
         let mut moved = std::mem::take(&mut s.moved);
@@ -337,7 +337,7 @@ pub(super) fn route_orbit(
             );
             if let Some((_, m)) = ctx.classes.get(*c) {
                 let l = walk_demand(ctx, key.len(), m, s, &mut emit);
-                add(&mut lost, &l, 1.0);
+                add_scaled(&mut lost, &l, 1.0);
             }
             s.map.clear();
         }
@@ -660,12 +660,12 @@ pub(super) fn walk_demand(
             }
             let v = s.map.node(v);
             let Some(d) = s.reach(v) else {
-                add(&mut lost, amount, 1.0);
+                add_scaled(&mut lost, amount, 1.0);
                 continue;
             };
             any = true;
             if let Some(h) = s.held.get_mut(v) {
-                add(h, amount, 1.0);
+                add_scaled(h, amount, 1.0);
             }
             if let Some(m) = s.marked.get_mut(v)
                 && !*m
@@ -703,7 +703,7 @@ pub(super) fn walk_demand(
                 continue;
             };
             if lo == hi {
-                add(&mut lost, &here, 1.0);
+                add_scaled(&mut lost, &here, 1.0);
                 continue;
             }
             for hi_i in lo as usize..hi as usize {
@@ -711,10 +711,10 @@ pub(super) fn walk_demand(
                     continue;
                 };
                 let mut x = [0.0; P];
-                add(&mut x, &here, share);
+                add_scaled(&mut x, &here, share);
                 emit(s.map.slot(slot), &x);
                 if let Some(h) = s.held.get_mut(w as usize) {
-                    add(h, &here, share);
+                    add_scaled(h, &here, share);
                 }
                 if let Some(m) = s.marked.get_mut(w as usize)
                     && !*m
@@ -748,7 +748,7 @@ pub(super) fn walk_demand(
             }
             for &(i, p) in s.arrival(v) {
                 if let Some(x) = arr.get_mut(i as usize) {
-                    add(x, amount, p);
+                    add_scaled(x, amount, p);
                     some = true;
                 }
             }

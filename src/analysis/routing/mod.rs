@@ -65,9 +65,10 @@ fn all_to_all_only(x: f64) -> Loads {
     l
 }
 
-fn add(a: &mut Loads, b: &Loads, k: f64) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y * k;
+/// Adds `times` each pattern's load of `from` to `into` (per-pattern loads, in [`Pattern`] order).
+fn add_scaled(into: &mut Loads, from: &Loads, times: f64) {
+    for (x, y) in into.iter_mut().zip(from) {
+        *x += y * times;
     }
 }
 

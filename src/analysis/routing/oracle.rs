@@ -191,9 +191,9 @@ pub(super) fn route_reference(
                     continue;
                 }
                 if dist.get(v) == Some(&u32::MAX) {
-                    add(&mut unroutable, amount, 1.0);
+                    add_scaled(&mut unroutable, amount, 1.0);
                 } else if let Some(h) = held.get_mut(v) {
-                    add(h, amount, 1.0);
+                    add_scaled(h, amount, 1.0);
                 }
             }
             // All-to-all in product form: a(v) b(t) from every source v, pairs with a group's own traffic to
@@ -252,28 +252,28 @@ pub(super) fn route_reference(
                     match edge {
                         Some(&(_, e, _, forward)) => {
                             if let Some(l) = loads.get_mut(e as usize) {
-                                add(if forward { &mut l.0 } else { &mut l.1 }, &here, 1.0);
+                                add_scaled(if forward { &mut l.0 } else { &mut l.1 }, &here, 1.0);
                             }
                         }
-                        None => add(&mut unroutable, &here, 1.0),
+                        None => add_scaled(&mut unroutable, &here, 1.0),
                     }
                     continue;
                 }
                 let nh = next_hops(v);
                 if nh.is_empty() {
-                    add(&mut unroutable, &here, 1.0);
+                    add_scaled(&mut unroutable, &here, 1.0);
                     continue;
                 }
                 for &(w, slot, share) in nh {
                     if let Some(l) = loads.get_mut(slot / 2) {
-                        add(
+                        add_scaled(
                             if slot % 2 == 0 { &mut l.0 } else { &mut l.1 },
                             &here,
                             share,
                         );
                     }
                     if let Some(h) = held.get_mut(w as usize) {
-                        add(h, &here, share);
+                        add_scaled(h, &here, share);
                     }
                 }
             }
