@@ -3,9 +3,9 @@
 //! training question. [`by_name`] is the one place a sample's name becomes its design.
 
 use super::superpod::superpod_h100;
-use super::wiring::{HDR, NDR, link, p, set_budget, update_rack};
+use super::wiring::{HDR, NDR, link, nvme_storage, p, set_budget, update_device, update_rack};
 use crate::catalog::Catalog;
-use crate::edit::{Builder, Edit, EditError};
+use crate::edit::{Builder, EditError};
 use crate::model::{Design, DeviceId, Medium, Serving};
 
 /// The design a sample's name stands for, generated (the samples module lists the names in menu order).
@@ -95,14 +95,7 @@ pub fn a100_nic_starved(catalog: &Catalog) -> Result<Design, EditError> {
             2 + 6 * (i % 4),
         )?;
         // Keep only NIC slot 0: one 200G NIC for eight GPUs.
-        let mut dev = b
-            .design
-            .devices
-            .get(&d)
-            .cloned()
-            .ok_or_else(|| EditError::Missing(d.to_string()))?;
-        dev.nics.retain(|slot, _| *slot == 0);
-        Edit::UpdateDevice(d, dev).apply(b.design)?;
+        update_device(&mut b, d, |dev| dev.nics.retain(|slot, _| *slot == 0))?;
         port += 1;
         link(
             &mut b,
@@ -113,25 +106,7 @@ pub fn a100_nic_starved(catalog: &Catalog) -> Result<Design, EditError> {
             "ib-hdr-aoc",
         )?;
     }
-    for s in 0..2u16 {
-        let st = b.add_device(
-            "nvme-server-2u",
-            &format!("nvme-{:02}", s + 1),
-            r2,
-            30 + 3 * s,
-        )?;
-        for k in 1..=2 {
-            port += 1;
-            link(
-                &mut b,
-                p(st, format!("p{k}")),
-                p(leaf, format!("p{port}")),
-                HDR,
-                10.0,
-                "ib-hdr-aoc",
-            )?;
-        }
-    }
+    nvme_storage(&mut b, r2, 2, 30, leaf, &mut port, 10.0)?;
     Ok(design)
 }
 
@@ -383,25 +358,7 @@ pub fn training_cluster(catalog: &Catalog, which: TrainingCluster) -> Result<Des
     let mut sport = 0;
     // 1 GB/s per GPU of storage: 40 GB/s per NVMe server.
     let storage_servers = if which == TrainingCluster::A100 { 3 } else { 2 };
-    for s in 0..storage_servers {
-        let st = b.add_device(
-            "nvme-server-2u",
-            &format!("nvme-{:02}", s + 1),
-            net,
-            20 + 3 * s,
-        )?;
-        for k in 1..=2 {
-            sport += 1;
-            link(
-                &mut b,
-                p(st, format!("p{k}")),
-                p(sleaf, format!("p{sport}")),
-                HDR,
-                5.0,
-                "ib-hdr-aoc",
-            )?;
-        }
-    }
+    nvme_storage(&mut b, net, storage_servers, 20, sleaf, &mut sport, 5.0)?;
     let mut rack = net;
     for n in 0..nodes {
         if n % 4 == 0 {
@@ -421,16 +378,11 @@ pub fn training_cluster(catalog: &Catalog, which: TrainingCluster) -> Result<Des
         let d = b.add_device(server, &format!("node-{:02}", n + 1), rack, 2 + 9 * (n % 4))?;
         let gpus = if n + 1 == nodes { gpus_last } else { 8 };
         if gpus < 8 {
-            let mut dev = b
-                .design
-                .devices
-                .get(&d)
-                .cloned()
-                .ok_or_else(|| EditError::Missing(d.to_string()))?;
-            dev.gpus.retain(|slot, _| usize::from(*slot) < gpus);
-            dev.nics
-                .retain(|slot, _| usize::from(*slot) < gpus || *slot >= 8);
-            Edit::UpdateDevice(d, dev).apply(b.design)?;
+            update_device(&mut b, d, |dev| {
+                dev.gpus.retain(|slot, _| usize::from(*slot) < gpus);
+                dev.nics
+                    .retain(|slot, _| usize::from(*slot) < gpus || *slot >= 8);
+            })?;
         }
         for rail in 0..gpus {
             let Some(&leaf) = leaves.get(rail) else {

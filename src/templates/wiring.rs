@@ -56,6 +56,57 @@ pub(crate) fn update_rack(
     Ok(())
 }
 
+/// Changes a placed device (its GPUs and NICs) through an edit, like [`update_rack`].
+pub(crate) fn update_device(
+    b: &mut Builder<'_>,
+    device: DeviceId,
+    change: impl FnOnce(&mut crate::model::Device),
+) -> Result<(), EditError> {
+    let mut d = b
+        .design
+        .devices
+        .get(&device)
+        .cloned()
+        .ok_or_else(|| EditError::Missing(device.to_string()))?;
+    change(&mut d);
+    Edit::UpdateDevice(device, d).apply(b.design)?;
+    Ok(())
+}
+
+/// `count` 2U NVMe storage servers ("nvme-01", ...) in `rack` from unit `first_u`, one every 3U, each cabled by its
+/// two HDR ports to the next ports of `leaf` (`port` counts the leaf's ports already used) with `length_m` AOCs.
+pub(crate) fn nvme_storage(
+    b: &mut Builder<'_>,
+    rack: RackId,
+    count: u16,
+    first_u: u16,
+    leaf: DeviceId,
+    port: &mut u32,
+    length_m: f64,
+) -> Result<(), EditError> {
+    for s in 0..count {
+        let st = b.add_device(
+            "nvme-server-2u",
+            &format!("nvme-{:02}", s + 1),
+            rack,
+            first_u + 3 * s,
+        )?;
+        for k in 1..=2 {
+            *port += 1;
+            link(
+                b,
+                p(st, format!("p{k}")),
+                p(leaf, format!("p{port}")),
+                HDR,
+                length_m,
+                "ib-hdr-aoc",
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Sets a rack's power budget, W.
 pub(crate) fn set_budget(
     b: &mut Builder<'_>,
     rack: RackId,
