@@ -879,26 +879,10 @@ fn scenario(
         }
         return Ok(ExitCode::SUCCESS);
     };
-    let mut given = Vec::new();
     let mut output = output;
-    let mut it = inputs.iter();
-    while let Some(key) = it.next() {
-        if key == "-o" || key == "--output" {
-            output = it.next().map(PathBuf::from);
-            continue;
-        }
-        let Some(k) = key.strip_prefix("--") else {
-            anyhow::bail!("expected an input such as --mfu, found \"{key}\"");
-        };
-        let (k, v) = match k.split_once('=') {
-            Some((k, v)) => (k.to_string(), v.to_string()),
-            None => {
-                let Some(v) = it.next() else {
-                    anyhow::bail!("--{k} needs a value");
-                };
-                (k.to_string(), v.clone())
-            }
-        };
+    let pairs = key_values(inputs, "an input such as --mfu", &mut output)?;
+    let mut given = Vec::new();
+    for (k, v) in pairs {
         let Ok(v) = v.parse::<f64>() else {
             anyhow::bail!("--{k} {v}: a number");
         };
@@ -918,6 +902,37 @@ fn scenario(
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `--key value` (or `--key=value`) pairs of a command that takes named inputs, in order, and `-o FILE` /
+/// `--output FILE` among them, which sets `output`; `example` names what was expected in the error for a stray word.
+fn key_values(
+    args: &[String],
+    example: &str,
+    output: &mut Option<PathBuf>,
+) -> anyhow::Result<Vec<(String, String)>> {
+    let mut pairs = Vec::new();
+    let mut it = args.iter();
+    while let Some(key) = it.next() {
+        if key == "-o" || key == "--output" {
+            *output = it.next().map(PathBuf::from);
+            continue;
+        }
+        let Some(k) = key.strip_prefix("--") else {
+            anyhow::bail!("expected {example}, found \"{key}\"");
+        };
+        let (k, v) = match k.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => {
+                let Some(v) = it.next() else {
+                    anyhow::bail!("--{k} needs a value");
+                };
+                (k.to_string(), v.clone())
+            }
+        };
+        pairs.push((k, v));
+    }
+    Ok(pairs)
 }
 
 /// `racksmith new`: a design from a template, with a summary of what it holds on standard error.
@@ -944,28 +959,8 @@ fn new_design(
         out!("{}", templates::help(t));
         return Ok(ExitCode::SUCCESS);
     }
-    let mut pairs = Vec::new();
     let mut output = output;
-    let mut it = options.iter();
-    while let Some(key) = it.next() {
-        if key == "-o" || key == "--output" {
-            output = it.next().map(PathBuf::from);
-            continue;
-        }
-        let Some(k) = key.strip_prefix("--") else {
-            anyhow::bail!("expected an option such as --su, found \"{key}\"");
-        };
-        let (k, v) = match k.split_once('=') {
-            Some((k, v)) => (k.to_string(), v.to_string()),
-            None => {
-                let Some(v) = it.next() else {
-                    anyhow::bail!("--{k} needs a value");
-                };
-                (k.to_string(), v.clone())
-            }
-        };
-        pairs.push((k, v));
-    }
+    let pairs = key_values(options, "an option such as --su", &mut output)?;
     let catalog = load_catalog(user_catalog)?;
     let design = templates::generate(&catalog, &name, &pairs)?;
     let report = analysis::analyze(&design);

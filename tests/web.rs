@@ -60,30 +60,6 @@ fn serve_with(dir: PathBuf, extra: Option<(String, String)>, log: Option<PageLog
     format!("http://127.0.0.1:{port}/")
 }
 
-/// `%XX` sequences decoded (the page encodes its lines with `encodeURIComponent`).
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// Answers one GET with a file of `dir` (only names in it, no subfolders, no `..`) or the extra page, with its
 /// MIME type; records a `log?` line.
 fn answer(
@@ -105,7 +81,9 @@ fn answer(
     }
     let target = request.split_whitespace().nth(1).unwrap_or("/");
     if let (Some(log), Some(line)) = (log, target.strip_prefix("/log?")) {
-        log.lock().unwrap().push(percent_decoded(line));
+        // The page encodes each line with `encodeURIComponent`.
+        let line = percent_encoding::percent_decode_str(line).decode_utf8_lossy();
+        log.lock().unwrap().push(line.into_owned());
         let _ = stream.write_all(
             b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
         );

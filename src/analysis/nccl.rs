@@ -939,5 +939,25 @@ pub fn sweep_sizes() -> impl Iterator<Item = f64> {
     (3..=34).map(|k| 2f64.powi(k))
 }
 
+/// Two-by-eight A100 SXM4 servers' shape as the tests use it: NVLink 3 inside, one 200G HDR NIC per GPU, AMD CPUs
+/// (the DGX A100 of NVIDIA/nccl issue 812).
+#[cfg(test)]
+pub(crate) fn dgx_a100_shape(nodes: usize) -> CommShape {
+    CommShape {
+        ranks: 8 * nodes,
+        nodes,
+        arch: Arch::Ampere,
+        nvlink: true,
+        intra_line_gbyte_s: 300.0,
+        intra_efficiency: nvlink_efficiency(3),
+        net_line_gbyte_s_per_node: 200.0,
+        a2a_line_gbyte_s_per_gpu: 25.0,
+        net_efficiency: IB_EFFICIENCY,
+        nvls: false,
+        sharp: false,
+        cpu: CpuVendor::Amd,
+    }
+}
+
 #[cfg(test)]
 mod tests;

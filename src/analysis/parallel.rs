@@ -281,23 +281,9 @@ pub fn bubble_share(p: &Parallelism) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::nccl::{Arch, CpuVendor, IB_EFFICIENCY, nvlink_efficiency};
 
     fn a100(nodes: usize) -> CommShape {
-        CommShape {
-            ranks: 8 * nodes,
-            nodes,
-            arch: Arch::Ampere,
-            nvlink: true,
-            intra_line_gbyte_s: 300.0,
-            intra_efficiency: nvlink_efficiency(3),
-            net_line_gbyte_s_per_node: 200.0,
-            a2a_line_gbyte_s_per_gpu: 25.0,
-            net_efficiency: IB_EFFICIENCY,
-            nvls: false,
-            sharp: false,
-            cpu: CpuVendor::Amd,
-        }
+        crate::analysis::nccl::dgx_a100_shape(nodes)
     }
 
     fn job() -> Job {

@@ -6,7 +6,7 @@ use super::superpod::superpod_h100;
 use super::wiring::{HDR, NDR, link, nvme_storage, p, set_budget, update_device, update_rack};
 use crate::catalog::Catalog;
 use crate::edit::{Builder, EditError};
-use crate::model::{Design, DeviceId, Medium, Serving};
+use crate::model::{Design, DeviceId, Medium, PortRef, Serving};
 
 /// The design a sample's name stands for, generated (the samples module lists the names in menu order).
 pub fn by_name(catalog: &Catalog, name: &str) -> Result<Design, EditError> {
@@ -229,7 +229,34 @@ pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
     let leaf_b = b.add_device("sn5600", "leaf-b", r2, 40)?;
     let eth400 = Medium::Ethernet(400);
     let eth200 = Medium::Ethernet(200);
-    let (mut pa, mut pb) = (0, 0);
+    let (mut pa, mut pb) = (0u32, 0u32);
+    // A dual-port 200G adapter (and the storage server) has one port on each leaf.
+    let dual_home = |b: &mut Builder<'_>,
+                     first: PortRef,
+                     second: PortRef,
+                     pa: &mut u32,
+                     pb: &mut u32|
+     -> Result<(), EditError> {
+        *pa += 1;
+        link(
+            b,
+            first,
+            p(leaf_a, format!("p{pa}")),
+            eth200,
+            10.0,
+            "eth-400g-optic",
+        )?;
+        *pb += 1;
+        link(
+            b,
+            second,
+            p(leaf_b, format!("p{pb}")),
+            eth200,
+            10.0,
+            "eth-400g-optic",
+        )?;
+        Ok(())
+    };
     for i in 0..4u16 {
         let rack = if i < 2 { r1 } else { r2 };
         let d = b.add_device(
@@ -257,44 +284,10 @@ pub fn l40s_inference(catalog: &Catalog) -> Result<Design, EditError> {
                 "eth-400g-optic",
             )?;
         }
-        pa += 1;
-        link(
-            &mut b,
-            p(d, "nic4/p1"),
-            p(leaf_a, format!("p{pa}")),
-            eth200,
-            10.0,
-            "eth-400g-optic",
-        )?;
-        pb += 1;
-        link(
-            &mut b,
-            p(d, "nic4/p2"),
-            p(leaf_b, format!("p{pb}")),
-            eth200,
-            10.0,
-            "eth-400g-optic",
-        )?;
+        dual_home(&mut b, p(d, "nic4/p1"), p(d, "nic4/p2"), &mut pa, &mut pb)?;
     }
     let st = b.add_device("nvme-server-2u", "nvme-01", r2, 20)?;
-    pa += 1;
-    link(
-        &mut b,
-        p(st, "p1"),
-        p(leaf_a, format!("p{pa}")),
-        eth200,
-        10.0,
-        "eth-400g-optic",
-    )?;
-    pb += 1;
-    link(
-        &mut b,
-        p(st, "p2"),
-        p(leaf_b, format!("p{pb}")),
-        eth200,
-        10.0,
-        "eth-400g-optic",
-    )?;
+    dual_home(&mut b, p(st, "p1"), p(st, "p2"), &mut pa, &mut pb)?;
     // Inter-leaf links so traffic between the two halves has a path when a NIC fails.
     for k in 0..4 {
         link(

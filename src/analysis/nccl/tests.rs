@@ -21,20 +21,7 @@ fn dgx_h100(nodes: usize) -> CommShape {
 }
 
 fn dgx_a100(nodes: usize) -> CommShape {
-    CommShape {
-        ranks: 8 * nodes,
-        nodes,
-        arch: Arch::Ampere,
-        nvlink: true,
-        intra_line_gbyte_s: 300.0,
-        intra_efficiency: nvlink_efficiency(3),
-        net_line_gbyte_s_per_node: 200.0,
-        a2a_line_gbyte_s_per_gpu: 25.0,
-        net_efficiency: IB_EFFICIENCY,
-        nvls: false,
-        sharp: false,
-        cpu: CpuVendor::Amd,
-    }
+    super::dgx_a100_shape(nodes)
 }
 
 fn close(a: f64, b: f64, tol: f64) -> bool {
