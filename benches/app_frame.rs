@@ -21,7 +21,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
-use racksmith::app::{AppCommand, RacksmithApp};
+use racksmith::app::{DocCommand, RacksmithApp};
 use racksmith::catalog::Catalog;
 use racksmith::edit::Edit;
 use std::time::{Duration, Instant};
@@ -62,10 +62,9 @@ fn harness(design: racksmith::model::Design) -> Harness<'static, RacksmithApp> {
 fn price_edit(h: &mut Harness<'static, RacksmithApp>, i: u32) {
     let mut p = h.state().design().params.clone();
     p.electricity_usd_per_kwh = if i.is_multiple_of(2) { 0.11 } else { 0.10 };
-    h.state_mut().push(AppCommand::Edit(
-        "Set electricity price".into(),
-        Edit::SetParams(Box::new(p)),
-    ));
+    h.state_mut().push(
+        DocCommand::Edit("Set electricity price".into(), Edit::SetParams(Box::new(p))).into(),
+    );
 }
 
 fn frame(c: &mut Criterion) {
@@ -75,7 +74,7 @@ fn frame(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(6));
     for (su, design) in designs() {
         let mut h = harness(design);
-        let canvas = h.state().ui.canvas_rect.expect("canvas laid out");
+        let canvas = h.state().ui.canvas.canvas_rect.expect("canvas laid out");
         let mut i = 0u32;
         group.bench_function(BenchmarkId::new("idle", &su), |b| b.iter(|| h.step()));
         group.bench_function(BenchmarkId::new("hover", &su), |b| {
@@ -88,7 +87,7 @@ fn frame(c: &mut Criterion) {
         });
         // The same with the inspector and analysis pane folded away: what the canvas itself costs (the pane's
         // per-rack table is most of the rest at 128 SU).
-        h.state_mut().ui.right_collapsed = true;
+        h.state_mut().ui.windows.right_collapsed = true;
         h.run_steps(2);
         group.bench_function(BenchmarkId::new("hover_no_pane", &su), |b| {
             b.iter(|| {
@@ -98,7 +97,7 @@ fn frame(c: &mut Criterion) {
                 h.step();
             })
         });
-        h.state_mut().ui.right_collapsed = false;
+        h.state_mut().ui.windows.right_collapsed = false;
         h.run_steps(2);
         // Panning: the button held on the empty floor at the top left, the pointer moving.
         let floor = canvas.min + egui::vec2(12.0, 12.0);
@@ -116,10 +115,10 @@ fn frame(c: &mut Criterion) {
         });
         h.drop_at(floor);
         h.run_steps(2);
-        h.state_mut().ui.view.fit = Some(racksmith::app::state::FitTarget::All);
+        h.state_mut().ui.canvas.view.fit = Some(racksmith::app::state::FitTarget::All);
         h.run_steps(2);
         // A planning slider dragged: one edit per frame, the analysis behind on its worker.
-        h.state_mut().ui.planning.open = true;
+        h.state_mut().ui.windows.planning.open = true;
         h.run_steps(3);
         group.bench_function(BenchmarkId::new("slider", &su), |b| {
             b.iter(|| {
@@ -131,7 +130,7 @@ fn frame(c: &mut Criterion) {
                 h.step();
             })
         });
-        h.state_mut().ui.planning.open = false;
+        h.state_mut().ui.windows.planning.open = false;
         h.state_mut().wait_for_analysis();
         h.run_steps(3);
         // Zoomed in on the top left, then on a part of the design with links drawn one by one.
@@ -139,9 +138,9 @@ fn frame(c: &mut Criterion) {
             (0.5, egui::vec2(0.0, -200.0)),
             (1.0, egui::vec2(-600.0, -400.0)),
         ] {
-            h.state_mut().ui.view.zoom = zoom;
-            h.state_mut().ui.view.offset = offset;
-            h.state_mut().ui.view.fitted = None;
+            h.state_mut().ui.canvas.view.zoom = zoom;
+            h.state_mut().ui.canvas.view.offset = offset;
+            h.state_mut().ui.canvas.view.fitted = None;
             group.bench_function(BenchmarkId::new(format!("zoom_{zoom:.1}"), &su), |b| {
                 b.iter(|| {
                     i = i.wrapping_add(1);
@@ -152,7 +151,7 @@ fn frame(c: &mut Criterion) {
             });
         }
         // Edits with the whole design in view, as after opening it.
-        h.state_mut().ui.view.fit = Some(racksmith::app::state::FitTarget::All);
+        h.state_mut().ui.canvas.view.fit = Some(racksmith::app::state::FitTarget::All);
         h.run_steps(2);
         group.bench_function(BenchmarkId::new("param_change", &su), |b| {
             b.iter(|| {
@@ -190,7 +189,7 @@ fn planning_slider(c: &mut Criterion) {
     let catalog = Catalog::builtin().expect("catalog");
     let design = racksmith::samples::superpod_h100(&catalog, 1).expect("generate");
     let mut app = RacksmithApp::new_for_test(design);
-    app.ui.planning.open = true;
+    app.ui.windows.planning.open = true;
     let mut h = Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
         .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);

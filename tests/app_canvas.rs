@@ -55,13 +55,17 @@ fn rest_at(h: &mut Harness<'static, RacksmithApp>, at: egui::Pos2) {
 fn far_out_the_canvas_draws_one_arc_per_pair_of_rows_with_links() {
     let mut h = superpod_16su(egui::vec2(1600.0, 1000.0));
     let app = h.state();
-    assert!(app.ui.view.zoom < 0.3, "fitted at {}", app.ui.view.zoom);
+    assert!(
+        app.ui.canvas.view.zoom < 0.3,
+        "fitted at {}",
+        app.ui.canvas.view.zoom
+    );
     let rows = links_per_pair(app.design(), true);
     let bundles = app.link_bundles(&h.ctx);
     // Compute rows to the leaf and storage rows, leaves to spines, spines to cores, and links inside rows.
     assert!(rows.len() >= 10, "{rows:?}");
-    assert_eq!(app.ui.canvas_drawn.bundles, rows.len());
-    assert_eq!(app.ui.canvas_drawn.links, 0);
+    assert_eq!(app.ui.canvas.canvas_drawn.bundles, rows.len());
+    assert_eq!(app.ui.canvas.canvas_drawn.links, 0);
     let mut counts: Vec<usize> = bundles.iter().map(|b| b.1).collect();
     counts.sort_unstable();
     assert_eq!(counts, rows);
@@ -96,8 +100,8 @@ fn far_out_the_canvas_draws_one_arc_per_pair_of_rows_with_links() {
     h.state_mut().ui.selection.devices.insert(dgx);
     h.run_steps(2);
     assert!(its_links >= 8);
-    assert_eq!(h.state().ui.canvas_drawn.links, its_links);
-    assert_eq!(h.state().ui.canvas_drawn.bundles, rows.len());
+    assert_eq!(h.state().ui.canvas.canvas_drawn.links, its_links);
+    assert_eq!(h.state().ui.canvas.canvas_drawn.bundles, rows.len());
 }
 
 #[test]
@@ -106,15 +110,15 @@ fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links_and_says_
     let mut h = superpod_16su(egui::vec2(2400.0, 2700.0));
     let app = h.state();
     assert!(
-        (0.3..0.75).contains(&app.ui.view.zoom),
+        (0.3..0.75).contains(&app.ui.canvas.view.zoom),
         "fitted at {}",
-        app.ui.view.zoom
+        app.ui.canvas.view.zoom
     );
     let racks = links_per_pair(app.design(), false);
     // Far fewer bundles than links.
     assert!(racks.len() > 100 && racks.len() * 10 < app.design().links.len());
-    assert_eq!(app.ui.canvas_drawn.bundles, racks.len());
-    assert_eq!(app.ui.canvas_drawn.links, 0);
+    assert_eq!(app.ui.canvas.canvas_drawn.bundles, racks.len());
+    assert_eq!(app.ui.canvas.canvas_drawn.links, 0);
     let bundles = app.link_bundles(&h.ctx);
     let mut counts: Vec<usize> = bundles.iter().map(|b| b.1).collect();
     counts.sort_unstable();
@@ -132,7 +136,14 @@ fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links_and_says_
     rest_at(&mut h, at);
     assert!(h.query_by_label(&text).is_some(), "no {text:?} at {at:?}");
     // Off the bundles (the canvas's bottom right corner, past the racks), no bundle text.
-    let corner = h.state().ui.canvas_rect.expect("canvas").right_bottom() - egui::vec2(20.0, 20.0);
+    let corner = h
+        .state()
+        .ui
+        .canvas
+        .canvas_rect
+        .expect("canvas")
+        .right_bottom()
+        - egui::vec2(20.0, 20.0);
     rest_at(&mut h, corner);
     assert!(h.query_by_label_contains("links, rack").is_none());
 }
@@ -141,14 +152,14 @@ fn zoomed_out_the_canvas_draws_one_bundle_per_pair_of_racks_with_links_and_says_
 fn zoomed_in_on_part_of_the_design_links_are_drawn_one_by_one_and_culled_to_the_view() {
     let mut h = superpod_16su(egui::vec2(1600.0, 1000.0));
     {
-        let view = &mut h.state_mut().ui.view;
+        let view = &mut h.state_mut().ui.canvas.view;
         view.zoom = 1.0;
         view.offset = egui::vec2(-600.0, -400.0);
         view.fitted = None;
     }
     h.run_steps(2);
     let app = h.state();
-    let canvas = app.ui.canvas_rect.expect("canvas");
+    let canvas = app.ui.canvas.canvas_rect.expect("canvas");
     let total = app.design().links.len();
     // Links with both ends on screen must be drawn; links with both ends left of, right of, above or below the
     // screen must not be.
@@ -165,8 +176,8 @@ fn zoomed_in_on_part_of_the_design_links_are_drawn_one_by_one_and_culled_to_the_
             ra.union(rb).intersects(canvas)
         })
         .count();
-    let drawn = app.ui.canvas_drawn.links;
-    assert_eq!(app.ui.canvas_drawn.bundles, 0);
+    let drawn = app.ui.canvas.canvas_drawn.links;
+    assert_eq!(app.ui.canvas.canvas_drawn.bundles, 0);
     assert_eq!(drawn, crossing);
     assert!(
         drawn > 0 && drawn * 2 < total,
@@ -194,7 +205,7 @@ fn canvas_texts(h: &Harness<'static, RacksmithApp>) -> Vec<(String, f32, egui::R
             _ => {}
         }
     }
-    let canvas = h.state().ui.canvas_rect.expect("canvas laid out");
+    let canvas = h.state().ui.canvas.canvas_rect.expect("canvas laid out");
     let mut out = Vec::new();
     for clipped in &h.output().shapes {
         if canvas.contains_rect(clipped.clip_rect) {
@@ -221,7 +232,7 @@ fn superpod_1su() -> Harness<'static, RacksmithApp> {
 #[test]
 fn at_the_default_zoom_labels_are_readable_and_servers_and_switches_are_named() {
     let h = superpod_1su();
-    let zoom = h.state().ui.view.zoom;
+    let zoom = h.state().ui.canvas.view.zoom;
     assert!(zoom < 0.6, "fitted at {zoom}");
     let texts = canvas_texts(&h);
     // Nothing smaller than the canvas's minimum (device labels were 6-7 points at this zoom).
@@ -260,15 +271,15 @@ fn zoomed_in_each_switch_has_its_own_label() {
         .map(|(id, x)| (*id, x.clone()))
         .expect("a leaf switch");
     // Zoomed to 1.0 with the leaf's rack in view.
-    h.state_mut().ui.view.zoom = 1.0;
-    h.state_mut().ui.view.fitted = None;
+    h.state_mut().ui.canvas.view.zoom = 1.0;
+    h.state_mut().ui.canvas.view.fitted = None;
     h.run_steps(2);
     let at = h
         .state()
         .device_screen_rect(leaf_id)
         .expect("leaf on screen");
-    let canvas = h.state().ui.canvas_rect.expect("canvas");
-    h.state_mut().ui.view.offset += canvas.center() - at.center();
+    let canvas = h.state().ui.canvas.canvas_rect.expect("canvas");
+    h.state_mut().ui.canvas.view.offset += canvas.center() - at.center();
     h.run_steps(2);
     let texts = canvas_texts(&h);
     assert!(
@@ -290,9 +301,9 @@ fn rack_labels_never_overlap_at_any_zoom() {
         .map(|r| r.name.clone())
         .collect();
     for zoom in [0.27_f32, 0.3, 0.35, 0.42, 0.6, 1.0] {
-        h.state_mut().ui.view.zoom = zoom;
-        h.state_mut().ui.view.offset = egui::vec2(10.0, 10.0);
-        h.state_mut().ui.view.fitted = None;
+        h.state_mut().ui.canvas.view.zoom = zoom;
+        h.state_mut().ui.canvas.view.offset = egui::vec2(10.0, 10.0);
+        h.state_mut().ui.canvas.view.fitted = None;
         h.run_steps(2);
         let texts = canvas_texts(&h);
         let headers: Vec<_> = texts

@@ -9,7 +9,7 @@ use common::{harness_of, menu, step};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use racksmith::app::{AppCommand, RacksmithApp};
+use racksmith::app::{FileCommand, RacksmithApp, UiCommand};
 use racksmith::catalog::{Catalog, user};
 use racksmith::model::{Design, PartId, RackId};
 
@@ -103,7 +103,7 @@ fn an_edited_price_is_saved_to_the_user_catalog_and_copied_into_a_design() {
     h.drop_at(target);
     step(&mut h);
     let d = h.state().design().clone();
-    assert_eq!(d.devices.len(), 1, "status: {}", h.state().ui.status);
+    assert_eq!(d.devices.len(), 1, "status: {}", h.state().ui.status.text);
     assert_eq!(d.parts[&PartId::new("qm9700")].price_usd, 31234.5);
     h.state_mut().wait_for_analysis();
     let report = h.state().report().unwrap();
@@ -266,11 +266,11 @@ fn a_swap_in_the_catalog_window_is_one_undo_step_or_a_refusal_with_the_reason() 
     step(&mut h);
     h.get_by_label("Replace").click();
     step(&mut h);
-    assert!(h.state().ui.status_is_error);
+    assert!(h.state().ui.status.is_refusal());
     assert!(
-        h.state().ui.status.contains("does not fit"),
+        h.state().ui.status.text.contains("does not fit"),
         "{}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     assert_eq!(h.state().design(), &original);
     // H200 SXM fits: every H100 becomes an H200 in one step.
@@ -306,7 +306,8 @@ fn a_netbox_file_becomes_a_user_part_with_its_warnings_shown() {
         .join("tests/fixtures/netbox/nvidia-qm9700.yaml");
     let expected = racksmith::catalog::netbox::import(&yaml, &Catalog::builtin().unwrap()).unwrap();
     // The file dialog is the system's; the chosen path arrives as this command.
-    h.state_mut().push(AppCommand::ImportNetbox(Some(yaml)));
+    h.state_mut()
+        .push(FileCommand::ImportNetbox(Some(yaml)).into());
     step(&mut h);
     let saved = user::load(&file).unwrap();
     let (_, part) = saved.parts.iter().next().expect("imported part");
@@ -332,7 +333,8 @@ fn a_netbox_file_whose_kind_is_unclear_is_imported_as_the_kind_the_user_picks() 
         "manufacturer: Acme\nmodel: Box 1\nslug: acme-box-1\nu_height: 2\n",
     )
     .unwrap();
-    h.state_mut().push(AppCommand::ImportNetbox(Some(yaml)));
+    h.state_mut()
+        .push(FileCommand::ImportNetbox(Some(yaml)).into());
     step(&mut h);
     // Nothing saved yet: the window asks.
     assert!(user::load(&file).unwrap().parts.is_empty());
@@ -418,7 +420,11 @@ fn a_broken_user_catalog_is_reported_and_never_written_over() {
     step(&mut h);
     h.get_by_label("Save to user catalog").click();
     step(&mut h);
-    assert!(h.state().ui.status_is_error, "{}", h.state().ui.status);
+    assert!(
+        h.state().ui.status.is_refusal(),
+        "{}",
+        h.state().ui.status.text
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), broken);
 }
 
@@ -433,11 +439,13 @@ fn the_inspector_opens_a_device_part_in_the_catalog() {
         .map(|(id, d)| (*id, d.clone()))
         .unwrap();
     let mut h = harness(design, &dir.path().join(user::FILE_NAME));
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
+    h.state_mut().push(
+        UiCommand::Select(racksmith::app::state::Selection {
             devices: [id].into_iter().collect(),
             ..Default::default()
-        }));
+        })
+        .into(),
+    );
     step(&mut h);
     h.get_by_label("Catalog…").click();
     step(&mut h);

@@ -10,7 +10,9 @@ use common::{harness, step};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::state::Selection;
-use racksmith::app::{AppCommand, DialogRequest, NativeDialogs, NativeOutcome, RacksmithApp};
+use racksmith::app::{
+    DialogRequest, DocCommand, FileCommand, NativeDialogs, NativeOutcome, RacksmithApp, UiCommand,
+};
 
 /// A native dialog that answers with the path it holds (or Cancel when it holds none).
 struct Answers(Option<std::path::PathBuf>);
@@ -25,7 +27,8 @@ impl NativeDialogs for Answers {
 
 fn dirty_default() -> Harness<'static, RacksmithApp> {
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-42u".into()).into());
     step(&mut h);
     assert!(h.state().doc.is_dirty());
     h
@@ -68,7 +71,7 @@ fn save_first_then_cancel_keeps_the_design_and_a_later_save_does_not_replace_it(
     let work = h.state().design().clone();
     h.state_mut().set_native_dialogs(Box::new(Answers(None)));
     h.state_mut()
-        .push(AppCommand::OpenSample("a100-nic-starved".into()));
+        .push(FileCommand::OpenSample("a100-nic-starved".into()).into());
     step(&mut h);
     h.get_by_label("Save first").click();
     step(&mut h);
@@ -76,7 +79,7 @@ fn save_first_then_cancel_keeps_the_design_and_a_later_save_does_not_replace_it(
     assert_eq!(h.state().design(), &work);
     assert!(h.state().doc.is_dirty());
     // A plain save later must not run the abandoned "open the sample".
-    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
     step(&mut h);
     assert_eq!(h.state().design(), &work);
     assert!(!h.state().doc.is_dirty());
@@ -87,16 +90,16 @@ fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
     let mut h = harness(racksmith::samples::default_design());
     // An untouched sample: nothing to lose, and the status bar does not pretend it is in a file.
     h.get_by_label("no changes, not in a file");
-    h.state_mut().push(AppCommand::NewFromTemplate(
-        "superpod-h100".into(),
-        vec![("su".into(), "1".into())],
-    ));
+    h.state_mut().push(
+        FileCommand::NewFromTemplate("superpod-h100".into(), vec![("su".into(), "1".into())])
+            .into(),
+    );
     step(&mut h);
-    assert!(h.state().doc.is_dirty(), "{}", h.state().ui.status);
+    assert!(h.state().doc.is_dirty(), "{}", h.state().ui.status.text);
     h.get_by_label("unsaved changes");
     let made = h.state().design().clone();
     h.state_mut()
-        .push(AppCommand::OpenSample("dgx-h100-single".into()));
+        .push(FileCommand::OpenSample("dgx-h100-single".into()).into());
     step(&mut h);
     h.get_by_label_contains(
         "Discard them and open the sample \"One DGX H100 with leaf and storage\"",
@@ -106,10 +109,13 @@ fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
     assert_eq!(h.state().design(), &made);
     // A sized design and any other replacement go through the same question.
     let other = racksmith::samples::sample("a100-nic-starved").unwrap();
-    h.state_mut().push(AppCommand::ReplaceDesign(
-        Box::new(other.clone()),
-        "open the scenario library's design".into(),
-    ));
+    h.state_mut().push(
+        FileCommand::ReplaceDesign(
+            Box::new(other.clone()),
+            "open the scenario library's design".into(),
+        )
+        .into(),
+    );
     step(&mut h);
     h.get_by_label_contains("open the scenario library's design");
     h.get_by_label("Discard changes").click();
@@ -143,10 +149,13 @@ fn deleting_a_rack_asks_with_the_count() {
         .values()
         .filter(|l| devices.contains(&l.a.device) || devices.contains(&l.b.device))
         .count();
-    h.state_mut().push(AppCommand::Select(Selection {
-        racks: [rack].into_iter().collect(),
-        ..Default::default()
-    }));
+    h.state_mut().push(
+        UiCommand::Select(Selection {
+            racks: [rack].into_iter().collect(),
+            ..Default::default()
+        })
+        .into(),
+    );
     step(&mut h);
     h.key_press(egui::Key::Delete);
     step(&mut h);
@@ -181,12 +190,12 @@ fn adding_a_rack_does_not_rezoom_the_canvas() {
     let unit = |h: &Harness<'static, RacksmithApp>| {
         h.state().unit_screen_pos(rack, 11).unwrap() - h.state().unit_screen_pos(rack, 10).unwrap()
     };
-    let (zoom, before) = (h.state().ui.view.zoom, unit(&h));
+    let (zoom, before) = (h.state().ui.canvas.view.zoom, unit(&h));
     h.get_by_label("+ 42U rack").click();
     step(&mut h);
     assert_eq!(h.state().design().racks.len(), d.racks.len() + 1);
     // It may pan to show the new rack, never zoom: a rack unit keeps its size on screen.
-    assert_eq!(h.state().ui.view.zoom, zoom);
+    assert_eq!(h.state().ui.canvas.view.zoom, zoom);
     assert!((unit(&h) - before).length() < 0.01, "re-zoomed");
 }
 
@@ -212,7 +221,7 @@ fn a_new_design_shows_the_pane_from_its_headline() {
     assert!(top(&h) < at_first - 100.0, "the pane did not scroll");
     // Another design (the same sample again, so the card reads the same): the pane starts at the top.
     h.state_mut()
-        .push(AppCommand::OpenSample("superpod-h100-1su".into()));
+        .push(FileCommand::OpenSample("superpod-h100-1su".into()).into());
     step(&mut h);
     assert!(
         (top(&h) - at_first).abs() < 1.0,

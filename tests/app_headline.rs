@@ -62,7 +62,7 @@ fn one_nic_starved_server_never_shows_bottleneck_none() {
         if p == Pattern::StorageRead {
             continue;
         }
-        h.state_mut().ui.load_pattern = p;
+        h.state_mut().ui.canvas.load_pattern = p;
         step(&mut h);
         let cards = h.state().headline_cards();
         let b = card(&cards, "Bottleneck");
@@ -87,7 +87,7 @@ fn one_nic_starved_server_never_shows_bottleneck_none() {
 fn balanced_rail_card_turns_amber_when_all_to_all_overloads_links() {
     // h100-60gpu-training: rail rings get their 50 GB/s per GPU, but all-to-all loads 32 links to 108% (a warning).
     let mut h = harness(sample("h100-60gpu-training"));
-    h.state_mut().ui.load_pattern = Pattern::RailRings;
+    h.state_mut().ui.canvas.load_pattern = Pattern::RailRings;
     step(&mut h);
     let r = h.state().report().unwrap().clone();
     let warn = r

@@ -12,7 +12,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::bandwidth::main_gpu;
 use racksmith::analysis::format::usd;
-use racksmith::app::{AppCommand, RacksmithApp};
+use racksmith::app::{DocCommand, FileCommand, RacksmithApp};
 use racksmith::model::PartId;
 
 /// Opens View > Planning.
@@ -21,7 +21,7 @@ fn open_planning(h: &mut Harness<'static, RacksmithApp>) {
     step(h);
     h.get_by_label("Planning…").click();
     step(h);
-    assert!(h.state().ui.planning.open);
+    assert!(h.state().ui.windows.planning.open);
 }
 
 /// Sets a slider through its accessibility action, as a screen reader or a test would.
@@ -57,7 +57,7 @@ fn an_electricity_slider_change_moves_the_tco_card_by_the_hand_calculated_amount
         h.state().doc.history.undo_label(),
         Some("Plan: set electricity")
     );
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().params.electricity_usd_per_kwh, old_price);
     h.get_by_label(&usd(before.tco_usd));
@@ -100,7 +100,7 @@ fn a_slider_drag_is_one_undo_step() {
     assert!(pue > pue0 + 0.1, "the drag moved the PUE: {pue0} -> {pue}");
     assert_eq!(h.state().doc.history.undo_label(), Some("Plan: set pue"));
     // The whole drag is one step: one undo restores the PUE from before it and leaves nothing else to undo.
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().params.pue, pue0);
     assert_eq!(h.state().doc.history.undo_label(), None);
@@ -145,7 +145,7 @@ fn the_gpu_model_swaps_every_gpu_in_one_step() {
         h.state().doc.history.undo_label(),
         Some("Plan: GPUs to h200-sxm")
     );
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().devices, before.devices);
 }
@@ -182,12 +182,12 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     h.get_by_label("cheap power (current)");
 
     // Side by side: both analysed, the differences marked.
-    h.state_mut().ui.planning.wait();
+    h.state_mut().ui.windows.planning.wait();
     step(&mut h);
-    h.state_mut().ui.planning.wait();
+    h.state_mut().ui.windows.planning.wait();
     step(&mut h);
     h.get_by_label("Side by side");
-    let results = h.state().ui.planning.table_results().to_vec();
+    let results = h.state().ui.windows.planning.table_results().to_vec();
     assert_eq!(results.len(), 2);
     let tco = |i: usize| results[i].headline.as_ref().unwrap().tco_usd;
     assert!(tco(1) != tco(0));
@@ -211,7 +211,7 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     // Saved with the design and read back.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("plan.ron");
-    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
     step(&mut h);
     let back = racksmith::io::load(&path).unwrap();
     assert_eq!(back.scenarios, h.state().design().scenarios);
@@ -222,7 +222,7 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     h.get_by_label("Delete cheap power").click();
     step(&mut h);
     assert_eq!(h.state().design().scenarios.len(), 1);
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().scenarios.len(), 2);
 }
@@ -245,7 +245,7 @@ fn planning_window_snapshot() {
     let mut h = snapshot_harness(d, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 5);
     open_planning(&mut h);
     h.run_steps(2);
-    h.state_mut().ui.planning.wait();
+    h.state_mut().ui.windows.planning.wait();
     h.run_steps(5);
     h.snapshot("planning_dark_1600x1000");
 }
@@ -263,7 +263,7 @@ fn a_scenario_whose_gpus_do_not_fit_is_refused_with_the_reason() {
     h.get_by_label("Apply pcie").click();
     step(&mut h);
     assert_eq!(h.state().design(), &before);
-    assert!(h.state().ui.status_is_error);
+    assert!(h.state().ui.status.is_refusal());
     // The reason is in the status bar and stays in the window: an L40S is a PCIe card, the DGX slots take SXM.
     assert_eq!(
         h.get_all_by_label_contains("Scenario pcie refused").count(),
@@ -272,12 +272,13 @@ fn a_scenario_whose_gpus_do_not_fit_is_refused_with_the_reason() {
     assert!(
         h.state()
             .ui
+            .windows
             .planning
             .gpu_refusal
             .as_deref()
             .is_some_and(|w| w.contains("does not fit")),
         "{:?}",
-        h.state().ui.planning.gpu_refusal
+        h.state().ui.windows.planning.gpu_refusal
     );
 }
 
@@ -298,7 +299,7 @@ fn on_a_large_design_a_slider_applies_when_let_go() {
     let pue = h.state().design().params.pue;
     assert!(pue > pue0 + 0.1, "{pue0} -> {pue}");
     assert_eq!(h.state().doc.history.undo_label(), Some("Plan: set pue"));
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().params.pue, pue0);
     assert_eq!(h.state().doc.history.undo_label(), Some("Plan: set pue"));

@@ -10,7 +10,7 @@ use common::snapshot_harness;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use racksmith::app::{AppCommand, RacksmithApp};
+use racksmith::app::{DocCommand, RacksmithApp};
 
 fn main_window(theme: egui::Theme, size: egui::Vec2, name: &str) {
     let mut h = snapshot_harness(racksmith::samples::default_design(), size, theme, 10);
@@ -67,11 +67,14 @@ fn server_window(part: &str) -> Harness<'static, RacksmithApp> {
     .apply(&mut design)
     .unwrap();
     let mut h = snapshot_harness(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 10);
-    h.state_mut().push(AppCommand::AddDevice {
-        part: part.into(),
-        rack,
-        position_u: 1,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: part.into(),
+            rack,
+            position_u: 1,
+        }
+        .into(),
+    );
     h.run_steps(4);
     let server = *h.state().design().devices.keys().next().unwrap();
     let at = h.state().device_screen_rect(server).unwrap();
@@ -108,7 +111,7 @@ fn a_refused_drop_says_why_at_the_slot() {
         .name
         .clone();
     let slot0 = h.get_by_label("GPU slot 0: h100-sxm").rect().center();
-    let palette_right = h.state().ui.central_rect.unwrap().left();
+    let palette_right = h.state().ui.windows.central_rect.unwrap().left();
     let find = |h: &Harness<'static, RacksmithApp>| {
         h.query_all_by_label_contains(&l40s)
             .map(|n| n.rect())

@@ -7,7 +7,8 @@ use common::{click_at, harness, release_at, selected_devices, step};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::{
-    AppCommand, DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp,
+    DialogRequest, DocCommand, FileCommand, NativeDialogs, NativeOutcome, NoNativeDialogs,
+    RacksmithApp, UiCommand,
 };
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
@@ -69,7 +70,7 @@ fn drag_a_server_from_the_palette_into_a_rack() {
         .values()
         .filter(|x| x.rack == rack && x.part == PartId::new("dgx-h100"))
         .collect();
-    assert_eq!(placed.len(), 1, "status: {}", h.state().ui.status);
+    assert_eq!(placed.len(), 1, "status: {}", h.state().ui.status.text);
     let dev = placed[0];
     // Snapped to units and centred on the pointer: the 8U part covers U10.
     let units = d.device_units(dev).unwrap();
@@ -78,7 +79,7 @@ fn drag_a_server_from_the_palette_into_a_rack() {
     assert_eq!(dev.gpus.len(), d.gpu_count());
     assert_eq!(h.state().report().unwrap().summary.gpus, d.gpu_count());
     // One gesture, one undo step.
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert!(h.state().design().devices.is_empty());
 }
@@ -95,16 +96,22 @@ fn free_ports(d: &Design, dev: DeviceId) -> Vec<PortRef> {
 fn cable_two_ports_through_the_inspector() {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(AppCommand::AddDevice {
-        part: "dgx-h100".into(),
-        rack,
-        position_u: 1,
-    });
-    h.state_mut().push(AppCommand::AddDevice {
-        part: "qm9700".into(),
-        rack,
-        position_u: 20,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: "dgx-h100".into(),
+            rack,
+            position_u: 1,
+        }
+        .into(),
+    );
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: "qm9700".into(),
+            rack,
+            position_u: 20,
+        }
+        .into(),
+    );
     step(&mut h);
     let d = h.state().design().clone();
     let server = d
@@ -126,12 +133,12 @@ fn cable_two_ports_through_the_inspector() {
     let from = free_ports(&d, server)[0].clone();
     h.get_all_by_label("Connect…").next().unwrap().click();
     step(&mut h);
-    assert_eq!(h.state().ui.connect_from.as_ref(), Some(&from));
+    assert_eq!(h.state().ui.canvas.connect_from.as_ref(), Some(&from));
     // Click the switch on the canvas: it becomes the target.
     let sr = h.state().device_screen_rect(switch).unwrap();
     h.get_by_label_contains(&format!("Connecting {}", d.devices[&server].name));
     click_at(&mut h, sr.center());
-    assert_eq!(h.state().ui.connect_target, Some(switch));
+    assert_eq!(h.state().ui.canvas.connect_target, Some(switch));
     // An incompatible target would be disabled; the first switch port is compatible.
     let to = free_ports(&d, switch)[0].clone();
     h.get_by_label(&format!("Connect to {}", to.port)).click();
@@ -237,7 +244,7 @@ fn changing_the_electricity_price_changes_the_cost() {
     assert!(
         (new_price - 0.25).abs() < 1e-12,
         "price {new_price}, status {}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     let after = h.state().report().unwrap().cost.clone();
     // Energy cost scales with the price; capex does not move.
@@ -254,7 +261,7 @@ fn changing_the_electricity_price_changes_the_cost() {
     h.key_press(egui::Key::Enter);
     step(&mut h);
     assert_eq!(h.state().design().params.electricity_usd_per_kwh, new_price);
-    assert!(h.state().ui.status_is_error);
+    assert!(h.state().ui.status.is_refusal());
 }
 
 #[test]
@@ -262,24 +269,27 @@ fn save_then_open_again() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("saved.ron");
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::AddRack("rack-48u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-48u".into()).into());
     step(&mut h);
     let saved = h.state().design().clone();
-    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
     step(&mut h);
     assert!(!h.state().doc.is_dirty());
     assert_eq!(racksmith::io::load(&path).unwrap(), saved);
     // Change it, then open the saved file: the prompt asks before discarding.
-    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-42u".into()).into());
     step(&mut h);
     assert!(h.state().doc.is_dirty());
-    h.state_mut().push(AppCommand::Open(Some(path.clone())));
+    h.state_mut()
+        .push(FileCommand::Open(Some(path.clone())).into());
     step(&mut h);
     h.get_by_label("Discard changes").click();
     step(&mut h);
     assert_eq!(h.state().design(), &saved);
     assert!(!h.state().doc.is_dirty());
-    assert_eq!(h.state().ui.recent.first(), Some(&path));
+    assert_eq!(h.state().ui.files.recent.first(), Some(&path));
     // The title names the file.
     assert!(h.state().doc.title().contains("saved.ron"));
 }
@@ -291,16 +301,17 @@ fn a_malformed_file_shows_an_error_and_keeps_the_design() {
     std::fs::write(&path, "(\n  format_version: 1,\n  racks: {oops\n").unwrap();
     let mut h = harness(racksmith::samples::default_design());
     let before = h.state().design().clone();
-    h.state_mut().push(AppCommand::Open(Some(path.clone())));
+    h.state_mut()
+        .push(FileCommand::Open(Some(path.clone())).into());
     step(&mut h);
     assert_eq!(h.state().design(), &before);
-    let err = h.state().ui.error.clone().unwrap();
+    let err = h.state().ui.windows.error.clone().unwrap();
     let expected = racksmith::io::load(&path).unwrap_err().to_string();
     assert!(err.contains(&expected), "{err}");
     h.get_by_label_contains("Could not open the file");
     h.get_by_label("OK").click();
     step(&mut h);
-    assert!(h.state().ui.error.is_none());
+    assert!(h.state().ui.windows.error.is_none());
 }
 
 #[test]
@@ -313,19 +324,24 @@ fn rail_optimised_cabling_is_one_undo_step() {
         ("qm9700", 20),
         ("qm9700", 21),
     ] {
-        h.state_mut().push(AppCommand::AddDevice {
-            part: part.into(),
-            rack,
-            position_u: u,
-        });
+        h.state_mut().push(
+            DocCommand::AddDevice {
+                part: part.into(),
+                rack,
+                position_u: u,
+            }
+            .into(),
+        );
     }
     step(&mut h);
     let d = h.state().design().clone();
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
+    h.state_mut().push(
+        UiCommand::Select(racksmith::app::state::Selection {
             devices: d.devices.keys().copied().collect(),
             ..Default::default()
-        }));
+        })
+        .into(),
+    );
     step(&mut h);
     h.get_by_label("Connect rail-optimised").click();
     step(&mut h);
@@ -341,7 +357,12 @@ fn rail_optimised_cabling_is_one_undo_step() {
         })
         .sum();
     assert!(compute_ports > 0);
-    assert_eq!(d2.links.len(), compute_ports, "{}", h.state().ui.status);
+    assert_eq!(
+        d2.links.len(),
+        compute_ports,
+        "{}",
+        h.state().ui.status.text
+    );
     // NIC i (the i-th compute NIC slot of each server) lands on leaf i mod 2, the leaves in name order.
     let mut leaves: Vec<(String, DeviceId)> = d2
         .devices
@@ -379,7 +400,7 @@ fn rail_optimised_cabling_is_one_undo_step() {
         per_leaf[rail % 2] += 1;
     }
     assert_eq!(per_leaf[0], per_leaf[1]);
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert!(h.state().design().links.is_empty());
 }
@@ -388,11 +409,14 @@ fn rail_optimised_cabling_is_one_undo_step() {
 fn drag_a_device_to_another_unit() {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(AppCommand::AddDevice {
-        part: "qm9700".into(),
-        rack,
-        position_u: 20,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: "qm9700".into(),
+            rack,
+            position_u: 20,
+        }
+        .into(),
+    );
     step(&mut h);
     let (id, before) = h
         .state()
@@ -419,7 +443,7 @@ fn drag_a_device_to_another_unit() {
         after.position_u,
         before.position_u,
         "{}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     assert!(
         h.state()
@@ -429,11 +453,14 @@ fn drag_a_device_to_another_unit() {
             .contains(&30)
     );
     // Onto another device: refused, nothing moves.
-    h.state_mut().push(AppCommand::AddDevice {
-        part: "qm9700".into(),
-        rack,
-        position_u: 5,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: "qm9700".into(),
+            rack,
+            position_u: 5,
+        }
+        .into(),
+    );
     step(&mut h);
     let from = h.state().device_screen_rect(id).unwrap().center();
     let to = h.state().unit_screen_pos(rack, 5).unwrap();
@@ -446,10 +473,14 @@ fn drag_a_device_to_another_unit() {
     release_at(&mut h, to);
     step(&mut h);
     assert_eq!(h.state().design().devices[&id], after);
-    assert!(h.state().ui.status_is_error, "{}", h.state().ui.status);
+    assert!(
+        h.state().ui.status.is_refusal(),
+        "{}",
+        h.state().ui.status.text
+    );
     // The successful move was one undo step (after undoing the second add).
-    h.state_mut().push(AppCommand::Undo);
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().devices[&id], before);
 }
@@ -459,7 +490,8 @@ fn export_the_text_report() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("report.txt");
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::ExportReportTo(path.clone()));
+    h.state_mut()
+        .push(FileCommand::ExportReportTo(path.clone()).into());
     step(&mut h);
     let text = std::fs::read_to_string(&path).unwrap();
     let expected = racksmith::analysis::text::render(h.state().report().unwrap());
@@ -502,7 +534,7 @@ fn the_fabric_view_shows_tiers_and_selects_what_it_is_clicked_on() {
     assert!(h.query_all_by_value("spine-01").next().is_some());
     h.get_by_label("Both").click();
     step(&mut h);
-    assert!(h.state().ui.canvas_rect.is_some());
+    assert!(h.state().ui.canvas.canvas_rect.is_some());
 }
 
 #[test]
@@ -541,7 +573,7 @@ fn copy_and_paste_into_another_rack() {
     assert_eq!(copy.gpus.len(), 8);
     assert_eq!(design.gpu_count(), 16);
     // One undo step takes it away.
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().gpu_count(), 8);
 }
@@ -550,12 +582,13 @@ fn copy_and_paste_into_another_rack() {
 fn compare_the_open_design_with_a_sample() {
     let mut h = harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
     h.state_mut()
-        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
     step(&mut h);
     h.get_by_label("Compare designs");
     let c = h
         .state()
         .ui
+        .windows
         .comparison
         .clone()
         .expect("comparison open")
@@ -572,7 +605,7 @@ fn compare_the_open_design_with_a_sample() {
     // Swap puts the H100 design first.
     h.get_by_label("Swap A and B").click();
     step(&mut h);
-    let c = h.state().ui.comparison.clone().unwrap().comparison;
+    let c = h.state().ui.windows.comparison.clone().unwrap().comparison;
     assert_eq!(c.rows.iter().find(|r| r.figure == "GPUs").unwrap().a, 60.0);
 }
 
@@ -583,11 +616,14 @@ fn drag_a_port_onto_a_device_to_cable_it() {
     let (dgx, ddn, rack) = (id("dgx-01"), id("ddn-01"), d.devices[&id("dgx-01")].rack);
     let mut h = harness(d.clone());
     // A second switch, all its ports free.
-    h.state_mut().push(AppCommand::AddDevice {
-        part: "qm9700".into(),
-        rack,
-        position_u: 30,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: "qm9700".into(),
+            rack,
+            position_u: 30,
+        }
+        .into(),
+    );
     step(&mut h);
     let leaf = h
         .state()
@@ -623,18 +659,18 @@ fn drag_a_port_onto_a_device_to_cable_it() {
     let ddn_at = h.state().device_screen_rect(ddn).unwrap().center();
     drag_to(&mut h, ddn_at);
     assert!(
-        h.state().ui.status.contains("already cabled"),
+        h.state().ui.status.text.contains("already cabled"),
         "{}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     assert_eq!(h.state().design().links.len(), d.links.len());
     // Onto the DGX, whose ports are all cabled too: refused, it says which port is taken.
     let dgx_at = h.state().device_screen_rect(dgx).unwrap().center();
     drag_to(&mut h, dgx_at);
     assert!(
-        h.state().ui.status.contains("Cannot cable to dgx-01"),
+        h.state().ui.status.text.contains("Cannot cable to dgx-01"),
         "{}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     // Onto the first leaf, which has free NDR ports: it lights up green and the drop cables the new switch's port
     // to the leaf's first compatible free port at once (its first 20 ports are cabled: p21).
@@ -667,7 +703,7 @@ fn drag_a_port_onto_a_device_to_cable_it() {
         other_end(&h),
         PortRef::new(old_leaf, "p21"),
         "status: {}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     assert_eq!(h.state().design().links.len(), d.links.len() + 1);
     // The choice is shown, and another port can be taken instead: one undo step.
@@ -685,10 +721,10 @@ fn drag_a_port_onto_a_device_to_cable_it() {
         other_end(&h),
         PortRef::new(old_leaf, "p23"),
         "status: {}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     assert_eq!(h.state().design().links.len(), d.links.len() + 1);
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(other_end(&h), PortRef::new(old_leaf, "p21"));
 }
@@ -697,14 +733,17 @@ fn drag_a_port_onto_a_device_to_cable_it() {
 fn server_window_of(part: &str) -> (Harness<'static, RacksmithApp>, DeviceId) {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(AppCommand::AddDevice {
-        part: part.into(),
-        rack,
-        position_u: 1,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: part.into(),
+            rack,
+            position_u: 1,
+        }
+        .into(),
+    );
     step(&mut h);
     let Some(server) = h.state().design().devices.keys().next().copied() else {
-        panic!("the server was not added: {}", h.state().ui.status);
+        panic!("the server was not added: {}", h.state().ui.status.text);
     };
     let Some(at) = h.state().device_screen_rect(server) else {
         panic!("the server is not on the canvas");
@@ -719,7 +758,7 @@ fn server_window_of(part: &str) -> (Harness<'static, RacksmithApp>, DeviceId) {
 /// Drags a palette part (found by its name, in the palette) onto a point.
 fn drag_part_to(h: &mut Harness<'static, RacksmithApp>, part_name: &str, target: egui::Pos2) {
     // The palette's entry (the servers' figures may name the part too), opening its category when closed.
-    let Some(palette_right) = h.state().ui.central_rect.map(|r| r.left()) else {
+    let Some(palette_right) = h.state().ui.windows.central_rect.map(|r| r.left()) else {
         panic!("no central area drawn yet");
     };
     let find = |h: &Harness<'static, RacksmithApp>| {
@@ -762,7 +801,7 @@ fn drag_a_gpu_from_the_palette_into_a_server_slot() {
         d.devices[&server].gpus.get(&0).map(|p| p.as_str()),
         Some("l40s"),
         "status: {}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
     assert!(
         d.parts.contains_key(&PartId::new("l40s")),
@@ -770,7 +809,7 @@ fn drag_a_gpu_from_the_palette_into_a_server_slot() {
     );
     h.get_by_label("GPU slot 0: l40s");
     // One undo step takes it out again.
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert!(h.state().design().devices[&server].gpus.is_empty());
 }
@@ -783,7 +822,7 @@ fn a_refused_drop_says_why_at_the_slot() {
     let slot0 = h.get_by_label("GPU slot 0: h100-sxm").rect().center();
     let before = h.state().design().clone();
     drag_part_to(&mut h, &l40s.name, slot0);
-    let status = h.state().ui.status.clone();
+    let status = h.state().ui.status.text.clone();
     assert!(status.contains("this slot takes an SXM GPU"), "{status}");
     assert!(status.contains("is a PCIe card"), "{status}");
     assert_eq!(h.state().design(), &before);
@@ -794,7 +833,7 @@ fn a_refused_drop_says_why_at_the_slot() {
     // A GPU dropped on a NIC slot gets a reason too.
     let nic0 = h.get_by_label_contains("NIC slot 0: ").rect().center();
     drag_part_to(&mut h, &l40s.name, nic0);
-    let status = h.state().ui.status.clone();
+    let status = h.state().ui.status.text.clone();
     assert!(status.contains("this slot takes a NIC"), "{status}");
     assert_eq!(h.state().design(), &before);
 }
@@ -862,16 +901,17 @@ fn save_as_without_a_native_dialog_shows_the_in_app_dialog_and_saves() {
     let path = dir.path().join("typed.ron");
     let mut h = dialog_harness(racksmith::samples::default_design());
     h.state_mut().set_native_dialogs(Box::new(NoNativeDialogs));
-    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-42u".into()).into());
     step(&mut h);
     assert!(h.state().doc.is_dirty());
     file_menu(&mut h, "Save As…");
     // Not a silent "cancelled": the in-app dialog is on screen.
     h.get_by_label_contains("Save design as");
-    assert!(!h.state().ui.status.contains("cancelled"));
+    assert!(!h.state().ui.status.text.contains("cancelled"));
     let name = suggested(&h, ".ron");
     type_path_and_confirm(&mut h, &name, &path);
-    assert!(h.state().ui.file_dialog.is_none());
+    assert!(h.state().ui.files.file_dialog.is_none());
     let saved = racksmith::io::load(&path).unwrap();
     assert_eq!(&saved, h.state().design());
     assert!(!h.state().doc.is_dirty());
@@ -903,16 +943,20 @@ fn export_bill_of_materials_through_the_in_app_dialog() {
     h.get_by_label_contains("Export Bill of materials");
     let name = suggested(&h, "-bom.csv");
     type_path_and_confirm(&mut h, &name, &path);
-    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(
+        h.state().ui.windows.error.is_none(),
+        "{:?}",
+        h.state().ui.windows.error
+    );
     let bytes = std::fs::read(&path).unwrap();
     assert!(!bytes.is_empty());
     // The status bar says what was written where, and the folder is remembered for the next export.
-    let status = &h.state().ui.status;
+    let status = &h.state().ui.status.text;
     assert!(
         status.contains("Bill of materials") && status.contains("bom.csv"),
         "{status}"
     );
-    assert_eq!(h.state().ui.export_dir.as_deref(), Some(dir.path()));
+    assert_eq!(h.state().ui.files.export_dir.as_deref(), Some(dir.path()));
 }
 
 #[test]
@@ -944,7 +988,7 @@ fn declining_to_replace_leaves_the_file() {
     h.get_by_label("Cancel").click();
     step(&mut h);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
-    assert!(h.state().ui.overwrite.is_none());
+    assert!(h.state().ui.files.overwrite.is_none());
 }
 
 #[test]
@@ -952,12 +996,13 @@ fn a_failed_save_says_why_and_keeps_the_changes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("no-such-folder").join("x.ron");
     let mut h = dialog_harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-42u".into()).into());
     step(&mut h);
     let before = h.state().design().clone();
-    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
     step(&mut h);
-    let err = h.state().ui.error.clone().expect("an error window");
+    let err = h.state().ui.windows.error.clone().expect("an error window");
     assert!(err.contains("does not exist"), "{err}");
     h.get_by_label_contains("does not exist");
     assert!(h.state().doc.is_dirty());
@@ -993,7 +1038,7 @@ fn a_native_dialog_is_used_when_it_answers() {
         std::rc::Rc::clone(&asked),
     )));
     file_menu(&mut h, "Save As…");
-    assert!(h.state().ui.file_dialog.is_none());
+    assert!(h.state().ui.files.file_dialog.is_none());
     assert!(racksmith::io::load(&path).is_ok());
     {
         let asked = asked.borrow();
@@ -1003,11 +1048,11 @@ fn a_native_dialog_is_used_when_it_answers() {
     }
     // A dialog that was shown and cancelled says so, and no in-app dialog follows.
     file_menu(&mut h, "Save As…");
-    assert!(h.state().ui.file_dialog.is_none());
+    assert!(h.state().ui.files.file_dialog.is_none());
     assert!(
-        h.state().ui.status.contains("cancelled"),
+        h.state().ui.status.text.contains("cancelled"),
         "{}",
-        h.state().ui.status
+        h.state().ui.status.text
     );
 }
 
@@ -1018,11 +1063,13 @@ fn a_device_note_is_one_undoable_edit() {
     let id = *id;
     dev.notes = "old note".into();
     let mut h = dialog_harness(d);
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
+    h.state_mut().push(
+        UiCommand::Select(racksmith::app::state::Selection {
             devices: [id].into(),
             ..Default::default()
-        }));
+        })
+        .into(),
+    );
     step(&mut h);
     let field = h.get_by_label("Review notes");
     assert_eq!(field.value().as_deref(), Some("old note"));
@@ -1050,11 +1097,13 @@ fn a_note_follows_the_selection_change_that_ends_it() {
     let ids: Vec<_> = d.devices.keys().copied().take(2).collect();
     let mut h = dialog_harness(d);
     let select = |h: &mut Harness<'static, RacksmithApp>, id| {
-        h.state_mut()
-            .push(AppCommand::Select(racksmith::app::state::Selection {
+        h.state_mut().push(
+            UiCommand::Select(racksmith::app::state::Selection {
                 devices: [id].into(),
                 ..Default::default()
-            }));
+            })
+            .into(),
+        );
         step(h);
     };
     select(&mut h, ids[0]);
@@ -1075,13 +1124,17 @@ fn export_the_comparison_as_csv() {
     let path = dir.path().join("cmp.csv");
     let mut h = dialog_harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
     h.state_mut()
-        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
     step(&mut h);
     h.get_by_label("Export CSV…").click();
     step(&mut h);
     let name = suggested(&h, "-compare.csv");
     type_path_and_confirm(&mut h, &name, &path);
-    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(
+        h.state().ui.windows.error.is_none(),
+        "{:?}",
+        h.state().ui.windows.error
+    );
     assert!(!std::fs::read(&path).unwrap().is_empty());
 }
 
@@ -1111,8 +1164,14 @@ fn compare_with_a_file_picked_in_the_in_app_dialog() {
     step(&mut h);
     h.key_press(egui::Key::Enter);
     step(&mut h);
-    assert!(h.state().ui.file_dialog.is_none());
-    let c = h.state().ui.comparison.clone().expect("comparison open");
+    assert!(h.state().ui.files.file_dialog.is_none());
+    let c = h
+        .state()
+        .ui
+        .windows
+        .comparison
+        .clone()
+        .expect("comparison open");
     assert_eq!(c.b_design.gpu_count(), 60);
     h.get_by_label("Compare designs");
 }
@@ -1122,11 +1181,13 @@ fn a_link_note_is_one_undoable_edit() {
     let d = racksmith::samples::default_design();
     let link = *d.links.keys().next().unwrap();
     let mut h = harness(d);
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
+    h.state_mut().push(
+        UiCommand::Select(racksmith::app::state::Selection {
             links: [link].into(),
             ..Default::default()
-        }));
+        })
+        .into(),
+    );
     step(&mut h);
     h.get_by_label("Review notes").focus();
     step(&mut h);
@@ -1147,23 +1208,33 @@ fn export_the_fabric_drawing_and_the_comparison_page_without_dialogs() {
     let svg = dir.path().join("fabric.svg");
     let html = dir.path().join("cmp.html");
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::ExportTo(
-        racksmith::export::Format::Svg,
-        racksmith::export::View::Fabric,
-        svg.clone(),
-    ));
+    h.state_mut().push(
+        FileCommand::ExportTo(
+            racksmith::export::Format::Svg,
+            racksmith::export::View::Fabric,
+            svg.clone(),
+        )
+        .into(),
+    );
     step(&mut h);
-    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(
+        h.state().ui.windows.error.is_none(),
+        "{:?}",
+        h.state().ui.windows.error
+    );
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     h.state_mut()
-        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
     step(&mut h);
-    h.state_mut().push(AppCommand::ExportComparisonTo(
-        racksmith::app::CompareFormat::Html,
-        html.clone(),
-    ));
+    h.state_mut().push(
+        FileCommand::ExportComparisonTo(racksmith::app::CompareFormat::Html, html.clone()).into(),
+    );
     step(&mut h);
-    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(
+        h.state().ui.windows.error.is_none(),
+        "{:?}",
+        h.state().ui.windows.error
+    );
     assert!(std::fs::read_to_string(&html).unwrap().contains("<html"));
 }
 
@@ -1189,11 +1260,13 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
         Some("Edit design notes")
     );
     // A rack's note.
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
+    h.state_mut().push(
+        UiCommand::Select(racksmith::app::state::Selection {
             racks: [rack].into(),
             ..Default::default()
-        }));
+        })
+        .into(),
+    );
     step(&mut h);
     h.get_by_label("Review notes").focus();
     step(&mut h);
@@ -1206,7 +1279,7 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
         h.state().design().racks[&rack].notes,
         "floor tile rated 1200 kg"
     );
-    h.state_mut().push(AppCommand::Undo);
+    h.state_mut().push(DocCommand::Undo.into());
     step(&mut h);
     assert_eq!(h.state().design().racks[&rack].notes, "");
     assert_eq!(h.state().design().notes, "for the finance review");
@@ -1225,9 +1298,10 @@ fn saving_onto_a_read_only_file_asks_and_replace_writes_it() {
     let path = dir.path().join("locked.ron");
     read_only_file(&path, "old");
     let mut h = dialog_harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-42u".into()).into());
     step(&mut h);
-    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
     step(&mut h);
     h.get_by_label("locked.ron is read-only. Replace it anyway?");
     // Nothing written, nothing marked saved before the answer.
@@ -1238,7 +1312,7 @@ fn saving_onto_a_read_only_file_asks_and_replace_writes_it() {
     assert_eq!(&racksmith::io::load(&path).unwrap(), h.state().design());
     assert!(!h.state().doc.is_dirty());
     assert_eq!(h.state().doc.path.as_deref(), Some(path.as_path()));
-    assert!(h.state().ui.read_only.is_none());
+    assert!(h.state().ui.files.read_only.is_none());
     assert!(h.query_by_label_contains("is read-only").is_none());
 }
 
@@ -1248,9 +1322,10 @@ fn cancelling_a_read_only_save_leaves_the_file_and_the_changes() {
     let path = dir.path().join("locked.ron");
     read_only_file(&path, "old");
     let mut h = dialog_harness(racksmith::samples::default_design());
-    h.state_mut().push(AppCommand::AddRack("rack-42u".into()));
+    h.state_mut()
+        .push(DocCommand::AddRack("rack-42u".into()).into());
     step(&mut h);
-    h.state_mut().push(AppCommand::SaveTo(path.clone()));
+    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
     step(&mut h);
     h.get_by_label("Cancel").click();
     step(&mut h);
@@ -1283,9 +1358,13 @@ fn exporting_onto_a_read_only_file_asks_and_replace_writes_it() {
     step(&mut h);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.len() > 3 && text != "old", "{text}");
-    let status = &h.state().ui.status;
+    let status = &h.state().ui.status.text;
     assert!(status.contains("bom.csv"), "{status}");
-    assert!(h.state().ui.error.is_none(), "{:?}", h.state().ui.error);
+    assert!(
+        h.state().ui.windows.error.is_none(),
+        "{:?}",
+        h.state().ui.windows.error
+    );
 }
 
 /// The Bottleneck card's value ("12.5 of 50.0 GB/s").
@@ -1329,11 +1408,14 @@ fn the_bottleneck_card_follows_the_traffic_pattern_selector() {
 fn an_uncabled_server_says_so_instead_of_minus_zero() {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(AppCommand::AddDevice {
-        part: "dgx-h100".into(),
-        rack,
-        position_u: 1,
-    });
+    h.state_mut().push(
+        DocCommand::AddDevice {
+            part: "dgx-h100".into(),
+            rack,
+            position_u: 1,
+        }
+        .into(),
+    );
     step(&mut h);
     h.get_by_label("no compute NIC cabled");
     assert!(h.query_by_label_contains("-0 Gb/s").is_none());
@@ -1344,7 +1426,7 @@ fn an_uncabled_server_says_so_instead_of_minus_zero() {
 fn compare_prints_counts_as_whole_numbers() {
     let mut h = harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
     h.state_mut()
-        .push(AppCommand::CompareWithSample("h100-60gpu-training".into()));
+        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
     step(&mut h);
     h.get_by_label("120");
     h.get_by_label("60");
@@ -1371,7 +1453,7 @@ fn a_chassis_priced_without_its_gpus_says_so_in_the_palette() {
 /// Whether every unit of every rack is drawn inside the canvas.
 fn all_racks_inside_the_canvas(h: &Harness<'static, RacksmithApp>) -> bool {
     let app = h.state();
-    let Some(canvas) = app.ui.canvas_rect.map(|r| r.expand(1.0)) else {
+    let Some(canvas) = app.ui.canvas.canvas_rect.map(|r| r.expand(1.0)) else {
         return false;
     };
     app.design().racks.iter().all(|(id, r)| {
@@ -1390,7 +1472,7 @@ fn windows_open_over_the_canvas_not_over_the_palette_or_menu() {
     step(&mut h);
     h.get_by_label("Parameters…").click();
     step(&mut h);
-    let central = h.state().ui.central_rect.unwrap();
+    let central = h.state().ui.windows.central_rect.unwrap();
     for title in ["Help", "Parameters"] {
         let r = h.get_all_by_label(title).last().unwrap().rect();
         assert!(
@@ -1409,7 +1491,7 @@ fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
     assert!(all_racks_inside_the_canvas(&h), "Both view cuts racks off");
     h.get_by_label("Racks").click();
     step(&mut h);
-    let zoom = h.state().ui.view.zoom;
+    let zoom = h.state().ui.canvas.view.zoom;
     h.get_by_label("+ 42U rack").click();
     step(&mut h);
     assert_eq!(h.state().design().racks.len(), 11);
@@ -1417,12 +1499,12 @@ fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
     let new = *h.state().ui.selection.racks.iter().next().unwrap();
     let top = h.state().unit_screen_pos(new, 42).unwrap();
     let bottom = h.state().unit_screen_pos(new, 1).unwrap();
-    let central = h.state().ui.central_rect.unwrap();
+    let central = h.state().ui.windows.central_rect.unwrap();
     assert!(
         central.contains(top) && central.contains(bottom),
         "the new rack is off screen"
     );
-    assert_eq!(h.state().ui.view.zoom, zoom);
+    assert_eq!(h.state().ui.canvas.view.zoom, zoom);
 }
 
 #[test]
@@ -1433,11 +1515,11 @@ fn the_side_pane_collapses_to_widen_the_canvas_at_1024() {
         .with_max_steps(20)
         .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
     h.run_steps(3);
-    let before = h.state().ui.canvas_rect.unwrap().width();
+    let before = h.state().ui.canvas.canvas_rect.unwrap().width();
     assert!(before >= 480.0, "canvas only {before} px wide at 1024");
     h.get_by_label("▶").click();
     step(&mut h);
-    let after = h.state().ui.canvas_rect.unwrap().width();
+    let after = h.state().ui.canvas.canvas_rect.unwrap().width();
     assert!(after > before + 200.0, "{before} -> {after}");
     assert!(all_racks_inside_the_canvas(&h));
     h.get_by_label("◀").click();
@@ -1532,17 +1614,20 @@ fn placing_over_the_power_budget_is_allowed_with_a_warning() {
         <= budget_w
         && u < 40
     {
-        h.state_mut().push(AppCommand::AddDevice {
-            part: "dgx-h100".into(),
-            rack,
-            position_u: u,
-        });
+        h.state_mut().push(
+            DocCommand::AddDevice {
+                part: "dgx-h100".into(),
+                rack,
+                position_u: u,
+            }
+            .into(),
+        );
         step(&mut h);
         u += 8;
     }
-    let status = h.state().ui.status.clone();
+    let status = h.state().ui.status.text.clone();
     assert!(status.contains("over its power budget"), "{status}");
-    assert!(h.state().ui.status_is_warning && !h.state().ui.status_is_error);
+    assert!(h.state().ui.status.is_warning() && !h.state().ui.status.is_refusal());
     // In the status bar, and on the Power card the rack-power error now colours.
     assert!(h.get_all_by_label_contains("over its power budget").count() >= 1);
     // The last one was placed all the same.
@@ -1570,13 +1655,13 @@ fn the_rear_face_shows_where_cables_land() {
     h.get_by_label("Rear").click();
     step(&mut h);
     assert_eq!(
-        h.state().ui.rack_face,
+        h.state().ui.canvas.rack_face,
         racksmith::app::state::RackFace::Rear
     );
     h.get_by_label("Front").click();
     step(&mut h);
     assert_eq!(
-        h.state().ui.rack_face,
+        h.state().ui.canvas.rack_face,
         racksmith::app::state::RackFace::Front
     );
 }
@@ -1648,11 +1733,13 @@ fn a_crashed_instances_autosave_is_offered_and_recovered() {
 fn a_racks_cooling_is_set_in_the_inspector_and_undone() {
     let (d, rack) = one_rack();
     let mut h = harness(d);
-    h.state_mut()
-        .push(AppCommand::Select(racksmith::app::state::Selection {
+    h.state_mut().push(
+        UiCommand::Select(racksmith::app::state::Selection {
             racks: [rack].into_iter().collect(),
             ..Default::default()
-        }));
+        })
+        .into(),
+    );
     step(&mut h);
     h.get_by_label("Liquid").click();
     step(&mut h);
@@ -1711,11 +1798,15 @@ fn sites_are_added_edited_and_undone_from_the_sites_window() {
     step(&mut h);
     h.get_by_label("New site").type_text("north");
     step(&mut h);
-    assert_eq!(h.state().ui.new_site_name, "north");
+    assert_eq!(h.state().ui.editing.new_site_name, "north");
     h.get_by_label("Add site").click();
     step(&mut h);
     let d = h.state().design();
-    assert!(d.sites.contains_key("north"), "{}", h.state().ui.status);
+    assert!(
+        d.sites.contains_key("north"),
+        "{}",
+        h.state().ui.status.text
+    );
     assert_eq!(d.sites.len(), 3);
     // East's own electricity price (the first site's field), as one undoable edit the cost follows.
     let before = h.state().report().unwrap().cost.energy_usd_per_year;
@@ -1766,7 +1857,7 @@ fn a_focused_text_field_asks_for_no_frames() {
     h.get_by_role_and_label(Role::TextInput, "Search")
         .type_text("dgx");
     step(&mut h);
-    assert_eq!(h.state().ui.search, "dgx");
+    assert_eq!(h.state().ui.editing.search, "dgx");
     assert!(
         h.get_by_role_and_label(Role::TextInput, "Search")
             .is_focused()

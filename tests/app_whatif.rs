@@ -23,7 +23,7 @@ fn harness(design: Design) -> Harness<'static, RacksmithApp> {
 
 fn open_whatifs(h: &mut Harness<'static, RacksmithApp>) {
     menu(h, "View", "Failure what-ifs…");
-    assert!(h.state().ui.whatif.open);
+    assert!(h.state().ui.windows.whatif.open);
 }
 
 fn device(d: &Design, name: &str) -> DeviceId {
@@ -42,9 +42,15 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     open_whatifs(&mut h);
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
-    h.state_mut().ui.whatif.wait();
+    h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    let o = h.state().ui.whatif.outcome().expect("the sweep finished");
+    let o = h
+        .state()
+        .ui
+        .windows
+        .whatif
+        .outcome()
+        .expect("the sweep finished");
     let impacts = o.impacts.as_ref().expect("not cancelled");
     assert_eq!(impacts.len(), 2);
     assert_eq!(impacts[0].failure, Failure::Device(leaf));
@@ -86,10 +92,10 @@ fn what_if_it_fails_from_the_inspector_gives_one_parts_impact() {
     assert!(h.state().ui.selection.devices.contains(&server));
     h.get_by_label("What if it fails?").click();
     h.run_steps(3);
-    h.state_mut().ui.whatif.wait();
+    h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    assert!(h.state().ui.whatif.open);
-    let o = h.state().ui.whatif.outcome().unwrap();
+    assert!(h.state().ui.windows.whatif.open);
+    let o = h.state().ui.windows.whatif.outcome().unwrap();
     let impacts = o.impacts.as_ref().unwrap();
     assert_eq!(impacts.len(), 1);
     assert_eq!(impacts[0].failure, Failure::Device(server));
@@ -107,19 +113,29 @@ fn a_cancelled_sweep_lists_nothing_and_can_run_again() {
     h.step();
     // Cancel right after the frame that started the job: whether or not its thread has finished, a job cancelled
     // before its result is shown counts as cancelled.
-    assert!(h.state().ui.whatif.running());
-    h.state_mut().ui.whatif.cancel();
-    h.state_mut().ui.whatif.wait();
+    assert!(h.state().ui.windows.whatif.running());
+    h.state_mut().ui.windows.whatif.cancel();
+    h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    assert!(h.state().ui.whatif.outcome().unwrap().impacts.is_none());
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .whatif
+            .outcome()
+            .unwrap()
+            .impacts
+            .is_none()
+    );
     assert!(h.query_by_label("Cancelled.").is_some());
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
-    h.state_mut().ui.whatif.wait();
+    h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
     assert_eq!(
         h.state()
             .ui
+            .windows
             .whatif
             .outcome()
             .unwrap()
@@ -139,7 +155,7 @@ fn whatif_window_snapshot() {
     open_whatifs(&mut h);
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
-    h.state_mut().ui.whatif.wait();
+    h.state_mut().ui.windows.whatif.wait();
     h.run_steps(5);
     h.snapshot("whatif_dark_1600x1000");
 }

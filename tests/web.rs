@@ -9,6 +9,7 @@
 //! set, and compares it byte for byte with the reports computed here, natively.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
+use racksmith::app::FileCommand;
 use std::io::{BufRead as _, BufReader, Read as _, Write as _};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -334,10 +335,10 @@ fn a_design_too_large_for_a_link_is_refused_with_the_file_offered() {
     let options = vec![("su".to_string(), "32".to_string())];
     let design = racksmith::templates::generate(&catalog, "superpod-h100", &options).unwrap();
     let mut app = racksmith::app::RacksmithApp::new_for_test(design);
-    app.push(racksmith::app::AppCommand::CopyLink);
+    app.push(FileCommand::CopyLink.into());
     app.apply_commands();
     assert!(app.last_link().is_none());
-    let error = app.ui.error.clone().unwrap_or_default();
+    let error = app.ui.windows.error.clone().unwrap_or_default();
     assert!(error.contains("too large for a link"), "{error}");
     assert!(error.contains("Save as"), "{error}");
 }

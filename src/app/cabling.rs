@@ -2,8 +2,8 @@
 //! could take), and the two-step "connect" flow with compatible targets enabled and the others showing why not.
 //! The edits themselves (cable choice, bulk cabling) are built by `edit::Gestures`.
 
-use super::AppCommand;
 use super::state::{Selection, UiState};
+use super::{AppCommand, DocCommand, UiCommand};
 use crate::edit::{Edit, device_name, link_verdict, port_label};
 use crate::model::{Design, DeviceId, PortRef};
 
@@ -11,10 +11,10 @@ use crate::model::{Design, DeviceId, PortRef};
 pub fn cable_choice_ui(
     ui: &mut egui::Ui,
     design: &Design,
-    state: &mut UiState,
+    canvas: &mut crate::app::state::CanvasState,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(choice) = state.cable_choice.clone() else {
+    let Some(choice) = canvas.cable_choice.clone() else {
         return;
     };
     let current = design
@@ -25,7 +25,7 @@ pub fn cable_choice_ui(
         .cloned();
     let Some(current) = current else {
         // The cable is gone (undone, deleted) or leads elsewhere now: nothing to choose.
-        state.cable_choice = None;
+        canvas.cable_choice = None;
         return;
     };
     egui::Frame::group(ui.style()).show(ui, |ui| {
@@ -46,10 +46,10 @@ pub fn cable_choice_ui(
                     for p in free {
                         let selected = *p == current.port;
                         if ui.selectable_label(selected, p.as_str()).clicked() && !selected {
-                            cmds.push(AppCommand::ChangeCablePort(
+                            cmds.push(DocCommand::ChangeCablePort(
                                 choice.from.clone(),
                                 PortRef::new(choice.device, p.clone()),
-                            ));
+                            ).into());
                         }
                     }
                 })
@@ -58,7 +58,7 @@ pub fn cable_choice_ui(
                     "The first compatible free port was taken; pick another to move the cable there",
                 );
             if ui.small_button("OK").clicked() {
-                state.cable_choice = None;
+                canvas.cable_choice = None;
             }
         });
     });
@@ -119,20 +119,20 @@ pub fn ports_ui(
                                         ))
                                         .clicked()
                                     {
-                                        cmds.push(AppCommand::Select(Selection {
+                                        cmds.push(UiCommand::Select(Selection {
                                             links: [lid].into_iter().collect(),
                                             ..Selection::default()
-                                        }));
+                                        }).into());
                                     }
                                     if ui
                                         .small_button("Disconnect")
                                         .on_hover_text("Remove this link")
                                         .clicked()
                                     {
-                                        cmds.push(AppCommand::Edit(
+                                        cmds.push(DocCommand::Edit(
                                             format!("Disconnect {}", port_label(design, &pr)),
                                             Edit::RemoveLink(lid),
-                                        ));
+                                        ).into());
                                     }
                                 }
                                 None => {
@@ -152,8 +152,8 @@ pub fn ports_ui(
                                         )
                                         .clicked()
                                     {
-                                        state.connect_from = Some(pr.clone());
-                                        state.connect_target = None;
+                                        state.canvas.connect_from = Some(pr.clone());
+                                        state.canvas.connect_target = None;
                                     }
                                 }
                             }
@@ -171,25 +171,25 @@ pub fn connect_flow_ui(
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(from) = state.connect_from.clone() else {
+    let Some(from) = state.canvas.connect_from.clone() else {
         return;
     };
     if !design.devices.contains_key(&from.device) {
-        state.connect_from = None;
+        state.canvas.connect_from = None;
         return;
     }
     // Clicking another device on the canvas makes it the target.
     if let Some(sel) = state.selection.single_device()
         && sel != from.device
     {
-        state.connect_target = Some(sel);
+        state.canvas.connect_target = Some(sel);
     }
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.horizontal(|ui| {
             ui.strong(format!("Connecting {}", port_label(design, &from)));
             if ui.button("Cancel").clicked() {
-                state.connect_from = None;
-                state.connect_target = None;
+                state.canvas.connect_from = None;
+                state.canvas.connect_target = None;
             }
         });
         ui.label("Pick the other end: click a device on the canvas or choose it here.");
@@ -201,6 +201,7 @@ pub fn connect_flow_ui(
             .collect();
         devices.sort_by_key(|(_, n)| *n);
         let current = state
+            .canvas
             .connect_target
             .map_or_else(|| "choose a device".to_string(), |d| device_name(design, d));
         egui::ComboBox::from_id_salt("connect_target")
@@ -208,10 +209,10 @@ pub fn connect_flow_ui(
             .height(300.0)
             .show_ui(ui, |ui| {
                 for (id, name) in devices {
-                    ui.selectable_value(&mut state.connect_target, Some(id), name);
+                    ui.selectable_value(&mut state.canvas.connect_target, Some(id), name);
                 }
             });
-        let Some(target) = state.connect_target else {
+        let Some(target) = state.canvas.connect_target else {
             return;
         };
         let ports = design.ports(target);
@@ -246,7 +247,7 @@ pub fn connect_flow_ui(
                         match verdict {
                             Ok(m) => {
                                 if btn.on_hover_text(format!("{m}")).clicked() {
-                                    cmds.push(AppCommand::Connect(from.clone(), to));
+                                    cmds.push(DocCommand::Connect(from.clone(), to).into());
                                 }
                             }
                             Err(why) => {

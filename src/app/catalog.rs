@@ -2,8 +2,7 @@
 //! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
 //! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
 
-use super::state::UiState;
-use super::{AppCommand, RacksmithApp};
+use super::{AppCommand, DocCommand, FileCommand, RacksmithApp};
 use crate::catalog::figures::{self, Figure};
 use crate::catalog::user::{self, Origin};
 use crate::catalog::{Catalog, Category, Part, PartKind};
@@ -197,7 +196,7 @@ impl RacksmithApp {
                     "The user catalog did not load, so it is left as it is and not written over:\n{e}"
                 );
                 st.load_error = Some(msg.clone());
-                self.ui.error = Some(msg);
+                self.ui.windows.error = Some(msg);
                 Catalog::default()
             }
             None => Catalog::default(),
@@ -222,11 +221,11 @@ impl RacksmithApp {
         };
         let msg = match outcome {
             Ok(m) => {
-                self.ui.info(m.clone());
+                self.ui.status.info(m.clone());
                 (false, m)
             }
             Err(e) => {
-                self.ui.refuse(format!("{done}, but not saved: {e}"));
+                self.ui.status.refuse(format!("{done}, but not saved: {e}"));
                 (true, format!("{done}, but not saved: {e}"))
             }
         };
@@ -235,86 +234,91 @@ impl RacksmithApp {
         }
     }
 
-    /// Applies the catalog, swap, import and sizing commands.
-    pub(super) fn apply_catalog(&mut self, cmd: AppCommand) {
-        match cmd {
-            AppCommand::ShowCatalog(part) => {
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                if part.is_some() {
-                    w.selected = part;
-                    w.draft = None;
-                }
-            }
-            AppCommand::SaveUserPart { id, part, replaces } => {
-                if let Some(old) = replaces.filter(|o| *o != id) {
-                    self.catalogs.user.parts.remove(&old);
-                }
-                self.catalogs.user.parts.insert(id.clone(), *part);
-                if let Some(w) = self.catalogs.window.as_mut() {
-                    w.selected = Some(id.clone());
-                    w.draft = None;
-                }
-                self.save_user_catalog(format!("Saved part {id} to the user catalog"));
-            }
-            AppCommand::RemoveUserPart(id) => {
-                if self.catalogs.user.parts.remove(&id).is_none() {
-                    self.ui.refuse(format!("{id} is not in the user catalog"));
-                    return;
-                }
-                let what = if self.catalogs.builtin.parts.contains_key(&id) {
-                    format!("Reverted {id} to the built-in part")
-                } else {
-                    if let Some(w) = self.catalogs.window.as_mut() {
-                        w.selected = None;
-                    }
-                    format!("Deleted {id} from the user catalog")
-                };
-                self.save_user_catalog(what);
-            }
-            AppCommand::SwapPart(from, to) => self.swap(&from, &to),
-            AppCommand::ImportNetbox(None) => self.ask_path(super::FilePurpose::ImportNetbox),
-            AppCommand::ImportNetbox(Some(path)) => self.import_netbox(&path, None),
-            AppCommand::ImportNetboxAs(path, kind) => self.import_netbox(&path, Some(kind)),
-            AppCommand::ShowSizing => {
-                self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
-            }
-            AppCommand::NewSized(design) => self.guarded(super::state::Pending::Sized(design)),
-            AppCommand::ShowDesignParts => {
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.only_design = true;
-                w.search.clear();
-            }
-            _ => {}
+    /// Opens the parts catalog window, on a part when given.
+    pub(super) fn show_catalog(&mut self, part: Option<crate::model::PartId>) {
+        let w = self
+            .catalogs
+            .window
+            .get_or_insert_with(CatalogWindow::default);
+        if part.is_some() {
+            w.selected = part;
+            w.draft = None;
         }
     }
 
+    /// Opens the parts catalog window on the parts the design uses.
+    pub(super) fn show_design_parts(&mut self) {
+        let w = self
+            .catalogs
+            .window
+            .get_or_insert_with(CatalogWindow::default);
+        w.only_design = true;
+        w.search.clear();
+    }
+
+    /// Opens the Size from a requirement dialog.
+    pub(super) fn show_sizing(&mut self) {
+        self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
+    }
+
+    /// Saves a part to the user catalog file, replacing the part it was edited from when it was renamed.
+    pub(super) fn save_user_part(
+        &mut self,
+        id: crate::model::PartId,
+        part: crate::catalog::Part,
+        replaces: Option<crate::model::PartId>,
+    ) {
+        if let Some(old) = replaces.filter(|o| *o != id) {
+            self.catalogs.user.parts.remove(&old);
+        }
+        self.catalogs.user.parts.insert(id.clone(), part);
+        if let Some(w) = self.catalogs.window.as_mut() {
+            w.selected = Some(id.clone());
+            w.draft = None;
+        }
+        self.save_user_catalog(format!("Saved part {id} to the user catalog"));
+    }
+
+    /// Deletes a user part, or reverts an edited built-in part, in the user catalog file.
+    pub(super) fn remove_user_part(&mut self, id: &crate::model::PartId) {
+        if self.catalogs.user.parts.remove(id).is_none() {
+            self.ui
+                .status
+                .refuse(format!("{id} is not in the user catalog"));
+            return;
+        }
+        let what = if self.catalogs.builtin.parts.contains_key(id) {
+            format!("Reverted {id} to the built-in part")
+        } else {
+            if let Some(w) = self.catalogs.window.as_mut() {
+                w.selected = None;
+            }
+            format!("Deleted {id} from the user catalog")
+        };
+        self.save_user_catalog(what);
+    }
+
     /// Replaces a part everywhere in the design as one undo step, or says why not.
-    fn swap(&mut self, from: &str, to: &str) {
+    pub(super) fn swap(&mut self, from: &str, to: &str) {
         let outcome = crate::edit::swap::plan(&self.doc.design, &self.catalog, from, to);
         let msg = match outcome {
             Ok(swap) => {
                 let label = format!("Replace {from} with {to}");
                 self.edit(label.clone(), swap.edit);
-                if !swap.rehomed.is_empty() && !self.ui.status_is_error {
+                if !swap.rehomed.is_empty() && !self.ui.status.is_refusal() {
                     // Say which cables moved: a swap never removes one silently.
-                    self.ui.status = format!(
+                    self.ui.status.text = format!(
                         "{}; {} cables moved to free ports of {to}: {}",
-                        self.ui.status,
+                        self.ui.status.text,
                         swap.rehomed.len(),
                         swap.rehomed.join("; ")
                     );
                 }
-                (self.ui.status_is_error, self.ui.status.clone())
+                (self.ui.status.is_refusal(), self.ui.status.text.clone())
             }
             Err(e) => {
                 let m = format!("Not replaced: {e}");
-                self.ui.refuse(m.clone());
+                self.ui.status.refuse(m.clone());
                 (true, m)
             }
         };
@@ -374,7 +378,7 @@ impl RacksmithApp {
             }
             Err(e) => {
                 let m = format!("Not imported: {e}");
-                self.ui.refuse(m.clone());
+                self.ui.status.refuse(m.clone());
                 let w = self
                     .catalogs
                     .window
@@ -391,7 +395,7 @@ pub fn catalog_window_ui(
     design: &Design,
     catalog: &Catalog,
     st: &mut CatalogState,
-    ui_state: &UiState,
+    windows: &crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) {
     let CatalogState {
@@ -420,7 +424,7 @@ pub fn catalog_window_ui(
         .default_size([780.0, 660.0]);
     super::widgets::placed(
         win,
-        ui_state.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopLeft,
     )
     .show(ctx, |ui| {
@@ -449,7 +453,7 @@ pub fn catalog_window_ui(
                 ui.label("Import it as:");
                 for kind in crate::catalog::netbox::ImportKind::ALL {
                     if ui.button(kind.name()).clicked() {
-                        cmds.push(AppCommand::ImportNetboxAs(path.clone(), kind));
+                        cmds.push(FileCommand::ImportNetboxAs(path.clone(), kind).into());
                     }
                 }
             });
@@ -514,7 +518,7 @@ fn list_ui(ui: &mut egui::Ui, shown: Shown<'_>, w: &mut CatalogWindow, cmds: &mu
             .on_hover_text("Read a NetBox devicetype-library YAML file as a user part, checking its ports and power draw")
             .clicked()
         {
-            cmds.push(AppCommand::ImportNetbox(None));
+            cmds.push(FileCommand::ImportNetbox(None).into());
         }
     });
     ui.horizontal(|ui| {
@@ -679,12 +683,12 @@ fn detail_ui(
         match origin {
             Origin::User => {
                 if ui.button("Delete").clicked() {
-                    cmds.push(AppCommand::RemoveUserPart(id.clone()));
+                    cmds.push(FileCommand::RemoveUserPart(id.clone()).into());
                 }
             }
             Origin::EditedBuiltIn => {
                 if ui.button("Revert to built-in").clicked() {
-                    cmds.push(AppCommand::RemoveUserPart(id.clone()));
+                    cmds.push(FileCommand::RemoveUserPart(id.clone()).into());
                 }
             }
             Origin::BuiltIn => {}
@@ -726,10 +730,13 @@ fn design_use_ui(
                 if ui.button("Update the design's copy").clicked() {
                     let mut updated = cat.clone();
                     updated.overrides.clear();
-                    cmds.push(AppCommand::Edit(
-                        format!("Update {id} from the catalog"),
-                        Edit::SetPart(id.clone(), Some(Box::new(updated))),
-                    ));
+                    cmds.push(
+                        DocCommand::Edit(
+                            format!("Update {id} from the catalog"),
+                            Edit::SetPart(id.clone(), Some(Box::new(updated))),
+                        )
+                        .into(),
+                    );
                 }
             });
         }
@@ -784,13 +791,16 @@ fn overrides_ui(
                     o.catalog_source.as_deref().unwrap_or("no source")
                 ));
                 if ui.button(format!("Reset {short}")).clicked() {
-                    cmds.push(AppCommand::Edit(
-                        format!("Reset {field} of {id} to the catalog's"),
-                        Edit::SetPart(
-                            id.clone(),
-                            Some(Box::new(figures::reset_override(copy, field))),
-                        ),
-                    ));
+                    cmds.push(
+                        DocCommand::Edit(
+                            format!("Reset {field} of {id} to the catalog's"),
+                            Edit::SetPart(
+                                id.clone(),
+                                Some(Box::new(figures::reset_override(copy, field))),
+                            ),
+                        )
+                        .into(),
+                    );
                 }
             }
         });
@@ -804,10 +814,13 @@ fn overrides_ui(
             let parsed = value.trim().replace(['_', ','], "").parse::<f64>();
             w.message = match parsed.map(|v| figures::with_override(copy, field, v, source)) {
                 Ok(Ok(p)) => {
-                    cmds.push(AppCommand::Edit(
-                        format!("Override {field} of {id}"),
-                        Edit::SetPart(id.clone(), Some(Box::new(p))),
-                    ));
+                    cmds.push(
+                        DocCommand::Edit(
+                            format!("Override {field} of {id}"),
+                            Edit::SetPart(id.clone(), Some(Box::new(p))),
+                        )
+                        .into(),
+                    );
                     None
                 }
                 Ok(Err(e)) => Some((true, e.to_string())),
@@ -872,7 +885,7 @@ fn swap_ui(
             .clicked()
             && let Some(to) = w.swap_to.clone()
         {
-            cmds.push(AppCommand::SwapPart(id.0.clone(), to.0));
+            cmds.push(DocCommand::SwapPart(id.0.clone(), to.0).into());
         }
     });
 }
@@ -953,11 +966,14 @@ fn draft_ui(
                 Ok(_) if taken => {
                     d.errors = vec![format!("id \"{}\" is taken: choose another", d.id.trim())]
                 }
-                Ok(part) => cmds.push(AppCommand::SaveUserPart {
-                    id: PartId::new(d.id.trim()),
-                    part: Box::new(part),
-                    replaces: d.original.clone(),
-                }),
+                Ok(part) => cmds.push(
+                    FileCommand::SaveUserPart {
+                        id: PartId::new(d.id.trim()),
+                        part: Box::new(part),
+                        replaces: d.original.clone(),
+                    }
+                    .into(),
+                ),
                 Err(errors) => d.errors = errors,
             }
         }

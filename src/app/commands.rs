@@ -4,25 +4,84 @@
 
 use super::*;
 
-/// Something a panel asks the app to do; applied after the frame.
+/// Something a panel asks the app to do; applied after the frame by [`RacksmithApp::apply_commands`]. Panels push
+/// one of the three kinds with `.into()`.
 #[derive(Debug, Clone)]
 pub enum AppCommand {
+    /// A change to the design.
+    Doc(DocCommand),
+    /// A file or a whole design.
+    File(FileCommand),
+    /// The selection, the view or a window.
+    Ui(UiCommand),
+}
+
+/// A change to the design: each is one undo step (or moves through the undo history).
+#[derive(Debug, Clone)]
+pub enum DocCommand {
     /// Apply an edit as one undo step with a label for the Edit menu.
     Edit(String, Edit),
+    /// Apply an edit that continues the previous step when that step has the same label (the frames of one slider
+    /// drag): the previous step is undone first, so the whole drag is one undo step.
+    EditMerge(String, Edit),
     /// Undo the last step.
     Undo,
     /// Redo the last undone step.
     Redo,
+    /// Remove the selection.
+    DeleteSelection,
+    /// Delete the selection without asking (the answer to "Delete 1 rack with 16 devices?").
+    DeleteSelectionConfirmed,
+    /// Copy the selected devices to the first free units of their racks.
+    DuplicateSelection,
+    /// Paste the clipboard into the selected rack (or the devices' own racks).
+    Paste,
+    /// Add an empty rack of a catalog rack part.
+    AddRack(String),
+    /// Add a device from the catalog to a rack at a unit.
+    AddDevice {
+        /// Catalog part id.
+        part: String,
+        /// Rack.
+        rack: RackId,
+        /// Lowest unit.
+        position_u: u16,
+    },
+    /// Cable two ports, choosing the cable from the catalog.
+    Connect(PortRef, PortRef),
+    /// Move the cable from a port to another port of the same device at its other end (one undo step).
+    ChangeCablePort(PortRef, PortRef),
+    /// Cable NIC i of every selected server to leaf i among the selected switches.
+    ConnectRailOptimised,
+    /// Cable every selected leaf to every selected spine.
+    ConnectFullMesh,
+    /// Replace a part (from) with another (to) everywhere in the design, as one undo step.
+    SwapPart(String, String),
+}
+
+impl From<DocCommand> for AppCommand {
+    fn from(c: DocCommand) -> Self {
+        AppCommand::Doc(c)
+    }
+}
+
+/// Files and whole designs: open, replace, save, export, compare, import, the user catalog file and quitting.
+/// Those that would discard unsaved changes ask first.
+#[derive(Debug, Clone)]
+pub enum FileCommand {
     /// Start a new empty design (asks before discarding changes).
     New,
     /// Open a file; None asks with a file dialog (asks before discarding changes).
     Open(Option<PathBuf>),
     /// Open a built-in sample by name.
     OpenSample(String),
-    /// Open the New from template dialog.
-    ShowTemplates,
     /// Make a design from a template and its options (asks before discarding changes).
     NewFromTemplate(String, Vec<(String, String)>),
+    /// Replace the open design with this one, asking first when there are unsaved changes ("Save first" saves,
+    /// then replaces); the text says what it is for the prompt and the status line ("open the scenario X").
+    ReplaceDesign(Box<Design>, String),
+    /// Open a sized design (asks before discarding changes).
+    NewSized(Box<Design>),
     /// Compare the open design with a file; None asks with a file dialog.
     CompareWith(Option<PathBuf>),
     /// Compare the open design with a built-in sample.
@@ -34,9 +93,6 @@ pub enum AppCommand {
     /// Save (asking where when the design has no file), then run the action once the save succeeded ("Save
     /// first" in the unsaved-changes prompt).
     SaveThen(Box<state::Pending>),
-    /// Replace the open design with this one, asking first when there are unsaved changes ("Save first" saves,
-    /// then replaces); the text says what it is for the prompt and the status line ("open the scenario X").
-    ReplaceDesign(Box<Design>, String),
     /// Save to a path without a dialog.
     SaveTo(PathBuf),
     /// Put a link holding the design on the clipboard (File > Copy link).
@@ -59,47 +115,10 @@ pub enum AppCommand {
     FileChosen(FilePurpose, PathBuf),
     /// Quit (asks before discarding changes).
     Quit,
-    /// Replace the selection.
-    Select(Selection),
-    /// Add devices to or remove them from the selection.
-    ToggleDevice(DeviceId),
-    /// Select the devices and racks of a finding and frame them.
-    SelectFinding(usize),
-    /// Show a refusal on the status line (a window that could not do what was asked, with the reason).
-    Refuse(String),
-    /// Frame the selection or everything.
-    Fit(FitTarget),
-    /// Remove the selection.
-    DeleteSelection,
-    /// Delete the selection without asking (the answer to "Delete 1 rack with 16 devices?").
-    DeleteSelectionConfirmed,
-    /// Copy the selected devices to the first free units of their racks.
-    DuplicateSelection,
-    /// Copy the selected devices to the clipboard.
-    Copy,
-    /// Paste the clipboard into the selected rack (or the devices' own racks).
-    Paste,
-    /// Add an empty rack of a catalog rack part.
-    AddRack(String),
-    /// Add a device from the catalog to a rack at a unit.
-    AddDevice {
-        /// Catalog part id.
-        part: String,
-        /// Rack.
-        rack: RackId,
-        /// Lowest unit.
-        position_u: u16,
-    },
-    /// Cable two ports, choosing the cable from the catalog.
-    Connect(PortRef, PortRef),
-    /// Move the cable from a port to another port of the same device at its other end (one undo step).
-    ChangeCablePort(PortRef, PortRef),
-    /// Cable NIC i of every selected server to leaf i among the selected switches.
-    ConnectRailOptimised,
-    /// Cable every selected leaf to every selected spine.
-    ConnectFullMesh,
-    /// Open the parts catalog window, on a part when given.
-    ShowCatalog(Option<crate::model::PartId>),
+    /// Import a NetBox device type file as a user part; None asks with a file dialog.
+    ImportNetbox(Option<PathBuf>),
+    /// Import a NetBox device type file as a user part of the kind the user chose (when its data does not say).
+    ImportNetboxAs(PathBuf, crate::catalog::netbox::ImportKind),
     /// Save a part to the user catalog file (replacing the part `replaces`, when it was renamed or edited).
     SaveUserPart {
         /// The part's id.
@@ -111,21 +130,44 @@ pub enum AppCommand {
     },
     /// Delete a user part, or revert an edited built-in part, in the user catalog file.
     RemoveUserPart(crate::model::PartId),
-    /// Replace a part (from) with another (to) everywhere in the design, as one undo step.
-    SwapPart(String, String),
-    /// Import a NetBox device type file as a user part; None asks with a file dialog.
-    ImportNetbox(Option<PathBuf>),
-    /// Import a NetBox device type file as a user part of the kind the user chose (when its data does not say).
-    ImportNetboxAs(PathBuf, crate::catalog::netbox::ImportKind),
+}
+
+impl From<FileCommand> for AppCommand {
+    fn from(c: FileCommand) -> Self {
+        AppCommand::File(c)
+    }
+}
+
+/// What the user sees and holds, never the design: the selection, the view, the windows, the status line and
+/// the clipboard.
+#[derive(Debug, Clone)]
+pub enum UiCommand {
+    /// Open the New from template dialog.
+    ShowTemplates,
+    /// Open the parts catalog window, on a part when given.
+    ShowCatalog(Option<crate::model::PartId>),
     /// Open the Size from a requirement dialog.
     ShowSizing,
-    /// Open a sized design (asks before discarding changes).
-    NewSized(Box<Design>),
     /// Open the parts catalog window on the parts the design uses (to override or replace one).
     ShowDesignParts,
-    /// Apply an edit that continues the previous step when that step has the same label (the frames of one slider
-    /// drag): the previous step is undone first, so the whole drag is one undo step.
-    EditMerge(String, Edit),
+    /// Replace the selection.
+    Select(Selection),
+    /// Add devices to or remove them from the selection.
+    ToggleDevice(DeviceId),
+    /// Select the devices and racks of a finding and frame them.
+    SelectFinding(usize),
+    /// Show a refusal on the status line (a window that could not do what was asked, with the reason).
+    Refuse(String),
+    /// Frame the selection or everything.
+    Fit(FitTarget),
+    /// Copy the selected devices to the clipboard.
+    Copy,
+}
+
+impl From<UiCommand> for AppCommand {
+    fn from(c: UiCommand) -> Self {
+        AppCommand::Ui(c)
+    }
 }
 
 impl RacksmithApp {
@@ -142,19 +184,19 @@ impl RacksmithApp {
         }
         // A "Save first" whose save was cancelled (no prompt left open, nothing queued) drops its action: a later
         // plain Save must not replace the design.
-        if self.ui.after_save.is_some()
+        if self.ui.files.after_save.is_some()
             && self.commands.is_empty()
-            && self.ui.file_dialog.is_none()
-            && self.ui.overwrite.is_none()
-            && self.ui.read_only.is_none()
+            && self.ui.files.file_dialog.is_none()
+            && self.ui.files.overwrite.is_none()
+            && self.ui.files.read_only.is_none()
         {
-            self.ui.after_save = None;
+            self.ui.files.after_save = None;
         }
         self.ui.selection.retain_existing(&self.doc.design);
-        if let Some(d) = self.ui.server_window
+        if let Some(d) = self.ui.windows.server_window
             && !self.doc.design.devices.contains_key(&d)
         {
-            self.ui.server_window = None;
+            self.ui.windows.server_window = None;
         }
     }
 
@@ -179,89 +221,116 @@ impl RacksmithApp {
                 if relayout {
                     self.doc.layout_revision = self.doc.revision;
                 }
-                self.ui.info(label);
+                self.ui.status.info(label);
             }
-            Err(e) => self.ui.refuse(format!("{label}: refused: {e}")),
+            Err(e) => self.ui.status.refuse(format!("{label}: refused: {e}")),
         }
     }
 
     fn apply(&mut self, cmd: AppCommand) {
         match cmd {
-            AppCommand::Edit(label, edit) => self.edit(label, edit),
-            AppCommand::EditMerge(label, edit) => {
+            AppCommand::Doc(c) => self.apply_doc(c),
+            AppCommand::File(c) => self.apply_file(c),
+            AppCommand::Ui(c) => self.apply_ui(c),
+        }
+    }
+
+    /// Applies a change to the design: an edit, a step through the history, or a gesture built from the
+    /// selection.
+    fn apply_doc(&mut self, cmd: DocCommand) {
+        match cmd {
+            DocCommand::Edit(label, edit) => self.edit(label, edit),
+            DocCommand::EditMerge(label, edit) => {
                 if self.doc.history.undo_label() == Some(label.as_str()) {
                     self.analysis.withdraw();
                     self.doc.history.undo(Arc::make_mut(&mut self.doc.design));
                 }
                 self.edit(label, edit);
             }
-            AppCommand::Undo | AppCommand::Redo => self.undo_redo(matches!(cmd, AppCommand::Undo)),
-            AppCommand::New => self.guarded(Pending::New),
-            AppCommand::Open(p) => self.guarded(Pending::Open(p)),
-            AppCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
-            AppCommand::ShowTemplates => {
-                self.ui.template_dialog = Some(templates::TemplateDialog::on(0));
-            }
-            AppCommand::NewFromTemplate(name, options) => {
+            DocCommand::Undo => self.undo_redo(true),
+            DocCommand::Redo => self.undo_redo(false),
+            DocCommand::SwapPart(from, to) => self.swap(&from, &to),
+            cmd => self.apply_gesture(cmd),
+        }
+    }
+
+    /// Applies a file command: those that replace the design go through the unsaved-changes guard.
+    fn apply_file(&mut self, cmd: FileCommand) {
+        match cmd {
+            FileCommand::New => self.guarded(Pending::New),
+            FileCommand::Open(p) => self.guarded(Pending::Open(p)),
+            FileCommand::OpenSample(s) => self.guarded(Pending::OpenSample(s)),
+            FileCommand::NewFromTemplate(name, options) => {
                 self.guarded(Pending::Template(name, options));
             }
-            AppCommand::Quit => self.guarded(Pending::Quit),
-            AppCommand::Refuse(why) => self.ui.refuse(why),
-            AppCommand::ReplaceDesign(d, what) => self.guarded(Pending::Replace(d, what)),
-            AppCommand::SaveThen(action) => {
-                self.ui.after_save = Some(*action);
+            FileCommand::NewSized(design) => self.guarded(Pending::Sized(design)),
+            FileCommand::Quit => self.guarded(Pending::Quit),
+            FileCommand::ReplaceDesign(d, what) => self.guarded(Pending::Replace(d, what)),
+            FileCommand::SaveThen(action) => {
+                self.ui.files.after_save = Some(*action);
                 match self.doc.path.clone() {
                     Some(p) => self.save_to(p),
                     None => self.ask_path(FilePurpose::SaveAs),
                 }
             }
-            AppCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
-            AppCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
-            AppCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
+            FileCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
+            FileCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
+            FileCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
                 Ok(other) => self.compare_with(other),
-                Err(e) => self.ui.refuse(e.to_string()),
+                Err(e) => self.ui.status.refuse(e.to_string()),
             },
-            AppCommand::Save => match self.doc.path.clone() {
+            FileCommand::Save => match self.doc.path.clone() {
                 Some(p) => self.save_to(p),
                 None => self.ask_path(FilePurpose::SaveAs),
             },
-            AppCommand::SaveAs => self.ask_path(FilePurpose::SaveAs),
-            AppCommand::SaveTo(p) => self.save_to(p),
-            AppCommand::CopyLink => self.copy_link(),
-            AppCommand::ExportReport => self.ask_path(FilePurpose::ExportTextReport),
-            AppCommand::ExportReportTo(p) => self.export_report(p),
-            AppCommand::Export(format, view) => self.ask_path(FilePurpose::Export(format, view)),
-            AppCommand::ExportTo(format, view, p) => self.export_to(format, view, &p),
-            AppCommand::ExportComparison(c) => {
-                if self.ui.comparison.is_some() {
+            FileCommand::SaveAs => self.ask_path(FilePurpose::SaveAs),
+            FileCommand::SaveTo(p) => self.save_to(p),
+            FileCommand::CopyLink => self.copy_link(),
+            FileCommand::ExportReport => self.ask_path(FilePurpose::ExportTextReport),
+            FileCommand::ExportReportTo(p) => self.export_report(p),
+            FileCommand::Export(format, view) => self.ask_path(FilePurpose::Export(format, view)),
+            FileCommand::ExportTo(format, view, p) => self.export_to(format, view, &p),
+            FileCommand::ExportComparison(c) => {
+                if self.ui.windows.comparison.is_some() {
                     self.ask_path(FilePurpose::ExportComparison(c));
                 } else {
                     self.ui
+                        .status
                         .refuse("Open a comparison first (File > Compare with…)");
                 }
             }
-            AppCommand::ExportComparisonTo(c, p) => self.export_comparison_to(c, &p),
-            AppCommand::FileChosen(purpose, p) => self.path_chosen(purpose, p),
-            AppCommand::ReplaceReadOnly => self.replace_read_only(),
-            AppCommand::Select(sel) => self.ui.selection = sel,
-            AppCommand::ToggleDevice(d) => {
+            FileCommand::ExportComparisonTo(c, p) => self.export_comparison_to(c, &p),
+            FileCommand::FileChosen(purpose, p) => self.path_chosen(purpose, p),
+            FileCommand::ReplaceReadOnly => self.replace_read_only(),
+            FileCommand::ImportNetbox(None) => self.ask_path(FilePurpose::ImportNetbox),
+            FileCommand::ImportNetbox(Some(path)) => self.import_netbox(&path, None),
+            FileCommand::ImportNetboxAs(path, kind) => self.import_netbox(&path, Some(kind)),
+            FileCommand::SaveUserPart { id, part, replaces } => {
+                self.save_user_part(id, *part, replaces)
+            }
+            FileCommand::RemoveUserPart(id) => self.remove_user_part(&id),
+        }
+    }
+
+    /// Applies a UI command: selection, view, windows, status line, clipboard.
+    fn apply_ui(&mut self, cmd: UiCommand) {
+        match cmd {
+            UiCommand::ShowTemplates => {
+                self.ui.windows.template_dialog = Some(templates::TemplateDialog::on(0));
+            }
+            UiCommand::ShowCatalog(part) => self.show_catalog(part),
+            UiCommand::ShowDesignParts => self.show_design_parts(),
+            UiCommand::ShowSizing => self.show_sizing(),
+            UiCommand::Refuse(why) => self.ui.status.refuse(why),
+            UiCommand::Select(sel) => self.ui.selection = sel,
+            UiCommand::ToggleDevice(d) => {
                 if !self.ui.selection.devices.remove(&d) {
                     self.ui.selection.devices.insert(d);
                 }
             }
-            AppCommand::SelectFinding(i) => self.select_finding(i),
-            AppCommand::Fit(t) => self.ui.view.fit = Some(t),
-            AppCommand::Copy => self.copy_selection(),
-            cmd @ (AppCommand::ShowCatalog(_)
-            | AppCommand::SaveUserPart { .. }
-            | AppCommand::RemoveUserPart(_)
-            | AppCommand::SwapPart(..)
-            | AppCommand::ImportNetbox(_)
-            | AppCommand::ImportNetboxAs(..)
-            | AppCommand::ShowSizing
-            | AppCommand::NewSized(_)
-            | AppCommand::ShowDesignParts) => self.apply_catalog(cmd),
-            cmd => self.apply_gesture(cmd),
+            UiCommand::SelectFinding(i) => self.select_finding(i),
+            UiCommand::Fit(t) => self.ui.canvas.view.fit = Some(t),
+            UiCommand::Copy => self.copy_selection(),
         }
     }
 
@@ -287,10 +356,10 @@ impl RacksmithApp {
             self.doc.layout_revision = self.doc.revision;
         }
         match (done, undo) {
-            (Some(label), true) => self.ui.info(format!("Undid {label}")),
-            (Some(label), false) => self.ui.info(format!("Redid {label}")),
-            (None, true) => self.ui.info("Nothing to undo"),
-            (None, false) => self.ui.info("Nothing to redo"),
+            (Some(label), true) => self.ui.status.info(format!("Undid {label}")),
+            (Some(label), false) => self.ui.status.info(format!("Redid {label}")),
+            (None, true) => self.ui.status.info("Nothing to undo"),
+            (None, false) => self.ui.status.info("Nothing to redo"),
         }
     }
 
@@ -303,7 +372,7 @@ impl RacksmithApp {
                 links: f.links.iter().copied().collect(),
             };
             self.ui.selection = sel;
-            self.ui.view.fit = Some(FitTarget::Selection);
+            self.ui.canvas.view.fit = Some(FitTarget::Selection);
         }
     }
 
@@ -318,7 +387,7 @@ impl RacksmithApp {
             .filter_map(|id| d.devices.get(id).cloned())
             .collect();
         if devices.is_empty() {
-            self.ui.refuse("Select devices to copy");
+            self.ui.status.refuse("Select devices to copy");
             return;
         }
         let mut parts = std::collections::BTreeMap::new();
@@ -332,8 +401,10 @@ impl RacksmithApp {
                 }
             }
         }
-        self.ui.info(format!("Copied {} device(s)", devices.len()));
-        self.ui.clipboard = Some((devices, parts));
+        self.ui
+            .status
+            .info(format!("Copied {} device(s)", devices.len()));
+        self.ui.editing.clipboard = Some((devices, parts));
     }
 
     /// Applies a gesture's edit as one undo step, or says why it was refused.
@@ -345,7 +416,7 @@ impl RacksmithApp {
                 self.doc.revision != revision
             }
             Err(e) => {
-                self.ui.refuse(e.to_string());
+                self.ui.status.refuse(e.to_string());
                 false
             }
         }
@@ -366,33 +437,34 @@ impl RacksmithApp {
             self.select_devices(copies.devices);
         }
         if let Some(why) = copies.refused {
-            self.ui.refuse(why);
+            self.ui.status.refuse(why);
         }
     }
 
     /// The commands that build an edit with [`crate::edit::Gestures`].
-    fn apply_gesture(&mut self, cmd: AppCommand) {
+    fn apply_gesture(&mut self, cmd: DocCommand) {
         let (design, catalog) = (&self.doc.design, &self.catalog);
         let mut build = Gestures::new(design, catalog);
         match cmd {
-            AppCommand::DeleteSelection | AppCommand::DeleteSelectionConfirmed => {
+            DocCommand::DeleteSelection | DocCommand::DeleteSelectionConfirmed => {
                 let sel = &self.ui.selection;
-                let asks = matches!(cmd, AppCommand::DeleteSelection)
+                let asks = matches!(cmd, DocCommand::DeleteSelection)
                     && (sel.devices.len() > 1 || !sel.racks.is_empty());
                 if asks {
                     // More than one device or any rack: one key press must not take a whole rack with it.
-                    self.ui.confirm_delete = Some(delete_question(design, sel));
+                    self.ui.editing.confirm_delete = Some(delete_question(design, sel));
                 } else if let Some(g) = build.delete(&sel.devices, &sel.racks, &sel.links) {
                     self.edit(g.label, g.edit);
                 }
             }
-            AppCommand::DuplicateSelection => {
+            DocCommand::DuplicateSelection => {
                 let copies = build.duplicate(&self.ui.selection.devices);
                 self.place_copies(copies);
             }
-            AppCommand::Paste => {
-                let Some((devices, parts)) = self.ui.clipboard.clone() else {
+            DocCommand::Paste => {
+                let Some((devices, parts)) = self.ui.editing.clipboard.clone() else {
                     self.ui
+                        .status
                         .refuse("Nothing to paste: copy devices with Ctrl+C first");
                     return;
                 };
@@ -401,7 +473,7 @@ impl RacksmithApp {
                 let copies = build.copies(&devices, &parts, rack);
                 self.place_copies(copies);
             }
-            AppCommand::AddRack(part) => match build.add_rack(&part) {
+            DocCommand::AddRack(part) => match build.add_rack(&part) {
                 Ok((id, g)) => {
                     let first = self.doc.design.racks.is_empty();
                     if self.gesture(Ok(g)) {
@@ -411,16 +483,16 @@ impl RacksmithApp {
                         };
                         // The view never re-zooms after an edit (the pointer would land on another device): it
                         // pans to show the new rack; only a first rack, in an empty canvas, is framed.
-                        self.ui.view.fit = Some(if first {
+                        self.ui.canvas.view.fit = Some(if first {
                             FitTarget::All
                         } else {
                             FitTarget::Reveal
                         });
                     }
                 }
-                Err(e) => self.ui.refuse(e.to_string()),
+                Err(e) => self.ui.status.refuse(e.to_string()),
             },
-            AppCommand::AddDevice {
+            DocCommand::AddDevice {
                 part,
                 rack,
                 position_u,
@@ -429,28 +501,28 @@ impl RacksmithApp {
                     if self.gesture(Ok(g)) {
                         if let Some(over) = canvas::over_budget(&self.doc.design, rack) {
                             // Allowed, as the amber ghost said: the status line keeps the warning in view.
-                            self.ui.warn(format!("Added {part}, but {over}"));
+                            self.ui.status.warn(format!("Added {part}, but {over}"));
                         }
                         self.select_devices([id]);
                     }
                 }
-                Err(e) => self.ui.refuse(e.to_string()),
+                Err(e) => self.ui.status.refuse(e.to_string()),
             },
-            AppCommand::Connect(a, b) => {
+            DocCommand::Connect(a, b) => {
                 let built = build.connect(a, b);
                 if self.gesture(built) {
-                    self.ui.connect_from = None;
+                    self.ui.canvas.connect_from = None;
                 }
             }
-            AppCommand::ChangeCablePort(from, to) => {
+            DocCommand::ChangeCablePort(from, to) => {
                 let built = build.change_port(&from, to);
                 self.gesture(built);
             }
-            AppCommand::ConnectRailOptimised => {
+            DocCommand::ConnectRailOptimised => {
                 let built = build.rail_optimised(&self.ui.selection.devices);
                 self.gesture(built);
             }
-            AppCommand::ConnectFullMesh => {
+            DocCommand::ConnectFullMesh => {
                 // Switches the analysis puts in tier 2 or above count as spines.
                 let upper: std::collections::BTreeSet<DeviceId> = self
                     .analysis
@@ -468,18 +540,18 @@ impl RacksmithApp {
                 let built = build.full_mesh(&self.ui.selection.devices, &upper);
                 self.gesture(built);
             }
-            // Every other command is handled in `apply`.
+            // Edits, undo, redo and swaps are handled in `apply_doc`.
             _ => {}
         }
     }
 
     /// Runs an action that would discard the document, asking first when there are unsaved changes ("Save
     /// first" saves, then runs it). Every path that replaces the open design goes through here; a panel that
-    /// makes a design pushes [`AppCommand::ReplaceDesign`].
+    /// makes a design pushes [`DocCommand::ReplaceDesign`].
     pub(crate) fn guarded(&mut self, action: Pending) {
-        self.ui.after_save = None;
+        self.ui.files.after_save = None;
         if self.doc.is_dirty() {
-            self.ui.pending = Some(action);
+            self.ui.files.pending = Some(action);
         } else {
             self.run_pending(action);
         }
@@ -491,8 +563,8 @@ impl RacksmithApp {
             Pending::New => {
                 self.doc.replace(Design::default(), None);
                 self.ui.selection = Selection::default();
-                self.ui.view.fit = Some(FitTarget::All);
-                self.ui.info("New design");
+                self.ui.canvas.view.fit = Some(FitTarget::All);
+                self.ui.status.info("New design");
             }
             Pending::Open(Some(p)) => self.open_path(p),
             Pending::Open(None) => self.ask_path(FilePurpose::Open),
@@ -502,48 +574,51 @@ impl RacksmithApp {
                     Ok(d) => {
                         self.doc.replace_unsaved(d);
                         self.ui.selection = Selection::default();
-                        self.ui.view.fit = Some(FitTarget::All);
+                        self.ui.canvas.view.fit = Some(FitTarget::All);
                         self.ui
+                            .status
                             .info(format!("New design from template {name} (not saved yet)"));
                     }
-                    Err(e) => self.ui.error = Some(format!("Cannot make {name}: {e}")),
+                    Err(e) => self.ui.windows.error = Some(format!("Cannot make {name}: {e}")),
                 }
             }
             Pending::OpenSample(name) => match crate::samples::sample(&name) {
                 Ok(d) => {
                     self.doc.replace(d, None);
                     self.ui.selection = Selection::default();
-                    self.ui.view.fit = Some(FitTarget::All);
-                    self.ui.info(format!(
+                    self.ui.canvas.view.fit = Some(FitTarget::All);
+                    self.ui.status.info(format!(
                         "Opened sample \"{}\"",
                         crate::samples::title(&name)
                     ));
                 }
-                Err(e) => self.ui.error = Some(format!("Cannot build sample {name}: {e}")),
+                Err(e) => self.ui.windows.error = Some(format!("Cannot build sample {name}: {e}")),
             },
             Pending::Sized(d) => {
                 let name = d.name.clone();
                 self.doc.replace_unsaved(*d);
                 self.ui.selection = Selection::default();
-                self.ui.view.fit = Some(FitTarget::All);
-                self.ui.info(format!("New design: {name} (not saved yet)"));
+                self.ui.canvas.view.fit = Some(FitTarget::All);
+                self.ui
+                    .status
+                    .info(format!("New design: {name} (not saved yet)"));
             }
             Pending::Recover(d) => {
                 self.doc.replace_unsaved(*d);
                 self.ui.selection = Selection::default();
-                self.ui.view.fit = Some(FitTarget::All);
-                self.ui.info("Recovered unsaved work");
+                self.ui.canvas.view.fit = Some(FitTarget::All);
+                self.ui.status.info("Recovered unsaved work");
             }
             Pending::Replace(d, what) => {
                 self.doc.replace_unsaved(*d);
                 self.ui.selection = Selection::default();
-                self.ui.view.fit = Some(FitTarget::All);
-                self.ui.info(format!("Done: {what} (not saved yet)"));
+                self.ui.canvas.view.fit = Some(FitTarget::All);
+                self.ui.status.info(format!("Done: {what} (not saved yet)"));
             }
             Pending::Quit => {
                 self.allow_close = true;
                 self.recovery.remove();
-                self.ui.pending = None;
+                self.ui.files.pending = None;
                 self.quit_requested = true;
             }
         }
@@ -554,13 +629,13 @@ impl RacksmithApp {
             Ok(d) => {
                 self.doc.replace(d, Some(path.clone()));
                 self.ui.selection = Selection::default();
-                self.ui.view.fit = Some(FitTarget::All);
-                self.ui.push_recent(path.clone());
-                self.ui.info(format!("Opened {}", path.display()));
+                self.ui.canvas.view.fit = Some(FitTarget::All);
+                self.ui.files.push_recent(path.clone());
+                self.ui.status.info(format!("Opened {}", path.display()));
             }
             Err(e) => {
                 // The open design stays as it is.
-                self.ui.error = Some(format!("Could not open the file:\n{e}"));
+                self.ui.windows.error = Some(format!("Could not open the file:\n{e}"));
             }
         }
     }
@@ -577,7 +652,7 @@ impl RacksmithApp {
         match write_file(&path, &bytes) {
             Ok(()) => self.saved(path, revision),
             Err(crate::io::SaveError::ReadOnly { .. }) => {
-                self.ui.read_only = Some(state::ReadOnlyPrompt {
+                self.ui.files.read_only = Some(state::ReadOnlyPrompt {
                     path,
                     bytes,
                     write: state::HeldWrite::Save { revision },
@@ -591,29 +666,31 @@ impl RacksmithApp {
     fn saved(&mut self, path: PathBuf, revision: u64) {
         self.doc.path = Some(path.clone());
         self.doc.saved_revision = revision;
-        self.ui.push_recent(path.clone());
+        self.ui.files.push_recent(path.clone());
         self.recovery.remove();
-        self.ui.info(format!("Saved {}", path.display()));
+        self.ui.status.info(format!("Saved {}", path.display()));
         // "Save first": the action asked for runs now that the work is safe.
-        if let Some(action) = self.ui.after_save.take() {
+        if let Some(action) = self.ui.files.after_save.take() {
             self.run_pending(action);
         }
     }
 
     fn save_failed(&mut self, path: &std::path::Path, e: &crate::io::SaveError) {
-        self.ui.after_save = None;
+        self.ui.files.after_save = None;
         // The document stays open and marked unsaved; the error says why.
-        self.ui.error = Some(format!(
+        self.ui.windows.error = Some(format!(
             "Could not save {}: {}\nThe design is still open, with its unsaved changes.",
             self.doc.design.name,
             dialogs::write_error_reason(e)
         ));
-        self.ui.refuse(format!("Not saved: {}", path.display()));
+        self.ui
+            .status
+            .refuse(format!("Not saved: {}", path.display()));
     }
 
     /// Finishes the write the read-only prompt held, replacing the read-only file (the user said so).
     fn replace_read_only(&mut self) {
-        let Some(prompt) = self.ui.read_only.take() else {
+        let Some(prompt) = self.ui.files.read_only.take() else {
             return;
         };
         let options = crate::io::WriteOptions {

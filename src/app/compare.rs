@@ -1,13 +1,16 @@
 //! The comparison window: the open design against another file or a sample, side by side with the differences
 //! (the same figures as `racksmith compare`), and its export as HTML or CSV.
 
-use super::state::UiState;
-use super::{AppCommand, CompareFormat};
+use super::{AppCommand, CompareFormat, FileCommand};
 use crate::analysis::compare::Comparison;
 
 /// Draws the comparison window when one is open.
-pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
-    let Some(c) = state.comparison.as_ref().map(|c| &c.comparison) else {
+pub fn compare_window_ui(
+    ctx: &egui::Context,
+    windows: &mut crate::app::state::Windows,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(c) = windows.comparison.as_ref().map(|c| &c.comparison) else {
         return;
     };
     let mut open = true;
@@ -18,7 +21,7 @@ pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Ve
         .default_width(640.0);
     super::widgets::placed(
         window,
-        state.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopCentre,
     )
     .show(ctx, |ui| {
@@ -26,12 +29,12 @@ pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Ve
         ui.separator();
         ui.horizontal(|ui| {
             if ui.button("Compare with another file…").clicked() {
-                cmds.push(AppCommand::CompareWith(None));
+                cmds.push(FileCommand::CompareWith(None).into());
             }
             ui.menu_button("Compare with a sample", |ui| {
                 for s in crate::samples::SAMPLES {
                     if ui.button(s).clicked() {
-                        cmds.push(AppCommand::CompareWithSample(s.to_string()));
+                        cmds.push(FileCommand::CompareWithSample(s.to_string()).into());
                     }
                 }
             });
@@ -45,22 +48,22 @@ pub fn compare_window_ui(ctx: &egui::Context, state: &mut UiState, cmds: &mut Ve
                 )
                 .clicked()
             {
-                cmds.push(AppCommand::ExportComparison(CompareFormat::Html));
+                cmds.push(FileCommand::ExportComparison(CompareFormat::Html).into());
             }
             if ui
                 .button("Export CSV…")
                 .on_hover_text("Figure, unit, A, B, difference, ratio, better")
                 .clicked()
             {
-                cmds.push(AppCommand::ExportComparison(CompareFormat::Csv));
+                cmds.push(FileCommand::ExportComparison(CompareFormat::Csv).into());
             }
         });
     });
-    if swap && let Some(c) = state.comparison.as_mut() {
+    if swap && let Some(c) = windows.comparison.as_mut() {
         c.swap();
     }
     if !open {
-        state.comparison = None;
+        windows.comparison = None;
     }
 }
 

@@ -9,7 +9,7 @@
 // The browser asks its own file picker (`web.rs`): the native dialogs' detection is unused there.
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
-use super::{AppCommand, RacksmithApp};
+use super::{AppCommand, FileCommand, RacksmithApp};
 use crate::export::{Format, View};
 use std::path::{Path, PathBuf};
 #[cfg(not(target_arch = "wasm32"))]
@@ -363,7 +363,7 @@ impl RacksmithApp {
             .filter(|d| !d.as_os_str().is_empty())
             .map(Path::to_path_buf);
         let directory = if purpose.is_export() {
-            self.ui.export_dir.clone().or(doc_dir)
+            self.ui.files.export_dir.clone().or(doc_dir)
         } else {
             doc_dir
         };
@@ -430,14 +430,15 @@ impl RacksmithApp {
             NativeOutcome::Chosen(path) => self.path_chosen(purpose, path),
             NativeOutcome::Cancelled => {
                 self.ui
+                    .status
                     .info(format!("{} cancelled (no file chosen)", request.title));
             }
             NativeOutcome::Unavailable => {
-                self.ui.info(
+                self.ui.status.info(
                     "No system file dialog can be shown here: type a path or browse in Racksmith's own",
                 );
                 let (_, ext) = purpose.filter();
-                self.ui.file_dialog = Some(InAppDialog::new(purpose, &request, ext));
+                self.ui.files.file_dialog = Some(InAppDialog::new(purpose, &request, ext));
             }
         }
     }
@@ -447,7 +448,7 @@ impl RacksmithApp {
         if purpose.is_export()
             && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
         {
-            self.ui.export_dir = Some(dir.to_path_buf());
+            self.ui.files.export_dir = Some(dir.to_path_buf());
         }
         match purpose {
             FilePurpose::Open => self.open_path(path),
@@ -491,7 +492,7 @@ pub fn file_dialog_ui(
                     if purpose.kind() == DialogKind::Save && path.exists() {
                         *p.overwrite = Some(OverwritePrompt { purpose, path });
                     } else {
-                        cmds.push(AppCommand::FileChosen(purpose, path));
+                        cmds.push(FileCommand::FileChosen(purpose, path).into());
                     }
                 }
             }
@@ -540,7 +541,7 @@ fn read_only_prompt_ui(
         });
     });
     match choice {
-        Some(true) => cmds.push(AppCommand::ReplaceReadOnly),
+        Some(true) => cmds.push(FileCommand::ReplaceReadOnly.into()),
         Some(false) => {
             *read_only = None;
             return Some(format!("{name} left as it was (read-only)"));
@@ -579,7 +580,7 @@ fn overwrite_prompt_ui(
     match choice {
         Some(true) => {
             *overwrite = None;
-            cmds.push(AppCommand::FileChosen(prompt.purpose, prompt.path));
+            cmds.push(FileCommand::FileChosen(prompt.purpose, prompt.path).into());
         }
         Some(false) => {
             *overwrite = None;

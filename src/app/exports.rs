@@ -7,7 +7,7 @@
 //! older design than the one on screen.
 
 use super::dialogs::{CompareFormat, today, view_name, write_error_reason};
-use super::{AppCommand, RacksmithApp};
+use super::{AppCommand, FileCommand, RacksmithApp};
 use crate::analysis::Report;
 use crate::export::{Format, Options, View};
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
                     .on_hover_text("Front elevations of every rack")
                     .clicked()
                 {
-                    cmds.push(AppCommand::Export(format, View::Racks));
+                    cmds.push(FileCommand::Export(format, View::Racks).into());
                 }
                 if ui
                     .button("Fabric…")
@@ -36,7 +36,7 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
                     )
                     .clicked()
                 {
-                    cmds.push(AppCommand::Export(format, View::Fabric));
+                    cmds.push(FileCommand::Export(format, View::Fabric).into());
                 }
             });
         } else {
@@ -45,7 +45,7 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
                 button = button.shortcut_text(ui.ctx().format_shortcut(&EXPORT_HTML));
             }
             if ui.add(button).clicked() {
-                cmds.push(AppCommand::Export(format, View::default()));
+                cmds.push(FileCommand::Export(format, View::default()).into());
             }
         }
     }
@@ -55,7 +55,7 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         .on_hover_text("The analysis pane's figures and findings as plain text")
         .clicked()
     {
-        cmds.push(AppCommand::ExportReport);
+        cmds.push(FileCommand::ExportReport.into());
     }
 }
 
@@ -73,7 +73,7 @@ impl RacksmithApp {
     fn export_options(&self, view: View) -> Options {
         Options {
             view,
-            pattern: Some(self.ui.load_pattern.label().to_string()),
+            pattern: Some(self.ui.canvas.load_pattern.label().to_string()),
             date: today(),
             source_hash: None,
         }
@@ -84,7 +84,7 @@ impl RacksmithApp {
     fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
         match super::write_file(path, bytes) {
             Err(crate::io::SaveError::ReadOnly { .. }) => {
-                self.ui.read_only = Some(super::dialogs::ReadOnlyPrompt {
+                self.ui.files.read_only = Some(super::dialogs::ReadOnlyPrompt {
                     path: path.to_path_buf(),
                     bytes: bytes.to_vec(),
                     write: super::dialogs::HeldWrite::Export {
@@ -105,17 +105,19 @@ impl RacksmithApp {
         result: Result<(), crate::io::SaveError>,
     ) {
         match result {
-            Ok(()) => self.ui.info(format!(
+            Ok(()) => self.ui.status.info(format!(
                 "Exported {what} to {} ({})",
                 path.display(),
                 human_size(len)
             )),
             Err(e) => {
-                self.ui.error = Some(format!(
+                self.ui.windows.error = Some(format!(
                     "Could not write the {what}: {}",
                     write_error_reason(&e)
                 ));
-                self.ui.refuse(format!("Export failed: {}", path.display()));
+                self.ui
+                    .status
+                    .refuse(format!("Export failed: {}", path.display()));
             }
         }
     }
@@ -144,10 +146,11 @@ impl RacksmithApp {
             match written {
                 Ok(n) => self
                     .ui
+                    .status
                     .info(format!("Exported {what}: {n} files in {}", path.display())),
                 Err(e) => {
-                    self.ui.error = Some(format!("Could not export the {what}:\n{e}"));
-                    self.ui.refuse(format!("Export failed: {e}"));
+                    self.ui.windows.error = Some(format!("Could not export the {what}:\n{e}"));
+                    self.ui.status.refuse(format!("Export failed: {e}"));
                 }
             }
             return;
@@ -155,8 +158,8 @@ impl RacksmithApp {
         match crate::export::export(&self.doc.design, &report, format, &options) {
             Ok(bytes) => self.write_export(&what, path, &bytes),
             Err(e) => {
-                self.ui.error = Some(format!("Could not export the {what}:\n{e}"));
-                self.ui.refuse(format!("Export failed: {e}"));
+                self.ui.windows.error = Some(format!("Could not export the {what}:\n{e}"));
+                self.ui.status.refuse(format!("Export failed: {e}"));
             }
         }
     }
@@ -170,8 +173,8 @@ impl RacksmithApp {
 
     /// Exports the open comparison as HTML or CSV.
     pub(super) fn export_comparison_to(&mut self, format: CompareFormat, path: &Path) {
-        let Some(c) = self.ui.comparison.as_ref() else {
-            self.ui.refuse("No comparison is open");
+        let Some(c) = self.ui.windows.comparison.as_ref() else {
+            self.ui.status.refuse("No comparison is open");
             return;
         };
         let options = self.export_options(View::default());
@@ -190,8 +193,8 @@ impl RacksmithApp {
         match text {
             Ok(text) => self.write_export(what, path, text.as_bytes()),
             Err(e) => {
-                self.ui.error = Some(format!("Could not export the {what}:\n{e}"));
-                self.ui.refuse(format!("Export failed: {e}"));
+                self.ui.windows.error = Some(format!("Could not export the {what}:\n{e}"));
+                self.ui.status.refuse(format!("Export failed: {e}"));
             }
         }
     }

@@ -2,8 +2,8 @@
 //! leaf, spine and core switches), where a scalable unit's cabling is readable. It edits the same document as the
 //! rack view: clicks select, and the inspector, Delete and the cabling tools act on that selection.
 
-use super::AppCommand;
 use super::state::{Selection, UiState};
+use super::{AppCommand, UiCommand};
 use crate::analysis::Report;
 use crate::model::{Design, DeviceId, LinkId};
 use crate::topology::{NodeKind, Topology};
@@ -129,7 +129,7 @@ pub fn fabric_ui(
     }
     // Links: one line per connected pair, coloured by the busiest of its cables under the chosen pattern.
     let routing = report.map(|r| &r.bandwidth.routing);
-    let pattern = state.load_pattern.index();
+    let pattern = state.canvas.load_pattern.index();
     let utilisation = |lid: &LinkId| -> f64 {
         let Some(links) = routing.map(|r| &r.links) else {
             return 0.0;
@@ -230,12 +230,15 @@ fn node_input(
     if resp.clicked() {
         let shift = ui.input(|i| i.modifiers.shift);
         match hovered {
-            Some(d) if shift => cmds.push(AppCommand::ToggleDevice(d)),
-            Some(d) => cmds.push(AppCommand::Select(Selection {
-                devices: [d].into(),
-                ..Selection::default()
-            })),
-            None => cmds.push(AppCommand::Select(Selection::default())),
+            Some(d) if shift => cmds.push(UiCommand::ToggleDevice(d).into()),
+            Some(d) => cmds.push(
+                UiCommand::Select(Selection {
+                    devices: [d].into(),
+                    ..Selection::default()
+                })
+                .into(),
+            ),
+            None => cmds.push(UiCommand::Select(Selection::default()).into()),
         }
     }
 }

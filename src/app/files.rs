@@ -2,7 +2,7 @@
 //! crash-recovery autosave and the `--screenshot` job. File dialogs are in `dialogs`.
 
 use super::state::Pending;
-use super::{AppCommand, RacksmithApp};
+use super::{AppCommand, DocCommand, FileCommand, RacksmithApp};
 use crate::io::recovery::{Autosave, Orphan, RecoveryDir};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -109,7 +109,7 @@ fn autosave_due(app: &mut RacksmithApp) -> Option<Duration> {
         return Some(AUTOSAVE_EVERY.saturating_sub(t.elapsed()));
     }
     // Offers still on screen are answered first: recovering one replaces the document.
-    if !app.ui.recovery_offer.is_empty() {
+    if !app.ui.files.recovery_offer.is_empty() {
         return None;
     }
     rec.last_write = Some(Instant::now());
@@ -118,7 +118,7 @@ fn autosave_due(app: &mut RacksmithApp) -> Option<Duration> {
         match dir.claim() {
             Ok(a) => rec.autosave = Some(a),
             Err(e) => {
-                app.ui.refuse(format!(
+                app.ui.status.refuse(format!(
                     "Autosave failed: cannot claim a recovery file in {}: {e}",
                     dir.path().display()
                 ));
@@ -129,7 +129,7 @@ fn autosave_due(app: &mut RacksmithApp) -> Option<Duration> {
     if let Some(a) = &rec.autosave
         && let Err(e) = a.write(&app.doc.design)
     {
-        app.ui.refuse(format!("Autosave failed: {e}"));
+        app.ui.status.refuse(format!("Autosave failed: {e}"));
     }
     None
 }
@@ -151,7 +151,7 @@ pub fn dropped_files(ctx: &egui::Context, app: &mut RacksmithApp) {
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "ron"))
     {
-        app.commands.push(AppCommand::Open(Some(p)));
+        app.commands.push(FileCommand::Open(Some(p)).into());
     }
 }
 
@@ -159,13 +159,13 @@ pub fn dropped_files(ctx: &egui::Context, app: &mut RacksmithApp) {
 pub fn close_request(ctx: &egui::Context, app: &mut RacksmithApp) {
     if ctx.input(|i| i.viewport().close_requested()) && !app.allow_close && app.doc.is_dirty() {
         ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-        app.ui.pending = Some(Pending::Quit);
+        app.ui.files.pending = Some(Pending::Quit);
     }
 }
 
 /// Modal prompts and the error window.
 pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<AppCommand>) {
-    if let Some(err) = app.ui.error.clone() {
+    if let Some(err) = app.ui.windows.error.clone() {
         let mut open = true;
         egui::Window::new("Error")
             .collapsible(false)
@@ -178,15 +178,15 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
                 ui.add_space(6.0);
                 ui.label("The open design was not changed.");
                 if ui.button("OK").clicked() {
-                    app.ui.error = None;
+                    app.ui.windows.error = None;
                 }
             });
         if !open {
-            app.ui.error = None;
+            app.ui.windows.error = None;
         }
     }
 
-    if let Some(action) = app.ui.pending.clone() {
+    if let Some(action) = app.ui.files.pending.clone() {
         let what = match &action {
             Pending::New => "start a new design".to_string(),
             Pending::Open(_) => "open another design".to_string(),
@@ -220,19 +220,19 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
         });
         match choice {
             Some(0) => {
-                app.ui.pending = None;
-                cmds.push(AppCommand::SaveThen(Box::new(action)));
+                app.ui.files.pending = None;
+                cmds.push(FileCommand::SaveThen(Box::new(action)).into());
             }
             Some(1) => {
-                app.ui.pending = None;
+                app.ui.files.pending = None;
                 app.run_pending(action);
             }
-            Some(_) => app.ui.pending = None,
+            Some(_) => app.ui.files.pending = None,
             None => {}
         }
     }
 
-    if let Some(question) = app.ui.confirm_delete.clone() {
+    if let Some(question) = app.ui.editing.confirm_delete.clone() {
         let mut answer = None;
         egui::Modal::new(egui::Id::unique("confirm_delete")).show(ctx, |ui| {
             ui.set_max_width(380.0);
@@ -249,9 +249,9 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
             });
         });
         if let Some(yes) = answer {
-            app.ui.confirm_delete = None;
+            app.ui.editing.confirm_delete = None;
             if yes {
-                cmds.push(AppCommand::DeleteSelectionConfirmed);
+                cmds.push(DocCommand::DeleteSelectionConfirmed.into());
             }
         }
     }
@@ -262,7 +262,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
 /// The autosaves of instances that did not exit cleanly, each with its design name and time: Recover or Discard.
 /// One that does not load was kept under a new name; the user is told where.
 fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
-    if app.ui.recovery_offer.is_empty() {
+    if app.ui.files.recovery_offer.is_empty() {
         return;
     }
     let mut choice: Option<(usize, bool)> = None;
@@ -272,7 +272,7 @@ fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
         ui.heading("Recover unsaved work?");
         ui.label("Racksmith did not exit cleanly last time. These autosaves were left:");
         ui.add_space(6.0);
-        for (i, o) in app.ui.recovery_offer.iter().enumerate() {
+        for (i, o) in app.ui.files.recovery_offer.iter().enumerate() {
             let when = o
                 .modified
                 .and_then(|t| t.elapsed().ok())
@@ -301,16 +301,16 @@ fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
         }
     });
     if dismiss {
-        app.ui.recovery_offer.clear();
+        app.ui.files.recovery_offer.clear();
         return;
     }
     let Some((i, recover)) = choice else {
         return;
     };
-    if i >= app.ui.recovery_offer.len() {
+    if i >= app.ui.files.recovery_offer.len() {
         return;
     }
-    let orphan = app.ui.recovery_offer.remove(i);
+    let orphan = app.ui.files.recovery_offer.remove(i);
     if !recover {
         app.recovery.discard(&orphan);
         return;
@@ -319,9 +319,9 @@ fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
         Ok(d) => {
             // Recovered work is unsaved work; the open design, when it has unsaved changes, is asked about first.
             app.guarded(Pending::Recover(Box::new(d)));
-            app.ui.recovery_offer.clear();
+            app.ui.files.recovery_offer.clear();
         }
-        Err(e) => app.ui.error = Some(format!("Could not recover:\n{e}")),
+        Err(e) => app.ui.windows.error = Some(format!("Could not recover:\n{e}")),
     }
 }
 

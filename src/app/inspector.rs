@@ -1,10 +1,10 @@
 //! The inspector: editable, validated properties of the selection (device, rack, link, or the design itself when
 //! nothing is selected), its ports and the bulk actions for multi-selections. Every change is one edit.
 
-use super::AppCommand;
 use super::cabling;
 use super::state::{NoteTarget, Selection, UiState};
 use super::widgets::{fmt_num, num_field};
+use super::{AppCommand, DocCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
 use crate::catalog::{Catalog, Category, PartKind};
@@ -22,14 +22,14 @@ pub fn inspector_ui(
 ) {
     ui.add_space(4.0);
     ui.heading("Inspector");
-    cabling::cable_choice_ui(ui, design, state, cmds);
+    cabling::cable_choice_ui(ui, design, &mut state.canvas, cmds);
     cabling::connect_flow_ui(ui, design, state, cmds);
     let sel = state.selection.clone();
     // A note typed for something no longer shown (the selection changed before the field saw its focus go).
     let shown = note_target(&sel);
-    if let Some((target, text)) = state.notes_buffer.take() {
+    if let Some((target, text)) = state.editing.notes_buffer.take() {
         if Some(target) == shown {
-            state.notes_buffer = Some((target, text));
+            state.editing.notes_buffer = Some((target, text));
         } else {
             cmds.extend(note_edit(design, target, text));
         }
@@ -54,7 +54,7 @@ pub fn inspector_ui(
 fn design_ui(ui: &mut egui::Ui, design: &Design, state: &mut UiState, cmds: &mut Vec<AppCommand>) {
     ui.label(egui::RichText::new("Nothing selected: the design").weak());
     let key = "design_name".to_string();
-    let mut name = match &state.name_buffer {
+    let mut name = match &state.editing.name_buffer {
         Some((k, v)) if *k == key => v.clone(),
         _ => design.name.clone(),
     };
@@ -64,20 +64,23 @@ fn design_ui(ui: &mut egui::Ui, design: &Design, state: &mut UiState, cmds: &mut
             .add(egui::TextEdit::singleline(&mut name).id_salt("design_name"))
             .labelled_by(l.id);
         if resp.lost_focus() {
-            state.name_buffer = None;
+            state.editing.name_buffer = None;
             if name.trim().is_empty() {
-                state.refuse("A design needs a name");
+                state.status.refuse("A design needs a name");
             } else if name != design.name {
-                cmds.push(AppCommand::Edit(
-                    "Rename design".into(),
-                    Edit::SetMeta {
-                        name: name.trim().to_string(),
-                        notes: design.notes.clone(),
-                    },
-                ));
+                cmds.push(
+                    DocCommand::Edit(
+                        "Rename design".into(),
+                        Edit::SetMeta {
+                            name: name.trim().to_string(),
+                            notes: design.notes.clone(),
+                        },
+                    )
+                    .into(),
+                );
             }
         } else if resp.has_focus() {
-            state.name_buffer = Some((key.clone(), name.clone()));
+            state.editing.name_buffer = Some((key.clone(), name.clone()));
         }
     });
     {
@@ -90,7 +93,7 @@ fn design_ui(ui: &mut egui::Ui, design: &Design, state: &mut UiState, cmds: &mut
             count(design.links.len(), "link", "links")
         ));
     }
-    notes_ui(ui, design, NoteTarget::Design, state, cmds);
+    notes_ui(ui, design, NoteTarget::Design, &mut state.editing, cmds);
     ui.add_space(6.0);
     ui.label("Click a device or rack to inspect it; shift-click or drag a box to select several.");
 }
@@ -108,7 +111,7 @@ fn device_ui(
     };
     let part = design.parts.get(&d.part);
     let key = format!("device_name_{}", id.0);
-    let mut name = match &state.name_buffer {
+    let mut name = match &state.editing.name_buffer {
         Some((k, v)) if *k == key => v.clone(),
         _ => d.name.clone(),
     };
@@ -121,19 +124,19 @@ fn device_ui(
                 .labelled_by(l.id);
             ui.end_row();
             if resp.lost_focus() {
-                state.name_buffer = None;
+                state.editing.name_buffer = None;
                 let new = name.trim();
                 if new.is_empty() {
-                    state.refuse("A device needs a name");
+                    state.status.refuse("A device needs a name");
                 } else if new != d.name {
                     if design
                         .devices
                         .iter()
                         .any(|(o, x)| *o != id && x.name == new)
                     {
-                        state.refuse(format!("Another device is already called {new}"));
+                        state.status.refuse(format!("Another device is already called {new}"));
                     } else {
-                        cmds.push(AppCommand::Edit(
+                        cmds.push(DocCommand::Edit(
                             format!("Rename {} to {new}", d.name),
                             Edit::UpdateDevice(
                                 id,
@@ -142,11 +145,11 @@ fn device_ui(
                                     ..d.clone()
                                 },
                             ),
-                        ));
+                        ).into());
                     }
                 }
             } else if resp.has_focus() {
-                state.name_buffer = Some((key.clone(), name.clone()));
+                state.editing.name_buffer = Some((key.clone(), name.clone()));
             }
             ui.label("Part");
             ui.horizontal_wrapped(|ui| {
@@ -160,7 +163,7 @@ fn device_ui(
                     )
                     .clicked()
                 {
-                    cmds.push(AppCommand::ShowCatalog(Some(d.part.clone())));
+                    cmds.push(UiCommand::ShowCatalog(Some(d.part.clone())).into());
                 }
             });
             ui.end_row();
@@ -215,20 +218,24 @@ fn device_ui(
                 ui.end_row();
             }
         });
-    notes_ui(ui, design, NoteTarget::Device(id), state, cmds);
+    notes_ui(ui, design, NoteTarget::Device(id), &mut state.editing, cmds);
     ui.horizontal(|ui| {
         if part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
             && ui.button("Server internals…").clicked()
         {
-            state.server_window = Some(id);
+            state.windows.server_window = Some(id);
         }
         if ui.button("Duplicate").on_hover_text("Ctrl+D").clicked() {
-            cmds.push(AppCommand::DuplicateSelection);
+            cmds.push(DocCommand::DuplicateSelection.into());
         }
         if ui.button("Delete").on_hover_text("Delete key").clicked() {
-            cmds.push(AppCommand::DeleteSelection);
+            cmds.push(DocCommand::DeleteSelection.into());
         }
-        whatif_button(ui, state, crate::analysis::whatif::Failure::Device(id));
+        whatif_button(
+            ui,
+            &mut state.windows,
+            crate::analysis::whatif::Failure::Device(id),
+        );
     });
     ui.separator();
     cabling::ports_ui(ui, design, id, state, cmds);
@@ -246,7 +253,7 @@ fn rack_ui(
         return;
     };
     let key = format!("rack_name_{}", id.0);
-    let mut name = match &state.name_buffer {
+    let mut name = match &state.editing.name_buffer {
         Some((k, v)) if *k == key => v.clone(),
         _ => r.name.clone(),
     };
@@ -259,7 +266,7 @@ fn rack_ui(
             .labelled_by(l.id);
         ui.end_row();
         if resp.lost_focus() {
-            state.name_buffer = None;
+            state.editing.name_buffer = None;
             let new = name.trim();
             if new.is_empty() {
                 err = Some("A rack needs a name".to_string());
@@ -273,9 +280,9 @@ fn rack_ui(
                 ));
             }
         } else if resp.has_focus() {
-            state.name_buffer = Some((key.clone(), name.clone()));
+            state.editing.name_buffer = Some((key.clone(), name.clone()));
         }
-        let b = &mut state.field_buffers;
+        let b = &mut state.editing.field_buffers;
         if let Some(h) = num_field(
             ui,
             b,
@@ -333,24 +340,21 @@ fn rack_ui(
         }
     });
     if let Some(e) = err {
-        state.refuse(e);
+        state.status.refuse(e);
     }
     if let Some((label, rack)) = update {
-        cmds.push(AppCommand::Edit(label, Edit::UpdateRack(id, rack)));
+        cmds.push(DocCommand::Edit(label, Edit::UpdateRack(id, rack)).into());
     }
     rack_cooling_ui(ui, design, report, id, cmds);
     rack_capacity_ui(ui, report, id);
-    notes_ui(ui, design, NoteTarget::Rack(id), state, cmds);
+    notes_ui(ui, design, NoteTarget::Rack(id), &mut state.editing, cmds);
     ui.add_space(6.0);
     if ui
         .button("Remove rack")
         .on_hover_text("Removes the rack with its devices and their links")
         .clicked()
     {
-        cmds.push(AppCommand::Edit(
-            format!("Remove rack {}", r.name),
-            Edit::RemoveRack(id),
-        ));
+        cmds.push(DocCommand::Edit(format!("Remove rack {}", r.name), Edit::RemoveRack(id)).into());
     }
 }
 
@@ -409,16 +413,19 @@ fn rack_cooling_ui(
         ui.label("Cooling");
         for (mode, label) in [(Cooling::Air, "Air"), (Cooling::Liquid, "Liquid")] {
             if ui.selectable_label(r.cooling == mode, label).clicked() && r.cooling != mode {
-                cmds.push(AppCommand::Edit(
-                    format!("Cool {} by {}", r.name, label.to_lowercase()),
-                    Edit::UpdateRack(
-                        id,
-                        crate::model::Rack {
-                            cooling: mode,
-                            ..r.clone()
-                        },
-                    ),
-                ));
+                cmds.push(
+                    DocCommand::Edit(
+                        format!("Cool {} by {}", r.name, label.to_lowercase()),
+                        Edit::UpdateRack(
+                            id,
+                            crate::model::Rack {
+                                cooling: mode,
+                                ..r.clone()
+                            },
+                        ),
+                    )
+                    .into(),
+                );
             }
         }
     });
@@ -453,16 +460,19 @@ fn rack_cooling_ui(
                     for name in std::iter::once("").chain(design.sites.keys().map(String::as_str)) {
                         let text = if name.is_empty() { "(none)" } else { name };
                         if ui.selectable_label(r.site == name, text).clicked() && r.site != name {
-                            cmds.push(AppCommand::Edit(
-                                format!("Move {} to site {text}", r.name),
-                                Edit::UpdateRack(
-                                    id,
-                                    crate::model::Rack {
-                                        site: name.to_string(),
-                                        ..r.clone()
-                                    },
-                                ),
-                            ));
+                            cmds.push(
+                                DocCommand::Edit(
+                                    format!("Move {} to site {text}", r.name),
+                                    Edit::UpdateRack(
+                                        id,
+                                        crate::model::Rack {
+                                            site: name.to_string(),
+                                            ..r.clone()
+                                        },
+                                    ),
+                                )
+                                .into(),
+                            );
                         }
                     }
                 })
@@ -498,7 +508,7 @@ fn link_ui(
     egui::Grid::new("link_grid").num_columns(2).show(ui, |ui| {
         if let Some(m) = num_field(
             ui,
-            &mut state.field_buffers,
+            &mut state.editing.field_buffers,
             &format!("link_len_{}", id.0),
             "Length (m)",
             l.length_m,
@@ -575,7 +585,7 @@ fn link_ui(
         }
     });
     if let Some(e) = err {
-        state.refuse(e);
+        state.status.refuse(e);
     }
     if let Some((label, part, link)) = new_link {
         let mut edits = Vec::new();
@@ -587,12 +597,16 @@ fn link_ui(
         }
         edits.push(Edit::RemoveLink(id));
         edits.push(Edit::AddLink(id, link));
-        cmds.push(AppCommand::Edit(label, Edit::Batch(edits)));
+        cmds.push(DocCommand::Edit(label, Edit::Batch(edits)).into());
     }
-    notes_ui(ui, design, NoteTarget::Link(id), state, cmds);
-    whatif_button(ui, state, crate::analysis::whatif::Failure::Link(id));
+    notes_ui(ui, design, NoteTarget::Link(id), &mut state.editing, cmds);
+    whatif_button(
+        ui,
+        &mut state.windows,
+        crate::analysis::whatif::Failure::Link(id),
+    );
     if ui.button("Remove link").clicked() {
-        cmds.push(AppCommand::Edit("Remove link".into(), Edit::RemoveLink(id)));
+        cmds.push(DocCommand::Edit("Remove link".into(), Edit::RemoveLink(id)).into());
     }
 }
 
@@ -629,7 +643,7 @@ fn multi_ui(ui: &mut egui::Ui, design: &Design, sel: &Selection, cmds: &mut Vec<
             .on_disabled_hover_text("Select servers and leaf switches")
             .clicked()
         {
-            cmds.push(AppCommand::ConnectRailOptimised);
+            cmds.push(DocCommand::ConnectRailOptimised.into());
         }
         if ui
             .add_enabled(switches > 1, egui::Button::new("Full mesh"))
@@ -637,15 +651,15 @@ fn multi_ui(ui: &mut egui::Ui, design: &Design, sel: &Selection, cmds: &mut Vec<
             .on_disabled_hover_text("Select leaf and spine switches")
             .clicked()
         {
-            cmds.push(AppCommand::ConnectFullMesh);
+            cmds.push(DocCommand::ConnectFullMesh.into());
         }
     });
     ui.horizontal(|ui| {
         if ui.button("Duplicate").clicked() {
-            cmds.push(AppCommand::DuplicateSelection);
+            cmds.push(DocCommand::DuplicateSelection.into());
         }
         if ui.button("Delete").clicked() {
-            cmds.push(AppCommand::DeleteSelection);
+            cmds.push(DocCommand::DeleteSelection.into());
         }
     });
 }
@@ -728,7 +742,7 @@ pub fn note_edit(design: &Design, target: NoteTarget, text: String) -> Option<Ap
             )
         }
     };
-    Some(AppCommand::Edit(label, edit))
+    Some(DocCommand::Edit(label, edit).into())
 }
 
 /// A multi-line review-note field. Typing stays in a buffer; the note is committed as one undoable edit when the
@@ -737,13 +751,13 @@ fn notes_ui(
     ui: &mut egui::Ui,
     design: &Design,
     target: NoteTarget,
-    state: &mut UiState,
+    editing: &mut crate::app::state::EditingState,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(current) = current_note(design, target) else {
         return;
     };
-    let mut text = match &state.notes_buffer {
+    let mut text = match &editing.notes_buffer {
         Some((t, s)) if *t == target => s.clone(),
         _ => current.to_string(),
     };
@@ -766,9 +780,9 @@ fn notes_ui(
         resp.surrender_focus();
     }
     if resp.has_focus() && !commit_key {
-        state.notes_buffer = Some((target, text));
-    } else if commit_key || resp.lost_focus() || state.notes_buffer.is_some() {
-        state.notes_buffer = None;
+        editing.notes_buffer = Some((target, text));
+    } else if commit_key || resp.lost_focus() || editing.notes_buffer.is_some() {
+        editing.notes_buffer = None;
         cmds.extend(note_edit(design, target, text));
     }
 }
@@ -776,7 +790,7 @@ fn notes_ui(
 /// "What if it fails?": opens the failure what-ifs window on the impact of losing this part.
 fn whatif_button(
     ui: &mut egui::Ui,
-    state: &mut UiState,
+    windows: &mut crate::app::state::Windows,
     failure: crate::analysis::whatif::Failure,
 ) {
     if ui
@@ -786,7 +800,7 @@ fn whatif_button(
         )
         .clicked()
     {
-        state.whatif.requested = Some(failure);
-        state.whatif.open = true;
+        windows.whatif.requested = Some(failure);
+        windows.whatif.open = true;
     }
 }

@@ -1,7 +1,7 @@
 //! The menu bar, toolbar, status bar, keyboard shortcuts and the shortcuts help window.
 
 use super::state::{FitTarget, HelpPage, Selection};
-use super::{AppCommand, RacksmithApp};
+use super::{AppCommand, DocCommand, FileCommand, RacksmithApp, UiCommand};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
@@ -52,67 +52,67 @@ pub const SHORTCUTS: [(&str, &str); 18] = [
 pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
     // A file dialog or prompt on screen takes the keys too: Escape closes it, Delete must not edit the design.
     let typing = ctx.egui_wants_keyboard_input()
-        || app.ui.file_dialog.is_some()
-        || app.ui.overwrite.is_some();
+        || app.ui.files.file_dialog.is_some()
+        || app.ui.files.overwrite.is_some();
     let mut cmds = Vec::new();
     ctx.input_mut(|i| {
         if i.consume_shortcut(&NEW) {
-            cmds.push(AppCommand::New);
+            cmds.push(FileCommand::New.into());
         }
         if i.consume_shortcut(&OPEN) {
-            cmds.push(AppCommand::Open(None));
+            cmds.push(FileCommand::Open(None).into());
         }
         if i.consume_shortcut(&SAVE_AS) {
-            cmds.push(AppCommand::SaveAs);
+            cmds.push(FileCommand::SaveAs.into());
         }
         if i.consume_shortcut(&SAVE) {
-            cmds.push(AppCommand::Save);
+            cmds.push(FileCommand::Save.into());
         }
         if i.consume_shortcut(&super::exports::EXPORT_HTML) {
-            cmds.push(AppCommand::Export(
-                crate::export::Format::Html,
-                crate::export::View::default(),
-            ));
+            cmds.push(
+                FileCommand::Export(crate::export::Format::Html, crate::export::View::default())
+                    .into(),
+            );
         }
         if typing {
             return;
         }
         if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
-            cmds.push(AppCommand::Redo);
+            cmds.push(DocCommand::Redo.into());
         }
         if i.consume_shortcut(&UNDO) {
-            cmds.push(AppCommand::Undo);
+            cmds.push(DocCommand::Undo.into());
         }
         if i.consume_shortcut(&DUPLICATE) {
-            cmds.push(AppCommand::DuplicateSelection);
+            cmds.push(DocCommand::DuplicateSelection.into());
         }
         // The windowing layer turns Ctrl+C / Ctrl+V into copy and paste events; a plain key press may come too.
         let copy = i.events.iter().any(|e| matches!(e, egui::Event::Copy));
         let paste = i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
         if i.consume_shortcut(&COPY) || copy {
-            cmds.push(AppCommand::Copy);
+            cmds.push(UiCommand::Copy.into());
         }
         if i.consume_shortcut(&PASTE) || paste {
-            cmds.push(AppCommand::Paste);
+            cmds.push(DocCommand::Paste.into());
         }
         if i.consume_key(Modifiers::NONE, Key::Delete)
             || i.consume_key(Modifiers::NONE, Key::Backspace)
         {
-            cmds.push(AppCommand::DeleteSelection);
+            cmds.push(DocCommand::DeleteSelection.into());
         }
         if i.consume_key(Modifiers::NONE, Key::Escape) {
-            cmds.push(AppCommand::Select(Selection::default()));
+            cmds.push(UiCommand::Select(Selection::default()).into());
         }
         if i.consume_key(Modifiers::NONE, Key::F) {
-            cmds.push(AppCommand::Fit(FitTarget::Selection));
+            cmds.push(UiCommand::Fit(FitTarget::Selection).into());
         }
     });
     if cmds
         .iter()
-        .any(|c| matches!(c, AppCommand::Select(s) if s.is_empty()))
+        .any(|c| matches!(c, AppCommand::Ui(UiCommand::Select(s)) if s.is_empty()))
     {
-        app.ui.connect_from = None;
-        app.ui.connect_target = None;
+        app.ui.canvas.connect_from = None;
+        app.ui.canvas.connect_target = None;
     }
     app.commands.extend(cmds);
 }
@@ -138,50 +138,50 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
         .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
         .clicked()
     {
-        cmds.push(AppCommand::New);
+        cmds.push(FileCommand::New.into());
     }
     if ui
         .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
         .clicked()
     {
-        cmds.push(AppCommand::Open(None));
+        cmds.push(FileCommand::Open(None).into());
     }
     if ui.button("New from template…").clicked() {
-        cmds.push(AppCommand::ShowTemplates);
+        cmds.push(UiCommand::ShowTemplates.into());
     }
     if ui
         .button("Size from a requirement…")
         .on_hover_text("The smallest design that serves a request rate, trains a model in time, or fits a budget")
         .clicked()
     {
-        cmds.push(AppCommand::ShowSizing);
+        cmds.push(UiCommand::ShowSizing.into());
     }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
             if ui.button(crate::samples::title(s)).clicked() {
-                cmds.push(AppCommand::OpenSample(s.to_string()));
+                cmds.push(FileCommand::OpenSample(s.to_string()).into());
             }
         }
     });
     ui.separator();
     if ui.button("Compare with…").clicked() {
-        cmds.push(AppCommand::CompareWith(None));
+        cmds.push(FileCommand::CompareWith(None).into());
     }
     ui.menu_button("Compare with sample", |ui| {
         for s in crate::samples::SAMPLES {
             if ui.button(crate::samples::title(s)).clicked() {
-                cmds.push(AppCommand::CompareWithSample(s.to_string()));
+                cmds.push(FileCommand::CompareWithSample(s.to_string()).into());
             }
         }
     });
     ui.separator();
     ui.menu_button("Open recent", |ui| {
-        if app.ui.recent.is_empty() {
+        if app.ui.files.recent.is_empty() {
             ui.label("No recent files");
         }
-        for p in &app.ui.recent {
+        for p in &app.ui.files.recent {
             if ui.button(p.display().to_string()).clicked() {
-                cmds.push(AppCommand::Open(Some(p.clone())));
+                cmds.push(FileCommand::Open(Some(p.clone())).into());
             }
         }
     });
@@ -190,13 +190,13 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
         .add(egui::Button::new("Save").shortcut_text("Ctrl+S"))
         .clicked()
     {
-        cmds.push(AppCommand::Save);
+        cmds.push(FileCommand::Save.into());
     }
     if ui
         .add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S"))
         .clicked()
     {
-        cmds.push(AppCommand::SaveAs);
+        cmds.push(FileCommand::SaveAs.into());
     }
     ui.menu_button("Export", |ui| super::exports::export_menu_ui(ui, cmds));
     if ui
@@ -207,11 +207,11 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
         )
         .clicked()
     {
-        cmds.push(AppCommand::CopyLink);
+        cmds.push(FileCommand::CopyLink.into());
     }
     ui.separator();
     if ui.button("Quit").clicked() {
-        cmds.push(AppCommand::Quit);
+        cmds.push(FileCommand::Quit.into());
     }
 }
 
@@ -229,7 +229,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        cmds.push(AppCommand::Undo);
+        cmds.push(DocCommand::Undo.into());
     }
     let redo = app
         .doc
@@ -243,7 +243,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        cmds.push(AppCommand::Redo);
+        cmds.push(DocCommand::Redo.into());
     }
     ui.separator();
     let any = !app.ui.selection.is_empty();
@@ -251,7 +251,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
         .clicked()
     {
-        cmds.push(AppCommand::DeleteSelection);
+        cmds.push(DocCommand::DeleteSelection.into());
     }
     if ui
         .add_enabled(
@@ -260,7 +260,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        cmds.push(AppCommand::DuplicateSelection);
+        cmds.push(DocCommand::DuplicateSelection.into());
     }
     if ui
         .add_enabled(
@@ -269,20 +269,20 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        cmds.push(AppCommand::Copy);
+        cmds.push(UiCommand::Copy.into());
     }
     if ui
         .add_enabled(
-            app.ui.clipboard.is_some(),
+            app.ui.editing.clipboard.is_some(),
             egui::Button::new("Paste").shortcut_text("Ctrl+V"),
         )
         .clicked()
     {
-        cmds.push(AppCommand::Paste);
+        cmds.push(DocCommand::Paste.into());
     }
     ui.separator();
     if ui.button("Parameters…").clicked() {
-        app.ui.show_params = true;
+        app.ui.windows.show_params = true;
     }
     if ui
         .button("Sites…")
@@ -291,23 +291,23 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.show_sites = true;
+        app.ui.windows.show_sites = true;
     }
 }
 
 /// View: fit, links, theme.
 fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCommand>) {
     if ui.button("Fit to view").clicked() {
-        cmds.push(AppCommand::Fit(FitTarget::All));
+        cmds.push(UiCommand::Fit(FitTarget::All).into());
     }
     if ui
         .add(egui::Button::new("Fit selection").shortcut_text("F"))
         .clicked()
     {
-        cmds.push(AppCommand::Fit(FitTarget::Selection));
+        cmds.push(UiCommand::Fit(FitTarget::Selection).into());
     }
     ui.checkbox(
-        &mut app.ui.hide_links,
+        &mut app.ui.canvas.hide_links,
         "Hide links (except the selection's)",
     );
     ui.separator();
@@ -318,7 +318,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.planning.open = true;
+        app.ui.windows.planning.open = true;
     }
     if ui
         .button("Failure what-ifs…")
@@ -327,7 +327,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.whatif.open = true;
+        app.ui.windows.whatif.open = true;
     }
     ui.separator();
     ui.label("Theme");
@@ -348,10 +348,10 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
 /// Help: the getting-started guide and the shortcuts.
 fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     if ui.button("Getting started").clicked() {
-        app.ui.help = Some(HelpPage::GettingStarted);
+        app.ui.windows.help = Some(HelpPage::GettingStarted);
     }
     if ui.button("Keyboard shortcuts").clicked() {
-        app.ui.help = Some(HelpPage::Shortcuts);
+        app.ui.windows.help = Some(HelpPage::Shortcuts);
     }
     if ui
         .button("Planning questions…")
@@ -377,7 +377,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 .on_disabled_hover_text("Nothing to undo")
                 .clicked()
             {
-                cmds.push(AppCommand::Undo);
+                cmds.push(DocCommand::Undo.into());
             }
             if ui
                 .add_enabled(
@@ -388,7 +388,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 .on_disabled_hover_text("Nothing to redo")
                 .clicked()
             {
-                cmds.push(AppCommand::Redo);
+                cmds.push(DocCommand::Redo.into());
             }
             ui.separator();
             if ui
@@ -396,14 +396,14 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 .on_hover_text("Add an empty 42U rack at the end of the first row")
                 .clicked()
             {
-                cmds.push(AppCommand::AddRack("rack-42u".into()));
+                cmds.push(DocCommand::AddRack("rack-42u".into()).into());
             }
             if ui
                 .button("+ 48U rack")
                 .on_hover_text("Add an empty 48U rack at the end of the first row")
                 .clicked()
             {
-                cmds.push(AppCommand::AddRack("rack-48u".into()));
+                cmds.push(DocCommand::AddRack("rack-48u".into()).into());
             }
             ui.separator();
             if ui
@@ -411,7 +411,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 .on_hover_text("Frame every rack (F frames the selection)")
                 .clicked()
             {
-                cmds.push(AppCommand::Fit(FitTarget::All));
+                cmds.push(UiCommand::Fit(FitTarget::All).into());
             }
             if ui
                 .button("Parameters…")
@@ -420,28 +420,28 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 )
                 .clicked()
             {
-                app.ui.show_params = !app.ui.show_params;
+                app.ui.windows.show_params = !app.ui.windows.show_params;
             }
             ui.separator();
             use super::state::ViewMode;
-            ui.selectable_value(&mut app.ui.view_mode, ViewMode::Racks, "Racks")
+            ui.selectable_value(&mut app.ui.canvas.view_mode, ViewMode::Racks, "Racks")
                 .on_hover_text("Rack elevations");
-            ui.selectable_value(&mut app.ui.view_mode, ViewMode::Fabric, "Fabric")
+            ui.selectable_value(&mut app.ui.canvas.view_mode, ViewMode::Fabric, "Fabric")
                 .on_hover_text("The same design as a logical fabric: servers, leaf, spine and core tiers");
-            ui.selectable_value(&mut app.ui.view_mode, ViewMode::Both, "Both")
+            ui.selectable_value(&mut app.ui.canvas.view_mode, ViewMode::Both, "Both")
                 .on_hover_text("Racks and fabric side by side");
             ui.separator();
             use super::state::RackFace;
-            ui.selectable_value(&mut app.ui.rack_face, RackFace::Front, "Front")
+            ui.selectable_value(&mut app.ui.canvas.rack_face, RackFace::Front, "Front")
                 .on_hover_text("Rack fronts: each device's GPUs, ports and power");
-            ui.selectable_value(&mut app.ui.rack_face, RackFace::Rear, "Rear")
+            ui.selectable_value(&mut app.ui.canvas.rack_face, RackFace::Rear, "Rear")
                 .on_hover_text("Rack rears, where cables land: every port, green when cabled");
             ui.separator();
             egui::ComboBox::from_label("link load")
-                .selected_text(app.ui.load_pattern.label())
+                .selected_text(app.ui.canvas.load_pattern.label())
                 .show_ui(ui, |ui| {
                     for p in crate::analysis::pattern::Pattern::ALL {
-                        ui.selectable_value(&mut app.ui.load_pattern, p, p.label());
+                        ui.selectable_value(&mut app.ui.canvas.load_pattern, p, p.label());
                     }
                 })
                 .response
@@ -492,16 +492,18 @@ pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 ui.label("saved");
             }
             ui.separator();
-            if !app.ui.status.is_empty() {
+            if !app.ui.status.text.is_empty() {
                 use super::theme::{Status, status};
-                let c = if app.ui.status_is_error {
+                let c = if app.ui.status.is_refusal() {
                     status(ui, Status::Bad)
-                } else if app.ui.status_is_warning {
+                } else if app.ui.status.is_warning() {
                     status(ui, Status::Short)
                 } else {
                     ui.visuals().text_color()
                 };
-                ui.add(egui::Label::new(egui::RichText::new(&app.ui.status).color(c)).truncate());
+                ui.add(
+                    egui::Label::new(egui::RichText::new(&app.ui.status.text).color(c)).truncate(),
+                );
             }
         });
     });
@@ -549,8 +551,8 @@ pub const GETTING_STARTED: [(&str, &str); 7] = [
 ];
 
 /// The help window: the getting-started guide and the shortcuts.
-pub fn help_window_ui(ctx: &egui::Context, state: &mut super::state::UiState) {
-    let Some(mut page) = state.help else {
+pub fn help_window_ui(ctx: &egui::Context, windows: &mut crate::app::state::Windows) {
+    let Some(mut page) = windows.help else {
         return;
     };
     let mut open = true;
@@ -560,7 +562,7 @@ pub fn help_window_ui(ctx: &egui::Context, state: &mut super::state::UiState) {
         .default_width(520.0);
     super::widgets::placed(
         window,
-        state.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::Centre,
     )
     .show(ctx, |ui| {
@@ -588,7 +590,7 @@ pub fn help_window_ui(ctx: &egui::Context, state: &mut super::state::UiState) {
             }
         }
     });
-    state.help = open.then_some(page);
+    windows.help = open.then_some(page);
 }
 
 /// Catalog: the parts catalog window, NetBox import, replacing a part everywhere.
@@ -598,14 +600,14 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         .on_hover_text("Every part with its figures and sources; add, duplicate and edit your own")
         .clicked()
     {
-        cmds.push(AppCommand::ShowCatalog(None));
+        cmds.push(UiCommand::ShowCatalog(None).into());
     }
     if ui
         .button("Import NetBox device type…")
         .on_hover_text("A devicetype-library YAML file as a user part, with what looks wrong in it")
         .clicked()
     {
-        cmds.push(AppCommand::ImportNetbox(None));
+        cmds.push(FileCommand::ImportNetbox(None).into());
     }
     if ui
         .button("Override or replace a part…")
@@ -614,6 +616,6 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         )
         .clicked()
     {
-        cmds.push(AppCommand::ShowDesignParts);
+        cmds.push(UiCommand::ShowDesignParts.into());
     }
 }

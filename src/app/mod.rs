@@ -3,6 +3,7 @@
 //! place after the frame, so every change goes through the undo history and bumps the revision.
 
 pub mod analysis_pane;
+pub mod analysis_state;
 mod cabling;
 mod canvas;
 mod catalog;
@@ -35,14 +36,15 @@ mod widgets;
 use crate::catalog::Catalog;
 use crate::edit::{Edit, Gestures};
 use crate::model::{Design, DeviceId, PortRef, RackId};
+use analysis_state::AnalysisState;
 /// The smallest text the canvas draws, points (labels that would be smaller are left out).
 pub use canvas::MIN_LABEL_PT;
-pub use commands::AppCommand;
+pub use commands::{AppCommand, DocCommand, FileCommand, UiCommand};
 pub use dialogs::{
     CompareFormat, DialogKind, DialogRequest, FilePurpose, InAppDialog, NativeDialogs,
     NativeOutcome, NoNativeDialogs, OverwritePrompt, RfdDialogs,
 };
-use state::{AnalysisState, Document, FitTarget, Pending, Selection, UiState};
+use state::{Document, FitTarget, Pending, Selection, UiState};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -109,7 +111,7 @@ impl RacksmithApp {
         let mut app = Self::new(design, None, None, files::Recovery::in_dir(dir));
         app.dialogs = Box::new(NoNativeDialogs);
         app.analyse_inline();
-        app.ui.recovery_offer = app.recovery.orphans();
+        app.ui.files.recovery_offer = app.recovery.orphans();
         app
     }
 
@@ -166,19 +168,23 @@ impl RacksmithApp {
     /// The analysis pane's headline cards for the current report and traffic pattern (empty before a report).
     pub fn headline_cards(&self) -> Vec<analysis_pane::CardView> {
         self.report().map_or_else(Vec::new, |r| {
-            analysis_pane::card_views(&self.doc.design, r, self.ui.load_pattern)
+            analysis_pane::card_views(&self.doc.design, r, self.ui.canvas.load_pattern)
         })
     }
 
     /// Screen position of the middle of a rack unit in the current view (for driving drags in tests).
     pub fn unit_screen_pos(&self, rack: RackId, u: u16) -> Option<egui::Pos2> {
-        canvas::unit_screen_pos(&self.doc.design, &self.ui, rack, u)
+        canvas::unit_screen_pos(&self.doc.design, &self.ui.canvas, rack, u)
     }
 
     /// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover
     /// text, link count and the middle of its curve on screen in the current view (tests hover a bundle with it).
     pub fn link_bundles(&self, ctx: &egui::Context) -> Vec<(String, usize, egui::Pos2)> {
-        canvas::bundle_midpoints(ctx, (&self.doc.design, self.doc.layout_revision), &self.ui)
+        canvas::bundle_midpoints(
+            ctx,
+            (&self.doc.design, self.doc.layout_revision),
+            &self.ui.canvas,
+        )
     }
 
     /// Opens the comparison of the open design (A) with another (B).
@@ -186,7 +192,7 @@ impl RacksmithApp {
         // The open design's report is usually current already: analyse it again only when it is not.
         let a = self.current_report();
         let b = std::sync::Arc::new(crate::analysis::analyze(&other));
-        self.ui.comparison = Some(state::CompareState {
+        self.ui.windows.comparison = Some(state::CompareState {
             comparison: crate::analysis::compare::compare(&a, &b),
             a_design: Design::clone(&self.doc.design),
             a_report: a,
@@ -199,7 +205,9 @@ impl RacksmithApp {
     fn compare_with_file(&mut self, path: &std::path::Path) {
         match crate::io::load(path) {
             Ok(other) => self.compare_with(other),
-            Err(e) => self.ui.error = Some(format!("Could not open the file to compare:\n{e}")),
+            Err(e) => {
+                self.ui.windows.error = Some(format!("Could not open the file to compare:\n{e}"))
+            }
         }
     }
 
@@ -211,7 +219,7 @@ impl RacksmithApp {
     /// Screen position of a device's node in the fabric view as last drawn (for driving clicks in tests).
     pub fn fabric_node_pos(&self, device: DeviceId) -> Option<egui::Pos2> {
         let layout = self.fabric_layout.as_ref()?;
-        fabric::node_pos(layout, self.ui.fabric_rect?, device)
+        fabric::node_pos(layout, self.ui.canvas.fabric_rect?, device)
     }
 
     /// Screen rect of a device in the current view.
@@ -221,7 +229,7 @@ impl RacksmithApp {
 
     /// Screen rects of every device in the current view.
     pub fn device_screen_rects(&self) -> rustc_hash::FxHashMap<DeviceId, egui::Rect> {
-        canvas::device_screen_rects(&self.doc.design, &self.ui)
+        canvas::device_screen_rects(&self.doc.design, &self.ui.canvas)
     }
 
     /// Draws the whole UI and applies what it asked for. This is the body of `eframe::App::ui`, callable from
@@ -261,9 +269,9 @@ impl RacksmithApp {
             .min_size(160.0)
             .max_size(420.0)
             .show(ui, |ui| {
-                palette::palette_ui(ui, &self.catalog, &mut self.ui.search);
+                palette::palette_ui(ui, &self.catalog, &mut self.ui.editing.search);
             });
-        if self.ui.right_collapsed {
+        if self.ui.windows.right_collapsed {
             egui::Panel::right("right_collapsed")
                 .resizable(false)
                 .exact_size(28.0)
@@ -273,7 +281,7 @@ impl RacksmithApp {
                         .on_hover_text("Show the inspector and analysis pane")
                         .clicked()
                     {
-                        self.ui.right_collapsed = false;
+                        self.ui.windows.right_collapsed = false;
                     }
                 });
         } else {
@@ -293,9 +301,9 @@ impl RacksmithApp {
         egui::CentralPanel::default()
             .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
             .show(ui, |ui| {
-                self.ui.central_rect = Some(ui.max_rect());
+                self.ui.windows.central_rect = Some(ui.max_rect());
                 let mut cmds = Vec::new();
-                let mode = self.ui.view_mode;
+                let mode = self.ui.canvas.view_mode;
                 let report = self.analysis.report.as_deref();
                 let report_revision = self.analysis.report_revision;
                 let (design, revision, ui_state) =
@@ -304,7 +312,7 @@ impl RacksmithApp {
                 let cache = &mut self.fabric_layout;
                 let mut fabric_view =
                     |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
-                        st.fabric_rect = Some(ui.available_rect_before_wrap());
+                        st.canvas.fabric_rect = Some(ui.available_rect_before_wrap());
                         fabric::fabric_ui(ui, design, report, revision, cache, st, cmds);
                     };
                 let catalog = &self.catalog;
@@ -364,8 +372,8 @@ impl RacksmithApp {
         planning::planning_window_ui(
             ctx,
             &planning,
-            &mut self.ui.planning,
-            self.ui.central_rect,
+            &mut self.ui.windows.planning,
+            self.ui.windows.central_rect,
             &mut cmds,
         );
         let whatif = whatif::WhatIfInputs {
@@ -380,19 +388,19 @@ impl RacksmithApp {
         whatif::whatif_window_ui(
             ctx,
             &whatif,
-            &mut self.ui.whatif,
+            &mut self.ui.windows.whatif,
             &self.ui.selection,
-            self.ui.central_rect,
+            self.ui.windows.central_rect,
             &mut cmds,
         );
-        menu::help_window_ui(ctx, &mut self.ui);
-        compare::compare_window_ui(ctx, &mut self.ui, &mut cmds);
+        menu::help_window_ui(ctx, &mut self.ui.windows);
+        compare::compare_window_ui(ctx, &mut self.ui.windows, &mut cmds);
         templates::template_dialog_ui(
             ctx,
             &self.catalog,
             !self.analysis.is_inline(),
-            &mut self.ui.template_dialog,
-            self.ui.central_rect,
+            &mut self.ui.windows.template_dialog,
+            self.ui.windows.central_rect,
             &mut cmds,
         );
         catalog::catalog_window_ui(
@@ -400,31 +408,31 @@ impl RacksmithApp {
             &self.doc.design,
             &self.catalog,
             &mut self.catalogs,
-            &self.ui,
+            &self.ui.windows,
             &mut cmds,
         );
         sizing::sizing_dialog_ui(
             ctx,
             &self.catalog,
             &mut self.catalogs.sizing,
-            &self.ui,
+            &self.ui.windows,
             &mut cmds,
         );
         scenarios::scenarios_window_ui(
             ctx,
             &self.catalog,
             &mut self.catalogs.scenarios,
-            &self.ui,
+            &self.ui.windows,
             &mut cmds,
         );
         files::dialogs_ui(ctx, self, &mut cmds);
         let prompts = dialogs::Prompts {
-            file_dialog: &mut self.ui.file_dialog,
-            overwrite: &mut self.ui.overwrite,
-            read_only: &mut self.ui.read_only,
+            file_dialog: &mut self.ui.files.file_dialog,
+            overwrite: &mut self.ui.files.overwrite,
+            read_only: &mut self.ui.files.read_only,
         };
         if let Some(status) = dialogs::file_dialog_ui(ctx, prompts, &mut cmds) {
-            self.ui.info(status);
+            self.ui.status.info(status);
         }
         self.commands.extend(cmds);
     }
@@ -464,7 +472,7 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         .add(egui::Button::new("▶").small())
         .on_hover_text("Hide the inspector and analysis pane (more room for the canvas)");
     if hide.clicked() {
-        app.ui.right_collapsed = true;
+        app.ui.windows.right_collapsed = true;
     }
     let inspector_h = (ui.available_height() * 0.40).max(180.0);
     let width = ui.available_width() - 14.0;
@@ -490,7 +498,7 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         &app.doc.design,
         app.analysis.report.as_deref(),
         stale,
-        app.ui.load_pattern,
+        app.ui.canvas.load_pattern,
         app.doc.generation,
         &mut cmds,
     );
@@ -507,8 +515,8 @@ impl eframe::App for RacksmithApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, files::RECENT_KEY, &self.ui.recent);
-        eframe::set_value(storage, files::EXPORT_DIR_KEY, &self.ui.export_dir);
+        eframe::set_value(storage, files::RECENT_KEY, &self.ui.files.recent);
+        eframe::set_value(storage, files::EXPORT_DIR_KEY, &self.ui.files.export_dir);
     }
 
     // The desktop build has the glow renderer too (Cargo.toml), which hands its context to `on_exit`.
@@ -637,23 +645,23 @@ fn app_creator(
         if app.screenshot.is_some() {
             // A screenshot shows the app as it first opens, not as a previous session left it.
             cc.egui_ctx.memory_mut(|m| *m = egui::Memory::default());
-            app.ui.no_tooltips = true;
+            app.ui.canvas.no_tooltips = true;
         } else {
             if let Some(storage) = cc.storage
                 && let Some(recent) = eframe::get_value::<Vec<PathBuf>>(storage, files::RECENT_KEY)
             {
-                app.ui.recent = recent;
+                app.ui.files.recent = recent;
             }
             if let Some(storage) = cc.storage
                 && let Some(dir) =
                     eframe::get_value::<Option<PathBuf>>(storage, files::EXPORT_DIR_KEY)
             {
-                app.ui.export_dir = dir.filter(|d| d.is_dir());
+                app.ui.files.export_dir = dir.filter(|d| d.is_dir());
             }
-            app.ui.recovery_offer = app.recovery.orphans();
+            app.ui.files.recovery_offer = app.recovery.orphans();
         }
         if let Some(p) = path_for_recent {
-            app.ui.push_recent(p);
+            app.ui.files.push_recent(p);
         }
         // `RACKSMITH_THEME=light|dark` picks a theme at start (screenshots of both; otherwise View > Theme).
         match std::env::var("RACKSMITH_THEME").as_deref() {

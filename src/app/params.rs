@@ -2,9 +2,9 @@
 //! Each change is one `Edit::SetParams`. Every field accepts the range of its figure in `io::limits` (the
 //! table validation checks files against), never a range of its own.
 
-use super::AppCommand;
 use super::state::UiState;
 use super::widgets::num_field;
+use super::{AppCommand, DocCommand};
 use crate::edit::Edit;
 use crate::io::limits::Figure as F;
 use crate::model::{Design, Params, Serving};
@@ -17,7 +17,7 @@ pub fn params_window_ui(
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
-    if !state.show_params {
+    if !state.windows.show_params {
         return;
     }
     let mut open = true;
@@ -27,12 +27,12 @@ pub fn params_window_ui(
         .default_width(380.0);
     super::widgets::placed(
         window,
-        state.central_rect,
+        state.windows.central_rect,
         super::widgets::WindowSpot::TopRight,
     )
     .show(ctx, |ui| params_ui(ui, design, state, cmds));
     if !open {
-        state.show_params = false;
+        state.windows.show_params = false;
     }
 }
 
@@ -46,17 +46,17 @@ pub fn params_ui(
     let p = &design.params;
     let mut err = None;
     let mut new: Option<(String, Params)> = None;
-    let b = &mut state.field_buffers;
+    let b = &mut state.editing.field_buffers;
     traffic_fields_ui(ui, p, b, &mut err, &mut new);
     ui.separator();
     serving_fields_ui(ui, p, b, &mut err, &mut new);
     ui.separator();
     cost_fields_ui(ui, p, b, &mut err, &mut new);
     if let Some(e) = err {
-        state.refuse(e);
+        state.status.refuse(e);
     }
     if let Some((label, q)) = new {
-        cmds.push(AppCommand::Edit(label, Edit::SetParams(Box::new(q))));
+        cmds.push(DocCommand::Edit(label, Edit::SetParams(Box::new(q))).into());
     }
 }
 

@@ -3,14 +3,14 @@
 //! headline cards and charts they move, and named scenarios saved in the design and shown side by side.
 //!
 //! A slider change is an `Edit::SetParams` like the Parameters window's; the frames of one drag replace each other
-//! on the undo stack (`AppCommand::EditMerge`), so a drag is one undo step. Small designs are analysed in the
+//! on the undo stack (`DocCommand::EditMerge.into()`), so a drag is one undo step. Small designs are analysed in the
 //! frame after the edit, so the cards follow the slider; on designs analysed in the background the slider shows
 //! its value while held and applies it when let go (one analysis per drag, not one per frame). The side-by-side table analyses a copy of the design per
 //! scenario on a background thread, one job at a time, never while a slider is held.
 
-use super::AppCommand;
 use super::theme::{self, Status};
 use super::widgets::{Card, card, card_ui};
+use super::{AppCommand, DocCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::format::usd;
 use crate::analysis::scenarios::{self, ScenarioResult};
@@ -426,9 +426,9 @@ fn sliders_ui(
         let edit = Edit::SetParams(Box::new(q));
         // Only a live drag's later frames continue a step: a held value applied on release is a step of its own.
         if g.live && st.dragging.as_deref() == Some(what) {
-            cmds.push(AppCommand::EditMerge(label, edit));
+            cmds.push(DocCommand::EditMerge(label, edit).into());
         } else {
-            cmds.push(AppCommand::Edit(label, edit));
+            cmds.push(DocCommand::Edit(label, edit).into());
         }
     }
     st.dragging = g.held;
@@ -492,11 +492,11 @@ fn gpu_model_ui(
     match crate::edit::swap::swap_part(design, input.catalog, current.as_str(), to.as_str()) {
         Ok(edit) => {
             st.gpu_refusal = None;
-            cmds.push(AppCommand::Edit(format!("Plan: GPUs to {to}"), edit));
+            cmds.push(DocCommand::Edit(format!("Plan: GPUs to {to}"), edit).into());
         }
         Err(e) => {
             let why = format!("GPU model {to} refused: {e}");
-            cmds.push(AppCommand::Refuse(why.clone()));
+            cmds.push(UiCommand::Refuse(why.clone()).into());
             st.gpu_refusal = Some(why);
         }
     }
@@ -761,10 +761,10 @@ fn scenarios_ui(
                 Some(s) => *s = saved,
                 None => list.push(saved),
             }
-            cmds.push(AppCommand::Edit(
+            cmds.push(DocCommand::Edit(
                 format!("Save scenario {name}"),
                 Edit::SetScenarios(list),
-            ));
+            ).into());
             st.name.clear();
         }
     });
@@ -798,9 +798,8 @@ fn scenarios_ui(
                 .clicked()
             {
                 match crate::edit::scenario::scenario_edit(design, input.catalog, s) {
-                    Ok(Some(edit)) => {
-                        cmds.push(AppCommand::Edit(format!("Apply scenario {}", s.name), edit))
-                    }
+                    Ok(Some(edit)) => cmds
+                        .push(DocCommand::Edit(format!("Apply scenario {}", s.name), edit).into()),
                     Ok(None) => {}
                     Err(e) => refused = Some(format!("Scenario {} refused: {e}", s.name)),
                 }
@@ -808,15 +807,18 @@ fn scenarios_ui(
             if ui.button(format!("Delete {}", s.name)).clicked() {
                 let mut list = design.scenarios.clone();
                 list.remove(i);
-                cmds.push(AppCommand::Edit(
-                    format!("Delete scenario {}", s.name),
-                    Edit::SetScenarios(list),
-                ));
+                cmds.push(
+                    DocCommand::Edit(
+                        format!("Delete scenario {}", s.name),
+                        Edit::SetScenarios(list),
+                    )
+                    .into(),
+                );
             }
         });
     }
     if let Some(why) = refused {
-        cmds.push(AppCommand::Refuse(why.clone()));
+        cmds.push(UiCommand::Refuse(why.clone()).into());
         st.gpu_refusal = Some(why);
     }
     side_by_side_ui(ui, input, st);

@@ -2,8 +2,7 @@
 //! its inputs with sliders, read the answer and its derivation (formula, numbers, sources), and open the design it
 //! is about for editing ("discard changes?" first when needed, through the same path as a sized design).
 
-use super::AppCommand;
-use super::state::UiState;
+use super::{AppCommand, FileCommand};
 use crate::catalog::Catalog;
 use crate::templates::scenarios::{self, Answer};
 
@@ -69,7 +68,7 @@ pub fn scenarios_window_ui(
     ctx: &egui::Context,
     catalog: &Catalog,
     window: &mut Option<ScenariosWindow>,
-    state: &UiState,
+    windows: &crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(w) = window.as_mut() else {
@@ -83,7 +82,7 @@ pub fn scenarios_window_ui(
         .default_width(640.0);
     super::widgets::placed(
         frame,
-        state.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopCentre,
     )
     .show(ctx, |ui| {
@@ -135,7 +134,7 @@ pub fn scenarios_window_ui(
                 .clicked()
                 && let Some(design) = design
             {
-                cmds.push(AppCommand::NewSized(Box::new(design)));
+                cmds.push(FileCommand::NewSized(Box::new(design)).into());
                 done = true;
             }
             if ui.button("Close").clicked() {

@@ -2,9 +2,9 @@
 //! and width), what is installed, and putting a part in a slot or clearing it, one edit each (built by
 //! `edit::Gestures::slot`). A part that does not fit a slot is refused with the reason, shown at the slot.
 
-use super::AppCommand;
 use super::state::{PartDrag, UiState};
 use super::theme::{self, Status};
+use super::{AppCommand, DocCommand};
 use crate::catalog::{Catalog, Category, Part, PartKind, ServerSpec, SlotSpec};
 use crate::edit::{Gestures, SlotKind};
 use crate::model::{Design, Device, DeviceId, PartId};
@@ -86,7 +86,7 @@ fn slot_grid_ui(
                     .response;
                 if let Some(part) = chosen {
                     match build.slot(grid.id, grid.kind, i, part) {
-                        Ok(g) => cmds.push(AppCommand::Edit(g.label, g.edit)),
+                        Ok(g) => cmds.push(DocCommand::Edit(g.label, g.edit).into()),
                         Err(e) => *refuse = Some(e.to_string()),
                     }
                 }
@@ -137,7 +137,7 @@ fn slot_drop_ui(
     }
     if resp.dnd_release_payload::<PartDrag>().is_some() {
         match verdict {
-            Ok(g) => cmds.push(AppCommand::Edit(g.label, g.edit)),
+            Ok(g) => cmds.push(DocCommand::Edit(g.label, g.edit).into()),
             Err(e) => *refuse = Some(e.to_string()),
         }
     }
@@ -176,15 +176,15 @@ pub fn server_window_ui(
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(id) = state.server_window else {
+    let Some(id) = state.windows.server_window else {
         return;
     };
     let Some(d) = design.devices.get(&id) else {
-        state.server_window = None;
+        state.windows.server_window = None;
         return;
     };
     let Some(PartKind::Server(server)) = design.parts.get(&d.part).map(|p| &p.kind) else {
-        state.server_window = None;
+        state.windows.server_window = None;
         return;
     };
     // Parts offered: the catalog's plus any overridden or custom ones in the design.
@@ -234,7 +234,7 @@ pub fn server_window_ui(
         .resizable(true);
     super::widgets::placed(
         window,
-        state.central_rect,
+        state.windows.central_rect,
         super::widgets::WindowSpot::TopLeft,
     )
     .show(ctx, |ui| {
@@ -265,9 +265,9 @@ pub fn server_window_ui(
         );
     });
     if let Some(e) = refuse {
-        state.refuse(e);
+        state.status.refuse(e);
     }
     if !open {
-        state.server_window = None;
+        state.windows.server_window = None;
     }
 }

@@ -3,9 +3,9 @@
 //! target for parts dragged from the palette: green when the part fits, red with the reason written at the slot
 //! ("this slot takes an SXM GPU; NVIDIA L40S is a PCIe card").
 
-use super::AppCommand;
 use super::state::PartDrag;
 use super::theme::{self, Status};
+use super::{AppCommand, DocCommand};
 use crate::catalog::{Category, ServerSpec};
 use crate::edit::{Gestures, SlotKind};
 use crate::model::{Device, DeviceId};
@@ -344,7 +344,7 @@ fn slot_box_ui(
     }
     if resp.dnd_release_payload::<PartDrag>().is_some() {
         match verdict {
-            Ok(g) => cmds.push(AppCommand::Edit(g.label, g.edit)),
+            Ok(g) => cmds.push(DocCommand::Edit(g.label, g.edit).into()),
             Err(e) => *refuse = Some(e.to_string()),
         }
     }

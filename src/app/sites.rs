@@ -2,9 +2,9 @@
 //! plant, PUE and prices, the availability the service must meet, and what the analysis says of each site. Each
 //! change is one `Edit::SetSite` (or `Edit::SetParams` for the target), so it undoes in one step.
 
-use super::AppCommand;
 use super::state::UiState;
 use super::widgets::num_field;
+use super::{AppCommand, DocCommand};
 use crate::analysis::Report;
 use crate::analysis::rates::Rates;
 use crate::edit::Edit;
@@ -18,7 +18,7 @@ pub fn sites_window_ui(
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) {
-    if !state.show_sites {
+    if !state.windows.show_sites {
         return;
     }
     let mut open = true;
@@ -28,7 +28,7 @@ pub fn sites_window_ui(
         .default_width(420.0);
     super::widgets::placed(
         window,
-        state.central_rect,
+        state.windows.central_rect,
         super::widgets::WindowSpot::TopRight,
     )
     .show(ctx, |ui| {
@@ -37,7 +37,7 @@ pub fn sites_window_ui(
             .show(ui, |ui| sites_ui(ui, design, report, state, cmds));
     });
     if !open {
-        state.show_sites = false;
+        state.windows.show_sites = false;
     }
 }
 
@@ -58,21 +58,24 @@ fn sites_ui(
     }
     ui.horizontal(|ui| {
         let label = ui.label("New site");
-        ui.add(egui::TextEdit::singleline(&mut state.new_site_name).desired_width(140.0))
+        ui.add(egui::TextEdit::singleline(&mut state.editing.new_site_name).desired_width(140.0))
             .labelled_by(label.id)
             .on_hover_text("The site's name, e.g. east or eu-west-1a");
-        let name = state.new_site_name.trim().to_string();
+        let name = state.editing.new_site_name.trim().to_string();
         let taken = design.sites.contains_key(&name);
         if ui
             .add_enabled(!name.is_empty() && !taken, egui::Button::new("Add site"))
             .on_hover_text("A site with the default availability (99.95%) and the design's prices")
             .clicked()
         {
-            cmds.push(AppCommand::Edit(
-                format!("Add site {name}"),
-                Edit::SetSite(name, Some(Box::default())),
-            ));
-            state.new_site_name.clear();
+            cmds.push(
+                DocCommand::Edit(
+                    format!("Add site {name}"),
+                    Edit::SetSite(name, Some(Box::default())),
+                )
+                .into(),
+            );
+            state.editing.new_site_name.clear();
         }
     });
     ui.separator();
@@ -82,14 +85,14 @@ fn sites_ui(
             .id_salt(("site", name))
             .default_open(true)
             .show(ui, |ui| {
-                site_fields_ui(ui, design, name, site, state, &mut err, cmds);
+                site_fields_ui(ui, design, name, site, &mut state.editing, &mut err, cmds);
                 site_figures_ui(ui, name, report);
             });
     }
     ui.separator();
-    target_ui(ui, design, state, &mut err, cmds);
+    target_ui(ui, design, &mut state.editing, &mut err, cmds);
     if let Some(e) = err {
-        state.refuse(e);
+        state.status.refuse(e);
     }
 }
 
@@ -99,7 +102,7 @@ fn site_fields_ui(
     design: &Design,
     name: &str,
     site: &Site,
-    state: &mut UiState,
+    editing: &mut crate::app::state::EditingState,
     err: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
@@ -109,7 +112,7 @@ fn site_fields_ui(
         f(&mut s);
         changed = Some((format!("Site {name}: {label}"), s));
     };
-    let b = &mut state.field_buffers;
+    let b = &mut editing.field_buffers;
     egui::Grid::new(("site_grid", name))
         .num_columns(2)
         .show(ui, |ui| {
@@ -218,16 +221,18 @@ fn site_fields_ui(
         .on_disabled_hover_text(format!("{racks} rack(s) stand here: move them first"))
         .clicked()
     {
-        cmds.push(AppCommand::Edit(
-            format!("Remove site {name}"),
-            Edit::SetSite(name.to_string(), None),
-        ));
+        cmds.push(
+            DocCommand::Edit(
+                format!("Remove site {name}"),
+                Edit::SetSite(name.to_string(), None),
+            )
+            .into(),
+        );
     }
     if let Some((label, s)) = changed {
-        cmds.push(AppCommand::Edit(
-            label,
-            Edit::SetSite(name.to_string(), Some(Box::new(s))),
-        ));
+        cmds.push(
+            DocCommand::Edit(label, Edit::SetSite(name.to_string(), Some(Box::new(s)))).into(),
+        );
     }
 }
 
@@ -256,7 +261,7 @@ fn site_figures_ui(ui: &mut egui::Ui, name: &str, report: Option<&Report>) {
 fn target_ui(
     ui: &mut egui::Ui,
     design: &Design,
-    state: &mut UiState,
+    editing: &mut crate::app::state::EditingState,
     err: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
@@ -266,7 +271,7 @@ fn target_ui(
         .show(ui, |ui| {
             if let Some(v) = num_field(
                 ui,
-                &mut state.field_buffers,
+                &mut editing.field_buffers,
                 "sites_target",
                 "Availability target (%)",
                 p.availability_target.unwrap_or(0.0) * 100.0,
@@ -275,10 +280,13 @@ fn target_ui(
             ) {
                 let mut q = p.clone();
                 q.availability_target = (v > 0.0).then_some(v / 100.0);
-                cmds.push(AppCommand::Edit(
-                    "Set availability target".into(),
-                    Edit::SetParams(Box::new(q)),
-                ));
+                cmds.push(
+                    DocCommand::Edit(
+                        "Set availability target".into(),
+                        Edit::SetParams(Box::new(q)),
+                    )
+                    .into(),
+                );
             }
         });
 }

@@ -3,8 +3,7 @@
 //! that size. The design comes from the same sizing as `racksmith size` (`templates::sizing`) and opens as one
 //! step ("discard changes?" first when needed).
 
-use super::AppCommand;
-use super::state::UiState;
+use super::{AppCommand, FileCommand};
 use crate::catalog::Catalog;
 use crate::templates::sizing::{self, BudgetOption, Sized};
 
@@ -229,7 +228,7 @@ pub fn sizing_dialog_ui(
     ctx: &egui::Context,
     catalog: &Catalog,
     dialog: &mut Option<SizingDialog>,
-    state: &UiState,
+    windows: &crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(d) = dialog.as_mut() else {
@@ -244,7 +243,7 @@ pub fn sizing_dialog_ui(
         .default_width(480.0);
     super::widgets::placed(
         window,
-        state.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopCentre,
     )
     .show(ctx, |ui| {
@@ -276,7 +275,7 @@ pub fn sizing_dialog_ui(
                 .clicked()
                 && let Some(design) = design
             {
-                cmds.push(AppCommand::NewSized(Box::new(design)));
+                cmds.push(FileCommand::NewSized(Box::new(design)).into());
                 done = true;
             }
             if ui.button("Cancel").clicked() {

@@ -2,7 +2,7 @@
 //! switches by tier, cables by type, IT kW, capex) before creating it. The design is made by the same generators
 //! as `racksmith new` (`templates`).
 
-use super::AppCommand;
+use super::{AppCommand, FileCommand};
 use crate::templates::{self, Preview};
 
 /// A preview being made on a thread: the options it is for and where it arrives.
@@ -189,7 +189,7 @@ pub fn template_dialog_ui(
         let name = templates::list()
             .get(dialog.template)
             .map_or_else(String::new, |t| t.name.to_string());
-        cmds.push(AppCommand::NewFromTemplate(name, dialog.pairs()));
+        cmds.push(FileCommand::NewFromTemplate(name, dialog.pairs()).into());
     }
     if create || cancel || !open {
         *slot = None;

@@ -3,7 +3,7 @@
 //! a channel; saves and exports as downloads (a Blob and an anchor); the last design kept in the browser's local
 //! storage and offered back after a reload; and a design opened from the page's `#d=` link (`io::share`).
 //!
-//! There are no threads: the analysis runs on the UI thread (`state::AnalysisState` falls back to it when no
+//! There are no threads: the analysis runs on the UI thread (`analysis_state::AnalysisState` falls back to it when no
 //! worker can start), after one frame that shows the previous report marked stale.
 
 use super::{FilePurpose, RacksmithApp};
@@ -116,10 +116,11 @@ fn app_for_page(cc: &eframe::CreationContext<'_>) -> RacksmithApp {
     app.dialogs = Box::new(super::NoNativeDialogs);
     app.web.ctx = Some(cc.egui_ctx.clone());
     if let Some(e) = link_error {
-        app.ui.error = Some(format!("Could not open the design in the link:\n{e}"));
+        app.ui.windows.error = Some(format!("Could not open the design in the link:\n{e}"));
     }
     if from_link {
         app.ui
+            .status
             .info(format!("Opened {} from the link", app.doc.design.name));
     } else if let Some(text) = eframe::web::storage::local_storage_get(LAST_DESIGN_KEY) {
         // Only a design that loads is offered; its name is read from the text itself.
@@ -130,9 +131,9 @@ fn app_for_page(cc: &eframe::CreationContext<'_>) -> RacksmithApp {
     if let Some(storage) = cc.storage
         && let Some(recent) = eframe::get_value::<Vec<PathBuf>>(storage, super::files::RECENT_KEY)
     {
-        app.ui.recent = recent;
+        app.ui.files.recent = recent;
     }
-    // The first frame shows the page at once; the analysis follows (see `state::AnalysisState`).
+    // The first frame shows the page at once; the analysis follows (see `analysis_state::AnalysisState`).
     app.analysis
         .update(&app.doc.design, app.doc.revision, Some(&cc.egui_ctx));
     app
@@ -166,7 +167,7 @@ impl RacksmithApp {
                 });
             }
             FilePurpose::ImportNetbox => {
-                self.ui.refuse(
+                self.ui.status.refuse(
                     "NetBox import needs the desktop app: the browser keeps no user parts file",
                 );
             }
@@ -260,16 +261,16 @@ impl RacksmithApp {
             (FilePurpose::CompareWith, Ok(d)) => self.compare_with(d),
             (_, Ok(d)) if self.doc.is_dirty() => {
                 // Unsaved changes: ask first, as the desktop does.
-                self.ui.pending = Some(super::state::Pending::Sized(Box::new(d)));
+                self.ui.files.pending = Some(super::state::Pending::Sized(Box::new(d)));
             }
             (_, Ok(d)) => {
                 // Saving it again downloads a file of the same name.
                 self.doc.replace(d, Some(PathBuf::from(&read.name)));
                 self.ui.selection = super::state::Selection::default();
-                self.ui.view.fit = Some(super::state::FitTarget::All);
-                self.ui.info(format!("Opened {}", read.name));
+                self.ui.canvas.view.fit = Some(super::state::FitTarget::All);
+                self.ui.status.info(format!("Opened {}", read.name));
             }
-            (_, Err(e)) => self.ui.error = Some(format!("Could not open the file:\n{e}")),
+            (_, Err(e)) => self.ui.windows.error = Some(format!("Could not open the file:\n{e}")),
         }
     }
 
@@ -321,8 +322,8 @@ impl RacksmithApp {
                     && let Ok(d) = crate::io::design_from_str(&text, Path::new("last visit"))
                 {
                     self.doc.replace(d, None);
-                    self.ui.view.fit = Some(super::state::FitTarget::All);
-                    self.ui.info(format!("Reopened {name}"));
+                    self.ui.canvas.view.fit = Some(super::state::FitTarget::All);
+                    self.ui.status.info(format!("Reopened {name}"));
                 }
             }
             Some(false) => self.web.offer = None,

@@ -28,7 +28,7 @@ impl RacksmithApp {
             Ok(link) => {
                 #[cfg(target_arch = "wasm32")]
                 super::web::show_link(&link);
-                self.ui.info(format!(
+                self.ui.status.info(format!(
                     "Copied a link to {} ({} characters): whoever opens it sees this design; nothing is sent \
                      to a server",
                     self.doc.design.name,
@@ -38,14 +38,16 @@ impl RacksmithApp {
                 self.link_to_copy = Some(link);
             }
             Err(e @ crate::io::share::ShareError::TooLarge { .. }) => {
-                self.ui.error = Some(format!(
+                self.ui.windows.error = Some(format!(
                     "No link copied: {e}.\nUse File > Save as… and share the file instead."
                 ));
-                self.ui.refuse("Too large for a link: share the file");
+                self.ui
+                    .status
+                    .refuse("Too large for a link: share the file");
             }
             Err(e) => {
-                self.ui.error = Some(format!("No link copied: {e}"));
-                self.ui.refuse("No link copied");
+                self.ui.windows.error = Some(format!("No link copied: {e}"));
+                self.ui.status.refuse("No link copied");
             }
         }
     }

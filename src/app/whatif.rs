@@ -2,8 +2,8 @@
 //! GPUs or storage off, `analysis::whatif::sweep_with`) and the impact of losing the selected device or cable, both
 //! run off the UI thread with a progress bar and a Cancel button. Each row selects the part it is about.
 
-use super::AppCommand;
 use super::selection::{FitTarget, Selection};
+use super::{AppCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::whatif::{self, Failure, Impact};
 use crate::model::Design;
@@ -396,8 +396,8 @@ fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
             }
         }
         if !sel.is_empty() {
-            cmds.push(AppCommand::Select(sel));
-            cmds.push(AppCommand::Fit(FitTarget::Selection));
+            cmds.push(UiCommand::Select(sel).into());
+            cmds.push(UiCommand::Fit(FitTarget::Selection).into());
         }
     }
     ui.end_row();

@@ -4,10 +4,10 @@
 use super::layout::{Layout, placement};
 use super::rules::{new_device_power, part_spec, placement_verdict};
 use super::{Frame, Ghost, Overlays, PortTarget};
-use crate::app::AppCommand;
 use crate::app::state::{
     CableChoice, CanvasDrag, FitTarget, PartDrag, PortDrag, Selection, UiState,
 };
+use crate::app::{AppCommand, DocCommand, UiCommand};
 use crate::catalog::{Catalog, PartKind};
 use crate::edit::{Gestures, compatible_ports};
 use crate::model::{Design, PortRef};
@@ -24,18 +24,20 @@ pub(super) fn view_input(
     state: &mut UiState,
 ) {
     let resized = state
+        .canvas
         .canvas_rect
         .is_some_and(|old| (old.size() - rect.size()).length() > 1.0);
-    state.canvas_rect = Some(rect);
-    if resized && state.view.fit.is_none() {
+    state.canvas.canvas_rect = Some(rect);
+    if resized && state.canvas.view.fit.is_none() {
         // A view that still frames what it was fitted to keeps framing it when the canvas changes size.
-        state.view.fit = state.view.fitted;
+        state.canvas.view.fit = state.canvas.view.fitted;
     }
-    if state.view.fit == Some(FitTarget::Reveal) {
-        state.view.fit = None;
+    if state.canvas.view.fit == Some(FitTarget::Reveal) {
+        state.canvas.view.fit = None;
         if let Some(b) = layout.selection_bounds(&state.selection, design) {
-            let zoom = state.view.zoom;
-            let to_screen = |p: egui::Pos2| rect.min + state.view.offset + p.to_vec2() * zoom;
+            let zoom = state.canvas.view.zoom;
+            let to_screen =
+                |p: egui::Pos2| rect.min + state.canvas.view.offset + p.to_vec2() * zoom;
             let shown = Rect::from_min_max(to_screen(b.min), to_screen(b.max)).expand(20.0);
             let shift = |lo: f32, hi: f32, min: f32, max: f32| {
                 if hi > max {
@@ -46,14 +48,14 @@ pub(super) fn view_input(
                     0.0
                 }
             };
-            state.view.offset += egui::vec2(
+            state.canvas.view.offset += egui::vec2(
                 shift(shown.left(), shown.right(), rect.left(), rect.right()),
                 shift(shown.top(), shown.bottom(), rect.top(), rect.bottom()),
             );
         }
     }
-    if let Some(target) = state.view.fit.take() {
-        state.view.fitted = Some(target);
+    if let Some(target) = state.canvas.view.fit.take() {
+        state.canvas.view.fitted = Some(target);
         let bounds = match target {
             FitTarget::Selection => layout
                 .selection_bounds(&state.selection, design)
@@ -65,8 +67,8 @@ pub(super) fn view_input(
             let zoom = (rect.width() / b.width())
                 .min(rect.height() / b.height())
                 .clamp(0.05, 3.0);
-            state.view.zoom = zoom;
-            state.view.offset = rect.size() / 2.0 - b.center().to_vec2() * zoom;
+            state.canvas.view.zoom = zoom;
+            state.canvas.view.offset = rect.size() / 2.0 - b.center().to_vec2() * zoom;
         }
     }
     // The wheel, or ctrl+wheel / pinch.
@@ -76,12 +78,15 @@ pub(super) fn view_input(
         let (scroll, zoom_delta) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
         let factor = zoom_delta * (scroll * 0.0015).exp();
         if (factor - 1.0).abs() > 1e-4 {
-            let from = TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
+            let from = TSTransform::new(
+                rect.min.to_vec2() + state.canvas.view.offset,
+                state.canvas.view.zoom,
+            );
             let at = from.inverse() * p;
-            let zoom = (state.view.zoom * factor).clamp(0.05, 4.0);
-            state.view.zoom = zoom;
-            state.view.fitted = None;
-            state.view.offset = p - rect.min - at.to_vec2() * zoom;
+            let zoom = (state.canvas.view.zoom * factor).clamp(0.05, 4.0);
+            state.canvas.view.zoom = zoom;
+            state.canvas.view.fitted = None;
+            state.canvas.view.offset = p - rect.min - at.to_vec2() * zoom;
         }
     }
 }
@@ -97,21 +102,21 @@ pub(super) fn input(
     drag_start(ui, f, state);
     // A drag that ended without this response seeing it (focus lost, pointer gone) must not stick.
     if !f.resp.dragged() && !f.resp.drag_stopped() {
-        state.drag = CanvasDrag::None;
+        state.canvas.drag = CanvasDrag::None;
     }
-    if f.resp.dragged() && state.drag == CanvasDrag::Pan {
-        state.view.offset += f.resp.drag_delta();
-        state.view.fitted = None;
+    if f.resp.dragged() && state.canvas.drag == CanvasDrag::Pan {
+        state.canvas.view.offset += f.resp.drag_delta();
+        state.canvas.view.fitted = None;
     }
     let moving = move_device(f, catalog, state, cmds);
-    let dropping = palette_drop(ui, f, catalog, state, cmds);
+    let dropping = palette_drop(ui, f, catalog, &mut state.status, cmds);
     let port_target = port_drop(ui, f, state, cmds);
     let band = box_select(ui, f, state, cmds);
     // Every drag ends with the press that ends it, whatever it was.
     if f.resp.drag_stopped() {
-        state.drag = CanvasDrag::None;
+        state.canvas.drag = CanvasDrag::None;
     }
-    let hovered_device = clicks(ui, f, state, cmds);
+    let hovered_device = clicks(ui, f, &mut state.windows, cmds);
     Overlays {
         ghost: dropping.or(moving),
         port_target,
@@ -132,7 +137,7 @@ fn drag_start(ui: &egui::Ui, f: &Frame<'_>, state: &mut UiState) {
             || i.pointer.button_down(egui::PointerButton::Secondary)
     });
     let shift = ui.input(|i| i.modifiers.shift);
-    state.drag = match origin.map(|o| f.canvas_from_screen * o) {
+    state.canvas.drag = match origin.map(|o| f.canvas_from_screen * o) {
         _ if middle => CanvasDrag::Pan,
         Some(o) => match layout.device_at(o, design) {
             Some(d) => {
@@ -170,7 +175,7 @@ fn move_device(
     state: &mut UiState,
     cmds: &mut Vec<AppCommand>,
 ) -> Option<Ghost> {
-    let CanvasDrag::MoveDevice { device, grab_u } = state.drag.clone() else {
+    let CanvasDrag::MoveDevice { device, grab_u } = state.canvas.drag.clone() else {
         return None;
     };
     let design = f.design;
@@ -191,8 +196,8 @@ fn move_device(
         && (rack != d.rack || u != d.position_u)
     {
         match Gestures::new(design, catalog).move_device(device, rack, u) {
-            Ok(g) => cmds.push(AppCommand::Edit(g.label, g.edit)),
-            Err(why) => state.refuse(why.to_string()),
+            Ok(g) => cmds.push(DocCommand::Edit(g.label, g.edit).into()),
+            Err(why) => state.status.refuse(why.to_string()),
         }
     }
     ghost
@@ -203,7 +208,7 @@ fn palette_drop(
     ui: &egui::Ui,
     f: &Frame<'_>,
     catalog: &Catalog,
-    state: &mut UiState,
+    status: &mut crate::app::state::StatusLine,
     cmds: &mut Vec<AppCommand>,
 ) -> Option<Ghost> {
     let payload = egui::DragAndDrop::payload::<PartDrag>(ui.ctx())?;
@@ -227,11 +232,14 @@ fn palette_drop(
     if ui.input(|i| i.pointer.any_released()) {
         match (&ghost, target) {
             (Some(Ghost { verdict: Ok(_), .. }), Some((rack, u))) => {
-                cmds.push(AppCommand::AddDevice {
-                    part: payload.0.0.clone(),
-                    rack,
-                    position_u: u,
-                });
+                cmds.push(
+                    DocCommand::AddDevice {
+                        part: payload.0.0.clone(),
+                        rack,
+                        position_u: u,
+                    }
+                    .into(),
+                );
             }
             (
                 Some(Ghost {
@@ -239,7 +247,7 @@ fn palette_drop(
                 }),
                 _,
             ) => {
-                state.refuse(format!("Cannot place {}: {why}", spec.name));
+                status.refuse(format!("Cannot place {}: {why}", spec.name));
             }
             _ => {}
         }
@@ -277,22 +285,26 @@ fn port_drop(
         match &verdict {
             Ok(ports) => {
                 if let Some(first) = ports.first() {
-                    cmds.push(AppCommand::Connect(
-                        from.clone(),
-                        PortRef::new(dev, first.clone()),
-                    ));
-                    state.cable_choice = Some(CableChoice {
+                    cmds.push(
+                        DocCommand::Connect(from.clone(), PortRef::new(dev, first.clone())).into(),
+                    );
+                    state.canvas.cable_choice = Some(CableChoice {
                         from,
                         device: dev,
                         ports: ports.clone(),
                     });
                 }
-                cmds.push(AppCommand::Select(Selection {
-                    devices: [dev].into(),
-                    ..Selection::default()
-                }));
+                cmds.push(
+                    UiCommand::Select(Selection {
+                        devices: [dev].into(),
+                        ..Selection::default()
+                    })
+                    .into(),
+                );
             }
-            Err(why) => state.refuse(format!("Cannot cable to {name}: {why}")),
+            Err(why) => state
+                .status
+                .refuse(format!("Cannot cable to {name}: {why}")),
         }
     }
     Some(PortTarget {
@@ -309,7 +321,7 @@ fn box_select(
     state: &UiState,
     cmds: &mut Vec<AppCommand>,
 ) -> Option<Rect> {
-    let CanvasDrag::BoxSelect { start_in_screen } = state.drag else {
+    let CanvasDrag::BoxSelect { start_in_screen } = state.canvas.drag else {
         return None;
     };
     let band = Rect::from_two_pos(start_in_screen, f.pointer?);
@@ -325,7 +337,7 @@ fn box_select(
                 sel.devices.insert(*id);
             }
         }
-        cmds.push(AppCommand::Select(sel));
+        cmds.push(UiCommand::Select(sel).into());
     }
     Some(band)
 }
@@ -335,7 +347,7 @@ fn box_select(
 fn clicks(
     ui: &egui::Ui,
     f: &Frame<'_>,
-    state: &mut UiState,
+    windows: &mut crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) -> Option<crate::model::DeviceId> {
     let design = f.design;
@@ -346,17 +358,23 @@ fn clicks(
     if f.resp.clicked() {
         let shift = ui.input(|i| i.modifiers.shift);
         match (hovered, f.pointer_in_canvas) {
-            (Some(d), _) if shift => cmds.push(AppCommand::ToggleDevice(d)),
-            (Some(d), _) => cmds.push(AppCommand::Select(Selection {
-                devices: [d].into_iter().collect(),
-                ..Selection::default()
-            })),
-            (None, Some(p)) => match f.layout.rack_at(p) {
-                Some(g) if g.rect.contains(p) => cmds.push(AppCommand::Select(Selection {
-                    racks: [g.id].into_iter().collect(),
+            (Some(d), _) if shift => cmds.push(UiCommand::ToggleDevice(d).into()),
+            (Some(d), _) => cmds.push(
+                UiCommand::Select(Selection {
+                    devices: [d].into_iter().collect(),
                     ..Selection::default()
-                })),
-                _ => cmds.push(AppCommand::Select(Selection::default())),
+                })
+                .into(),
+            ),
+            (None, Some(p)) => match f.layout.rack_at(p) {
+                Some(g) if g.rect.contains(p) => cmds.push(
+                    UiCommand::Select(Selection {
+                        racks: [g.id].into_iter().collect(),
+                        ..Selection::default()
+                    })
+                    .into(),
+                ),
+                _ => cmds.push(UiCommand::Select(Selection::default()).into()),
             },
             _ => {}
         }
@@ -369,7 +387,7 @@ fn clicks(
             .and_then(|dev| design.parts.get(&dev.part))
             .is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
     {
-        state.server_window = Some(d);
+        windows.server_window = Some(d);
     }
     hovered
 }

@@ -1,7 +1,7 @@
 //! Where racks and devices are on the canvas, in canvas space: racks as front elevations side by side (rows by
 //! `Rack.row`, order by `Rack.slot`), devices at their rack units, and the screen positions tests drive drags with.
 
-use crate::app::state::{Selection, UiState};
+use crate::app::state::{CanvasState, Selection, UiState};
 use crate::model::{Design, DeviceId, LinkId, Rack, RackId};
 use egui::emath::TSTransform;
 use egui::{Pos2, Rect, pos2, vec2};
@@ -224,23 +224,28 @@ pub fn placement(layout: &Layout, p: Pos2, h: u16, grab_u: f32) -> Option<(RackI
 }
 
 /// Screen position of the middle of unit `u` of a rack with the current view (tests drive drags with it).
-pub fn unit_screen_pos(design: &Design, state: &UiState, rack: RackId, u: u16) -> Option<Pos2> {
+pub fn unit_screen_pos(
+    design: &Design,
+    canvas: &CanvasState,
+    rack: RackId,
+    u: u16,
+) -> Option<Pos2> {
     let layout = Layout::place(design);
     let g = layout.rack(rack)?;
     let t = TSTransform::new(
-        state.canvas_rect?.min.to_vec2() + state.view.offset,
-        state.view.zoom,
+        canvas.canvas_rect?.min.to_vec2() + canvas.view.offset,
+        canvas.view.zoom,
     );
     Some(t * g.unit_rect(u, 1).center())
 }
 
 /// Screen rect of a device with the current view.
 pub fn device_screen_rect(design: &Design, state: &UiState, device: DeviceId) -> Option<Rect> {
-    device_screen_rects(design, state).remove(&device)
+    device_screen_rects(design, &state.canvas).remove(&device)
 }
 
 /// Screen rects of every device with the current view.
-pub fn device_screen_rects(design: &Design, state: &UiState) -> HashMap<DeviceId, Rect> {
+pub fn device_screen_rects(design: &Design, state: &CanvasState) -> HashMap<DeviceId, Rect> {
     let Some(canvas) = state.canvas_rect else {
         return HashMap::default();
     };

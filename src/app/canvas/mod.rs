@@ -9,9 +9,10 @@ mod input;
 mod layout;
 mod paint;
 mod rules;
+pub mod state;
 
 use super::AppCommand;
-use super::state::UiState;
+use super::state::{CanvasState, UiState};
 use crate::analysis::Report;
 use crate::catalog::Catalog;
 use crate::model::{Design, DeviceId};
@@ -57,8 +58,10 @@ impl<'a> Frame<'a> {
         resp: egui::Response,
         state: &UiState,
     ) -> Self {
-        let screen_from_canvas =
-            TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
+        let screen_from_canvas = TSTransform::new(
+            rect.min.to_vec2() + state.canvas.view.offset,
+            state.canvas.view.zoom,
+        );
         let canvas_from_screen = screen_from_canvas.inverse();
         let pointer = ui.input(|i| i.pointer.interact_pos());
         Self {
@@ -70,7 +73,7 @@ impl<'a> Frame<'a> {
             resp,
             screen_from_canvas,
             canvas_from_screen,
-            zoom: state.view.zoom,
+            zoom: state.canvas.view.zoom,
             pointer,
             pointer_in_canvas: pointer.map(|p| canvas_from_screen * p),
         }
@@ -139,7 +142,7 @@ pub fn canvas_ui(
     let revisions = (revision, report_revision);
     let frame = Frame::new(ui, (design, revisions), cached, rect, resp, state);
     let overlays = input::input(ui, &frame, catalog, state, cmds);
-    state.canvas_drawn = paint::paint(ui, &frame, report, state, &overlays);
+    state.canvas.canvas_drawn = paint::paint(ui, &frame, report, state, &overlays);
 }
 
 /// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover
@@ -148,15 +151,15 @@ pub fn canvas_ui(
 pub fn bundle_midpoints(
     ctx: &egui::Context,
     (design, revision): (&Design, u64),
-    state: &UiState,
+    canvas: &CanvasState,
 ) -> Vec<(String, usize, Pos2)> {
     let (_, bundles) = layout_of(ctx, design, revision);
-    let Some(rect) = state.canvas_rect else {
+    let Some(rect) = canvas.canvas_rect else {
         return Vec::new();
     };
-    let t = TSTransform::new(rect.min.to_vec2() + state.view.offset, state.view.zoom);
+    let t = TSTransform::new(rect.min.to_vec2() + canvas.view.offset, canvas.view.zoom);
     bundles
-        .at(bundles::Level::at(state.view.zoom))
+        .at(bundles::Level::at(canvas.view.zoom))
         .iter()
         .map(|b| (bundles::bundle_label(design, b), b.count, t * b.midpoint()))
         .collect()

@@ -5,7 +5,7 @@ use super::layout::{RAIL_W, U_H};
 use super::{Frame, Overlays, bundles};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
-use crate::app::state::{CanvasDrag, CanvasDrawn, PartDrag, RackFace, UiState};
+use crate::app::state::{CanvasDrag, CanvasDrawn, CanvasState, PartDrag, RackFace, UiState};
 use crate::app::theme::{self, Status};
 use crate::model::{Design, Device, DeviceId, LinkId, RackId};
 use egui::emath::TSTransform;
@@ -51,12 +51,16 @@ pub(super) fn paint(
     let painter = ui.painter_at(f.rect);
     let pointer = f.pointer.filter(|p| f.rect.contains(*p));
     paint_sites(ui, &painter, f);
-    paint_racks(ui, &painter, f, report, state);
+    paint_racks(ui, &painter, f, report, &state.selection);
     // Zoomed out, a bundle per pair of racks (or rows) stands for their links, behind the devices like cable trays
     // so the faces stay readable; the selection's links are drawn one by one over everything.
     let bundled = bundles::bundled(f.zoom, f.design.links.len());
-    let loads_key = (f.revisions.0, f.revisions.1, state.load_pattern.index());
-    let (bundles, hovered_bundle) = if bundled && !state.hide_links {
+    let loads_key = (
+        f.revisions.0,
+        f.revisions.1,
+        state.canvas.load_pattern.index(),
+    );
+    let (bundles, hovered_bundle) = if bundled && !state.canvas.hide_links {
         let view = (&*f.layout, &*f.bundles, f.screen_from_canvas, f.visible());
         let pointer = pointer.filter(|_| overlays.hovered_device.is_none());
         bundles::paint_bundles(&painter, view, (report, loads_key), pointer)
@@ -64,7 +68,14 @@ pub(super) fn paint(
         (0, None)
     };
     paint_devices(ui, &painter, f, report, state, overlays.hovered_device);
-    let links = paint_links(&painter, f, report, state, !bundled && !state.hide_links);
+    let links = paint_links(
+        &painter,
+        f,
+        report,
+        &state.selection,
+        &state.canvas,
+        !bundled && !state.canvas.hide_links,
+    );
     // Badges go over the links, which start at the devices' right ends.
     let hovered_note = paint_note_badges(&painter, f, pointer);
     paint_overlays(&painter, f, overlays);
@@ -79,8 +90,8 @@ pub(super) fn paint(
         );
     }
     // Hover tooltip for a note badge, else for a bundle (off the devices), else for a device.
-    let tooltips = state.drag == CanvasDrag::None
-        && !state.no_tooltips
+    let tooltips = state.canvas.drag == CanvasDrag::None
+        && !state.canvas.no_tooltips
         && egui::DragAndDrop::payload::<PartDrag>(ui.ctx()).is_none();
     let resp = f.resp.clone();
     if tooltips && let Some((whose, note)) = hovered_note {
@@ -161,7 +172,7 @@ fn paint_racks(
     painter: &egui::Painter,
     f: &Frame<'_>,
     report: Option<&Report>,
-    state: &UiState,
+    selection: &crate::app::state::Selection,
 ) {
     let (zoom, t) = (f.zoom, f.screen_from_canvas);
     let visible = f.visible();
@@ -182,7 +193,7 @@ fn paint_racks(
         let Some(rack) = f.design.racks.get(&g.id) else {
             continue;
         };
-        let selected = state.selection.racks.contains(&g.id);
+        let selected = selection.racks.contains(&g.id);
         painter.rect(
             t * g.rect,
             4.0 * zoom,
@@ -343,7 +354,16 @@ fn paint_devices(
             );
             if tall {
                 let ports = cabled_ports(*id);
-                panel_cues(painter, f, report, state, (*id, d), &ports, r, label_color);
+                panel_cues(
+                    painter,
+                    f,
+                    report,
+                    &state.canvas,
+                    (*id, d),
+                    &ports,
+                    r,
+                    label_color,
+                );
             }
         }
     }
@@ -419,7 +439,7 @@ fn panel_cues(
     painter: &egui::Painter,
     f: &Frame<'_>,
     report: Option<&Report>,
-    state: &UiState,
+    canvas: &crate::app::state::CanvasState,
     (id, d): (DeviceId, &Device),
     cabled_ports: &[&str],
     r: Rect,
@@ -432,7 +452,7 @@ fn panel_cues(
     let font = egui::FontId::proportional(cue_size(f.zoom));
     let line2 = pos2(r.left() + 4.0, r.top() + 3.0 + font.size + 5.0);
     let room = r.width() - 6.0;
-    match state.rack_face {
+    match canvas.rack_face {
         RackFace::Front => {
             let fastest = ports.iter().map(|p| p.max_gbps).fold(0.0, f64::max);
             // The report's figure (with half its links' optics), as the exports print it; the parts' own sum
@@ -499,10 +519,10 @@ fn paint_links(
     painter: &egui::Painter,
     f: &Frame<'_>,
     report: Option<&Report>,
-    state: &UiState,
+    sel: &crate::app::state::Selection,
+    canvas: &CanvasState,
     draw_all: bool,
 ) -> usize {
-    let sel = &state.selection;
     let mut selected: BTreeSet<LinkId> = sel.links.iter().copied().collect();
     for d in &sel.devices {
         selected.extend(f.layout.links_of.get(d).into_iter().flatten());
@@ -510,7 +530,7 @@ fn paint_links(
     if !draw_all && selected.is_empty() {
         return 0;
     }
-    let mut ink = LinkInk::new(f, report, state);
+    let mut ink = LinkInk::new(f, report, canvas);
     let mut drawn = 0;
     if draw_all {
         let visible = f.visible();
@@ -538,9 +558,9 @@ struct LinkInk<'f, 'a> {
 }
 
 impl<'f, 'a> LinkInk<'f, 'a> {
-    fn new(f: &'f Frame<'a>, report: Option<&'f Report>, state: &UiState) -> Self {
+    fn new(f: &'f Frame<'a>, report: Option<&'f Report>, canvas: &CanvasState) -> Self {
         let routing = report.map(|r| &r.bandwidth.routing);
-        let pattern = state.load_pattern.index();
+        let pattern = canvas.load_pattern.index();
         Self {
             f,
             routing,
@@ -548,7 +568,7 @@ impl<'f, 'a> LinkInk<'f, 'a> {
             hottest: routing
                 .and_then(|r| r.patterns.get(pattern))
                 .and_then(|p| p.hottest_link),
-            rear: state.rack_face == RackFace::Rear,
+            rear: canvas.rack_face == RackFace::Rear,
             port_order: HashMap::default(),
         }
     }
