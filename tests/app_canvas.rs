@@ -4,6 +4,8 @@
 #![cfg(feature = "gui")]
 #![allow(clippy::expect_used)] // helpers that cannot set up a test should stop it loudly
 
+mod common;
+
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::RacksmithApp;
@@ -97,8 +99,8 @@ fn far_out_the_canvas_draws_one_arc_per_pair_of_rows_with_links() {
         .values()
         .filter(|l| l.a.device == dgx || l.b.device == dgx)
         .count();
-    h.state_mut().ui.selection.devices.insert(dgx);
-    h.run_steps(2);
+    common::click_device(&mut h, dgx);
+    assert_eq!(common::selected_devices(&h), vec![dgx]);
     assert!(its_links >= 8);
     assert_eq!(h.state().ui.canvas.canvas_drawn.links, its_links);
     assert_eq!(h.state().ui.canvas.canvas_drawn.bundles, rows.len());

@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 mod common;
-use common::{harness_of, menu, step};
+use common::{click_device, harness_of, menu, menu_with_file, step};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use racksmith::app::{FileCommand, RacksmithApp, UiCommand};
+use racksmith::app::RacksmithApp;
 use racksmith::catalog::{Catalog, user};
 use racksmith::model::{Design, PartId, RackId};
 
@@ -305,10 +305,8 @@ fn a_netbox_file_becomes_a_user_part_with_its_warnings_shown() {
     let yaml = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/netbox/nvidia-qm9700.yaml");
     let expected = racksmith::catalog::netbox::import(&yaml, &Catalog::builtin().unwrap()).unwrap();
-    // The file dialog is the system's; the chosen path arrives as this command.
-    h.state_mut()
-        .push(FileCommand::ImportNetbox(Some(yaml)).into());
-    step(&mut h);
+    // Catalog > Import NetBox device type…, the file dialog answering with the file.
+    menu_with_file(&mut h, &["Catalog", "Import NetBox device type…"], &yaml);
     let saved = user::load(&file).unwrap();
     let (_, part) = saved.parts.iter().next().expect("imported part");
     assert_eq!(part.power_w, expected.part.power_w);
@@ -333,9 +331,7 @@ fn a_netbox_file_whose_kind_is_unclear_is_imported_as_the_kind_the_user_picks() 
         "manufacturer: Acme\nmodel: Box 1\nslug: acme-box-1\nu_height: 2\n",
     )
     .unwrap();
-    h.state_mut()
-        .push(FileCommand::ImportNetbox(Some(yaml)).into());
-    step(&mut h);
+    menu_with_file(&mut h, &["Catalog", "Import NetBox device type…"], &yaml);
     // Nothing saved yet: the window asks.
     assert!(user::load(&file).unwrap().parts.is_empty());
     h.get_by_label("Import it as:");
@@ -439,14 +435,7 @@ fn the_inspector_opens_a_device_part_in_the_catalog() {
         .map(|(id, d)| (*id, d.clone()))
         .unwrap();
     let mut h = harness(design, &dir.path().join(user::FILE_NAME));
-    h.state_mut().push(
-        UiCommand::Select(racksmith::app::state::Selection {
-            devices: [id].into_iter().collect(),
-            ..Default::default()
-        })
-        .into(),
-    );
-    step(&mut h);
+    click_device(&mut h, id);
     h.get_by_label("Catalog…").click();
     step(&mut h);
     let name = h

@@ -5,31 +5,15 @@
 #![allow(clippy::unwrap_used)] // helpers shared by the tests unwrap as the tests do
 
 mod common;
-use common::{harness, step};
+use common::{Answers, add_rack, click_rack, harness, menu_path, open_sample, save_as, step};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use racksmith::app::state::Selection;
-use racksmith::app::{
-    DialogRequest, DocCommand, FileCommand, NativeDialogs, NativeOutcome, RacksmithApp, UiCommand,
-};
-
-/// A native dialog that answers with the path it holds (or Cancel when it holds none).
-struct Answers(Option<std::path::PathBuf>);
-
-impl NativeDialogs for Answers {
-    fn show(&mut self, _request: &DialogRequest) -> NativeOutcome {
-        self.0
-            .take()
-            .map_or(NativeOutcome::Cancelled, NativeOutcome::Chosen)
-    }
-}
+use racksmith::app::RacksmithApp;
 
 fn dirty_default() -> Harness<'static, RacksmithApp> {
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-42u".into()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 42U rack");
     assert!(h.state().doc.is_dirty());
     h
 }
@@ -70,17 +54,14 @@ fn save_first_then_cancel_keeps_the_design_and_a_later_save_does_not_replace_it(
     let mut h = dirty_default();
     let work = h.state().design().clone();
     h.state_mut().set_native_dialogs(Box::new(Answers(None)));
-    h.state_mut()
-        .push(FileCommand::OpenSample("a100-nic-starved".into()).into());
-    step(&mut h);
+    open_sample(&mut h, "a100-nic-starved");
     h.get_by_label("Save first").click();
     step(&mut h);
     // Cancelled in the file dialog: nothing saved, nothing replaced.
     assert_eq!(h.state().design(), &work);
     assert!(h.state().doc.is_dirty());
     // A plain save later must not run the abandoned "open the sample".
-    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
-    step(&mut h);
+    save_as(&mut h, &path);
     assert_eq!(h.state().design(), &work);
     assert!(!h.state().doc.is_dirty());
 }
@@ -90,37 +71,33 @@ fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
     let mut h = harness(racksmith::samples::default_design());
     // An untouched sample: nothing to lose, and the status bar does not pretend it is in a file.
     h.get_by_label("no changes, not in a file");
-    h.state_mut().push(
-        FileCommand::NewFromTemplate("superpod-h100".into(), vec![("su".into(), "1".into())])
-            .into(),
-    );
+    // File > New from template…, the first template (SuperPOD H100, 1 SU) as it is offered.
+    menu_path(&mut h, &["File", "New from template…"]);
+    h.get_by_label_contains("248 GPUs in 31 servers");
+    h.get_by_label("Create").click();
     step(&mut h);
     assert!(h.state().doc.is_dirty(), "{}", h.state().ui.status.text);
     h.get_by_label("unsaved changes");
     let made = h.state().design().clone();
-    h.state_mut()
-        .push(FileCommand::OpenSample("dgx-h100-single".into()).into());
-    step(&mut h);
+    open_sample(&mut h, "dgx-h100-single");
     h.get_by_label_contains(
         "Discard them and open the sample \"One DGX H100 with leaf and storage\"",
     );
     h.get_by_label("Cancel").click();
     step(&mut h);
     assert_eq!(h.state().design(), &made);
-    // A sized design and any other replacement go through the same question.
-    let other = racksmith::samples::sample("a100-nic-starved").unwrap();
-    h.state_mut().push(
-        FileCommand::ReplaceDesign(
-            Box::new(other.clone()),
-            "open the scenario library's design".into(),
-        )
-        .into(),
-    );
+    // A design from the planning questions goes through the same question.
+    menu_path(&mut h, &["Help", "Planning questions…"]);
+    let question = racksmith::templates::scenarios::find("a100-or-h100").unwrap();
+    h.get_by_label(question.question).click();
     step(&mut h);
-    h.get_by_label_contains("open the scenario library's design");
+    h.get_by_label("Open design").click();
+    step(&mut h);
+    let other = racksmith::samples::sample("h100-60gpu-training").unwrap();
+    h.get_by_label_contains(&format!("open the sized design {}", other.name));
     h.get_by_label("Discard changes").click();
     step(&mut h);
-    assert_eq!(h.state().design(), &other);
+    assert_eq!(h.state().design().name, other.name);
     assert!(h.state().doc.is_dirty(), "a replacement design is unsaved");
 }
 
@@ -149,14 +126,12 @@ fn deleting_a_rack_asks_with_the_count() {
         .values()
         .filter(|l| devices.contains(&l.a.device) || devices.contains(&l.b.device))
         .count();
-    h.state_mut().push(
-        UiCommand::Select(Selection {
-            racks: [rack].into_iter().collect(),
-            ..Default::default()
-        })
-        .into(),
+    click_rack(&mut h, rack);
+    assert_eq!(
+        h.state().ui.selection.racks.len(),
+        1,
+        "the click selected the rack"
     );
-    step(&mut h);
     h.key_press(egui::Key::Delete);
     step(&mut h);
     h.get_by_label_contains(&format!(
@@ -220,9 +195,7 @@ fn a_new_design_shows_the_pane_from_its_headline() {
     step(&mut h);
     assert!(top(&h) < at_first - 100.0, "the pane did not scroll");
     // Another design (the same sample again, so the card reads the same): the pane starts at the top.
-    h.state_mut()
-        .push(FileCommand::OpenSample("superpod-h100-1su".into()).into());
-    step(&mut h);
+    open_sample(&mut h, "superpod-h100-1su");
     assert!(
         (top(&h) - at_first).abs() < 1.0,
         "{} vs {at_first}",

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // helpers shared by the tests unwrap as the tests do
 
 mod common;
-use common::{harness, step};
+use common::{harness, pick_load_pattern, step};
 
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::pattern::Pattern;
@@ -62,8 +62,7 @@ fn one_nic_starved_server_never_shows_bottleneck_none() {
         if p == Pattern::StorageRead {
             continue;
         }
-        h.state_mut().ui.canvas.load_pattern = p;
-        step(&mut h);
+        pick_load_pattern(&mut h, p);
         let cards = h.state().headline_cards();
         let b = card(&cards, "Bottleneck");
         assert_eq!(b.value, "6.2 of 50.0 GB/s", "{p:?}: {b:?}");
@@ -87,8 +86,7 @@ fn one_nic_starved_server_never_shows_bottleneck_none() {
 fn balanced_rail_card_turns_amber_when_all_to_all_overloads_links() {
     // h100-60gpu-training: rail rings get their 50 GB/s per GPU, but all-to-all loads 32 links to 108% (a warning).
     let mut h = harness(sample("h100-60gpu-training"));
-    h.state_mut().ui.canvas.load_pattern = Pattern::RailRings;
-    step(&mut h);
+    pick_load_pattern(&mut h, Pattern::RailRings);
     let r = h.state().report().unwrap().clone();
     let warn = r
         .findings

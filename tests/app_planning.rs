@@ -5,14 +5,14 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 mod common;
-use common::{harness, snapshot_harness, step};
+use common::{harness, save_as, snapshot_harness, step, undo};
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::bandwidth::main_gpu;
 use racksmith::analysis::format::usd;
-use racksmith::app::{DocCommand, FileCommand, RacksmithApp};
+use racksmith::app::RacksmithApp;
 use racksmith::model::PartId;
 
 /// Opens View > Planning.
@@ -57,8 +57,7 @@ fn an_electricity_slider_change_moves_the_tco_card_by_the_hand_calculated_amount
         h.state().doc.history.undo_label(),
         Some("Plan: set electricity")
     );
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().params.electricity_usd_per_kwh, old_price);
     h.get_by_label(&usd(before.tco_usd));
 }
@@ -100,8 +99,7 @@ fn a_slider_drag_is_one_undo_step() {
     assert!(pue > pue0 + 0.1, "the drag moved the PUE: {pue0} -> {pue}");
     assert_eq!(h.state().doc.history.undo_label(), Some("Plan: set pue"));
     // The whole drag is one step: one undo restores the PUE from before it and leaves nothing else to undo.
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().params.pue, pue0);
     assert_eq!(h.state().doc.history.undo_label(), None);
 }
@@ -145,8 +143,7 @@ fn the_gpu_model_swaps_every_gpu_in_one_step() {
         h.state().doc.history.undo_label(),
         Some("Plan: GPUs to h200-sxm")
     );
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().devices, before.devices);
 }
 
@@ -211,8 +208,7 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     // Saved with the design and read back.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("plan.ron");
-    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
-    step(&mut h);
+    save_as(&mut h, &path);
     let back = racksmith::io::load(&path).unwrap();
     assert_eq!(back.scenarios, h.state().design().scenarios);
     assert_eq!(back.scenarios[1].electricity_usd_per_kwh, 0.05);
@@ -222,8 +218,7 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     h.get_by_label("Delete cheap power").click();
     step(&mut h);
     assert_eq!(h.state().design().scenarios.len(), 1);
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().scenarios.len(), 2);
 }
 
@@ -299,8 +294,7 @@ fn on_a_large_design_a_slider_applies_when_let_go() {
     let pue = h.state().design().params.pue;
     assert!(pue > pue0 + 0.1, "{pue0} -> {pue}");
     assert_eq!(h.state().doc.history.undo_label(), Some("Plan: set pue"));
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().params.pue, pue0);
     assert_eq!(h.state().doc.history.undo_label(), Some("Plan: set pue"));
 }

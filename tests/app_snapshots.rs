@@ -6,11 +6,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 mod common;
-use common::snapshot_harness;
+use common::{place_part, snapshot_harness};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use racksmith::app::{DocCommand, RacksmithApp};
+use racksmith::app::RacksmithApp;
 
 fn main_window(theme: egui::Theme, size: egui::Vec2, name: &str) {
     let mut h = snapshot_harness(racksmith::samples::default_design(), size, theme, 10);
@@ -67,14 +67,7 @@ fn server_window(part: &str) -> Harness<'static, RacksmithApp> {
     .apply(&mut design)
     .unwrap();
     let mut h = snapshot_harness(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 10);
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: part.into(),
-            rack,
-            position_u: 1,
-        }
-        .into(),
-    );
+    place_part(&mut h, part, rack, 1);
     h.run_steps(4);
     let server = *h.state().design().devices.keys().next().unwrap();
     let at = h.state().device_screen_rect(server).unwrap();

@@ -2,13 +2,16 @@
 #![cfg(feature = "gui")]
 
 mod common;
-use common::{click_at, harness, release_at, selected_devices, step};
+use common::{
+    AnswerOnce, add_rack, click_at, click_device, click_rack, compare_with_sample, harness,
+    menu_with_file, open_file, place_part, release_at, save_as, select_devices, selected_devices,
+    step, undo,
+};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::{
-    DialogRequest, DocCommand, FileCommand, NativeDialogs, NativeOutcome, NoNativeDialogs,
-    RacksmithApp, UiCommand,
+    DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp, UiCommand,
 };
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
@@ -79,8 +82,7 @@ fn drag_a_server_from_the_palette_into_a_rack() {
     assert_eq!(dev.gpus.len(), d.gpu_count());
     assert_eq!(h.state().report().unwrap().summary.gpus, d.gpu_count());
     // One gesture, one undo step.
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert!(h.state().design().devices.is_empty());
 }
 
@@ -96,23 +98,8 @@ fn free_ports(d: &Design, dev: DeviceId) -> Vec<PortRef> {
 fn cable_two_ports_through_the_inspector() {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: "dgx-h100".into(),
-            rack,
-            position_u: 1,
-        }
-        .into(),
-    );
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: "qm9700".into(),
-            rack,
-            position_u: 20,
-        }
-        .into(),
-    );
-    step(&mut h);
+    place_part(&mut h, "dgx-h100", rack, 1);
+    place_part(&mut h, "qm9700", rack, 20);
     let d = h.state().design().clone();
     let server = d
         .devices
@@ -269,22 +256,15 @@ fn save_then_open_again() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("saved.ron");
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-48u".into()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 48U rack");
     let saved = h.state().design().clone();
-    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
-    step(&mut h);
+    save_as(&mut h, &path);
     assert!(!h.state().doc.is_dirty());
     assert_eq!(racksmith::io::load(&path).unwrap(), saved);
     // Change it, then open the saved file: the prompt asks before discarding.
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-42u".into()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 42U rack");
     assert!(h.state().doc.is_dirty());
-    h.state_mut()
-        .push(FileCommand::Open(Some(path.clone())).into());
-    step(&mut h);
+    open_file(&mut h, &path);
     h.get_by_label("Discard changes").click();
     step(&mut h);
     assert_eq!(h.state().design(), &saved);
@@ -301,9 +281,7 @@ fn a_malformed_file_shows_an_error_and_keeps_the_design() {
     std::fs::write(&path, "(\n  format_version: 1,\n  racks: {oops\n").unwrap();
     let mut h = harness(racksmith::samples::default_design());
     let before = h.state().design().clone();
-    h.state_mut()
-        .push(FileCommand::Open(Some(path.clone())).into());
-    step(&mut h);
+    open_file(&mut h, &path);
     assert_eq!(h.state().design(), &before);
     let err = h.state().ui.windows.error.clone().unwrap();
     let expected = racksmith::io::load(&path).unwrap_err().to_string();
@@ -324,25 +302,17 @@ fn rail_optimised_cabling_is_one_undo_step() {
         ("qm9700", 20),
         ("qm9700", 21),
     ] {
-        h.state_mut().push(
-            DocCommand::AddDevice {
-                part: part.into(),
-                rack,
-                position_u: u,
-            }
-            .into(),
-        );
+        place_part(&mut h, part, rack, u);
     }
     step(&mut h);
     let d = h.state().design().clone();
-    h.state_mut().push(
-        UiCommand::Select(racksmith::app::state::Selection {
-            devices: d.devices.keys().copied().collect(),
-            ..Default::default()
-        })
-        .into(),
+    let all: Vec<DeviceId> = d.devices.keys().copied().collect();
+    select_devices(&mut h, &all);
+    assert_eq!(
+        selected_devices(&h),
+        all,
+        "a click and shift-clicks select the four"
     );
-    step(&mut h);
     h.get_by_label("Connect rail-optimised").click();
     step(&mut h);
     let d2 = h.state().design().clone();
@@ -400,8 +370,7 @@ fn rail_optimised_cabling_is_one_undo_step() {
         per_leaf[rail % 2] += 1;
     }
     assert_eq!(per_leaf[0], per_leaf[1]);
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert!(h.state().design().links.is_empty());
 }
 
@@ -409,15 +378,7 @@ fn rail_optimised_cabling_is_one_undo_step() {
 fn drag_a_device_to_another_unit() {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: "qm9700".into(),
-            rack,
-            position_u: 20,
-        }
-        .into(),
-    );
-    step(&mut h);
+    place_part(&mut h, "qm9700", rack, 20);
     let (id, before) = h
         .state()
         .design()
@@ -453,15 +414,7 @@ fn drag_a_device_to_another_unit() {
             .contains(&30)
     );
     // Onto another device: refused, nothing moves.
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: "qm9700".into(),
-            rack,
-            position_u: 5,
-        }
-        .into(),
-    );
-    step(&mut h);
+    place_part(&mut h, "qm9700", rack, 5);
     let from = h.state().device_screen_rect(id).unwrap().center();
     let to = h.state().unit_screen_pos(rack, 5).unwrap();
     h.hover_at(from);
@@ -479,9 +432,8 @@ fn drag_a_device_to_another_unit() {
         h.state().ui.status.text
     );
     // The successful move was one undo step (after undoing the second add).
-    h.state_mut().push(DocCommand::Undo.into());
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().devices[&id], before);
 }
 
@@ -490,9 +442,11 @@ fn export_the_text_report() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("report.txt");
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut()
-        .push(FileCommand::ExportReportTo(path.clone()).into());
-    step(&mut h);
+    menu_with_file(
+        &mut h,
+        &["File", "Export", "Plain-text analysis report (.txt)…"],
+        &path,
+    );
     let text = std::fs::read_to_string(&path).unwrap();
     let expected = racksmith::analysis::text::render(h.state().report().unwrap());
     assert_eq!(text, expected);
@@ -573,17 +527,14 @@ fn copy_and_paste_into_another_rack() {
     assert_eq!(copy.gpus.len(), 8);
     assert_eq!(design.gpu_count(), 16);
     // One undo step takes it away.
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().gpu_count(), 8);
 }
 
 #[test]
 fn compare_the_open_design_with_a_sample() {
     let mut h = harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
-    h.state_mut()
-        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
-    step(&mut h);
+    compare_with_sample(&mut h, "h100-60gpu-training");
     h.get_by_label("Compare designs");
     let c = h
         .state()
@@ -616,15 +567,7 @@ fn drag_a_port_onto_a_device_to_cable_it() {
     let (dgx, ddn, rack) = (id("dgx-01"), id("ddn-01"), d.devices[&id("dgx-01")].rack);
     let mut h = harness(d.clone());
     // A second switch, all its ports free.
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: "qm9700".into(),
-            rack,
-            position_u: 30,
-        }
-        .into(),
-    );
-    step(&mut h);
+    place_part(&mut h, "qm9700", rack, 30);
     let leaf = h
         .state()
         .design()
@@ -724,8 +667,7 @@ fn drag_a_port_onto_a_device_to_cable_it() {
         h.state().ui.status.text
     );
     assert_eq!(h.state().design().links.len(), d.links.len() + 1);
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(other_end(&h), PortRef::new(old_leaf, "p21"));
 }
 
@@ -733,15 +675,7 @@ fn drag_a_port_onto_a_device_to_cable_it() {
 fn server_window_of(part: &str) -> (Harness<'static, RacksmithApp>, DeviceId) {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: part.into(),
-            rack,
-            position_u: 1,
-        }
-        .into(),
-    );
-    step(&mut h);
+    place_part(&mut h, part, rack, 1);
     let Some(server) = h.state().design().devices.keys().next().copied() else {
         panic!("the server was not added: {}", h.state().ui.status.text);
     };
@@ -809,8 +743,7 @@ fn drag_a_gpu_from_the_palette_into_a_server_slot() {
     );
     h.get_by_label("GPU slot 0: l40s");
     // One undo step takes it out again.
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert!(h.state().design().devices[&server].gpus.is_empty());
 }
 
@@ -901,9 +834,7 @@ fn save_as_without_a_native_dialog_shows_the_in_app_dialog_and_saves() {
     let path = dir.path().join("typed.ron");
     let mut h = dialog_harness(racksmith::samples::default_design());
     h.state_mut().set_native_dialogs(Box::new(NoNativeDialogs));
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-42u".into()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 42U rack");
     assert!(h.state().doc.is_dirty());
     file_menu(&mut h, "Save As…");
     // Not a silent "cancelled": the in-app dialog is on screen.
@@ -996,12 +927,9 @@ fn a_failed_save_says_why_and_keeps_the_changes() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("no-such-folder").join("x.ron");
     let mut h = dialog_harness(racksmith::samples::default_design());
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-42u".into()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 42U rack");
     let before = h.state().design().clone();
-    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
-    step(&mut h);
+    save_as(&mut h, &path);
     let err = h.state().ui.windows.error.clone().expect("an error window");
     assert!(err.contains("does not exist"), "{err}");
     h.get_by_label_contains("does not exist");
@@ -1063,14 +991,7 @@ fn a_device_note_is_one_undoable_edit() {
     let id = *id;
     dev.notes = "old note".into();
     let mut h = dialog_harness(d);
-    h.state_mut().push(
-        UiCommand::Select(racksmith::app::state::Selection {
-            devices: [id].into(),
-            ..Default::default()
-        })
-        .into(),
-    );
-    step(&mut h);
+    click_device(&mut h, id);
     let field = h.get_by_label("Review notes");
     assert_eq!(field.value().as_deref(), Some("old note"));
     field.focus();
@@ -1097,14 +1018,7 @@ fn a_note_follows_the_selection_change_that_ends_it() {
     let ids: Vec<_> = d.devices.keys().copied().take(2).collect();
     let mut h = dialog_harness(d);
     let select = |h: &mut Harness<'static, RacksmithApp>, id| {
-        h.state_mut().push(
-            UiCommand::Select(racksmith::app::state::Selection {
-                devices: [id].into(),
-                ..Default::default()
-            })
-            .into(),
-        );
-        step(h);
+        click_device(h, id);
     };
     select(&mut h, ids[0]);
     h.get_by_label("Review notes").focus();
@@ -1123,9 +1037,7 @@ fn export_the_comparison_as_csv() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cmp.csv");
     let mut h = dialog_harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
-    h.state_mut()
-        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
-    step(&mut h);
+    compare_with_sample(&mut h, "h100-60gpu-training");
     h.get_by_label("Export CSV…").click();
     step(&mut h);
     let name = suggested(&h, "-compare.csv");
@@ -1202,33 +1114,24 @@ fn a_link_note_is_one_undoable_edit() {
 }
 
 #[test]
-fn export_the_fabric_drawing_and_the_comparison_page_without_dialogs() {
+fn export_the_fabric_drawing_and_the_comparison_page() {
     // Needs the export engine (src/export) for SVG and the comparison HTML.
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("fabric.svg");
     let html = dir.path().join("cmp.html");
     let mut h = harness(racksmith::samples::default_design());
-    h.state_mut().push(
-        FileCommand::ExportTo(
-            racksmith::export::Format::Svg,
-            racksmith::export::View::Fabric,
-            svg.clone(),
-        )
-        .into(),
-    );
-    step(&mut h);
+    let svg_menu = racksmith::export::Format::Svg.label();
+    menu_with_file(&mut h, &["File", "Export", svg_menu, "Fabric…"], &svg);
     assert!(
         h.state().ui.windows.error.is_none(),
         "{:?}",
         h.state().ui.windows.error
     );
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    compare_with_sample(&mut h, "h100-60gpu-training");
     h.state_mut()
-        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
-    step(&mut h);
-    h.state_mut().push(
-        FileCommand::ExportComparisonTo(racksmith::app::CompareFormat::Html, html.clone()).into(),
-    );
+        .set_native_dialogs(Box::new(AnswerOnce(Some(html.clone()))));
+    h.get_by_label("Export HTML…").click();
     step(&mut h);
     assert!(
         h.state().ui.windows.error.is_none(),
@@ -1260,14 +1163,7 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
         Some("Edit design notes")
     );
     // A rack's note.
-    h.state_mut().push(
-        UiCommand::Select(racksmith::app::state::Selection {
-            racks: [rack].into(),
-            ..Default::default()
-        })
-        .into(),
-    );
-    step(&mut h);
+    click_rack(&mut h, rack);
     h.get_by_label("Review notes").focus();
     step(&mut h);
     h.get_by_label("Review notes")
@@ -1279,8 +1175,7 @@ fn design_and_rack_notes_commit_when_the_field_loses_focus() {
         h.state().design().racks[&rack].notes,
         "floor tile rated 1200 kg"
     );
-    h.state_mut().push(DocCommand::Undo.into());
-    step(&mut h);
+    undo(&mut h);
     assert_eq!(h.state().design().racks[&rack].notes, "");
     assert_eq!(h.state().design().notes, "for the finance review");
 }
@@ -1298,11 +1193,8 @@ fn saving_onto_a_read_only_file_asks_and_replace_writes_it() {
     let path = dir.path().join("locked.ron");
     read_only_file(&path, "old");
     let mut h = dialog_harness(racksmith::samples::default_design());
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-42u".into()).into());
-    step(&mut h);
-    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 42U rack");
+    save_as(&mut h, &path);
     h.get_by_label("locked.ron is read-only. Replace it anyway?");
     // Nothing written, nothing marked saved before the answer.
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
@@ -1322,11 +1214,8 @@ fn cancelling_a_read_only_save_leaves_the_file_and_the_changes() {
     let path = dir.path().join("locked.ron");
     read_only_file(&path, "old");
     let mut h = dialog_harness(racksmith::samples::default_design());
-    h.state_mut()
-        .push(DocCommand::AddRack("rack-42u".into()).into());
-    step(&mut h);
-    h.state_mut().push(FileCommand::SaveTo(path.clone()).into());
-    step(&mut h);
+    add_rack(&mut h, "+ 42U rack");
+    save_as(&mut h, &path);
     h.get_by_label("Cancel").click();
     step(&mut h);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
@@ -1408,15 +1297,7 @@ fn the_bottleneck_card_follows_the_traffic_pattern_selector() {
 fn an_uncabled_server_says_so_instead_of_minus_zero() {
     let (design, rack) = one_rack();
     let mut h = harness(design);
-    h.state_mut().push(
-        DocCommand::AddDevice {
-            part: "dgx-h100".into(),
-            rack,
-            position_u: 1,
-        }
-        .into(),
-    );
-    step(&mut h);
+    place_part(&mut h, "dgx-h100", rack, 1);
     h.get_by_label("no compute NIC cabled");
     assert!(h.query_by_label_contains("-0 Gb/s").is_none());
     assert!(h.query_by_label_contains("(bottleneck: )").is_none());
@@ -1425,9 +1306,7 @@ fn an_uncabled_server_says_so_instead_of_minus_zero() {
 #[test]
 fn compare_prints_counts_as_whole_numbers() {
     let mut h = harness(racksmith::samples::sample("a100-120gpu-training").unwrap());
-    h.state_mut()
-        .push(FileCommand::CompareWithSample("h100-60gpu-training".into()).into());
-    step(&mut h);
+    compare_with_sample(&mut h, "h100-60gpu-training");
     h.get_by_label("120");
     h.get_by_label("60");
     assert!(h.query_by_label("120.000").is_none());
@@ -1614,15 +1493,7 @@ fn placing_over_the_power_budget_is_allowed_with_a_warning() {
         <= budget_w
         && u < 40
     {
-        h.state_mut().push(
-            DocCommand::AddDevice {
-                part: "dgx-h100".into(),
-                rack,
-                position_u: u,
-            }
-            .into(),
-        );
-        step(&mut h);
+        place_part(&mut h, "dgx-h100", rack, u);
         u += 8;
     }
     let status = h.state().ui.status.text.clone();
@@ -1733,14 +1604,7 @@ fn a_crashed_instances_autosave_is_offered_and_recovered() {
 fn a_racks_cooling_is_set_in_the_inspector_and_undone() {
     let (d, rack) = one_rack();
     let mut h = harness(d);
-    h.state_mut().push(
-        UiCommand::Select(racksmith::app::state::Selection {
-            racks: [rack].into_iter().collect(),
-            ..Default::default()
-        })
-        .into(),
-    );
-    step(&mut h);
+    click_rack(&mut h, rack);
     h.get_by_label("Liquid").click();
     step(&mut h);
     assert_eq!(

@@ -77,9 +77,6 @@ pub enum FileCommand {
     OpenSample(String),
     /// Make a design from a template and its options (asks before discarding changes).
     NewFromTemplate(String, Vec<(String, String)>),
-    /// Replace the open design with this one, asking first when there are unsaved changes ("Save first" saves,
-    /// then replaces); the text says what it is for the prompt and the status line ("open the scenario X").
-    ReplaceDesign(Box<Design>, String),
     /// Open a sized design (asks before discarding changes).
     NewSized(Box<Design>),
     /// Compare the open design with a file; None asks with a file dialog.
@@ -265,7 +262,6 @@ impl RacksmithApp {
             }
             FileCommand::NewSized(design) => self.guarded(Pending::Sized(design)),
             FileCommand::Quit => self.guarded(Pending::Quit),
-            FileCommand::ReplaceDesign(d, what) => self.guarded(Pending::Replace(d, what)),
             FileCommand::SaveThen(action) => {
                 self.ui.files.after_save = Some(*action);
                 match self.doc.path.clone() {

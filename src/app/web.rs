@@ -261,7 +261,8 @@ impl RacksmithApp {
             (FilePurpose::CompareWith, Ok(d)) => self.compare_with(d),
             (_, Ok(d)) if self.doc.is_dirty() => {
                 // Unsaved changes: ask first, as the desktop does.
-                self.ui.files.pending = Some(super::state::Pending::Sized(Box::new(d)));
+                let what = format!("open {}", read.name);
+                self.ui.files.pending = Some(super::state::Pending::Replace(Box::new(d), what));
             }
             (_, Ok(d)) => {
                 // Saving it again downloads a file of the same name.
