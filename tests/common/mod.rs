@@ -152,13 +152,13 @@ pub fn open_file(h: &mut Harness<'static, RacksmithApp>, file: &Path) {
 /// File > Open sample > the sample's title.
 pub fn open_sample(h: &mut Harness<'static, RacksmithApp>, name: &str) {
     let title = racksmith::samples::title(name);
-    menu_path(h, &["File", "Open sample", &title]);
+    menu_path(h, &["File", "Open sample", title]);
 }
 
 /// File > Compare with sample > the sample's title.
 pub fn compare_with_sample(h: &mut Harness<'static, RacksmithApp>, name: &str) {
     let title = racksmith::samples::title(name);
-    menu_path(h, &["File", "Compare with sample", &title]);
+    menu_path(h, &["File", "Compare with sample", title]);
 }
 
 /// Presses Ctrl+Z (Cmd+Z on a Mac) and lets the undo apply.
@@ -245,7 +245,9 @@ pub fn place_part(
     rack: RackId,
     position_u: u16,
 ) -> DeviceId {
-    let catalog = racksmith::catalog::Catalog::builtin().expect("built-in catalog");
+    let Ok(catalog) = racksmith::catalog::Catalog::builtin() else {
+        panic!("the built-in catalog does not load");
+    };
     let Some(spec) = catalog.get(part) else {
         panic!("{part} is not in the catalog");
     };
