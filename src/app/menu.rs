@@ -422,6 +422,9 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             {
                 app.ui.windows.show_params = !app.ui.windows.show_params;
             }
+            ui.menu_button("Export…", |ui| super::exports::export_menu_ui(ui, &mut cmds))
+                .response
+                .on_hover_text("The review report, drawings, tables and scheduler files (also in File > Export)");
             ui.separator();
             use super::state::ViewMode;
             ui.selectable_value(&mut app.ui.canvas.view_mode, ViewMode::Racks, "Racks")

@@ -35,11 +35,6 @@ pub fn analysis_ui(
             ui.spinner();
             ui.label(RichText::new("updating…").weak());
         }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.menu_button("Export…", |ui| super::exports::export_menu_ui(ui, cmds))
-                .response
-                .on_hover_text("The review report, drawings, tables and scheduler files (also in File > Export)");
-        });
     });
     let Some(r) = report else {
         ui.label("Analysing…");
