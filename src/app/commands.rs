@@ -42,9 +42,9 @@ pub enum DocCommand {
     AddDevice {
         /// Catalog part id.
         part: String,
-        /// Rack.
+        /// The rack it goes into.
         rack: RackId,
-        /// Lowest unit.
+        /// The lowest unit it takes, 1-based from the bottom (an edit refuses a place that overlaps or overhangs).
         position_u: u16,
     },
     /// Cable two ports, choosing the cable from the catalog.
@@ -120,7 +120,7 @@ pub enum FileCommand {
     SaveUserPart {
         /// The part's id.
         id: crate::model::PartId,
-        /// The part.
+        /// The part's specification as the editor left it (saved whole, with its sources).
         part: Box<crate::catalog::Part>,
         /// The part this one was edited from.
         replaces: Option<crate::model::PartId>,

@@ -40,7 +40,7 @@ pub enum DialogKind {
 pub struct DialogRequest {
     /// Open or save.
     pub kind: DialogKind,
-    /// Window title.
+    /// The dialog's title, saying what the file is for ("Export the review report").
     pub title: String,
     /// Name of the file type, e.g. "Racksmith design".
     pub filter_name: String,

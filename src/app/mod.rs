@@ -56,9 +56,9 @@ pub struct RacksmithApp {
     catalogs: catalog::CatalogState,
     /// The open document.
     pub doc: Document,
-    /// Analysis state.
+    /// The report shown and the worker (or, in the browser, the slices) computing the next one.
     pub analysis: AnalysisState,
-    /// UI state.
+    /// Everything that is not the design: selection, status line, canvas, files, typing, windows.
     pub ui: UiState,
     commands: Vec<AppCommand>,
     /// The fabric view's layout, rebuilt when the document changes (kept here, not in `UiState`, so that the

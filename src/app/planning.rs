@@ -116,7 +116,7 @@ impl TableCache {
 pub struct PlanningInputs<'a> {
     /// The open design (shared with the side-by-side job, not copied for it).
     pub design: &'a std::sync::Arc<Design>,
-    /// Its revision.
+    /// The document's revision: the side-by-side table is recomputed when it changes.
     pub revision: u64,
     /// The parts catalog (GPU models).
     pub catalog: &'a Catalog,

@@ -8,11 +8,11 @@ use std::collections::BTreeSet;
 /// What is selected on the canvas.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Selection {
-    /// Selected devices.
+    /// Devices selected by a click, shift-click, box or finding.
     pub devices: BTreeSet<DeviceId>,
-    /// Selected racks.
+    /// Racks selected by a click on their frame or header (delete takes their devices with them).
     pub racks: BTreeSet<RackId>,
-    /// Selected links.
+    /// Cables selected in the inspector or by a finding.
     pub links: BTreeSet<LinkId>,
 }
 
@@ -40,7 +40,7 @@ impl Selection {
 /// What a fit request frames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FitTarget {
-    /// Every rack.
+    /// Every rack (a new or opened design, the toolbar's Fit).
     All,
     /// The selection (or everything when nothing is selected).
     Selection,

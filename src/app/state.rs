@@ -16,7 +16,7 @@ pub struct Document {
     /// copies it only when the worker still holds it (the app withdraws a request not yet started first,
     /// [`super::analysis_state::AnalysisState::withdraw`]).
     pub design: Arc<Design>,
-    /// Undo/redo stacks.
+    /// The undo and redo steps of this document (never saved; a new document starts with none).
     pub history: History,
     /// The file it was loaded from or saved to.
     pub path: Option<PathBuf>,
@@ -268,11 +268,11 @@ pub use super::selection::{FitTarget, Selection};
 pub enum NoteTarget {
     /// The design itself.
     Design,
-    /// A rack.
+    /// A rack's note (shown in the rack's inspector and the report's rack table).
     Rack(RackId),
-    /// A device.
+    /// A device's note (its inspector and the bill of materials).
     Device(DeviceId),
-    /// A link.
+    /// A cable's note (its inspector and the cabling plan).
     Link(LinkId),
 }
 
@@ -283,11 +283,11 @@ pub struct CompareState {
     pub comparison: crate::analysis::compare::Comparison,
     /// Design A (the open design when the comparison was made).
     pub a_design: Design,
-    /// A's report.
+    /// A's analysis, as the comparison's figures were taken from it.
     pub a_report: Arc<Report>,
-    /// Design B.
+    /// Design B (the file or sample it was compared with).
     pub b_design: Design,
-    /// B's report.
+    /// B's analysis, as the comparison's figures were taken from it.
     pub b_report: Arc<Report>,
 }
 

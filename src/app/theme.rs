@@ -14,7 +14,7 @@ pub enum Status {
     Short,
     /// Far short of its target, or over a limit.
     Bad,
-    /// Neutral information.
+    /// A figure with no target to meet (neutral colour).
     Info,
 }
 

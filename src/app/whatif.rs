@@ -168,7 +168,7 @@ impl WhatIfState {
 pub struct WhatIfInputs<'a> {
     /// The open design.
     pub design: &'a Arc<Design>,
-    /// Its revision.
+    /// The document's revision: a result for an older revision is marked out of date.
     pub revision: u64,
     /// Its analysis, when it is up to date (a what-if compares against it).
     pub report: Option<Arc<Report>>,

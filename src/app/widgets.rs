@@ -148,11 +148,11 @@ pub const CARD_FRAME_W: f32 = 18.0;
 pub struct Card {
     /// What the figure is ("Bisection").
     pub title: String,
-    /// The figure.
+    /// The figure in its unit ("4.0 of 50.0 GB/s"); "unknown" when the analysis cannot say.
     pub value: String,
     /// The line under it.
     pub sub: String,
-    /// Its colour.
+    /// Its colour: the worse of its own figure and the findings that concern it.
     pub status: Status,
     /// Its formula and inputs, as a tooltip.
     pub tip: String,

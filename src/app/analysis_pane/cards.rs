@@ -53,9 +53,9 @@ fn apply_findings(c: &mut Card, r: &Report, headline: Headline) {
 /// A headline card as drawn: its texts and status word (for tests and the frame benchmark).
 #[derive(Debug, Clone)]
 pub struct CardView {
-    /// Title ("Bottleneck").
+    /// What the figure is, as the card heads it ("Bottleneck").
     pub title: String,
-    /// The figure.
+    /// The figure in its unit, as drawn ("6.2 of 50.0 GB/s").
     pub value: String,
     /// The line under it.
     pub sub: String,
@@ -63,7 +63,7 @@ pub struct CardView {
     pub status: &'static str,
     /// The warnings and errors that concern it, in a few words (empty when none).
     pub concerns: String,
-    /// The tooltip.
+    /// The tooltip: the formula and its inputs.
     pub tip: String,
 }
 

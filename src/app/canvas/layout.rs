@@ -19,7 +19,7 @@ const GAP_Y: f32 = 60.0;
 
 /// One rack's place on the canvas.
 pub struct RackGeom {
-    /// The rack.
+    /// The rack drawn here.
     pub id: RackId,
     /// Whole frame including the header, canvas space.
     pub rect: Rect,
@@ -50,7 +50,7 @@ impl RackGeom {
 /// A link's two devices and the box around their rects, canvas space: what culling needs without looking the
 /// link up in the design.
 pub struct LinkGeom {
-    /// The link.
+    /// The link whose ends these are.
     pub id: LinkId,
     /// One end's device.
     pub a: DeviceId,
@@ -67,7 +67,7 @@ pub struct Layout {
     pub racks: Vec<RackGeom>,
     /// Index into `racks` by id.
     pub rack_index: HashMap<RackId, usize>,
-    /// Device rects.
+    /// Each placed device's rect, canvas space (a 0U part: a strip beside its rack's rails).
     pub devices: HashMap<DeviceId, Rect>,
     /// The links at each device (so a device's cabled ports are found without scanning every link).
     pub links_of: HashMap<DeviceId, Vec<LinkId>>,

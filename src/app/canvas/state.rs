@@ -51,7 +51,7 @@ pub struct CanvasDrawn {
 pub struct View {
     /// Translation from the canvas panel's top-left, points.
     pub offset: egui::Vec2,
-    /// Scale.
+    /// Screen points per canvas point (1.0 draws a rack unit 14 points high; labels hide below their size).
     pub zoom: f32,
     /// Fit to this target on the next frame.
     pub fit: Option<FitTarget>,
@@ -74,7 +74,7 @@ impl Default for View {
 /// A drag in progress on the canvas; previews only, commits one edit when it ends.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum CanvasDrag {
-    /// No drag.
+    /// No drag in progress.
     #[default]
     None,
     /// Panning the view.
@@ -86,7 +86,7 @@ pub enum CanvasDrag {
     },
     /// Moving a device; `grab_u` is how many units above its bottom it was grabbed.
     MoveDevice {
-        /// The device.
+        /// The device being moved (it stays where it is until the drag ends).
         device: DeviceId,
         /// Grab offset in rack units from the device's lowest unit.
         grab_u: f32,
