@@ -2,7 +2,7 @@
 //! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
 //! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
 
-use super::{AppCommand, DocCommand, FileCommand, RacksmithApp};
+use super::{AppCommand, DocCommand, FileCommand};
 use crate::catalog::figures::{self, Figure};
 use crate::catalog::user::{self, Origin};
 use crate::catalog::{Catalog, Category, Part, PartKind};
@@ -48,6 +48,36 @@ pub struct CatalogWindow {
     warnings: Vec<String>,
     /// A NetBox file whose data does not say what kind of part it is: the window asks.
     unclear_import: Option<std::path::PathBuf>,
+}
+
+impl CatalogWindow {
+    /// Shows a part (None: none), dropping an edit in progress.
+    pub(super) fn select(&mut self, part: Option<PartId>) {
+        self.selected = part;
+        self.draft = None;
+    }
+
+    /// Lists only the parts the open design uses, whatever was searched.
+    pub(super) fn only_design_parts(&mut self) {
+        self.only_design = true;
+        self.search.clear();
+    }
+
+    /// Puts the outcome of the last action at the top of the window.
+    pub(super) fn say(&mut self, is_error: bool, text: String) {
+        self.message = Some((is_error, text));
+    }
+
+    /// Shows a part just imported from NetBox with what the importer noticed.
+    pub(super) fn imported(&mut self, id: PartId, warnings: Vec<String>) {
+        self.select(Some(id));
+        self.warnings = warnings;
+    }
+
+    /// Asks which kind of part a NetBox file is (None: no question open).
+    pub(super) fn ask_kind(&mut self, file: Option<PathBuf>) {
+        self.unclear_import = file;
+    }
 }
 
 /// A part being edited before it is saved to the user catalog.
@@ -178,215 +208,6 @@ pub fn uses_in_design(design: &Design, id: &PartId) -> usize {
         .filter(|l| l.cable.as_ref() == Some(id))
         .count();
     devices + racks + links
-}
-
-impl RacksmithApp {
-    /// Uses the user catalog at `path` (None: none, for this session only), merged over the built-in catalog. A
-    /// file that does not load is reported and left alone.
-    pub fn set_user_catalog(&mut self, path: Option<PathBuf>) {
-        let st = &mut self.catalogs;
-        if st.builtin.parts.is_empty() {
-            st.builtin = Catalog::builtin().unwrap_or_default();
-        }
-        st.load_error = None;
-        st.user = match path.as_deref().map(user::load) {
-            Some(Ok(c)) => c,
-            Some(Err(e)) => {
-                let msg = format!(
-                    "The user catalog did not load, so it is left as it is and not written over:\n{e}"
-                );
-                st.load_error = Some(msg.clone());
-                self.ui.windows.error = Some(msg);
-                Catalog::default()
-            }
-            None => Catalog::default(),
-        };
-        st.path = path;
-        self.catalog = user::merged(&st.builtin, &st.user);
-    }
-
-    /// Writes the user catalog and rebuilds the merged catalog; says why when it cannot.
-    fn save_user_catalog(&mut self, done: String) {
-        self.catalog = user::merged(&self.catalogs.builtin, &self.catalogs.user);
-        let outcome = match (&self.catalogs.load_error, &self.catalogs.path) {
-            (Some(_), _) => Err(
-                "the user catalog file has errors (see the message when it loaded): fix or move it, then reopen \
-                 Racksmith; kept for this session only"
-                    .to_string(),
-            ),
-            (None, None) => Ok(format!("{done} (no user catalog file: for this session only)")),
-            (None, Some(p)) => user::save(p, &self.catalogs.user)
-                .map(|()| format!("{done}; saved {}", p.display()))
-                .map_err(|e| e.to_string()),
-        };
-        let msg = match outcome {
-            Ok(m) => {
-                self.ui.status.info(m.clone());
-                (false, m)
-            }
-            Err(e) => {
-                self.ui.status.refuse(format!("{done}, but not saved: {e}"));
-                (true, format!("{done}, but not saved: {e}"))
-            }
-        };
-        if let Some(w) = self.catalogs.window.as_mut() {
-            w.message = Some(msg);
-        }
-    }
-
-    /// Opens the parts catalog window, on a part when given.
-    pub(super) fn show_catalog(&mut self, part: Option<crate::model::PartId>) {
-        let w = self
-            .catalogs
-            .window
-            .get_or_insert_with(CatalogWindow::default);
-        if part.is_some() {
-            w.selected = part;
-            w.draft = None;
-        }
-    }
-
-    /// Opens the parts catalog window on the parts the design uses.
-    pub(super) fn show_design_parts(&mut self) {
-        let w = self
-            .catalogs
-            .window
-            .get_or_insert_with(CatalogWindow::default);
-        w.only_design = true;
-        w.search.clear();
-    }
-
-    /// Opens the Size from a requirement dialog.
-    pub(super) fn show_sizing(&mut self) {
-        self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
-    }
-
-    /// Saves a part to the user catalog file, replacing the part it was edited from when it was renamed.
-    pub(super) fn save_user_part(
-        &mut self,
-        id: crate::model::PartId,
-        part: crate::catalog::Part,
-        replaces: Option<crate::model::PartId>,
-    ) {
-        if let Some(old) = replaces.filter(|o| *o != id) {
-            self.catalogs.user.parts.remove(&old);
-        }
-        self.catalogs.user.parts.insert(id.clone(), part);
-        if let Some(w) = self.catalogs.window.as_mut() {
-            w.selected = Some(id.clone());
-            w.draft = None;
-        }
-        self.save_user_catalog(format!("Saved part {id} to the user catalog"));
-    }
-
-    /// Deletes a user part, or reverts an edited built-in part, in the user catalog file.
-    pub(super) fn remove_user_part(&mut self, id: &crate::model::PartId) {
-        if self.catalogs.user.parts.remove(id).is_none() {
-            self.ui
-                .status
-                .refuse(format!("{id} is not in the user catalog"));
-            return;
-        }
-        let what = if self.catalogs.builtin.parts.contains_key(id) {
-            format!("Reverted {id} to the built-in part")
-        } else {
-            if let Some(w) = self.catalogs.window.as_mut() {
-                w.selected = None;
-            }
-            format!("Deleted {id} from the user catalog")
-        };
-        self.save_user_catalog(what);
-    }
-
-    /// Replaces a part everywhere in the design as one undo step, or says why not.
-    pub(super) fn swap(&mut self, from: &str, to: &str) {
-        let outcome = crate::edit::swap::plan(&self.doc.design, &self.catalog, from, to);
-        let msg = match outcome {
-            Ok(swap) => {
-                let label = format!("Replace {from} with {to}");
-                self.edit(label.clone(), swap.edit);
-                if !swap.rehomed.is_empty() && !self.ui.status.is_refusal() {
-                    // Say which cables moved: a swap never removes one silently.
-                    self.ui.status.text = format!(
-                        "{}; {} cables moved to free ports of {to}: {}",
-                        self.ui.status.text,
-                        swap.rehomed.len(),
-                        swap.rehomed.join("; ")
-                    );
-                }
-                (self.ui.status.is_refusal(), self.ui.status.text.clone())
-            }
-            Err(e) => {
-                let m = format!("Not replaced: {e}");
-                self.ui.status.refuse(m.clone());
-                (true, m)
-            }
-        };
-        if let Some(w) = self.catalogs.window.as_mut() {
-            w.message = Some(msg);
-        }
-    }
-
-    /// Imports a NetBox device type as a user part, keeping what the importer noticed in view.
-    pub(super) fn import_netbox(
-        &mut self,
-        path: &std::path::Path,
-        kind: Option<crate::catalog::netbox::ImportKind>,
-    ) {
-        if let Some(w) = self.catalogs.window.as_mut() {
-            w.unclear_import = None;
-        }
-        match crate::catalog::netbox::import_as(path, &self.catalogs.builtin, kind) {
-            Ok(imported) => {
-                // A slug that names a built-in part must not silently replace it.
-                let id = if self
-                    .catalogs
-                    .builtin
-                    .parts
-                    .contains_key(&PartId::new(&imported.id))
-                {
-                    user::free_id(&self.catalog, &imported.id)
-                } else {
-                    PartId::new(&imported.id)
-                };
-                let category = imported.part.kind.category().label();
-                self.catalogs.user.parts.insert(id.clone(), imported.part);
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.selected = Some(id.clone());
-                w.draft = None;
-                w.warnings = imported.warnings.clone();
-                let n = imported.warnings.len();
-                self.save_user_catalog(format!(
-                    "Imported {} as {id}, a {} part because {} ({n} warning(s): check them before trusting the part)",
-                    path.display(),
-                    category,
-                    imported.kind_reason
-                ));
-            }
-            Err(e @ crate::catalog::netbox::ImportError::UnclearKind { .. }) => {
-                // The data does not say: the window asks which kind it is.
-                let m = format!("Not imported yet: {e}");
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.message = Some((true, m));
-                w.unclear_import = Some(path.to_path_buf());
-            }
-            Err(e) => {
-                let m = format!("Not imported: {e}");
-                self.ui.status.refuse(m.clone());
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.message = Some((true, m));
-            }
-        }
-    }
 }
 
 /// The catalog window.

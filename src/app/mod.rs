@@ -27,6 +27,7 @@ mod sizing;
 pub mod state;
 mod templates;
 mod theme;
+mod user_catalog;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 mod web_link;
