@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 mod common;
-use common::{click_device, harness_of, menu, menu_with_file, step};
+use common::{click_device, drag_and_drop, harness_of, menu, menu_with_file, step};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
@@ -92,16 +92,7 @@ fn an_edited_price_is_saved_to_the_user_catalog_and_copied_into_a_design() {
         .rect()
         .center();
     let target = h.state().unit_screen_pos(rack, 20).unwrap();
-    h.hover_at(item);
-    step(&mut h);
-    h.drag_at(item);
-    step(&mut h);
-    h.hover_at(item + egui::vec2(30.0, 0.0));
-    step(&mut h);
-    h.hover_at(target);
-    step(&mut h);
-    h.drop_at(target);
-    step(&mut h);
+    drag_and_drop(&mut h, item, target);
     let d = h.state().design().clone();
     assert_eq!(d.devices.len(), 1, "status: {}", h.state().ui.status.text);
     assert_eq!(d.parts[&PartId::new("qm9700")].price_usd, 31234.5);

@@ -3,9 +3,9 @@
 
 mod common;
 use common::{
-    AnswerOnce, add_rack, click_at, click_device, click_rack, compare_with_sample, harness,
-    menu_with_file, open_file, place_part, release_at, save_as, select_devices, selected_devices,
-    step, undo,
+    AnswerOnce, add_rack, click_at, click_device, click_rack, compare_with_sample, drag_and_drop,
+    harness, menu_with_file, open_file, place_part, release_at, save_as, select_devices,
+    selected_devices, step, undo,
 };
 
 use egui_kittest::Harness;
@@ -57,16 +57,7 @@ fn drag_a_server_from_the_palette_into_a_rack() {
         .rect()
         .center();
     let target = h.state().unit_screen_pos(rack, 10).unwrap();
-    h.hover_at(item);
-    step(&mut h);
-    h.drag_at(item);
-    step(&mut h);
-    h.hover_at(item + egui::vec2(30.0, 0.0));
-    step(&mut h);
-    h.hover_at(target);
-    step(&mut h);
-    h.drop_at(target);
-    step(&mut h);
+    drag_and_drop(&mut h, item, target);
     let d = h.state().design();
     let placed: Vec<_> = d
         .devices
@@ -708,16 +699,7 @@ fn drag_part_to(h: &mut Harness<'static, RacksmithApp>, part_name: &str, target:
     let Some(item) = find(h).map(|r| r.center()) else {
         panic!("{part_name} is not in the palette");
     };
-    h.hover_at(item);
-    step(h);
-    h.drag_at(item);
-    step(h);
-    h.hover_at(item + egui::vec2(30.0, 0.0));
-    step(h);
-    h.hover_at(target);
-    step(h);
-    h.drop_at(target);
-    step(h);
+    drag_and_drop(h, item, target);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use common::{click_at, menu, selected_devices, snapshot_harness};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use racksmith::analysis::whatif::Failure;
+use racksmith::analysis::whatif::{Failure, Impact};
 use racksmith::app::RacksmithApp;
 use racksmith::model::{Design, DeviceId};
 
@@ -44,14 +44,7 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     h.run_steps(2);
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    let o = h
-        .state()
-        .ui
-        .windows
-        .whatif
-        .outcome()
-        .expect("the sweep finished");
-    let impacts = o.impacts.as_ref().expect("not cancelled");
+    let impacts = impacts(&h).expect("not cancelled");
     assert_eq!(impacts.len(), 2);
     assert_eq!(impacts[0].failure, Failure::Device(leaf));
     assert_eq!(impacts[0].gpus_reachable, (64, 8));
@@ -95,8 +88,7 @@ fn what_if_it_fails_from_the_inspector_gives_one_parts_impact() {
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
     assert!(h.state().ui.windows.whatif.open);
-    let o = h.state().ui.windows.whatif.outcome().unwrap();
-    let impacts = o.impacts.as_ref().unwrap();
+    let impacts = impacts(&h).unwrap();
     assert_eq!(impacts.len(), 1);
     assert_eq!(impacts[0].failure, Failure::Device(server));
     assert_eq!(impacts[0].gpus_reachable, (64, 56));
@@ -117,33 +109,13 @@ fn a_cancelled_sweep_lists_nothing_and_can_run_again() {
     h.state_mut().ui.windows.whatif.cancel();
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    assert!(
-        h.state()
-            .ui
-            .windows
-            .whatif
-            .outcome()
-            .unwrap()
-            .impacts
-            .is_none()
-    );
+    assert!(impacts(&h).is_none());
     assert!(h.query_by_label("Cancelled.").is_some());
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    assert_eq!(
-        h.state()
-            .ui
-            .windows
-            .whatif
-            .outcome()
-            .unwrap()
-            .impacts
-            .as_ref()
-            .map(Vec::len),
-        Some(2)
-    );
+    assert_eq!(impacts(&h).as_ref().map(Vec::len), Some(2));
 }
 
 #[test]
@@ -158,4 +130,11 @@ fn whatif_window_snapshot() {
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(5);
     h.snapshot("whatif_dark_1600x1000");
+}
+
+/// The impacts of the what-if window's last result (None: cancelled; the test fails when there is no result).
+fn impacts(h: &Harness<'static, RacksmithApp>) -> Option<Vec<Impact>> {
+    let state = h.state();
+    let outcome = state.ui.windows.whatif.outcome();
+    outcome.expect("the what-if finished").impacts.clone()
 }

@@ -262,16 +262,7 @@ pub fn place_part(
     };
     let before: std::collections::BTreeSet<DeviceId> =
         h.state().design().devices.keys().copied().collect();
-    h.hover_at(item);
-    step(h);
-    h.drag_at(item);
-    step(h);
-    h.hover_at(item + egui::vec2(30.0, 0.0));
-    step(h);
-    h.hover_at(target);
-    step(h);
-    h.drop_at(target);
-    step(h);
+    drag_and_drop(h, item, target);
     palette_search(h, "");
     let design = h.state().design();
     let Some((&id, placed)) = design.devices.iter().find(|(id, _)| !before.contains(id)) else {
@@ -319,4 +310,18 @@ pub fn pick_load_pattern(
         pattern,
         "the list picked it"
     );
+}
+
+/// Drags from a point (a palette entry, a port) and drops on another, moving past the drag threshold first.
+pub fn drag_and_drop(h: &mut Harness<'static, RacksmithApp>, from: egui::Pos2, to: egui::Pos2) {
+    h.hover_at(from);
+    step(h);
+    h.drag_at(from);
+    step(h);
+    h.hover_at(from + egui::vec2(30.0, 0.0));
+    step(h);
+    h.hover_at(to);
+    step(h);
+    h.drop_at(to);
+    step(h);
 }
