@@ -10,9 +10,7 @@ use common::{
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
-use racksmith::app::{
-    DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp, UiCommand,
-};
+use racksmith::app::{DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp};
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
 
@@ -1073,16 +1071,19 @@ fn compare_with_a_file_picked_in_the_in_app_dialog() {
 #[test]
 fn a_link_note_is_one_undoable_edit() {
     let d = racksmith::samples::default_design();
-    let link = *d.links.keys().next().unwrap();
-    let mut h = harness(d);
-    h.state_mut().push(
-        UiCommand::Select(racksmith::app::state::Selection {
-            links: [link].into(),
-            ..Default::default()
-        })
-        .into(),
-    );
+    // A cable on the first port of a switch, picked from that switch's port list in the inspector.
+    let (link, l) = d
+        .links
+        .iter()
+        .find(|(_, l)| l.b.port == "p1")
+        .map(|(id, l)| (*id, l.clone()))
+        .unwrap();
+    let mut h = harness(d.clone());
+    click_device(&mut h, l.b.device);
+    h.get_by_label(&format!("-> {}", racksmith::edit::port_label(&d, &l.a)))
+        .click();
     step(&mut h);
+    assert_eq!(h.state().ui.selection.links.first(), Some(&link));
     h.get_by_label("Review notes").focus();
     step(&mut h);
     h.get_by_label("Review notes").type_text("label both ends");
