@@ -8,7 +8,7 @@ use serde::Serialize;
 pub struct Row {
     /// What is compared.
     pub figure: String,
-    /// Unit.
+    /// Unit of both values, e.g. "USD", "ms", "Gb/s"; empty for a count.
     pub unit: String,
     /// Design A's value.
     pub a: f64,

@@ -35,9 +35,9 @@ pub fn airflow_m3_per_h(heat_kw: f64, delta_t_c: f64) -> f64 {
 /// One rack's cooling.
 #[derive(Debug, Clone, Serialize)]
 pub struct RackCooling {
-    /// The rack.
+    /// The design's rack whose heat this is.
     pub rack: RackId,
-    /// Its name.
+    /// The rack's name in the design, so the report reads without it.
     pub name: String,
     /// Air or liquid.
     pub mode: Cooling,
@@ -64,7 +64,7 @@ pub struct CoolingReport {
     pub coolant_l_min: f64,
     /// Power of the cooling plant and the rest of the facility overhead, kW: IT x (PUE - 1).
     pub overhead_kw: f64,
-    /// Per rack.
+    /// Every rack of the design, in rack id order, with its cooling mode and what it needs.
     pub racks: Vec<RackCooling>,
     /// The facility per site: IT, cooling and facility kW, heat, coolant flow against the CDUs there.
     pub sites: Vec<super::facility::SiteFacility>,

@@ -222,13 +222,13 @@ pub fn break_even_months(capex: f64, cloud_per_month: f64, opex_per_month: f64) 
 /// One BOM line.
 #[derive(Debug, Clone, Serialize)]
 pub struct BomLine {
-    /// Part id.
+    /// The catalog part id (a key of the design's `parts`), e.g. "h100-sxm".
     pub part: String,
-    /// Part name.
+    /// The part's human name from its spec, e.g. "NVIDIA H100 SXM5 80GB".
     pub name: String,
-    /// Category.
+    /// Cost category it adds to: GPUs, Servers, Network, Cables and optics, Storage, Racks and power, Cooling.
     pub category: String,
-    /// Quantity.
+    /// Units installed in the design (racks, devices, slot parts and cables using this part), spares not included.
     pub quantity: u64,
     /// Unit price, USD.
     pub unit_usd: f64,

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 pub struct SiteFacility {
     /// Site name; empty for a design without sites.
     pub site: String,
-    /// Racks there.
+    /// Racks whose `site` names this site (for a design without sites, every rack).
     pub racks: usize,
     /// IT power at maximum draw, kW.
     pub it_kw: f64,

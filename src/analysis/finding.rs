@@ -12,7 +12,7 @@ pub enum Severity {
     Error,
     /// The design works but misses what it is for.
     Warning,
-    /// Worth knowing.
+    /// Worth knowing, nothing to fix: the design works and meets what it is for.
     Info,
 }
 
@@ -169,22 +169,22 @@ impl std::fmt::Display for FindingCode {
     }
 }
 
-/// One finding.
+/// A problem or remark about a design, the parts it concerns and how to fix it; reports list the most severe first.
 #[derive(Debug, Clone, Serialize)]
 pub struct Finding {
-    /// Severity.
+    /// How serious it is; findings are sorted by it, errors first.
     pub severity: Severity,
     /// Stable code, written "nic-per-gpu".
     pub code: FindingCode,
     /// One line with the numbers.
     pub message: String,
-    /// Devices concerned.
+    /// Devices the finding is about; the app selects them when the finding is clicked.
     pub devices: Vec<DeviceId>,
-    /// Racks concerned.
+    /// Racks the finding is about; the app selects them when the finding is clicked.
     pub racks: Vec<RackId>,
-    /// Links concerned.
+    /// Links the finding is about; the app selects them when the finding is clicked.
     pub links: Vec<LinkId>,
-    /// Suggested fix.
+    /// What to change in the design to clear it, in one sentence (may be empty).
     pub fix: String,
 }
 

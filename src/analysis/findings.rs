@@ -29,7 +29,7 @@ pub enum Headline {
     Latency,
     /// IT power against the rack budgets, feeds, PDUs and cooling.
     Power,
-    /// Capital cost.
+    /// Capital cost: what the parts cost to buy, USD.
     Capex,
     /// Owned cost per GPU-hour.
     CostPerGpuHour,

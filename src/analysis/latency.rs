@@ -98,9 +98,10 @@ pub struct PathLatency {
     pub nic_ns: f64,
     /// Sum of switch port-to-port latencies, ns.
     pub switch_ns: f64,
-    /// Serialisation, ns.
+    /// Time to put one message of the design's size on a link at the path's link rate, ns; paid at every link when
+    /// the switches store and forward, once when they cut through.
     pub serialisation_ns: f64,
-    /// Propagation, ns.
+    /// Signal travel time along the path's cables at [`PROPAGATION_NS_PER_M`] (5 ns per metre), ns.
     pub propagation_ns: f64,
     /// Queueing wait at p50, ns.
     pub queue_p50_ns: f64,
@@ -119,14 +120,15 @@ pub struct PathLatency {
     pub saturated: bool,
 }
 
-/// All-reduce times.
+/// One all-reduce of the design's message size over every GPU: the alpha-beta inputs, the textbook algorithms'
+/// times and NCCL's pick.
 #[derive(Debug, Clone, Serialize)]
 pub struct AllReduce {
     /// Message size, bytes.
     pub bytes: f64,
-    /// Ranks (GPUs).
+    /// GPUs taking part: every GPU installed in a server (the bandwidth section's count).
     pub ranks: usize,
-    /// Servers.
+    /// GPU servers the ranks are spread over (servers with at least one GPU).
     pub nodes: usize,
     /// alpha inside a server, us.
     pub alpha_intra_us: f64,
@@ -149,7 +151,7 @@ pub struct AllReduce {
 pub struct AlgorithmTime {
     /// "ring", "tree", "hierarchical".
     pub algorithm: String,
-    /// Time, ms.
+    /// Time for one all-reduce of the design's message size with this algorithm, ms.
     pub time_ms: f64,
     /// Algorithm bandwidth n/t, GB/s.
     pub algbw_gbyte_s: f64,
@@ -173,7 +175,7 @@ pub struct TrainingTime {
     pub steps: f64,
     /// Wall-clock time, days.
     pub days: f64,
-    /// GPU-hours.
+    /// GPU-hours the job occupies: wall-clock hours times every GPU in the design.
     pub gpu_hours: f64,
     /// Share of each step spent waiting on the network and the pipeline (with an end-to-end MFU: the share these
     /// take inside the measured step, not added to it).
@@ -206,7 +208,7 @@ pub struct ServingLatency {
     pub utilisation: f64,
     /// p99 time in system of a replica (M/M/1) plus the network p99 of the nearest path, ms.
     pub p99_ms: f64,
-    /// Target, ms.
+    /// The p99 latency target the design's serving parameters set (`latency_target_ms`), ms.
     pub target_ms: f64,
     /// Highest replica utilisation that keeps p99 under the target: 1 - ln(100) / (X x (target - network p99)).
     pub max_utilisation_for_target: f64,

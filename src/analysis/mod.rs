@@ -35,7 +35,7 @@ use std::sync::Arc;
 /// Everything the analysis says about a design. Top-level keys are stable (see docs/report-json.md).
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
-    /// Headline figures.
+    /// The figures on the summary cards, taken from the sections below.
     pub summary: Summary,
     /// Bandwidth inside servers and across the fabric, and the bottleneck per traffic pattern.
     pub bandwidth: bandwidth::BandwidthReport,
@@ -56,15 +56,15 @@ pub struct Report {
 /// Headline figures for the summary cards.
 #[derive(Debug, Clone, Serialize)]
 pub struct Summary {
-    /// Design name.
+    /// The design's name, copied so the report reads on its own.
     pub design: String,
-    /// GPUs installed.
+    /// GPUs installed in the design's servers (the bandwidth section's count).
     pub gpus: usize,
     /// Servers with GPUs.
     pub gpu_servers: usize,
-    /// Switches.
+    /// Switches in the design, every tier, cabled or not.
     pub switches: usize,
-    /// Racks.
+    /// Racks in the design, empty ones included.
     pub racks: usize,
     /// Bisection bandwidth of the scale-out fabric, Gb/s.
     pub bisection_gbps: f64,
@@ -86,9 +86,9 @@ pub struct Summary {
     pub usd_per_gpu_hour: f64,
     /// Findings by severity: errors, warnings, infos.
     pub errors: usize,
-    /// Warning count.
+    /// Number of findings of warning severity: the design works but misses what it is for.
     pub warnings: usize,
-    /// Info count.
+    /// Number of findings of info severity: worth knowing, nothing to fix.
     pub infos: usize,
 }
 

@@ -19,15 +19,15 @@ use serde::Serialize;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Collective {
-    /// All-reduce (`all_reduce_perf`).
+    /// All-reduce: every rank ends with the sum of every rank's buffer (nccl-tests' `all_reduce_perf`).
     AllReduce,
-    /// All-gather (`all_gather_perf`).
+    /// All-gather: every rank ends with every rank's share, concatenated (`all_gather_perf`).
     AllGather,
-    /// Reduce-scatter (`reduce_scatter_perf`).
+    /// Reduce-scatter: each rank ends with its own share of the sum (`reduce_scatter_perf`).
     ReduceScatter,
-    /// All-to-all (`alltoall_perf`).
+    /// All-to-all: each rank sends a distinct share of its buffer to every other rank (`alltoall_perf`).
     AllToAll,
-    /// Broadcast (`broadcast_perf`).
+    /// Broadcast: one root rank's buffer copied to every rank (`broadcast_perf`).
     Broadcast,
 }
 
@@ -141,7 +141,7 @@ pub enum Proto {
 }
 
 impl Proto {
-    /// Every protocol.
+    /// Every protocol, in the order NCCL's tuning tables index them (LL, LL128, Simple).
     pub const ALL: [Proto; 3] = [Proto::LL, Proto::LL128, Proto::Simple];
 
     fn index(self) -> usize {
@@ -169,9 +169,9 @@ pub enum Arch {
     Volta,
     /// Ampere and Ada.
     Ampere,
-    /// Hopper.
+    /// Hopper: the main GPU has NVLink 4, or PCIe Gen5 or later with an older NVLink or none (e.g. H100).
     Hopper,
-    /// Blackwell.
+    /// Blackwell: the main GPU has NVLink 5 or later (e.g. B200).
     Blackwell,
 }
 
@@ -306,11 +306,11 @@ pub const PCIE_CHANNELS: f64 = 4.0;
 /// What the model needs to know about a design's GPUs and fabric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CommShape {
-    /// GPUs (ranks).
+    /// GPUs taking part: every GPU installed in the design's servers.
     pub ranks: usize,
     /// Servers holding them.
     pub nodes: usize,
-    /// GPU generation.
+    /// Generation of the design's main GPU (the most common one), which picks NCCL's per-generation constants.
     pub arch: Arch,
     /// Whether GPUs inside a server talk over NVLink (else PCIe).
     pub nvlink: bool,
@@ -329,22 +329,22 @@ pub struct CommShape {
     pub nvls: bool,
     /// Whether every compute switch reduces in the network (InfiniBand SHARP).
     pub sharp: bool,
-    /// Host CPU.
+    /// Maker of the first GPU server's CPU: sets NCCL's network post overhead and LL bandwidth cap across servers.
     pub cpu: CpuVendor,
 }
 
 /// One algorithm and protocol for one collective at one size.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Estimate {
-    /// Algorithm.
+    /// The algorithm estimated (ring, tree, NVLS, NVLS-tree, CollNet).
     pub algorithm: Algorithm,
-    /// Protocol.
+    /// The protocol estimated, as `NCCL_PROTO` names it.
     pub protocol: Proto,
     /// Latency term, us.
     pub latency_us: f64,
     /// Algorithm bandwidth at large sizes (the bandwidth term's rate), GB/s.
     pub peak_algbw_gbyte_s: f64,
-    /// Time, us.
+    /// Time for one collective of this size: latency term plus size over the bandwidth term, us.
     pub time_us: f64,
     /// n / time, GB/s.
     pub algbw_gbyte_s: f64,
@@ -837,9 +837,9 @@ pub struct SweepRow {
     pub count: f64,
     /// Algorithm NCCL would pick.
     pub algorithm: Algorithm,
-    /// Protocol.
+    /// The protocol NCCL would pick at this size.
     pub protocol: Proto,
-    /// Time, us.
+    /// Time for one collective of this size with NCCL's pick, us (rounded to 0.01).
     pub time_us: f64,
     /// Algorithm bandwidth, GB/s.
     pub algbw_gbyte_s: f64,
@@ -868,7 +868,7 @@ pub fn sweep(shape: &CommShape, coll: Collective) -> Vec<SweepRow> {
 /// One collective at the design's message size: every algorithm and protocol, NCCL's pick marked.
 #[derive(Debug, Clone, Serialize)]
 pub struct CollectiveReport {
-    /// Collective.
+    /// The collective these estimates are for.
     pub collective: Collective,
     /// Message size, bytes.
     pub bytes: f64,

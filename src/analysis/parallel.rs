@@ -26,9 +26,11 @@ pub const P2P_NET_US: f64 = 8.4 + 14.0;
 /// The parallel layout of a training job.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Parallelism {
-    /// Tensor-parallel degree.
+    /// Tensor-parallel degree: the GPUs each layer is split across. When chosen, a power of two inside one server's
+    /// NVLink domain (at most 8).
     pub tensor: u32,
-    /// Pipeline-parallel degree.
+    /// Pipeline-parallel degree: the stages the layers are split into. When chosen, the smallest power of two that
+    /// fits the model states.
     pub pipeline: u32,
     /// Data-parallel degree: GPUs / (tensor x pipeline), rounded down.
     pub data: u32,
@@ -49,7 +51,7 @@ pub struct Parallelism {
 /// What the job needs from the design and the file.
 #[derive(Debug, Clone)]
 pub struct Job {
-    /// Parameters.
+    /// Model parameters, a count (e.g. 13e9); with the bytes per parameter, the model state each GPU holds.
     pub parameters: f64,
     /// Tokens per step.
     pub batch_tokens: f64,
@@ -59,7 +61,7 @@ pub struct Job {
     pub tensor: u32,
     /// Given pipeline degree (0: choose).
     pub pipeline: u32,
-    /// Expert-parallel degree.
+    /// Expert-parallel degree for a mixture-of-experts model, as the design gives it (never chosen; 1: dense).
     pub expert: u32,
     /// Given microbatches (0: 4 per stage).
     pub microbatches: u32,
@@ -72,11 +74,11 @@ pub struct Job {
 /// Communication per step, seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
 pub struct StepComm {
-    /// Tensor-parallel all-reduces.
+    /// Tensor-parallel all-reduces of the activations: four per layer of a stage, per microbatch.
     pub tensor_s: f64,
     /// Pipeline sends between stages.
     pub pipeline_s: f64,
-    /// Expert all-to-alls.
+    /// Expert all-to-alls: four per layer of a stage, per microbatch (0 for a dense model).
     pub expert_s: f64,
     /// Data-parallel gradient collective.
     pub data_s: f64,

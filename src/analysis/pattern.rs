@@ -10,11 +10,12 @@ pub enum Pattern {
     FlatRing,
     /// All-reduce with one ring per rail.
     RailRings,
-    /// All-to-all.
+    /// Every GPU sending to every GPU in the other servers (the all-to-all of expert-parallel training).
     AllToAll,
-    /// Storage read.
+    /// Each GPU reading at the design's storage rate from the storage appliances it can reach.
     StorageRead,
-    /// Inference serving.
+    /// Serving requests and responses between the GPUs and a virtual ingress beside the top-tier switches (where
+    /// border routers attach).
     Inference,
 }
 

@@ -17,34 +17,34 @@ pub struct PowerReport {
     pub it_power_w: f64,
     /// Facility power = IT x PUE, W (each rack at the PUE of its cooling mode and site).
     pub facility_power_w: f64,
-    /// Heat, BTU/h.
+    /// Heat the IT load gives off, BTU/h: IT power x [`BTU_PER_W`] (facility overhead not included).
     pub heat_btu_h: f64,
     /// Sum of rack budgets, W.
     pub budget_w: f64,
     /// PUE used: the design's, or facility / IT when racks are charged at different PUEs.
     pub pue: f64,
-    /// Per rack.
+    /// Every rack of the design, in rack id order, empty racks included.
     pub racks: Vec<RackPower>,
-    /// Per device.
+    /// Every device of the design, in device id order.
     pub devices: Vec<DevicePower>,
 }
 
 /// One rack's capacity figures: power, heat, weight, space and ports.
 #[derive(Debug, Clone, Serialize)]
 pub struct RackPower {
-    /// The rack.
+    /// The design's rack these figures add up.
     pub rack: RackId,
-    /// Its name.
+    /// The rack's name in the design, so the report reads without it.
     pub name: String,
     /// IT power, W.
     pub power_w: f64,
-    /// Budget, W.
+    /// The rack's power budget for its IT load, W, as the designer set it (`Rack::power_budget_w`).
     pub budget_w: f64,
     /// power / budget.
     pub utilisation: f64,
     /// budget - power, W.
     pub remaining_w: f64,
-    /// Heat, BTU/h.
+    /// Heat its IT load gives off, BTU/h: `power_w` x [`BTU_PER_W`].
     pub heat_btu_h: f64,
     /// Equipment weight, kg.
     pub weight_kg: f64,
@@ -65,15 +65,15 @@ pub struct RackPower {
 /// One device's draw.
 #[derive(Debug, Clone, Serialize)]
 pub struct DevicePower {
-    /// The device.
+    /// The design's device this draw is for.
     pub device: DeviceId,
-    /// Its name.
+    /// The device's name in the design, so the report reads without it.
     pub name: String,
     /// Rack it is in.
     pub rack: RackId,
     /// Max draw including slot parts and half its links' optics, W.
     pub power_w: f64,
-    /// Weight, kg.
+    /// Weight of its part plus the GPUs and NICs in its slots, kg (cables and optics not counted).
     pub weight_kg: f64,
 }
 

@@ -54,7 +54,7 @@ impl Headline {
 /// What one scenario gives, or why it cannot be applied to the design.
 #[derive(Debug, Clone)]
 pub struct ScenarioResult {
-    /// The scenario.
+    /// The scenario evaluated (a copy of its settings), so a result carries its own name and inputs.
     pub scenario: Scenario,
     /// Its headline figures, or the reason its settings do not apply (a GPU swap refused).
     pub headline: Result<Headline, String>,

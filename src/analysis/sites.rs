@@ -18,9 +18,9 @@ pub const MAX_SITES_EXACT: usize = 16;
 /// One site's figures.
 #[derive(Debug, Clone, Serialize)]
 pub struct SiteFigures {
-    /// Site name.
+    /// The site's key in the design's `sites` map, which racks name in their `site` field.
     pub name: String,
-    /// Region.
+    /// The site's region as the design gives it (`Site::region`, e.g. "eu-west"), for display.
     pub region: String,
     /// Share of the time it is up.
     pub availability: f64,
@@ -37,7 +37,7 @@ pub struct SiteFigures {
 /// Sites section of the report (empty when the design has no sites).
 #[derive(Debug, Clone, Serialize, Default)]
 pub struct SitesReport {
-    /// Per site.
+    /// One entry per site of the design, in name order.
     pub sites: Vec<SiteFigures>,
     /// Requests per second the service must carry.
     pub demand_rps: Option<f64>,

@@ -27,7 +27,7 @@ pub enum Failure {
 /// What a failure costs.
 #[derive(Debug, Clone, Serialize)]
 pub struct Impact {
-    /// The failure.
+    /// What was taken away (a device, a link, a rack's feed or a site), as the caller asked or the N-1 sweep chose.
     pub failure: Failure,
     /// What failed, in words.
     pub what: String,

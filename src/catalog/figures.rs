@@ -9,7 +9,7 @@ use super::{Override, Part};
 pub struct Figure {
     /// Its name, as `sources` keys it: "power_w", "gpu.memory_gb", "gpu.pcie.lanes".
     pub path: String,
-    /// Its value.
+    /// The figure in the unit its name ends with (W, kg, USD, GB/s, ...), as the part holds it.
     pub value: f64,
     /// Whether it must be a whole number (units, ports, generations).
     pub integer: bool,

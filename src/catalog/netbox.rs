@@ -24,7 +24,7 @@ pub enum ImportError {
     /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
-        /// The file.
+        /// Path of the YAML file as the caller gave it, which the message starts with.
         path: String,
         /// The OS error.
         source: std::io::Error,
@@ -32,7 +32,7 @@ pub enum ImportError {
     /// The YAML is not a device type.
     #[error("{path}: not a NetBox device type: {message}")]
     Parse {
-        /// The file.
+        /// Path of the YAML file as the caller gave it, which the message starts with.
         path: String,
         /// What the parser said (with line and column).
         message: String,
@@ -41,7 +41,7 @@ pub enum ImportError {
     /// refuses.
     #[error("{path}: {reason}")]
     Refused {
-        /// The file.
+        /// Path of the YAML file as the caller gave it, which the message starts with.
         path: String,
         /// Why, in a sentence or two.
         reason: String,
@@ -51,7 +51,7 @@ pub enum ImportError {
         "{path}: cannot tell whether this is a server, a switch or storage ({why}); choose the kind"
     )]
     UnclearKind {
-        /// The file.
+        /// Path of the YAML file as the caller gave it, which the message starts with.
         path: String,
         /// What was found, or not found.
         why: String,

@@ -59,9 +59,10 @@ pub enum Edit {
     SetSite(String, Option<Box<crate::model::Site>>),
     /// Renames the design and sets its notes.
     SetMeta {
-        /// Design name.
+        /// The design's new name (`Design::name`), held to the rules for names in a file (one line, at most 256
+        /// characters); the inverse carries the old one.
         name: String,
-        /// Notes.
+        /// The design's new notes for reviewers (`Design::notes`); line feeds and tabs are allowed.
         notes: String,
     },
     /// Several edits applied in order as one step; undone in reverse.

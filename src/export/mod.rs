@@ -207,10 +207,10 @@ pub enum ExportError {
     /// The SVG could not be rasterised.
     #[error("cannot render the drawing to PNG: {0}")]
     Render(String),
-    /// Serialisation failed.
+    /// A writer could not serialise the output (JSON, RON, CSV, NetBox or Slurm YAML); `message` says why.
     #[error("cannot write {format}: {message}")]
     Write {
-        /// Format name.
+        /// The format being written, by its short name: "json", "ron", "csv", "netbox", "slurm-yaml".
         format: &'static str,
         /// What went wrong.
         message: String,

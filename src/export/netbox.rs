@@ -111,7 +111,7 @@ enum DeviceRole {
     PatchPanel,
     /// A coolant distribution unit.
     Cdu,
-    /// Anything else.
+    /// A device whose part is of none of the kinds above; exported under NetBox's role "Other".
     Other,
 }
 

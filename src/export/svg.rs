@@ -130,7 +130,7 @@ impl Svg {
         );
     }
 
-    /// A circle.
+    /// A circle centred at (`cx`, `cy`) with radius `r`, in px; `title`, when given, is its tooltip (escaped).
     pub fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, title: Option<&str>) {
         match title {
             Some(t) => {
@@ -167,7 +167,7 @@ impl Svg {
         );
     }
 
-    /// Bold text.
+    /// [`Self::text`] in bold: `anchor` is start, middle or end; `size` in px; the content is escaped.
     pub fn bold(&mut self, x: f64, y: f64, size: f64, anchor: &str, fill: &str, content: &str) {
         let _ = writeln!(
             self.body,

@@ -57,7 +57,8 @@ enum At {
     Between,
     /// In the links' entries.
     Links,
-    /// After both.
+    /// After the links section has closed: later lines go to RON with the other fields, and a second section header
+    /// makes the fast path give up. A file that does not end here is left to RON.
     End,
 }
 

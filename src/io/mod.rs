@@ -23,7 +23,7 @@ pub enum LoadError {
     /// The file could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
-        /// The file.
+        /// The file that could not be read, as the caller named it; the message starts with it.
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,
@@ -31,11 +31,12 @@ pub enum LoadError {
     /// The text is not valid RON for a design.
     #[error("{path}:{line}:{column}: {message}")]
     Syntax {
-        /// The file.
+        /// The design file, as the caller named it: the message starts `path:line:column`, which editors and
+        /// terminals open at the error.
         path: PathBuf,
-        /// 1-based line.
+        /// Line of the error, counting from 1 as editors do.
         line: usize,
-        /// 1-based column.
+        /// Column of the error in that line, counting from 1 as editors do.
         column: usize,
         /// What was wrong or expected.
         message: String,
@@ -45,7 +46,7 @@ pub enum LoadError {
         "{path}: format_version {found} is newer than this Racksmith understands ({supported}); update Racksmith"
     )]
     TooNew {
-        /// The file.
+        /// The design file, as the caller named it; the message starts with it.
         path: PathBuf,
         /// Version in the file.
         found: u32,
@@ -55,7 +56,7 @@ pub enum LoadError {
     /// The file parsed but describes an impossible design.
     #[error("{path}: {} problem(s) in the design:\n{}", problems.len(), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
     Invalid {
-        /// The file.
+        /// The design file, as the caller named it; the message starts with it.
         path: PathBuf,
         /// Everything wrong, in document order.
         problems: Vec<Problem>,
@@ -63,7 +64,7 @@ pub enum LoadError {
     /// A parts file (a user catalog) parsed but holds a figure outside its range.
     #[error("{path}: {} problem(s) in the parts file:\n{}", problems.len(), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
     InvalidParts {
-        /// The file.
+        /// The parts file (`--catalog`, or the app's user catalog) as the caller gave it; the message starts with it.
         path: PathBuf,
         /// Everything wrong, in document order.
         problems: Vec<Problem>,
@@ -81,13 +82,13 @@ pub enum SaveError {
         "cannot save {path}: the file is read-only (make it writable, or save under another name)"
     )]
     ReadOnly {
-        /// The file.
+        /// The file that would be replaced: the path given, or a symlink's target ([`save_target`]).
         path: PathBuf,
     },
     /// The file system refused.
     #[error("cannot save {path}: {source}")]
     Io {
-        /// The file.
+        /// The file being written: the path given, or a symlink's target ([`save_target`]).
         path: PathBuf,
         /// The OS error.
         source: std::io::Error,

@@ -46,7 +46,7 @@ impl RecoveryDir {
         Self { dir: dir.into() }
     }
 
-    /// The folder.
+    /// The recovery folder this instance's autosave and the others' live in, as given to [`RecoveryDir::new`].
     pub fn path(&self) -> &Path {
         &self.dir
     }

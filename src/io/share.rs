@@ -29,7 +29,7 @@ pub enum ShareError {
     TooLarge {
         /// Length of the link it would make.
         bytes: usize,
-        /// [`MAX_LINK_BYTES`].
+        /// The longest link allowed, bytes: [`MAX_LINK_BYTES`], quoted in the message.
         limit: usize,
     },
     /// The URL has no `#d=` fragment.

@@ -8,13 +8,13 @@ use std::fmt;
 /// InfiniBand data rates per 4x port.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum IbRate {
-    /// 100 Gb/s.
+    /// EDR: 100 Gb/s per 4x port (4 lanes of 25 Gb/s).
     Edr,
-    /// 200 Gb/s.
+    /// HDR: 200 Gb/s per 4x port (4 lanes of 50 Gb/s).
     Hdr,
-    /// 400 Gb/s.
+    /// NDR: 400 Gb/s per 4x port (4 lanes of 100 Gb/s).
     Ndr,
-    /// 800 Gb/s.
+    /// XDR: 800 Gb/s per 4x port (4 lanes of 200 Gb/s).
     Xdr,
 }
 
@@ -40,7 +40,8 @@ impl IbRate {
 /// The protocol family a port speaks. Ports of different families cannot be cabled together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Protocol {
-    /// InfiniBand.
+    /// InfiniBand (rates in [`IbRate`]); a compute fabric whose switches all speak it is modelled as InfiniBand,
+    /// otherwise as Ethernet (RoCE).
     InfiniBand,
     /// Ethernet (RoCE v2 for RDMA).
     Ethernet,
@@ -100,7 +101,7 @@ impl fmt::Display for PcieLink {
 pub enum Medium {
     /// NVLink of a generation (3: A100, 4: H100/H200, 5: B200), one port.
     NvLink(u8),
-    /// Cabled PCIe.
+    /// Cabled PCIe to an external PCIe switch or expansion chassis, at the link's generation and lane count.
     Pcie(PcieLink),
     /// InfiniBand 4x port.
     InfiniBand(IbRate),

@@ -190,7 +190,7 @@ pub struct Site {
     /// Colocation price at the site, USD per kW of IT per month; unset: `params.colocation_usd_per_kw_month`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub colocation_usd_per_kw_month: Option<f64>,
-    /// Review note.
+    /// Review note about this site, kept in the file; unlike rack and device notes, no panel or report shows it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
 }
@@ -295,7 +295,7 @@ impl Default for Device {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Link {
-    /// One end.
+    /// One end of the cable; the analysis treats links as undirected, so which end is `a` shows only in listings.
     pub a: PortRef,
     /// The other end.
     pub b: PortRef,

@@ -180,7 +180,8 @@ impl Default for Serving {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Training {
-    /// Model parameters.
+    /// Parameter count of the model (e.g. 13e9): sets the compute per token (6 FLOPs per parameter per token) and
+    /// the model states to place.
     pub parameters: f64,
     /// Tokens to train on.
     pub tokens: f64,

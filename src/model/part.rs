@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 pub struct Part {
     /// Display name, e.g. "NVIDIA H100 SXM5 80GB".
     pub name: String,
-    /// Maker.
+    /// The maker, e.g. "NVIDIA": searched in the palette, listed in the BOM, NetBox's manufacturer on export.
     pub vendor: String,
     /// Height in rack units (0 for parts that go in slots, and for side-mounted PDUs).
     pub height_u: u16,
@@ -71,7 +71,7 @@ pub struct NetboxInterface {
     /// NetBox interface type ("400gbase-x-osfp", "infiniband-ndr").
     #[serde(rename = "type")]
     pub kind: String,
-    /// Management only.
+    /// NetBox's `mgmt_only` flag: a management interface, which the importer never turns into a data port.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub mgmt_only: bool,
 }
@@ -114,20 +114,20 @@ impl Part {
     }
 }
 
-/// Palette categories.
+/// The groups parts are listed under in the palette and the part library, in palette order ([`Category::ALL`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Category {
-    /// Servers.
+    /// Servers, with or without GPU slots.
     Server,
-    /// GPUs.
+    /// GPUs, which go in servers' GPU slots.
     Gpu,
     /// NICs and DPUs.
     Nic,
-    /// Switches.
+    /// Network switches of every protocol.
     Switch,
-    /// Storage.
+    /// Storage appliances and storage servers.
     Storage,
-    /// Racks.
+    /// Rack frames: what a rack is made from, never mounted in one as a device.
     Rack,
     /// Cables and transceivers.
     Cable,
@@ -148,7 +148,7 @@ impl Category {
         Category::Accessory,
     ];
 
-    /// Display label.
+    /// The category's heading in the palette and in messages, e.g. "NICs & DPUs".
     pub fn label(self) -> &'static str {
         match self {
             Category::Server => "Servers",
@@ -163,7 +163,7 @@ impl Category {
     }
 }
 
-/// Kind-specific figures.
+/// What kind of part this is, with the figures only that kind has; files write the variant (`kind: Gpu((...))`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum PartKind {
     /// A GPU that goes in a server's GPU slot.
@@ -189,7 +189,7 @@ pub enum PartKind {
 }
 
 impl PartKind {
-    /// Palette category.
+    /// The palette category the part is listed under (PDUs, patch panels and CDUs share Accessory).
     pub fn category(&self) -> Category {
         match self {
             PartKind::Gpu(_) => Category::Gpu,
@@ -227,13 +227,13 @@ pub enum FormFactor {
     Pcie,
 }
 
-/// GPU figures.
+/// Figures of a GPU that goes in a server's GPU slot: memory, NVLink, host link, throughput and cloud price.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct GpuSpec {
     /// Slot type it needs.
     pub form: FormFactor,
-    /// Memory, GB.
+    /// Memory on the GPU (HBM or GDDR), GB; training sizing and the parallel layout fit the model states in it.
     pub memory_gb: f64,
     /// Memory bandwidth, GB/s.
     #[serde(alias = "memory_bw_gbs")]
@@ -243,7 +243,7 @@ pub struct GpuSpec {
     pub nvlink_gbyte_s: f64,
     /// NVLink generation (0 when none).
     pub nvlink_generation: u8,
-    /// Host interface.
+    /// The GPU's own PCIe link; its slot's link caps it when narrower.
     pub pcie: PcieLink,
     /// Network bandwidth per GPU the vendor's reference architecture provides, Gb/s.
     pub reference_network_gbps: f64,
@@ -292,7 +292,7 @@ pub enum NicRole {
     Compute,
     /// Storage and in-band management traffic.
     Storage,
-    /// Out-of-band management.
+    /// Out-of-band management (the BMC network): no traffic pattern uses it, and an uncabled one raises no finding.
     Management,
 }
 
@@ -324,7 +324,7 @@ pub struct PcieSwitchSpec {
     pub name: String,
     /// Upstream parent: a CPU ("cpu0") or another switch.
     pub parent: String,
-    /// Upstream link.
+    /// The switch's PCIe link to its parent; None: the uplink is not modelled as a limit.
     pub uplink: Option<PcieLink>,
 }
 
@@ -350,15 +350,15 @@ pub enum CpuVendor {
     /// Not stated: NCCL's default (as Intel).
     #[default]
     Unknown,
-    /// Intel Xeon.
+    /// Intel Xeon: NCCL's 1 us network post overhead.
     Intel,
-    /// AMD EPYC.
+    /// AMD EPYC: NCCL's 2 us network post overhead and its AMD LL bandwidth cap across nodes.
     Amd,
     /// Arm (NVIDIA Grace).
     Arm,
 }
 
-/// Server figures.
+/// Figures of a server: CPU sockets, PCIe tree, GPU and NIC slots, NVLink domain and what a new one comes with.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct ServerSpec {
@@ -369,9 +369,9 @@ pub struct ServerSpec {
     pub inter_socket_gbyte_s: f64,
     /// PCIe switches in the tree.
     pub pcie_switches: Vec<PcieSwitchSpec>,
-    /// GPU slots.
+    /// The GPU slots; a device's `gpus` map is keyed by the 0-based index in this list.
     pub gpu_slots: Vec<GpuSlotSpec>,
-    /// NIC slots.
+    /// The NIC slots; a device's `nics` map and its port names (`nic0/p1`) use the 0-based index in this list.
     pub nic_slots: Vec<NicSlotSpec>,
     /// NVLink domain, if the board has one.
     pub nvlink: Option<NvLinkDomainSpec>,
@@ -432,17 +432,17 @@ mod nic_role_keys {
     }
 }
 
-/// NIC figures.
+/// Figures of a network adapter or DPU that goes in a server's NIC slot.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct NicSpec {
-    /// Network ports.
+    /// Network ports on the adapter, named `nicS/p1` to `nicS/pN` on the server that holds it in slot S.
     pub ports: u16,
     /// Fastest rate per port, Gb/s.
     pub port_gbps: f64,
     /// Protocols the ports speak.
     pub protocols: Vec<Protocol>,
-    /// Host interface.
+    /// The adapter's PCIe link; its slot's link caps it when narrower.
     pub host: PcieLink,
     /// Adapter latency added to a message, ns.
     pub latency_ns: f64,
@@ -463,7 +463,7 @@ impl Default for NicSpec {
     }
 }
 
-/// Switch figures.
+/// Figures of a network switch: its ports and their rates, latency and in-network reduction.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SwitchSpec {
@@ -501,7 +501,7 @@ impl Default for SwitchSpec {
     }
 }
 
-/// Storage figures.
+/// Figures of a storage appliance or storage server: throughput, capacity and network ports.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct StorageSpec {
@@ -513,7 +513,7 @@ pub struct StorageSpec {
     pub write_gbyte_s: f64,
     /// Usable capacity, TB.
     pub capacity_tb: f64,
-    /// Network ports.
+    /// Network ports, named `p1` to `pN`, each at `port_gbps`.
     pub ports: u16,
     /// Rate per port, Gb/s.
     pub port_gbps: f64,
@@ -534,7 +534,7 @@ impl Default for StorageSpec {
     }
 }
 
-/// Rack figures.
+/// Figures of a rack frame; a new rack of this part copies its height, power budget and weight rating.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RackSpec {
@@ -562,7 +562,7 @@ impl Default for RackSpec {
 pub struct CableSpec {
     /// Protocol it carries.
     pub protocol: Protocol,
-    /// Rate, Gb/s.
+    /// Rate it carries, Gb/s: validation refuses a faster link; a new link picks a cable of exactly its rate.
     pub gbps: f64,
     /// Longest supported length, m.
     pub max_length_m: f64,
@@ -581,13 +581,13 @@ impl Default for CableSpec {
     }
 }
 
-/// PDU figures.
+/// Figures of a power distribution unit; its capacity adds to its rack's PDU capacity.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 #[serde(default, deny_unknown_fields)]
 pub struct PduSpec {
     /// Rated capacity, W.
     pub capacity_w: f64,
-    /// Outlets.
+    /// Outlets for devices' plugs (e.g. 36 on a 0U PDU); listed, not checked against the devices plugged in.
     pub outlets: u16,
 }
 

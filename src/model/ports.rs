@@ -10,7 +10,7 @@ use std::fmt;
 /// link lines short in designs with a hundred thousand cables.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct PortRef {
-    /// The device.
+    /// The device the port is on, by the id the design handed out (the number before the colon in files).
     pub device: DeviceId,
     /// Port name on that device.
     pub port: String,

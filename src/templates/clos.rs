@@ -78,7 +78,7 @@ fn leaf_ports(ports: usize, r: f64, per_server: usize, f: f64) -> (usize, usize)
 pub struct UpperSwitch {
     /// Tier: 2 for spines, 3 for cores, 4 above.
     pub tier: u8,
-    /// Device name.
+    /// The switch's device name in the generated design, e.g. "spine-03" or "core-00012".
     pub name: String,
 }
 

@@ -46,7 +46,7 @@ pub struct TemplateSpec {
     pub name: &'static str,
     /// One line on what it makes.
     pub summary: &'static str,
-    /// Options.
+    /// The options it takes, in the order its help lists them; any other `--name` is refused.
     pub options: &'static [OptionSpec],
 }
 
@@ -200,7 +200,7 @@ pub enum TemplateError {
     /// The template does not take that option.
     #[error("{template} takes no option --{option}; it takes: {known}")]
     UnknownOption {
-        /// Template.
+        /// The template (or planning scenario) that was given the unknown option, by its command-line name.
         template: String,
         /// What was given.
         option: String,
@@ -210,9 +210,9 @@ pub enum TemplateError {
     /// An option's value is not allowed.
     #[error("--{option} {value}: {why}")]
     BadValue {
-        /// Option.
+        /// The option's name without `--`; the app shows its label instead ([`option_label`]).
         option: String,
-        /// Value given.
+        /// The value as it was given (text), which the message repeats.
         value: String,
         /// What is allowed.
         why: String,
@@ -453,11 +453,11 @@ pub fn server_for(gpu: &str) -> Option<&'static str> {
 /// What a template will make, for the CLI's summary and the app's preview.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Preview {
-    /// GPUs.
+    /// GPUs installed in the generated design (the analysis summary's count).
     pub gpus: usize,
-    /// GPU servers.
+    /// Servers with at least one GPU (the analysis summary's `gpu_servers`).
     pub servers: usize,
-    /// Racks.
+    /// Racks in the generated design.
     pub racks: usize,
     /// Switches by tier name (leaf, spine, core, ...).
     pub switches_by_tier: BTreeMap<String, usize>,

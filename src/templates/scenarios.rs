@@ -18,11 +18,11 @@ pub struct Input {
     pub name: &'static str,
     /// Label in the app.
     pub label: &'static str,
-    /// Default value.
+    /// Value used when the input is not given; where the app's slider starts.
     pub default: f64,
-    /// Smallest value.
+    /// Lowest value accepted (a smaller one is refused) and the low end of the app's slider.
     pub min: f64,
-    /// Largest value.
+    /// Highest value accepted (a larger one is refused) and the high end of the app's slider.
     pub max: f64,
 }
 

@@ -27,7 +27,7 @@ pub struct ServingNeed {
     pub p99_ms: f64,
     /// Planned utilisation of each replica, in (0, 1).
     pub utilisation: f64,
-    /// GPU model.
+    /// GPU model by template name (one of [`super::GPU_MODELS`], e.g. "l40s"); it picks the server too.
     pub gpu: String,
     /// Requests per second one replica sustains at full load on this GPU (from the user's benchmark).
     pub replica_rps: f64,
@@ -38,13 +38,13 @@ pub struct ServingNeed {
 /// What a training design must do.
 #[derive(Debug, Clone)]
 pub struct TrainingNeed {
-    /// Model parameters.
+    /// Parameter count of the model to train, e.g. 13e9.
     pub parameters: f64,
-    /// Tokens.
+    /// Training tokens the job must get through, e.g. 300e9.
     pub tokens: f64,
     /// Days the job may take.
     pub days: f64,
-    /// GPU model.
+    /// GPU model by template name (one of [`super::GPU_MODELS`], e.g. "h100-sxm"); it picks the server too.
     pub gpu: String,
     /// Model FLOPs utilisation.
     pub mfu: f64,
@@ -53,17 +53,17 @@ pub struct TrainingNeed {
 /// A sized design and the figures that explain its size.
 #[derive(Debug, Clone, Serialize)]
 pub struct Sized {
-    /// GPU model.
+    /// The GPU model sized for, as the need named it.
     pub gpu: String,
-    /// Servers.
+    /// GPU servers in the design, each the GPU model's server part.
     pub servers: usize,
-    /// GPUs.
+    /// GPUs installed in the design (the analysis summary's count).
     pub gpus: usize,
-    /// Racks.
+    /// Racks in the design.
     pub racks: usize,
     /// IT power at maximum draw, kW.
     pub it_kw: f64,
-    /// Capex, USD.
+    /// Capital cost of the whole design (parts and spares), USD, from its analysis.
     pub capex_usd: f64,
     /// TCO over the depreciation period, USD.
     pub tco_usd: f64,
@@ -76,7 +76,7 @@ pub struct Sized {
     /// Serving: replicas needed, p99 at the planned load, largest utilisation for the target, cost per 1M
     /// requests. Training: days, and the job's cost owned and in the cloud.
     pub why: Vec<(String, String)>,
-    /// The design.
+    /// The sized design itself, which `-o` writes; not part of the JSON.
     #[serde(skip)]
     pub design: Design,
 }
@@ -615,7 +615,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
 pub struct BudgetNeed {
     /// Money per year, USD.
     pub usd_per_year: f64,
-    /// GPU model.
+    /// GPU model by template name (one of [`super::GPU_MODELS`]); it picks the owned design's server too.
     pub gpu: String,
     /// Requests per second one replica sustains at full load.
     pub replica_rps: f64,

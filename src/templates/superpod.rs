@@ -113,11 +113,11 @@ pub fn superpod_h100(catalog: &Catalog, units: usize) -> Result<Design, EditErro
 /// The system a SuperPOD is built from: its part, height, and the compute rack budget for four of them.
 #[derive(Debug, Clone, Copy)]
 pub struct SuperPodSystem {
-    /// Catalog part.
+    /// Catalog id of the system's server part ("dgx-h100", "dgx-b200").
     pub part: &'static str,
     /// Label in the design name ("H100").
     pub label: &'static str,
-    /// Height, U.
+    /// Rack units one system takes: a compute rack's systems stack from U3 at this pitch.
     pub height_u: u16,
     /// Systems per compute rack.
     pub per_rack: usize,

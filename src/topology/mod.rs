@@ -19,16 +19,17 @@ pub enum NodeKind {
     Server,
     /// A storage appliance.
     Storage,
-    /// A switch.
+    /// A network switch of any tier (its tier is in [`Topology::node_tier`]).
     Switch,
 }
 
 /// A node: the device and its kind.
 #[derive(Debug, Clone, Copy)]
 pub struct Node {
-    /// The device.
+    /// The design's device this node stands for; each server, storage appliance or switch has exactly one node
+    /// ([`Topology::node_of`]).
     pub device: DeviceId,
-    /// Its kind.
+    /// What the device is, from its part: endpoints (servers, storage) are where switch tiers are counted from.
     pub kind: NodeKind,
 }
 
@@ -77,7 +78,7 @@ pub struct Topology {
 /// A cabled server NIC port and the rate of its cable.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct NicPort {
-    /// The server.
+    /// The device at this end of the link: a server for any valid design, whose NIC slot the port name gives.
     pub device: DeviceId,
     /// The NIC slot, as in `nicS/pK`.
     pub slot: u16,

@@ -14,7 +14,7 @@ pub enum PatternId {
     OneServer,
     /// GPU-to-GPU inside a server.
     InsideServer,
-    /// Storage read.
+    /// GPUs reading from storage over the network; listed only when the design sets a storage rate and has storage.
     StorageRead,
 }
 
@@ -34,11 +34,12 @@ pub struct PatternBottleneck {
     /// Which pattern, for code.
     #[serde(skip)]
     pub id: PatternId,
-    /// Pattern name.
+    /// The pattern's name as reports show it, e.g. "Storage read".
     pub pattern: String,
     /// What limits it, in words with the figures.
     pub limiter: String,
-    /// Devices concerned.
+    /// Devices that limit it (the busiest link's ends, an oversubscribed switch, the worst server), to highlight;
+    /// empty when no device is to blame.
     pub devices: Vec<DeviceId>,
     /// Bandwidth each GPU gets, GB/s.
     pub achieved_gbyte_s_per_gpu: f64,

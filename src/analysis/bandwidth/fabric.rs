@@ -6,9 +6,9 @@ use super::*;
 /// Oversubscription of one switch.
 #[derive(Debug, Clone, Serialize)]
 pub struct SwitchBandwidth {
-    /// The switch.
+    /// The switch these figures are for.
     pub device: DeviceId,
-    /// Its name.
+    /// The switch's name in the design, for display.
     pub name: String,
     /// Tier counted from the endpoints (1 = leaf), 0 when it reaches no endpoint.
     pub tier: u8,
@@ -18,7 +18,7 @@ pub struct SwitchBandwidth {
     pub up_gbps: f64,
     /// down / up; None at the top tier.
     pub oversubscription: Option<f64>,
-    /// Ports cabled.
+    /// Ports with a cable: links that end at this switch, one per end.
     pub ports_used: usize,
     /// Ports on the switch.
     pub ports_total: usize,

@@ -37,7 +37,7 @@ use std::sync::Arc;
 /// Bandwidth section of the report.
 #[derive(Debug, Clone, Serialize)]
 pub struct BandwidthReport {
-    /// GPUs installed.
+    /// GPUs installed in the design's servers, summed over [`Self::servers`].
     pub gpus: usize,
     /// The GPU part most servers carry.
     pub main_gpu: Option<String>,
@@ -45,7 +45,7 @@ pub struct BandwidthReport {
     pub demand_gbps_per_gpu: f64,
     /// Per GPU server.
     pub servers: Vec<ServerBandwidth>,
-    /// Per switch.
+    /// Oversubscription of every switch in the design, in device id order.
     pub switches: Vec<SwitchBandwidth>,
     /// Bisection bandwidth of the scale-out fabric.
     pub bisection: Bisection,

@@ -7,11 +7,11 @@ use super::*;
 /// Bandwidth of one GPU server.
 #[derive(Debug, Clone, Serialize)]
 pub struct ServerBandwidth {
-    /// The server.
+    /// The GPU server these figures are for (servers without GPUs are not listed).
     pub device: DeviceId,
-    /// Its name.
+    /// The server's name in the design, for display.
     pub name: String,
-    /// GPUs installed.
+    /// GPU slots holding a GPU part (empty slots do not count).
     pub gpus: usize,
     /// NVLink per GPU per direction, GB/s (0 without an NVLink domain).
     pub nvlink_gbyte_s_per_gpu: f64,

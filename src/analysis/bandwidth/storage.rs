@@ -2,7 +2,8 @@
 
 use super::*;
 
-/// Storage bandwidth.
+/// What storage delivers to the GPUs: the appliances' rated and cabled throughput, and each GPU's share in the
+/// worst-served part of the network.
 #[derive(Debug, Clone, Serialize)]
 pub struct StorageBandwidth {
     /// Storage appliances and servers.

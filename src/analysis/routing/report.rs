@@ -17,7 +17,7 @@ pub struct RoutingReport {
 /// One pattern's totals.
 #[derive(Debug, Clone, Serialize)]
 pub struct PatternLoad {
-    /// Pattern name.
+    /// The pattern's name as the report gives it ([`PATTERNS`], in that order).
     pub pattern: String,
     /// Traffic offered by all endpoints, Gb/s.
     pub offered_gbps: f64,
@@ -34,7 +34,7 @@ pub struct PatternLoad {
 /// Loads on one link.
 #[derive(Debug, Clone, Serialize)]
 pub struct LinkLoad {
-    /// The link.
+    /// The design's link these loads are on; links that carry no traffic are left out of the list.
     pub link: LinkId,
     /// Capacity per direction, Gb/s.
     pub capacity_gbps: f64,

@@ -1,0 +1,278 @@
+//! The command line's definition: every subcommand, argument and flag, as clap derives them. The doc comments on
+//! them are the help text that `racksmith --help` and `racksmith COMMAND --help` print, written for the user.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use racksmith::export;
+use std::path::PathBuf;
+
+/// Design GPU clusters rack by rack.
+#[derive(Parser)]
+#[command(name = "racksmith", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Open the app, render until the design is laid out and analysed, write a PNG of the window here and exit.
+    #[arg(long, value_name = "PATH")]
+    pub screenshot: Option<PathBuf>,
+    /// Design file to open (default: the built-in sample).
+    pub file: Option<PathBuf>,
+    /// A parts file (such as the app's user-catalog.ron, see Catalog > Parts…) whose parts join the built-in ones,
+    /// for `catalog`, `new`, `size` and `swap`.
+    #[arg(long, global = true, value_name = "PATH")]
+    pub catalog: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Analyse a design and print the report.
+    Analyze {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Compare two designs side by side: GPUs, cost, TCO, $/GPU-hour, all-reduce, latency, power.
+    Compare {
+        /// Design A (.ron).
+        a: PathBuf,
+        /// Design B (.ron).
+        b: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// Where to write html or csv; "-" or nothing writes to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Failure what-ifs: the impact of removing a device (by name) or, with no --remove, the N-1 sweep of
+    /// single points of failure.
+    Whatif {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Name of a device to remove.
+        #[arg(long)]
+        remove: Option<String>,
+        /// Number of a link to remove (as in the design file).
+        #[arg(long)]
+        remove_link: Option<u64>,
+        /// Name of a rack that loses one of its A/B power feeds.
+        #[arg(long)]
+        lose_feed: Option<String>,
+        /// Name of a site lost whole (a regional outage).
+        #[arg(long)]
+        lose_site: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+    /// Export a design for review or for other tools: html, svg, png, bom-csv, cabling-csv, slurm, slurm-yaml,
+    /// dot, json. Text formats go to standard output without -o (or with -o -).
+    Export {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_parser = export_format)]
+        format: export::Format,
+        /// Where to write; "-" or nothing writes text formats to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Picture for svg and png: the rack elevations or the fabric.
+        #[arg(long, value_parser = export_view, default_value = "racks")]
+        view: export::View,
+        /// Traffic pattern whose routed load colours the fabric's links (default: the first routed pattern).
+        #[arg(long)]
+        pattern: Option<String>,
+    },
+    /// Make a design from a template: `racksmith new superpod-h100 --su 4 -o pod.ron`. `racksmith new --list`
+    /// lists the templates; `racksmith new TEMPLATE --help` documents one.
+    #[command(disable_help_flag = true)]
+    New {
+        /// Template name.
+        template: Option<String>,
+        /// List the templates and their options.
+        #[arg(long)]
+        list: bool,
+        /// Where to write the design; without it the design goes to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// The template's options, as --name value pairs (and --help).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        options: Vec<String>,
+    },
+    /// Answer a classic planning question with its derivation: `racksmith scenario serve-100k`,
+    /// `racksmith scenario --list`; inputs as --name value, the design with -o.
+    #[command(disable_help_flag = true)]
+    Scenario {
+        /// Scenario name.
+        name: Option<String>,
+        /// List the scenarios and their inputs.
+        #[arg(long)]
+        list: bool,
+        /// Where to write the scenario's design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// The scenario's inputs, as --name value pairs.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        inputs: Vec<String>,
+    },
+    /// Size a design from a requirement: the smallest that serves a request rate under a p99 target, or that
+    /// finishes a training job in time.
+    Size {
+        #[command(subcommand)]
+        what: SizeWhat,
+    },
+    /// Replace a part everywhere in a design (every GPU slot, NIC slot, device and cable that uses it), or say
+    /// why it does not fit.
+    Swap {
+        /// Design file (.ron).
+        file: PathBuf,
+        /// Part to replace.
+        #[arg(long)]
+        from: String,
+        /// Part to put in its place (from the design, the built-in catalog or --catalog).
+        #[arg(long)]
+        to: String,
+        /// Where to write the result (default: standard output).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Check a design file and list its problems.
+    Validate {
+        /// Design file (.ron).
+        file: PathBuf,
+    },
+    /// List the parts catalog: the built-in parts, with those of --catalog when given.
+    Catalog {
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(subcommand)]
+        action: Option<CatalogAction>,
+    },
+    /// Write a built-in sample design to a file (or list the samples).
+    Sample {
+        /// Sample name; omit to list them.
+        name: Option<String>,
+        /// Where to write it.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub enum CatalogAction {
+    /// Read NetBox devicetype-library YAML files as parts, saying what looks wrong in each; writes the parts as a
+    /// RON catalog (to standard output without -o).
+    ImportNetbox {
+        /// Device type files (.yaml).
+        files: Vec<PathBuf>,
+        /// Where to write the parts.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Import every file as this kind (server, switch or storage) instead of the kind its data says.
+        #[arg(long)]
+        kind: Option<racksmith::catalog::netbox::ImportKind>,
+    },
+}
+
+/// The GPUs and replicas a service runs on, shared by `size serving` and `size budget`.
+#[derive(clap::Args)]
+pub struct ReplicaArgs {
+    /// Planned utilisation of each replica, in (0, 1).
+    #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
+    pub utilisation: f64,
+    /// GPU model (racksmith new leaf-spine --help lists them).
+    #[arg(long, default_value = "l40s")]
+    pub gpu: String,
+    /// Requests per second one replica sustains at full load (from your benchmark of the model).
+    #[arg(long, allow_negative_numbers = true)]
+    pub replica_rps: f64,
+    /// GPUs per replica.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub gpus_per_replica: u32,
+}
+
+#[derive(Subcommand)]
+pub enum SizeWhat {
+    /// The smallest design that serves --requests-per-s under --p99-ms at --utilisation.
+    Serving {
+        /// Requests per second to serve.
+        #[arg(long, allow_negative_numbers = true)]
+        requests_per_s: f64,
+        /// p99 latency target, milliseconds.
+        #[arg(long, allow_negative_numbers = true)]
+        p99_ms: f64,
+        #[command(flatten)]
+        replicas: ReplicaArgs,
+        /// Where to write the design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// What a yearly budget buys owned, on demand, and with 1- and 3-year cloud commitments (GPUs, req/s), and the
+    /// owned design that fits it.
+    Budget {
+        /// Budget per year, USD, e.g. 1.2e6.
+        #[arg(long, allow_negative_numbers = true)]
+        usd_per_year: f64,
+        #[command(flatten)]
+        replicas: ReplicaArgs,
+        /// Where to write the owned design.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// The smallest design that trains --params on --tokens within --days, for each GPU model given.
+    Training {
+        /// Model parameters, e.g. 13e9.
+        #[arg(long, allow_negative_numbers = true)]
+        params: f64,
+        /// Training tokens, e.g. 300e9.
+        #[arg(long, allow_negative_numbers = true)]
+        tokens: f64,
+        /// Days the job may take.
+        #[arg(long, allow_negative_numbers = true)]
+        days: f64,
+        /// GPU models, comma-separated; several are compared side by side.
+        #[arg(long, default_value = "h100-sxm", value_delimiter = ',')]
+        gpu: Vec<String>,
+        /// Model FLOPs utilisation.
+        #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]
+        mfu: f64,
+        /// Tensor-parallel degree (default: the analysis chooses and says why).
+        #[arg(long)]
+        tp: Option<u32>,
+        /// Pipeline-parallel degree (default: the analysis chooses and says why).
+        #[arg(long)]
+        pp: Option<u32>,
+        /// Where to write the design (one GPU model only).
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CompareFormat {
+    Text,
+    Json,
+    Html,
+    Csv,
+}
+
+/// `export --format`: a format by its name; the error lists the names there are.
+fn export_format(name: &str) -> Result<export::Format, String> {
+    export::Format::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = export::Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format \"{name}\"; one of: {}", names.join(", "))
+    })
+}
+
+/// `export --view`: the rack elevations or the fabric.
+fn export_view(name: &str) -> Result<export::View, String> {
+    export::View::from_name(name).ok_or_else(|| format!("unknown view \"{name}\"; racks or fabric"))
+}
