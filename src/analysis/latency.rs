@@ -257,7 +257,6 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
             0.0,
             msg,
             rho,
-            true,
         ));
     }
 
@@ -291,7 +290,6 @@ pub(crate) fn analyze(design: &Design, topo: &Topology, bw: &BandwidthReport) ->
                 prop_m * PROPAGATION_NS_PER_M,
                 msg,
                 rho,
-                true,
             );
             // Store-and-forward switches pay serialisation at every hop.
             let extra = p.serialisation_ns * f64::from(serial_hops - 1);
@@ -394,7 +392,6 @@ fn path_class(
     propagation_ns: f64,
     msg: f64,
     rho: f64,
-    _cut_through: bool,
 ) -> PathLatency {
     // Service time of one message on one link, ns: bytes / (GB/s) = ns.
     let service_ns = if link_gbyte_s > 0.0 {

@@ -67,7 +67,8 @@ pub enum Command {
         format: Format,
     },
     /// Export a design for review or for other tools: html, svg, png, bom-csv, cabling-csv, slurm, slurm-yaml,
-    /// dot, json. Text formats go to standard output without -o (or with -o -).
+    /// dot, json, drawio, netbox (a folder), nccl-expect. Text formats go to standard output without -o (or with
+    /// -o -).
     Export {
         /// Design file (.ron).
         file: PathBuf,

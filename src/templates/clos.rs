@@ -93,7 +93,7 @@ pub struct ClosPlan {
 }
 
 /// Name of the switches of tier `t` (2 and up).
-fn tier_name(t: u8, _top: u8) -> &'static str {
+fn tier_name(t: u8) -> &'static str {
     match t {
         2 => "spine",
         3 => "core",
@@ -163,7 +163,7 @@ pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) 
                     let name = if tier == 2 {
                         format!("spine-{seq:02}")
                     } else {
-                        format!("{}-{seq:05}", tier_name(tier, tier))
+                        format!("{}-{seq:05}", tier_name(tier))
                     };
                     plan.uppers.push(UpperSwitch { tier, name });
                 }
@@ -194,7 +194,7 @@ pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) 
                     let down = blk.iter().filter(|x| x.2 > k).count();
                     plan.uppers.push(UpperSwitch {
                         tier,
-                        name: format!("{}-p{seq:04}-{:02}", tier_name(tier, 0), k + 1),
+                        name: format!("{}-p{seq:04}-{:02}", tier_name(tier), k + 1),
                     });
                     let plane = pl.first().map_or(0, |x| x.1);
                     next.push((first + k, plane * ports + k, down));
@@ -343,7 +343,7 @@ pub(super) fn leaf_spine(
                 above
                     .iter()
                     .enumerate()
-                    .map(|(i, n)| format!("{n} {}", tier_name(i as u8 + 2, tiers)))
+                    .map(|(i, n)| format!("{n} {}", tier_name(i as u8 + 2)))
                     .collect::<Vec<_>>()
                     .join(", ")
             }

@@ -134,7 +134,7 @@ impl PatternContext<'_> {
             }
             (text, devices)
         } else {
-            server_limiter(design, self.worst_server)
+            server_limiter(self.worst_server)
         };
         (
             PatternBottleneck {
@@ -151,10 +151,7 @@ impl PatternContext<'_> {
     }
 }
 
-pub(super) fn server_limiter(
-    design: &Design,
-    worst: Option<&ServerBandwidth>,
-) -> (String, Vec<DeviceId>) {
+pub(super) fn server_limiter(worst: Option<&ServerBandwidth>) -> (String, Vec<DeviceId>) {
     let Some(s) = worst else {
         return ("no GPU servers".into(), Vec::new());
     };
@@ -164,7 +161,6 @@ pub(super) fn server_limiter(
             vec![s.device],
         );
     }
-    let _ = design;
     let what = if s.bottleneck_at_nic_port {
         format!(
             "NIC bandwidth in {}: {:.0} Gb/s cabled for {} = {:.1} GB/s per GPU",

@@ -206,7 +206,7 @@ pub(crate) fn analyze_routed(
         all_to_all_gbyte_s = g;
         patterns.push(p);
     } else if servers.len() == 1 && demand_gbyte_s > 0.0 {
-        let (limiter, devices) = server_limiter(design, worst_server);
+        let (limiter, devices) = server_limiter(worst_server);
         patterns.push(PatternBottleneck {
             id: PatternId::OneServer,
             pattern: "GPU network traffic (one server)".into(),
