@@ -301,7 +301,10 @@ pub(super) fn all_to_all(
         };
         let mut a: Vec<(usize, f64)> = a.into_iter().collect();
         a.sort_unstable_by_key(|x| x.0);
-        r.products.terms.push((a, b));
+        r.products.terms.push(ProductTerm {
+            sources: a,
+            destinations: b,
+        });
     }
     let mut own_pairs: BTreeMap<(usize, usize), f64> = BTreeMap::new();
     for (gi, g) in list.iter().enumerate() {

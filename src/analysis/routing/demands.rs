@@ -16,8 +16,14 @@ pub(super) struct Router {
     pub(super) component: Vec<usize>,
 }
 
-/// One product term: the source vector (sorted by switch) and the destination vector, Gb/s.
-pub(super) type Term = (Vec<(usize, f64)>, HashMap<usize, f64>);
+/// One product term of the all-to-all demand: from switch s to switch t it adds `sources(s) * destinations(t)`,
+/// Gb/s.
+pub(super) struct ProductTerm {
+    /// Each sending switch's factor, sorted by switch index.
+    pub(super) sources: Vec<(usize, f64)>,
+    /// Each receiving switch's factor, by switch index.
+    pub(super) destinations: HashMap<usize, f64>,
+}
 
 /// All-to-all switch demand in product form: from switch s to switch t (s != t), the sum over terms of
 /// a(s) b(t), less the traffic of groups to their own members listed in `own`. Never written out per switch pair,
@@ -25,7 +31,7 @@ pub(super) type Term = (Vec<(usize, f64)>, HashMap<usize, f64>);
 #[derive(Default)]
 pub(super) struct Products {
     /// Per term: the source vector (sorted by switch) and the destination vector.
-    pub(super) terms: Vec<Term>,
+    pub(super) terms: Vec<ProductTerm>,
     /// Per destination switch: (source switch, traffic to take out of the products).
     pub(super) own: HashMap<usize, Vec<(usize, f64)>>,
     /// All-to-all traffic to GPUs whose fabric shares no component with the sender's ports, Gb/s: unroutable, and
@@ -38,7 +44,8 @@ impl Products {
     pub(super) fn whole(&self, s: usize, t: usize) -> f64 {
         self.terms
             .iter()
-            .filter_map(|(a, b)| {
+            .filter_map(|term| {
+                let (a, b) = (&term.sources, &term.destinations);
                 let bt = b.get(&t)?;
                 let i = a.binary_search_by_key(&s, |x| x.0).ok()?;
                 a.get(i).map(|x| x.1 * bt)

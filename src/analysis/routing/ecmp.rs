@@ -243,7 +243,7 @@ pub(super) fn destination_switches(
 ) -> Vec<usize> {
     let mut destinations: Vec<usize> = demand
         .keys()
-        .chain(products.terms.iter().flat_map(|(_, b)| b.keys()))
+        .chain(products.terms.iter().flat_map(|t| t.destinations.keys()))
         .copied()
         .collect();
     destinations.sort_unstable();
@@ -497,7 +497,11 @@ pub(super) fn walk_products(
     if products.terms.is_empty() {
         return lost;
     }
-    for (a, b) in &products.terms {
+    for ProductTerm {
+        sources: a,
+        destinations: b,
+    } in &products.terms
+    {
         let mut bc = 0.0;
         for &t in members {
             let Some(&bt) = b.get(&t) else { continue };
@@ -576,7 +580,14 @@ pub(super) fn walk_products(
     for &t in members {
         arr.fill(0.0);
         arr_minus.fill(0.0);
-        for (ti, (a, b)) in products.terms.iter().enumerate() {
+        for (
+            ti,
+            ProductTerm {
+                sources: a,
+                destinations: b,
+            },
+        ) in products.terms.iter().enumerate()
+        {
             let Some(&bt) = b.get(&t) else { continue };
             let Some(slot) = at_term.get_mut(ti) else {
                 continue;

@@ -32,7 +32,7 @@ mod tests;
 pub use report::{LinkLoad, PatternLoad, RoutingReport};
 
 use all_to_all::all_to_all;
-use demands::{CANCELLED, Products, Router, demands};
+use demands::{CANCELLED, ProductTerm, Products, Router, demands};
 use ecmp::{DestinationClass, route};
 #[cfg(test)]
 use ecmp::{destination_classes, destination_switches, route_with};

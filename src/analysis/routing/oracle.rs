@@ -218,7 +218,11 @@ pub(super) fn route_reference(
                     *y += x;
                 }
             };
-            for (a, b) in &products.terms {
+            for ProductTerm {
+                sources: a,
+                destinations: b,
+            } in &products.terms
+            {
                 let Some(&bt) = b.get(&t) else {
                     continue;
                 };

@@ -259,7 +259,11 @@ pub(super) fn orbits(
                 .and_then(|i| v.get(i))
                 .map(|x| x.1.to_bits())
         };
-        for (av, bv) in &products.terms {
+        for ProductTerm {
+            sources: av,
+            destinations: bv,
+        } in &products.terms
+        {
             if ma
                 .iter()
                 .zip(mb)

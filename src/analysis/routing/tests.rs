@@ -49,7 +49,11 @@ fn same_as_pairs(d: &Design) {
             .iter()
             .flat_map(|(t, v)| v.iter().map(move |(s, x)| ((*s, *t), *x)))
             .collect();
-        for (a, b) in &r.products.terms {
+        for ProductTerm {
+            sources: a,
+            destinations: b,
+        } in &r.products.terms
+        {
             for t in b.keys() {
                 for (s, _) in a {
                     if s != t {
