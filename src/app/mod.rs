@@ -352,15 +352,23 @@ impl RacksmithApp {
             ctx,
             &self.doc.design,
             &self.catalog,
-            &mut self.ui,
+            (&mut self.ui.windows, &mut self.ui.status),
             &mut cmds,
         );
-        params::params_window_ui(ctx, &self.doc.design, &mut self.ui, &mut cmds);
+        let ui = &mut self.ui;
+        params::params_window_ui(
+            ctx,
+            &self.doc.design,
+            &mut ui.windows,
+            (&mut ui.editing, &mut ui.status),
+            &mut cmds,
+        );
         sites::sites_window_ui(
             ctx,
             &self.doc.design,
             self.analysis.report.as_deref(),
-            &mut self.ui,
+            &mut ui.windows,
+            (&mut ui.editing, &mut ui.status),
             &mut cmds,
         );
         let planning = planning::PlanningInputs {

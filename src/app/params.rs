@@ -2,7 +2,7 @@
 //! Each change is one `Edit::SetParams`. Every field accepts the range of its figure in `io::limits` (the
 //! table validation checks files against), never a range of its own.
 
-use super::state::UiState;
+use super::state::{EditingState, StatusLine, Windows};
 use super::widgets::num_field;
 use super::{AppCommand, DocCommand};
 use crate::edit::Edit;
@@ -14,10 +14,11 @@ use std::collections::HashMap;
 pub fn params_window_ui(
     ctx: &egui::Context,
     design: &Design,
-    state: &mut UiState,
+    windows: &mut Windows,
+    fields: (&mut EditingState, &mut StatusLine),
     cmds: &mut Vec<AppCommand>,
 ) {
-    if !state.windows.show_params {
+    if !windows.show_params {
         return;
     }
     let mut open = true;
@@ -27,12 +28,12 @@ pub fn params_window_ui(
         .default_width(380.0);
     super::widgets::placed(
         window,
-        state.windows.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopRight,
     )
-    .show(ctx, |ui| params_ui(ui, design, state, cmds));
+    .show(ctx, |ui| params_ui(ui, design, fields.0, fields.1, cmds));
     if !open {
-        state.windows.show_params = false;
+        windows.show_params = false;
     }
 }
 
@@ -40,20 +41,21 @@ pub fn params_window_ui(
 pub fn params_ui(
     ui: &mut egui::Ui,
     design: &Design,
-    state: &mut UiState,
+    editing: &mut EditingState,
+    status: &mut StatusLine,
     cmds: &mut Vec<AppCommand>,
 ) {
     let p = &design.params;
     let mut err = None;
     let mut new: Option<(String, Params)> = None;
-    let b = &mut state.editing.field_buffers;
+    let b = &mut editing.field_buffers;
     traffic_fields_ui(ui, p, b, &mut err, &mut new);
     ui.separator();
     serving_fields_ui(ui, p, b, &mut err, &mut new);
     ui.separator();
     cost_fields_ui(ui, p, b, &mut err, &mut new);
     if let Some(e) = err {
-        state.status.refuse(e);
+        status.refuse(e);
     }
     if let Some((label, q)) = new {
         cmds.push(DocCommand::Edit(label, Edit::SetParams(Box::new(q))).into());

@@ -2,7 +2,7 @@
 //! and width), what is installed, and putting a part in a slot or clearing it, one edit each (built by
 //! `edit::Gestures::slot`). A part that does not fit a slot is refused with the reason, shown at the slot.
 
-use super::state::{PartDrag, UiState};
+use super::state::{PartDrag, StatusLine, Windows};
 use super::theme::{self, Status};
 use super::{AppCommand, DocCommand};
 use crate::catalog::{Catalog, Category, Part, PartKind, ServerSpec, SlotSpec};
@@ -173,18 +173,18 @@ pub fn server_window_ui(
     ctx: &egui::Context,
     design: &Design,
     catalog: &Catalog,
-    state: &mut UiState,
+    (windows, status): (&mut Windows, &mut StatusLine),
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(id) = state.windows.server_window else {
+    let Some(id) = windows.server_window else {
         return;
     };
     let Some(d) = design.devices.get(&id) else {
-        state.windows.server_window = None;
+        windows.server_window = None;
         return;
     };
     let Some(PartKind::Server(server)) = design.parts.get(&d.part).map(|p| &p.kind) else {
-        state.windows.server_window = None;
+        windows.server_window = None;
         return;
     };
     // Parts offered: the catalog's plus any overridden or custom ones in the design.
@@ -234,7 +234,7 @@ pub fn server_window_ui(
         .resizable(true);
     super::widgets::placed(
         window,
-        state.windows.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopLeft,
     )
     .show(ctx, |ui| {
@@ -265,9 +265,9 @@ pub fn server_window_ui(
         );
     });
     if let Some(e) = refuse {
-        state.status.refuse(e);
+        status.refuse(e);
     }
     if !open {
-        state.windows.server_window = None;
+        windows.server_window = None;
     }
 }

@@ -2,7 +2,7 @@
 //! plant, PUE and prices, the availability the service must meet, and what the analysis says of each site. Each
 //! change is one `Edit::SetSite` (or `Edit::SetParams` for the target), so it undoes in one step.
 
-use super::state::UiState;
+use super::state::{EditingState, StatusLine, Windows};
 use super::widgets::num_field;
 use super::{AppCommand, DocCommand};
 use crate::analysis::Report;
@@ -15,10 +15,11 @@ pub fn sites_window_ui(
     ctx: &egui::Context,
     design: &Design,
     report: Option<&Report>,
-    state: &mut UiState,
+    windows: &mut Windows,
+    fields: (&mut EditingState, &mut StatusLine),
     cmds: &mut Vec<AppCommand>,
 ) {
-    if !state.windows.show_sites {
+    if !windows.show_sites {
         return;
     }
     let mut open = true;
@@ -28,16 +29,18 @@ pub fn sites_window_ui(
         .default_width(420.0);
     super::widgets::placed(
         window,
-        state.windows.central_rect,
+        windows.central_rect,
         super::widgets::WindowSpot::TopRight,
     )
     .show(ctx, |ui| {
         egui::ScrollArea::vertical()
             .max_height(600.0)
-            .show(ui, |ui| sites_ui(ui, design, report, state, cmds));
+            .show(ui, |ui| {
+                sites_ui(ui, design, report, &mut *fields.0, &mut *fields.1, cmds)
+            });
     });
     if !open {
-        state.windows.show_sites = false;
+        windows.show_sites = false;
     }
 }
 
@@ -46,7 +49,8 @@ fn sites_ui(
     ui: &mut egui::Ui,
     design: &Design,
     report: Option<&Report>,
-    state: &mut UiState,
+    editing: &mut EditingState,
+    status: &mut StatusLine,
     cmds: &mut Vec<AppCommand>,
 ) {
     if design.sites.is_empty() {
@@ -58,10 +62,10 @@ fn sites_ui(
     }
     ui.horizontal(|ui| {
         let label = ui.label("New site");
-        ui.add(egui::TextEdit::singleline(&mut state.editing.new_site_name).desired_width(140.0))
+        ui.add(egui::TextEdit::singleline(&mut editing.new_site_name).desired_width(140.0))
             .labelled_by(label.id)
             .on_hover_text("The site's name, e.g. east or eu-west-1a");
-        let name = state.editing.new_site_name.trim().to_string();
+        let name = editing.new_site_name.trim().to_string();
         let taken = design.sites.contains_key(&name);
         if ui
             .add_enabled(!name.is_empty() && !taken, egui::Button::new("Add site"))
@@ -75,7 +79,7 @@ fn sites_ui(
                 )
                 .into(),
             );
-            state.editing.new_site_name.clear();
+            editing.new_site_name.clear();
         }
     });
     ui.separator();
@@ -85,14 +89,14 @@ fn sites_ui(
             .id_salt(("site", name))
             .default_open(true)
             .show(ui, |ui| {
-                site_fields_ui(ui, design, name, site, &mut state.editing, &mut err, cmds);
+                site_fields_ui(ui, design, name, site, editing, &mut err, cmds);
                 site_figures_ui(ui, name, report);
             });
     }
     ui.separator();
-    target_ui(ui, design, &mut state.editing, &mut err, cmds);
+    target_ui(ui, design, editing, &mut err, cmds);
     if let Some(e) = err {
-        state.status.refuse(e);
+        status.refuse(e);
     }
 }
 
