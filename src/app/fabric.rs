@@ -2,7 +2,7 @@
 //! leaf, spine and core switches), where a scalable unit's cabling is readable. It edits the same document as the
 //! rack view: clicks select, and the inspector, Delete and the cabling tools act on that selection.
 
-use super::state::{Selection, UiState};
+use super::state::Selection;
 use super::{AppCommand, UiCommand};
 use crate::analysis::Report;
 use crate::model::{Design, DeviceId, LinkId};
@@ -73,11 +73,11 @@ impl FabricLayout {
 /// Draws the fabric view and handles its clicks.
 pub fn fabric_ui(
     ui: &mut egui::Ui,
-    design: &Design,
+    (design, revision): (&Design, u64),
     report: Option<&Report>,
-    revision: u64,
     cache: &mut Option<FabricLayout>,
-    state: &mut UiState,
+    selection: &Selection,
+    pattern: crate::analysis::pattern::Pattern,
     cmds: &mut Vec<AppCommand>,
 ) {
     if cache.as_ref().is_none_or(|f| f.revision != revision) {
@@ -129,7 +129,7 @@ pub fn fabric_ui(
     }
     // Links: one line per connected pair, coloured by the busiest of its cables under the chosen pattern.
     let routing = report.map(|r| &r.bandwidth.routing);
-    let pattern = state.canvas.load_pattern.index();
+    let pattern = pattern.index();
     let utilisation = |lid: &LinkId| -> f64 {
         let Some(links) = routing.map(|r| &r.links) else {
             return 0.0;
@@ -141,7 +141,7 @@ pub fn fabric_ui(
             l.loads_gbps.get(pattern).copied().unwrap_or(0.0) / l.capacity_gbps.max(1e-12)
         })
     };
-    let sel = &state.selection;
+    let sel = selection;
     let sel_color = ui.visuals().selection.stroke.color;
     for (a, b, links, gbps) in &layout.pairs {
         let (Some(ra), Some(rb)) = (boxes.get(a), boxes.get(b)) else {

@@ -314,7 +314,15 @@ impl RacksmithApp {
                 let mut fabric_view =
                     |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
                         st.canvas.fabric_rect = Some(ui.available_rect_before_wrap());
-                        fabric::fabric_ui(ui, design, report, revision, cache, st, cmds);
+                        fabric::fabric_ui(
+                            ui,
+                            (design, revision),
+                            report,
+                            cache,
+                            &st.selection,
+                            st.canvas.load_pattern,
+                            cmds,
+                        );
                     };
                 let catalog = &self.catalog;
                 let racks_view =
