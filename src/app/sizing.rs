@@ -344,13 +344,11 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
         thousands(s.tco_usd, 0),
         s.usd_per_gpu_hour
     ));
-    let tiers: Vec<String> = s
-        .switches_by_tier
-        .iter()
-        .map(|(t, n)| format!("{n} {t}"))
-        .collect();
-    if !tiers.is_empty() {
-        ui.label(format!("Switches: {}", tiers.join(", ")));
+    if !s.switches_by_tier.is_empty() {
+        ui.label(format!(
+            "Switches: {}",
+            crate::templates::switch_tiers_text(&s.switches_by_tier)
+        ));
     }
     ui.label(format!("Size set by: {}", s.limit));
     ui.label("Why this size:");

@@ -201,18 +201,9 @@ fn preview_ui(ui: &mut egui::Ui, p: &Preview) {
         "{} GPUs in {} servers, {} racks",
         p.gpus, p.servers, p.racks
     ));
-    let tiers: Vec<String> = p
-        .switches_by_tier
-        .iter()
-        .map(|(t, n)| format!("{n} {t}"))
-        .collect();
     ui.label(format!(
         "Switches: {}",
-        if tiers.is_empty() {
-            "none".to_string()
-        } else {
-            tiers.join(", ")
-        }
+        templates::switch_tiers_text(&p.switches_by_tier)
     ));
     let cables: Vec<String> = p
         .cables_by_type

@@ -119,18 +119,9 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
             s.tco_usd,
             s.usd_per_gpu_hour
         );
-        let tiers: Vec<String> = s
-            .switches_by_tier
-            .iter()
-            .map(|(t, n)| format!("{n} {t}"))
-            .collect();
         outln!(
             "  switches: {}; size set by: {}",
-            if tiers.is_empty() {
-                "none".to_string()
-            } else {
-                tiers.join(", ")
-            },
+            racksmith::templates::switch_tiers_text(&s.switches_by_tier),
             s.limit
         );
         for (k, v) in &s.why {
@@ -256,22 +247,13 @@ pub fn new_design(
     let design = templates::generate(&catalog, &name, &pairs)?;
     let report = analysis::analyze(&design);
     let p = templates::preview(&design, &report);
-    let tiers: Vec<String> = p
-        .switches_by_tier
-        .iter()
-        .map(|(t, n)| format!("{n} {t}"))
-        .collect();
     eprintln!(
         "{}: {} GPUs in {} servers, {} racks, switches: {}, {} cables, {:.1} kW IT, capex ${:.0}",
         design.name,
         p.gpus,
         p.servers,
         p.racks,
-        if tiers.is_empty() {
-            "none".to_string()
-        } else {
-            tiers.join(", ")
-        },
+        templates::switch_tiers_text(&p.switches_by_tier),
         design.links.len(),
         p.it_kw,
         p.capex_usd

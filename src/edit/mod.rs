@@ -588,6 +588,40 @@ impl<'a> Builder<'a> {
         edit.apply(self.design)
     }
 
+    /// Changes a rack's properties through an edit (so the change is checked like any other).
+    pub fn update_rack(
+        &mut self,
+        rack: RackId,
+        change: impl FnOnce(&mut crate::model::Rack),
+    ) -> Result<(), EditError> {
+        let mut r = self
+            .design
+            .racks
+            .get(&rack)
+            .cloned()
+            .ok_or_else(|| EditError::Missing(rack.to_string()))?;
+        change(&mut r);
+        self.apply(Edit::UpdateRack(rack, r))?;
+        Ok(())
+    }
+
+    /// Changes a placed device (its GPUs, NICs or name) through an edit, like [`Builder::update_rack`].
+    pub fn update_device(
+        &mut self,
+        device: DeviceId,
+        change: impl FnOnce(&mut crate::model::Device),
+    ) -> Result<(), EditError> {
+        let mut d = self
+            .design
+            .devices
+            .get(&device)
+            .cloned()
+            .ok_or_else(|| EditError::Missing(device.to_string()))?;
+        change(&mut d);
+        self.apply(Edit::UpdateDevice(device, d))?;
+        Ok(())
+    }
+
     /// The edit that adds a rack from a rack part and copies the part into the design. Not yet applied.
     pub fn rack_edit(
         &mut self,

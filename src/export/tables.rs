@@ -115,7 +115,7 @@ pub const CABLING_HEADER: [&str; 14] = [
 ];
 
 /// One end of a link as a crew finds it: rack name, U position, device name, port name.
-fn end(design: &Design, port: &PortRef) -> [String; 4] {
+pub(crate) fn link_end(design: &Design, port: &PortRef) -> [String; 4] {
     match design.devices.get(&port.device) {
         Some(d) => [
             design
@@ -153,8 +153,8 @@ pub fn cabling_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
     let mut w = csv::Writer::from_writer(Vec::new());
     record(&mut w, CABLING_HEADER).map_err(&err)?;
     for (id, link) in &design.links {
-        let [ar, au, ad, ap] = end(design, &link.a);
-        let [zr, zu, zd, zp] = end(design, &link.b);
+        let [ar, au, ad, ap] = link_end(design, &link.a);
+        let [zr, zu, zd, zp] = link_end(design, &link.b);
         let medium = link.medium.to_string();
         record(
             &mut w,

@@ -2,7 +2,7 @@
 //! tiers a number of servers needs at an oversubscription ([`clos`]), and the generator that lays them out in racks
 //! with power budgets and cables them (`leaf_spine`), with in-row CDUs where the racks need liquid cooling.
 
-use super::{GPU_MODELS, Opts, TemplateError, gpu_part, server_for, wiring};
+use super::{Opts, TemplateError, gpu_models_allowed, gpu_part, server_for};
 use crate::catalog::{Catalog, NicRole, PartKind};
 use crate::edit::{Builder, EditError};
 use crate::model::{Design, DeviceId, Params, PortRef, RackId};
@@ -41,7 +41,7 @@ fn set_budget(
     budget_w: f64,
     liquid: bool,
 ) -> Result<(), EditError> {
-    wiring::update_rack(b, rack, |r| {
+    b.update_rack(rack, |r| {
         r.power_budget_w = budget_w;
         if liquid {
             r.cooling = crate::model::Cooling::Liquid;
@@ -224,17 +224,7 @@ pub(super) fn leaf_spine(
     opts: &Opts<'_>,
 ) -> Result<Design, TemplateError> {
     let Some(server_part) = server_for(&spec.gpu) else {
-        return Err(opts.bad(
-            "gpu",
-            format!(
-                "one of {}",
-                GPU_MODELS
-                    .iter()
-                    .map(|(g, _)| *g)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ));
+        return Err(opts.bad("gpu", gpu_models_allowed()));
     };
     let pcie = server_part == "pcie-gpu-4u";
     let Some(PartKind::Server(server)) = catalog.get(server_part).map(|p| &p.kind) else {

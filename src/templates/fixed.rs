@@ -3,7 +3,7 @@
 //! training question. [`by_name`] is the one place a sample's name becomes its design.
 
 use super::superpod::superpod_h100;
-use super::wiring::{HDR, NDR, link, nvme_storage, p, set_budget, update_device, update_rack};
+use super::wiring::{HDR, NDR, link, nvme_storage, p, set_budget};
 use crate::catalog::Catalog;
 use crate::edit::{Builder, EditError};
 use crate::model::{Design, DeviceId, Medium, PortRef, Serving};
@@ -95,7 +95,7 @@ pub fn a100_nic_starved(catalog: &Catalog) -> Result<Design, EditError> {
             2 + 6 * (i % 4),
         )?;
         // Keep only NIC slot 0: one 200G NIC for eight GPUs.
-        update_device(&mut b, d, |dev| dev.nics.retain(|slot, _| *slot == 0))?;
+        b.update_device(d, |dev| dev.nics.retain(|slot, _| *slot == 0))?;
         port += 1;
         link(
             &mut b,
@@ -165,7 +165,7 @@ pub fn l40s_two_regions(catalog: &Catalog) -> Result<Design, EditError> {
         for k in 0..2u16 {
             let name = format!("{}{:02}", if s == 0 { "E" } else { "W" }, k + 1);
             let (r, _) = b.add_rack("rack-42u", &name, s as u16, k)?;
-            update_rack(&mut b, r, |x| x.site = (*site).to_string())?;
+            b.update_rack(r, |x| x.site = (*site).to_string())?;
             racks.push(r);
         }
         let Some(&first) = racks.first() else {
@@ -371,7 +371,7 @@ pub fn training_cluster(catalog: &Catalog, which: TrainingCluster) -> Result<Des
         let d = b.add_device(server, &format!("node-{:02}", n + 1), rack, 2 + 9 * (n % 4))?;
         let gpus = if n + 1 == nodes { gpus_last } else { 8 };
         if gpus < 8 {
-            update_device(&mut b, d, |dev| {
+            b.update_device(d, |dev| {
                 dev.gpus.retain(|slot, _| usize::from(*slot) < gpus);
                 dev.nics
                     .retain(|slot, _| usize::from(*slot) < gpus || *slot >= 8);

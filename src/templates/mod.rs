@@ -404,14 +404,7 @@ pub fn servers_design(
             return Err(TemplateError::BadValue {
                 option: "gpu".into(),
                 value: gpu.into(),
-                why: format!(
-                    "one of {}",
-                    GPU_MODELS
-                        .iter()
-                        .map(|(g, _)| *g)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                why: gpu_models_allowed(),
             });
         }
     };
@@ -445,6 +438,12 @@ pub fn gpu_part(model: &str) -> &str {
     if model == "gb200" { "gb200-gpu" } else { model }
 }
 
+/// What a `gpu` option may be, for its error: "one of h100-sxm, a100-sxm, ...".
+pub(crate) fn gpu_models_allowed() -> String {
+    let names: Vec<&str> = GPU_MODELS.iter().map(|(g, _)| *g).collect();
+    format!("one of {}", names.join(", "))
+}
+
 /// The server part a GPU model goes in.
 pub fn server_for(gpu: &str) -> Option<&'static str> {
     GPU_MODELS.iter().find(|(g, _)| *g == gpu).map(|(_, s)| *s)
@@ -467,6 +466,15 @@ pub struct Preview {
     pub it_kw: f64,
     /// Capital cost, USD.
     pub capex_usd: f64,
+}
+
+/// Switch counts by tier as one line, e.g. "64 core, 192 leaf, 128 spine"; "none" when there are none.
+pub fn switch_tiers_text(by_tier: &BTreeMap<String, usize>) -> String {
+    if by_tier.is_empty() {
+        return "none".to_string();
+    }
+    let tiers: Vec<String> = by_tier.iter().map(|(t, n)| format!("{n} {t}")).collect();
+    tiers.join(", ")
 }
 
 /// The preview of a design and its analysis.

@@ -24,20 +24,18 @@ pub fn dgx_fabric(
         ..Design::default()
     };
     let mut b = Builder::new(&mut design, catalog);
+    // Racks in rows of 16, numbered in the order they are opened.
     let mut racks = 0u16;
+    let mut open_rack = |b: &mut Builder<'_>, name: String| -> Result<RackId, EditError> {
+        let (id, _) = b.add_rack("rack-42u", &name, racks / 16, racks % 16)?;
+        racks += 1;
+        Ok(id)
+    };
     let mut rack = RackId(0);
     let mut dgx = Vec::with_capacity(servers.len());
     for n in 0..servers.len() {
         if n % 4 == 0 {
-            rack = b
-                .add_rack(
-                    "rack-42u",
-                    &format!("C{:03}", n / 4 + 1),
-                    racks / 16,
-                    racks % 16,
-                )?
-                .0;
-            racks += 1;
+            rack = open_rack(&mut b, format!("C{:03}", n / 4 + 1))?;
         }
         dgx.push(b.add_device(
             "dgx-h100",
@@ -49,15 +47,7 @@ pub fn dgx_fabric(
     let mut switches = Vec::with_capacity(leaves + spines);
     for i in 0..leaves + spines {
         if i % 16 == 0 {
-            rack = b
-                .add_rack(
-                    "rack-42u",
-                    &format!("N{:03}", i / 16 + 1),
-                    racks / 16,
-                    racks % 16,
-                )?
-                .0;
-            racks += 1;
+            rack = open_rack(&mut b, format!("N{:03}", i / 16 + 1))?;
         }
         let name = if i < leaves {
             format!("leaf-{:02}", i + 1)

@@ -1,7 +1,7 @@
 //! Small pieces the fixed generators share: a link added without the per-link port search, port references,
 //! the InfiniBand media, and rack changes made through an edit.
 
-use crate::edit::{Builder, Edit, EditError};
+use crate::edit::{Builder, EditError};
 use crate::model::{DeviceId, IbRate, Link, LinkId, Medium, PortRef, RackId};
 
 /// Adds a link without the per-link port search (the generators know their ports are free and compatible; the
@@ -38,40 +38,6 @@ pub(crate) fn p(device: DeviceId, port: impl Into<String>) -> PortRef {
 
 pub(crate) const NDR: Medium = Medium::InfiniBand(IbRate::Ndr);
 pub(crate) const HDR: Medium = Medium::InfiniBand(IbRate::Hdr);
-
-/// Changes a rack's properties through an edit (so the change is checked like any other).
-pub(crate) fn update_rack(
-    b: &mut Builder<'_>,
-    rack: RackId,
-    change: impl FnOnce(&mut crate::model::Rack),
-) -> Result<(), EditError> {
-    let mut r = b
-        .design
-        .racks
-        .get(&rack)
-        .cloned()
-        .ok_or_else(|| EditError::Missing(rack.to_string()))?;
-    change(&mut r);
-    Edit::UpdateRack(rack, r).apply(b.design)?;
-    Ok(())
-}
-
-/// Changes a placed device (its GPUs and NICs) through an edit, like [`update_rack`].
-pub(crate) fn update_device(
-    b: &mut Builder<'_>,
-    device: DeviceId,
-    change: impl FnOnce(&mut crate::model::Device),
-) -> Result<(), EditError> {
-    let mut d = b
-        .design
-        .devices
-        .get(&device)
-        .cloned()
-        .ok_or_else(|| EditError::Missing(device.to_string()))?;
-    change(&mut d);
-    Edit::UpdateDevice(device, d).apply(b.design)?;
-    Ok(())
-}
 
 /// `count` 2U NVMe storage servers ("nvme-01", ...) in `rack` from unit `first_u`, one every 3U, each cabled by its
 /// two HDR ports to the next ports of `leaf` (`port` counts the leaf's ports already used) with `length_m` AOCs.
@@ -112,5 +78,5 @@ pub(crate) fn set_budget(
     rack: RackId,
     budget_w: f64,
 ) -> Result<(), EditError> {
-    update_rack(b, rack, |r| r.power_budget_w = budget_w)
+    b.update_rack(rack, |r| r.power_budget_w = budget_w)
 }

@@ -245,19 +245,18 @@ pub fn place_part(
     rack: RackId,
     position_u: u16,
 ) -> DeviceId {
-    let Ok(catalog) = racksmith::catalog::Catalog::builtin() else {
-        panic!("the built-in catalog does not load");
-    };
-    let Some(spec) = catalog.get(part) else {
+    // The part as the palette shows it: the app's own catalog (built-in and user parts).
+    let Some((label, height_u)) = h
+        .state()
+        .catalog
+        .get(part)
+        .map(|spec| (format!("{} · {}U", spec.name, spec.height_u), spec.height_u))
+    else {
         panic!("{part} is not in the catalog");
     };
-    let label = format!("{} · {}U", spec.name, spec.height_u);
     palette_search(h, part);
     let item = h.get_by_label(&label).rect().center();
-    let Some(target) = h
-        .state()
-        .unit_screen_pos(rack, position_u + spec.height_u / 2)
-    else {
+    let Some(target) = h.state().unit_screen_pos(rack, position_u + height_u / 2) else {
         panic!("rack {rack:?} is not on the canvas");
     };
     let before: std::collections::BTreeSet<DeviceId> =

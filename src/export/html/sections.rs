@@ -225,23 +225,8 @@ pub(super) fn cabling_section(out: &mut String, design: &Design) {
         );
         out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
         for (id, l) in &design.links {
-            let end = |p: &crate::model::PortRef| {
-                design.devices.get(&p.device).map_or(
-                    (String::new(), String::new(), p.device.to_string()),
-                    |d| {
-                        (
-                            design
-                                .racks
-                                .get(&d.rack)
-                                .map_or_else(String::new, |r| r.name.clone()),
-                            d.position_u.to_string(),
-                            d.name.clone(),
-                        )
-                    },
-                )
-            };
-            let (ar, au, ad) = end(&l.a);
-            let (zr, zu, zd) = end(&l.b);
+            let [ar, au, ad, ap] = crate::export::tables::link_end(design, &l.a);
+            let [zr, zu, zd, zp] = crate::export::tables::link_end(design, &l.b);
             let _ = writeln!(
                 out,
                 r#"<tr><td><code>{}</code></td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{} m</td></tr>"#,
@@ -249,11 +234,11 @@ pub(super) fn cabling_section(out: &mut String, design: &Design) {
                 e(&ar),
                 au,
                 e(&ad),
-                e(&l.a.port),
+                e(&ap),
                 e(&zr),
                 zu,
                 e(&zd),
-                e(&l.b.port),
+                e(&zp),
                 e(&l.medium.to_string()),
                 e(l.cable.as_ref().map_or("none", |c| c.as_str())),
                 l.length_m
