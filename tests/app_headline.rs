@@ -336,3 +336,36 @@ fn all_racks_in_the_facility_table_covers_every_rack() {
             >= 1
     );
 }
+
+/// The HTML report exported from the app carries the toolbar's pattern, and its Bottleneck card gives the same
+/// figure as the window's card for that pattern. l40s-two-regions is where they used to part: under the flat ring
+/// the window read 25.0 of 25.0 GB/s while the report showed the all-to-all figure, 5.5 of 25.0 GB/s.
+#[test]
+fn the_reports_bottleneck_card_is_the_windows_for_the_same_pattern() {
+    let d = sample("l40s-two-regions");
+    let r = analyze(&d);
+    let html_of = |pattern: Option<Pattern>| {
+        let options = racksmith::export::Options {
+            pattern: pattern.map(|p| p.label().to_string()),
+            ..Default::default()
+        };
+        racksmith::export::html::report(&d, &r, &options, "0").unwrap()
+    };
+    for p in [Pattern::FlatRing, Pattern::RailRings, Pattern::AllToAll] {
+        let cards = card_views(&d, &r, p);
+        let b = card(&cards, "Bottleneck");
+        let html = html_of(Some(p));
+        assert!(
+            html.contains(&b.value),
+            "{p:?}: {} not in the report",
+            b.value
+        );
+    }
+    let flat = card_views(&d, &r, Pattern::FlatRing);
+    assert_eq!(card(&flat, "Bottleneck").value, "25.0 of 25.0 GB/s");
+    let all_to_all = card_views(&d, &r, Pattern::AllToAll);
+    assert_eq!(card(&all_to_all, "Bottleneck").value, "5.5 of 25.0 GB/s");
+    // Without a pattern (the command line's default) the report keeps the first GPU network pattern's figure.
+    assert!(html_of(None).contains("5.5 of 25.0 GB/s"));
+    assert!(!html_of(Some(Pattern::FlatRing)).contains("5.5 of 25.0 GB/s"));
+}

@@ -174,3 +174,84 @@ pub(super) fn server_limiter(worst: Option<&ServerBandwidth>) -> (String, Vec<De
     };
     (what, vec![s.device])
 }
+
+/// What one traffic pattern gets per GPU against what it should get: the Bottleneck card of the app and of the
+/// HTML report for a chosen pattern.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatternFigures {
+    /// The pattern's name as reports show it.
+    pub name: String,
+    /// Per-GPU bandwidth it gets, GB/s.
+    pub achieved_gbyte_s: f64,
+    /// Per-GPU bandwidth it should get, GB/s.
+    pub demand_gbyte_s: f64,
+    /// What limits it, in words.
+    pub limiter: String,
+}
+
+/// The figures of a pattern: the analysis's own bottleneck when it computed one for the pattern, otherwise the
+/// same rule from the routing (worst server's network bandwidth per GPU over the busiest link's load factor).
+pub fn pattern_figures(bw: &BandwidthReport, pattern: Pattern) -> Option<PatternFigures> {
+    let with = |id: PatternId| bw.patterns.iter().find(|p| p.id == id);
+    let found = match pattern {
+        Pattern::RailRings => with(PatternId::RailRings).or_else(|| with(PatternId::OneServer)),
+        Pattern::AllToAll => with(PatternId::AllToAll).or_else(|| with(PatternId::OneServer)),
+        Pattern::StorageRead => with(PatternId::StorageRead),
+        Pattern::FlatRing | Pattern::Inference => None,
+    };
+    if let Some(p) = found {
+        return Some(PatternFigures {
+            name: p.pattern.clone(),
+            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
+            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
+            limiter: p.limiter.clone(),
+        });
+    }
+    if matches!(pattern, Pattern::StorageRead) {
+        return None;
+    }
+    if bw.servers.len() < 2 {
+        // One server: every GPU network pattern is its own NICs against the demand.
+        return with(PatternId::OneServer).map(|p| PatternFigures {
+            name: p.pattern.clone(),
+            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
+            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
+            limiter: p.limiter.clone(),
+        });
+    }
+    let routed = bw.routing.patterns.get(pattern.index())?;
+    let cap = bw
+        .servers
+        .iter()
+        .map(|s| s.network_gbyte_s_per_gpu)
+        .fold(f64::INFINITY, f64::min);
+    let load = routed.hottest_utilisation.max(1.0);
+    let (achieved, limiter) = if routed.unroutable_gbps > 0.0 {
+        (
+            0.0,
+            format!(
+                "fabric: {:.0} Gb/s of this traffic has no route",
+                routed.unroutable_gbps
+            ),
+        )
+    } else if load > 1.0 + 1e-9 {
+        (
+            cap / load,
+            format!(
+                "fabric: busiest link loaded to {:.0}% of capacity",
+                load * 100.0
+            ),
+        )
+    } else {
+        (
+            cap,
+            "each server's own network path (PCIe and NICs)".to_string(),
+        )
+    };
+    Some(PatternFigures {
+        name: pattern.label().to_string(),
+        achieved_gbyte_s: achieved,
+        demand_gbyte_s: bw.demand_gbps_per_gpu / 8.0,
+        limiter,
+    })
+}

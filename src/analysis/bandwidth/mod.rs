@@ -14,7 +14,7 @@ mod fabric;
 mod pcie;
 mod storage;
 
-pub use bottleneck::{PatternBottleneck, PatternId};
+pub use bottleneck::{PatternBottleneck, PatternFigures, PatternId, pattern_figures};
 pub use fabric::{Bisection, SwitchBandwidth};
 pub use pcie::{Hop, PcieHop, ServerBandwidth};
 pub use storage::StorageBandwidth;

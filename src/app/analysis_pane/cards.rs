@@ -283,7 +283,7 @@ pub(in crate::app) fn owned_cost_formula(r: &Report, utilisation: f64, gpus: usi
 
 /// The Bottleneck card for the toolbar's traffic pattern: value, line under it, status and tooltip.
 fn bottleneck_card(r: &Report, pattern: Pattern) -> (String, String, Status, String) {
-    let Some(f) = pattern_figures(r, pattern) else {
+    let Some(f) = crate::analysis::bandwidth::pattern_figures(&r.bandwidth, pattern) else {
         return (
             "no GPU traffic".into(),
             pattern.label().into(),
@@ -307,81 +307,4 @@ fn bottleneck_card(r: &Report, pattern: Pattern) -> (String, String, Status, Str
             f.name, f.achieved_gbyte_s, f.demand_gbyte_s, f.limiter
         ),
     )
-}
-
-/// What one traffic pattern gets per GPU against what it should get.
-struct PatternFigures {
-    name: String,
-    achieved_gbyte_s: f64,
-    demand_gbyte_s: f64,
-    limiter: String,
-}
-
-/// The figures of a pattern: the analysis's own bottleneck when it computed one for the pattern, otherwise the
-/// same rule from the routing (worst server's network bandwidth per GPU over the busiest link's load factor).
-fn pattern_figures(r: &Report, pattern: Pattern) -> Option<PatternFigures> {
-    let bw = &r.bandwidth;
-    use crate::analysis::bandwidth::PatternId;
-    let with = |id: PatternId| bw.patterns.iter().find(|p| p.id == id);
-    let found = match pattern {
-        Pattern::RailRings => with(PatternId::RailRings).or_else(|| with(PatternId::OneServer)),
-        Pattern::AllToAll => with(PatternId::AllToAll).or_else(|| with(PatternId::OneServer)),
-        Pattern::StorageRead => with(PatternId::StorageRead),
-        Pattern::FlatRing | Pattern::Inference => None,
-    };
-    if let Some(p) = found {
-        return Some(PatternFigures {
-            name: p.pattern.clone(),
-            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
-            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
-            limiter: p.limiter.clone(),
-        });
-    }
-    if matches!(pattern, Pattern::StorageRead) {
-        return None;
-    }
-    if bw.servers.len() < 2 {
-        // One server: every GPU network pattern is its own NICs against the demand.
-        return with(PatternId::OneServer).map(|p| PatternFigures {
-            name: p.pattern.clone(),
-            achieved_gbyte_s: p.achieved_gbyte_s_per_gpu,
-            demand_gbyte_s: p.demand_gbyte_s_per_gpu,
-            limiter: p.limiter.clone(),
-        });
-    }
-    let routed = bw.routing.patterns.get(pattern.index())?;
-    let cap = bw
-        .servers
-        .iter()
-        .map(|s| s.network_gbyte_s_per_gpu)
-        .fold(f64::INFINITY, f64::min);
-    let load = routed.hottest_utilisation.max(1.0);
-    let (achieved, limiter) = if routed.unroutable_gbps > 0.0 {
-        (
-            0.0,
-            format!(
-                "fabric: {:.0} Gb/s of this traffic has no route",
-                routed.unroutable_gbps
-            ),
-        )
-    } else if load > 1.0 + 1e-9 {
-        (
-            cap / load,
-            format!(
-                "fabric: busiest link loaded to {:.0}% of capacity",
-                load * 100.0
-            ),
-        )
-    } else {
-        (
-            cap,
-            "each server's own network path (PCIe and NICs)".to_string(),
-        )
-    };
-    Some(PatternFigures {
-        name: pattern.label().to_string(),
-        achieved_gbyte_s: achieved,
-        demand_gbyte_s: bw.demand_gbps_per_gpu / 8.0,
-        limiter,
-    })
 }

@@ -4,7 +4,9 @@
 
 use super::svg;
 use super::{Options, charts, tables};
+use crate::analysis::bandwidth::pattern_figures;
 use crate::analysis::format::thousands;
+use crate::analysis::pattern::Pattern;
 use crate::analysis::{Finding, Report, Severity};
 use crate::model::{Design, LinkId};
 use std::fmt::Write as _;
@@ -112,7 +114,9 @@ fn card_html(out: &mut String, c: &Card) {
     );
 }
 
-fn cards(design: &Design, r: &Report) -> Vec<Card> {
+/// The headline cards. With a `pattern` (the app's toolbar pattern an export from the app carries), the Bottleneck
+/// card gives that pattern's figures, as the app's card does; without one, the first GPU network pattern's.
+fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
     let s = &r.summary;
     let c = &r.cost;
     // A card is red or amber when an error or a warning concerns it: the app's table (docs/analysis.md,
@@ -126,6 +130,29 @@ fn cards(design: &Design, r: &Report) -> Vec<Card> {
         }
     };
     let network = r.bandwidth.patterns.iter().find(|p| p.id.is_gpu_network());
+    let bottleneck = match pattern {
+        Some(p) => pattern_figures(&r.bandwidth, p).map_or_else(
+            || (format!("no {} traffic", p.label()), p.label().to_string()),
+            |f| {
+                (
+                    format!("{:.1} of {:.1} GB/s", f.achieved_gbyte_s, f.demand_gbyte_s),
+                    format!("{}: {}", f.name, f.limiter),
+                )
+            },
+        ),
+        None => (
+            network.map_or_else(
+                || "no GPU network traffic".to_string(),
+                |p| {
+                    format!(
+                        "{:.1} of {:.1} GB/s",
+                        p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
+                    )
+                },
+            ),
+            s.bottleneck.clone(),
+        ),
+    };
     let over_power = s.it_power_kw > s.power_budget_kw + 1e-9;
     let cheaper = c.owned_usd_per_gpu_hour > 0.0
         && c.cloud_usd_per_gpu_hour > 0.0
@@ -151,16 +178,8 @@ fn cards(design: &Design, r: &Report) -> Vec<Card> {
         Card {
             key: "Bottleneck",
             // The figures on the card, the part that limits them in full under it (never cut mid-sentence).
-            value: network.map_or_else(
-                || "no GPU network traffic".to_string(),
-                |p| {
-                    format!(
-                        "{:.1} of {:.1} GB/s",
-                        p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
-                    )
-                },
-            ),
-            sub: s.bottleneck.clone(),
+            value: bottleneck.0,
+            sub: bottleneck.1,
             class: class_of(Headline::Bottleneck, ""),
         },
         Card {
@@ -389,7 +408,11 @@ pub fn report(
         let _ = writeln!(out, "<p class=\"note\">{}</p>", e(&design.notes));
     }
     out.push_str("<div class=\"cards\">\n");
-    for c in cards(design, r) {
+    let toolbar_pattern = options
+        .pattern
+        .as_deref()
+        .and_then(|name| Pattern::ALL.into_iter().find(|p| p.label() == name));
+    for c in cards(design, r, toolbar_pattern) {
         card_html(&mut out, &c);
     }
     out.push_str("</div>\n</section>\n");
@@ -503,7 +526,7 @@ pub fn compare(
             label.to_lowercase(),
             e(&design.name)
         );
-        for card in cards(design, report) {
+        for card in cards(design, report, None) {
             card_html(&mut out, &card);
         }
         out.push_str("</div>\n");
