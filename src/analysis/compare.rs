@@ -5,6 +5,7 @@ use serde::Serialize;
 
 /// One compared figure.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Row {
     /// What is compared.
     pub figure: String,
@@ -24,6 +25,7 @@ pub struct Row {
 
 /// Two designs compared.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Comparison {
     /// Name of design A.
     pub a: String,

@@ -34,6 +34,7 @@ pub fn airflow_m3_per_h(heat_kw: f64, delta_t_c: f64) -> f64 {
 
 /// One rack's cooling.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RackCooling {
     /// The design's rack whose heat this is.
     pub rack: RackId,
@@ -55,6 +56,7 @@ pub struct RackCooling {
 
 /// Cooling section of the report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CoolingReport {
     /// Heat from racks cooled by air, kW.
     pub air_kw: f64,

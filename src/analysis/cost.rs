@@ -17,6 +17,7 @@ pub const HOURS_PER_MONTH: f64 = 730.0;
 
 /// Cost section of the report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CostReport {
     /// Bill of materials, by part id.
     pub bom: Vec<BomLine>,
@@ -82,6 +83,7 @@ pub struct CostReport {
 
 /// Break-even of owning against one cloud option.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BreakEven {
     /// Which cloud option, for code (reports show `option`).
     #[serde(skip)]
@@ -100,6 +102,7 @@ pub struct BreakEven {
 
 /// Idle draw of one class of device.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct IdleFraction {
     /// "GPU servers", "servers", "switches", "storage", "other".
     pub class: String,
@@ -221,6 +224,7 @@ pub fn break_even_months(capex: f64, cloud_per_month: f64, opex_per_month: f64) 
 
 /// One BOM line.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BomLine {
     /// The catalog part id (a key of the design's `parts`), e.g. "h100-sxm".
     pub part: String,
@@ -287,6 +291,7 @@ impl Acquisition {
 
 /// One way to get the design's GPUs: own them, or rent them in the cloud on demand or with a commitment.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CostOption {
     /// Which option, for code (reports show `option`).
     #[serde(skip)]
@@ -388,6 +393,7 @@ pub fn cost_options(
 
 /// When the design can be live: its longest lead time and the parts that set it.
 #[derive(Debug, Clone, Serialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Procurement {
     /// The longest lead time of any part in the BOM, weeks (None when no part gives one).
     pub earliest_live_weeks: Option<f64>,

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 
 /// The facility figures of one site (or of the whole design when it has no sites).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SiteFacility {
     /// Site name; empty for a design without sites.
     pub site: String,

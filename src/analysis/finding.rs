@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Severity {
     /// The design does not work as drawn.
     Error,
@@ -19,6 +20,7 @@ pub enum Severity {
 /// What a finding is about: its stable code, written in files, JSON and reports by its kebab-case name
 /// ("nic-per-gpu"). Code matches on the variant, never on the name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingCode {
     /// The service's availability is below the design's target.
@@ -171,6 +173,7 @@ impl std::fmt::Display for FindingCode {
 
 /// A problem or remark about a design, the parts it concerns and how to fix it; reports list the most severe first.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     /// How serious it is; findings are sorted by it, errors first.
     pub severity: Severity,

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 /// A headline card (the app's analysis pane, the HTML report's summary) that findings can concern. A card is
 /// coloured by the most severe finding that concerns it, so the headline never reads green above its own warning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Headline {
     /// GPUs installed and how they reach the fabric.
     Gpus,

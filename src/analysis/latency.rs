@@ -32,6 +32,7 @@ pub const PCIE_SWITCH_NS: f64 = 150.0;
 
 /// Latency section of the report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LatencyReport {
     /// Message size used for path latency, bytes.
     pub message_bytes: f64,
@@ -82,6 +83,7 @@ impl PathClass {
 
 /// Latency of one path class.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PathLatency {
     /// The class, for code (reports show `class`).
     #[serde(skip)]
@@ -123,6 +125,7 @@ pub struct PathLatency {
 /// One all-reduce of the design's message size over every GPU: the alpha-beta inputs, the textbook algorithms'
 /// times and NCCL's pick.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AllReduce {
     /// Message size, bytes.
     pub bytes: f64,
@@ -148,6 +151,7 @@ pub struct AllReduce {
 
 /// Time of one all-reduce algorithm.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AlgorithmTime {
     /// "ring", "tree", "hierarchical".
     pub algorithm: String,
@@ -161,6 +165,7 @@ pub struct AlgorithmTime {
 
 /// How long the design's training job takes (dense transformer: 6 FLOPs per parameter per token).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TrainingTime {
     /// Peak dense BF16 throughput of all GPUs, PFLOPS.
     pub peak_pflops: f64,
@@ -199,6 +204,7 @@ pub struct TrainingTime {
 
 /// Serving latency at the design's request rate.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ServingLatency {
     /// Replicas the design's GPUs hold.
     pub replicas: u64,

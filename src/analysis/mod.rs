@@ -34,6 +34,7 @@ use std::sync::Arc;
 
 /// Everything the analysis says about a design. Top-level keys are stable (see docs/report-json.md).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Report {
     /// The figures on the summary cards, taken from the sections below.
     pub summary: Summary,
@@ -55,6 +56,7 @@ pub struct Report {
 
 /// Headline figures for the summary cards.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Summary {
     /// The design's name, copied so the report reads on its own.
     pub design: String,

@@ -17,6 +17,7 @@ use serde::Serialize;
 
 /// The collectives the model covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Collective {
     /// All-reduce: every rank ends with the sum of every rank's buffer (nccl-tests' `all_reduce_perf`).
@@ -70,6 +71,7 @@ impl Collective {
 
 /// NCCL's algorithms (`NCCL_ALGO`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Algorithm {
     /// Ring: one ring per channel, each channel on its own NIC rail.
@@ -131,6 +133,7 @@ impl Algorithm {
 
 /// NCCL's protocols (`NCCL_PROTO`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Proto {
     /// Low latency: 8-byte stores with a flag, half the bandwidth.
     LL,
@@ -164,6 +167,7 @@ impl Proto {
 
 /// GPU generation, which picks NCCL's per-generation constants (compute capability 7.x, 8.x, 9.x, 10.x).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Arch {
     /// Volta and Turing (and anything older).
     Volta,
@@ -305,6 +309,7 @@ pub const PCIE_CHANNELS: f64 = 4.0;
 
 /// What the model needs to know about a design's GPUs and fabric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CommShape {
     /// GPUs taking part: every GPU installed in the design's servers.
     pub ranks: usize,
@@ -335,6 +340,7 @@ pub struct CommShape {
 
 /// One algorithm and protocol for one collective at one size.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Estimate {
     /// The algorithm estimated (ring, tree, NVLS, NVLS-tree, CollNet).
     pub algorithm: Algorithm,
@@ -830,6 +836,7 @@ pub fn shape(design: &Design, topo: &Topology, bw: &BandwidthReport) -> Option<C
 
 /// One row of the expected nccl-tests table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SweepRow {
     /// Message size, bytes.
     pub bytes: f64,
@@ -867,6 +874,7 @@ pub fn sweep(shape: &CommShape, coll: Collective) -> Vec<SweepRow> {
 
 /// One collective at the design's message size: every algorithm and protocol, NCCL's pick marked.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CollectiveReport {
     /// The collective these estimates are for.
     pub collective: Collective,
@@ -880,6 +888,7 @@ pub struct CollectiveReport {
 
 /// The NCCL section of the report (`latency.nccl`).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct NcclReport {
     /// What the model read from the design.
     pub shape: CommShape,

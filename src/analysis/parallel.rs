@@ -25,6 +25,7 @@ pub const P2P_NET_US: f64 = 8.4 + 14.0;
 
 /// The parallel layout of a training job.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Parallelism {
     /// Tensor-parallel degree: the GPUs each layer is split across. When chosen, a power of two inside one server's
     /// NVLink domain (at most 8).
@@ -73,6 +74,7 @@ pub struct Job {
 
 /// Communication per step, seconds.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StepComm {
     /// Tensor-parallel all-reduces of the activations: four per layer of a stage, per microbatch.
     pub tensor_s: f64,

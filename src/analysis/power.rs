@@ -12,6 +12,7 @@ pub const BTU_PER_W: f64 = 3.412;
 
 /// Power section of the report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PowerReport {
     /// IT power at maximum draw, W.
     pub it_power_w: f64,
@@ -31,6 +32,7 @@ pub struct PowerReport {
 
 /// One rack's capacity figures: power, heat, weight, space and ports.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RackPower {
     /// The design's rack these figures add up.
     pub rack: RackId,
@@ -64,6 +66,7 @@ pub struct RackPower {
 
 /// One device's draw.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DevicePower {
     /// The design's device this draw is for.
     pub device: DeviceId,

@@ -17,6 +17,7 @@ pub const MAX_SITES_EXACT: usize = 16;
 
 /// One site's figures.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SiteFigures {
     /// The site's key in the design's `sites` map, which racks name in their `site` field.
     pub name: String,
@@ -36,6 +37,7 @@ pub struct SiteFigures {
 
 /// Sites section of the report (empty when the design has no sites).
 #[derive(Debug, Clone, Serialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SitesReport {
     /// One entry per site of the design, in name order.
     pub sites: Vec<SiteFigures>,

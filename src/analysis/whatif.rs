@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A part to take away.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Failure {
     /// A device (switch, server, storage) fails.
     Device(DeviceId),
@@ -26,6 +27,7 @@ pub enum Failure {
 
 /// What a failure costs.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Impact {
     /// What was taken away (a device, a link, a rack's feed or a site), as the caller asked or the N-1 sweep chose.
     pub failure: Failure,

@@ -234,6 +234,7 @@ impl SiteCooling {
 
 /// How a rack is cooled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Cooling {
     /// Room air through the front of the rack, out of the back.
     #[default]

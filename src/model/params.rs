@@ -211,6 +211,7 @@ pub struct Training {
 
 /// What a training job's MFU figure covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum MfuScope {
     /// Compute only: the step is compute plus the communication and pipeline bubble not hidden behind it.
     #[default]

@@ -346,6 +346,7 @@ pub struct NvLinkDomainSpec {
 /// The host CPU's maker, which sets NCCL's network post overhead (`getNetOverhead` in NVIDIA/nccl
 /// `src/graph/tuning.cc`: 1 us Intel, 2 us AMD) and its LL bandwidth cap across nodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum CpuVendor {
     /// Not stated: NCCL's default (as Intel).
     #[default]

@@ -53,6 +53,21 @@ impl Serialize for PortRef {
     }
 }
 
+/// A port is written as the string "DEVICE:PORT" (`impl Serialize` above).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for PortRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PortRef".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "pattern": "^[0-9]+:.+$",
+            "description": "A port as \"DEVICE:PORT\": the device's id in the design file and the port's name, e.g. \"12:nic0/p1\"."
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for PortRef {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;

@@ -30,6 +30,7 @@ impl PatternId {
 
 /// The bottleneck of one traffic pattern.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PatternBottleneck {
     /// Which pattern, for code.
     #[serde(skip)]

@@ -5,6 +5,7 @@ use super::*;
 
 /// Oversubscription of one switch.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SwitchBandwidth {
     /// The switch these figures are for.
     pub device: DeviceId,
@@ -26,6 +27,7 @@ pub struct SwitchBandwidth {
 
 /// Bisection bandwidth and how it was obtained.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Bisection {
     /// Bisection bandwidth, Gb/s: the exact value, or the proven lower bound when only bounds were reachable.
     pub gbps: f64,

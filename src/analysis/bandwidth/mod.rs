@@ -36,6 +36,7 @@ use std::sync::Arc;
 
 /// Bandwidth section of the report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BandwidthReport {
     /// GPUs installed in the design's servers, summed over [`Self::servers`].
     pub gpus: usize,

@@ -6,6 +6,7 @@ use super::*;
 
 /// Bandwidth of one GPU server.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ServerBandwidth {
     /// The GPU server these figures are for (servers without GPUs are not listed).
     pub device: DeviceId,
@@ -38,6 +39,7 @@ pub struct ServerBandwidth {
 
 /// One PCIe hop inside a server.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PcieHop {
     /// The hop, written "gpu3 link", "nic0 link", "nic0 port", "psw1 uplink", "cpu0-cpu1".
     pub hop: Hop,
@@ -113,6 +115,20 @@ impl Eq for Hop {}
 impl Serialize for Hop {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_str(self)
+    }
+}
+
+/// A hop is written as its display text (`impl Serialize` above).
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Hop {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Hop".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A hop of a server's PCIe tree by name: \"gpu3 link\", \"nic0 link\", \"nic0 port\" (a NIC's network ports), \"psw1 uplink\" (a PCIe switch's link to its parent) or \"cpu0-cpu1\" (the link between two sockets)."
+        })
     }
 }
 

@@ -5,6 +5,7 @@ use super::*;
 /// What storage delivers to the GPUs: the appliances' rated and cabled throughput, and each GPU's share in the
 /// worst-served part of the network.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StorageBandwidth {
     /// Storage appliances and servers.
     pub appliances: usize,

@@ -4,6 +4,7 @@ use super::*;
 
 /// The routing section of the report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RoutingReport {
     /// How the loads were computed.
     pub method: String,
@@ -16,6 +17,7 @@ pub struct RoutingReport {
 
 /// One pattern's totals.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PatternLoad {
     /// The pattern's name as the report gives it ([`PATTERNS`], in that order).
     pub pattern: String,
@@ -33,6 +35,7 @@ pub struct PatternLoad {
 
 /// Loads on one link.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct LinkLoad {
     /// The design's link these loads are on; links that carry no traffic are left out of the list.
     pub link: LinkId,
