@@ -199,16 +199,25 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::New {
             template,
             list,
+            help,
             output,
             options,
-        }) => new_design(template, list, output, &options, user_catalog.as_deref()),
+        }) => new_design(
+            template,
+            list,
+            help,
+            output,
+            &options,
+            user_catalog.as_deref(),
+        ),
         Some(Command::Size { what }) => size(what, user_catalog.as_deref()),
         Some(Command::Scenario {
             name,
             list,
+            help,
             output,
             inputs,
-        }) => scenario(name, list, output, &inputs, user_catalog.as_deref()),
+        }) => scenario(name, list || help, output, &inputs, user_catalog.as_deref()),
         Some(Command::Swap {
             file,
             from,

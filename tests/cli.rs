@@ -200,3 +200,44 @@ fn whatif_sweep_and_removal() {
         v[0]["what"]
     );
 }
+
+/// The help the `new` and `scenario` commands promise: `--help` (or `-h`) before or after the name, with every
+/// template or scenario listed, or the one named with its options; never a parse error.
+#[test]
+fn new_and_scenario_take_help_where_they_promise_it() {
+    let run = |args: &[&str]| {
+        let out = bin().args(args).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        text
+    };
+    for args in [&["new", "--help"][..], &["new", "-h"]] {
+        let text = run(args);
+        for t in racksmith::templates::list() {
+            assert!(text.contains(t.name), "{args:?} lists {}: {text}", t.name);
+        }
+    }
+    for args in [
+        &["new", "superpod-h100", "--help"][..],
+        &["new", "--help", "superpod-h100"],
+    ] {
+        let text = run(args);
+        assert!(text.contains("--su"), "{args:?}: {text}");
+        assert!(
+            !text.contains("nvl72"),
+            "{args:?} documents one template: {text}"
+        );
+    }
+    let text = run(&["scenario", "--help"]);
+    for s in racksmith::templates::scenarios::list() {
+        assert!(
+            text.contains(s.name),
+            "scenario --help lists {}: {text}",
+            s.name
+        );
+    }
+}

@@ -94,6 +94,9 @@ pub enum Command {
         /// List the templates and their options.
         #[arg(long)]
         list: bool,
+        /// Print help: every template with its options, or with TEMPLATE that template's.
+        #[arg(long, short = 'h')]
+        help: bool,
         /// Where to write the design; without it the design goes to standard output.
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -110,6 +113,9 @@ pub enum Command {
         /// List the scenarios and their inputs.
         #[arg(long)]
         list: bool,
+        /// Print help: every scenario with its inputs (as --list).
+        #[arg(long, short = 'h')]
+        help: bool,
         /// Where to write the scenario's design.
         #[arg(long, short)]
         output: Option<PathBuf>,

@@ -144,7 +144,7 @@ pub fn scenario(
     user_catalog: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     use racksmith::templates::scenarios;
-    let Some(name) = name.filter(|n| !list && n != "--help" && n != "-h") else {
+    let Some(name) = name.filter(|_| !list) else {
         outln!("Planning questions (racksmith scenario NAME [--input value ...] [-o FILE]):\n");
         for s in scenarios::list() {
             outln!("{}: {}", s.name, s.question);
@@ -221,13 +221,14 @@ fn key_values(
 pub fn new_design(
     template: Option<String>,
     list: bool,
+    help: bool,
     output: Option<PathBuf>,
     options: &[String],
     user_catalog: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
     use racksmith::templates;
-    let wants_help = options.iter().any(|o| o == "--help" || o == "-h");
-    let Some(name) = template.filter(|t| !list && t != "--help" && t != "-h") else {
+    let wants_help = help || options.iter().any(|o| o == "--help" || o == "-h");
+    let Some(name) = template.filter(|_| !list) else {
         outln!("Templates (racksmith new TEMPLATE [--option value ...] -o FILE):\n");
         for t in templates::list() {
             outln!("{}", templates::help(t));
