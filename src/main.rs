@@ -70,13 +70,17 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }) => {
             let (da, db) = (io::load(&a)?, io::load(&b)?);
             let (ra, rb) = (analysis::analyze(&da), analysis::analyze(&db));
-            let c = analysis::compare::compare(&ra, &rb);
+            let mut c = analysis::compare::compare((&da, &ra), (&db, &rb));
+            let file_name =
+                |p: &std::path::Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+            (c.a_file, c.b_file) = (file_name(&a), file_name(&b));
             let text = match format {
                 CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&c)?),
                 CompareFormat::Text => analysis::compare::render(&c),
                 CompareFormat::Html => export::compare_html(
                     (&da, &ra),
                     (&db, &rb),
+                    &c,
                     &export::Options {
                         date: Some(export::today()),
                         ..Default::default()

@@ -241,3 +241,41 @@ fn new_and_scenario_take_help_where_they_promise_it() {
         );
     }
 }
+
+/// `compare` names both files beside the designs' names, in JSON and in text, and lists the findings only one
+/// design has.
+#[test]
+fn compare_names_the_files_and_the_findings_that_differ() {
+    let out = bin()
+        .args(["compare", "--format", "json"])
+        .arg(sample_path("dgx-h100-single"))
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["a_file"], "dgx-h100-single.ron");
+    assert_eq!(v["b_file"], "a100-nic-starved.ron");
+    // The NIC-starved design's nic-per-gpu warning is B's alone.
+    let added = v["findings_added"].as_array().unwrap();
+    assert!(
+        added.iter().any(|f| f["code"] == "nic-per-gpu"),
+        "{added:?}"
+    );
+    let out = bin()
+        .arg("compare")
+        .arg(sample_path("dgx-h100-single"))
+        .arg(sample_path("a100-nic-starved"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("(dgx-h100-single.ron)") && text.contains("(a100-nic-starved.ron)"),
+        "{text}"
+    );
+    assert!(text.contains("Findings in B, not in A"), "{text}");
+}

@@ -175,7 +175,8 @@ fn comparison_page_renders_offline() {
     let a = samples::sample("a100-120gpu-training").unwrap();
     let b = samples::sample("h100-60gpu-training").unwrap();
     let (ra, rb) = (analyze(&a), analyze(&b));
-    let html = export::compare_html((&a, &ra), (&b, &rb), &Options::default()).unwrap();
+    let c = racksmith::analysis::compare::compare((&a, &ra), (&b, &rb));
+    let html = export::compare_html((&a, &ra), (&b, &rb), &c, &Options::default()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("compare.html");
     std::fs::write(&page, html).unwrap();

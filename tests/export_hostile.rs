@@ -267,7 +267,7 @@ fn no_csv_cell_starts_a_formula() {
             export_of(&d, Format::CablingCsv, View::Racks).unwrap(),
         ];
         let other = racksmith::samples::sample("dgx-h100-single").unwrap();
-        let c = racksmith::analysis::compare::compare(&report, &analyze(&other));
+        let c = racksmith::analysis::compare::compare((&d, &report), (&other, &analyze(&other)));
         files.push(export::compare_csv(&c).unwrap().into_bytes());
         for bytes in files {
             let mut r = csv::ReaderBuilder::new()

@@ -336,14 +336,14 @@ fn compare_and_whatif_outputs_validate() {
     let compare = validator("compare.schema.json");
     let whatif = validator("whatif.schema.json");
     let designs = designs();
-    let reports: Vec<Report> = designs
+    let reports: Vec<(&Design, Report)> = designs
         .iter()
         .take(7)
-        .map(|(_, d)| analysis::analyze(d))
+        .map(|(_, d)| (d, analysis::analyze(d)))
         .collect();
-    for (i, a) in reports.iter().enumerate() {
-        let b = &reports[(i + 1) % reports.len()];
-        let c = analysis::compare::compare(a, b);
+    for (i, (da, a)) in reports.iter().enumerate() {
+        let (db, b) = &reports[(i + 1) % reports.len()];
+        let c = analysis::compare::compare((da, a), (db, b));
         let problems = errors(&compare, &serde_json::to_value(&c).unwrap());
         assert!(problems.is_empty(), "compare {i}: {problems:#?}");
     }
@@ -441,7 +441,7 @@ fn optional_fields<T: JsonSchema>() -> Vec<(String, String)> {
         .into_root_schema_for::<T>()
         .to_value();
     let mut out = Vec::new();
-    let mut types: Vec<(String, &Value)> = vec![("(top level)".to_string(), &s)];
+    let mut types: Vec<(String, &Value)> = vec![(T::schema_name().into_owned(), &s)];
     if let Some(Value::Object(defs)) = s.get("$defs") {
         types.extend(defs.iter().map(|(k, v)| (k.clone(), v)));
     }

@@ -272,7 +272,7 @@ impl RacksmithApp {
             FileCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
             FileCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
             FileCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
-                Ok(other) => self.compare_with(other),
+                Ok(other) => self.compare_with(other, None),
                 Err(e) => self.ui.status.refuse(e.to_string()),
             },
             FileCommand::Save => match self.doc.path.clone() {

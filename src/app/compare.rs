@@ -8,11 +8,15 @@ use crate::analysis::compare::Comparison;
 pub fn compare_window_ui(
     ctx: &egui::Context,
     windows: &mut crate::app::state::Windows,
+    open_now: (u64, u64),
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(c) = windows.comparison.as_ref().map(|c| &c.comparison) else {
+    let Some(state) = windows.comparison.as_ref() else {
         return;
     };
+    let c = &state.comparison;
+    let stale = state.made_at != open_now;
+    let open_side = if state.open_is_a { "A" } else { "B" };
     let mut open = true;
     let mut swap = false;
     let window = egui::Window::new("Compare designs")
@@ -25,6 +29,15 @@ pub fn compare_window_ui(
         super::widgets::WindowSpot::TopCentre,
     )
     .show(ctx, |ui| {
+        if stale {
+            ui.colored_label(
+                super::theme::status(ui, super::theme::Status::Short),
+                format!(
+                    "The open design has changed since this comparison: {open_side} is the design as it was then. \
+                     Compare again to follow it."
+                ),
+            );
+        }
         comparison_ui(ui, c);
         ui.separator();
         ui.horizontal(|ui| {
@@ -68,14 +81,14 @@ pub fn compare_window_ui(
 }
 
 fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
-    ui.label(egui::RichText::new(format!("A: {}", c.a)).strong());
-    ui.label(egui::RichText::new(format!("B: {}", c.b)).strong());
+    ui.label(egui::RichText::new(format!("A: {}", c.a_label())).strong());
+    ui.label(egui::RichText::new(format!("B: {}", c.b_label())).strong());
     ui.add_space(4.0);
     egui::Grid::new("compare_grid")
         .striped(true)
-        .num_columns(5)
+        .num_columns(6)
         .show(ui, |ui| {
-            for h in ["Figure", "A", "B", "B - A", "B / A"] {
+            for h in ["Figure", "A", "B", "B - A", "B / A", "Better"] {
                 ui.strong(h);
             }
             ui.end_row();
@@ -88,27 +101,35 @@ fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
                 ui.label(format!("{}{unit}", r.figure));
                 ui.label(fmt(r.a));
                 ui.label(fmt(r.b));
-                // Green when B is better, amber when worse.
-                let better = if r.lower_is_better {
-                    r.difference < 0.0
-                } else {
-                    r.difference > 0.0
-                };
-                let color = if r.difference == 0.0 {
-                    ui.visuals().text_color()
-                } else if better {
-                    super::theme::status(ui, super::theme::Status::Good)
-                } else {
-                    super::theme::status(ui, super::theme::Status::Short)
+                // Green when B is better by the row's own direction, amber when worse; a size is neither.
+                let better = r.better();
+                let color = match better {
+                    "B" => super::theme::status(ui, super::theme::Status::Good),
+                    "A" => super::theme::status(ui, super::theme::Status::Short),
+                    _ => ui.visuals().text_color(),
                 };
                 ui.colored_label(color, fmt(r.difference));
                 ui.label(r.ratio.map_or("-".into(), |x| format!("{x:.2}x")));
+                ui.label(better);
                 ui.end_row();
             }
         });
     ui.add_space(4.0);
     ui.label(format!("Bottleneck A: {}", c.bottleneck_a));
     ui.label(format!("Bottleneck B: {}", c.bottleneck_b));
+    for (title, list) in [
+        ("Findings in B, not in A", &c.findings_added),
+        ("Findings in A, not in B", &c.findings_removed),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        ui.add_space(4.0);
+        ui.strong(title);
+        for f in list {
+            ui.label(format!("{:?} [{}] {}", f.severity, f.code, f.message));
+        }
+    }
 }
 
 /// A figure for the table: counts and other whole numbers without decimals ("16 GPUs", not "16.000"), large

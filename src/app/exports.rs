@@ -182,6 +182,7 @@ impl RacksmithApp {
             CompareFormat::Html => crate::export::compare_html(
                 (&c.a_design, &c.a_report),
                 (&c.b_design, &c.b_report),
+                &c.comparison,
                 &options,
             ),
             CompareFormat::Csv => crate::export::compare_csv(&c.comparison),

@@ -189,23 +189,38 @@ impl RacksmithApp {
     }
 
     /// Opens the comparison of the open design (A) with another (B).
-    fn compare_with(&mut self, other: Design) {
+    /// `other_file` names the file B was read from (None for a sample).
+    fn compare_with(&mut self, other: Design, other_file: Option<String>) {
         // The open design's report is usually current already: analyse it again only when it is not.
         let a = self.current_report();
         let b = std::sync::Arc::new(crate::analysis::analyze(&other));
+        let mut comparison =
+            crate::analysis::compare::compare((&self.doc.design, &a), (&other, &b));
+        comparison.a_file = self
+            .doc
+            .path
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned());
+        comparison.b_file = other_file;
         self.ui.windows.comparison = Some(state::CompareState {
-            comparison: crate::analysis::compare::compare(&a, &b),
+            comparison,
             a_design: Design::clone(&self.doc.design),
             a_report: a,
             b_design: other,
             b_report: b,
+            made_at: (self.doc.generation, self.doc.revision),
+            open_is_a: true,
         });
     }
 
     /// Compares the open design with a design file.
     fn compare_with_file(&mut self, path: &std::path::Path) {
         match crate::io::load(path) {
-            Ok(other) => self.compare_with(other),
+            Ok(other) => self.compare_with(
+                other,
+                path.file_name().map(|n| n.to_string_lossy().into_owned()),
+            ),
             Err(e) => {
                 self.ui.windows.error = Some(format!("Could not open the file to compare:\n{e}"))
             }
@@ -411,7 +426,12 @@ impl RacksmithApp {
             &mut cmds,
         );
         menu::help_window_ui(ctx, &mut self.ui.windows);
-        compare::compare_window_ui(ctx, &mut self.ui.windows, &mut cmds);
+        compare::compare_window_ui(
+            ctx,
+            &mut self.ui.windows,
+            (self.doc.generation, self.doc.revision),
+            &mut cmds,
+        );
         templates::template_dialog_ui(
             ctx,
             &self.catalog,

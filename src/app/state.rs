@@ -289,19 +289,18 @@ pub struct CompareState {
     pub b_design: Design,
     /// B's analysis, as the comparison's figures were taken from it.
     pub b_report: Arc<Report>,
+    /// The open document's (generation, revision) when the comparison was made: once the open design changes, or
+    /// another is opened, the window says A no longer follows it.
+    pub made_at: (u64, u64),
+    /// Whether A is the open design (false after Swap A and B: then B is).
+    pub open_is_a: bool,
 }
 
 impl CompareState {
     /// Swaps A and B, figures and designs.
     pub fn swap(&mut self) {
-        let c = &mut self.comparison;
-        std::mem::swap(&mut c.a, &mut c.b);
-        std::mem::swap(&mut c.bottleneck_a, &mut c.bottleneck_b);
-        for r in &mut c.rows {
-            std::mem::swap(&mut r.a, &mut r.b);
-            r.difference = -r.difference;
-            r.ratio = (r.a != 0.0).then(|| r.b / r.a);
-        }
+        self.comparison.swap();
+        self.open_is_a = !self.open_is_a;
         std::mem::swap(&mut self.a_design, &mut self.b_design);
         std::mem::swap(&mut self.a_report, &mut self.b_report);
     }

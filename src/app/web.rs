@@ -258,7 +258,7 @@ impl RacksmithApp {
             crate::io::design_from_str(&t, Path::new(&read.name)).map_err(|e| e.to_string())
         });
         match (read.purpose, design) {
-            (FilePurpose::CompareWith, Ok(d)) => self.compare_with(d),
+            (FilePurpose::CompareWith, Ok(d)) => self.compare_with(d, Some(read.name.clone())),
             (_, Ok(d)) if self.doc.is_dirty() => {
                 // Unsaved changes: ask first, as the desktop does.
                 let what = format!("open {}", read.name);

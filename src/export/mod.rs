@@ -320,10 +320,10 @@ pub fn pattern_index(report: &Report, name: Option<&str>) -> Result<Option<usize
 pub fn compare_html(
     a: (&Design, &Report),
     b: (&Design, &Report),
+    comparison: &crate::analysis::compare::Comparison,
     options: &Options,
 ) -> Result<String, ExportError> {
-    let c = crate::analysis::compare::compare(a.1, b.1);
-    Ok(html::compare(a, b, &c, options))
+    Ok(html::compare(a, b, comparison, options))
 }
 
 /// The comparison of two designs as CSV: figure, unit, A, B, difference, ratio, better.

@@ -180,17 +180,6 @@ pub fn cabling_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
     finish(w, "cabling-csv")
 }
 
-/// Which design a comparison row favours: "A", "B" or "same".
-pub fn better(r: &crate::analysis::compare::Row) -> &'static str {
-    if (r.a - r.b).abs() < 1e-12 {
-        "same"
-    } else if (r.b < r.a) == r.lower_is_better {
-        "B"
-    } else {
-        "A"
-    }
-}
-
 /// The comparison as CSV: figure, unit, A, B, B - A, B / A, and which is better.
 pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
     let err = write_err("csv");
@@ -200,8 +189,8 @@ pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
         [
             "figure",
             "unit",
-            &c.a,
-            &c.b,
+            &c.a_label(),
+            &c.b_label(),
             "difference",
             "ratio",
             "better",
@@ -209,7 +198,7 @@ pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
     )
     .map_err(&err)?;
     for r in &c.rows {
-        let better = better(r);
+        let better = r.better();
         record(
             &mut w,
             [
@@ -237,5 +226,19 @@ pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
         ],
     )
     .map_err(&err)?;
+    for (figure, list, in_b) in [
+        ("finding in B, not in A", &c.findings_added, true),
+        ("finding in A, not in B", &c.findings_removed, false),
+    ] {
+        for f in list {
+            let text = format!("{:?}: {}", f.severity, f.message);
+            let (a, b) = if in_b {
+                ("", text.as_str())
+            } else {
+                (text.as_str(), "")
+            };
+            record(&mut w, [figure, f.code.as_str(), a, b, "", "", ""]).map_err(&err)?;
+        }
+    }
     finish(w, "csv")
 }

@@ -477,14 +477,14 @@ pub fn compare(
     let _ = writeln!(
         out,
         "<title>{} against {} — Racksmith comparison</title>\n<style>{CSS}</style>\n</head>\n<body>",
-        e(&c.a),
-        e(&c.b)
+        e(&c.a_label()),
+        e(&c.b_label())
     );
     let _ = writeln!(
         out,
         "<header><h1>{} against {}</h1><div class=\"meta\">Racksmith comparison{} · Racksmith {}</div></header>",
-        e(&c.a),
-        e(&c.b),
+        e(&c.a_label()),
+        e(&c.b_label()),
         options
             .date
             .as_ref()
@@ -495,11 +495,11 @@ pub fn compare(
     let _ = writeln!(
         out,
         "<table><thead><tr><th>Figure</th><th class=\"n\">A: {}</th><th class=\"n\">B: {}</th><th class=\"n\">B − A</th><th class=\"n\">B / A</th><th>Better</th></tr></thead><tbody>",
-        e(&c.a),
-        e(&c.b)
+        e(&c.a_label()),
+        e(&c.b_label())
     );
     for row in &c.rows {
-        let better = tables::better(row);
+        let better = row.better();
         let _ = writeln!(
             out,
             r#"<tr><td>{} ({})</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td>{better}</td></tr>"#,
@@ -518,6 +518,30 @@ pub fn compare(
         e(&c.bottleneck_a),
         e(&c.bottleneck_b)
     );
+    out.push_str("</section>\n");
+    section_open(&mut out, "changes", "Findings that differ");
+    if c.findings_added.is_empty() && c.findings_removed.is_empty() {
+        out.push_str("<p>Both designs have the same errors and warnings.</p>\n");
+    }
+    for (title, list) in [
+        ("In B, not in A", &c.findings_added),
+        ("In A, not in B", &c.findings_removed),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "<h3>{title}</h3><ul>");
+        for f in list {
+            let _ = writeln!(
+                out,
+                "<li><strong>{:?}</strong> <code>{}</code> {}</li>",
+                f.severity,
+                e(f.code.as_str()),
+                e(&f.message)
+            );
+        }
+        out.push_str("</ul>\n");
+    }
     out.push_str("</section>\n");
     for (label, (design, report)) in [("A", a), ("B", b)] {
         let _ = writeln!(
