@@ -18,13 +18,28 @@ use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
 fn one_rack() -> (Design, RackId) {
     let mut d = Design::default();
     let rack = RackId(d.alloc_id());
-    let edit = racksmith::edit::Edit::AddRack(
-        rack,
-        racksmith::model::Rack {
-            name: "R01".into(),
-            ..Default::default()
-        },
-    );
+    let edit = racksmith::edit::Edit::Batch(vec![
+        // The rack's part with it: the editor, like the loader, refuses a rack of a part the design lacks.
+        racksmith::edit::Edit::SetPart(
+            racksmith::model::PartId::new("rack-42u"),
+            Some(Box::new(
+                match Catalog::builtin()
+                    .ok()
+                    .and_then(|c| c.get("rack-42u").cloned())
+                {
+                    Some(part) => part,
+                    None => panic!("the built-in catalog has no rack-42u"),
+                },
+            )),
+        ),
+        racksmith::edit::Edit::AddRack(
+            rack,
+            racksmith::model::Rack {
+                name: "R01".into(),
+                ..Default::default()
+            },
+        ),
+    ]);
     assert!(edit.apply(&mut d).is_ok());
     (d, rack)
 }
