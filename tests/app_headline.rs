@@ -516,3 +516,38 @@ fn a_full_bisection_fabric_reads_one_to_one() {
     let c = card(&cards, "Bisection");
     assert!(c.sub.ends_with("(1:1, full bisection)"), "{c:?}");
 }
+
+/// Issue 35: support defaults to 0% of capex a year, so a TCO without it says so, on the HTML report's card and
+/// in the pane's cost table alike (one sentence, `CostReport::support_note`); with support set, nothing is said.
+#[test]
+fn a_tco_without_support_says_support_is_not_included() {
+    let mut d = sample("dgx-h100-single");
+    let r = analyze(&d);
+    assert_eq!(r.cost.support_usd_per_year, 0.0);
+    let html = racksmith::export::html::report(&d, &r, &racksmith::export::Options::default(), "0")
+        .unwrap();
+    assert!(html.contains("support not included"), "TCO card");
+    d.params.support_fraction_per_year = 0.1;
+    let r = analyze(&d);
+    // 10% of capex a year.
+    assert!((r.cost.support_usd_per_year - 0.1 * r.cost.capex_usd).abs() < 1.0);
+    assert_eq!(r.cost.support_note(), "");
+}
+
+/// Issue 35: a desktop share link with no web address to point at is a racksmith: link, and the status line says
+/// that only an installed Racksmith opens it.
+#[test]
+fn a_racksmith_link_says_who_can_open_it() {
+    if std::env::var_os("RACKSMITH_WEB_URL").is_some() {
+        return;
+    }
+    let mut h = harness(sample("dgx-h100-single"));
+    common::menu_path(&mut h, &["File", "Copy link"]);
+    step(&mut h);
+    assert!(h.state().last_link().unwrap().starts_with("racksmith:"));
+    let status = &h.state().ui.status.text;
+    assert!(
+        status.contains("opens only where Racksmith is installed"),
+        "{status}"
+    );
+}

@@ -1325,6 +1325,18 @@ fn a_chassis_priced_without_its_gpus_says_so_in_the_palette() {
         .value()
         .unwrap_or_default();
     assert!(line.contains("with 8 ×"), "{line}");
+    // Issue 35: the palette gives what a placed DGX draws, as the analysis counts it (chassis + 8 GPUs + the NICs
+    // it comes with), not the chassis's 4,250 W alone.
+    let mut d = Design::default();
+    let mut b = racksmith::edit::Builder::new(&mut d, &catalog);
+    let (rack, _) = b.add_rack("rack-42u", "R01", 0, 0).unwrap();
+    b.add_device("dgx-h100", "dgx-01", rack, 1).unwrap();
+    let placed_kw = racksmith::analysis::analyze(&d).summary.it_power_kw;
+    assert!(placed_kw > 10.0, "{placed_kw}");
+    assert!(
+        line.contains(&format!("(placed: {placed_kw:.1} kW, $")),
+        "{line} / {placed_kw}"
+    );
 }
 
 /// Whether every unit of every rack is drawn inside the canvas.

@@ -680,10 +680,14 @@ fn paint_overlays(painter: &egui::Painter, f: &Frame<'_>, overlays: &Overlays) {
             Ok(ports) => (
                 good,
                 format!(
-                    "{}: release to cable to {} ({} compatible free port(s); change it in the inspector)",
+                    "{}: release to cable to {} ({}; change it in the inspector)",
                     p.name,
                     ports.first().map_or("", String::as_str),
-                    ports.len()
+                    crate::analysis::format::count(
+                        ports.len(),
+                        "compatible free port",
+                        "compatible free ports"
+                    )
                 ),
             ),
             Err(why) => (bad, format!("{}: {why}", p.name)),

@@ -254,7 +254,7 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
         Card {
             key: "TCO",
             value: usd(c.tco_usd),
-            sub: format!("over {} years", c.years),
+            sub: format!("over {} years{}", c.years, c.support_note()),
             class: "",
         },
         Card {
