@@ -273,6 +273,8 @@ pub struct Windows {
     pub error: Option<String>,
     /// Whether the inspector and analysis pane is collapsed to give the canvas the width.
     pub right_collapsed: bool,
+    /// The inspector is folded away inside the right panel: the analysis pane keeps its place and takes the room.
+    pub inspector_collapsed: bool,
     /// The central area (between the palette and the inspector) last frame, screen space: windows open over it.
     pub central_rect: Option<egui::Rect>,
 }
