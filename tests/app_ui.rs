@@ -1377,7 +1377,17 @@ fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
     assert!(all_racks_inside_the_canvas(&h));
     h.get_by_label("Both").click();
     step(&mut h);
-    assert!(all_racks_inside_the_canvas(&h), "Both view cuts racks off");
+    // Half the width for ten racks: Fit shows them all where that keeps rack headers drawn, else (issue 35) it
+    // stops at the readable zoom with the first rack in view and the rest a pan away, never shrinking the names
+    // away.
+    let zoom = h.state().ui.canvas.view.zoom;
+    assert!(
+        all_racks_inside_the_canvas(&h) || zoom > 0.25,
+        "Both view: racks cut off at an unreadable zoom {zoom}"
+    );
+    let canvas = h.state().ui.canvas.canvas_rect.unwrap();
+    let (&first, r) = h.state().design().racks.iter().next().unwrap();
+    assert!(canvas.contains(h.state().unit_screen_pos(first, r.height_u).unwrap()));
     h.get_by_label("Racks").click();
     step(&mut h);
     let zoom = h.state().ui.canvas.view.zoom;
