@@ -340,3 +340,107 @@ fn rack_labels_never_overlap_at_any_zoom() {
         }
     }
 }
+
+/// A harness of the default design at 1024x700, the smallest window the README promises.
+fn small_window() -> Harness<'static, RacksmithApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 700.0))
+        .with_max_steps(20)
+        .build_ui_state(
+            |ui, app: &mut RacksmithApp| app.show(ui),
+            RacksmithApp::new_for_test(racksmith::samples::default_design()),
+        );
+    h.run_steps(3);
+    h
+}
+
+/// Issue 35: at 1024x700 Fit zoomed the SuperPOD to where no rack header is drawn. It now stops at a zoom where
+/// headers are drawn (above 25%), the first rack's header in view and the rest a pan away; the canvas keeps more
+/// than half the window's width.
+#[test]
+fn fit_at_1024x700_keeps_rack_headers_drawn() {
+    let mut h = small_window();
+    h.get_by_label("Fit").click();
+    h.run_steps(3);
+    let app = h.state();
+    let zoom = app.ui.canvas.view.zoom;
+    assert!(zoom > 0.25, "zoom {zoom}");
+    let canvas = app.ui.canvas.canvas_rect.unwrap();
+    assert!(canvas.width() >= 500.0, "canvas {canvas:?}");
+    // The first rack's top (its header) is inside the canvas.
+    let (&first, rack) = app.design().racks.iter().next().unwrap();
+    let top = app.unit_screen_pos(first, rack.height_u).unwrap();
+    assert!(canvas.contains(top), "{top:?} outside {canvas:?}");
+}
+
+/// Issue 35: folding the inspector keeps the analysis pane, which takes its room; the panel's ▶ still hides both.
+#[test]
+fn folding_the_inspector_keeps_the_analysis() {
+    let mut h = small_window();
+    h.get_by_label("Inspector");
+    h.get_by_label("−").click();
+    h.run_steps(3);
+    assert!(h.state().ui.windows.inspector_collapsed);
+    assert!(h.query_by_label("Inspector").is_none());
+    h.get_by_label("Inspector (hidden)");
+    h.get_by_label("Analysis");
+    assert!(h.get_all_by_label_contains("248 GPUs").count() >= 1);
+    h.get_by_label("+").click();
+    h.run_steps(3);
+    h.get_by_label("Inspector");
+}
+
+/// Issue 35: a cable drawn on the canvas is picked by clicking it (within a few points of the line), and its
+/// inspector opens. The link between the first leaf-facing DGX and its leaf in the next rack, clicked halfway
+/// along its drawn line (front view: from the right edge of one device to the left edge of the other).
+#[test]
+fn clicking_a_cable_on_the_canvas_selects_it() {
+    let mut h = common::harness(racksmith::samples::sample("a100-nic-starved").unwrap());
+    let app = h.state();
+    let d = app.design();
+    let (&lid, mid) = d
+        .links
+        .iter()
+        .find_map(|(id, l)| {
+            let (ra, rb) = (
+                app.device_screen_rect(l.a.device)?,
+                app.device_screen_rect(l.b.device)?,
+            );
+            if (ra.center().x - rb.center().x).abs() < 1.0 {
+                return None;
+            }
+            let (a, b) = if ra.center().x < rb.center().x {
+                (
+                    egui::pos2(ra.right(), ra.center().y),
+                    egui::pos2(rb.left(), rb.center().y),
+                )
+            } else {
+                (
+                    egui::pos2(ra.left(), ra.center().y),
+                    egui::pos2(rb.right(), rb.center().y),
+                )
+            };
+            let mid = a + (b - a) * 0.5;
+            // Not over a device (a click there selects the device).
+            let over_device = d
+                .devices
+                .keys()
+                .filter_map(|x| app.device_screen_rect(*x))
+                .any(|r| r.contains(mid));
+            (!over_device).then_some((id, mid))
+        })
+        .expect("a cable between two racks, clear of devices halfway");
+    common::click_at(&mut h, mid);
+    common::step(&mut h);
+    let sel = &h.state().ui.selection;
+    assert_eq!(sel.links.len(), 1, "{sel:?}");
+    // The nearest cable at that point: this one, or one drawn on top of it along the same run.
+    let picked = *sel.links.iter().next().unwrap();
+    let l = &h.state().design().links[&picked];
+    let want = &h.state().design().links[&lid];
+    assert!(
+        picked == lid || (l.a.device, l.b.device) == (want.a.device, want.b.device),
+        "picked {picked:?}, expected {lid:?}"
+    );
+    assert!(h.get_all_by_label_contains("Link ").count() >= 1);
+}

@@ -34,13 +34,26 @@ fn type_into(h: &mut Harness<'static, RacksmithApp>, label: &str, text: &str) {
 fn one_rack() -> (Design, RackId) {
     let mut d = Design::default();
     let rack = RackId(d.alloc_id());
-    racksmith::edit::Edit::AddRack(
-        rack,
-        racksmith::model::Rack {
-            name: "R01".into(),
-            ..Default::default()
-        },
-    )
+    racksmith::edit::Edit::Batch(vec![
+        // The rack's part with it: the editor, like the loader, refuses a rack of a part the design lacks.
+        racksmith::edit::Edit::SetPart(
+            racksmith::model::PartId::new("rack-42u"),
+            Some(Box::new(
+                racksmith::catalog::Catalog::builtin()
+                    .unwrap()
+                    .get("rack-42u")
+                    .unwrap()
+                    .clone(),
+            )),
+        ),
+        racksmith::edit::Edit::AddRack(
+            rack,
+            racksmith::model::Rack {
+                name: "R01".into(),
+                ..Default::default()
+            },
+        ),
+    ])
     .apply(&mut d)
     .unwrap();
     (d, rack)

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used)] // helpers shared by the tests unwrap as the tests do
 
 mod common;
-use common::{Answers, add_rack, click_rack, harness, menu_path, open_sample, save_as, step};
+use common::{Answers, add_rack, click_rack, harness, menu_path, open_sample, save_as, step, undo};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -209,6 +209,13 @@ fn counts_in_the_window_have_their_plurals_right() {
     let d = racksmith::samples::sample("dgx-h100-single").unwrap();
     let mut one = racksmith::model::Design::default();
     let (rack_id, rack) = d.racks.iter().next().unwrap();
+    // The rack's part first: the editor, like the loader, refuses a rack of a part the design does not have.
+    racksmith::edit::Edit::SetPart(
+        rack.part.clone(),
+        Some(Box::new(d.parts[&rack.part].clone())),
+    )
+    .apply(&mut one)
+    .unwrap();
     racksmith::edit::Edit::AddRack(*rack_id, rack.clone())
         .apply(&mut one)
         .unwrap();
@@ -223,4 +230,43 @@ fn counts_in_the_window_have_their_plurals_right() {
     let h = harness(one);
     h.get_by_label("1 rack · 1 device · 0 GPUs · 0 links");
     h.get_by_label("1 rack, 1 device, 0 GPUs, 0 links");
+}
+
+/// Issue 35: Create (from a template, or from sizing) is one undoable step. Ctrl+Z right after brings back the
+/// design that was open, edits and all; Ctrl+Shift+Z makes the template's design again.
+#[test]
+fn creating_from_a_template_is_one_undo_step_back_to_the_previous_design() {
+    let mut h = harness(racksmith::samples::sample("dgx-h100-single").unwrap());
+    // Some work first, so the history is not empty either.
+    add_rack(&mut h, "+ 42U rack");
+    let work_label = h.state().doc.history.undo_label().unwrap().to_string();
+    let before = h.state().design().clone();
+    menu_path(&mut h, &["File", "New from template…"]);
+    h.get_by_label_contains("248 GPUs in 31 servers");
+    h.get_by_label("Create").click();
+    step(&mut h);
+    if h.query_by_label("Discard changes").is_some() {
+        h.get_by_label("Discard changes").click();
+        step(&mut h);
+    }
+    assert_eq!(h.state().design().name, "DGX SuperPOD H100, 1 SU");
+    let made = h.state().design().clone();
+    // Undo is not greyed: the Edit menu offers to undo the creation.
+    assert_eq!(
+        h.state().doc.history.undo_label(),
+        Some("New design from template superpod-h100")
+    );
+    undo(&mut h);
+    assert_eq!(h.state().design(), &before);
+    // And the edit before it is still there to undo.
+    assert_eq!(
+        h.state().doc.history.undo_label(),
+        Some(work_label.as_str())
+    );
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    step(&mut h);
+    assert_eq!(h.state().design(), &made);
 }

@@ -163,7 +163,7 @@ fn bisection_without_a_lower_bound_reads_as_an_upper_bound() {
     let cards = card_views(&d, &r, Pattern::RailRings);
     let c = card(&cards, "Bisection");
     assert_eq!(c.value, "48.0–96.8 Tb/s");
-    assert_eq!(c.sub, "at least 24.2 GB/s per GPU");
+    assert_eq!(c.sub, "at least 24.2 GB/s per GPU (1:1, full bisection)");
     // One server: no bisection, said so.
     let d = sample("dgx-h100-single");
     let cards = card_views(&d, &analyze(&d), Pattern::RailRings);
@@ -191,7 +191,10 @@ fn per_gpu_bandwidth_is_gb_per_second_on_card_and_finding() {
     );
     assert!(b.concerns.contains("NIC bandwidth short"), "{b:?}");
     // The bisection card's per-GPU figure is GB/s too: 800 Gb/s / 8 / 64 GPUs = 1.6 GB/s.
-    assert_eq!(card(&cards, "Bisection").sub, "1.6 GB/s per GPU");
+    assert_eq!(
+        card(&cards, "Bisection").sub,
+        "1.6 GB/s per GPU (1:1, full bisection)"
+    );
     h.get_by_label_contains("3.1 of 25.0 GB/s");
 }
 
@@ -368,4 +371,183 @@ fn the_reports_bottleneck_card_is_the_windows_for_the_same_pattern() {
     // Without a pattern (the command line's default) the report keeps the first GPU network pattern's figure.
     assert!(html_of(None).contains("5.5 of 25.0 GB/s"));
     assert!(!html_of(Some(Pattern::FlatRing)).contains("5.5 of 25.0 GB/s"));
+}
+
+/// Two DGX H100 in one rack and an empty rack beside them, built with the builder the templates use.
+fn two_uncabled_servers() -> Design {
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    let mut b = racksmith::edit::Builder::new(&mut d, &catalog);
+    let (rack, _) = b.add_rack("rack-42u", "R01", 0, 0).unwrap();
+    b.add_device("dgx-h100", "dgx-01", rack, 1).unwrap();
+    b.add_device("dgx-h100", "dgx-02", rack, 10).unwrap();
+    d
+}
+
+/// Issue 35: two servers with no cable between them are two islands. No card may read a green "no single point
+/// of failure", a p99 between GPUs or an all-reduce of 0.00 ms: they say "not connected", in red, in the window
+/// and in the HTML report alike.
+#[test]
+fn two_servers_without_a_cable_read_not_connected_never_a_figure() {
+    let d = two_uncabled_servers();
+    let r = analyze(&d);
+    assert_eq!(
+        r.summary.gpu_network,
+        racksmith::analysis::GpuNetwork::NotConnected
+    );
+    assert_eq!(r.summary.gpu_islands, 2);
+    let h = harness(d.clone());
+    let cards = h.state().headline_cards();
+    for title in ["Bisection", "Bottleneck", "p99 latency", "Availability"] {
+        let c = card(&cards, title);
+        assert_eq!(c.value, "not connected", "{c:?}");
+        assert_eq!(
+            c.sub, "GPU servers in 2 islands with no network path between them",
+            "{c:?}"
+        );
+        assert_eq!(c.status, "far short or over", "{c:?}");
+    }
+    assert!(
+        !cards.iter().any(|c| c.value.contains("no single point")),
+        "{cards:?}"
+    );
+    assert!(
+        !cards
+            .iter()
+            .any(|c| c.value.contains("µs") || c.sub.contains("0.00 ms")),
+        "{cards:?}"
+    );
+    // The window's own words.
+    assert!(
+        h.get_all_by_label_contains("GPU servers in 2 islands")
+            .count()
+            >= 4
+    );
+    // The HTML report says the same on its cards, and the text report too.
+    let html = racksmith::export::html::report(&d, &r, &racksmith::export::Options::default(), "0")
+        .unwrap();
+    assert!(
+        html.contains(r#"<div class="k">p99 latency</div><div class="v">not connected</div>"#),
+        "p99 card"
+    );
+    assert!(
+        html.contains(r#"<div class="k">All-reduce</div><div class="v">not connected</div>"#),
+        "all-reduce card"
+    );
+    assert!(
+        !html.contains("0.00 ms"),
+        "an all-reduce of zero on the report"
+    );
+    let text = racksmith::analysis::text::render(&r);
+    assert!(
+        text.contains(
+            "Bisection, all-reduce and p99 latency: not connected (GPU servers in 2 islands"
+        ),
+        "{text}"
+    );
+    // Cabled into one leaf they are one cluster again and the figures come back.
+    let connected = sample("dgx-h100-single");
+    let r = analyze(&connected);
+    assert_eq!(
+        r.summary.gpu_network,
+        racksmith::analysis::GpuNetwork::Connected
+    );
+    assert_eq!(r.summary.gpu_islands, 1);
+}
+
+/// Issue 35: an empty rack has no GPUs: no "$2,000 per GPU" over 0 GPUs, no $/GPU-hour, no GPU figures.
+#[test]
+fn an_empty_rack_reads_no_gpus_never_a_price_per_gpu() {
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let mut d = Design::default();
+    racksmith::edit::Builder::new(&mut d, &catalog)
+        .add_rack("rack-42u", "R01", 0, 0)
+        .unwrap();
+    let r = analyze(&d);
+    assert_eq!(
+        r.summary.gpu_network,
+        racksmith::analysis::GpuNetwork::NoGpus
+    );
+    let h = harness(d.clone());
+    let cards = h.state().headline_cards();
+    assert_eq!(card(&cards, "GPUs").value, "no GPUs");
+    assert_eq!(card(&cards, "Capex").sub, "no GPUs to divide it by");
+    assert_eq!(card(&cards, "$/GPU-hour").value, "no GPUs");
+    for title in ["Bisection", "Bottleneck", "p99 latency"] {
+        assert_eq!(card(&cards, title).value, "no GPUs", "{title}");
+        assert_eq!(card(&cards, title).sub, "the design has no GPUs", "{title}");
+    }
+    assert!(
+        !cards.iter().any(|c| c.sub.contains("per GPU")),
+        "{cards:?}"
+    );
+    let html = racksmith::export::html::report(&d, &r, &racksmith::export::Options::default(), "0")
+        .unwrap();
+    assert!(html.contains(r#"<div class="k">$/GPU-hour</div><div class="v">no GPUs</div>"#));
+}
+
+/// Issue 35: a full-bisection fabric's per-GPU figure says so, against the NIC bandwidth the GPUs inject. Hand
+/// check on a100-nic-starved: 8 servers x 200 Gb/s = 1,600 Gb/s injected; the 4 servers of one half send 800 Gb/s
+/// across the cut, and the bisection is 800 Gb/s: 1:1. The SuperPOD's 31 DGXs: 15 x 8 x 400 = 48.0 Tb/s, its
+/// bisection: 1:1 as well (an odd count is not read as oversubscribed).
+#[test]
+fn a_full_bisection_fabric_reads_one_to_one() {
+    let d = sample("a100-nic-starved");
+    let r = analyze(&d);
+    assert_eq!(r.bandwidth.injection_gbps(), 1_600.0);
+    assert_eq!(r.bandwidth.full_bisection_gbps(), 800.0);
+    assert_eq!(r.bandwidth.bisection.gbps, 800.0);
+    let cards = card_views(&d, &r, Pattern::RailRings);
+    assert_eq!(
+        card(&cards, "Bisection").sub,
+        "1.6 GB/s per GPU (1:1, full bisection)"
+    );
+    // Half the bisection is 2:1.
+    let mut half = r.bandwidth.bisection.clone();
+    half.gbps = 400.0;
+    assert_eq!(
+        half.ratio_text(800.0).as_deref(),
+        Some("2.0:1 oversubscribed")
+    );
+    let d = racksmith::samples::default_design();
+    let r = analyze(&d);
+    assert_eq!(r.bandwidth.full_bisection_gbps(), 48_000.0);
+    let cards = card_views(&d, &r, Pattern::RailRings);
+    let c = card(&cards, "Bisection");
+    assert!(c.sub.ends_with("(1:1, full bisection)"), "{c:?}");
+}
+
+/// Issue 35: support defaults to 0% of capex a year, so a TCO without it says so, on the HTML report's card and
+/// in the pane's cost table alike (one sentence, `CostReport::support_note`); with support set, nothing is said.
+#[test]
+fn a_tco_without_support_says_support_is_not_included() {
+    let mut d = sample("dgx-h100-single");
+    let r = analyze(&d);
+    assert_eq!(r.cost.support_usd_per_year, 0.0);
+    let html = racksmith::export::html::report(&d, &r, &racksmith::export::Options::default(), "0")
+        .unwrap();
+    assert!(html.contains("support not included"), "TCO card");
+    d.params.support_fraction_per_year = 0.1;
+    let r = analyze(&d);
+    // 10% of capex a year.
+    assert!((r.cost.support_usd_per_year - 0.1 * r.cost.capex_usd).abs() < 1.0);
+    assert_eq!(r.cost.support_note(), "");
+}
+
+/// Issue 35: a desktop share link with no web address to point at is a racksmith: link, and the status line says
+/// that only an installed Racksmith opens it.
+#[test]
+fn a_racksmith_link_says_who_can_open_it() {
+    if std::env::var_os("RACKSMITH_WEB_URL").is_some() {
+        return;
+    }
+    let mut h = harness(sample("dgx-h100-single"));
+    common::menu_path(&mut h, &["File", "Copy link"]);
+    step(&mut h);
+    assert!(h.state().last_link().unwrap().starts_with("racksmith:"));
+    let status = &h.state().ui.status.text;
+    assert!(
+        status.contains("opens only where Racksmith is installed"),
+        "{status}"
+    );
 }

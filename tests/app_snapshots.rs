@@ -57,13 +57,26 @@ fn main_window_light_1024x700() {
 fn server_window(part: &str) -> Harness<'static, RacksmithApp> {
     let mut design = racksmith::model::Design::default();
     let rack = racksmith::model::RackId(design.alloc_id());
-    racksmith::edit::Edit::AddRack(
-        rack,
-        racksmith::model::Rack {
-            name: "R01".into(),
-            ..Default::default()
-        },
-    )
+    racksmith::edit::Edit::Batch(vec![
+        // The rack's part with it: the editor, like the loader, refuses a rack of a part the design lacks.
+        racksmith::edit::Edit::SetPart(
+            racksmith::model::PartId::new("rack-42u"),
+            Some(Box::new(
+                racksmith::catalog::Catalog::builtin()
+                    .unwrap()
+                    .get("rack-42u")
+                    .unwrap()
+                    .clone(),
+            )),
+        ),
+        racksmith::edit::Edit::AddRack(
+            rack,
+            racksmith::model::Rack {
+                name: "R01".into(),
+                ..Default::default()
+            },
+        ),
+    ])
     .apply(&mut design)
     .unwrap();
     let mut h = snapshot_harness(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 10);

@@ -54,7 +54,7 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     assert_eq!(cables.gpus_reachable, (64, 56));
     // The window says so, in the user's words.
     assert!(
-        h.query_by_label_contains("9 single failure(s) cut GPUs or storage off")
+        h.query_by_label_contains("9 single failures cut GPUs or storage off")
             .is_some()
     );
     // The leaf's row: 8 GPUs still reach each other, none reaches storage; the cables' row: 56 and 56 (a server's

@@ -201,6 +201,63 @@ fn whatif_sweep_and_removal() {
     );
 }
 
+/// Issue 35: a design the app saves with a link longer than its cable (10 m on the 2 m NDR DAC) is valid on the
+/// command line too, and `analyze` names the link in its cable-reach finding.
+#[test]
+fn a_link_longer_than_its_cable_validates_and_is_a_finding() {
+    let mut d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let (&id, link) = d
+        .links
+        .iter()
+        .find(|(_, l)| l.medium.gbps() >= 400.0)
+        .unwrap();
+    let mut long = link.clone();
+    long.cable = Some(racksmith::model::PartId::new("ib-ndr-dac"));
+    long.length_m = 10.0;
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let mut edits = Vec::new();
+    if !d
+        .parts
+        .contains_key(&racksmith::model::PartId::new("ib-ndr-dac"))
+    {
+        edits.push(racksmith::edit::Edit::SetPart(
+            racksmith::model::PartId::new("ib-ndr-dac"),
+            Some(Box::new(catalog.get("ib-ndr-dac").unwrap().clone())),
+        ));
+    }
+    edits.push(racksmith::edit::Edit::UpdateLink(id, long));
+    racksmith::edit::Edit::Batch(edits).apply(&mut d).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long-dac.ron");
+    racksmith::io::save(&d, &path).unwrap();
+    let out = bin().arg("validate").arg(&path).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = bin()
+        .args(["analyze", "--format", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "cable-reach")
+        .expect("a cable-reach finding");
+    assert_eq!(f["links"], serde_json::json!([id.0]));
+    assert!(
+        f["message"]
+            .as_str()
+            .unwrap()
+            .contains("is 10 m but cable ib-ndr-dac reaches 2 m")
+    );
+}
+
 /// The help the `new` and `scenario` commands promise: `--help` (or `-h`) before or after the name, with every
 /// template or scenario listed, or the one named with its options; never a parse error.
 #[test]

@@ -81,6 +81,18 @@ pub struct CostReport {
     pub prices_note: String,
 }
 
+impl CostReport {
+    /// What a TCO figure leaves out, said beside it: support is 0% of capex a year unless the design sets it
+    /// (`params.support_fraction_per_year`), so without it the TCO is understated. Empty when support is counted.
+    pub fn support_note(&self) -> &'static str {
+        if self.support_usd_per_year > 0.0 {
+            ""
+        } else {
+            "; support not included (set it in Parameters)"
+        }
+    }
+}
+
 /// Break-even of owning against one cloud option.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -163,9 +163,13 @@ pub(crate) fn findings(design: &Design, sites: &[SiteFacility], out: &mut Vec<Fi
                 Severity::Warning,
                 FindingCode::NoCdu,
                 format!(
-                    "{} liquid-cooled rack(s){where_} shed {:.1} kW into coolant ({:.0} L/min), but no CDU is \
-                     placed to move it to the facility water",
-                    liquid_racks.len(),
+                    "{}{where_} shed {:.1} kW into coolant ({:.0} L/min), but no CDU is placed to move it to \
+                     the facility water",
+                    super::format::count(
+                        liquid_racks.len(),
+                        "liquid-cooled rack",
+                        "liquid-cooled racks"
+                    ),
                     s.liquid_kw,
                     s.coolant_l_min
                 ),

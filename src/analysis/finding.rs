@@ -27,6 +27,8 @@ pub enum FindingCode {
     AvailabilityBelowTarget,
     /// A traffic pattern gets less bandwidth per GPU than it should.
     Bottleneck,
+    /// A link is longer than its cable part reaches.
+    CableReach,
     /// The coolant distribution units cannot move the liquid-cooled heat.
     CduCapacity,
     /// GPU servers have GPU slots left empty.
@@ -91,9 +93,10 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 32] = [
+    pub const ALL: [FindingCode; 33] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
+        FindingCode::CableReach,
         FindingCode::CduCapacity,
         FindingCode::EmptyGpuSlots,
         FindingCode::FabricPartitioned,
@@ -131,6 +134,7 @@ impl FindingCode {
         match self {
             FindingCode::AvailabilityBelowTarget => "availability-below-target",
             FindingCode::Bottleneck => "bottleneck",
+            FindingCode::CableReach => "cable-reach",
             FindingCode::CduCapacity => "cdu-capacity",
             FindingCode::EmptyGpuSlots => "empty-gpu-slots",
             FindingCode::FabricPartitioned => "fabric-partitioned",

@@ -34,7 +34,7 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!(
         "{} {}",
         thousands(n as f64, 0),
-        if n == 1 { one } else { many }
+        crate::model::text::plural(n, one, many)
     )
 }
 

@@ -86,12 +86,85 @@ pub struct Summary {
     pub capex_usd: f64,
     /// Owned cost per GPU-hour at the utilisation target, USD.
     pub usd_per_gpu_hour: f64,
+    /// Whether the GPUs reach each other over the network: the latency, all-reduce, bisection and availability
+    /// figures mean something only when this is `connected` (the headline cards say "no GPUs" or "not connected"
+    /// instead of a figure otherwise).
+    pub gpu_network: GpuNetwork,
+    /// Groups of GPU servers that reach each other over the cabled network (a server with no compute NIC cabled
+    /// is a group of its own); 0 without GPUs, 1 when every GPU server reaches every other.
+    pub gpu_islands: usize,
     /// Findings by severity: errors, warnings, infos.
     pub errors: usize,
     /// Number of findings of warning severity: the design works but misses what it is for.
     pub warnings: usize,
     /// Number of findings of info severity: worth knowing, nothing to fix.
     pub infos: usize,
+}
+
+/// Whether a design's GPUs can talk to each other over the network, for the headline figures that assume they can.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum GpuNetwork {
+    /// The design has no GPUs: no GPU figure applies.
+    NoGpus,
+    /// Some GPU servers cannot reach the others (no compute NIC cabled, or the fabric is in islands): figures
+    /// between GPUs (p99 latency, all-reduce, bisection) do not describe the design as one cluster.
+    NotConnected,
+    /// Every GPU reaches every other (one server, or servers on one cabled fabric).
+    Connected,
+}
+
+impl GpuNetwork {
+    /// The state and the number of GPU server groups (islands) of a design.
+    fn of(topo: &Topology, bw: &bandwidth::BandwidthReport) -> (Self, usize) {
+        if bw.gpus == 0 {
+            return (GpuNetwork::NoGpus, 0);
+        }
+        let label = topo.components(None, None);
+        let mut groups: Vec<usize> = Vec::new();
+        let mut alone = 0;
+        for s in &bw.servers {
+            let node = topo
+                .node_of
+                .get(&s.device)
+                .and_then(|n| label.get(n.index()));
+            match node {
+                Some(l) if s.compute_nic_cabled_gbps > 0.0 => groups.push(*l),
+                _ => alone += 1,
+            }
+        }
+        groups.sort_unstable();
+        groups.dedup();
+        let islands = (groups.len() + alone).max(1);
+        let state = if islands > 1 {
+            GpuNetwork::NotConnected
+        } else {
+            GpuNetwork::Connected
+        };
+        (state, islands)
+    }
+
+    /// What a headline card shows instead of a figure between GPUs, if anything: "no GPUs" or "not connected".
+    pub fn instead_of_figure(self) -> Option<&'static str> {
+        match self {
+            GpuNetwork::NoGpus => Some("no GPUs"),
+            GpuNetwork::NotConnected => Some("not connected"),
+            GpuNetwork::Connected => None,
+        }
+    }
+
+    /// The line under such a card: why there is no figure.
+    pub fn why(self, islands: usize) -> String {
+        match self {
+            GpuNetwork::NoGpus => "the design has no GPUs".into(),
+            GpuNetwork::NotConnected => format!(
+                "GPU servers in {} with no network path between them",
+                format::count(islands, "island", "islands")
+            ),
+            GpuNetwork::Connected => String::new(),
+        }
+    }
 }
 
 /// The entries for `key` at the front of `rest`, a list sorted by key, which then moves past them and past any
@@ -166,6 +239,7 @@ fn report(
         design, topo, &bandwidth, &latency, &power, &cost, &cooling, &sites,
     );
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
+    let (gpu_network, gpu_islands) = GpuNetwork::of(topo, &bandwidth);
     let summary = Summary {
         design: design.name.clone(),
         gpus: bandwidth.gpus,
@@ -189,6 +263,8 @@ fn report(
         power_budget_kw: power.budget_w / 1000.0,
         capex_usd: cost.capex_usd,
         usd_per_gpu_hour: cost.owned_usd_per_gpu_hour,
+        gpu_network,
+        gpu_islands,
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         infos: count(Severity::Info),

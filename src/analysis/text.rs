@@ -19,26 +19,35 @@ pub fn render(r: &Report) -> String {
         s.gpus, s.gpu_servers, s.switches, s.racks
     );
     let _ = writeln!(o, "Bottleneck: {}", s.bottleneck);
-    let _ = writeln!(
-        o,
-        "Bisection {:.1} Tb/s{} | all-reduce {:.2} ms ({}) | p99 latency {}",
-        s.bisection_gbps / 1000.0,
-        if r.bandwidth.bisection.exact {
-            String::new()
-        } else {
-            format!(
-                " (at least; at most {:.1} Tb/s)",
-                r.bandwidth.bisection.upper_gbps / 1000.0
-            )
-        },
-        s.allreduce_ms,
-        r.latency.allreduce.best,
-        if s.p99_latency_us.is_finite() {
-            format!("{:.2} us", s.p99_latency_us)
-        } else {
-            "saturated".to_string()
-        }
-    );
+    // As the headline cards: no figure between GPUs that cannot reach each other.
+    if let Some(word) = s.gpu_network.instead_of_figure() {
+        let _ = writeln!(
+            o,
+            "Bisection, all-reduce and p99 latency: {word} ({})",
+            s.gpu_network.why(s.gpu_islands)
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "Bisection {:.1} Tb/s{} | all-reduce {:.2} ms ({}) | p99 latency {}",
+            s.bisection_gbps / 1000.0,
+            if r.bandwidth.bisection.exact {
+                String::new()
+            } else {
+                format!(
+                    " (at least; at most {:.1} Tb/s)",
+                    r.bandwidth.bisection.upper_gbps / 1000.0
+                )
+            },
+            s.allreduce_ms,
+            r.latency.allreduce.best,
+            if s.p99_latency_us.is_finite() {
+                format!("{:.2} us", s.p99_latency_us)
+            } else {
+                "saturated".to_string()
+            }
+        );
+    }
     let _ = writeln!(
         o,
         "Power {:.1} kW IT of {:.1} kW budget, {:.1} kW facility (PUE {})",

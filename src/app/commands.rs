@@ -397,9 +397,10 @@ impl RacksmithApp {
                 }
             }
         }
-        self.ui
-            .status
-            .info(format!("Copied {} device(s)", devices.len()));
+        self.ui.status.info(format!(
+            "Copied {}",
+            crate::analysis::format::count(devices.len(), "device", "devices")
+        ));
         self.ui.editing.clipboard = Some((devices, parts));
     }
 
@@ -568,12 +569,19 @@ impl RacksmithApp {
                 let made = crate::templates::generate(&self.catalog, &name, &options);
                 match made {
                     Ok(d) => {
-                        self.doc.replace_unsaved(d);
-                        self.ui.selection = Selection::default();
-                        self.ui.canvas.view.fit = Some(FitTarget::All);
-                        self.ui
-                            .status
-                            .info(format!("New design from template {name} (not saved yet)"));
+                        let label = format!("New design from template {name}");
+                        match self.doc.replace_undoable(d, label.clone()) {
+                            Ok(()) => {
+                                self.ui.selection = Selection::default();
+                                self.ui.canvas.view.fit = Some(FitTarget::All);
+                                self.ui.status.info(format!(
+                                    "{label} (not saved yet; Undo brings the previous design back)"
+                                ));
+                            }
+                            Err(e) => {
+                                self.ui.windows.error = Some(format!("Cannot make {name}: {e}"));
+                            }
+                        }
                     }
                     Err(e) => self.ui.windows.error = Some(format!("Cannot make {name}: {e}")),
                 }
@@ -591,13 +599,17 @@ impl RacksmithApp {
                 Err(e) => self.ui.windows.error = Some(format!("Cannot build sample {name}: {e}")),
             },
             Pending::Sized(d) => {
-                let name = d.name.clone();
-                self.doc.replace_unsaved(*d);
-                self.ui.selection = Selection::default();
-                self.ui.canvas.view.fit = Some(FitTarget::All);
-                self.ui
-                    .status
-                    .info(format!("New design: {name} (not saved yet)"));
+                let label = format!("New design: {}", d.name);
+                match self.doc.replace_undoable(*d, label.clone()) {
+                    Ok(()) => {
+                        self.ui.selection = Selection::default();
+                        self.ui.canvas.view.fit = Some(FitTarget::All);
+                        self.ui.status.info(format!(
+                            "{label} (not saved yet; Undo brings the previous design back)"
+                        ));
+                    }
+                    Err(e) => self.ui.windows.error = Some(format!("Cannot open {label}: {e}")),
+                }
             }
             Pending::Recover(d) => {
                 self.doc.replace_unsaved(*d);

@@ -181,9 +181,9 @@ fn device_ui(
             if !d.gpus.is_empty() || !d.nics.is_empty() {
                 ui.label("Slots");
                 ui.label(format!(
-                    "{} GPUs, {} NICs installed",
-                    d.gpus.len(),
-                    d.nics.len()
+                    "{}, {} installed",
+                    crate::analysis::format::count(d.gpus.len(), "GPU", "GPUs"),
+                    crate::analysis::format::count(d.nics.len(), "NIC", "NICs")
                 ));
                 ui.end_row();
             }
@@ -546,7 +546,8 @@ fn link_ui(
                     let PartKind::Cable(c) = &p.kind else {
                         continue;
                     };
-                    let ok = c.protocol == l.medium.protocol() && c.gbps + 0.5 >= l.medium.gbps();
+                    // The loader's rule (`io::link_problems`): the same protocol at the link's rate or faster.
+                    let ok = c.protocol == l.medium.protocol() && c.gbps + 1e-9 >= l.medium.gbps();
                     let resp = ui.add_enabled(
                         ok,
                         egui::Button::selectable(l.cable.as_ref() == Some(pid), pid.as_str()),
@@ -629,10 +630,12 @@ fn multi_ui(ui: &mut egui::Ui, design: &Design, sel: &Selection, cmds: &mut Vec<
         .filter(|d| is(d, |k| matches!(k, PartKind::Switch(_))))
         .count();
     ui.label(format!(
-        "{} devices ({servers} servers, {switches} switches), {} racks, {} links selected",
-        sel.devices.len(),
-        sel.racks.len(),
-        sel.links.len()
+        "{} ({}, {}), {}, {} selected",
+        crate::analysis::format::count(sel.devices.len(), "device", "devices"),
+        crate::analysis::format::count(servers, "server", "servers"),
+        crate::analysis::format::count(switches, "switch", "switches"),
+        crate::analysis::format::count(sel.racks.len(), "rack", "racks"),
+        crate::analysis::format::count(sel.links.len(), "link", "links")
     ));
     ui.add_space(4.0);
     ui.strong("Bulk cabling");

@@ -511,23 +511,41 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     if hide.clicked() {
         app.ui.windows.right_collapsed = true;
     }
-    let inspector_h = (ui.available_height() * 0.40).max(180.0);
-    let width = ui.available_width() - 14.0;
-    egui::ScrollArea::both()
-        .id_salt("inspector_scroll")
-        .max_height(inspector_h)
-        .auto_shrink([false, true])
-        .show(ui, |ui| {
-            ui.set_max_width(width);
-            inspector::inspector_ui(
-                ui,
-                &app.doc.design,
-                &app.catalog,
-                app.analysis.report.as_deref(),
-                &mut app.ui,
-                &mut cmds,
-            );
+    // The inspector folds away on its own, leaving the analysis pane in place (issue 35: hiding one hid both).
+    let fold = corner.translate(egui::vec2(-26.0, 0.0));
+    let folded = app.ui.windows.inspector_collapsed;
+    let toggle = ui
+        .new_child(egui::UiBuilder::new().max_rect(fold))
+        .add(egui::Button::new(if folded { "+" } else { "−" }).small())
+        .on_hover_text(if folded {
+            "Show the inspector"
+        } else {
+            "Hide the inspector (the analysis pane stays and takes its room)"
         });
+    if toggle.clicked() {
+        app.ui.windows.inspector_collapsed = !folded;
+    }
+    if folded {
+        ui.strong("Inspector (hidden)");
+    } else {
+        let inspector_h = (ui.available_height() * 0.40).max(180.0);
+        let width = ui.available_width() - 14.0;
+        egui::ScrollArea::both()
+            .id_salt("inspector_scroll")
+            .max_height(inspector_h)
+            .auto_shrink([false, true])
+            .show(ui, |ui| {
+                ui.set_max_width(width);
+                inspector::inspector_ui(
+                    ui,
+                    &app.doc.design,
+                    &app.catalog,
+                    app.analysis.report.as_deref(),
+                    &mut app.ui,
+                    &mut cmds,
+                );
+            });
+    }
     ui.separator();
     let stale = app.analysis.is_stale(app.doc.revision);
     analysis_pane::analysis_ui(

@@ -9,7 +9,8 @@ use crate::catalog::{Catalog, Category, Part};
 use crate::model::PartId;
 
 /// The palette's line of figures for a part. A server chassis whose GPUs are priced as parts of their own says
-/// so ("$26,400 + GPUs"), so a DGX does not look cheaper than it is.
+/// so ("$26,400 + GPUs"), and what it draws and costs placed, with the GPUs and NICs it comes with ("placed: 10.2 kW,
+/// $270,000 with 8 × NVIDIA H100 SXM", its NICs counted too), so a DGX does not look cheaper or cooler than it is.
 fn figures_line(catalog: &Catalog, part: &Part) -> String {
     let figures = key_figures(&part.kind, part.power_w, part.price_usd);
     let crate::catalog::PartKind::Server(s) = &part.kind else {
@@ -27,8 +28,25 @@ fn figures_line(catalog: &Catalog, part: &Part) -> String {
         .as_ref()
         .and_then(|g| catalog.get(g.as_str()))
         .map(|g| {
-            let total = part.price_usd + g.price_usd * s.gpu_slots.len() as f64;
-            format!(" ({} with {} × {})", usd(total), s.gpu_slots.len(), g.name)
+            // What placing it puts in its slots (`edit::device_edit`): the default GPU in every GPU slot and the
+            // default NIC of each slot's role.
+            let nics: Vec<&Part> = s
+                .nic_slots
+                .iter()
+                .filter_map(|slot| s.default_nics.get(&slot.role))
+                .filter_map(|n| catalog.get(n.as_str()))
+                .collect();
+            let n = s.gpu_slots.len() as f64;
+            let watts = part.power_w + g.power_w * n + nics.iter().map(|p| p.power_w).sum::<f64>();
+            let total =
+                part.price_usd + g.price_usd * n + nics.iter().map(|p| p.price_usd).sum::<f64>();
+            format!(
+                " (placed: {:.1} kW, {} with {} × {})",
+                watts / 1000.0,
+                usd(total),
+                s.gpu_slots.len(),
+                g.name,
+            )
         })
         .unwrap_or_default();
     format!("{head}{price} + GPUs{with_gpus}")

@@ -227,6 +227,13 @@ fn slider_row(
                 s.figure.range().scaled(s.scale).describe(),
                 s.suffix
             ));
+            if matches!(s.figure, F::UtilisationTarget) {
+                ui.label(
+                    "One figure for two things: the share of hours the GPUs are busy (cost per used GPU-hour, \
+                     replicas needed) and the load on every link (the queueing in the network p99). Moving it \
+                     moves both.",
+                );
+            }
         });
     ui.end_row();
     let holding = resp.dragged() || resp.is_pointer_button_down_on();
@@ -317,7 +324,8 @@ fn slider_specs(p: &Params, report: Option<&Report>) -> Vec<SliderSpec> {
         .unwrap_or(2.0);
     out.extend([
         spec(
-            ("Utilisation", F::UtilisationTarget, 1.0),
+            // One knob for GPUs and links, said on the label (issue 35: it moved the network p99 unannounced).
+            ("Utilisation (GPUs and links)", F::UtilisationTarget, 1.0),
             p.utilisation_target,
             0.05..=0.95,
             false,
@@ -580,7 +588,7 @@ fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
         &mut cards,
         "TCO",
         usd(h.tco_usd),
-        format!("over {} years", r.cost.years),
+        format!("over {} years{}", r.cost.years, r.cost.support_note()),
         Status::Info,
         format!(
             "TCO = capex - residual + years × opex = {} - {} + {} × {}\nopex = energy {} + colocation {} + support {} per year",
@@ -593,7 +601,7 @@ fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
             usd(r.cost.support_usd_per_year)
         ),
     );
-    p99_card(&mut cards, &h);
+    p99_card(&mut cards, &h, r.latency.utilisation);
     card(
         &mut cards,
         "All-reduce",
@@ -619,7 +627,7 @@ fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
     }
 }
 
-fn p99_card(cards: &mut Vec<Card>, h: &scenarios::Headline) {
+fn p99_card(cards: &mut Vec<Card>, h: &scenarios::Headline, link_utilisation: f64) {
     match (h.serving_p99_ms, h.serving_target_ms) {
         (Some(p99), Some(target)) => card(
             cards,
@@ -641,7 +649,10 @@ fn p99_card(cards: &mut Vec<Card>, h: &scenarios::Headline) {
             } else {
                 "saturated".into()
             },
-            "network, worst path class".into(),
+            format!(
+                "network, worst path class, links {:.0}% loaded",
+                link_utilisation * 100.0
+            ),
             Status::Info,
             "Worst p99 over path classes of the latency message at the planned utilisation.".into(),
         ),

@@ -146,12 +146,17 @@ fn slot_drop_ui(
 /// The server's root complexes, PCIe switches and NVLink domain, in words.
 fn tree_summary_ui(ui: &mut egui::Ui, server: &ServerSpec) {
     ui.label(format!(
-        "{} CPU socket(s), {} PCIe switch(es){}",
-        server.cpu_sockets,
-        server.pcie_switches.len(),
+        "{}, {}{}",
+        crate::analysis::format::count(
+            usize::from(server.cpu_sockets),
+            "CPU socket",
+            "CPU sockets"
+        ),
+        crate::analysis::format::count(server.pcie_switches.len(), "PCIe switch", "PCIe switches"),
         server.nvlink.as_ref().map_or(String::new(), |n| format!(
-            ", NVLink island of {} with {} NVSwitch(es)",
-            n.island_size, n.nvswitches
+            ", NVLink island of {} with {}",
+            n.island_size,
+            crate::analysis::format::count(usize::from(n.nvswitches), "NVSwitch", "NVSwitches")
         ))
     ));
     for sw in &server.pcie_switches {

@@ -223,8 +223,13 @@ pub fn pcie_tree_ui(
                 bar.center(),
                 egui::Align2::CENTER_CENTER,
                 format!(
-                    "NVLink domain: {} NVSwitch(es), islands of {} GPUs",
-                    nv.nvswitches, nv.island_size
+                    "NVLink domain: {}, islands of {}",
+                    crate::analysis::format::count(
+                        usize::from(nv.nvswitches),
+                        "NVSwitch",
+                        "NVSwitches"
+                    ),
+                    crate::analysis::format::count(usize::from(nv.island_size), "GPU", "GPUs")
                 ),
                 egui::FontId::proportional(11.0),
                 c,

@@ -222,7 +222,12 @@ fn site_fields_ui(
     let racks = design.racks.values().filter(|r| r.site == name).count();
     if ui
         .add_enabled(racks == 0, egui::Button::new("Remove site"))
-        .on_disabled_hover_text(format!("{racks} rack(s) stand here: move them first"))
+        .on_disabled_hover_text(format!(
+            "{} {} here: move {} first",
+            crate::analysis::format::count(racks, "rack", "racks"),
+            if racks == 1 { "stands" } else { "stand" },
+            if racks == 1 { "it" } else { "them" }
+        ))
         .clicked()
     {
         cmds.push(
@@ -247,8 +252,12 @@ fn site_figures_ui(ui: &mut egui::Ui, name: &str, report: Option<&Report>) {
     };
     if let Some(f) = r.cooling.sites.iter().find(|f| f.site == name) {
         ui.label(format!(
-            "{} rack(s): {:.1} kW IT, {:.1} kW facility (PUE {}), {:.0} L/min coolant",
-            f.racks, f.it_kw, f.facility_kw, f.pue, f.coolant_l_min
+            "{}: {:.1} kW IT, {:.1} kW facility (PUE {}), {:.0} L/min coolant",
+            crate::analysis::format::count(f.racks, "rack", "racks"),
+            f.it_kw,
+            f.facility_kw,
+            f.pue,
+            f.coolant_l_min
         ));
     }
     if let Some(s) = r.sites.sites.iter().find(|s| s.name == name)

@@ -334,8 +334,11 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
         return;
     };
     ui.strong(format!(
-        "{} servers, {} GPUs ({}), {} racks",
-        s.servers, s.gpus, s.gpu, s.racks
+        "{}, {} ({}), {}",
+        crate::analysis::format::count(s.servers, "server", "servers"),
+        crate::analysis::format::count(s.gpus, "GPU", "GPUs"),
+        s.gpu,
+        crate::analysis::format::count(s.racks, "rack", "racks")
     ));
     ui.label(format!(
         "{:.1} kW IT · capex ${} · TCO ${} · ${:.2}/GPU-h owned",

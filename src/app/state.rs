@@ -58,6 +58,26 @@ impl Document {
         self.saved_revision = self.revision.wrapping_sub(1);
     }
 
+    /// Replaces the design with one the user made (a template, a sized design) as one undoable step: Undo brings
+    /// the previous design back. The new design is in no file yet, so it is unsaved and Save asks where.
+    pub fn replace_undoable(
+        &mut self,
+        design: Design,
+        label: String,
+    ) -> Result<(), crate::edit::EditError> {
+        self.history.apply(
+            Arc::make_mut(&mut self.design),
+            label,
+            crate::edit::Edit::ReplaceDesign(Box::new(design)),
+        )?;
+        self.path = None;
+        self.revision += 1;
+        self.saved_revision = self.revision.wrapping_sub(1);
+        self.layout_revision = self.revision;
+        self.generation += 1;
+        Ok(())
+    }
+
     /// Replaces the document (open/new): new revision so the analysis reruns, history cleared.
     pub fn replace(&mut self, design: Design, path: Option<PathBuf>) {
         self.design = Arc::new(design);
@@ -253,6 +273,8 @@ pub struct Windows {
     pub error: Option<String>,
     /// Whether the inspector and analysis pane is collapsed to give the canvas the width.
     pub right_collapsed: bool,
+    /// The inspector is folded away inside the right panel: the analysis pane keeps its place and takes the room.
+    pub inspector_collapsed: bool,
     /// The central area (between the palette and the inspector) last frame, screen space: windows open over it.
     pub central_rect: Option<egui::Rect>,
 }

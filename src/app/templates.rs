@@ -198,8 +198,10 @@ pub fn template_dialog_ui(
 
 fn preview_ui(ui: &mut egui::Ui, p: &Preview) {
     ui.strong(format!(
-        "{} GPUs in {} servers, {} racks",
-        p.gpus, p.servers, p.racks
+        "{} in {}, {}",
+        crate::analysis::format::count(p.gpus, "GPU", "GPUs"),
+        crate::analysis::format::count(p.servers, "server", "servers"),
+        crate::analysis::format::count(p.racks, "rack", "racks")
     ));
     ui.label(format!(
         "Switches: {}",

@@ -184,10 +184,11 @@ impl RacksmithApp {
                 w.imported(id.clone(), imported.warnings.clone());
                 let n = imported.warnings.len();
                 self.save_user_catalog(format!(
-                    "Imported {} as {id}, a {} part because {} ({n} warning(s): check them before trusting the part)",
+                    "Imported {} as {id}, a {} part because {} ({}: check them before trusting the part)",
                     path.display(),
                     category,
-                    imported.kind_reason
+                    imported.kind_reason,
+                    crate::analysis::format::count(n, "warning", "warnings")
                 ));
             }
             Err(e @ crate::catalog::netbox::ImportError::UnclearKind { .. }) => {

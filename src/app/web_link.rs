@@ -24,13 +24,22 @@ fn link_base() -> String {
 impl RacksmithApp {
     /// Makes the design's link and puts it on the clipboard (after the frame), or says why it cannot.
     pub(super) fn copy_link(&mut self) {
-        match crate::io::share::link(&link_base(), &self.doc.design) {
+        let base = link_base();
+        match crate::io::share::link(&base, &self.doc.design) {
             Ok(link) => {
                 #[cfg(target_arch = "wasm32")]
                 super::web::show_link(&link);
+                // A racksmith: link opens only in a Racksmith installed on the machine that opens it: say so,
+                // rather than let it be sent to someone whose browser cannot open it.
+                let who = if base.starts_with("http://") || base.starts_with("https://") {
+                    "whoever opens it sees this design; nothing is sent to a server".to_string()
+                } else {
+                    "a racksmith: link, which opens only where Racksmith is installed (`racksmith LINK`), not in \
+                     a browser; set RACKSMITH_WEB_URL to where the web build is hosted to copy links anyone can open"
+                        .to_string()
+                };
                 self.ui.status.info(format!(
-                    "Copied a link to {} ({} characters): whoever opens it sees this design; nothing is sent \
-                     to a server",
+                    "Copied a link to {} ({} characters): {who}",
                     self.doc.design.name,
                     link.len()
                 ));

@@ -319,9 +319,11 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppC
             return;
         }
         (Asked::Sweep, _) => {
+            let n = impacts.iter().map(|i| 1 + i.alike.len()).sum::<usize>();
             ui.strong(format!(
-                "{} single failure(s) cut GPUs or storage off, worst first:",
-                impacts.iter().map(|i| 1 + i.alike.len()).sum::<usize>()
+                "{} {} GPUs or storage off, worst first:",
+                crate::analysis::format::count(n, "single failure", "single failures"),
+                if n == 1 { "cuts" } else { "cut" }
             ));
         }
         (Asked::One(_), _) => {

@@ -7,6 +7,7 @@
 use super::{Edit, EditError, IdAlloc};
 use crate::catalog::Catalog;
 use crate::model::part::{Category, FormFactor, Part, PartKind};
+use crate::model::text::count;
 use crate::model::{Design, Device, DeviceId, LinkId, Medium, PartId, PortRef, PortRole, RackId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -474,9 +475,10 @@ impl<'a> Gestures<'a> {
         let edit = self.batch(pairs)?;
         Ok(Gesture {
             label: format!(
-                "Rail-optimised cabling: {n} links, {} servers to {} leaves",
-                servers.len(),
-                leaves.len()
+                "Rail-optimised cabling: {}, {} to {}",
+                count(n, "link", "links"),
+                count(servers.len(), "server", "servers"),
+                count(leaves.len(), "leaf", "leaves")
             ),
             edit,
         })
@@ -541,9 +543,10 @@ impl<'a> Gestures<'a> {
         let edit = self.batch(pairs)?;
         Ok(Gesture {
             label: format!(
-                "Full mesh: {n} links, {} leaves × {} spines",
-                leaves.len(),
-                spines.len()
+                "Full mesh: {}, {} × {}",
+                count(n, "link", "links"),
+                count(leaves.len(), "leaf", "leaves"),
+                count(spines.len(), "spine", "spines")
             ),
             edit,
         })
@@ -581,12 +584,7 @@ impl<'a> Gestures<'a> {
                 .map(|r| Edit::RemoveRack(*r)),
         );
         (!edits.is_empty()).then(|| Gesture {
-            label: format!(
-                "Delete {} device(s), {} rack(s), {} link(s)",
-                devices.len(),
-                racks.len(),
-                links.len()
-            ),
+            label: delete_label(devices.len(), racks.len(), links.len()),
             edit: Edit::Batch(edits),
         })
     }
@@ -599,7 +597,10 @@ impl<'a> Gestures<'a> {
             .collect();
         let mut copies = self.copies(&originals, &BTreeMap::new(), None);
         if let Some(g) = copies.gesture.as_mut() {
-            g.label = format!("Duplicate {} device(s)", copies.devices.len());
+            g.label = format!(
+                "Duplicate {}",
+                count(copies.devices.len(), "device", "devices")
+            );
         }
         copies
     }
@@ -666,7 +667,7 @@ impl<'a> Gestures<'a> {
             }
         }
         let gesture = (!ids.is_empty()).then(|| Gesture {
-            label: format!("Paste {} device(s)", ids.len()),
+            label: format!("Paste {}", count(ids.len(), "device", "devices")),
             edit: Edit::Batch(edits),
         });
         Copies {
@@ -751,6 +752,24 @@ impl<'a> Gestures<'a> {
             label,
             edit: Edit::Batch(edits),
         })
+    }
+}
+
+/// "Delete 1 rack", "Delete 2 devices and 3 links": what a delete removes, each kind named only when there is one.
+fn delete_label(devices: usize, racks: usize, links: usize) -> String {
+    let parts: Vec<String> = [
+        (devices, "device", "devices"),
+        (racks, "rack", "racks"),
+        (links, "link", "links"),
+    ]
+    .into_iter()
+    .filter(|(n, ..)| *n > 0)
+    .map(|(n, one, many)| count(n, one, many))
+    .collect();
+    match parts.as_slice() {
+        [] => "Delete".to_string(),
+        [one] => format!("Delete {one}"),
+        [rest @ .., last] => format!("Delete {} and {last}", rest.join(", ")),
     }
 }
 

@@ -69,6 +69,9 @@ pub enum Edit {
     Batch(Vec<Edit>),
     /// Replaces the design's planning scenarios (View > Planning).
     SetScenarios(Vec<crate::model::Scenario>),
+    /// Replaces the whole design (File > New from template, Size from a requirement): one undo step back to the
+    /// design it replaced. The new design is held to every rule the loader holds a file to.
+    ReplaceDesign(Box<Design>),
 }
 
 impl Edit {
@@ -108,15 +111,59 @@ impl Edit {
             | Edit::RemoveDevice(_)
             | Edit::RemoveLink(_)
             | Edit::SetParams(_)
+            | Edit::ReplaceDesign(_)
             | Edit::Batch(_) => None,
         }
     }
 
     /// Applies the edit and returns its inverse. On error the design is unchanged.
     ///
+    /// Whatever the edit writes (a rack, a device, a link, a part, a site, the parameters, the scenarios) is then
+    /// held to the rules the loader holds a file to (`io::rack_problems` and its neighbours, `io::limits`), on the
+    /// design as the whole edit leaves it: an edit the loader would refuse to open is refused here with the
+    /// loader's reason, so every design the editor makes opens again (docs/limits.md, "One set of rules").
+    pub fn apply(self, design: &mut Design) -> Result<Edit, EditError> {
+        let mut touched = Touched::default();
+        self.touches(&mut touched);
+        let inverse = self.apply_unchecked(design)?;
+        if let Some(why) = touched.problem(design) {
+            // The inverse of an edit just applied always applies.
+            let _ = inverse.apply_unchecked(design);
+            return Err(EditError::Refused(why));
+        }
+        Ok(inverse)
+    }
+
+    /// Records what this edit writes, for [`Edit::apply`]'s check.
+    fn touches(&self, t: &mut Touched) {
+        match self {
+            Edit::SetPart(id, _) => t.parts.push(id.clone()),
+            Edit::AddRack(id, _) | Edit::UpdateRack(id, _) => {
+                t.racks.insert(*id);
+            }
+            Edit::AddDevice(id, _) | Edit::UpdateDevice(id, _) => {
+                t.devices.insert(*id);
+            }
+            Edit::AddLink(id, _) | Edit::UpdateLink(id, _) => {
+                t.links.insert(*id);
+            }
+            Edit::SetParams(_) => t.params = true,
+            Edit::SetSite(name, _) => t.sites.push(name.clone()),
+            Edit::SetScenarios(_) => t.scenarios = true,
+            Edit::ReplaceDesign(_) => t.whole = true,
+            Edit::Batch(edits) => edits.iter().for_each(|e| e.touches(t)),
+            Edit::RemoveRack(_)
+            | Edit::RemoveDevice(_)
+            | Edit::RemoveLink(_)
+            | Edit::SetMeta { .. } => {}
+        }
+    }
+
+    /// Applies the edit without [`Edit::apply`]'s final check (each arm still refuses what it cannot do).
+    ///
     /// One function on purpose: one arm per kind of edit, each short, beside its inverse; the match is the list of
     /// what an edit can do.
-    pub fn apply(self, design: &mut Design) -> Result<Edit, EditError> {
+    fn apply_unchecked(self, design: &mut Design) -> Result<Edit, EditError> {
         if let Some(why) = self.bad_text() {
             return Err(EditError::Refused(why));
         }
@@ -150,11 +197,11 @@ impl Edit {
                 // the devices in the opposite order of their removal, so each one's links find their other ends.
                 let mut inverses = Vec::new();
                 for d in devices {
-                    match Edit::RemoveDevice(d).apply(design) {
+                    match Edit::RemoveDevice(d).apply_unchecked(design) {
                         Ok(inv) => inverses.push(inv),
                         Err(e) => {
                             for inv in inverses.into_iter().rev() {
-                                let _ = inv.apply(design);
+                                let _ = inv.apply_unchecked(design);
                             }
                             return Err(e);
                         }
@@ -347,15 +394,18 @@ impl Edit {
                 &mut design.scenarios,
                 scenarios,
             ))),
+            Edit::ReplaceDesign(new) => Ok(Edit::ReplaceDesign(Box::new(std::mem::replace(
+                design, *new,
+            )))),
             Edit::Batch(edits) => {
                 let mut inverses = Vec::with_capacity(edits.len());
                 for edit in edits {
-                    match edit.apply(design) {
+                    match edit.apply_unchecked(design) {
                         Ok(inv) => inverses.push(inv),
                         Err(e) => {
                             // Roll back what this batch already did, so a refused batch changes nothing.
                             for inv in inverses.into_iter().rev() {
-                                let _ = inv.apply(design);
+                                let _ = inv.apply_unchecked(design);
                             }
                             return Err(e);
                         }
@@ -366,6 +416,119 @@ impl Edit {
             }
         }
     }
+}
+
+/// What an edit writes, checked after it is applied (see [`Edit::apply`]).
+#[derive(Default)]
+struct Touched {
+    racks: std::collections::BTreeSet<RackId>,
+    devices: std::collections::BTreeSet<DeviceId>,
+    links: std::collections::BTreeSet<LinkId>,
+    parts: Vec<PartId>,
+    sites: Vec<String>,
+    params: bool,
+    scenarios: bool,
+    /// The whole design was replaced: checked as the loader checks a file.
+    whole: bool,
+}
+
+impl Touched {
+    /// The first rule of the loader's the design now breaks in what was written, in the loader's words.
+    fn problem(mut self, design: &Design) -> Option<String> {
+        use crate::io::limits;
+        if self.whole {
+            let figures = limits::check(design);
+            if let Some(p) = figures.into_iter().next() {
+                return Some(p.message);
+            }
+            if let Some(p) = crate::io::validate(design).into_iter().next() {
+                return Some(p.message);
+            }
+        }
+        let mut figures = Vec::new();
+        limits::check_counts(design, &mut figures);
+        for id in &self.parts {
+            match design.parts.get(id) {
+                Some(part) => limits::check_part_all(id.as_str(), part, &mut figures),
+                None => {
+                    if let Some(user) = part_user(design, id) {
+                        return Some(format!("part {id} is still used by {user}"));
+                    }
+                }
+            }
+        }
+        // A part replaced under its users (a new spec with fewer slots, another protocol) is checked at each
+        // user; adding a part no one uses yet costs nothing here.
+        if !self.parts.is_empty() {
+            let parts: std::collections::BTreeSet<&PartId> = self.parts.iter().collect();
+            for (id, r) in &design.racks {
+                if parts.contains(&r.part) {
+                    self.racks.insert(*id);
+                }
+            }
+            for (id, d) in &design.devices {
+                if parts.contains(&d.part)
+                    || d.gpus
+                        .values()
+                        .chain(d.nics.values())
+                        .any(|p| parts.contains(p))
+                {
+                    self.devices.insert(*id);
+                }
+            }
+            for (id, l) in &design.links {
+                if l.cable.as_ref().is_some_and(|c| parts.contains(c)) {
+                    self.links.insert(*id);
+                }
+            }
+        }
+        for name in &self.sites {
+            if let Some(site) = design.sites.get(name) {
+                limits::check_site(name, site, &mut figures);
+            }
+        }
+        if self.params {
+            limits::check_params(&design.params, &mut figures);
+        }
+        if self.scenarios {
+            limits::check_scenarios(&design.scenarios, &mut figures);
+        }
+        if let Some(p) = figures.into_iter().next() {
+            return Some(p.message);
+        }
+        let racks = self
+            .racks
+            .iter()
+            .flat_map(|id| crate::io::rack_problems(design, *id));
+        let devices = self
+            .devices
+            .iter()
+            .flat_map(|id| crate::io::device_problems(design, *id));
+        let links = self
+            .links
+            .iter()
+            .flat_map(|id| crate::io::link_problems(design, *id));
+        racks.chain(devices).chain(links).next()
+    }
+}
+
+/// Something in the design that uses part `id`, named for a refusal ("device dgx-01").
+fn part_user(design: &Design, id: &PartId) -> Option<String> {
+    if let Some(r) = design.racks.values().find(|r| &r.part == id) {
+        return Some(format!("rack {}", r.name));
+    }
+    if let Some(d) = design
+        .devices
+        .values()
+        .find(|d| &d.part == id || d.gpus.values().chain(d.nics.values()).any(|p| p == id))
+    {
+        return Some(format!("device {}", d.name));
+    }
+    design
+        .links
+        .iter()
+        .find(|(_, l)| l.cable.as_ref() == Some(id))
+        .map(|(lid, _)| format!("link {lid}"))
 }
 
 /// Hands out ids above everything a design has used, without changing the design: edits built with them move

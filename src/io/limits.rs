@@ -673,8 +673,127 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
 /// Checks a design's size against the stated limits and every figure of its parameters, parts, racks and links.
 pub fn check(design: &Design) -> Vec<FigureProblem> {
     let mut problems = Vec::new();
+    check_counts(design, &mut problems);
+    check_params(&design.params, &mut problems);
+    for (id, part) in &design.parts {
+        check_part(id.as_str(), part, &mut problems);
+    }
+    for (name, site) in &design.sites {
+        check_site(name, site, &mut problems);
+    }
+    for (id, rack) in &design.racks {
+        check_rack(design, *id, rack, &mut problems);
+    }
+    for (id, device) in &design.devices {
+        check_device(*id, device, &mut problems);
+    }
+    for (id, link) in &design.links {
+        check_link(*id, link, &mut problems);
+    }
+    check_scenarios(&design.scenarios, &mut problems);
+    let mut names = Vec::new();
+    super::names::check(design, &mut names);
+    problems.extend(names.into_iter().map(FigureProblem::from));
+    problems
+}
+
+/// The figures of one site: its availability, PUEs and prices. The loader checks every site with it and the
+/// editor the site an edit writes, so the two never disagree.
+pub fn check_site(name: &str, site: &crate::model::Site, problems: &mut Vec<FigureProblem>) {
     let mut c = Checker {
-        problems: &mut problems,
+        problems,
+        prefix: Prefix::Text(format!("sites.\"{name}\".")),
+        part: None,
+    };
+    c.num("availability", site.availability, Range::above(0.0, 1.0));
+    if let Some(x) = site.pue {
+        c.figure("pue", Figure::Pue, x);
+    }
+    if let Some(x) = site.pue_liquid {
+        c.figure("pue_liquid", Figure::Pue, x);
+    }
+    if let Some(x) = site.electricity_usd_per_kwh {
+        c.figure("electricity_usd_per_kwh", Figure::ElectricityUsdPerKwh, x);
+    }
+    if let Some(x) = site.colocation_usd_per_kw_month {
+        c.figure(
+            "colocation_usd_per_kw_month",
+            Figure::ColocationUsdPerKwMonth,
+            x,
+        );
+    }
+}
+
+/// The figures of one rack (power budget, weight, feed) and its cooling against its site's plant; shared by the
+/// loader and the editor like [`check_site`].
+pub fn check_rack(
+    design: &Design,
+    id: crate::model::RackId,
+    rack: &crate::model::Rack,
+    problems: &mut Vec<FigureProblem>,
+) {
+    let mut c = Checker {
+        problems,
+        prefix: Prefix::Entry("racks", id.0),
+        part: None,
+    };
+    // A budget of 0 W would make every rack's load an infinite share of it.
+    c.num(
+        "power_budget_w",
+        rack.power_budget_w,
+        Range::above(0.0, 1e6),
+    );
+    c.num("max_weight_kg", rack.max_weight_kg, Range::closed(0.0, 1e5));
+    if let Some(f) = rack.feed_capacity_w {
+        c.num("feed_capacity_w", f, Range::closed(0.0, 1e6));
+    }
+    if let Some(site) = design.sites.get(&rack.site)
+        && !site.cooling.allows(rack.cooling)
+    {
+        c.bad(
+            "cooling",
+            format!(
+                "rack {} is {:?}-cooled, but its site \"{}\" is {:?}: a site without facility water cannot \
+                 take liquid-cooled racks (set the rack's cooling to Air, or the site's cooling to AirAndLiquid)",
+                rack.name, rack.cooling, rack.site, site.cooling
+            ),
+        );
+    }
+}
+
+/// The slot counts of one device; shared by the loader and the editor like [`check_site`].
+pub fn check_device(
+    id: crate::model::DeviceId,
+    device: &crate::model::Device,
+    problems: &mut Vec<FigureProblem>,
+) {
+    let mut c = Checker {
+        problems,
+        prefix: Prefix::Entry("devices", id.0),
+        part: None,
+    };
+    c.count("gpus", device.gpus.len(), MAX_GPU_SLOTS);
+    c.count("nics", device.nics.len(), MAX_NIC_SLOTS);
+}
+
+/// The length of one link; shared by the loader and the editor like [`check_site`].
+pub fn check_link(
+    id: crate::model::LinkId,
+    link: &crate::model::Link,
+    problems: &mut Vec<FigureProblem>,
+) {
+    let mut c = Checker {
+        problems,
+        prefix: Prefix::Entry("links", id.0),
+        part: None,
+    };
+    c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
+}
+
+/// The number of racks, devices, links and parts against their limits; shared by the loader and the editor.
+pub fn check_counts(design: &Design, problems: &mut Vec<FigureProblem>) {
+    let mut c = Checker {
+        problems,
         prefix: Prefix::Text(String::new()),
         part: None,
     };
@@ -682,85 +801,6 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
     c.count("devices", design.devices.len(), MAX_DEVICES);
     c.count("links", design.links.len(), MAX_LINKS);
     c.count("parts", design.parts.len(), MAX_PARTS);
-    check_params(&design.params, &mut problems);
-    for (id, part) in &design.parts {
-        check_part(id.as_str(), part, &mut problems);
-    }
-    for (name, site) in &design.sites {
-        let mut c = Checker {
-            problems: &mut problems,
-            prefix: Prefix::Text(format!("sites.\"{name}\".")),
-            part: None,
-        };
-        c.num("availability", site.availability, Range::above(0.0, 1.0));
-        if let Some(x) = site.pue {
-            c.figure("pue", Figure::Pue, x);
-        }
-        if let Some(x) = site.pue_liquid {
-            c.figure("pue_liquid", Figure::Pue, x);
-        }
-        if let Some(x) = site.electricity_usd_per_kwh {
-            c.figure("electricity_usd_per_kwh", Figure::ElectricityUsdPerKwh, x);
-        }
-        if let Some(x) = site.colocation_usd_per_kw_month {
-            c.figure(
-                "colocation_usd_per_kw_month",
-                Figure::ColocationUsdPerKwMonth,
-                x,
-            );
-        }
-    }
-    for (id, rack) in &design.racks {
-        let mut c = Checker {
-            problems: &mut problems,
-            prefix: Prefix::Entry("racks", id.0),
-            part: None,
-        };
-        // A budget of 0 W would make every rack's load an infinite share of it.
-        c.num(
-            "power_budget_w",
-            rack.power_budget_w,
-            Range::above(0.0, 1e6),
-        );
-        c.num("max_weight_kg", rack.max_weight_kg, Range::closed(0.0, 1e5));
-        if let Some(f) = rack.feed_capacity_w {
-            c.num("feed_capacity_w", f, Range::closed(0.0, 1e6));
-        }
-        if let Some(site) = design.sites.get(&rack.site)
-            && !site.cooling.allows(rack.cooling)
-        {
-            c.bad(
-                "cooling",
-                format!(
-                    "rack {} is {:?}-cooled, but its site \"{}\" is {:?}: a site without facility water cannot \
-                     take liquid-cooled racks (set the rack's cooling to Air, or the site's cooling to AirAndLiquid)",
-                    rack.name, rack.cooling, rack.site, site.cooling
-                ),
-            );
-        }
-    }
-    for (id, device) in &design.devices {
-        let mut c = Checker {
-            problems: &mut problems,
-            prefix: Prefix::Entry("devices", id.0),
-            part: None,
-        };
-        c.count("gpus", device.gpus.len(), MAX_GPU_SLOTS);
-        c.count("nics", device.nics.len(), MAX_NIC_SLOTS);
-    }
-    for (id, link) in &design.links {
-        let mut c = Checker {
-            problems: &mut problems,
-            prefix: Prefix::Entry("links", id.0),
-            part: None,
-        };
-        c.num("length_m", link.length_m, Range::closed(0.0, 1e7));
-    }
-    check_scenarios(&design.scenarios, &mut problems);
-    let mut names = Vec::new();
-    super::names::check(design, &mut names);
-    problems.extend(names.into_iter().map(FigureProblem::from));
-    problems
 }
 
 impl From<super::names::NameProblem> for FigureProblem {

@@ -8,7 +8,7 @@ pub mod recovery;
 pub mod share;
 mod validate;
 
-pub use validate::{Problem, validate};
+pub use validate::{Problem, device_problems, link_problems, rack_problems, validate};
 
 use crate::model::{Design, FORMAT_VERSION};
 use serde::Serialize;
@@ -54,7 +54,7 @@ pub enum LoadError {
         supported: u32,
     },
     /// The file parsed but describes an impossible design.
-    #[error("{path}: {} problem(s) in the design:\n{}", problems.len(), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    #[error("{path}: {} in the design:\n{}", crate::model::text::count(problems.len(), "problem", "problems"), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
     Invalid {
         /// The design file, as the caller named it; the message starts with it.
         path: PathBuf,
@@ -62,7 +62,7 @@ pub enum LoadError {
         problems: Vec<Problem>,
     },
     /// A parts file (a user catalog) parsed but holds a figure outside its range.
-    #[error("{path}: {} problem(s) in the parts file:\n{}", problems.len(), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+    #[error("{path}: {} in the parts file:\n{}", crate::model::text::count(problems.len(), "problem", "problems"), problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
     InvalidParts {
         /// The parts file (`--catalog`, or the app's user catalog) as the caller gave it; the message starts with it.
         path: PathBuf,

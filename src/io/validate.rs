@@ -58,30 +58,7 @@ impl Problem {
 pub fn validate(design: &Design) -> Vec<Problem> {
     let mut problems = Vec::new();
     for (id, rack) in &design.racks {
-        if !design.parts.contains_key(&rack.part) {
-            problems.push(Problem::rack(
-                *id,
-                format!("rack {} uses unknown part \"{}\"", rack.name, rack.part),
-            ));
-        }
-        if !rack.site.is_empty() && !design.sites.contains_key(&rack.site) {
-            problems.push(Problem::rack(
-                *id,
-                format!(
-                    "rack {} stands in site \"{}\", which the design's sites do not define",
-                    rack.name, rack.site
-                ),
-            ));
-        }
-        if rack.height_u == 0 || rack.height_u > 60 {
-            problems.push(Problem::rack(
-                *id,
-                format!(
-                    "rack {} has an impossible height of {}U",
-                    rack.name, rack.height_u
-                ),
-            ));
-        }
+        check_rack(design, *id, rack, &mut problems);
     }
     // Occupancy per rack (who holds each unit), to find overlaps in one pass rather than comparing every pair of
     // devices.
@@ -93,30 +70,9 @@ pub fn validate(design: &Design) -> Vec<Problem> {
         } else {
             Cow::Borrowed(&device.name)
         };
-        let Some(part) = parts.get(&device.part) else {
-            problems.push(Problem::device(
-                *id,
-                format!("device {label} uses unknown part \"{}\"", device.part),
-            ));
-            continue;
-        };
-        if !part.kind.is_rack_mounted() {
-            problems.push(Problem::device(
-                *id,
-                format!(
-                    "device {label} is a {} and cannot be mounted in a rack",
-                    part.name
-                ),
-            ));
-        }
-        let Some(rack) = design.racks.get(&device.rack) else {
-            problems.push(Problem::device(
-                *id,
-                format!(
-                    "device {label} is in rack {} which does not exist",
-                    device.rack
-                ),
-            ));
+        let Some((part, rack)) =
+            check_device_mount(design, &mut parts, *id, device, &label, &mut problems)
+        else {
             continue;
         };
         if let Some(units) = device.units(part.height_u) {
@@ -159,6 +115,130 @@ pub fn validate(design: &Design) -> Vec<Problem> {
         check_slots(&mut parts, *id, device, &label, &mut problems);
     }
     check_links(design, &mut parts, &mut problems);
+    problems
+}
+
+fn check_rack(design: &Design, id: RackId, rack: &crate::model::Rack, problems: &mut Vec<Problem>) {
+    if !design.parts.contains_key(&rack.part) {
+        problems.push(Problem::rack(
+            id,
+            format!("rack {} uses unknown part \"{}\"", rack.name, rack.part),
+        ));
+    }
+    if !rack.site.is_empty() && !design.sites.contains_key(&rack.site) {
+        problems.push(Problem::rack(
+            id,
+            format!(
+                "rack {} stands in site \"{}\", which the design's sites do not define",
+                rack.name, rack.site
+            ),
+        ));
+    }
+    if rack.height_u == 0 || rack.height_u > 60 {
+        problems.push(Problem::rack(
+            id,
+            format!(
+                "rack {} has an impossible height of {}U",
+                rack.name, rack.height_u
+            ),
+        ));
+    }
+}
+
+/// A device's part (known, rack-mounted) and its rack (existing), each problem pushed; None when either is
+/// missing, as nothing else about the device can be checked then.
+fn check_device_mount<'a>(
+    design: &'a Design,
+    parts: &mut PartMemo<'a>,
+    id: DeviceId,
+    device: &'a Device,
+    label: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<(&'a Part, &'a crate::model::Rack)> {
+    let Some(part) = parts.get(&device.part) else {
+        problems.push(Problem::device(
+            id,
+            format!("device {label} uses unknown part \"{}\"", device.part),
+        ));
+        return None;
+    };
+    if !part.kind.is_rack_mounted() {
+        problems.push(Problem::device(
+            id,
+            format!(
+                "device {label} is a {} and cannot be mounted in a rack",
+                part.name
+            ),
+        ));
+    }
+    let Some(rack) = design.racks.get(&device.rack) else {
+        problems.push(Problem::device(
+            id,
+            format!(
+                "device {label} is in rack {} which does not exist",
+                device.rack
+            ),
+        ));
+        return None;
+    };
+    Some((part, rack))
+}
+
+/// What the loader would refuse about one rack: [`validate`]'s rules and the figure limits
+/// (`limits::check_rack`). The editor checks every rack an edit writes with it, so an edit can never make a
+/// design the loader refuses (docs/limits.md, "One set of rules").
+pub fn rack_problems(design: &Design, id: RackId) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(rack) = design.racks.get(&id) else {
+        return Vec::new();
+    };
+    check_rack(design, id, rack, &mut problems);
+    let mut figures = Vec::new();
+    super::limits::check_rack(design, id, rack, &mut figures);
+    problems
+        .into_iter()
+        .map(|p| p.message)
+        .chain(figures.into_iter().map(|p| p.message))
+        .collect()
+}
+
+/// What the loader would refuse about one device apart from its units (which `Design::check_mount` checks for
+/// the editor): its part, its rack, its GPU and NIC slots and their counts. See [`rack_problems`].
+pub fn device_problems(design: &Design, id: DeviceId) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(device) = design.devices.get(&id) else {
+        return Vec::new();
+    };
+    let label: Cow<'_, str> = if device.name.is_empty() {
+        Cow::Owned(id.to_string())
+    } else {
+        Cow::Borrowed(&device.name)
+    };
+    let mut parts = PartMemo::new(design);
+    if check_device_mount(design, &mut parts, id, device, &label, &mut problems).is_some() {
+        check_slots(&mut parts, id, device, &label, &mut problems);
+    }
+    let mut figures = Vec::new();
+    super::limits::check_device(id, device, &mut figures);
+    problems
+        .into_iter()
+        .map(|p| p.message)
+        .chain(figures.into_iter().map(|p| p.message))
+        .collect()
+}
+
+/// What the loader would refuse about one link apart from its ends (which `Design::check_link` checks for the
+/// editor): its length and its cable part. See [`rack_problems`].
+pub fn link_problems(design: &Design, id: LinkId) -> Vec<String> {
+    let mut problems = Vec::new();
+    let Some(link) = design.links.get(&id) else {
+        return Vec::new();
+    };
+    let mut parts = PartMemo::new(design);
+    check_cable(&mut parts, &id, link, |_, p| problems.push(p.message));
+    let mut figures = Vec::new();
+    super::limits::check_link(id, link, &mut figures);
+    problems.extend(figures.into_iter().map(|p| p.message));
     problems
 }
 
@@ -398,18 +478,8 @@ fn check_cable<'a>(
                     ),
                 );
             }
-            if link.length_m > c.max_length_m {
-                report(
-                    2,
-                    Problem::link(
-                        *id,
-                        format!(
-                            "link {id} is {} m long but cable {cable} reaches {} m",
-                            link.length_m, c.max_length_m
-                        ),
-                    ),
-                );
-            }
+            // A cable shorter than its link is a finding (`cable-reach`), not a load error: the editor lets a
+            // length be typed past the cable's reach, and what the editor makes the loader must accept.
         }
         Some(_) => report(
             1,

@@ -48,6 +48,17 @@ pub fn terminal(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The noun for `n` things: `one` for exactly one, else `many` ("1 rack", "0 racks", "2 leaves"). The one rule
+/// for user-facing counts below the analysis layer; `analysis::format::count` adds thousands separators on top.
+pub fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 { one } else { many }
+}
+
+/// `n` and its noun: "1 rack", "3 links" (see [`plural`]).
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", plural(n, one, many))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

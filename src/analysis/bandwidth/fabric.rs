@@ -67,7 +67,39 @@ impl Bisection {
     /// The line under the headline figure, per GPU in GB/s (docs/analysis.md, "Units"): "24.2 GB/s per GPU",
     /// "at least 24.2 GB/s per GPU" for a proven range, "at most 48.8 GB/s per GPU; no lower bound proven", or
     /// "fewer than two GPU servers" when no GPU traffic crosses the fabric.
-    pub fn per_gpu_text(&self, gpus: usize) -> String {
+    ///
+    /// With `full_gbps`, what a full-bisection fabric would carry across the cut
+    /// (`BandwidthReport::full_bisection_gbps`: the smaller half's compute NIC bandwidth), the line adds the ratio
+    /// that says whether the fabric is full-bisection: "1:1, full bisection" where 25 GB/s per GPU on a 400G NIC
+    /// would otherwise read as 2:1.
+    pub fn per_gpu_text(&self, gpus: usize, full_gbps: f64) -> String {
+        let text = self.per_gpu_figure(gpus);
+        match self.ratio_text(full_gbps) {
+            Some(r) if !self.method.starts_with("not applicable") => format!("{text} ({r})"),
+            _ => text,
+        }
+    }
+
+    /// What a full-bisection fabric carries across the cut over the bisection, in words: "1:1, full bisection",
+    /// "2.0:1 oversubscribed"; None when either is zero. Hand check: 32 servers x 8 x 400G = 102.4 Tb/s injected,
+    /// 51.2 Tb/s from the 16 on one side; a 51.2 Tb/s bisection is 1:1, a 25.6 Tb/s one 2.0:1.
+    pub fn ratio_text(&self, full_gbps: f64) -> Option<String> {
+        if !(full_gbps > 0.0 && self.gbps > 0.0) {
+            return None;
+        }
+        let ratio = full_gbps / self.gbps;
+        // A proven lower bound gives the most the fabric can be oversubscribed.
+        let bound = if self.exact { "" } else { "at most " };
+        Some(if ratio <= 1.005 {
+            "1:1, full bisection".to_string()
+        } else if ratio < 1.1 {
+            format!("{bound}{ratio:.2}:1 oversubscribed")
+        } else {
+            format!("{bound}{ratio:.1}:1 oversubscribed")
+        })
+    }
+
+    fn per_gpu_figure(&self, gpus: usize) -> String {
         let per = |gbps: f64| gbps / 8.0 / gpus.max(1) as f64;
         if self.method.starts_with("not applicable") {
             "fewer than two GPU servers".into()

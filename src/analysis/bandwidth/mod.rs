@@ -65,6 +65,24 @@ pub struct BandwidthReport {
     pub routing: super::routing::RoutingReport,
 }
 
+impl BandwidthReport {
+    /// Compute NIC bandwidth the GPU servers have cabled into the fabric, Gb/s.
+    pub fn injection_gbps(&self) -> f64 {
+        self.servers.iter().map(|s| s.compute_nic_cabled_gbps).sum()
+    }
+
+    /// What a full-bisection fabric carries across a cut of the GPU servers into two halves, Gb/s: the smaller
+    /// half's share of the injection, floor(n / 2) / n of it for n servers (15 of 31 SuperPOD DGXs: 48.0 of 99.2
+    /// Tb/s). The bisection's ratio is against this.
+    pub fn full_bisection_gbps(&self) -> f64 {
+        let n = self.servers.len();
+        if n < 2 {
+            return 0.0;
+        }
+        self.injection_gbps() * (n / 2) as f64 / n as f64
+    }
+}
+
 /// The most common GPU part across servers ([`Design::main_gpu`]).
 pub fn main_gpu(design: &Design) -> Option<PartId> {
     design.main_gpu()

@@ -94,7 +94,11 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
     push(
         Headline::Gpus,
         "GPUs",
-        format::count(s.gpus, "GPU", "GPUs"),
+        if s.gpus == 0 {
+            "no GPUs".to_string()
+        } else {
+            format::count(s.gpus, "GPU", "GPUs")
+        },
         format!(
             "{}, {}",
             format::count(s.gpu_servers, "server", "servers"),
@@ -103,37 +107,67 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
         Status::Info,
         "GPUs installed in server GPU slots (sum over servers).".into(),
     );
+    // A design whose GPUs cannot reach each other (or that has none) shows so instead of a figure between GPUs:
+    // never a green verdict or a time of zero (`GpuNetwork`).
+    let unconnected = s.gpu_network.instead_of_figure().map(|word| {
+        let status = match s.gpu_network {
+            crate::analysis::GpuNetwork::NotConnected => Status::Bad,
+            _ => Status::Info,
+        };
+        (word.to_string(), s.gpu_network.why(s.gpu_islands), status)
+    });
     let b = &r.bandwidth.bisection;
-    let value = if b.method.starts_with("not applicable") {
-        "not applicable".to_string()
-    } else {
-        b.tbit_s_text()
+    let (value, sub, status) = match &unconnected {
+        Some(u) => u.clone(),
+        None if b.method.starts_with("not applicable") => (
+            "not applicable".to_string(),
+            b.per_gpu_text(s.gpus, r.bandwidth.full_bisection_gbps()),
+            Status::Info,
+        ),
+        None => (
+            b.tbit_s_text(),
+            b.per_gpu_text(s.gpus, r.bandwidth.full_bisection_gbps()),
+            Status::Info,
+        ),
     };
-    let sub = b.per_gpu_text(s.gpus);
     push(
         Headline::Bisection,
         "Bisection",
         value,
         sub,
-        Status::Info,
+        status,
         format!(
-            "{}\n= {} Gb/s; per GPU = bisection / 8 bits per byte / GPUs",
+            "{}\n= {} Gb/s; per GPU = bisection / 8 bits per byte / GPUs\nratio = what a full-bisection fabric \
+             carries across the cut (the smaller half's compute NICs: {} Gb/s) / bisection",
             b.method,
-            format::thousands(s.bisection_gbps, 0)
+            format::thousands(s.bisection_gbps, 0),
+            format::thousands(r.bandwidth.full_bisection_gbps(), 0)
         ),
     );
     let (value, sub, status, tip) = bottleneck_card(r, pattern);
+    let (value, sub, status) = match &unconnected {
+        Some(u) => u.clone(),
+        None => (value, sub, status),
+    };
     push(Headline::Bottleneck, "Bottleneck", value, sub, status, tip);
+    let (value, sub, status) = match &unconnected {
+        Some(u) => u.clone(),
+        None => (
+            if s.p99_latency_us.is_finite() {
+                format!("{:.2} µs", s.p99_latency_us)
+            } else {
+                "saturated".to_string()
+            },
+            format!("all-reduce {:.2} ms", s.allreduce_ms),
+            Status::Info,
+        ),
+    };
     push(
         Headline::Latency,
         "p99 latency",
-        if s.p99_latency_us.is_finite() {
-            format!("{:.2} µs", s.p99_latency_us)
-        } else {
-            "saturated".to_string()
-        },
-        format!("all-reduce {:.2} ms", s.allreduce_ms),
-        Status::Info,
+        value,
+        sub,
+        status,
         format!(
             "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: best of ring/tree/hierarchical by the alpha-beta model ({}).",
             r.latency.utilisation * 100.0,
@@ -161,7 +195,11 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
         Headline::Capex,
         "Capex",
         usd(s.capex_usd),
-        format!("{} per GPU", usd(s.capex_usd / s.gpus.max(1) as f64)),
+        if s.gpus == 0 {
+            "no GPUs to divide it by".to_string()
+        } else {
+            format!("{} per GPU", usd(s.capex_usd / s.gpus as f64))
+        },
         Status::Info,
         "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
     );
@@ -169,7 +207,11 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
     push(
         Headline::CostPerGpuHour,
         "$/GPU-hour",
-        format!("${:.2}", s.usd_per_gpu_hour),
+        if s.gpus == 0 {
+            "no GPUs".to_string()
+        } else {
+            format!("${:.2}", s.usd_per_gpu_hour)
+        },
         format!("cloud ${cloud:.2}"),
         owned_cost_status(s.usd_per_gpu_hour, cloud, s.gpus),
         format!(
@@ -234,6 +276,16 @@ fn availability_card(r: &Report) -> Option<(String, String, Status, String)> {
     }
     if r.summary.gpu_servers < 2 {
         return None;
+    }
+    if r.summary.gpu_network == crate::analysis::GpuNetwork::NotConnected {
+        return Some((
+            "not connected".to_string(),
+            r.summary.gpu_network.why(r.summary.gpu_islands),
+            Status::Bad,
+            "The GPU servers do not all reach each other over the network, so there is no one fabric whose single \
+             points of failure could be counted: cable every server's compute NICs to the fabric."
+                .into(),
+        ));
     }
     let spof = r.findings.iter().any(|f| {
         matches!(

@@ -496,7 +496,7 @@ pub(super) fn cost_ui(ui: &mut egui::Ui, r: &Report) {
                     ui,
                     &format!("TCO ({} yr)", c.years),
                     usd(c.tco_usd),
-                    "capex - residual + years × opex",
+                    &format!("capex - residual + years × opex{}", c.support_note()),
                 );
                 row(
                     ui,

@@ -14,6 +14,14 @@ use crate::model::{Design, PortRef};
 use egui::Rect;
 use egui::emath::TSTransform;
 
+/// Designs of up to this many racks are fitted at a zoom where rack headers are drawn, at worst; larger ones are
+/// fitted whole (their overview is the bundles, not the names).
+const READABLE_FIT_MAX_RACKS: usize = 64;
+
+/// The least zoom Fit picks for such a design: rack headers are drawn above `paint::HEADER_ZOOM`, and at this one
+/// a rack is about 50 points wide, room for its name at the smallest label size.
+const FIT_MIN_ZOOM: f32 = super::paint::HEADER_ZOOM + 0.05;
+
 /// Fit requests (F key, menu, findings, a new rack, a resized canvas) and zoom around the pointer.
 pub(super) fn view_input(
     ui: &egui::Ui,
@@ -64,11 +72,36 @@ pub(super) fn view_input(
         };
         if let Some(b) = bounds {
             let b = b.expand(30.0);
-            let zoom = (rect.width() / b.width())
+            let whole = (rect.width() / b.width())
                 .min(rect.height() / b.height())
                 .clamp(0.05, 3.0);
+            // Fit never shrinks a design of a few rows below the zoom where rack headers are drawn (issue 35:
+            // at 1024x700 it went to 10% and hid every name): past that it shows the top left at a readable
+            // size and the rest is a pan away. A large design (a pod of hundreds of racks) is still fitted whole,
+            // where its bundles give the overview.
+            let racks = layout.racks.len();
+            let zoom = if whole < FIT_MIN_ZOOM && racks <= READABLE_FIT_MAX_RACKS {
+                FIT_MIN_ZOOM
+            } else {
+                whole
+            };
             state.canvas.view.zoom = zoom;
-            state.canvas.view.offset = rect.size() / 2.0 - b.center().to_vec2() * zoom;
+            state.canvas.view.offset = if zoom > whole {
+                // The bounds' top left at the canvas's top left; horizontally centred when the width fits.
+                let x = if b.width() * zoom <= rect.width() {
+                    rect.width() / 2.0 - b.center().x * zoom
+                } else {
+                    -b.min.x * zoom
+                };
+                let y = if b.height() * zoom <= rect.height() {
+                    rect.height() / 2.0 - b.center().y * zoom
+                } else {
+                    -b.min.y * zoom
+                };
+                egui::vec2(x, y)
+            } else {
+                rect.size() / 2.0 - b.center().to_vec2() * zoom
+            };
         }
     }
     // The wheel, or ctrl+wheel / pinch.
@@ -116,7 +149,13 @@ pub(super) fn input(
     if f.resp.drag_stopped() {
         state.canvas.drag = CanvasDrag::None;
     }
-    let hovered_device = clicks(ui, f, &mut state.windows, cmds);
+    let hovered_device = clicks(
+        ui,
+        f,
+        (&state.canvas, &state.selection),
+        &mut state.windows,
+        cmds,
+    );
     Overlays {
         ghost: dropping.or(moving),
         port_target,
@@ -347,6 +386,7 @@ fn box_select(
 fn clicks(
     ui: &egui::Ui,
     f: &Frame<'_>,
+    (canvas, selection): (&super::state::CanvasState, &Selection),
     windows: &mut crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) -> Option<crate::model::DeviceId> {
@@ -366,6 +406,22 @@ fn clicks(
                 })
                 .into(),
             ),
+            // A click on a drawn cable picks it (within a few points of the line) and opens its inspector.
+            (None, Some(_))
+                if let Some(lid) = f
+                    .pointer
+                    .and_then(|at| super::paint::link_at(f, canvas, selection, at)) =>
+            {
+                windows.inspector_collapsed = false;
+                windows.right_collapsed = false;
+                cmds.push(
+                    UiCommand::Select(Selection {
+                        links: [lid].into_iter().collect(),
+                        ..Selection::default()
+                    })
+                    .into(),
+                );
+            }
             (None, Some(p)) => match f.layout.rack_at(p) {
                 Some(g) if g.rect.contains(p) => cmds.push(
                     UiCommand::Select(Selection {

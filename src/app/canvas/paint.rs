@@ -21,6 +21,9 @@ const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
 /// inspector still name everything).
 pub const MIN_LABEL_PT: f32 = 10.0;
 
+/// The zoom above which rack headers (name, power against budget) are drawn.
+pub const HEADER_ZOOM: f32 = 0.25;
+
 /// Font size of the second line of a device (its panel cues), points.
 fn cue_size(zoom: f32) -> f32 {
     (9.0 * zoom).clamp(MIN_LABEL_PT, 12.0)
@@ -209,7 +212,7 @@ fn paint_racks(
         // Within the rack's own width, so neighbours' labels never run into each other: shorter forms first
         // dropped the height, then the budget; a label with no form that fits is left out.
         let room = (t * g.rect).width() - 8.0 * zoom.min(1.0);
-        if zoom > 0.25 {
+        if zoom > HEADER_ZOOM {
             let name = fitting(
                 painter,
                 [
@@ -598,26 +601,42 @@ impl<'f, 'a> LinkInk<'f, 'a> {
 
     /// Draws one link (in the selection colour when `selected`); false when it is not between two placed devices.
     fn link(&mut self, painter: &egui::Painter, lid: LinkId, selected: bool) -> bool {
-        let (f, t, zoom) = (self.f, self.f.screen_from_canvas, self.f.zoom);
-        let Some(link) = f.design.links.get(&lid) else {
+        let Some((cable, width)) = self.cable(lid) else {
             return false;
         };
-        let (Some(ra), Some(rb)) = (
-            f.layout.devices.get(&link.a.device).copied(),
-            f.layout.devices.get(&link.b.device).copied(),
-        ) else {
-            return false;
-        };
-        let mut width =
-            ((link.medium.gbps() / 400.0).sqrt() as f32 * 1.6 * zoom.sqrt()).clamp(0.4, 4.0);
-        if self.hottest == Some(lid) {
-            width += 2.0;
-        }
         let stroke = if selected {
             Stroke::new(width + 0.6, SELECTION)
         } else {
             Stroke::new(width, theme::load_color(self.utilisation(lid), 1.0))
         };
+        match cable {
+            Cable::Line(points) => {
+                painter.line_segment(points, stroke);
+            }
+            Cable::Curve(points) => {
+                painter.add(egui::epaint::CubicBezierShape::from_points_stroke(
+                    points,
+                    false,
+                    Color32::TRANSPARENT,
+                    stroke,
+                ));
+            }
+        }
+        true
+    }
+
+    /// Where a link is drawn, screen space, and its stroke width: the one geometry the painter draws and a click
+    /// picks (`link_at`). None when it is not between two placed devices.
+    fn cable(&mut self, lid: LinkId) -> Option<(Cable, f32)> {
+        let (f, t, zoom) = (self.f, self.f.screen_from_canvas, self.f.zoom);
+        let link = f.design.links.get(&lid)?;
+        let ra = f.layout.devices.get(&link.a.device).copied()?;
+        let rb = f.layout.devices.get(&link.b.device).copied()?;
+        let mut width =
+            ((link.medium.gbps() / 400.0).sqrt() as f32 * 1.6 * zoom.sqrt()).clamp(0.4, 4.0);
+        if self.hottest == Some(lid) {
+            width += 2.0;
+        }
         let (ca, cb) = (ra.center(), rb.center());
         let same_rack = (ca.x - cb.x).abs() < 1.0;
         let pips = if self.rear {
@@ -626,37 +645,109 @@ impl<'f, 'a> LinkInk<'f, 'a> {
         } else {
             None
         };
-        let curve = |a: Pos2, b: Pos2, x: f32| {
-            // Within a rack, a curve out past the right edge so it does not run over the faces.
-            egui::epaint::CubicBezierShape::from_points_stroke(
-                [a, pos2(x, a.y), pos2(x, b.y), b],
-                false,
-                Color32::TRANSPARENT,
-                stroke,
-            )
-        };
-        if let Some((a, b)) = pips {
+        // Within a rack, a curve out past the right edge so it does not run over the faces.
+        let curve = |a: Pos2, b: Pos2, x: f32| Cable::Curve([a, pos2(x, a.y), pos2(x, b.y), b]);
+        let cable = if let Some((a, b)) = pips {
             // Port to port.
             if same_rack {
                 let x = (t * pos2(ra.right(), ca.y)).x + 18.0 + (a.y - b.y).abs() * 0.15;
-                painter.add(curve(a, b, x));
+                curve(a, b, x)
             } else {
-                painter.line_segment([a, b], stroke);
+                Cable::Line([a, b])
             }
         } else if same_rack {
             let a = t * pos2(ra.right(), ca.y);
             let b = t * pos2(rb.right(), cb.y);
-            painter.add(curve(a, b, a.x + 18.0 + (a.y - b.y).abs() * 0.15));
+            curve(a, b, a.x + 18.0 + (a.y - b.y).abs() * 0.15)
         } else {
             let (ax, bx) = if ca.x < cb.x {
                 (ra.right(), rb.left())
             } else {
                 (ra.left(), rb.right())
             };
-            painter.line_segment([t * pos2(ax, ca.y), t * pos2(bx, cb.y)], stroke);
-        }
-        true
+            Cable::Line([t * pos2(ax, ca.y), t * pos2(bx, cb.y)])
+        };
+        Some((cable, width))
     }
+}
+
+/// A link's cable as drawn, screen space: a straight run, or a cubic curve out past its rack's side.
+enum Cable {
+    Line([Pos2; 2]),
+    Curve([Pos2; 4]),
+}
+
+impl Cable {
+    /// The distance from `p` to the drawn cable, points (a curve measured along 24 straight pieces of it).
+    fn distance(&self, p: Pos2) -> f32 {
+        let segment = |a: Pos2, b: Pos2| {
+            let ab = b - a;
+            let len2 = ab.length_sq();
+            let s = if len2 > 0.0 {
+                ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (a + ab * s).distance(p)
+        };
+        match self {
+            Cable::Line([a, b]) => segment(*a, *b),
+            Cable::Curve([p0, p1, p2, p3]) => {
+                let at = |s: f32| {
+                    let u = 1.0 - s;
+                    (p0.to_vec2() * (u * u * u)
+                        + p1.to_vec2() * (3.0 * u * u * s)
+                        + p2.to_vec2() * (3.0 * u * s * s)
+                        + p3.to_vec2() * (s * s * s))
+                        .to_pos2()
+                };
+                (0..24)
+                    .map(|i| segment(at(i as f32 / 24.0), at((i + 1) as f32 / 24.0)))
+                    .fold(f32::INFINITY, f32::min)
+            }
+        }
+    }
+}
+
+/// How near a click must be to a drawn cable to pick it, points beyond half its stroke.
+const PICK_TOLERANCE: f32 = 4.0;
+
+/// The link whose drawn cable passes nearest to `p` (screen space), within a few points: among the links drawn
+/// one by one (all in view when they are not bundled, the selection's always). None over a bundle or nothing.
+pub(super) fn link_at(
+    f: &Frame<'_>,
+    canvas: &CanvasState,
+    selection: &crate::app::state::Selection,
+    p: Pos2,
+) -> Option<LinkId> {
+    if canvas.hide_links {
+        return None;
+    }
+    let mut candidates: BTreeSet<LinkId> = selection.links.iter().copied().collect();
+    for d in &selection.devices {
+        candidates.extend(f.layout.links_of.get(d).into_iter().flatten());
+    }
+    if !bundles::bundled(f.zoom, f.design.links.len()) {
+        let near = f.canvas_from_screen * p;
+        let reach = (PICK_TOLERANCE + 20.0) / f.zoom.max(1e-3);
+        candidates.extend(
+            f.layout
+                .links
+                .iter()
+                .filter(|g| g.bounds.expand(reach).contains(near))
+                .map(|g| g.id),
+        );
+    }
+    let mut ink = LinkInk::new(f, None, canvas);
+    candidates
+        .into_iter()
+        .filter_map(|lid| {
+            let (cable, width) = ink.cable(lid)?;
+            let d = cable.distance(p);
+            (d <= width / 2.0 + PICK_TOLERANCE).then_some((d, lid))
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, lid)| lid)
 }
 
 /// The selection band, the device under a dragged port and the ghost of a drag.
@@ -680,10 +771,14 @@ fn paint_overlays(painter: &egui::Painter, f: &Frame<'_>, overlays: &Overlays) {
             Ok(ports) => (
                 good,
                 format!(
-                    "{}: release to cable to {} ({} compatible free port(s); change it in the inspector)",
+                    "{}: release to cable to {} ({}; change it in the inspector)",
                     p.name,
                     ports.first().map_or("", String::as_str),
-                    ports.len()
+                    crate::analysis::format::count(
+                        ports.len(),
+                        "compatible free port",
+                        "compatible free ports"
+                    )
                 ),
             ),
             Err(why) => (bad, format!("{}: {why}", p.name)),

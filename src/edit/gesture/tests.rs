@@ -215,7 +215,7 @@ fn copies_take_the_first_free_units_and_new_names() {
     let a = add(&mut d, &c, "dgx-h100", rack, 1);
     let copies = Gestures::new(&d, &c).duplicate(&[a].into());
     let g = copies.gesture.unwrap();
-    assert_eq!(g.label, "Duplicate 1 device(s)");
+    assert_eq!(g.label, "Duplicate 1 device");
     g.edit.apply(&mut d).unwrap();
     let copy = &d.devices[&copies.devices[0]];
     assert_eq!(copy.name, "srv-01-2");
@@ -268,4 +268,19 @@ fn unique_names_skip_what_is_taken() {
     let taken = ["R01", "R02"];
     let n = unique_name(1, |i| format!("R{i:02}"), |n| taken.contains(&n), "R");
     assert_eq!(n, "R03");
+}
+
+#[test]
+fn gesture_labels_count_in_words() {
+    // Issue 35: "Delete 0 device(s), 1 rack(s)" read as a riddle; each kind is named only when there is one.
+    assert_eq!(delete_label(0, 1, 0), "Delete 1 rack");
+    assert_eq!(delete_label(2, 0, 3), "Delete 2 devices and 3 links");
+    assert_eq!(delete_label(1, 2, 1), "Delete 1 device, 2 racks and 1 link");
+    let c = catalog();
+    let (mut d, rack) = with_rack(&c);
+    add(&mut d, &c, "qm9700", rack, 10);
+    let g = Gestures::new(&d, &c)
+        .delete(&BTreeSet::new(), &BTreeSet::from([rack]), &BTreeSet::new())
+        .unwrap();
+    assert_eq!(g.label, "Delete 1 rack");
 }

@@ -153,6 +153,41 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
             s.bottleneck.clone(),
         ),
     };
+    // As the app's cards: a design whose GPUs cannot reach each other (or that has none) says so instead of a
+    // figure between GPUs.
+    let unconnected = s
+        .gpu_network
+        .instead_of_figure()
+        .map(|word| (word.to_string(), s.gpu_network.why(s.gpu_islands)));
+    let gpu_figure = |figure: (String, String)| unconnected.clone().unwrap_or(figure);
+    let not_connected = s.gpu_network == crate::analysis::GpuNetwork::NotConnected;
+    let class_gpu = |h: Headline| {
+        if not_connected {
+            "bad"
+        } else {
+            class_of(h, "")
+        }
+    };
+    let bisection = gpu_figure((
+        r.bandwidth.bisection.tbit_s_text(),
+        r.bandwidth
+            .bisection
+            .per_gpu_text(s.gpus, r.bandwidth.full_bisection_gbps()),
+    ));
+    let bottleneck = gpu_figure(bottleneck);
+    let p99 = gpu_figure((
+        format!("{:.2} µs", s.p99_latency_us),
+        "worst GPU-to-GPU path class".into(),
+    ));
+    let allreduce = gpu_figure((
+        format!("{:.2} ms", s.allreduce_ms),
+        format!(
+            "{} of {} over {} GPUs",
+            r.latency.allreduce.best,
+            bytes(design.params.traffic.allreduce_bytes),
+            r.latency.allreduce.ranks
+        ),
+    ));
     let over_power = s.it_power_kw > s.power_budget_kw + 1e-9;
     let cheaper = c.owned_usd_per_gpu_hour > 0.0
         && c.cloud_usd_per_gpu_hour > 0.0
@@ -160,7 +195,11 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
     vec![
         Card {
             key: "GPUs",
-            value: thousands(s.gpus as f64, 0),
+            value: if s.gpus == 0 {
+                "no GPUs".to_string()
+            } else {
+                thousands(s.gpus as f64, 0)
+            },
             sub: format!(
                 "{}, {}, {}",
                 crate::analysis::format::count(s.gpu_servers, "GPU server", "GPU servers"),
@@ -171,33 +210,28 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
         },
         Card {
             key: "Bisection",
-            value: r.bandwidth.bisection.tbit_s_text(),
-            sub: r.bandwidth.bisection.per_gpu_text(s.gpus),
-            class: class_of(Headline::Bisection, ""),
+            value: bisection.0,
+            sub: bisection.1,
+            class: class_gpu(Headline::Bisection),
         },
         Card {
             key: "Bottleneck",
             // The figures on the card, the part that limits them in full under it (never cut mid-sentence).
             value: bottleneck.0,
             sub: bottleneck.1,
-            class: class_of(Headline::Bottleneck, ""),
+            class: class_gpu(Headline::Bottleneck),
         },
         Card {
             key: "p99 latency",
-            value: format!("{:.2} µs", s.p99_latency_us),
-            sub: "worst GPU-to-GPU path class".into(),
-            class: class_of(Headline::Latency, ""),
+            value: p99.0,
+            sub: p99.1,
+            class: class_gpu(Headline::Latency),
         },
         Card {
             key: "All-reduce",
-            value: format!("{:.2} ms", s.allreduce_ms),
-            sub: format!(
-                "{} of {} over {} GPUs",
-                r.latency.allreduce.best,
-                bytes(design.params.traffic.allreduce_bytes),
-                r.latency.allreduce.ranks
-            ),
-            class: "",
+            value: allreduce.0,
+            sub: allreduce.1,
+            class: if not_connected { "bad" } else { "" },
         },
         Card {
             key: "IT power",
@@ -220,12 +254,16 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
         Card {
             key: "TCO",
             value: usd(c.tco_usd),
-            sub: format!("over {} years", c.years),
+            sub: format!("over {} years{}", c.years, c.support_note()),
             class: "",
         },
         Card {
             key: "$/GPU-hour",
-            value: format!("${:.2}", c.owned_usd_per_gpu_hour),
+            value: if s.gpus == 0 {
+                "no GPUs".to_string()
+            } else {
+                format!("${:.2}", c.owned_usd_per_gpu_hour)
+            },
             sub: format!(
                 "owned, against ${:.2} cloud; break-even {}",
                 c.cloud_usd_per_gpu_hour,
@@ -235,7 +273,13 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
                     "never".into()
                 }
             ),
-            class: if cheaper { "ok" } else { "warn" },
+            class: if s.gpus == 0 {
+                ""
+            } else if cheaper {
+                "ok"
+            } else {
+                "warn"
+            },
         },
     ]
 }
