@@ -231,7 +231,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             swap.edit.apply(&mut design)?;
             write_out(
                 output.as_deref(),
-                io::design_to_string(&design)?.as_bytes(),
+                io::design_to_loadable_string(&design)?.as_bytes(),
                 true,
             )?;
             Ok(ExitCode::SUCCESS)

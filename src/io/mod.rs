@@ -85,6 +85,10 @@ pub enum SaveError {
         /// The file that would be replaced: the path given, or a symlink's target ([`save_target`]).
         path: PathBuf,
     },
+    /// The design would not load again (a part that breaks a rule, a slot holding the wrong kind): nothing is
+    /// written, so no command leaves behind a file that Racksmith refuses.
+    #[error("the design was not written: it would not load again.\n{0}")]
+    WouldNotLoad(String),
     /// The file system refused.
     #[error("cannot save {path}: {source}")]
     Io {
@@ -351,6 +355,18 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Temporary files of our own naming left next to a saved file are removed once older than this.
 pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// The design as [`design_to_string`] writes it, checked to load again exactly as a file is loaded (syntax,
+/// limits and figures of every part, structure): the commands that write a design they made (`new`, `size`,
+/// `swap`, `scenario -o`, the app's Create) write this, so they refuse, with the reason, rather than write a file
+/// that does not load. Costs one parse and validation, in proportion to the design.
+pub fn design_to_loadable_string(design: &Design) -> Result<String, SaveError> {
+    let text = design_to_string(design)?;
+    match design_from_str(&text, Path::new("the design")) {
+        Ok(_) => Ok(text),
+        Err(e) => Err(SaveError::WouldNotLoad(e.to_string())),
+    }
+}
 
 /// Reads a design file's text, refusing what is not a regular file (a FIFO would block forever, a device never
 /// end) and anything larger than [`MAX_FILE_BYTES`], before reading it; invalid UTF-8 is an error at its line and
