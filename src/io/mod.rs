@@ -227,18 +227,22 @@ fn validated(design: Design, path: &Path, text: Option<&str>) -> Result<Design, 
         }
     };
     if let Some(text) = text {
-        for p in &mut problems {
-            let at = p
-                .link
-                .and_then(|l| limits::locate_entry(text, "links", l.0))
-                .or_else(|| {
-                    p.device
-                        .and_then(|d| limits::locate_entry(text, "devices", d.0))
-                })
-                .or_else(|| {
-                    p.rack
-                        .and_then(|r| limits::locate_entry(text, "racks", r.0))
-                });
+        // One pass over the text places them all, however many there are.
+        let mut index = limits::EntryIndex::new(text);
+        let offsets: Vec<usize> = problems
+            .iter()
+            .map(|p| {
+                p.link
+                    .and_then(|l| index.entry("links", l.0))
+                    .or_else(|| p.device.and_then(|d| index.entry("devices", d.0)))
+                    .or_else(|| p.rack.and_then(|r| index.entry("racks", r.0)))
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
+        for (p, at) in problems
+            .iter_mut()
+            .zip(limits::line_columns(text, &offsets))
+        {
             if let Some((line, column)) = at {
                 p.message = format!("line {line}, column {column}: {}", p.message);
             }
