@@ -136,7 +136,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             lose_site,
             format,
         }) => {
-            use analysis::whatif::{Failure, impact, n_minus_one};
+            use analysis::whatif::{Failure, impact};
             let design = io::load(&file)?;
             let before = analysis::analyze(&design);
             let failure = if let Some(name) = remove {
@@ -174,18 +174,32 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             };
             let impacts = match failure {
                 Some(f) => vec![impact(&design, &before, f)],
-                None if std::io::IsTerminal::is_terminal(&std::io::stderr()) => {
+                None => {
                     // Progress on the terminal only: redirected output stays clean.
+                    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
                     let progress = |done: usize, total: usize| {
-                        eprint!("\rN-1 sweep: {done}/{total} candidates analysed");
+                        if terminal {
+                            eprint!("\rN-1 sweep: {done}/{total} candidates analysed");
+                        }
                         true
                     };
-                    let impacts = analysis::whatif::sweep_with(&design, &before, &progress)
+                    let sweep = analysis::whatif::sweep_counted(&design, &before, &progress)
                         .unwrap_or_default();
-                    eprintln!();
-                    impacts
+                    if terminal {
+                        eprintln!();
+                    }
+                    if sweep.analysed < sweep.classes {
+                        eprintln!(
+                            "note: the N-1 sweep analysed {} of {} classes of single points of failure (the first by \
+                             id): each is a full analysis, and the sweep's budget is {} devices and links analysed \
+                             (docs/limits.md); use --remove or --remove-link for any other part",
+                            sweep.analysed,
+                            sweep.classes,
+                            analysis::whatif::SWEEP_BUDGET
+                        );
+                    }
+                    sweep.impacts
                 }
-                None => n_minus_one(&design, &before),
             };
             match format {
                 Format::Json => outln!("{}", serde_json::to_string_pretty(&impacts)?),
@@ -244,7 +258,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             swap.edit.apply(&mut design)?;
             write_out(
                 output.as_deref(),
-                io::design_to_string(&design)?.as_bytes(),
+                io::design_to_loadable_string(&design)?.as_bytes(),
                 true,
             )?;
             Ok(ExitCode::SUCCESS)

@@ -149,6 +149,22 @@ fn a_new_part_is_saved_listed_in_the_palette_and_deleted() {
     type_into(&mut h, "Name", "Lab switch 32x400G");
     type_into(&mut h, "switch.ports", "32");
     type_into(&mut h, "switch.port_gbps", "400");
+    // A switch draws power and costs money: a new part without both is not saved (docs/limits.md, "Parts").
+    h.get_by_label("Save to user catalog").click();
+    step(&mut h);
+    assert!(
+        h.get_all_by_label_contains(".power_w = 0 is out of range")
+            .count()
+            >= 1
+    );
+    assert!(
+        h.get_all_by_label_contains(".price_usd = 0 is out of range")
+            .count()
+            >= 1
+    );
+    assert!(user::load(&file).unwrap().parts.is_empty());
+    type_into(&mut h, "power_w", "450");
+    type_into(&mut h, "price_usd", "20000");
     h.get_by_label("Save to user catalog").click();
     step(&mut h);
     let saved = user::load(&file).unwrap();

@@ -228,6 +228,30 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
 /// way).
 pub const SWEEP_LIMIT: usize = 64;
 
+/// The sweep's budget of work, in devices plus links analysed: each class analysed in full costs a whole analysis
+/// of the design, so a large design gets fewer ([`sweep_cap`]); at least one class is always analysed. A chain of
+/// 6,000 switches has 6,000 single points of failure, and a full analysis of each took hours.
+pub const SWEEP_BUDGET: usize = 250_000;
+
+/// How many classes of single points of failure the sweep analyses in full for this design: [`SWEEP_BUDGET`] over
+/// its devices and links, between 1 and [`SWEEP_LIMIT`].
+pub fn sweep_cap(design: &Design) -> usize {
+    let size = (design.devices.len() + design.links.len()).max(1);
+    (SWEEP_BUDGET / size).clamp(1, SWEEP_LIMIT)
+}
+
+/// What the sweep found, and how many classes of candidates it left out past [`sweep_cap`] (worst first is then
+/// "worst of those analysed": the message says so).
+#[derive(Debug, Clone, Default)]
+pub struct Sweep {
+    /// Single points of failure analysed, worst first.
+    pub impacts: Vec<Impact>,
+    /// Classes of candidates found (articulation points and bridges, alike ones counted once).
+    pub classes: usize,
+    /// Classes analysed in full (the first ones in id order, up to [`sweep_cap`]).
+    pub analysed: usize,
+}
+
 /// What makes two sweep candidates fail the same way; see [`signature`].
 type Signature = (
     u8,
@@ -481,6 +505,16 @@ pub fn sweep_with(
     before: &Report,
     progress: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Option<Vec<Impact>> {
+    sweep_counted(design, before, progress).map(|s| s.impacts)
+}
+
+/// [`sweep_with`], saying how many classes of candidates there were and how many were analysed within the budget
+/// ([`sweep_cap`]): the command line and the app say when some were left out.
+pub fn sweep_counted(
+    design: &Design,
+    before: &Report,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Option<Sweep> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let topo = Topology::build(design);
@@ -518,7 +552,8 @@ pub fn sweep_with(
         c.sort_unstable();
     }
     classes.sort_unstable();
-    let classes: Vec<Vec<(u8, u64)>> = classes.into_iter().take(SWEEP_LIMIT).collect();
+    let found = classes.len();
+    let classes: Vec<Vec<(u8, u64)>> = classes.into_iter().take(sweep_cap(design)).collect();
     let failure = |(kind, id): (u8, u64)| {
         if kind == 0 {
             Failure::Device(DeviceId(id))
@@ -563,7 +598,11 @@ pub fn sweep_with(
         )
     };
     out.sort_by(|a, b| lost(b).cmp(&lost(a)).then_with(|| a.what.cmp(&b.what)));
-    Some(out)
+    Some(Sweep {
+        impacts: out,
+        classes: found,
+        analysed: total,
+    })
 }
 
 #[cfg(test)]

@@ -566,7 +566,14 @@ impl RacksmithApp {
             Pending::Open(Some(p)) => self.open_path(p),
             Pending::Open(None) => self.ask_path(FilePurpose::Open),
             Pending::Template(name, options) => {
-                let made = crate::templates::generate(&self.catalog, &name, &options);
+                // Only a design that loads again is opened (the command line's `new` writes only such a one).
+                let made = crate::templates::generate(&self.catalog, &name, &options)
+                    .map_err(|e| e.to_string())
+                    .and_then(|d| {
+                        crate::io::design_to_loadable_string(&d)
+                            .map(|_| d)
+                            .map_err(|e| e.to_string())
+                    });
                 match made {
                     Ok(d) => {
                         let label = format!("New design from template {name}");

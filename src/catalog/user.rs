@@ -49,8 +49,10 @@ pub fn load(path: &Path) -> Result<Catalog, LoadError> {
     let text = crate::io::read_checked_text(path, MAX_PARTS_FILE_BYTES, "a parts file")?;
     let catalog: Catalog = crate::io::parse_ron(&text, path)?;
     let mut figures = Vec::new();
+    let builtin = Catalog::builtin()?;
     for (id, part) in &catalog.parts {
         crate::io::limits::check_part_all(id.as_str(), part, &mut figures);
+        figures.extend(redefined_kind(id, part, &builtin));
     }
     if figures.is_empty() {
         return Ok(catalog);
@@ -67,6 +69,60 @@ pub fn load(path: &Path) -> Result<Catalog, LoadError> {
             })
             .collect(),
     })
+}
+
+/// A user part that takes a built-in part's id must stay a part of that kind: a GPU id redefined as a cable would
+/// put a cable in every design that asks for that GPU (and the design would not load). Overriding a built-in
+/// part's figures with a part of its own kind is allowed and shown as an override ([`Origin::EditedBuiltIn`],
+/// and on the command line by [`overridden`]).
+pub fn redefined_kind(
+    id: &PartId,
+    part: &Part,
+    builtin: &Catalog,
+) -> Option<crate::io::limits::FigureProblem> {
+    let b = builtin.parts.get(id)?;
+    if std::mem::discriminant(&b.kind) == std::mem::discriminant(&part.kind) {
+        return None;
+    }
+    let field = format!("parts.\"{id}\".kind");
+    Some(crate::io::limits::FigureProblem {
+        message: format!(
+            "{field}: \"{id}\" is the built-in {} part \"{}\"; a part that overrides it must be a {} too (this one \
+             is a {}): give it an id of its own",
+            kind_name(&b.kind),
+            b.name,
+            kind_name(&b.kind),
+            kind_name(&part.kind)
+        ),
+        field,
+        part: Some(id.as_str().to_string()),
+        name: "kind".into(),
+    })
+}
+
+/// The kind of a part as messages name it.
+fn kind_name(kind: &super::PartKind) -> &'static str {
+    use super::PartKind as K;
+    match kind {
+        K::Gpu(_) => "GPU",
+        K::Server(_) => "server",
+        K::Nic(_) => "NIC",
+        K::Switch(_) => "switch",
+        K::Storage(_) => "storage",
+        K::Rack(_) => "rack",
+        K::Cable(_) => "cable",
+        K::Pdu(_) => "PDU",
+        K::Cdu(_) => "CDU",
+        K::PatchPanel(_) => "patch panel",
+    }
+}
+
+/// The ids of built-in parts the user catalog overrides (same kind, its own figures), sorted.
+pub fn overridden<'a>(builtin: &Catalog, user: &'a Catalog) -> Vec<&'a PartId> {
+    user.parts
+        .keys()
+        .filter(|id| builtin.parts.contains_key(*id))
+        .collect()
 }
 
 /// The user catalog as RON text: a header comment, then the parts by id (stable order, diff-friendly).

@@ -107,6 +107,9 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
         }
     };
     for s in &results {
+        if s.gpus == 0 {
+            anyhow::bail!("{}", no_gpus(&s.design));
+        }
         outln!("{}", s.design.name);
         outln!(
             "  {} servers, {} GPUs ({}), {} racks, {:.1} kW IT, capex ${:.0}, TCO ${:.0}, ${:.2}/GPU-h owned",
@@ -129,7 +132,10 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
         }
     }
     if let (Some(path), [one]) = (output, results.as_slice()) {
-        io::write_atomic(&path, io::design_to_string(&one.design)?.as_bytes())?;
+        io::write_atomic(
+            &path,
+            io::design_to_loadable_string(&one.design)?.as_bytes(),
+        )?;
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -180,7 +186,7 @@ pub fn scenario(
         outln!("  {k}: {v}");
     }
     if let Some(path) = output {
-        io::write_atomic(&path, io::design_to_string(&a.design)?.as_bytes())?;
+        io::write_atomic(&path, io::design_to_loadable_string(&a.design)?.as_bytes())?;
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -259,7 +265,33 @@ pub fn new_design(
         p.it_kw,
         p.capex_usd
     );
-    let text = io::design_to_string(&design)?;
+    if p.gpus == 0 {
+        anyhow::bail!("{}", no_gpus(&design));
+    }
+    let text = io::design_to_loadable_string(&design)?;
     write_out(output.as_deref(), text.as_bytes(), true)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Why a generated design holds no GPU: the server parts it uses and their GPU slots (a user part may have none).
+fn no_gpus(design: &racksmith::model::Design) -> String {
+    let mut servers: Vec<String> = design
+        .parts
+        .iter()
+        .filter_map(|(id, p)| match &p.kind {
+            racksmith::catalog::PartKind::Server(s) => {
+                Some(format!("{id} has {} GPU slots", s.gpu_slots.len()))
+            }
+            _ => None,
+        })
+        .collect();
+    servers.dedup();
+    format!(
+        "the design holds no GPU, so it was not written ({}): choose a server part with GPU slots",
+        if servers.is_empty() {
+            "it has no server".to_string()
+        } else {
+            servers.join(", ")
+        }
+    )
 }

@@ -20,7 +20,18 @@ pub fn load_catalog(user: Option<&std::path::Path>) -> anyhow::Result<Catalog> {
             if std::fs::symlink_metadata(p).is_err() {
                 anyhow::bail!("--catalog {}: no such file", p.display());
             }
-            racksmith::catalog::user::merged(&builtin, &racksmith::catalog::user::load(p)?)
+            let user = racksmith::catalog::user::load(p)?;
+            // An override of a built-in part is allowed, and said: every figure from it differs from the catalog's.
+            let overridden = racksmith::catalog::user::overridden(&builtin, &user);
+            if !overridden.is_empty() {
+                let ids: Vec<&str> = overridden.iter().map(|id| id.as_str()).collect();
+                eprintln!(
+                    "note: --catalog {} overrides built-in parts: {}",
+                    p.display(),
+                    ids.join(", ")
+                );
+            }
+            racksmith::catalog::user::merged(&builtin, &user)
         }
         None => builtin,
     })

@@ -27,7 +27,7 @@ use super::escape::{comment_line, csv_field};
 use crate::model::part::{NetboxInterface, Part, PartKind};
 use crate::model::{Design, Medium, PartId, Protocol};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// The files, in import order: (file name, bytes).
 pub type Files = Vec<(String, Vec<u8>)>;
@@ -184,10 +184,39 @@ struct TypeOf {
     names: BTreeMap<String, String>,
 }
 
+/// Slugs handed out once each: a slug already taken gets `-2`, `-3`, ... from a counter kept per base, so 8,000
+/// names that slugify alike cost 8,000 lookups, not a retry against every slug taken (nor a slug that grows by
+/// `-2` each time).
+#[derive(Default)]
+struct Slugs {
+    taken: HashSet<String>,
+    next: HashMap<String, u32>,
+}
+
+impl Slugs {
+    /// `base` if free, else the first free `base-N` from the counter on.
+    fn claim(&mut self, base: String) -> String {
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        let n = self.next.entry(base.clone()).or_insert(2);
+        loop {
+            let slug = format!("{base}-{n}");
+            *n += 1;
+            if self.taken.insert(slug.clone()) {
+                return slug;
+            }
+        }
+    }
+}
+
 /// The NetBox side of every rack-mounted part the design's devices use.
 fn device_types(design: &Design) -> BTreeMap<PartId, TypeOf> {
     let mut out: BTreeMap<PartId, TypeOf> = BTreeMap::new();
-    let mut slugs: BTreeSet<String> = BTreeSet::new();
+    let mut slugs = Slugs::default();
+    // Per type, the interface names it has: a lookup per port instead of a scan of the type's interfaces.
+    let mut have: HashMap<PartId, HashSet<String>> = HashMap::new();
+    let mut built = HashSet::new();
     for (id, device) in &design.devices {
         let Some(part) = design.parts.get(&device.part) else {
             continue;
@@ -227,14 +256,7 @@ fn device_types(design: &Design) -> BTreeMap<PartId, TypeOf> {
                     BTreeMap::new(),
                 ),
             };
-            let mut slug = slug;
-            let base = slug.clone();
-            let mut n = 2;
-            while slugs.contains(&slug) {
-                slug = format!("{base}-{n}");
-                n += 1;
-            }
-            slugs.insert(slug.clone());
+            let slug = slugs.claim(slug);
             TypeOf {
                 manufacturer,
                 model,
@@ -243,14 +265,22 @@ fn device_types(design: &Design) -> BTreeMap<PartId, TypeOf> {
                 names,
             }
         });
+        // A device built like one already seen (same part, same NICs and GPUs in its slots) offers the same ports:
+        // 8,000 switches of 2,048 ports are 2,048 ports to list, not 16 million.
+        if !built.insert((&device.part, &device.nics, &device.gpus)) {
+            continue;
+        }
         // Every port a device of this type offers, under its NetBox name, is one of the type's interfaces.
+        let have = have
+            .entry(device.part.clone())
+            .or_insert_with(|| entry.interfaces.iter().map(|i| i.name.clone()).collect());
         for port in design.ports(*id) {
             let name = entry
                 .names
                 .get(&port.name)
                 .cloned()
                 .unwrap_or(port.name.clone());
-            if !entry.interfaces.iter().any(|i| i.name == name) {
+            if have.insert(name.clone()) {
                 entry.interfaces.push(NetboxInterface {
                     name: name.clone(),
                     kind: interface_type(&port.protocols, port.max_gbps).to_string(),
@@ -308,16 +338,10 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         .map(|r| site_of(design, &r.site))
         .chain(design.sites.keys().cloned())
         .collect();
-    let mut site_slugs = BTreeSet::new();
+    let mut site_slugs = Slugs::default();
     let site_rows: Vec<Vec<String>> = sites
         .iter()
-        .map(|s| {
-            let mut slug = slugify(s);
-            while !site_slugs.insert(slug.clone()) {
-                slug.push_str("-2");
-            }
-            vec![s.clone(), slug, "planned".into()]
-        })
+        .map(|s| vec![s.clone(), site_slugs.claim(slugify(s)), "planned".into()])
         .collect();
     out.push((
         "01-sites.csv".into(),
@@ -346,16 +370,10 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
     // Manufacturers and device types.
     let types = device_types(design);
     let makers: BTreeSet<&str> = types.values().map(|t| t.manufacturer.as_str()).collect();
-    let mut maker_slugs = BTreeSet::new();
+    let mut maker_slugs = Slugs::default();
     let maker_rows: Vec<Vec<String>> = makers
         .iter()
-        .map(|m| {
-            let mut slug = slugify(m);
-            while !maker_slugs.insert(slug.clone()) {
-                slug.push_str("-2");
-            }
-            vec![(*m).to_string(), slug]
-        })
+        .map(|m| vec![(*m).to_string(), maker_slugs.claim(slugify(m))])
         .collect();
     out.push((
         "03-manufacturers.csv".into(),

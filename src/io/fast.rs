@@ -3,7 +3,13 @@
 //! The rest of the file goes through the RON parser as before. Anything else in those sections (a comment, an
 //! escape, other spacing, an unknown or repeated field) makes the fast path give up, and the whole file is parsed by
 //! RON, which then also reports any error with its line and column: the fast path never accepts what RON would
-//! refuse, and gives the same design when it accepts (tested against RON on every sample and generated design).
+//! refuse, and gives the same design when it accepts (tested against RON on every sample and generated design, and
+//! differentially on generated and mutated files: `fast::tests::differential_*`).
+//!
+//! A section header counts only where RON would read it as the design's own field: outside every string and
+//! comment, one bracket deep. The lines around the sections are lexed as RON lexes them (strings with their
+//! escapes, which may span lines; line comments); a block comment, a raw string, a character literal or a raw
+//! identifier anywhere outside the sections' entries makes the fast path give up, as Racksmith never writes them.
 
 use crate::model::{Design, Device, DeviceId, Link, LinkId, Medium, PartId, PortRef, RackId};
 use rustc_hash::FxHashMap as HashMap;
@@ -75,6 +81,8 @@ struct Reader {
     /// Media read so far, by their text: a design uses a handful.
     media: HashMap<String, Medium>,
     at: At,
+    /// RON's lexical state over the lines outside the sections' entries.
+    lex: Lex,
     /// Whether a line has been read.
     started: bool,
 }
@@ -87,6 +95,9 @@ impl Reader {
             return None;
         }
         let first = !std::mem::replace(&mut self.started, true);
+        // Whether RON reads this line from its start as the design's own fields (not inside a string or a comment,
+        // not inside a nested value).
+        let top = self.lex.at_top();
         match self.at {
             At::Devices | At::Links if line == CLOSE => {
                 self.at = if self.at == At::Devices {
@@ -94,18 +105,21 @@ impl Reader {
                 } else {
                     At::End
                 };
+                self.lex.line(line)?;
                 self.rest.push_str(line);
             }
+            // An entry line the readers below take is whole: its strings close and its brackets balance on it.
             At::Devices => self.devices.push(device(entry(line)?)?),
             At::Links => self.links.push(link(entry(line)?, &mut self.media)?),
             at => {
                 if !first && line == DEVICES {
-                    (at == At::Start).then_some(())?;
+                    (at == At::Start && top).then_some(())?;
                     self.at = At::Devices;
                 } else if !first && line == LINKS {
-                    (at == At::Between).then_some(())?;
+                    (at == At::Between && top).then_some(())?;
                     self.at = At::Links;
                 }
+                self.lex.line(line)?;
                 self.rest.push_str(line);
             }
         }
@@ -126,6 +140,55 @@ impl Reader {
         design.devices = sorted_map(self.devices, DeviceId)?;
         design.links = sorted_map(self.links, LinkId)?;
         Some(design)
+    }
+}
+
+/// RON's lexical state at a line's start, as far as the fast path needs it: inside a string or not, and how many
+/// brackets are open.
+#[derive(Default)]
+struct Lex {
+    in_string: bool,
+    depth: usize,
+}
+
+impl Lex {
+    /// Whether the next line starts among the design's own fields: in code, inside the design's parenthesis only.
+    fn at_top(&self) -> bool {
+        !self.in_string && self.depth == 1
+    }
+
+    /// Lexes one line as RON does; None on what the fast path leaves to RON: a block comment (RON nests them), a
+    /// raw string or raw identifier (`r"`, `r#`), a character literal (`'"'` would read as a string's quote here),
+    /// a closing bracket with none open.
+    fn line(&mut self, line: &str) -> Option<()> {
+        let b = line.as_bytes();
+        let mut i = 0;
+        while let Some(&c) = b.get(i) {
+            if self.in_string {
+                match c {
+                    // An escape takes the next byte with it (`\"` is not the string's end); longer escapes
+                    // (`\u{..}`) hold no quote.
+                    b'\\' => i += 1,
+                    b'"' => self.in_string = false,
+                    _ => {}
+                }
+            } else {
+                match c {
+                    b'"' => self.in_string = true,
+                    b'\'' => return None,
+                    b'/' => match b.get(i + 1) {
+                        Some(b'/') => return Some(()),
+                        _ => return None,
+                    },
+                    b'r' if matches!(b.get(i + 1), Some(b'"' | b'#')) => return None,
+                    b'(' | b'[' | b'{' => self.depth += 1,
+                    b')' | b']' | b'}' => self.depth = self.depth.checked_sub(1)?,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        Some(())
     }
 }
 
@@ -576,5 +639,193 @@ mod tests {
             text.get(links_end..).unwrap()
         );
         assert!(!same(&swapped));
+    }
+
+    /// The issue's cases: a devices section that RON reads as a comment or as text, while the real one is empty.
+    /// The fast path must give what RON gives or give up.
+    #[test]
+    fn sections_in_comments_and_strings_are_not_read() {
+        let text = crate::io::design_to_string(&crate::samples::sample("dgx-h100-single").unwrap())
+            .unwrap();
+        let section = section_of(&text, DEVICES);
+        let emptied = text.replacen(section, "    devices: {},\n", 1);
+        let notes = text.find("    notes: ").unwrap();
+        for (open, close) in [
+            ("/*\n", "*/\n"),
+            ("/* /* nested */\n", "*/\n"),
+            ("    notes: r#\"\n", "\"#,\n"),
+            ("    notes: \"\n", "\",\n"),
+        ] {
+            let hidden = format!(
+                "{}{open}{section}{close}{}",
+                text.get(..notes).unwrap(),
+                emptied.get(notes..).unwrap()
+            );
+            let ron = by_ron(&hidden);
+            let fast = parse(&hidden);
+            assert!(fast.is_none() || fast == ron, "{open}");
+            same(&hidden);
+        }
+    }
+
+    /// The text of a section from its header to its closing line.
+    fn section_of<'a>(text: &'a str, header: &str) -> &'a str {
+        let at = text.find(&format!("\n{header}")).unwrap() + 1;
+        let end = at + text.get(at..).unwrap().find(CLOSE).unwrap() + CLOSE.len();
+        text.get(at..end).unwrap()
+    }
+
+    /// One change to a file: what the differential test does to a saved design.
+    #[derive(Debug, Clone)]
+    enum Mutation {
+        /// A copy of a section (perhaps emptied in place) wrapped in RON that reads it as a comment or text,
+        /// inserted before the line at this share of the file.
+        Hide {
+            wrap: usize,
+            section: bool,
+            empty_real: bool,
+            at: f64,
+        },
+        /// A token inserted at this share of the file.
+        Insert { token: usize, at: f64 },
+        /// A line removed, or repeated.
+        Line { at: f64, repeat: bool },
+    }
+
+    const WRAPS: [(&str, &str); 6] = [
+        ("/*\n", "*/\n"),
+        ("/* /*\n", "*/ */\n"),
+        ("    notes: r#\"\n", "\"#,\n"),
+        ("    notes: r\"\n", "\",\n"),
+        ("    notes: \"\n", "\",\n"),
+        ("    notes: \"\\\"\n", "\",\n"),
+    ];
+    const TOKENS: [&str; 16] = [
+        "\"", "\\", "/*", "*/", "//", "r#\"", "\"#", "'", "'\"'", "{", "}", "(", ")", "\n", ",",
+        "b\"",
+    ];
+
+    fn mutation() -> impl proptest::strategy::Strategy<Value = Mutation> {
+        use proptest::prelude::*;
+        prop_oneof![
+            (0..WRAPS.len(), any::<bool>(), any::<bool>(), 0.0..1.0f64).prop_map(
+                |(wrap, section, empty_real, at)| Mutation::Hide {
+                    wrap,
+                    section,
+                    empty_real,
+                    at
+                }
+            ),
+            (0..TOKENS.len(), 0.0..1.0f64).prop_map(|(token, at)| Mutation::Insert { token, at }),
+            (0.0..1.0f64, any::<bool>()).prop_map(|(at, repeat)| Mutation::Line { at, repeat }),
+        ]
+    }
+
+    /// The byte offset of the start of the line at share `at` of the text.
+    fn line_start(text: &str, at: f64) -> usize {
+        let lines: Vec<usize> = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .filter(|&i| i < text.len())
+            .collect();
+        lines[((lines.len() as f64 * at) as usize).min(lines.len() - 1)]
+    }
+
+    fn mutate(text: &str, m: &Mutation) -> String {
+        match *m {
+            Mutation::Hide {
+                wrap,
+                section,
+                empty_real,
+                at,
+            } => {
+                let header = if section { DEVICES } else { LINKS };
+                let sec = section_of(text, header).to_string();
+                let (open, close) = WRAPS[wrap];
+                let base = if empty_real {
+                    text.replacen(&sec, &format!("{}}},\n", header.trim_end_matches('\n')), 1)
+                } else {
+                    text.to_string()
+                };
+                let i = line_start(&base, at);
+                format!("{}{open}{sec}{close}{}", &base[..i], &base[i..])
+            }
+            Mutation::Insert { token, at } => {
+                let mut i = ((text.len() as f64) * at) as usize;
+                while !text.is_char_boundary(i) {
+                    i -= 1;
+                }
+                format!("{}{}{}", &text[..i], TOKENS[token], &text[i..])
+            }
+            Mutation::Line { at, repeat } => {
+                let i = line_start(text, at);
+                let end = text[i..].find('\n').map_or(text.len(), |e| i + e + 1);
+                let line = &text[i..end];
+                if repeat {
+                    format!("{}{line}{}", &text[..end], &text[end..])
+                } else {
+                    format!("{}{}", &text[..i], &text[end..])
+                }
+            }
+        }
+    }
+
+    /// Saved designs the differential test starts from: two samples and one with notes and cable-less links.
+    fn bases() -> Vec<String> {
+        let mut d = crate::samples::sample("a100-nic-starved").unwrap();
+        if let Some(x) = d.devices.values_mut().next() {
+            x.notes = "spare /* not a comment */ r#\"x\"# 'c'".into();
+        }
+        if let Some(l) = d.links.values_mut().next() {
+            l.cable = None;
+            l.notes = "// not a comment either".into();
+        }
+        ["dgx-h100-single", "l40s-two-regions"]
+            .iter()
+            .map(|n| crate::samples::sample(n).unwrap())
+            .chain([d])
+            .map(|d| crate::io::design_to_string(&d).unwrap())
+            .collect()
+    }
+
+    /// Differential: on saved designs changed by one to three mutations, the fast path gives exactly RON's
+    /// design or gives up, and reading line by line gives what reading the text gives.
+    fn differential(cases: u32) {
+        use proptest::prelude::*;
+        use proptest::test_runner::{Config, TestRunner};
+        let bases = bases();
+        let mut runner = TestRunner::new(Config {
+            cases,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        runner
+            .run(
+                &(0..bases.len(), proptest::collection::vec(mutation(), 1..4)),
+                |(base, ms)| {
+                    let mut text = bases[base].clone();
+                    for m in &ms {
+                        text = mutate(&text, m);
+                    }
+                    let fast = parse(&text);
+                    if fast.is_some() {
+                        prop_assert_eq!(&fast, &by_ron(&text), "fast path differs from RON");
+                    }
+                    prop_assert_eq!(read(text.as_bytes(), u64::MAX), fast);
+                    Ok(())
+                },
+            )
+            .unwrap();
+    }
+
+    #[test]
+    fn differential_short() {
+        differential(96);
+    }
+
+    /// The longer run (a few minutes): `cargo test --lib io::fast -- --ignored`.
+    #[test]
+    #[ignore = "long differential run; see docs/limits.md"]
+    fn differential_long() {
+        differential(20_000);
     }
 }

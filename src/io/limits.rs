@@ -4,6 +4,7 @@
 
 use crate::model::part::{Part, PartKind};
 use crate::model::{Design, Params, PcieLink};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// GPU slots one server may declare: above a GB200 NVL72 rack modelled as one 72-GPU system.
@@ -523,9 +524,37 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
         prefix: Prefix::Text(format!("parts.\"{id}\".")),
         part: Some(id.to_string()),
     };
-    c.num("power_w", part.power_w, Range::closed(0.0, 500_000.0));
+    // A part that computes, switches or stores draws power and costs money: 0 would make it free in every power
+    // and cost figure. A part imported from NetBox may leave both at 0 (NetBox has no prices, and often no
+    // draw): the import says so and its origin shows it; passive parts (cables, racks, PDUs, panels) may be 0.
+    let powered = matches!(
+        part.kind,
+        PartKind::Gpu(_)
+            | PartKind::Server(_)
+            | PartKind::Nic(_)
+            | PartKind::Switch(_)
+            | PartKind::Storage(_)
+    ) && part.netbox.is_none();
+    let power = Range::closed(0.0, 500_000.0);
+    c.num(
+        "power_w",
+        part.power_w,
+        if powered {
+            Range::above(0.0, 500_000.0)
+        } else {
+            power
+        },
+    );
     c.num("weight_kg", part.weight_kg, Range::closed(0.0, 10_000.0));
-    c.num("price_usd", part.price_usd, MONEY);
+    c.num(
+        "price_usd",
+        part.price_usd,
+        if powered {
+            Range::above(0.0, 1e10)
+        } else {
+            MONEY
+        },
+    );
     if let Some(w) = part.lead_time_weeks {
         c.num("lead_time_weeks", w, Range::closed(0.0, 520.0));
     }
@@ -547,11 +576,12 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
     }
     match &part.kind {
         PartKind::Gpu(g) => {
-            c.num("memory_gb", g.memory_gb, Range::closed(0.0, 1e5));
+            // A GPU without memory or compute holds no model and does no work.
+            c.num("memory_gb", g.memory_gb, Range::above(0.0, 1e5));
             c.num(
                 "memory_bw_gbyte_s",
                 g.memory_bw_gbyte_s,
-                Range::closed(0.0, 1e6),
+                Range::above(0.0, 1e6),
             );
             c.num("nvlink_gbyte_s", g.nvlink_gbyte_s, Range::closed(0.0, 1e5));
             c.pcie("pcie", &g.pcie);
@@ -565,7 +595,7 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
                 Figure::CloudUsdPerGpuHour,
                 g.cloud_usd_per_hour,
             );
-            c.num("bf16_tflops", g.bf16_tflops, Range::closed(0.0, 1e6));
+            c.num("bf16_tflops", g.bf16_tflops, Range::above(0.0, 1e6));
         }
         PartKind::Server(s) => {
             // Two sockets or more: traffic between them crosses UPI / Infinity Fabric, so its bandwidth is needed
@@ -594,6 +624,7 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
                     c.pcie(&format!("nic_slots[{i}].link"), l);
                 }
             }
+            pcie_tree(&mut c, s);
             if let Some(n) = &s.nvlink {
                 c.num(
                     "nvlink.switch_latency_ns",
@@ -603,10 +634,11 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
             }
         }
         PartKind::Nic(n) => {
+            // A NIC or a switch without a port connects nothing.
             c.num(
                 "ports",
                 f64::from(n.ports),
-                Range::closed(0.0, f64::from(MAX_PORTS)),
+                Range::closed(1.0, f64::from(MAX_PORTS)),
             );
             c.num("port_gbps", n.port_gbps, Range::above(0.0, 1e5));
             c.pcie("host", &n.host);
@@ -616,7 +648,7 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
             c.num(
                 "ports",
                 f64::from(s.ports),
-                Range::closed(0.0, f64::from(MAX_PORTS)),
+                Range::closed(1.0, f64::from(MAX_PORTS)),
             );
             c.num("port_gbps", s.port_gbps, Range::above(0.0, 1e5));
             c.num("latency_ns", s.latency_ns, Range::closed(0.0, 1e7));
@@ -667,6 +699,149 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
                 Range::closed(0.0, f64::from(MAX_PORTS)),
             );
         }
+    }
+}
+
+/// Deepest chain of PCIe switches under a CPU: the analysis climbs at most this many switches to a root port.
+pub const MAX_PCIE_DEPTH: usize = 16;
+
+/// A server's PCIe tree is a tree: its switches have distinct names, every parent (of a switch or a slot) is a CPU
+/// (`cpu0`, `cpu1`, ...) or one of its switches, and climbing from any switch reaches a CPU within
+/// [`MAX_PCIE_DEPTH`] switches, never coming back to itself. Checked once per part, in time proportional to its
+/// switches (each switch's distance to its CPU is computed once and kept).
+fn pcie_tree(c: &mut Checker<'_>, s: &crate::model::part::ServerSpec) {
+    let is_cpu = |n: &str| {
+        n.strip_prefix("cpu")
+            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, sw) in s.pcie_switches.iter().enumerate() {
+        if is_cpu(&sw.name) {
+            tree_bad(
+                c,
+                &format!("pcie_switches[{i}].name"),
+                format!(
+                    "\"{}\" is the name of a CPU; a PCIe switch needs a name of its own",
+                    sw.name
+                ),
+            );
+        } else if index.insert(sw.name.as_str(), i).is_some() {
+            tree_bad(
+                c,
+                &format!("pcie_switches[{i}].name"),
+                format!(
+                    "two PCIe switches are named \"{}\"; each needs a name of its own",
+                    sw.name
+                ),
+            );
+        }
+    }
+    let parent_ok = |p: &str| is_cpu(p) || index.contains_key(p);
+    // Depth of each switch below its CPU, once known; None while unknown.
+    let mut depth: Vec<Option<usize>> = vec![None; s.pcie_switches.len()];
+    // Switches on the current climb (cleared after each, so the whole check stays linear).
+    let mut on_path = vec![false; s.pcie_switches.len()];
+    for start in 0..s.pcie_switches.len() {
+        if depth.get(start).copied().flatten().is_some() {
+            continue;
+        }
+        // Climb until a CPU, a switch of known depth, a switch already on this climb (a cycle) or a bad parent.
+        let mut path: Vec<usize> = Vec::new();
+        let mut at = start;
+        let base = loop {
+            if let Some(d) = depth.get(at).copied().flatten() {
+                break Some(d);
+            }
+            if on_path.get(at).copied().unwrap_or(false) {
+                let name = s.pcie_switches.get(at).map_or("", |w| w.name.as_str());
+                tree_bad(
+                    c,
+                    &format!("pcie_switches[{at}].parent"),
+                    format!(
+                        "PCIe switch \"{name}\" sits below itself (its parents lead back to it): the PCIe tree \
+                         must be a tree, each switch's parents ending at a CPU"
+                    ),
+                );
+                break None;
+            }
+            if let Some(f) = on_path.get_mut(at) {
+                *f = true;
+            }
+            path.push(at);
+            let Some(sw) = s.pcie_switches.get(at) else {
+                break None;
+            };
+            if is_cpu(&sw.parent) {
+                break Some(0);
+            }
+            match index.get(sw.parent.as_str()) {
+                Some(&up) => at = up,
+                None => {
+                    tree_bad(
+                        c,
+                        &format!("pcie_switches[{at}].parent"),
+                        format!(
+                            "\"{}\" is neither a CPU (cpu0, cpu1, ...) nor a PCIe switch of this server",
+                            sw.parent
+                        ),
+                    );
+                    break None;
+                }
+            }
+        };
+        // Every switch on the climb gets its depth (or a depth past the limit, so that it is not reported again).
+        let mut d = base.unwrap_or(MAX_PCIE_DEPTH + 1);
+        let mut reported = base.is_none();
+        for &i in path.iter().rev() {
+            d += 1;
+            if d > MAX_PCIE_DEPTH && !reported {
+                let name = s.pcie_switches.get(i).map_or("", |w| w.name.as_str());
+                tree_bad(
+                    c,
+                    &format!("pcie_switches[{i}].parent"),
+                    format!(
+                        "PCIe switch \"{name}\" is {d} switches below its CPU; the limit is {MAX_PCIE_DEPTH} \
+                         (docs/limits.md)"
+                    ),
+                );
+                reported = true;
+            }
+            if let Some(x) = depth.get_mut(i) {
+                *x = Some(d);
+            }
+            if let Some(f) = on_path.get_mut(i) {
+                *f = false;
+            }
+        }
+    }
+    for (what, slots) in [
+        (
+            "gpu_slots",
+            s.gpu_slots.iter().map(|g| &g.slot).collect::<Vec<_>>(),
+        ),
+        ("nic_slots", s.nic_slots.iter().map(|n| &n.slot).collect()),
+    ] {
+        for (i, slot) in slots.iter().enumerate() {
+            if !parent_ok(&slot.parent) {
+                tree_bad(
+                    c,
+                    &format!("{what}[{i}].parent"),
+                    format!(
+                        "\"{}\" is neither a CPU (cpu0, cpu1, ...) nor a PCIe switch of this server",
+                        slot.parent
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// A PCIe tree problem, located in the file at the part's first `KEY:` for the field's last key (`parent`, `name`).
+fn tree_bad(c: &mut Checker<'_>, field: &str, why: String) {
+    let before = c.problems.len();
+    c.bad(field, why);
+    if let Some(p) = c.problems.get_mut(before) {
+        p.name = field.rsplit('.').next().unwrap_or(field).to_string();
     }
 }
 
@@ -873,12 +1048,14 @@ fn scenario_start(text: &str, field: &str) -> Option<usize> {
 /// Where a figure is written in the design text, 1-based line and column, when it can be found: for a part's
 /// figure, the first `name:` after the part's key; for a parameter, the first `name:` after `params:`.
 pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
+    let at = locate_at(text, problem, &mut EntryIndex::new(text))?;
+    super::names::line_column(text, at)
+}
+
+/// The byte offset where [`locate`] places a problem, with the entries found through `index`.
+fn locate_at(text: &str, problem: &FigureProblem, index: &mut EntryIndex<'_>) -> Option<usize> {
     let start = match &problem.part {
-        Some(id) => {
-            let key = format!("\"{id}\":");
-            let parts = text.find("parts:")?;
-            parts + text.get(parts..)?.find(&key)?
-        }
+        Some(id) => index.part(id)?,
         None if problem.field.starts_with("params.") => text.find("params:")?,
         None if problem.field.starts_with("scenarios[") => scenario_start(text, &problem.field)?,
         // A top-level field (`name`, `notes`): its first key in the file. A bad map key (`sites`, `parts`) is found
@@ -892,25 +1069,141 @@ pub fn locate(text: &str, problem: &FigureProblem) -> Option<(usize, usize)> {
         None => {
             // `sites."east".availability`, `racks.5.cooling`: the section, then the entry's key in it.
             let (section, rest) = problem.field.split_once('.')?;
-            let key = if let Some(quoted) = rest.strip_prefix('"') {
-                format!("\"{}\":", quoted.split_once('"')?.0)
+            if let Some(quoted) = rest.strip_prefix('"') {
+                let key = format!("\"{}\":", quoted.split_once('"')?.0);
+                let at = text.find(&format!("{section}:"))?;
+                at + find_key(text.get(at..)?, &key)?
             } else {
-                format!("{}:", rest.split_once('.')?.0)
-            };
-            let at = text.find(&format!("{section}:"))?;
-            at + find_key(text.get(at..)?, &key)?
+                let id: u64 = rest.split_once('.')?.0.parse().ok()?;
+                index.entry(section, id)?
+            }
         }
     };
     let needle = format!("{}:", problem.name);
-    let at = start + text.get(start..)?.find(&needle)?;
-    super::names::line_column(text, at)
+    Some(start + text.get(start..)?.find(&needle)?)
+}
+
+/// Where entries start in a design's text, each section scanned once when first asked about: placing thousands of
+/// problems costs one pass over the text, not one per problem (16,000 bad port references in a 4 MB file took 19 s
+/// to place one by one).
+pub struct EntryIndex<'a> {
+    text: &'a str,
+    /// Per section (`links`, `devices`, `racks`): each id's first key after the section's name, as [`find_key`]
+    /// finds it.
+    sections: HashMap<String, HashMap<u64, usize>>,
+    /// Part keys already looked up (a design's problems name a few parts, each many times).
+    parts: HashMap<String, Option<usize>>,
+}
+
+impl<'a> EntryIndex<'a> {
+    /// An index of `text`, empty until asked.
+    pub fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            sections: HashMap::new(),
+            parts: HashMap::new(),
+        }
+    }
+
+    /// Where entry `id` of `section` starts, as [`locate_entry`] finds it.
+    pub fn entry(&mut self, section: &str, id: u64) -> Option<usize> {
+        let text = self.text;
+        self.sections
+            .entry(section.to_string())
+            .or_insert_with(|| Self::scan(text, section))
+            .get(&id)
+            .copied()
+    }
+
+    /// Where part `id`'s key is, after `parts:`.
+    fn part(&mut self, id: &str) -> Option<usize> {
+        let text = self.text;
+        *self.parts.entry(id.to_string()).or_insert_with(|| {
+            let key = format!("\"{id}\":");
+            let parts = text.find("parts:")?;
+            Some(parts + text.get(parts..)?.find(&key)?)
+        })
+    }
+
+    /// Every `ID:` key after `section:`, first occurrence of each: digits that follow whitespace, `{` or `,` (or
+    /// the section's name) and are followed by `:`, written as the id writes itself (no leading zero).
+    fn scan(text: &str, section: &str) -> HashMap<u64, usize> {
+        let mut map = HashMap::new();
+        let Some(from) = text.find(&format!("{section}:")) else {
+            return map;
+        };
+        let Some(rest) = text.get(from..) else {
+            return map;
+        };
+        let bytes = rest.as_bytes();
+        let mut prev: Option<char> = None;
+        let mut it = rest.char_indices().peekable();
+        while let Some((i, c)) = it.next() {
+            if c.is_ascii_digit() && prev.is_none_or(|p| p.is_whitespace() || p == '{' || p == ',')
+            {
+                let mut end = i;
+                while bytes.get(end).is_some_and(u8::is_ascii_digit) {
+                    end += 1;
+                }
+                if bytes.get(end) == Some(&b':')
+                    && let Some(digits) = rest.get(i..end)
+                    && let Ok(id) = digits.parse::<u64>()
+                    && id.to_string() == digits
+                {
+                    map.entry(id).or_insert(from + i);
+                }
+                // Skip the rest of the run: no key starts inside it.
+                while it.peek().is_some_and(|(j, _)| *j < end) {
+                    it.next();
+                }
+                prev = rest.get(..end).and_then(|t| t.chars().next_back());
+                continue;
+            }
+            prev = Some(c);
+        }
+        map
+    }
+}
+
+/// Line and column (1-based, columns in characters) of each byte offset, in one pass over the text however many
+/// there are.
+pub fn line_columns(text: &str, offsets: &[usize]) -> Vec<Option<(usize, usize)>> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets.get(i).copied().unwrap_or(usize::MAX));
+    let mut out = vec![None; offsets.len()];
+    let (mut line, mut column, mut at) = (1usize, 1usize, 0usize);
+    let mut chars = text.char_indices().peekable();
+    for i in order {
+        let Some(&want) = offsets.get(i) else {
+            continue;
+        };
+        if want > text.len() || !text.is_char_boundary(want) {
+            continue;
+        }
+        while at < want {
+            let Some((_, c)) = chars.next() else {
+                break;
+            };
+            at += c.len_utf8();
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+        }
+        if let Some(slot) = out.get_mut(i) {
+            *slot = Some((line, column));
+        }
+    }
+    out
 }
 
 /// Where the entry `id` of a section (`racks`, `devices`, `links`) starts in a design's text, 1-based line and
-/// column: for placing the problems validation finds (a cable to a missing port, two devices in one unit).
+/// column: for placing the problems validation finds (a cable to a missing port, two devices in one unit). To place
+/// many, use [`EntryIndex`] and [`line_columns`].
 pub fn locate_entry(text: &str, section: &str, id: u64) -> Option<(usize, usize)> {
-    let at = text.find(&format!("{section}:"))?;
-    let at = at + find_key(text.get(at..)?, &format!("{id}:"))?;
+    let at = EntryIndex::new(text).entry(section, id)?;
     super::names::line_column(text, at)
 }
 
@@ -929,17 +1222,29 @@ fn find_key(text: &str, key: &str) -> Option<usize> {
     None
 }
 
-/// The problems as lines, each with its line and column where known.
+/// The problems as lines, each with its line and column where known. One pass over the text places them all.
 pub fn describe(text: &str, problems: &[FigureProblem]) -> Vec<String> {
-    problems
+    let mut index = EntryIndex::new(text);
+    let mut unsafe_at: Option<Option<usize>> = None;
+    let offsets: Vec<usize> = problems
         .iter()
         .map(|p| {
+            locate_at(text, p, &mut index)
+                .or_else(|| {
+                    if !super::names::NameProblem::is_character_problem(&p.message) {
+                        return None;
+                    }
+                    *unsafe_at.get_or_insert_with(|| super::names::find_unsafe(text))
+                })
+                .unwrap_or(usize::MAX)
+        })
+        .collect();
+    let places = line_columns(text, &offsets);
+    problems
+        .iter()
+        .zip(places)
+        .map(|(p, at)| {
             let mut s = String::new();
-            let at = locate(text, p).or_else(|| {
-                super::names::NameProblem::is_character_problem(&p.message)
-                    .then(|| super::names::locate_unsafe(text))
-                    .flatten()
-            });
             if let Some((line, col)) = at {
                 let _ = write!(s, "line {line}, column {col}: ");
             }

@@ -85,6 +85,10 @@ pub enum SaveError {
         /// The file that would be replaced: the path given, or a symlink's target ([`save_target`]).
         path: PathBuf,
     },
+    /// The design would not load again (a part that breaks a rule, a slot holding the wrong kind): nothing is
+    /// written, so no command leaves behind a file that Racksmith refuses.
+    #[error("the design was not written: it would not load again.\n{0}")]
+    WouldNotLoad(String),
     /// The file system refused.
     #[error("cannot save {path}: {source}")]
     Io {
@@ -223,18 +227,22 @@ fn validated(design: Design, path: &Path, text: Option<&str>) -> Result<Design, 
         }
     };
     if let Some(text) = text {
-        for p in &mut problems {
-            let at = p
-                .link
-                .and_then(|l| limits::locate_entry(text, "links", l.0))
-                .or_else(|| {
-                    p.device
-                        .and_then(|d| limits::locate_entry(text, "devices", d.0))
-                })
-                .or_else(|| {
-                    p.rack
-                        .and_then(|r| limits::locate_entry(text, "racks", r.0))
-                });
+        // One pass over the text places them all, however many there are.
+        let mut index = limits::EntryIndex::new(text);
+        let offsets: Vec<usize> = problems
+            .iter()
+            .map(|p| {
+                p.link
+                    .and_then(|l| index.entry("links", l.0))
+                    .or_else(|| p.device.and_then(|d| index.entry("devices", d.0)))
+                    .or_else(|| p.rack.and_then(|r| index.entry("racks", r.0)))
+                    .unwrap_or(usize::MAX)
+            })
+            .collect();
+        for (p, at) in problems
+            .iter_mut()
+            .zip(limits::line_columns(text, &offsets))
+        {
             if let Some((line, column)) = at {
                 p.message = format!("line {line}, column {column}: {}", p.message);
             }
@@ -351,6 +359,18 @@ pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Temporary files of our own naming left next to a saved file are removed once older than this.
 pub const STALE_TEMP_AGE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
+
+/// The design as [`design_to_string`] writes it, checked to load again exactly as a file is loaded (syntax,
+/// limits and figures of every part, structure): the commands that write a design they made (`new`, `size`,
+/// `swap`, `scenario -o`, the app's Create) write this, so they refuse, with the reason, rather than write a file
+/// that does not load. Costs one parse and validation, in proportion to the design.
+pub fn design_to_loadable_string(design: &Design) -> Result<String, SaveError> {
+    let text = design_to_string(design)?;
+    match design_from_str(&text, Path::new("the design")) {
+        Ok(_) => Ok(text),
+        Err(e) => Err(SaveError::WouldNotLoad(e.to_string())),
+    }
+}
 
 /// Reads a design file's text, refusing what is not a regular file (a FIFO would block forever, a device never
 /// end) and anything larger than [`MAX_FILE_BYTES`], before reading it; invalid UTF-8 is an error at its line and

@@ -209,6 +209,11 @@ impl NameProblem {
 /// or as a RON escape (`\u{202e}`, `\x1b`, `\0`, `\r`); line feeds and tabs count only as escapes, since they are the
 /// file's own white space. The fallback when a problem's field cannot be found by its key (a bad part id or site key).
 pub fn locate_unsafe(text: &str) -> Option<(usize, usize)> {
+    line_column(text, find_unsafe(text)?)
+}
+
+/// The byte offset [`locate_unsafe`] places.
+pub fn find_unsafe(text: &str) -> Option<usize> {
     let raw = text
         .char_indices()
         .find(|&(_, c)| c != '\n' && c != '\t' && c != '\r' && is_unsafe_in_name(c))
@@ -218,7 +223,7 @@ pub fn locate_unsafe(text: &str) -> Option<(usize, usize)> {
         (Some(a), Some(b)) => a.min(b),
         (a, b) => a.or(b)?,
     };
-    line_column(text, at)
+    Some(at)
 }
 
 /// The 1-based line and column (in characters) of byte offset `at` in `text`: where every placed message of a

@@ -410,6 +410,9 @@ pub(super) fn notes_section(out: &mut String, design: &Design) {
     out.push_str("</section>\n");
 }
 
+/// Most planning scenarios the HTML report analyses and compares (each is a full analysis of the design).
+pub(super) const REPORT_SCENARIOS: usize = 16;
+
 /// The design's planning scenarios side by side (each analysed on a copy of the design with its settings), values
 /// that differ from the first scenario's highlighted.
 pub(super) fn scenarios_section(out: &mut String, design: &Design) {
@@ -419,7 +422,21 @@ pub(super) fn scenarios_section(out: &mut String, design: &Design) {
     // GPU models a scenario names are usually in the design's parts already (a swap keeps the old part's spec);
     // the built-in catalog supplies any other.
     let catalog = crate::catalog::Catalog::builtin().unwrap_or_default();
-    let results = scenarios::evaluate_all(design, &catalog, &design.scenarios);
+    // Each scenario is a full analysis: the report compares the first few, and says so.
+    let shown = design.scenarios.len().min(REPORT_SCENARIOS);
+    let results = scenarios::evaluate_all(
+        design,
+        &catalog,
+        design.scenarios.get(..shown).unwrap_or_default(),
+    );
+    if design.scenarios.len() > shown {
+        let _ = writeln!(
+            out,
+            "<p class=\"note\">The design has {} scenarios; the report compares the first {REPORT_SCENARIOS} \
+             (each is a full analysis; docs/limits.md). Racksmith's View &gt; Planning compares any of them.</p>",
+            design.scenarios.len()
+        );
+    }
     out.push_str("<table><thead><tr><th></th>");
     for r in &results {
         let _ = write!(out, "<th class=\"n\">{}</th>", e(&r.scenario.name));
