@@ -482,6 +482,19 @@ impl Touched {
                 }
             }
         }
+        // A device's new slots or part (another NIC, fewer ports) are checked at its cables too: each link ending
+        // at a touched device must still find its ports, and they must still carry it (protocol and rate), as the
+        // loader requires of every link.
+        if !self.devices.is_empty() {
+            for (id, l) in &design.links {
+                if self.devices.contains(&l.a.device) || self.devices.contains(&l.b.device) {
+                    if let Err(why) = design.check_link(&l.a, &l.b, &l.medium, Some(*id)) {
+                        return Some(format!("link {id}: {why}"));
+                    }
+                    self.links.insert(*id);
+                }
+            }
+        }
         for name in &self.sites {
             if let Some(site) = design.sites.get(name) {
                 limits::check_site(name, site, &mut figures);
