@@ -14,10 +14,6 @@ use std::fmt::Write as _;
 mod sections;
 use sections::*;
 
-/// Links listed one by one in the report's cabling plan up to this many; above it, bundles are summarised and the
-/// full plan is the `cabling-csv` export.
-pub const CABLING_ROWS_MAX: usize = 1500;
-
 /// The ids of the report's sections, in order. Tests check each is present.
 pub const SECTIONS: [&str; 13] = [
     "summary",
