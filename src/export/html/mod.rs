@@ -411,7 +411,9 @@ pub fn report(
     for c in cards(design, r, toolbar_pattern) {
         card_html(&mut out, &c);
     }
-    out.push_str("</div>\n</section>\n");
+    out.push_str("</div>\n");
+    job_table(&mut out, design, r);
+    out.push_str("</section>\n");
     findings_section(&mut out, design, r);
     section_open(&mut out, "racks", "Rack elevations");
     figure(

@@ -474,3 +474,17 @@ pub(super) fn section_table_patterns(out: &mut String, r: &Report) {
     }
     out.push_str("</tbody></table>\n");
 }
+
+/// The job the design runs, as the analysis pane's "Job" section shows it (`analysis::job::job_lines`): the
+/// training days line by line and the job's cost, the service's capacity, what a sized design was sized for.
+pub(super) fn job_table(out: &mut String, design: &Design, r: &crate::analysis::Report) {
+    let lines = crate::analysis::job::job_lines(design, r);
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("<h3>Job</h3>\n<table class=\"job\"><tbody>\n");
+    for (k, v) in &lines {
+        let _ = writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", e(k), e(v));
+    }
+    out.push_str("</tbody></table>\n");
+}
