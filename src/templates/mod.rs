@@ -488,6 +488,11 @@ pub fn switch_tiers_text(by_tier: &BTreeMap<String, usize>) -> String {
 pub fn preview(design: &Design, report: &Report) -> Preview {
     let mut switches_by_tier: BTreeMap<String, usize> = BTreeMap::new();
     for s in &report.bandwidth.switches {
+        // The storage fabric's switches (templates::storage names them) are counted apart from the compute tiers.
+        if s.name.starts_with("sleaf-") || s.name.starts_with("storage-") {
+            *switches_by_tier.entry("storage".to_string()).or_default() += 1;
+            continue;
+        }
         let tier = match s.tier {
             1 => "leaf".to_string(),
             2 => "spine".to_string(),

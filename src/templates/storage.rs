@@ -107,8 +107,9 @@ fn storage_ports(design: &Design) -> Vec<PortRef> {
 }
 
 /// Adds `appliances` storage appliances and the storage fabric that cables every storage NIC port of the design's
-/// servers to them: leaves of [`LEAF`] with half their ports down (servers and appliances, the appliances spread
-/// evenly) and half up to the Clos above them, or one leaf with no uplinks when every port fits on it. Racks of
+/// servers to them: two leaves of [`LEAF`] with every server and appliance on both while they hold every port, else
+/// leaves with half their ports down (ports round robin, so each device spans several leaves) and half up to the
+/// Clos above them. Racks of
 /// 16 switches and of 10 appliances, budgeted at what they hold plus 10%. Nothing when the servers have no storage
 /// NIC (PCIe servers carry compute NICs only).
 pub fn add_storage(
@@ -132,18 +133,18 @@ pub fn add_storage(
     };
     let down_total = server_ports.len() + appliances * app_ports;
     let half = (leaf_ports / 2).max(1);
-    let leaves = if down_total <= leaf_ports {
-        1
-    } else {
-        down_total.div_ceil(half)
-    };
-    let per_leaf = if leaves == 1 { leaf_ports } else { half };
-    // Appliance ports round robin over the leaves, then the servers' ports fill what is left, leaf by leaf.
+    // Every port round robin over the leaves, so each server's and each appliance's ports land on different leaves
+    // (no leaf is a single point of failure). While two leaves hold every port, every server and appliance is on
+    // both and no uplink is needed (the SuperPOD's storage leaves, each DGX on all of them); past that, leaves of
+    // half their ports down under the Clos.
+    let dual = down_total <= 2 * leaf_ports;
+    let leaves = if dual { 2 } else { down_total.div_ceil(half) };
     let mut down: Vec<Vec<PortRef>> = vec![Vec::new(); leaves];
     let mut slot = u16::try_from(design.racks.len()).unwrap_or(u16::MAX);
     let mut b = Builder::new(design, catalog);
     let mut racks: Vec<RackId> = Vec::new();
     let mut app_rack = RackId(0);
+    let mut app_ends: Vec<PortRef> = Vec::with_capacity(appliances * app_ports);
     for a in 0..appliances {
         if a % 10 == 0 {
             let (r, _) = b.add_rack(
@@ -162,25 +163,15 @@ pub fn add_storage(
             app_rack,
             1 + 4 * (a % 10) as u16,
         )?;
-        for k in 0..app_ports {
-            let i = (a * app_ports + k) % leaves;
-            if let Some(v) = down.get_mut(i) {
-                v.push(PortRef::new(dev, format!("p{}", k + 1)));
-            }
+        app_ends.extend((1..=app_ports).map(|k| PortRef::new(dev, format!("p{k}"))));
+    }
+    for (i, end) in app_ends.into_iter().chain(server_ports).enumerate() {
+        if let Some(v) = down.get_mut(i % leaves) {
+            v.push(end);
         }
     }
-    let mut leaf = 0usize;
-    for p in server_ports {
-        while down.get(leaf).is_some_and(|v| v.len() >= per_leaf) {
-            leaf += 1;
-        }
-        match down.get_mut(leaf) {
-            Some(v) => v.push(p),
-            None => break,
-        }
-    }
-    let leaf_up: Vec<usize> = if leaves == 1 {
-        vec![0]
+    let leaf_up: Vec<usize> = if dual {
+        Vec::new()
     } else {
         down.iter().map(Vec::len).collect()
     };
