@@ -47,7 +47,8 @@ fn main() {
             p99_ms: 500.0,
             utilisation: 0.7,
             gpu: "l40s".into(),
-            replica_rps: 20.0,
+            replica_rps: Some(20.0),
+            model: None,
             gpus_per_replica: 1,
         },
     )

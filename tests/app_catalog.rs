@@ -373,10 +373,11 @@ fn size_a_serving_design_from_the_file_menu() {
     type_into(&mut h, "Requests per second", "60");
     let need = racksmith::templates::sizing::ServingNeed {
         requests_per_s: 60.0,
-        p99_ms: 2000.0,
+        p99_ms: 20000.0,
         utilisation: 0.7,
         gpu: "l40s".into(),
-        replica_rps: 5.0,
+        replica_rps: None,
+        model: Some(racksmith::templates::sizing::ServedModel::default()),
         gpus_per_replica: 1,
     };
     let sized = racksmith::templates::sizing::serving(&Catalog::builtin().unwrap(), &need).unwrap();

@@ -655,7 +655,6 @@ fn training(
     ar: &AllReduce,
     shape: Option<&super::nccl::CommShape>,
 ) -> Option<TrainingTime> {
-    use super::parallel;
     let t = design.params.training.as_ref()?;
     let mut peak_tflops = 0.0;
     for d in design.devices.values() {
@@ -665,21 +664,45 @@ fn training(
             }
         }
     }
+    let memory = super::bandwidth::main_gpu(design)
+        .and_then(|g| match design.parts.get(&g).map(|x| &x.kind) {
+            Some(PartKind::Gpu(spec)) => Some(spec.memory_gb),
+            _ => None,
+        })
+        .unwrap_or(0.0);
+    // Without the NCCL model (fewer than two GPUs, or no servers), pure data parallelism with the textbook ring.
+    let p = bw.gpus as f64;
+    let n = t.parameters * t.gradient_bytes_per_parameter;
+    let bi = ar.beta_intra_gbyte_s * 1e9;
+    let ring_s = if p > 1.0 && bi > 0.0 {
+        collectives::ring(p, n, ar.alpha_intra_us * 1e-6, bi)
+    } else {
+        0.0
+    };
+    training_time(t, bw.gpus, peak_tflops, memory, shape, ring_s)
+}
+
+/// How long a training job takes on `gpus` GPUs of `peak_tflops` dense BF16 in all and `gpu_memory_gb` each, with
+/// the communication shape the NCCL model reads from the design (None: pure data parallelism taking `ring_s` a
+/// step). The design's analysis and sizing's search over server counts both come here, so the size sizing picks
+/// is timed by the formula the analysis shows.
+pub fn training_time(
+    t: &crate::model::Training,
+    gpus: usize,
+    peak_tflops: f64,
+    gpu_memory_gb: f64,
+    shape: Option<&super::nccl::CommShape>,
+    ring_s: f64,
+) -> Option<TrainingTime> {
+    use super::parallel;
     let rate = peak_tflops * 1e12 * t.mfu.clamp(0.0, 1.0);
     if rate <= 0.0 || t.batch_tokens <= 0.0 {
         return None;
     }
     let compute = 6.0 * t.parameters * t.batch_tokens / rate;
-    let p = bw.gpus as f64;
-    // Without the NCCL model (fewer than two GPUs, or no servers), pure data parallelism with the textbook ring.
+    let p = gpus as f64;
     let (layout, comm) = match shape {
         Some(s) => {
-            let memory = super::bandwidth::main_gpu(design)
-                .and_then(|g| match design.parts.get(&g).map(|x| &x.kind) {
-                    Some(PartKind::Gpu(spec)) => Some(spec.memory_gb),
-                    _ => None,
-                })
-                .unwrap_or(0.0);
             let job = parallel::Job {
                 parameters: t.parameters,
                 batch_tokens: t.batch_tokens,
@@ -689,28 +712,19 @@ fn training(
                 expert: t.expert_parallel,
                 microbatches: t.microbatches,
                 sharded: t.sharded_optimizer,
-                gpu_memory_gb: memory,
+                gpu_memory_gb,
             };
             let l = parallel::layout(&job, s);
             let c = parallel::step_comm(&job, s, &l);
             (Some(l), c)
         }
-        None => {
-            let n = t.parameters * t.gradient_bytes_per_parameter;
-            let bi = ar.beta_intra_gbyte_s * 1e9;
-            let data_s = if p > 1.0 && bi > 0.0 {
-                collectives::ring(p, n, ar.alpha_intra_us * 1e-6, bi)
-            } else {
-                0.0
-            };
-            (
-                None,
-                parallel::StepComm {
-                    data_s,
-                    ..parallel::StepComm::default()
-                },
-            )
-        }
+        None => (
+            None,
+            parallel::StepComm {
+                data_s: ring_s,
+                ..parallel::StepComm::default()
+            },
+        ),
     };
     let bubble = layout
         .as_ref()

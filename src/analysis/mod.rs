@@ -12,6 +12,7 @@ pub mod facility;
 pub mod finding;
 pub mod findings;
 pub mod format;
+pub mod job;
 pub mod latency;
 pub mod nccl;
 pub mod parallel;

@@ -35,11 +35,33 @@ impl Goal {
         match self {
             Goal::Serving => &[
                 ("Requests per second", "Requests per second to serve", "200"),
-                ("p99 target, ms", "p99 latency target, milliseconds", "2000"),
                 (
-                    "Replica req/s",
-                    "Requests per second one replica sustains at full load (your benchmark)",
-                    "5",
+                    "p99 target, ms",
+                    "p99 latency target for a whole request (all its tokens), milliseconds",
+                    "20000",
+                ),
+                (
+                    "Model parameters",
+                    "Parameters of the served model, e.g. 8e9: a replica's rate is estimated from the GPU's \
+                     memory bandwidth (each generated token reads every weight once)",
+                    "8e9",
+                ),
+                (
+                    "Bytes per weight",
+                    "2 for BF16 or FP16, 1 for FP8 or INT8",
+                    "2",
+                ),
+                ("Tokens per request", "Tokens generated per request", "256"),
+                (
+                    "Batch",
+                    "Sequences a replica decodes together: each pass over the weights yields a token for each",
+                    "8",
+                ),
+                (
+                    "Measured replica req/s",
+                    "Requests per second one replica sustains at full load in your benchmark; overrides the \
+                     estimate (leave empty to use it)",
+                    "",
                 ),
                 ("GPUs per replica", "GPUs each replica runs on", "1"),
                 (
@@ -130,6 +152,15 @@ impl SizingDialog {
             .ok_or_else(|| format!("{name}: \"{text}\" is not a number"))
     }
 
+    /// A field that may be left empty.
+    fn optional(&self, i: usize) -> Result<Option<f64>, String> {
+        if self.values.get(i).is_none_or(|v| v.trim().is_empty()) {
+            Ok(None)
+        } else {
+            self.number(i).map(Some)
+        }
+    }
+
     fn whole(&self, i: usize) -> Result<u32, String> {
         let v = self.number(i)?;
         if v >= 1.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) {
@@ -149,9 +180,15 @@ impl SizingDialog {
                 let need = sizing::ServingNeed {
                     requests_per_s: self.number(0)?,
                     p99_ms: self.number(1)?,
-                    replica_rps: self.number(2)?,
-                    gpus_per_replica: self.whole(3)?,
-                    utilisation: self.number(4)?,
+                    model: Some(sizing::ServedModel {
+                        parameters: self.number(2)?,
+                        bytes_per_parameter: self.number(3)?,
+                        tokens_per_request: self.number(4)?,
+                        batch: self.number(5)?,
+                    }),
+                    replica_rps: self.optional(6)?,
+                    gpus_per_replica: self.whole(7)?,
+                    utilisation: self.number(8)?,
                     gpu,
                 };
                 sizing::serving(catalog, &need)
@@ -165,6 +202,8 @@ impl SizingDialog {
                     days: self.number(2)?,
                     mfu: self.number(3)?,
                     gpu,
+                    tensor_parallel: 0,
+                    pipeline_parallel: 0,
                 };
                 sizing::training(catalog, &need)
                     .map(Outcome::one)
@@ -200,7 +239,11 @@ fn label_of(option: &str) -> &str {
     match option {
         "requests-per-s" => "Requests per second",
         "p99-ms" => "p99 target, ms",
-        "replica-rps" => "Replica req/s",
+        "replica-rps" => "Measured replica req/s",
+        "model-params" => "Model parameters",
+        "bytes-per-param" => "Bytes per weight",
+        "tokens-per-request" => "Tokens per request",
+        "batch" => "Batch",
         "gpus-per-replica" => "GPUs per replica",
         "utilisation" => "Utilisation",
         "params" => "Parameters",

@@ -6,18 +6,11 @@ use egui::RichText;
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
 
-/// Colour of a part category on the canvas and in the palette.
+/// Colour of a part category on the canvas and in the palette: the core's one table ([`Category::rgb`]), which the
+/// exported drawings use too.
 pub fn category_color(c: Category) -> egui::Color32 {
-    match c {
-        Category::Server => egui::Color32::from_rgb(46, 125, 200),
-        Category::Gpu => egui::Color32::from_rgb(118, 185, 0),
-        Category::Nic => egui::Color32::from_rgb(150, 110, 200),
-        Category::Switch => egui::Color32::from_rgb(220, 140, 40),
-        Category::Storage => egui::Color32::from_rgb(40, 160, 140),
-        Category::Rack => egui::Color32::from_rgb(120, 120, 120),
-        Category::Cable => egui::Color32::from_rgb(200, 90, 120),
-        Category::Accessory => egui::Color32::from_rgb(140, 140, 100),
-    }
+    let [r, g, b] = c.rgb();
+    egui::Color32::from_rgb(r, g, b)
 }
 
 /// Opaque fill of a device box of a category: the category colour darkened in the dark theme, lightened in the
@@ -261,14 +254,14 @@ mod palette_tests {
         let of = |part: &str| {
             let dev = d.devices.values().find(|x| x.part.as_str() == part);
             dev.map(|x| crate::export::svg::device_fill(&d, x))
-                .unwrap_or("#000000")
+                .unwrap_or_else(|| "#000000".into())
         };
         for (part, cat) in [
             ("dgx-h100", Category::Server),
             ("qm9700", Category::Switch),
             ("ddn-ai400x2", Category::Storage),
         ] {
-            let fill = hex(of(part));
+            let fill = hex(&of(part));
             let app = category_color(cat);
             let app = [app.r(), app.g(), app.b()].map(|x| f64::from(x) / 255.0);
             let dh = (hue(fill) - hue(app)).abs();

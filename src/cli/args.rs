@@ -192,12 +192,39 @@ pub struct ReplicaArgs {
     /// GPU model (racksmith new leaf-spine --help lists them).
     #[arg(long, default_value = "l40s")]
     pub gpu: String,
-    /// Requests per second one replica sustains at full load (from your benchmark of the model).
+    /// Requests per second one replica sustains at full load, measured (your benchmark of the model); without
+    /// it, the rate is estimated from the GPU's memory bandwidth and --model-params (docs/analysis.md, "Serving:
+    /// the replica's rate").
     #[arg(long, allow_negative_numbers = true)]
-    pub replica_rps: f64,
+    pub replica_rps: Option<f64>,
+    /// Parameters of the served model, e.g. 70e9, for the estimate of a replica's rate.
+    #[arg(long, allow_negative_numbers = true)]
+    pub model_params: Option<f64>,
+    /// Bytes per weight of the served model: 2 for BF16 or FP16, 1 for FP8.
+    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
+    pub bytes_per_param: f64,
+    /// Tokens generated per request.
+    #[arg(long, default_value_t = 256.0, allow_negative_numbers = true)]
+    pub tokens_per_request: f64,
+    /// Sequences a replica decodes together (each pass over the weights yields a token for each).
+    #[arg(long, default_value_t = 8.0, allow_negative_numbers = true)]
+    pub batch: f64,
     /// GPUs per replica.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub gpus_per_replica: u32,
+}
+
+impl ReplicaArgs {
+    /// The served model, when its parameters are given.
+    pub fn model(&self) -> Option<racksmith::templates::sizing::ServedModel> {
+        self.model_params
+            .map(|parameters| racksmith::templates::sizing::ServedModel {
+                parameters,
+                bytes_per_parameter: self.bytes_per_param,
+                tokens_per_request: self.tokens_per_request,
+                batch: self.batch,
+            })
+    }
 }
 
 #[derive(Subcommand)]

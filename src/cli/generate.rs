@@ -24,8 +24,9 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
                 requests_per_s,
                 p99_ms,
                 utilisation: r.utilisation,
-                gpu: r.gpu,
                 replica_rps: r.replica_rps,
+                model: r.model(),
+                gpu: r.gpu,
                 gpus_per_replica: r.gpus_per_replica,
             };
             (vec![sizing::serving(&catalog, &need)?], output)
@@ -35,10 +36,17 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
             replicas: r,
             output,
         } => {
+            let (replica_rps, _) = sizing::resolve_replica_rps(
+                &catalog,
+                &r.gpu,
+                r.gpus_per_replica,
+                r.replica_rps,
+                r.model().as_ref(),
+            )?;
             let need = sizing::BudgetNeed {
                 usd_per_year,
                 gpu: r.gpu,
-                replica_rps: r.replica_rps,
+                replica_rps,
                 gpus_per_replica: r.gpus_per_replica,
                 utilisation: r.utilisation,
             };
@@ -81,27 +89,10 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
                     days,
                     gpu: g,
                     mfu,
+                    tensor_parallel: tp.unwrap_or(0),
+                    pipeline_parallel: pp.unwrap_or(0),
                 };
-                let mut sized = sizing::training(&catalog, &need)?;
-                if let Some(t) = sized.design.params.training.as_mut() {
-                    t.tensor_parallel = tp.unwrap_or(t.tensor_parallel);
-                    t.pipeline_parallel = pp.unwrap_or(t.pipeline_parallel);
-                }
-                // The parallel layout the job runs with, and why (docs/analysis.md, "Training jobs").
-                if let Some(p) = racksmith::analysis::analyze(&sized.design)
-                    .latency
-                    .training
-                    .and_then(|t| t.parallelism)
-                {
-                    sized.why.push((
-                        "parallelism".into(),
-                        format!(
-                            "TP {} x PP {} x DP {} ({})",
-                            p.tensor, p.pipeline, p.data, p.why
-                        ),
-                    ));
-                }
-                out.push(sized);
+                out.push(sizing::training(&catalog, &need)?);
             }
             (out, output)
         }

@@ -28,11 +28,11 @@ const NODE_GAP: f64 = 24.0;
 const TIER_GAP: f64 = 180.0;
 
 /// Fill colour by category (the SVG drawing's colours).
-fn fill(design: &Design, id: DeviceId) -> &'static str {
+fn fill(design: &Design, id: DeviceId) -> String {
     design
         .devices
         .get(&id)
-        .map_or("#5c5c5c", |d| super::svg::device_fill(design, d))
+        .map_or_else(|| "#5c5c5c".into(), |d| super::svg::device_fill(design, d))
 }
 
 /// One shape: an `mxCell` vertex with its geometry.

@@ -74,23 +74,49 @@ pub fn interface_type(protocols: &[Protocol], gbps: f64) -> &'static str {
     }
 }
 
-/// NetBox cable type for a link (`dcim.choices.CableTypeChoices`): optics are `aoc` for InfiniBand and `smf` beyond
-/// 100 m, `mmf` otherwise; copper is `dac-passive` above 10 Gb/s and `cat6` at or below.
+/// NetBox cable type for a link (`dcim.choices.CableTypeChoices` slugs), from the cable part: an active optical
+/// cable is `aoc`; other optics are transceivers on fibre, `smf-os2` (single-mode) when the part reaches beyond
+/// 100 m or names single-mode, DR or coherent optics, `mmf-om4` (multimode, as SR optics run on OM4) otherwise;
+/// copper is `cat6a` (or the category the part names) at 10 Gb/s or less, `dac-active` when the part names active
+/// copper, `dac-passive` otherwise. A link without a cable part takes the same rules from its medium and length.
 fn cable_type(
     design: &Design,
     medium: &Medium,
     length_m: f64,
     cable: Option<&PartId>,
 ) -> &'static str {
-    let optical = cable
-        .and_then(|c| design.parts.get(c))
-        .is_some_and(|p| matches!(&p.kind, PartKind::Cable(k) if k.optical));
-    match (optical, medium) {
-        (true, Medium::InfiniBand(_)) => "aoc",
-        (true, _) if length_m > 100.0 => "smf",
-        (true, _) => "mmf",
-        (false, m) if m.gbps() <= 10.0 => "cat6",
-        (false, _) => "dac-passive",
+    let part = cable.and_then(|c| design.parts.get(c));
+    let spec = part.and_then(|p| match &p.kind {
+        PartKind::Cable(k) => Some(k),
+        _ => None,
+    });
+    let name = part.map_or_else(String::new, |p| p.name.to_lowercase());
+    let says = |w: &str| name.contains(w);
+    let optical = spec.map_or(length_m > 5.0 && medium.gbps() > 10.0, |k| k.optical);
+    let reach_m = spec.map_or(length_m, |k| k.max_length_m);
+    let gbps = spec.map_or(medium.gbps(), |k| k.gbps);
+    if optical {
+        if says("active optical") || says("aoc") {
+            "aoc"
+        } else if reach_m > 100.0 || says("single-mode") || says("dr4") || says("coherent") {
+            "smf-os2"
+        } else {
+            "mmf-om4"
+        }
+    } else if gbps <= 10.0 {
+        if says("cat6a") || spec.is_none() {
+            "cat6a"
+        } else if says("cat6") {
+            "cat6"
+        } else if says("cat5e") {
+            "cat5e"
+        } else {
+            "cat6a"
+        }
+    } else if says("active") {
+        "dac-active"
+    } else {
+        "dac-passive"
     }
 }
 
@@ -534,5 +560,39 @@ mod tests {
             "400gbase-x-osfp"
         );
         assert_eq!(interface_type(&[Protocol::Ethernet], 1.0), "1000base-t");
+    }
+
+    /// Every cable part of the built-in catalog gets the NetBox type of its medium: the HDR AOC is `aoc`, SR4
+    /// optics on MPO are multimode, DR4 and 400ZR optics single-mode, copper DACs passive, the Cat6 patch cable
+    /// `cat6`; none is the old catch-all "aoc" for InfiniBand optics.
+    #[test]
+    fn cable_types_follow_the_cable_part() {
+        #[allow(clippy::unwrap_used)] // the built-in catalog is part of the build
+        let catalog = crate::catalog::Catalog::builtin().unwrap();
+        let mut design = Design::default();
+        for id in [
+            "ib-hdr-aoc",
+            "ib-ndr-optic",
+            "eth-400g-optic",
+            "eth-800g-optic",
+            "dci-400g-zr",
+            "ib-ndr-dac",
+            "eth-100g-dac",
+            "eth-1g-cat6",
+        ] {
+            if let Some(p) = catalog.get(id) {
+                design.parts.insert(PartId::new(id), p.clone());
+            }
+        }
+        let ib = Medium::InfiniBand(crate::model::IbRate::Ndr);
+        let of = |id: &str| cable_type(&design, &ib, 10.0, Some(&PartId::new(id)));
+        assert_eq!(of("ib-hdr-aoc"), "aoc");
+        assert_eq!(of("ib-ndr-optic"), "mmf-om4");
+        assert_eq!(of("eth-400g-optic"), "mmf-om4");
+        assert_eq!(of("eth-800g-optic"), "smf-os2");
+        assert_eq!(of("dci-400g-zr"), "smf-os2");
+        assert_eq!(of("ib-ndr-dac"), "dac-passive");
+        assert_eq!(of("eth-100g-dac"), "dac-passive");
+        assert_eq!(of("eth-1g-cat6"), "cat6");
     }
 }

@@ -1,19 +1,18 @@
 //! One drawing of the design as SVG, shared by the `svg` and `png` exports and the HTML report: rack elevations
 //! (front, U numbers, devices labelled, kW against budget, U free, note badges) and the fabric by tier with links
-//! coloured by the routed load of one traffic pattern. Racks of identical content and servers with identical
-//! attachments are drawn once with a count, so a 16-SU design stays a picture a person can read.
+//! coloured by the routed load of one traffic pattern. Every rack is drawn with every device named (installers work
+//! from it); in the fabric view, servers with identical attachments are drawn once with a count, so a 16-SU design
+//! stays a picture a person can read. Fills come from the one colour table (`Category::rgb`) the app uses, and the
+//! legend is generated from it.
 
 use super::escape::xml as escape;
 use super::{View, pattern_index};
 use crate::analysis::Report;
-use crate::catalog::PartKind;
 use crate::model::{Design, Device, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// Racks drawn one by one up to this many; above it, identical racks are drawn once with a count.
-pub const RACKS_DRAWN_SINGLY: usize = 24;
 /// Nodes of one fabric tier drawn one by one up to this many; above it, interchangeable nodes are grouped.
 pub const NODES_DRAWN_SINGLY: usize = 16;
 
@@ -197,18 +196,43 @@ impl Svg {
     }
 }
 
-/// Fill colour of a device by what it is, chosen for white text at WCAG AA contrast and for print. The hues are
-/// the app's (`app::widgets::category_color`: servers blue, switches orange, storage teal, accessories olive),
-/// darkened for white text, so a switch is the same colour on screen and on paper.
-pub fn device_fill(design: &Design, device: &Device) -> &'static str {
-    match design.parts.get(&device.part).map(|p| &p.kind) {
-        Some(PartKind::Server(_)) if !device.gpus.is_empty() => "#2f5f9e",
-        Some(PartKind::Server(_)) => "#4f6378",
-        Some(PartKind::Switch(_)) => "#a35a00",
-        Some(PartKind::Storage(_)) => "#1f6f66",
-        Some(PartKind::Pdu(_)) => "#6b6b4a",
-        Some(PartKind::Cdu(_)) => "#1f6f8b",
-        _ => "#5c5c5c",
+/// Fill colour of a device: its category's fill on the dark canvas (`Category::dark_fill_rgb`, the one colour table
+/// the app and every drawing share), behind white text at WCAG AA contrast, so a switch is the same orange on screen
+/// and on paper.
+pub fn device_fill(design: &Design, device: &Device) -> String {
+    let category = design
+        .parts
+        .get(&device.part)
+        .map_or(crate::catalog::Category::Accessory, |p| p.kind.category());
+    hex(category.dark_fill_rgb())
+}
+
+/// `#rrggbb` of an sRGB colour.
+fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The legend of a drawing: each category the design's devices fall in, by the colour name of the one table
+/// ("blue server, orange switch, ..."), in palette order.
+pub fn legend(design: &Design) -> String {
+    let mut seen: Vec<crate::catalog::Category> = Vec::new();
+    for d in design.devices.values() {
+        if let Some(p) = design.parts.get(&d.part) {
+            let c = p.kind.category();
+            if !seen.contains(&c) {
+                seen.push(c);
+            }
+        }
+    }
+    let words: Vec<String> = crate::catalog::Category::ALL
+        .into_iter()
+        .filter(|c| seen.contains(c))
+        .map(|c| format!("{} {}", c.colour_name(), c.label().to_lowercase()))
+        .collect();
+    if words.is_empty() {
+        String::new()
+    } else {
+        format!("colours: {}", words.join(", "))
     }
 }
 
@@ -266,74 +290,15 @@ fn racks_in_order(design: &Design) -> Vec<RackId> {
     ids
 }
 
-/// What makes two racks look the same on an elevation: height, budget, and the parts at each position.
-/// What makes two racks the same drawing: the rack (height, budget, feed, site, cooling), each device with its part,
-/// position and the parts in every GPU and NIC slot, and the power, weight and PDU capacity the analysis gives the
-/// rack, so racks that draw different power are never drawn as one.
-fn rack_signature(design: &Design, report: &Report, rack: RackId) -> String {
-    let mut s = String::new();
-    if let Some(r) = design.racks.get(&rack) {
-        let _ = write!(
-            s,
-            "{}|{}|{:?}|{}|{:?}|{}|",
-            r.height_u,
-            r.power_budget_w,
-            r.feed_capacity_w,
-            r.site,
-            r.cooling,
-            r.notes.is_empty()
-        );
-    }
-    if let Some(p) = report.power.racks.iter().find(|p| p.rack == rack) {
-        let _ = write!(
-            s,
-            "{:.3}W|{:.3}kg|{:.3}W|",
-            p.power_w, p.weight_kg, p.pdu_capacity_w
-        );
-    }
-    let mut devs: Vec<&Device> = design.devices.values().filter(|d| d.rack == rack).collect();
-    devs.sort_by_key(|d| d.position_u);
-    for d in devs {
-        let _ = write!(s, "{}@{}:", d.part, d.position_u);
-        for (slot, part) in &d.gpus {
-            let _ = write!(s, "g{slot}={part},");
-        }
-        for (slot, part) in &d.nics {
-            let _ = write!(s, "n{slot}={part},");
-        }
-        let _ = write!(s, "{};", d.notes.is_empty());
-    }
-    s
-}
-
-/// Racks grouped for drawing: each group is drawn once; a group of one is an ordinary rack. Only racks that are
-/// truly identical share a group: the same devices in the same places with the same parts in their slots, and the
-/// same power ([`rack_signature`]).
-pub fn rack_groups(design: &Design, report: &Report) -> Vec<Vec<RackId>> {
-    let order = racks_in_order(design);
-    if order.len() <= RACKS_DRAWN_SINGLY {
-        return order.into_iter().map(|r| vec![r]).collect();
-    }
-    super::group_by_key(order, |r| rack_signature(design, report, r))
-}
-
-/// Names of a group of racks, compressed ("R[01-31]").
-pub fn group_names(design: &Design, racks: &[RackId]) -> String {
-    let names: Vec<&str> = racks
-        .iter()
-        .filter_map(|r| design.racks.get(r).map(|r| r.name.as_str()))
-        .collect();
-    super::hostlist::compress(&names)
-}
-
 const RACK_W: f64 = 300.0;
 const U_PX: f64 = 15.0;
 const RACK_GAP: f64 = 40.0;
 const RACKS_PER_ROW: usize = 6;
 
-/// The rack elevations: every rack (or every group of identical racks) from the front.
+/// The rack elevations: every rack from the front, each device named on it (installers label and mount by these
+/// drawings, so no rack is folded into another).
 pub fn racks_svg(design: &Design, report: &Report) -> String {
-    let groups = rack_groups(design, report);
+    let racks = racks_in_order(design);
     let tallest = design
         .racks
         .values()
@@ -341,8 +306,8 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
         .max()
         .unwrap_or(42);
     let rack_h = f64::from(tallest) * U_PX + 110.0;
-    let cols = groups.len().clamp(1, RACKS_PER_ROW);
-    let rows = groups.len().div_ceil(RACKS_PER_ROW).max(1);
+    let cols = racks.len().clamp(1, RACKS_PER_ROW);
+    let rows = racks.len().div_ceil(RACKS_PER_ROW).max(1);
     let width = (cols as f64 * (RACK_W + RACK_GAP) + RACK_GAP).max(1600.0);
     let height = rows as f64 * (rack_h + RACK_GAP) + 70.0;
     let mut svg = Svg::new(width, height);
@@ -357,7 +322,7 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
             fit(&design.name, TITLE_CHARS)
         ),
     );
-    let racks_total = design.racks.len();
+    let legend = legend(design);
     svg.text(
         RACK_GAP,
         56.0,
@@ -365,47 +330,33 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
         "start",
         "#444444",
         &format!(
-            "{racks_total} racks{}; colours: blue GPU server, slate server, green switch, purple storage, brown PDU",
-            if groups.len() < racks_total {
-                format!(", {} distinct (identical racks drawn once)", groups.len())
-            } else {
+            "{}{}",
+            crate::analysis::format::count(racks.len(), "rack", "racks"),
+            if legend.is_empty() {
                 String::new()
+            } else {
+                format!("; {legend}")
             }
         ),
     );
-    if groups.is_empty() {
+    if racks.is_empty() {
         svg.text(RACK_GAP, 100.0, 14.0, "start", "#444444", "No racks yet.");
     }
-    for (i, group) in groups.iter().enumerate() {
+    for (i, rack) in racks.iter().enumerate() {
         let x = RACK_GAP + (i % RACKS_PER_ROW) as f64 * (RACK_W + RACK_GAP);
         let y = 80.0 + (i / RACKS_PER_ROW) as f64 * (rack_h + RACK_GAP);
-        rack_elevation(&mut svg, design, report, group, x, y);
+        rack_elevation(&mut svg, design, report, *rack, x, y);
     }
     svg.finish(&format!("{}: rack elevations", design.name))
 }
 
 /// One rack's elevation at (x, y). One function on purpose: the frame, the units, each device and its labels are
 /// drawn in paint order, and the coordinates they share (rack origin, unit height) stay in one place.
-fn rack_elevation(
-    svg: &mut Svg,
-    design: &Design,
-    report: &Report,
-    group: &[RackId],
-    x: f64,
-    y: f64,
-) {
-    let Some((&first, rack)) = group
-        .first()
-        .and_then(|id| design.racks.get(id).map(|r| (id, r)))
-    else {
+fn rack_elevation(svg: &mut Svg, design: &Design, report: &Report, first: RackId, x: f64, y: f64) {
+    let Some(rack) = design.racks.get(&first) else {
         return;
     };
-    let title = if group.len() > 1 {
-        format!("{} ×{}", group_names(design, group), group.len())
-    } else {
-        rack.name.clone()
-    };
-    svg.bold(x, y + 16.0, 15.0, "start", "#1a1a1a", &fit(&title, 34));
+    svg.bold(x, y + 16.0, 15.0, "start", "#1a1a1a", &fit(&rack.name, 34));
     if !rack.notes.is_empty() {
         badge(svg, x + RACK_W - 10.0, y + 10.0, &rack.notes);
     }
@@ -433,7 +384,6 @@ fn rack_elevation(
             &u.to_string(),
         );
     }
-    let aggregated = group.len() > 1;
     let mut devices: Vec<(&DeviceId, &Device)> = design
         .devices
         .iter()
@@ -452,11 +402,8 @@ fn rack_elevation(
         let dy = top + 4.0 + f64::from(rack.height_u.saturating_sub(top_u)) * U_PX;
         let dh = f64::from(hu) * U_PX - 1.0;
         let fill = device_fill(design, d);
-        let label = if aggregated {
-            part.name.clone()
-        } else {
-            format!("{}: {}", d.name, part.name)
-        };
+        let fill = fill.as_str();
+        let label = format!("{}: {}", d.name, part.name);
         let mut tip = format!("{} ({}), U{}-U{}", d.name, part.name, d.position_u, top_u);
         if !d.gpus.is_empty() {
             let _ = write!(tip, ", {} GPUs", d.gpus.len());
@@ -472,7 +419,7 @@ fn rack_elevation(
         );
         if hu >= 3 {
             // Tall devices get three lines: name, part, and what is inside with its draw.
-            let name = if aggregated { &part.name } else { &d.name };
+            let name = &d.name;
             let watts = report
                 .power
                 .devices
@@ -496,19 +443,17 @@ fn rack_elevation(
                 "#ffffff",
                 &fit(name, 34),
             );
-            if !aggregated {
-                svg.text(
-                    x + gutter + 6.0,
-                    mid + 5.0,
-                    10.0,
-                    "start",
-                    "#e8eef6",
-                    &fit(&part.name, 40),
-                );
-            }
             svg.text(
                 x + gutter + 6.0,
-                mid + if aggregated { 5.0 } else { 18.0 },
+                mid + 5.0,
+                10.0,
+                "start",
+                "#e8eef6",
+                &fit(&part.name, 40),
+            );
+            svg.text(
+                x + gutter + 6.0,
+                mid + 18.0,
                 10.0,
                 "start",
                 "#e8eef6",
@@ -570,16 +515,6 @@ fn rack_elevation(
             "end",
             "#1f5f8b",
             &format!("liquid-cooled, {flow:.0} L/min"),
-        );
-    }
-    if aggregated {
-        svg.text(
-            x,
-            foot + 34.0,
-            11.0,
-            "start",
-            "#555555",
-            &format!("each of {} identical racks", group.len()),
         );
     }
 }
@@ -842,7 +777,7 @@ pub fn fabric_svg(design: &Design, report: &Report, pattern: Option<usize>) -> S
             y,
             NODE_W,
             NODE_H,
-            device_fill(design, dev),
+            &device_fill(design, dev),
             "#ffffff",
             &format!("{} ({part})", nd.label),
         );

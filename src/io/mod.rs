@@ -350,6 +350,13 @@ pub fn design_to_string(design: &Design) -> Result<String, SaveError> {
         }
         out.push_str("    ],\n");
     }
+    if let Some(sizing) = &design.sizing {
+        let _ = writeln!(
+            out,
+            "    sizing: Some({}),",
+            indent(&pretty(sizing, 2)?, "    ")
+        );
+    }
     out.push_str(")\n");
     Ok(out)
 }

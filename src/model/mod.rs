@@ -98,6 +98,28 @@ pub struct Design {
     /// Planning scenarios (View > Planning): named sets of planning settings, in the order they were saved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scenarios: Vec<Scenario>,
+    /// What the design was sized for (File > Size from a requirement, `racksmith size`): the requirement and the
+    /// derivation at the time, kept so the pane and the HTML report still show the job after Create. Optional:
+    /// files without it load as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizing: Option<SizingRecord>,
+}
+
+/// The requirement a sized design was made for, and why it has its size (as sizing said when it made it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct SizingRecord {
+    /// "serving", "training" or "budget".
+    pub goal: String,
+    /// The requirement in one line, e.g. "70e9 parameters on 2e12 tokens in 90 days on h100-sxm".
+    pub requirement: String,
+    /// Which limit set the size: "p99", "utilisation", "memory", "days" or "budget".
+    pub limit: String,
+    /// The derivation, line by line (label, text), as sizing printed it.
+    pub why: Vec<(String, String)>,
+    /// Days a training job was asked to finish in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub days: Option<f64>,
 }
 
 impl Default for Design {
@@ -114,6 +136,7 @@ impl Default for Design {
             links: BTreeMap::new(),
             next_id: 1,
             scenarios: Vec::new(),
+            sizing: None,
         }
     }
 }

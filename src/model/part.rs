@@ -161,6 +161,41 @@ impl Category {
             Category::Accessory => "PDUs & panels",
         }
     }
+
+    /// The category's colour, sRGB. The one colour table: the canvas, the palette and every drawing (rack and
+    /// fabric SVG and PNG) take their fills from it, and the drawings' legend is generated from it.
+    pub fn rgb(self) -> [u8; 3] {
+        match self {
+            Category::Server => [46, 125, 200],
+            Category::Gpu => [118, 185, 0],
+            Category::Nic => [150, 110, 200],
+            Category::Switch => [220, 140, 40],
+            Category::Storage => [40, 160, 140],
+            Category::Rack => [120, 120, 120],
+            Category::Cable => [200, 90, 120],
+            Category::Accessory => [140, 140, 100],
+        }
+    }
+
+    /// The fill of a device box of the category on the dark canvas and in the drawings: the colour 35% of the
+    /// way to black, behind white labels at 5.2:1 or better (WCAG AA; `app::theme` tests the canvas's).
+    pub fn dark_fill_rgb(self) -> [u8; 3] {
+        self.rgb().map(|c| (f32::from(c) * 0.65).round() as u8)
+    }
+
+    /// Colour names in a drawing's legend: "blue", "orange", ... (of [`Category::rgb`]).
+    pub fn colour_name(self) -> &'static str {
+        match self {
+            Category::Server => "blue",
+            Category::Gpu => "green",
+            Category::Nic => "purple",
+            Category::Switch => "orange",
+            Category::Storage => "teal",
+            Category::Rack => "grey",
+            Category::Cable => "rose",
+            Category::Accessory => "olive",
+        }
+    }
 }
 
 /// What kind of part this is, with the figures only that kind has; files write the variant (`kind: Gpu((...))`).

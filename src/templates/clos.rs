@@ -20,6 +20,30 @@ pub(super) struct FabricSpec {
     pub(super) fabric: Fabric,
     pub(super) oversubscription: f64,
     pub(super) rails: Option<usize>,
+    /// Sizing's fabric, in proportion to the servers ([`compact_rails`]): one leaf without uplinks while every
+    /// NIC fits on it, else the rail count (a divisor of the NICs per server) that needs the fewest leaves.
+    pub(super) compact: bool,
+}
+
+/// The rail count that needs the fewest leaves for `servers` servers of `nics` compute NICs on leaves of `ports`
+/// ports at R:1 (the most rails among the fewest leaves: rail-optimised as far as the leaf count allows).
+/// Returns None when every NIC fits on one leaf, which then needs no uplinks and no spine.
+fn compact_rails(servers: usize, nics: usize, ports: usize, r: f64, f: f64) -> Option<usize> {
+    if servers * nics <= ports {
+        return None;
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for k in (1..=nics).rev().filter(|k| nics.is_multiple_of(*k)) {
+        let (per_leaf, _) = leaf_ports(ports, r, nics / k, f);
+        if per_leaf == 0 {
+            continue;
+        }
+        let leaves = servers.div_ceil(per_leaf) * k;
+        if best.is_none_or(|(_, l)| leaves < l) {
+            best = Some((k, leaves));
+        }
+    }
+    best.map(|(k, _)| k)
 }
 
 /// Racks of at most 32U of servers and budgets provisioned at the servers' maximum draw plus 10%, rounded up to
@@ -241,7 +265,7 @@ pub(super) fn leaf_spine(
         .map(|(i, _)| i as u16)
         .collect();
     let nics = compute_slots.len();
-    let rails = spec.rails.unwrap_or(nics);
+    let mut rails = spec.rails.unwrap_or(nics);
     if rails == 0 || !nics.is_multiple_of(rails) {
         return Err(opts.bad(
             "rails",
@@ -272,13 +296,28 @@ pub(super) fn leaf_spine(
         Some(PartKind::Switch(s)) => usize::from(s.ports),
         _ => 64,
     };
-    let per_server = nics / rails;
     let switch_gbps = match catalog.get(switch).map(|p| &p.kind) {
         Some(PartKind::Switch(s)) => s.port_gbps,
         _ => nic_gbps,
     };
     let f = (nic_gbps / switch_gbps).min(1.0);
-    let (per_leaf, up) = leaf_ports(ports, spec.oversubscription, per_server, f);
+    let one_leaf = spec.compact
+        && match compact_rails(spec.servers, nics, ports, spec.oversubscription, f) {
+            Some(k) => {
+                rails = k;
+                false
+            }
+            None => {
+                rails = 1;
+                true
+            }
+        };
+    let per_server = nics / rails;
+    let (per_leaf, up) = if one_leaf {
+        (spec.servers.max(1), 0)
+    } else {
+        leaf_ports(ports, spec.oversubscription, per_server, f)
+    };
     if per_leaf == 0 {
         return Err(opts.bad("rails", "a leaf cannot hold one server's NICs of a rail"));
     }
@@ -496,7 +535,7 @@ pub(super) fn leaf_spine(
 /// Cables two ports the generator has allocated (each port once, so the taken-port check of
 /// [`Builder::connect`], a scan of every cable, is not needed: it made a 1,024-server fabric quadratic), with the
 /// fastest medium both ends speak. `tests/templates.rs` validates every generated design.
-fn wire(
+pub(super) fn wire(
     b: &mut Builder<'_>,
     a: PortRef,
     z: PortRef,

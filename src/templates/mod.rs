@@ -14,6 +14,7 @@ mod clos;
 pub mod fixed;
 pub mod scenarios;
 pub mod sizing;
+pub mod storage;
 pub mod superpod;
 mod wiring;
 
@@ -339,6 +340,7 @@ pub fn generate(
                 fabric,
                 oversubscription: r,
                 rails,
+                compact: false,
             };
             leaf_spine(catalog, &spec, &opts)
         }
@@ -350,6 +352,7 @@ pub fn generate(
                 fabric: Fabric::InfiniBand,
                 oversubscription: 1.0,
                 rails: Some(8),
+                compact: false,
             };
             let mut d = leaf_spine(catalog, &spec, &opts)?;
             d.name = format!("GB200 NVL72: {racks} rack(s), {} GPUs", racks * 72);
@@ -373,6 +376,7 @@ pub fn generate(
                 fabric: Fabric::Roce,
                 oversubscription: opts.ratio("oversubscription")?,
                 rails: Some(1),
+                compact: false,
             };
             let mut d = leaf_spine(catalog, &spec, &opts)?;
             d.name = format!("Inference row: {servers} {} servers", spec.gpu);
@@ -391,7 +395,9 @@ pub const MAX_SIZED_GPUS: usize = 262_144;
 
 /// A design of `servers` servers of a GPU model for sizing: the inference row for PCIe GPUs, the leaf-spine
 /// otherwise, with the template's defaults, and no cap but [`MAX_SIZED_GPUS`] (the templates' `--servers` ranges
-/// are what `racksmith new` promises; sizing grows the same fabric further, adding tiers as it must).
+/// are what `racksmith new` promises; sizing grows the same fabric further, adding tiers as it must). The fabric is
+/// in proportion to the servers: one leaf and no spine while every NIC fits on one switch, else the fewest leaves
+/// the NICs need at the leaf's radix (rail groups as wide as that allows), and storage for the servers.
 pub fn servers_design(
     catalog: &Catalog,
     gpu: &str,
@@ -425,6 +431,7 @@ pub fn servers_design(
         },
         oversubscription: opts.ratio("oversubscription")?,
         rails: (name == "inference-row").then_some(1),
+        compact: true,
     };
     let mut d = leaf_spine(catalog, &spec, &opts)?;
     if name == "inference-row" {
@@ -481,6 +488,11 @@ pub fn switch_tiers_text(by_tier: &BTreeMap<String, usize>) -> String {
 pub fn preview(design: &Design, report: &Report) -> Preview {
     let mut switches_by_tier: BTreeMap<String, usize> = BTreeMap::new();
     for s in &report.bandwidth.switches {
+        // The storage fabric's switches (templates::storage names them) are counted apart from the compute tiers.
+        if s.name.starts_with("sleaf-") || s.name.starts_with("storage-") {
+            *switches_by_tier.entry("storage".to_string()).or_default() += 1;
+            continue;
+        }
         let tier = match s.tier {
             1 => "leaf".to_string(),
             2 => "spine".to_string(),

@@ -221,7 +221,8 @@ fn serve_100k(
             p99_ms: 500.0,
             utilisation: 0.7,
             gpu: "l40s".into(),
-            replica_rps,
+            replica_rps: Some(replica_rps),
+            model: None,
             gpus_per_replica: 1,
         },
     )?;

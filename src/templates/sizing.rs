@@ -29,10 +29,182 @@ pub struct ServingNeed {
     pub utilisation: f64,
     /// GPU model by template name (one of [`super::GPU_MODELS`], e.g. "l40s"); it picks the server too.
     pub gpu: String,
-    /// Requests per second one replica sustains at full load on this GPU (from the user's benchmark).
-    pub replica_rps: f64,
+    /// Requests per second one replica sustains at full load on this GPU, measured (the user's benchmark):
+    /// overrides the estimate from the model.
+    pub replica_rps: Option<f64>,
+    /// The model served, from which the replica's rate is estimated on the GPU when no measured rate is given.
+    pub model: Option<ServedModel>,
     /// GPUs per replica.
     pub gpus_per_replica: u32,
+}
+
+/// A served model, for the replica rate estimate ([`replica_rate`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServedModel {
+    /// Parameters, e.g. 70e9.
+    pub parameters: f64,
+    /// Bytes per weight: 2 for BF16 or FP16, 1 for FP8 or INT8.
+    pub bytes_per_parameter: f64,
+    /// Tokens generated per request.
+    pub tokens_per_request: f64,
+    /// Sequences a replica decodes together (batch): each pass over the weights yields one token for each.
+    pub batch: f64,
+}
+
+impl Default for ServedModel {
+    fn default() -> Self {
+        Self {
+            parameters: 8e9,
+            bytes_per_parameter: 2.0,
+            tokens_per_request: 256.0,
+            batch: 8.0,
+        }
+    }
+}
+
+/// Share of the GPU's peak memory bandwidth decoding reaches (planning value, as for links: 70-80% of peak;
+/// docs/analysis.md, "Serving: the replica's rate").
+pub const DECODE_MEMORY_EFFICIENCY: f64 = 0.7;
+/// Share of the GPU's peak dense BF16 throughput decoding reaches when the batch makes it compute-bound (planning
+/// value, the training MFU default).
+pub const DECODE_COMPUTE_EFFICIENCY: f64 = 0.4;
+
+/// The rate of one replica, estimated from the GPU and the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaRate {
+    /// Tokens per second the replica generates.
+    pub tokens_per_s: f64,
+    /// Requests per second: tokens per second / tokens per request.
+    pub requests_per_s: f64,
+    /// The derivation, with its figures.
+    pub text: String,
+}
+
+/// The decode rate of one replica of `gpus` GPUs (docs/analysis.md, "Serving: the replica's rate"): each decode
+/// step reads every weight once from GPU memory, so tokens/s = batch x GPUs x memory bandwidth x
+/// [`DECODE_MEMORY_EFFICIENCY`] / (parameters x bytes per parameter) (Pope et al., "Efficiently Scaling Transformer
+/// Inference", MLSys 2023: small-batch decoding is memory-bandwidth bound), at most the compute roofline, GPUs x
+/// peak x [`DECODE_COMPUTE_EFFICIENCY`] / (2 x parameters) FLOPs per token; requests/s = tokens/s / tokens per
+/// request. Prompt processing (prefill) is left out.
+pub fn replica_rate(gpu: &crate::model::part::GpuSpec, gpus: u32, m: &ServedModel) -> ReplicaRate {
+    let g = f64::from(gpus.max(1));
+    let weight_bytes = m.parameters * m.bytes_per_parameter;
+    let memory =
+        m.batch * g * gpu.memory_bw_gbyte_s * 1e9 * DECODE_MEMORY_EFFICIENCY / weight_bytes;
+    let compute = g * gpu.bf16_tflops * 1e12 * DECODE_COMPUTE_EFFICIENCY / (2.0 * m.parameters);
+    let tokens = memory.min(compute);
+    let requests = tokens / m.tokens_per_request;
+    let text = if memory <= compute {
+        format!(
+            "{requests:.3} = {} x {gpus} GPU(s) x {} GB/s x {DECODE_MEMORY_EFFICIENCY} / ({} x {} bytes) = {tokens:.1} \
+             tokens/s, / {} tokens per request (decode reads every weight once per step)",
+            m.batch,
+            gpu.memory_bw_gbyte_s,
+            shown(m.parameters),
+            m.bytes_per_parameter,
+            m.tokens_per_request
+        )
+    } else {
+        format!(
+            "{requests:.3} = {gpus} GPU(s) x {} TFLOPS x {DECODE_COMPUTE_EFFICIENCY} / (2 x {}) = {tokens:.1} tokens/s \
+             (compute-bound at batch {}), / {} tokens per request",
+            gpu.bf16_tflops,
+            shown(m.parameters),
+            m.batch,
+            m.tokens_per_request
+        )
+    };
+    ReplicaRate {
+        tokens_per_s: tokens,
+        requests_per_s: requests,
+        text,
+    }
+}
+
+/// The rate a replica sustains: the measured figure when given, else the estimate from the GPU and the model
+/// ([`replica_rate`]), with where it came from. Refuses a model whose weights do not fit the replica's GPUs.
+pub fn resolve_replica_rps(
+    catalog: &Catalog,
+    gpu: &str,
+    gpus_per_replica: u32,
+    measured: Option<f64>,
+    model: Option<&ServedModel>,
+) -> Result<(f64, String), TemplateError> {
+    if let Some(rps) = measured {
+        if !within(rps, 1e6) {
+            return Err(TemplateError::BadValue {
+                option: "replica-rps".into(),
+                value: shown(rps),
+                why: "a rate above 0 and at most 1e6 requests per second".into(),
+            });
+        }
+        return Ok((rps, format!("{rps} (measured, as given)")));
+    }
+    let Some(m) = model else {
+        return Err(TemplateError::BadValue {
+            option: "replica-rps".into(),
+            value: "none".into(),
+            why: "give the requests per second one replica sustains (measured), or the model's parameters for an \
+                  estimate from the GPU's memory bandwidth"
+                .into(),
+        });
+    };
+    let bad = |option: &str, value: f64, why: &str| TemplateError::BadValue {
+        option: option.into(),
+        value: shown(value),
+        why: why.into(),
+    };
+    if !within(m.parameters, 1e14) {
+        return Err(bad(
+            "model-params",
+            m.parameters,
+            "a parameter count above 0 and at most 1e14",
+        ));
+    }
+    if !within(m.bytes_per_parameter, 8.0) {
+        return Err(bad(
+            "bytes-per-param",
+            m.bytes_per_parameter,
+            "above 0 and at most 8 (2 for BF16, 1 for FP8)",
+        ));
+    }
+    if !within(m.tokens_per_request, 1e7) {
+        return Err(bad(
+            "tokens-per-request",
+            m.tokens_per_request,
+            "above 0 and at most 1e7",
+        ));
+    }
+    if !(m.batch >= 1.0 && m.batch <= 4096.0) {
+        return Err(bad("batch", m.batch, "from 1 to 4,096 sequences"));
+    }
+    let Some(PartKind::Gpu(spec)) = catalog.get(super::gpu_part(gpu)).map(|p| &p.kind) else {
+        return Err(TemplateError::BadValue {
+            option: "gpu".into(),
+            value: gpu.into(),
+            why: super::gpu_models_allowed(),
+        });
+    };
+    let weights_gb = m.parameters * m.bytes_per_parameter / 1e9;
+    let room_gb = f64::from(gpus_per_replica.max(1)) * spec.memory_gb;
+    if weights_gb > room_gb * crate::analysis::parallel::STATE_MEMORY_SHARE {
+        let fit =
+            (weights_gb / (spec.memory_gb * crate::analysis::parallel::STATE_MEMORY_SHARE)).ceil();
+        return Err(TemplateError::BadValue {
+            option: "gpus-per-replica".into(),
+            value: gpus_per_replica.to_string(),
+            why: format!(
+                "{weights_gb:.0} GB of weights do not fit in {gpus_per_replica} x {} GB of {gpu} (80% left for \
+                 weights, the rest for the KV cache): at least {fit:.0} GPUs per replica",
+                spec.memory_gb
+            ),
+        });
+    }
+    let r = replica_rate(spec, gpus_per_replica, m);
+    Ok((
+        r.requests_per_s,
+        format!("{} (estimated: {})", r.requests_per_s, r.text),
+    ))
 }
 
 /// What a training design must do.
@@ -48,6 +220,10 @@ pub struct TrainingNeed {
     pub gpu: String,
     /// Model FLOPs utilisation.
     pub mfu: f64,
+    /// Tensor-parallel degree the job runs with (0: the analysis chooses it).
+    pub tensor_parallel: u32,
+    /// Pipeline-parallel degree the job runs with (0: the analysis chooses it).
+    pub pipeline_parallel: u32,
 }
 
 /// A sized design and the figures that explain its size.
@@ -128,12 +304,21 @@ fn with_commas(n: usize) -> String {
 fn sized(
     gpu: &str,
     servers: usize,
-    design: Design,
+    mut design: Design,
     report: &Report,
     limit: &str,
     why: Vec<(String, String)>,
+    record: (&str, String, Option<f64>),
 ) -> Sized {
     let preview = super::preview(&design, report);
+    let (goal, requirement, days) = record;
+    design.sizing = Some(crate::model::SizingRecord {
+        goal: goal.to_string(),
+        requirement,
+        limit: limit.to_string(),
+        why: why.clone(),
+        days,
+    });
     Sized {
         switches_by_tier: preview.switches_by_tier,
         limit: limit.to_string(),
@@ -176,13 +361,13 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
     if !(need.utilisation > 0.0 && need.utilisation < 1.0) {
         return Err(bad("utilisation", need.utilisation, "between 0 and 1"));
     }
-    if !within(need.replica_rps, 1e6) {
-        return Err(bad(
-            "replica-rps",
-            need.replica_rps,
-            "a rate above 0 and at most 1e6 requests per second",
-        ));
-    }
+    let (replica_rps, replica_how) = resolve_replica_rps(
+        catalog,
+        &need.gpu,
+        need.gpus_per_replica,
+        need.replica_rps,
+        need.model.as_ref(),
+    )?;
     let per_server = gpus_per_server(catalog, &need.gpu);
     let name = format!(
         "Serving {} req/s at p99 {} ms on {}",
@@ -190,9 +375,10 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
     );
     let with_need = |mut d: Design| {
         d.params.utilisation_target = need.utilisation;
+        d.params.traffic.storage_read_gbyte_s_per_gpu = 0.0;
         d.params.serving = Some(Serving {
             request_rate_rps: need.requests_per_s,
-            replica_throughput_rps: need.replica_rps,
+            replica_throughput_rps: replica_rps,
             gpus_per_replica: need.gpus_per_replica.max(1),
             latency_target_ms: need.p99_ms,
             ..Serving::default()
@@ -212,7 +398,7 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
             why: format!(
                 "no utilisation meets it: a replica at {} req/s needs more than the target once the network's share \
                  is taken (largest utilisation for the target: {rho:.3})",
-                need.replica_rps
+                crate::analysis::format::round(replica_rps, 4)
             ),
         });
     }
@@ -238,7 +424,10 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
     // grow to what the design's own analysis asks for, one server at least, a few times.
     let mut servers = first;
     for _ in 0..16 {
-        let design = with_need(build(catalog, &need.gpu, servers, &name)?);
+        let mut design = with_need(build(catalog, &need.gpu, servers, &name)?);
+        // Serving reads no training data: one appliance holds the model's weights for the replicas to load, on
+        // the storage NICs when the servers have them (docs/analysis.md, "Sizing and templates at scale").
+        super::storage::add_storage(&mut design, catalog, 1)?;
         let report = analyze(&design);
         let Some(s) = report.latency.serving.clone() else {
             break;
@@ -249,8 +438,10 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
             } else {
                 "utilisation"
             };
-            let shared = shared_queue_replicas(need, s.p99_ms - queue_p99_ms(&s, need));
+            let shared =
+                shared_queue_replicas(need, replica_rps, s.p99_ms - queue_p99_ms(&s, replica_rps));
             let mut why = vec![
+                ("replica req/s".into(), replica_how.clone()),
                 (
                     "replicas needed".into(),
                     s.replicas_needed.map_or("-".into(), |r| {
@@ -258,7 +449,7 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
                             "{} = ceil({} req/s / ({} req/s x {:.4})) under random split (M/M/1 per replica)",
                             with_commas(r as usize),
                             need.requests_per_s,
-                            need.replica_rps,
+                            replica_rps,
                             s.planned_utilisation
                         )
                     }),
@@ -270,7 +461,7 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
                         format!(
                             "the p99 target: rho max = 1 - ln(100) / ({} x ({} ms - network p99) / 1000) = {:.4}, \
                              below the {} asked",
-                            need.replica_rps, need.p99_ms, s.max_utilisation_for_target, need.utilisation
+                            replica_rps, need.p99_ms, s.max_utilisation_for_target, need.utilisation
                         )
                     } else {
                         format!(
@@ -314,11 +505,23 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
                          replicas at {:.4} utilisation; the design keeps the random split (see docs/analysis.md, \
                          Serving)",
                         with_commas(c as usize),
-                        need.requests_per_s / (need.replica_rps * c as f64)
+                        need.requests_per_s / (replica_rps * c as f64)
                     ),
                 ));
             }
-            return Ok(sized(&need.gpu, servers, design, &report, limit, why));
+            let requirement = format!(
+                "{} req/s at p99 {} ms, utilisation {}, on {} ({} GPU(s) per replica)",
+                need.requests_per_s, need.p99_ms, need.utilisation, need.gpu, need.gpus_per_replica
+            );
+            return Ok(sized(
+                &need.gpu,
+                servers,
+                design,
+                &report,
+                limit,
+                why,
+                ("serving", requirement, None),
+            ));
         }
         let want = s
             .gpus_needed
@@ -342,18 +545,18 @@ pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateE
 
 /// The network's share of a serving p99: what is left of the design's p99 once the replica's own M/M/1 time
 /// in system, ln(100) / (mu - lambda), is taken away.
-fn queue_p99_ms(s: &crate::analysis::latency::ServingLatency, need: &ServingNeed) -> f64 {
+fn queue_p99_ms(s: &crate::analysis::latency::ServingLatency, replica_rps: f64) -> f64 {
     let lambda = s.per_replica_rps;
-    let q = crate::analysis::queueing::sojourn_percentile(need.replica_rps, lambda, 0.99) * 1e3;
+    let q = crate::analysis::queueing::sojourn_percentile(replica_rps, lambda, 0.99) * 1e3;
     if q.is_finite() { q } else { s.p99_ms }
 }
 
 /// Replicas a shared queue (M/M/c) needs for the need's rate within its p99, after `network_ms` of network.
-fn shared_queue_replicas(need: &ServingNeed, network_ms: f64) -> Option<u64> {
+fn shared_queue_replicas(need: &ServingNeed, replica_rps: f64, network_ms: f64) -> Option<u64> {
     let budget_s = (need.p99_ms - network_ms.max(0.0)) / 1e3;
     crate::analysis::queueing::mmc_servers_for_p99(
         need.requests_per_s,
-        need.replica_rps,
+        replica_rps,
         budget_s,
         need.utilisation,
     )
@@ -403,12 +606,29 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             parameters: need.parameters,
             tokens: need.tokens,
             mfu: need.mfu,
+            tensor_parallel: need.tensor_parallel,
+            pipeline_parallel: need.pipeline_parallel,
             ..Training::default()
         });
         d
     };
-    let days = |servers: usize| -> Result<(Design, Report, f64), TemplateError> {
-        let d = with_job(build(catalog, &need.gpu, servers, &name)?);
+    let per_server = gpus_per_server(catalog, &need.gpu);
+    let cap = max_servers(per_server);
+    let storage_need = |gpus: usize| {
+        super::storage::StorageNeed::training(
+            need.parameters,
+            need.tokens,
+            gpus,
+            crate::model::Params::default()
+                .traffic
+                .storage_read_gbyte_s_per_gpu,
+        )
+    };
+    let full = |servers: usize| -> Result<(Design, Report, f64), TemplateError> {
+        let mut d = with_job(build(catalog, &need.gpu, servers, &name)?);
+        let (appliances, _) =
+            super::storage::appliances_for(catalog, &storage_need(servers * per_server));
+        super::storage::add_storage(&mut d, catalog, appliances)?;
         let r = analyze(&d);
         let days = r
             .latency
@@ -417,8 +637,6 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             .map_or(f64::INFINITY, |t| t.days);
         Ok((d, r, days))
     };
-    let per_server = gpus_per_server(catalog, &need.gpu);
-    let cap = max_servers(per_server);
     let (tflops, memory_gb) = match catalog.get(super::gpu_part(&need.gpu)).map(|p| &p.kind) {
         Some(PartKind::Gpu(g)) => (g.bf16_tflops, g.memory_gb),
         _ => (0.0, 0.0),
@@ -485,129 +703,177 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             need.gpu
         ),
     };
-    // From the floor up: the network's share is a few percent, so a step or two finds a count that finishes,
-    // then bisection between the last count that does not and the first that does.
-    let mut lo = ((floor_gpus / per_server as f64).ceil() as usize).max(1) - 1;
-    let mut hi = lo + 1;
-    let mut found = days(hi)?;
-    while found.2 > need.days {
-        // The network's time per step does not shrink with more servers (a ring all-reduce moves about twice
-        // the gradients whatever the count): once it alone exceeds the days, no size finishes.
-        if let Some(t) = &found.1.latency.training {
-            let network_days = t.exposed_s_per_step * t.steps / 86_400.0;
+    // The search runs on the analysis's own training formula (`analysis::latency::training_time`) with the
+    // communication shape the NCCL model reads from a two-server design of the same parts: per server, the rails,
+    // NVLink and NICs are the same at every count of these fabrics (non-blocking above the leaves), and only the
+    // ranks and nodes change. Each candidate then costs microseconds instead of a build and an analysis of the
+    // whole design (which made sizing grow faster than the design: 38 s for 68,912 GPUs); the answer is built and
+    // analysed once, and grown only if its own analysis does not finish in time.
+    let (_, probe, _) = full(2.min(cap))?;
+    let shape = probe.latency.nccl.as_ref().map(|n| n.shape.clone());
+    let job = with_job(Design::default())
+        .params
+        .training
+        .unwrap_or_default();
+    let estimate = |servers: usize| -> Option<crate::analysis::latency::TrainingTime> {
+        let gpus = servers * per_server;
+        let shape = shape.clone().map(|mut s| {
+            s.ranks = gpus;
+            s.nodes = servers;
+            s
+        });
+        crate::analysis::latency::training_time(
+            &job,
+            gpus,
+            tflops * gpus as f64,
+            memory_gb,
+            shape.as_ref().filter(|_| gpus > 1),
+            0.0,
+        )
+    };
+    let est_days = |servers: usize| estimate(servers).map_or(f64::INFINITY, |t| t.days);
+    let lo_servers = ((floor_gpus / per_server as f64).ceil() as usize).clamp(1, cap);
+    if est_days(cap) > need.days {
+        // The network's time per step does not shrink with more servers (a ring all-reduce moves about twice the
+        // gradients whatever the count): once it alone exceeds the days, no size finishes.
+        if let Some(t) = estimate(cap) {
+            let network_days = (t.step_s - t.compute_s_per_step).max(0.0) * t.steps / 86_400.0;
             if network_days >= need.days {
                 return Err(TemplateError::BadValue {
                     option: "days".into(),
                     value: shown(need.days),
                     why: format!(
-                        "no size of {} finishes in time: the gradient all-reduce alone takes {network_days:.0} days \
-                         ({:.0} steps x {:.2} s not hidden behind compute, {} parameters, data parallelism over \
-                         every GPU), whatever the GPU count; allow more days or a model that shards the work",
+                        "no size of {} finishes in time: the communication and pipeline bubble alone take \
+                         {network_days:.0} days ({:.0} steps x {:.2} s not hidden behind compute, {} parameters), \
+                         whatever the GPU count; allow more days or a model that shards the work",
                         need.gpu,
                         t.steps,
-                        t.exposed_s_per_step,
+                        t.step_s - t.compute_s_per_step,
                         shown(need.parameters)
                     ),
                 });
             }
         }
-        lo = hi;
-        let ratio = if found.2.is_finite() {
-            found.2 / need.days
-        } else {
-            2.0
-        };
-        hi = ((hi as f64 * ratio).ceil() as usize).max(hi + 1);
-        if hi > cap {
-            if lo >= cap {
-                return Err(too_many());
-            }
-            hi = cap;
-        }
-        found = days(hi)?;
+        return Err(too_many());
     }
-    // The step from the ratio rarely overshoots by more than a server (the network's time barely shrinks with
-    // more servers): one server fewer is checked first, then bisection if it also finishes.
-    if hi - lo > 1 {
-        let fewer = days(hi - 1)?;
-        if fewer.2 <= need.days {
-            hi -= 1;
-            found = fewer;
-        } else {
-            lo = hi - 1;
-        }
+    // The smallest count the estimate finishes with: doubling from the floor, then bisection.
+    let (mut lo, mut hi) = (lo_servers.saturating_sub(1), lo_servers);
+    while est_days(hi) > need.days {
+        lo = hi;
+        hi = (hi * 2).min(cap);
     }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
-        let candidate = days(mid)?;
-        if candidate.2 <= need.days {
+        if est_days(mid) <= need.days {
             hi = mid;
-            found = candidate;
         } else {
             lo = mid;
         }
     }
-    let (design, report, d) = found;
-    let t = report.latency.training.clone();
-    let why = vec![
-        ("days".into(), format!("{d:.2} (asked {})", need.days)),
-        (
-            "per step".into(),
-            t.as_ref().map_or("-".into(), |t| {
+    // Verified on the design itself; a few servers more if its own analysis says it does not finish.
+    let mut found = full(hi)?;
+    for _ in 0..8 {
+        if found.2 <= need.days {
+            break;
+        }
+        if hi >= cap {
+            return Err(too_many());
+        }
+        let ratio = if found.2.is_finite() {
+            found.2 / need.days
+        } else {
+            1.01
+        };
+        hi = ((hi as f64 * ratio).ceil() as usize).clamp(hi + 1, cap);
+        found = full(hi)?;
+    }
+    if found.2 > need.days {
+        return Err(too_many());
+    }
+    let (design, report, _) = found;
+    let mut why = vec![(
+        "size set by".to_string(),
+        if limit == "memory" {
+            format!(
+                "memory: 16 bytes x {} parameters over {memory_gb} GB per GPU needs {:.0} GPUs, more than the {:.0} \
+                 the compute needs",
+                shown(need.parameters),
+                memory_gpus.ceil(),
+                compute_gpus.ceil()
+            )
+        } else {
+            format!(
+                "the days: 6 x {} x {} FLOPs / ({tflops} TFLOPS x MFU {}) = {} GPU-days, over {} days = {:.0} GPUs \
+                 before the network's time",
+                shown(need.parameters),
+                shown(need.tokens),
+                need.mfu,
+                with_commas((gpu_seconds / 86_400.0).round() as usize),
+                need.days,
+                compute_gpus.ceil()
+            )
+        },
+    )];
+    if report.bandwidth.storage.appliances > 0 {
+        why.push((
+            "storage".into(),
+            super::storage::appliances_for(catalog, &storage_need(report.summary.gpus)).1,
+        ));
+    }
+    if let Some(t) = report.latency.training.as_ref() {
+        why.extend(crate::analysis::job::days_lines(
+            t,
+            report.summary.gpus,
+            Some(need.days),
+        ));
+        // The parallel layout the job runs with, and why (docs/analysis.md, "Training jobs").
+        if let Some(p) = &t.parallelism {
+            why.push((
+                "parallelism".into(),
                 format!(
-                    "{:.3} s compute, {:.3} s all-reduce ({:.3} s exposed)",
-                    t.compute_s_per_step, t.allreduce_s_per_step, t.exposed_s_per_step
-                )
+                    "TP {} x PP {} x DP {} ({})",
+                    p.tensor, p.pipeline, p.data, p.why
+                ),
+            ));
+        }
+    }
+    why.extend([
+        (
+            "GPU-hours".into(),
+            report.latency.training.as_ref().map_or("-".into(), |t| {
+                crate::analysis::format::thousands(t.gpu_hours, 0)
             }),
         ),
         (
-            "GPU-hours".into(),
-            t.as_ref()
-                .map_or("-".into(), |t| format!("{:.0}", t.gpu_hours)),
-        ),
-        (
             "job cost owned".into(),
-            report
-                .cost
-                .training_job_usd
-                .map_or("-".into(), |c| format!("${c:.0}")),
+            report.cost.training_job_usd.map_or("-".into(), |c| {
+                format!("${}", crate::analysis::format::thousands(c, 0))
+            }),
         ),
         (
             "job cost in the cloud".into(),
-            report
-                .cost
-                .training_job_cloud_usd
-                .map_or("-".into(), |c| format!("${c:.0}")),
+            report.cost.training_job_cloud_usd.map_or("-".into(), |c| {
+                format!("${}", crate::analysis::format::thousands(c, 0))
+            }),
         ),
-    ];
-    let mut why = why;
-    why.insert(
-        0,
-        (
-            "size set by".into(),
-            if limit == "memory" {
-                format!(
-                    "memory: 16 bytes x {} parameters over {memory_gb} GB per GPU needs {:.0} GPUs, more than the \
-                     {:.0} the compute needs",
-                    shown(need.parameters),
-                    memory_gpus.ceil(),
-                    compute_gpus.ceil()
-                )
-            } else {
-                format!(
-                    "the days: 6 x {} x {} FLOPs / ({tflops} TFLOPS x MFU {}) = {:.0} GPU-days, over {} days = {:.0} \
-                     GPUs before the network's time",
-                    shown(need.parameters),
-                    shown(need.tokens),
-                    need.mfu,
-                    gpu_seconds / 86_400.0,
-                    need.days,
-                    compute_gpus.ceil()
-                )
-            },
-        ),
+    ]);
+    let requirement = format!(
+        "{} parameters on {} tokens in {} days on {} (MFU {})",
+        shown(need.parameters),
+        shown(need.tokens),
+        need.days,
+        need.gpu,
+        need.mfu
     );
-    Ok(sized(&need.gpu, hi, design, &report, limit, why))
+    Ok(sized(
+        &need.gpu,
+        hi,
+        design,
+        &report,
+        limit,
+        why,
+        ("training", requirement, Some(need.days)),
+    ))
 }
 
 /// A yearly budget and the service it should buy.
@@ -786,6 +1052,90 @@ pub fn budget(
     ];
     Ok((
         options,
-        Some(sized(&need.gpu, lo, design, &report, "budget", why)),
+        Some(sized(
+            &need.gpu,
+            lo,
+            design,
+            &report,
+            "budget",
+            why,
+            (
+                "budget",
+                format!("${:.0} a year on {}", need.usd_per_year, need.gpu),
+                None,
+            ),
+        )),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // the built-in catalog is part of the build
+    use super::*;
+
+    /// The replica's rate from the GPU and the model, by hand (docs/analysis.md, "Serving: the replica's rate"):
+    /// 70e9 parameters in BF16 (140e9 bytes) on 4 H100 SXM (3,350 GB/s) at batch 1: 4 x 3,350e9 x 0.7 / 140e9 =
+    /// 67.0 tokens/s, under the compute roofline 4 x 989e12 x 0.4 / (2 x 70e9) = 11,302.9; at 250 tokens a request,
+    /// 0.268 req/s. Batch 8 reads the weights once for 8 tokens: 536 tokens/s, 2.144 req/s.
+    #[test]
+    fn replica_rate_is_memory_bandwidth_over_the_weights() {
+        let c = Catalog::builtin().unwrap();
+        let Some(PartKind::Gpu(h100)) = c.get("h100-sxm").map(|p| &p.kind) else {
+            panic!("no H100 in the catalog");
+        };
+        let mut m = ServedModel {
+            parameters: 70e9,
+            bytes_per_parameter: 2.0,
+            tokens_per_request: 250.0,
+            batch: 1.0,
+        };
+        let r = replica_rate(h100, 4, &m);
+        assert!((r.tokens_per_s - 67.0).abs() < 1e-9, "{}", r.tokens_per_s);
+        assert!((r.requests_per_s - 0.268).abs() < 1e-12);
+        m.batch = 8.0;
+        let r = replica_rate(h100, 4, &m);
+        assert!((r.requests_per_s - 2.144).abs() < 1e-9);
+        // Compute-bound at a large batch: 4 x 989e12 x 0.4 / 140e9 = 11,302.857 tokens/s.
+        m.batch = 1000.0;
+        let r = replica_rate(h100, 4, &m);
+        assert!(
+            (r.tokens_per_s - 11_302.857).abs() < 1e-2,
+            "{}",
+            r.tokens_per_s
+        );
+    }
+
+    /// The GPU changes the replica's rate: the same 8e9 model (16 GB) at batch 8 serves 3,350 / 864 = 3.88 times
+    /// the requests on an H100 as on an L40S; a measured figure overrides; 140 GB of weights do not fit 3 L40S
+    /// (3 x 48 x 0.8 = 115.2 GB) but fit 4 (153.6 GB).
+    #[test]
+    fn the_gpu_sets_the_rate_and_a_measurement_overrides_it() {
+        let c = Catalog::builtin().unwrap();
+        let m = ServedModel::default();
+        let (h100, _) = resolve_replica_rps(&c, "h100-sxm", 1, None, Some(&m)).unwrap();
+        let (l40s, how) = resolve_replica_rps(&c, "l40s", 1, None, Some(&m)).unwrap();
+        // L40S: 8 x 864e9 x 0.7 / 16e9 = 302.4 tokens/s, / 256 = 1.18125 req/s.
+        assert!((l40s - 1.18125).abs() < 1e-9, "{l40s}");
+        assert!((h100 / l40s - 3350.0 / 864.0).abs() < 1e-9);
+        assert!(
+            how.contains("estimated") && how.contains("864 GB/s"),
+            "{how}"
+        );
+        let (measured, how) = resolve_replica_rps(&c, "l40s", 1, Some(20.0), Some(&m)).unwrap();
+        assert_eq!(measured, 20.0);
+        assert!(how.contains("measured"));
+        let big = ServedModel {
+            parameters: 70e9,
+            ..ServedModel::default()
+        };
+        let err = resolve_replica_rps(&c, "l40s", 3, None, Some(&big))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("--gpus-per-replica 3") && err.contains("at least 4"),
+            "{err}"
+        );
+        assert!(resolve_replica_rps(&c, "l40s", 4, None, Some(&big)).is_ok());
+        assert!(resolve_replica_rps(&c, "l40s", 1, None, None).is_err());
+    }
 }

@@ -66,6 +66,7 @@ pub fn analysis_ui(
                     });
                 }
                 ui.add_space(4.0);
+                job_ui(ui, design, r);
                 findings_ui(ui, r, cmds);
                 bandwidth_ui(ui, r);
                 latency_ui(ui, r);

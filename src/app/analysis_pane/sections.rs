@@ -569,3 +569,23 @@ pub(super) fn cost_ui(ui: &mut egui::Ui, r: &Report) {
                 });
         });
 }
+
+/// The job the design runs (training days line by line, job cost; serving capacity) and, for a sized design, what
+/// it was sized for, from `analysis::job` as the HTML report shows it.
+pub(super) fn job_ui(ui: &mut egui::Ui, design: &crate::model::Design, r: &Report) {
+    let lines = crate::analysis::job::job_lines(design, r);
+    if lines.is_empty() {
+        return;
+    }
+    egui::CollapsingHeader::new("Job")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("job_lines").num_columns(2).show(ui, |ui| {
+                for (k, v) in &lines {
+                    ui.label(k);
+                    ui.add(egui::Label::new(v).wrap());
+                    ui.end_row();
+                }
+            });
+        });
+}

@@ -14,10 +14,6 @@ use std::fmt::Write as _;
 mod sections;
 use sections::*;
 
-/// Links listed one by one in the report's cabling plan up to this many; above it, bundles are summarised and the
-/// full plan is the `cabling-csv` export.
-pub const CABLING_ROWS_MAX: usize = 1500;
-
 /// The ids of the report's sections, in order. Tests check each is present.
 pub const SECTIONS: [&str; 13] = [
     "summary",
@@ -459,7 +455,9 @@ pub fn report(
     for c in cards(design, r, toolbar_pattern) {
         card_html(&mut out, &c);
     }
-    out.push_str("</div>\n</section>\n");
+    out.push_str("</div>\n");
+    job_table(&mut out, design, r);
+    out.push_str("</section>\n");
     findings_section(&mut out, design, r);
     section_open(&mut out, "racks", "Rack elevations");
     figure(

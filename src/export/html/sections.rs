@@ -2,12 +2,11 @@
 //! parameters, review notes, scenarios and collectives. Each writes one `<section>` through the report's escaping
 //! (`e`) and helpers.
 
-use super::{CABLING_ROWS_MAX, bytes, e, section_open, usd};
+use super::{bytes, e, section_open, usd};
 use crate::analysis::Report;
 use crate::analysis::format::thousands;
 use crate::export::tables;
 use crate::model::Design;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// Cooling per rack, the ways to get the GPUs (owned against cloud), and the sites with the service's availability.
@@ -217,95 +216,34 @@ pub(super) fn bom_section(out: &mut String, design: &Design, r: &Report) {
 pub(super) fn cabling_section(out: &mut String, design: &Design) {
     section_open(out, "cabling", "Cabling plan");
     let n = design.links.len();
-    if n <= CABLING_ROWS_MAX {
+    // Every link, one row each, whatever the count: the installers cable from this list.
+    let _ = writeln!(
+        out,
+        "<p>{}, one row each: from (rack, U, device, port), to, cable part and length; the same table is the <code>cabling-csv</code> export.</p>",
+        crate::analysis::format::count(n, "link", "links")
+    );
+    out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
+    for (id, l) in &design.links {
+        let [ar, au, ad, ap] = crate::export::tables::link_end(design, &l.a);
+        let [zr, zu, zd, zp] = crate::export::tables::link_end(design, &l.b);
         let _ = writeln!(
             out,
-            "<p>{}, one row each; the same table is the <code>cabling-csv</code> export.</p>",
-            crate::analysis::format::count(n, "link", "links")
+            r#"<tr><td><code>{}</code></td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{} m</td></tr>"#,
+            e(&format!("L{:05}", id.0)),
+            e(&ar),
+            au,
+            e(&ad),
+            e(&ap),
+            e(&zr),
+            zu,
+            e(&zd),
+            e(&zp),
+            e(&l.medium.to_string()),
+            e(l.cable.as_ref().map_or("none", |c| c.as_str())),
+            l.length_m
         );
-        out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
-        for (id, l) in &design.links {
-            let [ar, au, ad, ap] = crate::export::tables::link_end(design, &l.a);
-            let [zr, zu, zd, zp] = crate::export::tables::link_end(design, &l.b);
-            let _ = writeln!(
-                out,
-                r#"<tr><td><code>{}</code></td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{} m</td></tr>"#,
-                e(&format!("L{:05}", id.0)),
-                e(&ar),
-                au,
-                e(&ad),
-                e(&ap),
-                e(&zr),
-                zu,
-                e(&zd),
-                e(&zp),
-                e(&l.medium.to_string()),
-                e(l.cable.as_ref().map_or("none", |c| c.as_str())),
-                l.length_m
-            );
-        }
-        out.push_str("</tbody></table>\n");
-    } else {
-        let _ = writeln!(
-            out,
-            "<p>{n} links: too many to list here, so they are summarised by the racks they join, medium and cable. The full plan, one row per link with printable labels, is the <code>cabling-csv</code> export (<code>racksmith export FILE --format cabling-csv</code>).</p>"
-        );
-        let mut bundles: BTreeMap<(String, String, String, String), (usize, f64)> = BTreeMap::new();
-        let rack_of = |p: &crate::model::PortRef| {
-            design
-                .devices
-                .get(&p.device)
-                .and_then(|d| design.racks.get(&d.rack))
-                .map_or_else(String::new, |r| r.name.clone())
-        };
-        for l in design.links.values() {
-            let (a, b) = (rack_of(&l.a), rack_of(&l.b));
-            let (a, b) = if a <= b { (a, b) } else { (b, a) };
-            let k = (
-                a,
-                b,
-                l.medium.to_string(),
-                l.cable
-                    .as_ref()
-                    .map_or_else(|| "none".to_string(), |c| c.to_string()),
-            );
-            let v = bundles.entry(k).or_default();
-            v.0 += 1;
-            v.1 += l.length_m;
-        }
-        // Rack pairs with the same medium and cable are grouped further by their counts.
-        out.push_str("<table><thead><tr><th>Between racks</th><th>Medium</th><th>Cable</th><th class=\"n\">Links</th><th class=\"n\">Total length</th></tr></thead><tbody>\n");
-        let mut rows: BTreeMap<(String, String, usize), (Vec<String>, f64)> = BTreeMap::new();
-        for ((a, b, m, c), (count, len)) in bundles {
-            let v = rows.entry((m, c, count)).or_default();
-            v.0.push(if a == b {
-                format!("within {a}")
-            } else {
-                format!("{a}–{b}")
-            });
-            v.1 += len;
-        }
-        for ((m, c, count), (pairs, len)) in rows {
-            let shown: Vec<&str> = pairs.iter().take(8).map(String::as_str).collect();
-            let more = pairs.len().saturating_sub(shown.len());
-            let _ = writeln!(
-                out,
-                r#"<tr><td>{}{}</td><td>{}</td><td>{}</td><td class="n">{} × {}</td><td class="n">{} m</td></tr>"#,
-                e(&shown.join(", ")),
-                if more > 0 {
-                    format!(" and {more} more")
-                } else {
-                    String::new()
-                },
-                e(&m),
-                e(&c),
-                pairs.len(),
-                count,
-                thousands(len, 0)
-            );
-        }
-        out.push_str("</tbody></table>\n");
     }
+    out.push_str("</tbody></table>\n");
     out.push_str("</section>\n");
 }
 
@@ -550,6 +488,20 @@ pub(super) fn section_table_patterns(out: &mut String, r: &Report) {
             thousands(p.unroutable_gbps, 0),
             p.hottest_utilisation * 100.0
         );
+    }
+    out.push_str("</tbody></table>\n");
+}
+
+/// The job the design runs, as the analysis pane's "Job" section shows it (`analysis::job::job_lines`): the
+/// training days line by line and the job's cost, the service's capacity, what a sized design was sized for.
+pub(super) fn job_table(out: &mut String, design: &Design, r: &crate::analysis::Report) {
+    let lines = crate::analysis::job::job_lines(design, r);
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str("<h3>Job</h3>\n<table class=\"job\"><tbody>\n");
+    for (k, v) in &lines {
+        let _ = writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", e(k), e(v));
     }
     out.push_str("</tbody></table>\n");
 }
