@@ -1,6 +1,7 @@
 //! Racksmith: design GPU clusters rack by rack. The core (model, catalog, io, analysis, edit) has no GUI
 //! dependency; the egui front end lives in `app` behind the `gui` feature.
 
+pub mod about;
 pub mod analysis;
 pub mod catalog;
 pub mod edit;

@@ -366,6 +366,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::GenerateAssets { dir }) => {
+            cli::assets::generate_assets(&dir)?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => open_app(cli.file, cli.screenshot),
     }
 }

@@ -369,7 +369,8 @@ fn layer(top: &str) -> usize {
         "io" => 1,
         "catalog" | "topology" => 2,
         "analysis" | "edit" => 3,
-        "export" | "templates" | "samples" => 4,
+        // `about` names the build and the format versions of the report and the design file.
+        "export" | "templates" | "samples" | "about" => 4,
         "app" => 5,
         // The binary's modules (`mod cli;` in main.rs): they reach the library as `racksmith::`, never `crate::`.
         "cli" => 6,

@@ -33,6 +33,10 @@ use crate::topology::Topology;
 use serde::Serialize;
 use std::sync::Arc;
 
+/// The version of the report's JSON layout (`racksmith analyze --format json`, docs/report-json.md), printed by
+/// `racksmith --version`. Raised when a key is renamed or removed; a key added inside a section keeps it.
+pub const REPORT_FORMAT_VERSION: u32 = 1;
+
 /// Everything the analysis says about a design. Top-level keys are stable (see docs/report-json.md).
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

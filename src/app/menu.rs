@@ -345,7 +345,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     }
 }
 
-/// Help: the getting-started guide and the shortcuts.
+/// Help: the getting-started guide, the shortcuts, the planning questions and About.
 fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     if ui.button("Getting started").clicked() {
         app.ui.windows.help = Some(HelpPage::GettingStarted);
@@ -359,6 +359,9 @@ fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         .clicked()
     {
         app.catalogs.scenarios = Some(super::scenarios::ScenariosWindow::default());
+    }
+    if ui.button("About Racksmith").clicked() {
+        app.ui.windows.help = Some(HelpPage::About);
     }
 }
 
@@ -553,7 +556,7 @@ pub const GETTING_STARTED: [(&str, &str); 7] = [
     ),
 ];
 
-/// The help window: the getting-started guide and the shortcuts.
+/// The help window: the getting-started guide, the shortcuts and About (version and commit).
 pub fn help_window_ui(ctx: &egui::Context, windows: &mut crate::app::state::Windows) {
     let Some(mut page) = windows.help else {
         return;
@@ -572,6 +575,7 @@ pub fn help_window_ui(ctx: &egui::Context, windows: &mut crate::app::state::Wind
         ui.horizontal(|ui| {
             ui.selectable_value(&mut page, HelpPage::GettingStarted, "Getting started");
             ui.selectable_value(&mut page, HelpPage::Shortcuts, "Keyboard shortcuts");
+            ui.selectable_value(&mut page, HelpPage::About, "About");
         });
         ui.separator();
         match page {
@@ -590,6 +594,14 @@ pub fn help_window_ui(ctx: &egui::Context, windows: &mut crate::app::state::Wind
                         ui.end_row();
                     }
                 });
+            }
+            HelpPage::About => {
+                ui.strong("Racksmith");
+                ui.label(format!("Version {}", crate::about::version_text()));
+                ui.label(
+                    "Quote this line in a bug report. Report format: the JSON of the analysis \
+                     (docs/report-json.md); design format: the format_version of design files.",
+                );
             }
         }
     });

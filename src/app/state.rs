@@ -335,4 +335,6 @@ pub enum HelpPage {
     GettingStarted,
     /// The keyboard and mouse shortcuts.
     Shortcuts,
+    /// The version, the commit it was built from and the format versions (as `racksmith --version`).
+    About,
 }

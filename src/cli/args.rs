@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 /// Design GPU clusters rack by rack.
 #[derive(Parser)]
-#[command(name = "racksmith", version, about)]
+#[command(name = "racksmith", version = racksmith::about::version_text(), about)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -164,6 +164,13 @@ pub enum Command {
         /// Where to write it.
         #[arg(long, short)]
         output: Option<PathBuf>,
+    },
+    /// Write the man pages (DIR/man) and the bash, zsh and fish completions (DIR/completions) made from this
+    /// command line; the Debian package's build runs it (assets/linux/build-deb.sh).
+    #[command(hide = true)]
+    GenerateAssets {
+        /// Folder to write into, created when missing.
+        dir: PathBuf,
     },
 }
 

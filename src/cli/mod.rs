@@ -1,8 +1,10 @@
-//! The command line below `main.rs`: its definition ([`args`]), what it writes and how it fails ([`output`]), the
-//! commands that generate a design ([`generate`]), and what several commands share: the built-in catalog with the
-//! parts of `--catalog` ([`load_catalog`]) and the app, opened when no subcommand is given ([`open_app`]).
+//! The command line below `main.rs`: its definition ([`args`]) and the man pages and completions made from it
+//! ([`assets`]), what it writes and how it fails ([`output`]), the commands that generate a design ([`generate`]),
+//! and what several commands share: the built-in catalog with the parts of `--catalog` ([`load_catalog`]) and the
+//! app, opened when no subcommand is given ([`open_app`]).
 
 pub mod args;
+pub mod assets;
 pub mod generate;
 pub mod output;
 
