@@ -13,48 +13,11 @@
 
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::edit::Builder;
-use racksmith::model::{Design, DeviceId, PartId, PortRef, Scenario, Site};
+use racksmith::model::{Design, PartId, Scenario, Site};
 
-fn port(device: DeviceId, name: &str) -> PortRef {
-    PortRef {
-        device,
-        port: name.to_string(),
-    }
-}
-
-/// A chain of switches, each in its rack with a DGX H100 on one cable.
-fn chain(catalog: &Catalog, switches: usize) -> Design {
-    let mut d = Design {
-        name: format!("a chain of {switches} switches"),
-        ..Design::default()
-    };
-    let mut b = Builder::new(&mut d, catalog);
-    let mut prev: Option<DeviceId> = None;
-    for i in 0..switches {
-        let rack = b
-            .add_rack(
-                "rack-48u",
-                &format!("R{i:05}"),
-                (i / 64) as u16,
-                (i % 64) as u16,
-            )
-            .unwrap()
-            .0;
-        let sw = b
-            .add_device("qm9700", &format!("sw-{i:05}"), rack, 1)
-            .unwrap();
-        if let Some(p) = prev {
-            b.connect(port(p, "p2"), port(sw, "p1"), 1.0, None).unwrap();
-        }
-        let dgx = b
-            .add_device("dgx-h100", &format!("dgx-{i:05}"), rack, 10)
-            .unwrap();
-        b.connect(port(dgx, "nic0/p1"), port(sw, "p3"), 3.0, None)
-            .unwrap();
-        prev = Some(sw);
-    }
-    d
-}
+#[path = "../tests/common/hostile_designs.rs"]
+mod hostile_designs;
+use hostile_designs::{chain, port};
 
 /// `n` switches of a 2,048-port part, two to a rack.
 fn switches(catalog: &Catalog, n: usize) -> Design {

@@ -5,13 +5,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 mod common;
-use common::{click_device, drag_and_drop, harness_of, menu, menu_with_file, step};
+use common::{click_device, drag_and_drop, harness_of, menu, menu_with_file, one_rack, step};
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::RacksmithApp;
 use racksmith::catalog::{Catalog, user};
-use racksmith::model::{Design, PartId, RackId};
+use racksmith::model::{Design, PartId};
 
 /// Replaces the text of the field labelled `label`.
 /// The app with `design` open and its user catalog at `user_catalog`.
@@ -28,35 +28,6 @@ fn type_into(h: &mut Harness<'static, RacksmithApp>, label: &str, text: &str) {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
     h.get_by_label(label).type_text(text);
     step(h);
-}
-
-/// A design with one empty 42U rack.
-fn one_rack() -> (Design, RackId) {
-    let mut d = Design::default();
-    let rack = RackId(d.alloc_id());
-    racksmith::edit::Edit::Batch(vec![
-        // The rack's part with it: the editor, like the loader, refuses a rack of a part the design lacks.
-        racksmith::edit::Edit::SetPart(
-            racksmith::model::PartId::new("rack-42u"),
-            Some(Box::new(
-                racksmith::catalog::Catalog::builtin()
-                    .unwrap()
-                    .get("rack-42u")
-                    .unwrap()
-                    .clone(),
-            )),
-        ),
-        racksmith::edit::Edit::AddRack(
-            rack,
-            racksmith::model::Rack {
-                name: "R01".into(),
-                ..Default::default()
-            },
-        ),
-    ])
-    .apply(&mut d)
-    .unwrap();
-    (d, rack)
 }
 
 /// Opens the catalog window on a part by clicking it in the window's list (searched by id).

@@ -55,30 +55,7 @@ fn main_window_light_1024x700() {
 
 /// The app with one server of `part` in a rack, its internals window open.
 fn server_window(part: &str) -> Harness<'static, RacksmithApp> {
-    let mut design = racksmith::model::Design::default();
-    let rack = racksmith::model::RackId(design.alloc_id());
-    racksmith::edit::Edit::Batch(vec![
-        // The rack's part with it: the editor, like the loader, refuses a rack of a part the design lacks.
-        racksmith::edit::Edit::SetPart(
-            racksmith::model::PartId::new("rack-42u"),
-            Some(Box::new(
-                racksmith::catalog::Catalog::builtin()
-                    .unwrap()
-                    .get("rack-42u")
-                    .unwrap()
-                    .clone(),
-            )),
-        ),
-        racksmith::edit::Edit::AddRack(
-            rack,
-            racksmith::model::Rack {
-                name: "R01".into(),
-                ..Default::default()
-            },
-        ),
-    ])
-    .apply(&mut design)
-    .unwrap();
+    let (design, rack) = common::one_rack();
     let mut h = snapshot_harness(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 10);
     place_part(&mut h, part, rack, 1);
     h.run_steps(4);

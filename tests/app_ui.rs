@@ -4,7 +4,7 @@
 mod common;
 use common::{
     AnswerOnce, add_rack, click_at, click_device, click_rack, compare_with_sample, drag_and_drop,
-    harness, menu_with_file, open_file, place_part, release_at, save_as, select_devices,
+    harness, menu_with_file, one_rack, open_file, place_part, release_at, save_as, select_devices,
     selected_devices, step, undo,
 };
 
@@ -13,36 +13,6 @@ use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::{DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp};
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
-
-/// A design with one empty 42U rack.
-fn one_rack() -> (Design, RackId) {
-    let mut d = Design::default();
-    let rack = RackId(d.alloc_id());
-    let edit = racksmith::edit::Edit::Batch(vec![
-        // The rack's part with it: the editor, like the loader, refuses a rack of a part the design lacks.
-        racksmith::edit::Edit::SetPart(
-            racksmith::model::PartId::new("rack-42u"),
-            Some(Box::new(
-                match Catalog::builtin()
-                    .ok()
-                    .and_then(|c| c.get("rack-42u").cloned())
-                {
-                    Some(part) => part,
-                    None => panic!("the built-in catalog has no rack-42u"),
-                },
-            )),
-        ),
-        racksmith::edit::Edit::AddRack(
-            rack,
-            racksmith::model::Rack {
-                name: "R01".into(),
-                ..Default::default()
-            },
-        ),
-    ]);
-    assert!(edit.apply(&mut d).is_ok());
-    (d, rack)
-}
 
 #[test]
 fn default_design_opens_with_its_analysis() {

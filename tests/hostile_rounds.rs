@@ -11,13 +11,15 @@
 
 use proptest::prelude::*;
 use racksmith::catalog::{Catalog, PartKind};
-use racksmith::edit::Builder;
 use racksmith::io;
 use racksmith::model::part::{PcieSwitchSpec, SlotSpec};
-use racksmith::model::{Design, DeviceId, PortRef};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+
+#[path = "common/hostile_designs.rs"]
+mod hostile_designs;
+use hostile_designs::chain;
 
 /// Far above any of these inputs' time in a debug build: a case that takes longer grows faster than its input.
 const HANG_GUARD: Duration = Duration::from_secs(30);
@@ -28,48 +30,6 @@ fn cases(short: u32) -> u32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(short)
-}
-
-fn port(device: DeviceId, name: &str) -> PortRef {
-    PortRef {
-        device,
-        port: name.to_string(),
-    }
-}
-
-/// A chain of `switches` QM9700 in racks of their own, each with a DGX H100 on one cable: every switch and every
-/// cable is a single point of failure (the 6,000-switch chain at a reduced scale).
-fn chain(catalog: &Catalog, switches: usize) -> Design {
-    let mut d = Design {
-        name: format!("a chain of {switches} switches"),
-        ..Design::default()
-    };
-    let mut b = Builder::new(&mut d, catalog);
-    let mut prev: Option<DeviceId> = None;
-    for i in 0..switches {
-        let rack = b
-            .add_rack(
-                "rack-48u",
-                &format!("R{i:05}"),
-                (i / 32) as u16,
-                (i % 32) as u16,
-            )
-            .unwrap()
-            .0;
-        let sw = b
-            .add_device("qm9700", &format!("sw-{i:05}"), rack, 1)
-            .unwrap();
-        if let Some(p) = prev {
-            b.connect(port(p, "p2"), port(sw, "p1"), 1.0, None).unwrap();
-        }
-        let dgx = b
-            .add_device("dgx-h100", &format!("dgx-{i:05}"), rack, 10)
-            .unwrap();
-        b.connect(port(dgx, "nic0/p1"), port(sw, "p3"), 3.0, None)
-            .unwrap();
-        prev = Some(sw);
-    }
-    d
 }
 
 // ---- Class 1: cost in proportion to the input ----

@@ -324,3 +324,33 @@ pub fn drag_and_drop(h: &mut Harness<'static, RacksmithApp>, from: egui::Pos2, t
     h.drop_at(to);
     step(h);
 }
+
+/// A design with one empty 42U rack named R01, with the rack's part: the editor, like the loader, refuses a rack of
+/// a part the design lacks.
+pub fn one_rack() -> (racksmith::model::Design, racksmith::model::RackId) {
+    let mut d = racksmith::model::Design::default();
+    let rack = racksmith::model::RackId(d.alloc_id());
+    let Some(part) = racksmith::catalog::Catalog::builtin()
+        .ok()
+        .and_then(|c| c.get("rack-42u").cloned())
+    else {
+        panic!("the built-in catalog has no rack-42u")
+    };
+    let edit = racksmith::edit::Edit::Batch(vec![
+        racksmith::edit::Edit::SetPart(
+            racksmith::model::PartId::new("rack-42u"),
+            Some(Box::new(part)),
+        ),
+        racksmith::edit::Edit::AddRack(
+            rack,
+            racksmith::model::Rack {
+                name: "R01".into(),
+                ..Default::default()
+            },
+        ),
+    ]);
+    if let Err(e) = edit.apply(&mut d) {
+        panic!("one empty rack: {e}");
+    }
+    (d, rack)
+}
