@@ -489,37 +489,7 @@ pub(super) fn leaf_spine(
     }
     // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
     // holding liquid-cooled systems are liquid-cooled.
-    // One pass over devices and links (rack_power_w per rack would be racks x devices).
-    let mut loads: BTreeMap<RackId, (f64, f64, bool)> = b
-        .design
-        .racks
-        .keys()
-        .map(|r| (*r, (0.0, 0.0, false)))
-        .collect();
-    for d in b.design.devices.values() {
-        if let Some(load) = loads.get_mut(&d.rack) {
-            load.0 += crate::analysis::power::device_power_weight(b.design, d).0;
-            load.2 |= b.design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled);
-        }
-    }
-    for l in b.design.links.values() {
-        let half = l
-            .cable
-            .as_ref()
-            .and_then(|c| b.design.parts.get(c))
-            .map_or(0.0, |p| p.power_w)
-            / 2.0;
-        for end in [l.a.device, l.b.device] {
-            if let Some(load) = b
-                .design
-                .devices
-                .get(&end)
-                .and_then(|d| loads.get_mut(&d.rack))
-            {
-                load.1 += half;
-            }
-        }
-    }
+    let loads = rack_loads_w(b.design, b.design.racks.keys().copied());
     let mut liquid_w = 0.0;
     for (r, (devices_w, optics_w, liquid)) in loads {
         let load = devices_w + optics_w;
@@ -530,6 +500,41 @@ pub(super) fn leaf_spine(
     }
     add_cdus(&mut b, &mut slot, liquid_w / 1000.0)?;
     Ok(design)
+}
+
+/// What each of `racks` holds once cabled, W: its devices at maximum draw (the one figure of analysis::power) and
+/// half the power of each cable with an end in it; and whether it holds a liquid-cooled system. One pass over
+/// devices and links (the rack power of each rack in turn would be racks x devices).
+pub(super) fn rack_loads_w(
+    design: &crate::model::Design,
+    racks: impl Iterator<Item = RackId>,
+) -> BTreeMap<RackId, (f64, f64, bool)> {
+    let mut loads: BTreeMap<RackId, (f64, f64, bool)> =
+        racks.map(|r| (r, (0.0, 0.0, false))).collect();
+    for d in design.devices.values() {
+        if let Some(load) = loads.get_mut(&d.rack) {
+            load.0 += crate::analysis::power::device_power_weight(design, d).0;
+            load.2 |= design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled);
+        }
+    }
+    for l in design.links.values() {
+        let half_w = l
+            .cable
+            .as_ref()
+            .and_then(|c| design.parts.get(c))
+            .map_or(0.0, |p| p.power_w)
+            / 2.0;
+        for end in [l.a.device, l.b.device] {
+            if let Some(load) = design
+                .devices
+                .get(&end)
+                .and_then(|d| loads.get_mut(&d.rack))
+            {
+                load.1 += half_w;
+            }
+        }
+    }
+    loads
 }
 
 /// Cables two ports the generator has allocated (each port once, so the taken-port check of

@@ -8,7 +8,6 @@ use super::clos::{clos, wire};
 use crate::catalog::{Catalog, NicRole, PartKind};
 use crate::edit::Builder;
 use crate::model::{Design, DeviceId, PortRef, Protocol, RackId};
-use std::collections::BTreeMap;
 
 /// The appliance sized designs use: a DDN AI400X2 (90 GB/s read, 65 GB/s write, 250 TB, 8 ports of 400G), the
 /// storage of NVIDIA's DGX SuperPOD reference architectures.
@@ -229,31 +228,9 @@ pub fn add_storage(
         )?;
     }
     // Budgets from what each new rack holds once cabled, plus 10% (one pass over devices and links).
-    let mut loads: BTreeMap<RackId, f64> = racks.iter().map(|r| (*r, 0.0)).collect();
-    for d in b.design.devices.values() {
-        if let Some(load) = loads.get_mut(&d.rack) {
-            *load += crate::analysis::power::device_power_weight(b.design, d).0;
-        }
-    }
-    for l in b.design.links.values() {
-        let half_w = l
-            .cable
-            .as_ref()
-            .and_then(|c| b.design.parts.get(c))
-            .map_or(0.0, |p| p.power_w)
-            / 2.0;
-        for end in [l.a.device, l.b.device] {
-            if let Some(load) = b
-                .design
-                .devices
-                .get(&end)
-                .and_then(|d| loads.get_mut(&d.rack))
-            {
-                *load += half_w;
-            }
-        }
-    }
-    for (r, load) in loads {
+    let loads = super::clos::rack_loads_w(b.design, racks.iter().copied());
+    for (r, (devices_w, optics_w, _)) in loads {
+        let load = devices_w + optics_w;
         b.update_rack(r, |rack| {
             rack.power_budget_w = (load * 1.1 / 1000.0).ceil() * 1000.0;
         })?;
