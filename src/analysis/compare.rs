@@ -164,7 +164,7 @@ pub fn compare(a: (&Design, &Report), b: (&Design, &Report)) -> Comparison {
     use Direction::{Higher, Lower, Size};
     let ((da, a), (db, b)) = (a, b);
     let mut rows = Vec::new();
-    let mut row = |figure: &str, unit: &str, x: f64, y: f64, direction: Direction| {
+    let mut row = |figure: &str, unit: &str, (x, y): (f64, f64), direction: Direction| {
         rows.push(Row {
             figure: figure.into(),
             unit: unit.into(),
@@ -175,27 +175,11 @@ pub fn compare(a: (&Design, &Report), b: (&Design, &Report)) -> Comparison {
             direction,
         });
     };
-    row(
-        "GPUs",
-        "",
-        a.summary.gpus as f64,
-        b.summary.gpus as f64,
-        Size,
-    );
-    row(
-        "Racks",
-        "",
-        a.summary.racks as f64,
-        b.summary.racks as f64,
-        Size,
-    );
-    row(
-        "Switches",
-        "",
-        a.summary.switches as f64,
-        b.summary.switches as f64,
-        Size,
-    );
+    // A figure of both reports.
+    let both = |f: &dyn Fn(&Report) -> f64| (f(a), f(b));
+    row("GPUs", "", both(&|r| r.summary.gpus as f64), Size);
+    row("Racks", "", both(&|r| r.summary.racks as f64), Size);
+    row("Switches", "", both(&|r| r.summary.switches as f64), Size);
     let tiers: std::collections::BTreeSet<u8> = a
         .bandwidth
         .switches
@@ -203,105 +187,69 @@ pub fn compare(a: (&Design, &Report), b: (&Design, &Report)) -> Comparison {
         .chain(&b.bandwidth.switches)
         .map(|s| s.tier)
         .collect();
-    let count =
-        |r: &Report, t: u8| r.bandwidth.switches.iter().filter(|s| s.tier == t).count() as f64;
     for t in tiers {
-        row(&tier_name(t), "", count(a, t), count(b, t), Size);
+        let count = |r: &Report| r.bandwidth.switches.iter().filter(|s| s.tier == t).count() as f64;
+        row(&tier_name(t), "", both(&count), Size);
     }
     row(
         "Cables",
         "",
-        da.links.len() as f64,
-        db.links.len() as f64,
+        (da.links.len() as f64, db.links.len() as f64),
         Size,
     );
-    row("Capex", "USD", a.cost.capex_usd, b.cost.capex_usd, Size);
+    row("Capex", "USD", both(&|r| r.cost.capex_usd), Size);
     row(
         "Opex per year",
         "USD",
-        a.cost.opex_usd_per_year,
-        b.cost.opex_usd_per_year,
+        both(&|r| r.cost.opex_usd_per_year),
         Size,
     );
-    row("TCO", "USD", a.cost.tco_usd, b.cost.tco_usd, Size);
-    row(
-        "Owned cost per GPU-hour",
-        "USD",
-        a.cost.owned_usd_per_gpu_hour,
-        b.cost.owned_usd_per_gpu_hour,
-        Lower,
-    );
+    row("TCO", "USD", both(&|r| r.cost.tco_usd), Size);
+    let per_gpu_hour = both(&|r| r.cost.owned_usd_per_gpu_hour);
+    row("Owned cost per GPU-hour", "USD", per_gpu_hour, Lower);
     row(
         "All-reduce time",
         "ms",
-        a.summary.allreduce_ms,
-        b.summary.allreduce_ms,
+        both(&|r| r.summary.allreduce_ms),
         Lower,
     );
     row(
         "p99 GPU-to-GPU latency",
         "us",
-        a.summary.p99_latency_us,
-        b.summary.p99_latency_us,
+        both(&|r| r.summary.p99_latency_us),
         Lower,
     );
     row(
         "Bisection bandwidth",
         "Gb/s",
-        a.summary.bisection_gbps,
-        b.summary.bisection_gbps,
+        both(&|r| r.summary.bisection_gbps),
         Size,
     );
-    row(
-        "IT power",
-        "kW",
-        a.summary.it_power_kw,
-        b.summary.it_power_kw,
-        Size,
-    );
+    row("IT power", "kW", both(&|r| r.summary.it_power_kw), Size);
     row(
         "Network per GPU",
         "GB/s",
-        a.bandwidth.inter_node_gbyte_s,
-        b.bandwidth.inter_node_gbyte_s,
+        both(&|r| r.bandwidth.inter_node_gbyte_s),
         Higher,
     );
-    row(
-        "Errors",
-        "",
-        a.summary.errors as f64,
-        b.summary.errors as f64,
-        Lower,
-    );
-    row(
-        "Warnings",
-        "",
-        a.summary.warnings as f64,
-        b.summary.warnings as f64,
-        Lower,
-    );
+    row("Errors", "", both(&|r| r.summary.errors as f64), Lower);
+    row("Warnings", "", both(&|r| r.summary.warnings as f64), Lower);
     if let (Some(x), Some(y)) = (&a.latency.training, &b.latency.training) {
-        row("Training job time", "days", x.days, y.days, Lower);
+        row("Training job time", "days", (x.days, y.days), Lower);
         row(
             "Training job GPU-hours",
             "",
-            x.gpu_hours,
-            y.gpu_hours,
+            (x.gpu_hours, y.gpu_hours),
             Lower,
         );
-        row(
-            "Time waiting on the network",
-            "share",
-            x.communication_share,
-            y.communication_share,
-            Lower,
-        );
+        let share = (x.communication_share, y.communication_share);
+        row("Time waiting on the network", "share", share, Lower);
     }
     if let (Some(x), Some(y)) = (a.cost.training_job_usd, b.cost.training_job_usd) {
-        row("Training job cost, owned", "USD", x, y, Lower);
+        row("Training job cost, owned", "USD", (x, y), Lower);
     }
     if let (Some(x), Some(y)) = (a.cost.training_job_cloud_usd, b.cost.training_job_cloud_usd) {
-        row("Training job cost, cloud", "USD", x, y, Lower);
+        row("Training job cost, cloud", "USD", (x, y), Lower);
     }
     let (fa, fb) = (findings(a), findings(b));
     Comparison {

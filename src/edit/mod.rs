@@ -488,8 +488,16 @@ impl Touched {
         if !self.devices.is_empty() {
             for (id, l) in &design.links {
                 if self.devices.contains(&l.a.device) || self.devices.contains(&l.b.device) {
-                    if let Err(why) = design.check_link(&l.a, &l.b, &l.medium, Some(*id)) {
-                        return Some(format!("link {id}: {why}"));
+                    // The ends only: a device edit moves no cable, so which port holds which cable is unchanged
+                    // (Design::check_link would also look for another cable at each port, a scan of every link).
+                    for end in [&l.a, &l.b] {
+                        let carried = match design.port(end) {
+                            Some(port) => port.accepts(&l.medium),
+                            None => Err("the port does not exist".into()),
+                        };
+                        if let Err(why) = carried {
+                            return Some(format!("link {id} at port {end}: {why}"));
+                        }
                     }
                     self.links.insert(*id);
                 }

@@ -146,15 +146,12 @@ pub fn add_storage(
     let mut app_ends: Vec<PortRef> = Vec::with_capacity(appliances * app_ports);
     for a in 0..appliances {
         if a % 10 == 0 {
-            let (r, _) = b.add_rack(
-                "rack-42u",
+            app_rack = open_rack(
+                &mut b,
+                &mut racks,
+                &mut slot,
                 &format!("ST{:03}", a / 10 + 1),
-                slot / 16,
-                slot % 16,
             )?;
-            slot = slot.saturating_add(1);
-            racks.push(r);
-            app_rack = r;
         }
         let dev = b.add_device(
             APPLIANCE,
@@ -180,15 +177,12 @@ pub fn add_storage(
     let mut sw_rack = RackId(0);
     for i in 0..total {
         if i % 16 == 0 {
-            let (r, _) = b.add_rack(
-                "rack-42u",
+            sw_rack = open_rack(
+                &mut b,
+                &mut racks,
+                &mut slot,
                 &format!("SN{:03}", i / 16 + 1),
-                slot / 16,
-                slot % 16,
             )?;
-            slot = slot.saturating_add(1);
-            racks.push(r);
-            sw_rack = r;
         }
         let name = match i.checked_sub(leaves).and_then(|u| plan.uppers.get(u)) {
             Some(u) => format!("storage-{}", u.name),
@@ -236,6 +230,19 @@ pub fn add_storage(
         })?;
     }
     Ok(())
+}
+
+/// Opens the next 42U rack of the storage row at floor slot `slot` (16 to a row), named `name`, and counts it.
+fn open_rack(
+    b: &mut Builder<'_>,
+    racks: &mut Vec<RackId>,
+    slot: &mut u16,
+    name: &str,
+) -> Result<RackId, crate::edit::EditError> {
+    let (r, _) = b.add_rack("rack-42u", name, *slot / 16, *slot % 16)?;
+    *slot = slot.saturating_add(1);
+    racks.push(r);
+    Ok(r)
 }
 
 #[cfg(test)]
