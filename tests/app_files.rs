@@ -270,3 +270,61 @@ fn creating_from_a_template_is_one_undo_step_back_to_the_previous_design() {
     step(&mut h);
     assert_eq!(h.state().design(), &made);
 }
+
+#[test]
+fn escape_closes_the_window_on_top_then_a_prompt_answers_cancel() {
+    // Issue 45: Escape did not close the Size dialog, the What-if window or the unsaved-changes prompt.
+    let mut h = harness(racksmith::samples::default_design());
+    menu_path(&mut h, &["View", "Failure what-ifs…"]);
+    menu_path(&mut h, &["Help", "Planning questions…"]);
+    assert!(h.state().ui.windows.whatif.open);
+    // The window opened last is on top: the first Escape closes it, the second the one below.
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(
+        h.query_by_label("Planning questions").is_none(),
+        "the window on top closed"
+    );
+    assert!(h.state().ui.windows.whatif.open, "the one below stays");
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(!h.state().ui.windows.whatif.open);
+    // Opened after the help, the What-if window is on top: Escape closes it, not the help below it.
+    menu_path(&mut h, &["Help", "Keyboard shortcuts"]);
+    menu_path(&mut h, &["View", "Failure what-ifs…"]);
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(!h.state().ui.windows.whatif.open);
+    assert!(h.state().ui.windows.help.is_some());
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(h.state().ui.windows.help.is_none());
+
+    // The unsaved-changes prompt: Escape is Cancel, and the work stays.
+    add_rack(&mut h, "+ 42U rack");
+    let work = h.state().design().clone();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
+    step(&mut h);
+    h.get_by_label("Unsaved changes");
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(h.query_by_label("Unsaved changes").is_none());
+    assert_eq!(h.state().design(), &work);
+    assert!(h.state().doc.is_dirty());
+
+    // The delete question: Escape is Cancel.
+    let rack = *work.racks.keys().next().unwrap();
+    click_rack(&mut h, rack);
+    h.key_press(egui::Key::Delete);
+    step(&mut h);
+    h.get_by_label("Delete?");
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(h.query_by_label("Delete?").is_none());
+    assert_eq!(h.state().design(), &work, "nothing deleted");
+    // With no window open, Escape clears the selection.
+    assert!(!h.state().ui.selection.is_empty());
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(h.state().ui.selection.is_empty());
+}

@@ -149,6 +149,20 @@ pub struct AllReduce {
     pub best_ms: f64,
 }
 
+impl AllReduce {
+    /// How [`AllReduce::best`] was chosen, in words: NCCL's own pick from its tuning model when the design gives
+    /// NCCL a communicator shape (a name with a protocol, "NVLS/Simple"), else the fastest textbook form.
+    pub fn method(&self) -> &'static str {
+        if self.best.contains('/') {
+            "NCCL's pick (its tuning model, v2.27.3) among ring, tree, NVLS, NVLS-tree and CollNet with the LL, LL128 \
+             and Simple protocols"
+        } else {
+            "the fastest textbook form (ring, tree or hierarchical) by the alpha-beta model; NCCL's model needs GPUs \
+             on a network"
+        }
+    }
+}
+
 /// Time of one all-reduce algorithm.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]

@@ -239,6 +239,7 @@ pub fn catalog_window_ui(
     };
     let mut open = true;
     let win = egui::Window::new("Parts catalog")
+        .id(crate::app::escape::Closable::Catalog.id())
         .open(&mut open)
         .collapsible(false)
         .resizable(true)

@@ -725,33 +725,16 @@ impl RacksmithApp {
 /// "Delete 1 rack with 16 devices and 504 cables?": what deleting the selection takes with it.
 pub(super) fn delete_question(design: &Design, sel: &Selection) -> String {
     use crate::analysis::format::count;
-    let devices: std::collections::BTreeSet<DeviceId> = design
-        .devices
-        .iter()
-        .filter(|(id, d)| sel.devices.contains(id) || sel.racks.contains(&d.rack))
-        .map(|(id, _)| *id)
-        .collect();
-    let cables = design
-        .links
-        .iter()
-        .filter(|(id, l)| {
-            sel.links.contains(id) || devices.contains(&l.a.device) || devices.contains(&l.b.device)
-        })
-        .count();
-    let racks = sel
-        .racks
-        .iter()
-        .filter(|r| design.racks.contains_key(r))
-        .count();
+    let n = crate::edit::Removed::by_delete(design, &sel.devices, &sel.racks, &sel.links);
     let mut what = Vec::new();
-    if racks > 0 {
-        what.push(count(racks, "rack", "racks"));
+    if n.racks > 0 {
+        what.push(count(n.racks, "rack", "racks"));
     }
-    what.push(count(devices.len(), "device", "devices"));
+    what.push(count(n.devices, "device", "devices"));
     format!(
         "Delete {} and {}? Undo (Ctrl+Z) brings them back.",
         what.join(" with "),
-        count(cables, "cable", "cables")
+        count(n.links, "cable", "cables")
     )
 }
 

@@ -20,6 +20,7 @@ pub fn compare_window_ui(
     let mut open = true;
     let mut swap = false;
     let window = egui::Window::new("Compare designs")
+        .id(crate::app::escape::Closable::Compare.id())
         .open(&mut open)
         .resizable(true)
         .default_width(640.0);

@@ -521,7 +521,7 @@ fn read_only_prompt_ui(
     );
     let full = prompt.path.display().to_string();
     let mut choice = None;
-    egui::Modal::new(egui::Id::unique("read_only_prompt")).show(ctx, |ui| {
+    let modal = egui::Modal::new(egui::Id::unique("read_only_prompt")).show(ctx, |ui| {
         ui.set_max_width(440.0);
         ui.heading("Read-only file");
         ui.label(format!("{name} is read-only. Replace it anyway?"));
@@ -540,6 +540,9 @@ fn read_only_prompt_ui(
             }
         });
     });
+    if choice.is_none() && modal.should_close() {
+        choice = Some(false);
+    }
     match choice {
         Some(true) => cmds.push(FileCommand::ReplaceReadOnly.into()),
         Some(false) => {
@@ -562,7 +565,7 @@ fn overwrite_prompt_ui(
         |n| n.to_string_lossy().into_owned(),
     );
     let mut choice = None;
-    egui::Modal::new(egui::Id::unique("overwrite_prompt")).show(ctx, |ui| {
+    let modal = egui::Modal::new(egui::Id::unique("overwrite_prompt")).show(ctx, |ui| {
         ui.set_max_width(440.0);
         ui.heading("Replace file?");
         ui.label(format!("{name} exists. Replace it?"));
@@ -577,6 +580,9 @@ fn overwrite_prompt_ui(
             }
         });
     });
+    if choice.is_none() && modal.should_close() {
+        choice = Some(false);
+    }
     match choice {
         Some(true) => {
             *overwrite = None;

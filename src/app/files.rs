@@ -168,6 +168,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
     if let Some(err) = app.ui.windows.error.clone() {
         let mut open = true;
         egui::Window::new("Error")
+            .id(crate::app::escape::Closable::Error.id())
             .collapsible(false)
             .resizable(true)
             .default_width(520.0)
@@ -198,7 +199,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
             Pending::Replace(_, what) => what.clone(),
         };
         let mut choice = None;
-        egui::Modal::new(egui::Id::unique("discard_changes")).show(ctx, |ui| {
+        let modal = egui::Modal::new(egui::Id::unique("discard_changes")).show(ctx, |ui| {
             ui.set_max_width(380.0);
             ui.heading("Unsaved changes");
             ui.label(format!(
@@ -218,6 +219,10 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
                 }
             });
         });
+        // Escape (or a click beside the prompt) is Cancel: the changes stay and nothing else happens.
+        if choice.is_none() && modal.should_close() {
+            choice = Some(2);
+        }
         match choice {
             Some(0) => {
                 app.ui.files.pending = None;
@@ -234,7 +239,7 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
 
     if let Some(question) = app.ui.editing.confirm_delete.clone() {
         let mut answer = None;
-        egui::Modal::new(egui::Id::unique("confirm_delete")).show(ctx, |ui| {
+        let modal = egui::Modal::new(egui::Id::unique("confirm_delete")).show(ctx, |ui| {
             ui.set_max_width(380.0);
             ui.heading("Delete?");
             ui.label(question);
@@ -243,11 +248,14 @@ pub fn dialogs_ui(ctx: &egui::Context, app: &mut RacksmithApp, cmds: &mut Vec<Ap
                 if ui.button("Delete").clicked() {
                     answer = Some(true);
                 }
-                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                if ui.button("Cancel").clicked() {
                     answer = Some(false);
                 }
             });
         });
+        if answer.is_none() && modal.should_close() {
+            answer = Some(false);
+        }
         if let Some(yes) = answer {
             app.ui.editing.confirm_delete = None;
             if yes {
@@ -267,7 +275,7 @@ fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
     }
     let mut choice: Option<(usize, bool)> = None;
     let mut dismiss = false;
-    egui::Modal::new(egui::Id::unique("recovery_offer")).show(ctx, |ui| {
+    let modal = egui::Modal::new(egui::Id::unique("recovery_offer")).show(ctx, |ui| {
         ui.set_max_width(520.0);
         ui.heading("Recover unsaved work?");
         ui.label("Racksmith did not exit cleanly last time. These autosaves were left:");
@@ -300,6 +308,9 @@ fn recovery_offer_ui(ctx: &egui::Context, app: &mut RacksmithApp) {
             dismiss = true;
         }
     });
+    if modal.should_close() {
+        dismiss = true;
+    }
     if dismiss {
         app.ui.files.recovery_offer.clear();
         return;

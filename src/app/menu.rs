@@ -51,10 +51,9 @@ pub const SHORTCUTS: [(&str, &str); 18] = [
 /// Global keyboard shortcuts. Editing shortcuts are skipped while a text field has the keyboard.
 pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
     // A file dialog or prompt on screen takes the keys too: Escape closes it, Delete must not edit the design.
-    let typing = ctx.egui_wants_keyboard_input()
-        || app.ui.files.file_dialog.is_some()
-        || app.ui.files.overwrite.is_some();
+    let typing = ctx.egui_wants_keyboard_input() || app.prompt_open();
     let mut cmds = Vec::new();
+    let mut escape = false;
     ctx.input_mut(|i| {
         if i.consume_shortcut(&NEW) {
             cmds.push(FileCommand::New.into());
@@ -101,12 +100,16 @@ pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
             cmds.push(DocCommand::DeleteSelection.into());
         }
         if i.consume_key(Modifiers::NONE, Key::Escape) {
-            cmds.push(UiCommand::Select(Selection::default()).into());
+            escape = true;
         }
         if i.consume_key(Modifiers::NONE, Key::F) {
             cmds.push(UiCommand::Fit(FitTarget::Selection).into());
         }
     });
+    // Escape closes the window on top; with none open it clears the selection.
+    if escape && app.escape(ctx).is_none() {
+        cmds.push(UiCommand::Select(Selection::default()).into());
+    }
     if cmds
         .iter()
         .any(|c| matches!(c, AppCommand::Ui(UiCommand::Select(s)) if s.is_empty()))
@@ -563,6 +566,7 @@ pub fn help_window_ui(ctx: &egui::Context, windows: &mut crate::app::state::Wind
     };
     let mut open = true;
     let window = egui::Window::new("Help")
+        .id(crate::app::escape::Closable::Help.id())
         .open(&mut open)
         .collapsible(false)
         .default_width(520.0);

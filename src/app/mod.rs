@@ -10,6 +10,7 @@ mod catalog;
 mod commands;
 mod compare;
 mod dialogs;
+mod escape;
 mod exports;
 mod fabric;
 mod files;

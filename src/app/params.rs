@@ -23,7 +23,7 @@ pub fn params_window_ui(
     }
     let mut open = true;
     let window = egui::Window::new("Parameters")
-        .id(egui::Id::unique("params_window"))
+        .id(crate::app::escape::Closable::Params.id())
         .open(&mut open)
         .default_width(380.0);
     super::widgets::placed(

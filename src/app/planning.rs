@@ -140,7 +140,7 @@ pub fn planning_window_ui(
     let mut open = true;
     let height = central_rect.map_or(700.0, |r| r.height() - 24.0);
     let window = egui::Window::new("Planning")
-        .id(egui::Id::unique("planning_window"))
+        .id(crate::app::escape::Closable::Planning.id())
         .open(&mut open)
         .default_width(600.0)
         .default_height(height)
@@ -612,7 +612,7 @@ fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
             scenarios::bytes_text(r.latency.allreduce.bytes)
         ),
         Status::Info,
-        "Best of ring, tree and hierarchical all-reduce by the alpha-beta model.".into(),
+        format!("All-reduce time: {}.", r.latency.allreduce.method()),
     );
     let spacing = ui.spacing().item_spacing.x;
     let width = ui.available_width();

@@ -77,6 +77,7 @@ pub fn scenarios_window_ui(
     let mut open = true;
     let mut done = false;
     let frame = egui::Window::new("Planning questions")
+        .id(crate::app::escape::Closable::Scenarios.id())
         .open(&mut open)
         .collapsible(false)
         .default_width(640.0);

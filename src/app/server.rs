@@ -233,7 +233,7 @@ pub fn server_window_ui(
     let mut open = true;
     let mut refuse = None;
     let window = egui::Window::new(format!("Server internals — {}", d.name))
-        .id(egui::Id::unique("server_window"))
+        .id(crate::app::escape::Closable::Server.id())
         .open(&mut open)
         .default_width(860.0)
         .resizable(true);

@@ -24,7 +24,7 @@ pub fn sites_window_ui(
     }
     let mut open = true;
     let window = egui::Window::new("Sites")
-        .id(egui::Id::unique("sites_window"))
+        .id(crate::app::escape::Closable::Sites.id())
         .open(&mut open)
         .default_width(420.0);
     super::widgets::placed(

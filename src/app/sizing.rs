@@ -280,6 +280,7 @@ pub fn sizing_dialog_ui(
     let mut open = true;
     let mut done = false;
     let window = egui::Window::new("Size from a requirement")
+        .id(crate::app::escape::Closable::Sizing.id())
         .open(&mut open)
         .collapsible(false)
         .resizable(false)

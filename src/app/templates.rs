@@ -121,6 +121,7 @@ pub fn template_dialog_ui(
     let mut create = false;
     let mut cancel = false;
     let window = egui::Window::new("New from template")
+        .id(crate::app::escape::Closable::Template.id())
         .open(&mut open)
         .collapsible(false)
         .resizable(false)

@@ -196,7 +196,7 @@ pub fn whatif_window_ui(
     }
     let mut open = true;
     let window = egui::Window::new("Failure what-ifs")
-        .id(egui::Id::unique("whatif_window"))
+        .id(crate::app::escape::Closable::WhatIf.id())
         .open(&mut open)
         .default_width(620.0)
         .vscroll(true);

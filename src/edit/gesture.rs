@@ -583,8 +583,9 @@ impl<'a> Gestures<'a> {
                 .filter(|r| design.racks.contains_key(r))
                 .map(|r| Edit::RemoveRack(*r)),
         );
+        let removed = Removed::by_delete(design, devices, racks, links);
         (!edits.is_empty()).then(|| Gesture {
-            label: delete_label(devices.len(), racks.len(), links.len()),
+            label: delete_label(removed.devices, removed.racks, removed.links),
             edit: Edit::Batch(edits),
         })
     }
@@ -752,6 +753,50 @@ impl<'a> Gestures<'a> {
             label,
             edit: Edit::Batch(edits),
         })
+    }
+}
+
+/// What a delete takes away in all: the racks, every device selected or in a removed rack, and every link selected
+/// or attached to a removed device (one count for the question before and the label after, so neither reads
+/// "0 links" when 64 cables go with their switch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Removed {
+    /// Racks that exist among those selected.
+    pub racks: usize,
+    /// Devices selected or in a selected rack.
+    pub devices: usize,
+    /// Links selected or with an end on a removed device.
+    pub links: usize,
+}
+
+impl Removed {
+    /// Counts what deleting `devices`, `racks` and `links` from `design` removes.
+    pub fn by_delete(
+        design: &Design,
+        devices: &BTreeSet<DeviceId>,
+        racks: &BTreeSet<RackId>,
+        links: &BTreeSet<LinkId>,
+    ) -> Removed {
+        let gone: BTreeSet<DeviceId> = design
+            .devices
+            .iter()
+            .filter(|(id, d)| devices.contains(id) || racks.contains(&d.rack))
+            .map(|(id, _)| *id)
+            .collect();
+        Removed {
+            racks: racks
+                .iter()
+                .filter(|r| design.racks.contains_key(r))
+                .count(),
+            devices: gone.len(),
+            links: design
+                .links
+                .iter()
+                .filter(|(id, l)| {
+                    links.contains(id) || gone.contains(&l.a.device) || gone.contains(&l.b.device)
+                })
+                .count(),
+        }
     }
 }
 

@@ -7,7 +7,7 @@ pub mod scenario;
 pub mod swap;
 
 pub use gesture::{
-    Copies, Gesture, Gestures, SlotKind, check_placement, choose_cable, compatible_ports,
+    Copies, Gesture, Gestures, Removed, SlotKind, check_placement, choose_cable, compatible_ports,
     device_name, estimate_length_m, gpu_fits, link_verdict, port_label, unique_device_name,
     unique_name,
 };

@@ -169,9 +169,10 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
         sub,
         status,
         format!(
-            "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: best of ring/tree/hierarchical by the alpha-beta model ({}).",
+            "Worst p99 over path classes: software + NIC + switch hops + serialisation + propagation + M/M/1 queueing at {:.0}% utilisation ({} B messages).\nAll-reduce: {} ({}).",
             r.latency.utilisation * 100.0,
             r.latency.message_bytes,
+            r.latency.allreduce.method(),
             r.latency.allreduce.best
         ),
     );

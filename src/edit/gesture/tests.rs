@@ -282,5 +282,30 @@ fn gesture_labels_count_in_words() {
     let g = Gestures::new(&d, &c)
         .delete(&BTreeSet::new(), &BTreeSet::from([rack]), &BTreeSet::new())
         .unwrap();
-    assert_eq!(g.label, "Delete 1 rack");
+    // The switch goes with its rack, and the label says so.
+    assert_eq!(g.label, "Delete 1 device and 1 rack");
+}
+
+#[test]
+fn a_delete_counts_the_cables_that_go_with_a_device() {
+    // Issue 45: "0 link(s)" after deleting a switch that took 64 cables with it. Two switches in one rack, three
+    // cables between them: deleting one switch removes the three cables, and both the label and the count say 3.
+    let c = catalog();
+    let (mut d, rack) = with_rack(&c);
+    let a = add(&mut d, &c, "qm9700", rack, 10);
+    let b = add(&mut d, &c, "qm9700", rack, 12);
+    for i in 1..=3 {
+        let port = format!("p{i}");
+        let g = Gestures::new(&d, &c)
+            .connect(PortRef::new(a, &port), PortRef::new(b, &port))
+            .unwrap();
+        g.edit.apply(&mut d).unwrap();
+    }
+    let only_a = BTreeSet::from([a]);
+    let n = Removed::by_delete(&d, &only_a, &BTreeSet::new(), &BTreeSet::new());
+    assert_eq!((n.devices, n.racks, n.links), (1, 0, 3));
+    let g = Gestures::new(&d, &c)
+        .delete(&only_a, &BTreeSet::new(), &BTreeSet::new())
+        .unwrap();
+    assert_eq!(g.label, "Delete 1 device and 3 links");
 }

@@ -412,7 +412,7 @@ const READING: &str = r#"<ul>
 <li><strong>Bisection</strong>: the least bandwidth across any cut that splits the GPUs into two equal halves; the method is stated on the card.</li>
 <li><strong>Bottleneck</strong>: the part that limits each GPU's traffic to other servers (PCIe hop, NIC, or switch uplinks).</li>
 <li><strong>Latency</strong>: a small message between two GPUs by path class (same server, same leaf, across the spine), with queueing at the planned utilisation; p99 means 99 of 100 messages arrive sooner.</li>
-<li><strong>All-reduce</strong>: time to sum the design's gradient size across all GPUs with the best of ring, tree and hierarchical algorithms (alpha-beta model).</li>
+<li><strong>All-reduce</strong>: time to sum the design's gradient size across all GPUs with the algorithm and protocol NCCL's own tuning model picks (ring, tree, NVLS, NVLS-tree or CollNet; the card names it), or, when no GPUs share a network, the fastest textbook form (ring, tree or hierarchical, alpha-beta model).</li>
 <li><strong>Power</strong>: maximum draw per rack against its budget; facility power is IT power times PUE.</li>
 <li><strong>Cost</strong>: capex is the bill of materials; TCO adds opex over the depreciation period less resale; $/GPU-hour divides the yearly cost by the GPU-hours used at the planned utilisation.</li>
 <li><strong>Drawings</strong>: racks from the front with U numbers; the fabric by tier with each bundle of cables coloured by the share of its capacity the chosen traffic pattern loads. An amber "!" marks a review note.</li>
