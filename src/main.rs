@@ -107,6 +107,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 pattern,
                 date: Some(export::today()),
                 source_hash: Some(export::short_hash(&bytes)),
+                unsaved: false,
             };
             if let Some(dir) = output
                 .as_ref()

@@ -328,3 +328,33 @@ fn escape_closes_the_window_on_top_then_a_prompt_answers_cancel() {
     step(&mut h);
     assert!(h.state().ui.selection.is_empty());
 }
+
+#[test]
+fn a_report_from_unsaved_work_says_so_and_a_saved_one_cites_its_file() {
+    // Issue 45: a report exported from unsaved work cited a file hash no file had.
+    let dir = tempfile::tempdir().unwrap();
+    let (report, design_file) = (dir.path().join("r.html"), dir.path().join("d.ron"));
+    let mut h = harness(racksmith::samples::default_design());
+    let export = |h: &mut Harness<'static, RacksmithApp>| {
+        h.state_mut()
+            .set_native_dialogs(Box::new(common::AnswerOnce(Some(report.clone()))));
+        h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::E);
+        step(h);
+        if h.query_by_label("Replace").is_some() {
+            h.get_by_label("Replace").click();
+            step(h);
+        }
+        std::fs::read_to_string(&report).unwrap()
+    };
+    let html = export(&mut h);
+    assert!(html.contains("<strong>unsaved design</strong>"), "header");
+    assert!(html.contains("from unsaved work: no file held this design"));
+    save_as(&mut h, &design_file);
+    let html = export(&mut h);
+    let hash = racksmith::export::short_hash(&std::fs::read(&design_file).unwrap());
+    assert!(html.contains(&format!("design file hash <code>{hash}</code>")));
+    assert!(!html.contains("unsaved"));
+    // Changed after the save: unsaved again.
+    add_rack(&mut h, "+ 42U rack");
+    assert!(export(&mut h).contains("<strong>unsaved design</strong>"));
+}

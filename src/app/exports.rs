@@ -69,13 +69,25 @@ impl RacksmithApp {
         }
     }
 
-    /// Export options: the view, the toolbar's traffic pattern and today's date.
+    /// Export options: the view, the toolbar's traffic pattern, today's date and where the design is: the hash of
+    /// its file's bytes when the file holds the design shown (saved, and not changed on disk since), else marked
+    /// unsaved (the report then says its hash is of the design as it would be saved, which no file holds).
     fn export_options(&self, view: View) -> Options {
+        let saved_file = self
+            .doc
+            .path
+            .as_ref()
+            .filter(|_| !self.doc.is_dirty())
+            .filter(|p| crate::io::load(p).is_ok_and(|d| d == *self.doc.design))
+            .and_then(|p| {
+                crate::io::read_checked(p, crate::io::MAX_FILE_BYTES, "a design file").ok()
+            });
         Options {
             view,
             pattern: Some(self.ui.canvas.load_pattern.label().to_string()),
             date: today(),
-            source_hash: None,
+            unsaved: saved_file.is_none(),
+            source_hash: saved_file.map(|bytes| crate::export::short_hash(&bytes)),
         }
     }
 

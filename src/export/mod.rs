@@ -191,6 +191,9 @@ pub struct Options {
     pub date: Option<String>,
     /// Short hash of the design file's bytes, printed on the report; None computes it from the saved text.
     pub source_hash: Option<String>,
+    /// The design is unsaved work (in the app, changed since its last save or never saved): the report says so,
+    /// and that its hash is of the design as Racksmith would save it, which no file holds yet.
+    pub unsaved: bool,
 }
 
 /// Why an export failed.

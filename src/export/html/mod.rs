@@ -435,13 +435,18 @@ pub fn report(
     );
     let _ = writeln!(
         out,
-        "<header><h1>{}</h1><div class=\"meta\">Racksmith review report{} · Racksmith {} · design file hash <code>{hash}</code></div></header>",
+        "<header><h1>{}</h1><div class=\"meta\">Racksmith review report{} · Racksmith {} · {} <code>{hash}</code></div></header>",
         e(&design.name),
         options
             .date
             .as_ref()
             .map_or(String::new(), |d| format!(" · {}", e(d))),
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        if options.unsaved {
+            "<strong>unsaved design</strong>, hash as it would be saved"
+        } else {
+            "design file hash"
+        }
     );
     section_open(&mut out, "summary", "Summary");
     if !design.notes.trim().is_empty() {
@@ -498,11 +503,19 @@ pub fn report(
     out.push_str(READING);
     out.push_str("\n</section>\n");
     section_open(&mut out, "about", "About");
-    let _ = writeln!(
-        out,
-        "<p>Written by Racksmith {} from the design file whose SHA-256 begins <code>{hash}</code>. Open the same file in Racksmith to change the design; <code>racksmith export FILE --format html</code> writes this report again.</p>",
-        env!("CARGO_PKG_VERSION")
-    );
+    if options.unsaved {
+        let _ = writeln!(
+            out,
+            "<p>Written by Racksmith {} from unsaved work: no file held this design when the report was made. <code>{hash}</code> begins the SHA-256 of the design as Racksmith would save it; once saved unchanged, the file has that hash, and <code>racksmith export FILE --format html</code> writes this report again.</p>",
+            env!("CARGO_PKG_VERSION")
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "<p>Written by Racksmith {} from the design file whose SHA-256 begins <code>{hash}</code>. Open the same file in Racksmith to change the design; <code>racksmith export FILE --format html</code> writes this report again.</p>",
+            env!("CARGO_PKG_VERSION")
+        );
+    }
     out.push_str("</section>\n</body>\n</html>\n");
     Ok(out)
 }
