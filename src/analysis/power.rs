@@ -38,8 +38,10 @@ pub struct RackPower {
     pub rack: RackId,
     /// The rack's name in the design, so the report reads without it.
     pub name: String,
-    /// IT power, W.
+    /// IT power, W: its devices at maximum draw with the GPUs and NICs in their slots, plus `optics_w`.
     pub power_w: f64,
+    /// The part of `power_w` drawn by cable optics: half of each cable's optics kit at each end in this rack, W.
+    pub optics_w: f64,
     /// The rack's power budget for its IT load, W, as the designer set it (`Rack::power_budget_w`).
     pub budget_w: f64,
     /// power / budget.
@@ -135,6 +137,79 @@ pub fn device_power_w(design: &Design, id: DeviceId) -> f64 {
     device_power_weight(design, d).0 + optics
 }
 
+/// A device's maximum draw by what draws it: the one figure ([`device_power_w`], the canvas's and the power
+/// report's) and the terms it adds up from, so the inspector shows the sum and a reviewer can redo it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PowerBreakdown {
+    /// The device's own part (a server without the GPUs and NICs in its slots), W.
+    pub part_w: f64,
+    /// GPUs in its slots and their draw together, W.
+    pub gpus: (usize, f64),
+    /// NICs in its slots and their draw together, W.
+    pub nics: (usize, f64),
+    /// Cables at the device and half of their optics kits' draw, W.
+    pub optics: (usize, f64),
+}
+
+impl PowerBreakdown {
+    /// The device's maximum draw, W: the sum of the terms.
+    pub fn total_w(&self) -> f64 {
+        self.part_w + self.gpus.1 + self.nics.1 + self.optics.1
+    }
+
+    /// "10,300 W = part 4,250 + 8 GPUs 5,600 + 8 NICs 200 + half the optics of 8 cables 250": the terms that are
+    /// there, each with its count.
+    pub fn text(&self) -> String {
+        use super::format::{count, thousands};
+        let mut terms = vec![format!("part {}", thousands(self.part_w, 0))];
+        for (n, w, one, many) in [
+            (self.gpus.0, self.gpus.1, "GPU", "GPUs"),
+            (self.nics.0, self.nics.1, "NIC", "NICs"),
+        ] {
+            if n > 0 {
+                terms.push(format!("{} {}", count(n, one, many), thousands(w, 0)));
+            }
+        }
+        if self.optics.0 > 0 && self.optics.1 > 0.0 {
+            terms.push(format!(
+                "half the optics of {} {}",
+                count(self.optics.0, "cable", "cables"),
+                thousands(self.optics.1, 0)
+            ));
+        }
+        format!("{} W = {}", thousands(self.total_w(), 0), terms.join(" + "))
+    }
+}
+
+/// What a device's maximum draw adds up from (see [`PowerBreakdown`]); its total is [`device_power_w`].
+pub fn device_power_breakdown(design: &Design, id: DeviceId) -> PowerBreakdown {
+    let mut b = PowerBreakdown {
+        part_w: 0.0,
+        gpus: (0, 0.0),
+        nics: (0, 0.0),
+        optics: (0, 0.0),
+    };
+    let Some((d, part)) = design
+        .devices
+        .get(&id)
+        .and_then(|d| Some((d, design.parts.get(&d.part)?)))
+    else {
+        return b;
+    };
+    let w = |p: &crate::model::PartId| design.parts.get(p).map_or(0.0, |sp| sp.power_w);
+    b.part_w = part.power_w;
+    b.gpus = (d.gpus.len(), d.gpus.values().map(w).sum());
+    b.nics = (d.nics.len(), d.nics.values().map(w).sum());
+    for l in design.links.values() {
+        let ends = u8::from(l.a.device == id) + u8::from(l.b.device == id);
+        if ends > 0 {
+            b.optics.0 += 1;
+            b.optics.1 += link_optics_w(design, l) / 2.0 * f64::from(ends);
+        }
+    }
+    b
+}
+
 /// Power drawn by a rack at maximum, W: [`device_power_w`] summed over its devices. O(devices + links).
 pub fn rack_power_w(design: &Design, rack: RackId) -> f64 {
     rack_power_w_except(design, rack, None)
@@ -175,6 +250,7 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
                     rack: *id,
                     name: r.name.clone(),
                     power_w: 0.0,
+                    optics_w: 0.0,
                     budget_w: r.power_budget_w,
                     utilisation: 0.0,
                     remaining_w: 0.0,
@@ -192,9 +268,11 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
         .collect();
     for (id, d) in &design.devices {
         let (w, kg) = device_power_weight(design, d);
-        let w = w + optics.get(id).copied().unwrap_or(0.0);
+        let optics_w = optics.get(id).copied().unwrap_or(0.0);
+        let w = w + optics_w;
         if let Some(r) = racks.get_mut(&d.rack) {
             r.power_w += w;
+            r.optics_w += optics_w;
             r.weight_kg += kg;
             r.units_used += u32::from(design.device_height_u(d));
             r.devices += 1;
@@ -259,6 +337,36 @@ pub(crate) fn analyze(design: &Design) -> PowerReport {
 mod tests {
     use super::*;
     use crate::samples::sample;
+
+    #[test]
+    fn a_device_power_is_one_figure_with_its_terms() {
+        // Issue 45: a DGX H100 read 10,200 W in the inspector and 10.3 kW on the canvas. By hand (dgx-h100-single):
+        // the DGX part 4,250 W + 8 H100 SXM x 700 W = 5,600 + 8 ConnectX-7 x 25 W and 2 BlueField-3 x 75 W = 350,
+        // + half the optics of its 12 cables (8 NDR kits of 18 W, 4 HDR AOCs of 9 W: (144 + 36) / 2 = 90 W)
+        // = 10,290 W, the canvas's and the power report's figure.
+        let d = sample("dgx-h100-single").unwrap();
+        let (dgx, _) = d.devices.iter().find(|(_, x)| x.name == "dgx-01").unwrap();
+        let b = device_power_breakdown(&d, *dgx);
+        assert_eq!(b.part_w, 4_250.0);
+        assert_eq!(b.gpus, (8, 5_600.0));
+        assert_eq!(b.nics, (10, 350.0));
+        assert_eq!(b.optics, (12, 90.0));
+        assert_eq!(b.total_w(), device_power_w(&d, *dgx));
+        assert_eq!(
+            b.text(),
+            "10,290 W = part 4,250 + 8 GPUs 5,600 + 10 NICs 350 + half the optics of 12 cables 90"
+        );
+        // The rack's optics are the sum of its devices' halves.
+        let r = analyze(&d);
+        let rack = &r.racks[0];
+        let halves: f64 = d
+            .devices
+            .iter()
+            .filter(|(_, x)| x.rack == rack.rack)
+            .map(|(id, _)| device_power_breakdown(&d, *id).optics.1)
+            .sum();
+        assert!((rack.optics_w - halves).abs() < 1e-9);
+    }
 
     #[test]
     fn one_rack_power_figure() {

@@ -174,10 +174,21 @@ fn device_ui(
                 None => ui.label(format!("{rack}, side-mounted")),
             };
             ui.end_row();
-            let (w, kg) = device_power_weight(design, d);
+            // One power figure everywhere (canvas, report, rack totals), with the terms it adds up from.
+            let (_, kg) = device_power_weight(design, d);
+            let power = crate::analysis::power::device_power_breakdown(design, id);
             ui.label("Power / weight");
-            ui.label(format!("{w:.0} W max, {kg:.0} kg"));
+            ui.label(format!(
+                "{} W max, {kg:.0} kg",
+                crate::analysis::format::thousands(power.total_w(), 0)
+            ))
+            .on_hover_text(power.text());
             ui.end_row();
+            if power.gpus.0 + power.nics.0 + power.optics.0 > 0 {
+                ui.label("");
+                ui.label(egui::RichText::new(power.text()).small().weak());
+                ui.end_row();
+            }
             if !d.gpus.is_empty() || !d.nics.is_empty() {
                 ui.label("Slots");
                 ui.label(format!(
@@ -383,6 +394,19 @@ fn rack_capacity_ui(ui: &mut egui::Ui, report: Option<&Report>, id: RackId) {
         .num_columns(2)
         .show(ui, |ui| {
             row(ui, "Power", rp.power_w / 1000.0, rp.budget_w / 1000.0, "kW");
+            if rp.optics_w > 0.0 {
+                ui.label("");
+                ui.label(
+                    egui::RichText::new(format!(
+                        "devices {:.1} kW + cable optics {:.1} kW",
+                        (rp.power_w - rp.optics_w) / 1000.0,
+                        rp.optics_w / 1000.0
+                    ))
+                    .small()
+                    .weak(),
+                );
+                ui.end_row();
+            }
             row(ui, "Weight", rp.weight_kg, rp.max_weight_kg, "kg");
             row(
                 ui,

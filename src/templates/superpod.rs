@@ -127,7 +127,8 @@ pub const DGX_H100: SuperPodSystem = SuperPodSystem {
     height_u: 8,
     per_rack: 4,
     rack_budget_w: 44_000.0,
-    rack_draw: "40.8 kW",
+    rack_draw: "40.8 kW of systems, as the reference architecture counts them; the rack's total adds half the \
+                optics of its cables",
     ufm_slots: 1,
 };
 
@@ -139,7 +140,7 @@ pub const DGX_B200: SuperPodSystem = SuperPodSystem {
     height_u: 10,
     per_rack: 2,
     rack_budget_w: 32_000.0,
-    rack_draw: "28.6 kW",
+    rack_draw: "28.6 kW of systems; the rack's total adds half the optics of its cables",
     ufm_slots: 0,
 };
 
