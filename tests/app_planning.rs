@@ -122,26 +122,52 @@ fn the_request_rate_slider_sizes_the_gpus_needed() {
 }
 
 #[test]
-fn the_gpu_model_swaps_every_gpu_in_one_step() {
+fn a_gpu_model_is_a_scenario_until_applied_in_one_step() {
+    // Issue 45: the GPU model list rewrote the design (A100s in a DGX H100 chassis). Now the choice is a what-if:
+    // the design is untouched until a saved scenario is applied, which is one undo step.
     let mut h = harness(racksmith::samples::default_design());
     open_planning(&mut h);
     let before = h.state().design().clone();
     let h200 = h.state().catalog.get("h200-sxm").unwrap().name.clone();
     h.get_by_role_and_label(Role::ComboBox, "GPU model").click();
     step(&mut h);
-    h.get_by_label(&h200).click();
+    h.get_by_label(&format!("{h200} (its own servers)")).click();
+    step(&mut h);
+    assert_eq!(
+        h.state().design(),
+        &before,
+        "choosing a model edits nothing"
+    );
+    assert_eq!(h.state().doc.history.undo_label(), None);
+    // The DGX H100 holds H100s only: the what-if is a cluster of H200 servers with the same GPU count.
+    let gpus: usize = before.devices.values().map(|d| d.gpus.len()).sum();
+    h.get_by_label_contains(&format!(
+        "What-if, not applied: {gpus} x h200-sxm on a cluster built anew"
+    ));
+    save_scenario(&mut h, "h200");
+    let saved = h.state().design().scenarios.clone();
+    assert_eq!(saved.len(), 1);
+    assert_eq!(saved[0].gpu, Some(PartId::new("h200-sxm")));
+    assert_eq!(
+        h.state().design().devices,
+        before.devices,
+        "saving a scenario keeps the cluster"
+    );
+    h.get_by_label("Apply h200").click();
     step(&mut h);
     let d = h.state().design();
     assert_eq!(main_gpu(d), Some(PartId::new("h200-sxm")));
+    // No H200 is left in an H100 system: every GPU server is the H200's own.
     assert!(
         d.devices
             .values()
-            .flat_map(|x| x.gpus.values())
-            .all(|g| g.as_str() == "h200-sxm")
+            .filter(|x| !x.gpus.is_empty())
+            .all(|x| x.part.as_str() == racksmith::templates::server_for("h200-sxm").unwrap())
     );
+    assert_eq!(d.scenarios, saved, "the scenarios stay with the design");
     assert_eq!(
         h.state().doc.history.undo_label(),
-        Some("Plan: GPUs to h200-sxm")
+        Some("Apply scenario h200")
     );
     undo(&mut h);
     assert_eq!(h.state().design().devices, before.devices);
@@ -247,9 +273,11 @@ fn planning_window_snapshot() {
 
 #[test]
 fn a_scenario_whose_gpus_do_not_fit_is_refused_with_the_reason() {
-    let mut d = racksmith::samples::default_design();
+    // A GPU with no server of its own among the models Racksmith builds (B200 SXM) is swapped into the design's
+    // servers, or refused: the L40S row's PCIe slots do not take an SXM module.
+    let mut d = racksmith::samples::sample("l40s-inference-pcie").unwrap();
     d.scenarios = vec![racksmith::model::Scenario {
-        gpu: Some(PartId::new("l40s")),
+        gpu: Some(PartId::new("b200-sxm")),
         ..racksmith::model::Scenario::from_params("pcie", &d.params, main_gpu(&d))
     }];
     let before = d.clone();
@@ -257,9 +285,9 @@ fn a_scenario_whose_gpus_do_not_fit_is_refused_with_the_reason() {
     open_planning(&mut h);
     h.get_by_label("Apply pcie").click();
     step(&mut h);
-    assert_eq!(h.state().design(), &before);
+    assert!(h.state().design() == &before, "the design was changed");
     assert!(h.state().ui.status.is_refusal());
-    // The reason is in the status bar and stays in the window: an L40S is a PCIe card, the DGX slots take SXM.
+    // The reason is in the status bar and stays in the window: a B200 is an SXM module, the slots take PCIe cards.
     assert_eq!(
         h.get_all_by_label_contains("Scenario pcie refused").count(),
         2

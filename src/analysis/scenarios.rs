@@ -1,8 +1,9 @@
 //! Planning scenarios analysed: the design with a scenario's settings in place (the edit that makes them one undo
 //! step is `edit::scenario`), the headline figures a planning meeting looks at, and the side-by-side table of
-//! several scenarios with their differences, shared by the Planning panel and the HTML report.
+//! several scenarios with their differences, shared by the Planning panel and the HTML report (scenarios that
+//! build another cluster are evaluated by `templates::planning`).
 
-use super::{Report, analyze};
+use super::Report;
 use crate::catalog::Catalog;
 use crate::model::{Design, Scenario};
 use std::borrow::Cow;
@@ -30,6 +31,10 @@ pub struct Headline {
     pub network_p99_us: f64,
     /// Best all-reduce time of the message size, ms.
     pub allreduce_ms: f64,
+    /// Days the design's training job takes on this cluster, when it has one.
+    pub training_days: Option<f64>,
+    /// What the training job costs owned, USD, when it has one.
+    pub training_job_usd: Option<f64>,
 }
 
 impl Headline {
@@ -47,6 +52,8 @@ impl Headline {
             serving_target_ms: serving.map(|s| s.target_ms),
             network_p99_us: r.summary.p99_latency_us,
             allreduce_ms: r.summary.allreduce_ms,
+            training_days: r.latency.training.as_ref().map(|t| t.days),
+            training_job_usd: r.cost.training_job_usd,
         }
     }
 }
@@ -87,26 +94,6 @@ pub fn applied<'a>(
     };
     copy.params = params;
     Ok(Cow::Owned(copy))
-}
-
-/// Analyses a copy of the design with the scenario's settings in place.
-pub fn evaluate(design: &Design, catalog: &Catalog, scenario: &Scenario) -> ScenarioResult {
-    ScenarioResult {
-        scenario: scenario.clone(),
-        headline: applied(design, catalog, scenario).map(|d| Headline::of(&analyze(&d))),
-    }
-}
-
-/// Analyses every scenario (one full analysis each).
-pub fn evaluate_all(
-    design: &Design,
-    catalog: &Catalog,
-    scenarios: &[Scenario],
-) -> Vec<ScenarioResult> {
-    scenarios
-        .iter()
-        .map(|s| evaluate(design, catalog, s))
-        .collect()
 }
 
 /// One row of the side-by-side table: a setting or a figure, its value under each scenario, and which values
@@ -165,6 +152,14 @@ pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
             }),
         ),
         (
+            "GPUs",
+            true,
+            Box::new(|s, _| {
+                s.gpu_count
+                    .map_or("as designed".into(), |n| format!("{n}, built anew"))
+            }),
+        ),
+        (
             "Request rate",
             true,
             Box::new(|s, _| fmt_opt(s.request_rate_rps, |r| format!("{} req/s", trim(r)))),
@@ -219,6 +214,16 @@ pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
                 },
                 None => "—".into(),
             }),
+        ),
+        (
+            "Training days",
+            false,
+            Box::new(|_, h| fmt_opt(h.and_then(|h| h.training_days), |x| format!("{x:.1} days"))),
+        ),
+        (
+            "Training job owned",
+            false,
+            Box::new(|_, h| fmt_opt(h.and_then(|h| h.training_job_usd), super::format::usd)),
         ),
         (
             "Owned $/GPU-h",

@@ -32,8 +32,12 @@ pub struct PlanningState {
     pub name: String,
     /// Scenarios left out of the side-by-side table, by name.
     pub hidden: BTreeSet<String>,
-    /// Why the last GPU model change (or scenario, whose GPU model did not fit) was refused.
+    /// Why the last scenario applied was refused (its GPU model did not fit).
     pub gpu_refusal: Option<String>,
+    /// The GPU model chosen in the window (None: the design's), part of the draft scenario, never of the design.
+    pub draft_gpu: Option<PartId>,
+    /// The GPU count chosen in the window (None: the design's), part of the draft scenario.
+    pub draft_count: Option<u32>,
     /// The label of the slider held down, whose changes merge into one undo step.
     dragging: Option<String>,
     /// A held slider's value not yet applied (designs analysed in the background apply it on release).
@@ -42,6 +46,19 @@ pub struct PlanningState {
 }
 
 impl PlanningState {
+    /// The settings the window shows as one scenario: the design's parameters with the GPU model and count chosen
+    /// here (the scenario "Save scenario" keeps).
+    pub fn draft(&self, design: &Design) -> Scenario {
+        let gpu = self
+            .draft_gpu
+            .clone()
+            .or_else(|| crate::analysis::bandwidth::main_gpu(design));
+        Scenario {
+            gpu_count: self.draft_count,
+            ..Scenario::from_params("", &design.params, gpu)
+        }
+    }
+
     /// Blocks until the side-by-side table's background job (if any) finishes (tests and screenshots).
     pub fn wait(&mut self) {
         self.table.wait();
@@ -94,7 +111,9 @@ impl TableCache {
             let (design, catalog, scenarios) = (design.clone(), catalog.clone(), key.1.clone());
             let ctx = ctx.clone();
             super::spawn(move || {
-                let _ = tx.send(scenarios::evaluate_all(&design, &catalog, &scenarios));
+                let _ = tx.send(crate::templates::planning::evaluate_all(
+                    &design, &catalog, &scenarios,
+                ));
                 ctx.request_repaint();
             });
             self.pending = Some((key, rx));
@@ -164,8 +183,14 @@ fn planning_ui(
         .show(ui, |ui| {
             ui.spacing_mut().slider_width = 220.0;
             sliders_ui(ui, input, st, cmds);
-            gpu_model_ui(ui, input, st, cmds);
+            cluster_ui(ui, input, st);
         });
+    if let Some(text) = (st.draft_gpu.is_some() || st.draft_count.is_some())
+        .then(|| draft_text(input, &st.draft(input.design)))
+        .flatten()
+    {
+        ui.label(RichText::new(text).strong());
+    }
     if let Some(why) = &st.gpu_refusal {
         ui.colored_label(theme::status(ui, Status::Bad), why);
     }
@@ -448,14 +473,10 @@ fn set_serving(q: &mut Params, f: impl FnOnce(&mut crate::model::Serving)) {
     }
 }
 
-/// The GPU model: catalog GPUs of the form factor the design's slots take; a change swaps every GPU of the
-/// design's main model (one undo step), refused with the reason when they do not fit.
-fn gpu_model_ui(
-    ui: &mut egui::Ui,
-    input: &PlanningInputs<'_>,
-    st: &mut PlanningState,
-    cmds: &mut Vec<AppCommand>,
-) {
+/// The cluster to plan with: a GPU model and a GPU count. Neither edits the design: they make the draft scenario
+/// (analysed on a copy, or on a cluster built anew when the server or the count changes; `templates::planning`),
+/// which "Save scenario" keeps and "Apply" makes the design, one undo step.
+fn cluster_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningState) {
     let design = input.design;
     let name = ui.label("GPU model");
     let Some(current) = crate::analysis::bandwidth::main_gpu(design) else {
@@ -463,51 +484,115 @@ fn gpu_model_ui(
         ui.end_row();
         return;
     };
-    let current_part = design.parts.get(&current);
-    let current_form = match current_part.map(|p| &p.kind) {
+    let part_name = |id: &PartId| {
+        design
+            .parts
+            .get(id)
+            .or_else(|| input.catalog.get(id.as_str()))
+            .map_or_else(|| id.to_string(), |p| p.name.clone())
+    };
+    let current_form = match design.parts.get(&current).map(|p| &p.kind) {
         Some(PartKind::Gpu(g)) => Some(g.form),
         _ => None,
     };
-    let shown = current_part.map_or_else(|| current.to_string(), |p| p.name.clone());
-    let mut chosen: Option<PartId> = None;
+    let shown = match &st.draft_gpu {
+        Some(g) => format!("{} (what-if)", part_name(g)),
+        None => format!("{} (as designed)", part_name(&current)),
+    };
     egui::ComboBox::from_id_salt("planning_gpu")
         .selected_text(shown)
         .width(280.0)
         .show_ui(ui, |ui| {
-            for (id, part) in input.catalog.in_category(crate::catalog::Category::Gpu) {
-                let fits = match current_form {
-                    Some(form) => crate::edit::gpu_fits(part, form),
-                    None => Ok(()),
-                };
-                let resp = ui.add_enabled(
-                    fits.is_ok(),
-                    egui::Button::selectable(*id == current, &part.name),
-                );
-                if let Err(why) = &fits {
-                    resp.clone().on_disabled_hover_text(why);
+            if ui
+                .add(egui::Button::selectable(
+                    st.draft_gpu.is_none(),
+                    format!("{} (as designed)", part_name(&current)),
+                ))
+                .clicked()
+            {
+                st.draft_gpu = None;
+            }
+            // The models a cluster can be built with, then other GPUs that fit the design's own slots.
+            let built: Vec<PartId> = crate::templates::planning::gpu_models()
+                .map(PartId::new)
+                .filter(|g| input.catalog.get(g.as_str()).is_some())
+                .collect();
+            let in_place = input
+                .catalog
+                .in_category(crate::catalog::Category::Gpu)
+                .filter(|(id, part)| {
+                    !built.contains(id)
+                        && current_form.is_some_and(|f| crate::edit::gpu_fits(part, f).is_ok())
+                })
+                .map(|(id, _)| id.clone());
+            for id in built.clone().into_iter().chain(in_place) {
+                if id == current {
+                    continue;
                 }
-                if resp.clicked() && *id != current {
-                    chosen = Some(id.clone());
+                let how = if built.contains(&id) {
+                    "its own servers"
+                } else {
+                    "in the design's servers"
+                };
+                if ui
+                    .add(egui::Button::selectable(
+                        st.draft_gpu.as_ref() == Some(&id),
+                        format!("{} ({how})", part_name(&id)),
+                    ))
+                    .clicked()
+                {
+                    st.draft_gpu = Some(id);
                 }
             }
         })
         .response
         .labelled_by(name.id);
     ui.end_row();
-    let Some(to) = chosen else {
-        return;
-    };
-    match crate::edit::swap::swap_part(design, input.catalog, current.as_str(), to.as_str()) {
-        Ok(edit) => {
-            st.gpu_refusal = None;
-            cmds.push(DocCommand::Edit(format!("Plan: GPUs to {to}"), edit).into());
+    let name = ui.label("GPUs");
+    let in_design: usize = design.devices.values().map(|d| d.gpus.len()).sum();
+    let mut count = st.draft_count.unwrap_or(in_design as u32);
+    ui.horizontal(|ui| {
+        let resp = ui
+            .add(egui::DragValue::new(&mut count).range(1..=262_144))
+            .labelled_by(name.id)
+            .on_hover_text(
+                "A count other than the design's is a cluster built anew for it (the GPU model's server, a \
+                 fabric in proportion, storage), with the design's job and settings",
+            );
+        if resp.changed() {
+            st.draft_count = (count as usize != in_design).then_some(count);
         }
-        Err(e) => {
-            let why = format!("GPU model {to} refused: {e}");
-            cmds.push(UiCommand::Refuse(why.clone()).into());
-            st.gpu_refusal = Some(why);
+        if (st.draft_gpu.is_some() || st.draft_count.is_some()) && ui.button("As designed").clicked() {
+            st.draft_gpu = None;
+            st.draft_count = None;
         }
+    });
+    ui.end_row();
+}
+
+/// The draft scenario's words: what it plans with and how it is evaluated, or None when it is the design.
+fn draft_text(input: &PlanningInputs<'_>, draft: &Scenario) -> Option<String> {
+    if draft.gpu == crate::analysis::bandwidth::main_gpu(input.design) && draft.gpu_count.is_none()
+    {
+        return None;
     }
+    let design = input.design;
+    let how = match crate::templates::planning::rebuild(design, draft) {
+        Some((model, n)) => format!(
+            "{n} x {model} on a cluster built anew (the model's server, a fabric in proportion, storage)"
+        ),
+        None => format!(
+            "{} swapped into the design's servers",
+            draft
+                .gpu
+                .as_ref()
+                .map_or_else(String::new, PartId::to_string)
+        ),
+    };
+    Some(format!(
+        "What-if, not applied: {how}. Save it as a scenario to see it beside the others; Apply makes it the design \
+         (one undo step)."
+    ))
 }
 
 /// The big-number cards: GPUs needed, owned against cloud $/GPU-h, break-even, TCO, p99 and all-reduce.
@@ -739,7 +824,10 @@ fn scenarios_ui(
 ) {
     let design = input.design;
     ui.strong("Scenarios");
-    let current = Scenario::from_params(
+    // What "Save scenario" keeps (the sliders with the GPU model and count chosen here), and the design as it is
+    // (the scenario marked current, which Apply would not change).
+    let current = st.draft(design);
+    let as_designed = Scenario::from_params(
         "",
         &design.params,
         crate::analysis::bandwidth::main_gpu(design),
@@ -798,7 +886,7 @@ fn scenarios_ui(
                     st.hidden.insert(s.name.clone());
                 }
             }
-            let active = s.same_settings(&current);
+            let active = s.same_settings(&as_designed);
             ui.label(if active {
                 RichText::new(format!("{} (current)", s.name)).strong()
             } else {
@@ -808,9 +896,14 @@ fn scenarios_ui(
                 .add_enabled(!active, egui::Button::new(format!("Apply {}", s.name)))
                 .clicked()
             {
-                match crate::edit::scenario::scenario_edit(design, input.catalog, s) {
-                    Ok(Some(edit)) => cmds
-                        .push(DocCommand::Edit(format!("Apply scenario {}", s.name), edit).into()),
+                match crate::templates::planning::apply_edit(design, input.catalog, s) {
+                    Ok(Some(edit)) => {
+                        cmds.push(
+                            DocCommand::Edit(format!("Apply scenario {}", s.name), edit).into(),
+                        );
+                        st.draft_gpu = None;
+                        st.draft_count = None;
+                    }
                     Ok(None) => {}
                     Err(e) => refused = Some(format!("Scenario {} refused: {e}", s.name)),
                 }

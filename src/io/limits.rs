@@ -1013,6 +1013,16 @@ pub fn check_scenarios(scenarios: &[crate::model::Scenario], problems: &mut Vec<
             p.field = field;
             problems.push(p);
         }
+        // The most GPUs a cluster is built with (templates::MAX_SIZED_GPUS, the sizing cap).
+        if let Some(n) = s.gpu_count.filter(|n| !(1..=262_144).contains(n)) {
+            let field = format!("scenarios[{i}].gpu_count");
+            problems.push(FigureProblem {
+                message: format!("{field} = {n}: a scenario builds 1 to 262,144 GPUs"),
+                field,
+                part: None,
+                name: "gpu_count".into(),
+            });
+        }
         let duplicate = scenarios.iter().take(i).any(|other| other.name == s.name);
         if s.name.trim().is_empty() || duplicate {
             let field = format!("scenarios[{i}].name");

@@ -35,6 +35,12 @@ pub struct Scenario {
     /// The GPU model the design's GPUs are swapped to (None: leave the GPUs as they are).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gpu: Option<PartId>,
+    /// GPUs to build the cluster with (None: the design's own). A count, or a GPU model whose server is another
+    /// system than the design's (a DGX A100 for a DGX H100 design), makes the scenario a cluster built anew as the
+    /// sizing templates build one (`templates::planning`): the same job and settings on another cluster, not the
+    /// design's layout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gpu_count: Option<u32>,
 }
 
 impl Default for Scenario {
@@ -58,6 +64,7 @@ impl Scenario {
             allreduce_bytes: p.traffic.allreduce_bytes,
             latency_message_bytes: p.traffic.latency_message_bytes,
             gpu,
+            gpu_count: None,
         }
     }
 

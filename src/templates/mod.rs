@@ -12,6 +12,7 @@
 
 mod clos;
 pub mod fixed;
+pub mod planning;
 pub mod scenarios;
 pub mod sizing;
 pub mod storage;

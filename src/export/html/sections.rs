@@ -362,7 +362,7 @@ pub(super) fn scenarios_section(out: &mut String, design: &Design) {
     let catalog = crate::catalog::Catalog::builtin().unwrap_or_default();
     // Each scenario is a full analysis: the report compares the first few, and says so.
     let shown = design.scenarios.len().min(REPORT_SCENARIOS);
-    let results = scenarios::evaluate_all(
+    let results = crate::templates::planning::evaluate_all(
         design,
         &catalog,
         design.scenarios.get(..shown).unwrap_or_default(),
