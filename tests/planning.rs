@@ -82,6 +82,16 @@ fn a_bad_scenario_figure_names_file_line_column_and_field() {
         .expect_err("refused")
         .to_string();
     assert!(err.contains("scenarios[1].name"), "{err}");
+    // A scenario's cluster is built for every comparison: its GPU count is held to 16,384.
+    d.scenarios[1].gpu_count = Some(100_000);
+    let text = io::design_to_string(&d).unwrap();
+    let err = io::design_from_str(&text, Path::new("plan.ron"))
+        .expect_err("refused")
+        .to_string();
+    assert!(err.contains("plan.ron"), "{err}");
+    assert!(err.contains("scenarios[1].gpu_count = 100000"), "{err}");
+    d.scenarios[1].gpu_count = Some(120);
+    io::design_from_str(&io::design_to_string(&d).unwrap(), Path::new("plan.ron")).unwrap();
 }
 
 #[test]

@@ -553,7 +553,7 @@ fn cluster_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningSt
     let mut count = st.draft_count.unwrap_or(in_design as u32);
     ui.horizontal(|ui| {
         let resp = ui
-            .add(egui::DragValue::new(&mut count).range(1..=262_144))
+            .add(egui::DragValue::new(&mut count).range(1..=crate::io::limits::MAX_SCENARIO_GPUS))
             .labelled_by(name.id)
             .on_hover_text(
                 "A count other than the design's is a cluster built anew for it (the GPU model's server, a \

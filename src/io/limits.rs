@@ -997,6 +997,9 @@ pub fn check_part_all(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) 
     problems.extend(names.into_iter().map(FigureProblem::from));
 }
 
+/// The most GPUs a planning scenario builds its cluster with (`Scenario::gpu_count`).
+pub const MAX_SCENARIO_GPUS: u32 = 16_384;
+
 /// Checks the figures of the planning scenarios with the ranges of the parameters they stand for: each scenario
 /// is applied to the default parameters (with a service) and checked as parameters, so the two never disagree.
 pub fn check_scenarios(scenarios: &[crate::model::Scenario], problems: &mut Vec<FigureProblem>) {
@@ -1013,11 +1016,14 @@ pub fn check_scenarios(scenarios: &[crate::model::Scenario], problems: &mut Vec<
             p.field = field;
             problems.push(p);
         }
-        // The most GPUs a cluster is built with (templates::MAX_SIZED_GPUS, the sizing cap).
-        if let Some(n) = s.gpu_count.filter(|n| !(1..=262_144).contains(n)) {
+        // A scenario's cluster is built and analysed for every comparison (16 of them in a report): a count is
+        // held to a meeting's what-if, not a sizing run (`racksmith size` goes to 262,144).
+        if let Some(n) = s.gpu_count.filter(|n| !(1..=MAX_SCENARIO_GPUS).contains(n)) {
             let field = format!("scenarios[{i}].gpu_count");
             problems.push(FigureProblem {
-                message: format!("{field} = {n}: a scenario builds 1 to 262,144 GPUs"),
+                message: format!(
+                    "{field} = {n}: a scenario builds 1 to 16,384 GPUs (size larger clusters with `racksmith size`)"
+                ),
                 field,
                 part: None,
                 name: "gpu_count".into(),
