@@ -29,12 +29,16 @@ pub enum FindingCode {
     Bottleneck,
     /// A link is longer than its cable part reaches.
     CableReach,
+    /// A training job's checkpoints: no storage, too slow a write, or too large for the storage.
+    Checkpoint,
     /// The coolant distribution units cannot move the liquid-cooled heat.
     CduCapacity,
     /// GPU servers have GPU slots left empty.
     EmptyGpuSlots,
     /// The fabric is split into islands that cannot reach each other.
     FabricPartitioned,
+    /// A training job's goodput (share of time that advances training) is under 90%.
+    Goodput,
     /// GPU servers have no compute NIC cabled to the fabric.
     GpuNotConnected,
     /// A link is loaded past its capacity by routed traffic.
@@ -93,13 +97,15 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 33] = [
+    pub const ALL: [FindingCode; 35] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
         FindingCode::CableReach,
         FindingCode::CduCapacity,
+        FindingCode::Checkpoint,
         FindingCode::EmptyGpuSlots,
         FindingCode::FabricPartitioned,
+        FindingCode::Goodput,
         FindingCode::GpuNotConnected,
         FindingCode::LinkOverloaded,
         FindingCode::MixedGpuModels,
@@ -136,8 +142,10 @@ impl FindingCode {
             FindingCode::Bottleneck => "bottleneck",
             FindingCode::CableReach => "cable-reach",
             FindingCode::CduCapacity => "cdu-capacity",
+            FindingCode::Checkpoint => "checkpoint",
             FindingCode::EmptyGpuSlots => "empty-gpu-slots",
             FindingCode::FabricPartitioned => "fabric-partitioned",
+            FindingCode::Goodput => "goodput",
             FindingCode::GpuNotConnected => "gpu-not-connected",
             FindingCode::LinkOverloaded => "link-overloaded",
             FindingCode::MixedGpuModels => "mixed-gpu-models",

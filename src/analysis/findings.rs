@@ -172,13 +172,18 @@ pub(crate) fn collect(
             "choose a cable part for each link in the inspector",
         ));
     }
+    sort(&mut out);
+    out
+}
+
+/// Sorts findings as reports list them: most severe first, then by code and message.
+pub(crate) fn sort(out: &mut [Finding]) {
     out.sort_by(|a, b| {
         a.severity
             .cmp(&b.severity)
             .then_with(|| a.code.as_str().cmp(b.code.as_str()))
             .then_with(|| a.message.cmp(&b.message))
     });
-    out
 }
 
 /// Links longer than their cable part reaches, as one finding listing each (the link will not come up as

@@ -20,6 +20,7 @@ pub mod pattern;
 pub mod power;
 pub mod queueing;
 pub mod rates;
+pub mod reliability;
 pub mod routing;
 pub mod scenarios;
 pub mod sites;
@@ -55,6 +56,9 @@ pub struct Report {
     pub cooling: cooling::CoolingReport,
     /// Sites, their capacity, and the service's availability (empty for a single-site design).
     pub sites: sites::SitesReport,
+    /// A training job's failures and checkpoints: interruptions, checkpoint write and interval, goodput and the
+    /// days with failures counted (None without a training job).
+    pub reliability: Option<reliability::ReliabilityReport>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
 }
@@ -198,6 +202,7 @@ struct Costs {
     cost: cost::CostReport,
     cooling: cooling::CoolingReport,
     sites: sites::SitesReport,
+    reliability: Option<reliability::ReliabilityReport>,
 }
 
 fn costs(
@@ -218,11 +223,13 @@ fn costs(
     }
     let cooling = cooling::analyze(design, &power);
     let sites = sites::analyze(design, latency);
+    let reliability = reliability::analyze(design, bandwidth, latency.training.as_ref());
     Costs {
         power,
         cost,
         cooling,
         sites,
+        reliability,
     }
 }
 
@@ -239,10 +246,15 @@ fn report(
         cost,
         cooling,
         sites,
+        reliability,
     } = rest;
-    let findings = findings::collect(
+    let mut findings = findings::collect(
         design, topo, &bandwidth, &latency, &power, &cost, &cooling, &sites,
     );
+    if let Some(r) = &reliability {
+        reliability::findings(r, &mut findings);
+        findings::sort(&mut findings);
+    }
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let (gpu_network, gpu_islands) = GpuNetwork::of(topo, &bandwidth);
     let summary = Summary {
@@ -282,6 +294,7 @@ fn report(
         cost,
         cooling,
         sites,
+        reliability,
         findings,
     }
 }

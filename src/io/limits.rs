@@ -202,11 +202,19 @@ pub enum Figure {
     GradientBytesPerParameter,
     /// Share of communication hidden behind compute.
     Overlap,
+    /// Bytes per parameter a checkpoint writes.
+    CheckpointBytesPerParameter,
+    /// Seconds to restart a training job after an interruption.
+    RestartS,
+    /// Interruptions per part-year of one class of part.
+    FailuresPerYear,
+    /// The low or high end of the failure-rate band, as a multiple of the rates.
+    FailureBand,
 }
 
 impl Figure {
     /// Every figure, in the order the parameters are checked.
-    pub const ALL: [Figure; 34] = [
+    pub const ALL: [Figure; 38] = [
         Figure::UtilisationTarget,
         Figure::ElectricityUsdPerKwh,
         Figure::Pue,
@@ -241,6 +249,10 @@ impl Figure {
         Figure::Mfu,
         Figure::GradientBytesPerParameter,
         Figure::Overlap,
+        Figure::CheckpointBytesPerParameter,
+        Figure::RestartS,
+        Figure::FailuresPerYear,
+        Figure::FailureBand,
     ];
 
     /// The allowed range, in the unit the file writes the figure in.
@@ -276,6 +288,10 @@ impl Figure {
             Figure::TokensPerRequest => Range::closed(0.0, 1e7),
             Figure::TrainingTokens => Range::above(0.0, 1e18),
             Figure::GradientBytesPerParameter => Range::above(0.0, 16.0),
+            Figure::CheckpointBytesPerParameter => Range::above(0.0, 64.0),
+            Figure::RestartS => Range::above(0.0, 1e6),
+            Figure::FailuresPerYear => Range::closed(0.0, 1e3),
+            Figure::FailureBand => Range::above(0.0, 100.0),
         }
     }
 }
@@ -512,7 +528,29 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
             t.gradient_bytes_per_parameter,
         );
         c.figure("training.overlap", F::Overlap, t.overlap);
+        c.figure(
+            "training.checkpoint_bytes_per_parameter",
+            F::CheckpointBytesPerParameter,
+            t.checkpoint_bytes_per_parameter,
+        );
+        c.figure("training.restart_s", F::RestartS, t.restart_s);
     }
+    let r = &p.failure_rates;
+    for (name, x) in [
+        ("gpu_per_year", r.gpu_per_year),
+        ("gpu_memory_per_year", r.gpu_memory_per_year),
+        ("host_per_year", r.host_per_year),
+        ("power_supply_per_year", r.power_supply_per_year),
+        ("software_per_year", r.software_per_year),
+        ("nic_per_year", r.nic_per_year),
+        ("link_per_year", r.link_per_year),
+        ("switch_per_year", r.switch_per_year),
+        ("planned_per_year", r.planned_per_year),
+    ] {
+        c.figure(&format!("failure_rates.{name}"), F::FailuresPerYear, x);
+    }
+    c.figure("failure_rates.band_low", F::FailureBand, r.band_low);
+    c.figure("failure_rates.band_high", F::FailureBand, r.band_high);
 }
 
 /// Checks every figure of one part.

@@ -54,6 +54,78 @@ pub struct Params {
     pub reserved_1y_discount: f64,
     /// Discount of a 3-year cloud commitment off the on-demand price (0-1). Default 0.55.
     pub reserved_3y_discount: f64,
+    /// Failure rates by part class for the failures and checkpoints model of a training job; written only when
+    /// they differ from the calibrated defaults.
+    #[serde(skip_serializing_if = "FailureRates::is_default")]
+    pub failure_rates: FailureRates,
+}
+
+/// Interruptions of a training job per part-year, by the class of part that causes them (docs/analysis.md,
+/// "Failures and checkpoints"). The defaults are Meta's counts of the 419 unexpected and 47 planned interruptions
+/// of Llama 3 405B pre-training over 54 days on 16,384 H100 in 2,048 servers (The Llama 3 Herd of Models, 2024,
+/// §3.3.4 and Table 5), over that exposure (2,423.93 GPU-years, 302.99 server-years, one 400G NIC per GPU);
+/// network cables and switches are Alibaba HPN's measured rates (SIGCOMM 2024, §2.3), which give Llama 3's 35
+/// switch and cable interruptions on a fabric of about 35,000 links.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FailureRates {
+    /// GPU faults other than memory, per GPU-year: faulty GPU 148, SRAM 19, GPU system processor 17, silent data
+    /// corruption 6, thermal 6 = 196 over 2,423.93 GPU-years = 0.0809.
+    pub gpu_per_year: f64,
+    /// GPU memory (HBM) faults, per GPU-year: 72 / 2,423.93 = 0.0297.
+    pub gpu_memory_per_year: f64,
+    /// Host faults, per server-year: unplanned host maintenance 32, SSD 3, chassis 2, IO board 2, CPU 2, DRAM 2 =
+    /// 43 / 302.99 = 0.142.
+    pub host_per_year: f64,
+    /// Power supply faults, per server-year: 3 / 302.99 = 0.0099.
+    pub power_supply_per_year: f64,
+    /// Software faults, per server-year (they grow with the job's size): software bug 54, NCCL watchdog 7,
+    /// dependency 2 = 63 / 302.99 = 0.208.
+    pub software_per_year: f64,
+    /// NIC faults, per NIC-year: 7 / 2,423.93 = 0.0029.
+    pub nic_per_year: f64,
+    /// Cable and transceiver faults, per cable-year: HPN's 0.057% of NIC-ToR links a month x 12 = 0.00684.
+    pub link_per_year: f64,
+    /// Switch crashes, per switch-year: HPN's 0.051% of ToR switches a month x 12 = 0.00612.
+    pub switch_per_year: f64,
+    /// Planned interruptions (maintenance), per server-year: 47 / 302.99 = 0.155. Each costs a restart, no lost
+    /// work (a checkpoint is taken first).
+    pub planned_per_year: f64,
+    /// The band's low end as a multiple of the rates: 0.62, Meta's RSC-2 (2.34 failures per 1,000 node-days)
+    /// against Llama 3's 3.79 (Kokolis et al., HPCA 2025).
+    pub band_low: f64,
+    /// The band's high end: 1.72, Meta's RSC-1 (6.50 per 1,000 node-days) against Llama 3's 3.79.
+    pub band_high: f64,
+}
+
+/// GPU-years of the Llama 3 snapshot the default rates are counted over: 16,384 GPUs x 54 days / 365.
+pub const LLAMA3_GPU_YEARS: f64 = 16_384.0 * 54.0 / 365.0;
+/// Server-years of the same snapshot: 2,048 servers x 54 days / 365.
+pub const LLAMA3_SERVER_YEARS: f64 = 2_048.0 * 54.0 / 365.0;
+
+impl Default for FailureRates {
+    fn default() -> Self {
+        Self {
+            gpu_per_year: 196.0 / LLAMA3_GPU_YEARS,
+            gpu_memory_per_year: 72.0 / LLAMA3_GPU_YEARS,
+            host_per_year: 43.0 / LLAMA3_SERVER_YEARS,
+            power_supply_per_year: 3.0 / LLAMA3_SERVER_YEARS,
+            software_per_year: 63.0 / LLAMA3_SERVER_YEARS,
+            nic_per_year: 7.0 / LLAMA3_GPU_YEARS,
+            link_per_year: 0.00057 * 12.0,
+            switch_per_year: 0.00051 * 12.0,
+            planned_per_year: 47.0 / LLAMA3_SERVER_YEARS,
+            band_low: 2.34 / 3.79,
+            band_high: 6.50 / 3.79,
+        }
+    }
+}
+
+impl FailureRates {
+    /// Whether these are the calibrated defaults (a design file then leaves them out).
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 /// A spares policy for one BOM category.
@@ -100,6 +172,7 @@ impl Default for Params {
             availability_target: None,
             reserved_1y_discount: 0.35,
             reserved_3y_discount: 0.55,
+            failure_rates: FailureRates::default(),
         }
     }
 }
@@ -207,6 +280,28 @@ pub struct Training {
     /// What `mfu` measures: the whole step (communication inside, as published MFU figures are) or compute only
     /// (communication added on top). Never both.
     pub mfu_scope: MfuScope,
+    /// Bytes per parameter a checkpoint writes: 14 by default, mixed-precision Adam's 16 bytes of training state
+    /// (ZeRO, Rajbhandari et al. 2019, §3.1: 2 + 2 + 12) without the 2 of gradients.
+    #[serde(skip_serializing_if = "is_default_checkpoint_bytes")]
+    pub checkpoint_bytes_per_parameter: f64,
+    /// Seconds from an interruption to training again (detect, replace, reload the checkpoint): 900 by default,
+    /// ByteDance MegaScale's figure (NSDI 2024, §6.3: diagnosis under 10 minutes, training caught up "within 15
+    /// minutes from the latest checkpoints").
+    #[serde(skip_serializing_if = "is_default_restart")]
+    pub restart_s: f64,
+}
+
+/// Default checkpoint bytes per parameter.
+pub const CHECKPOINT_BYTES_PER_PARAMETER: f64 = 14.0;
+/// Default restart time, s.
+pub const RESTART_S: f64 = 900.0;
+
+fn is_default_checkpoint_bytes(x: &f64) -> bool {
+    *x == CHECKPOINT_BYTES_PER_PARAMETER
+}
+
+fn is_default_restart(x: &f64) -> bool {
+    *x == RESTART_S
 }
 
 /// What a training job's MFU figure covers.
@@ -235,6 +330,8 @@ impl Default for Training {
             microbatches: 0,
             sharded_optimizer: false,
             mfu_scope: MfuScope::ComputeOnly,
+            checkpoint_bytes_per_parameter: CHECKPOINT_BYTES_PER_PARAMETER,
+            restart_s: RESTART_S,
         }
     }
 }

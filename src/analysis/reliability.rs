@@ -1,0 +1,387 @@
+//! Failures and checkpoints: how long a training job really takes on the drawn cluster (docs/analysis.md,
+//! "Failures and checkpoints").
+//!
+//! - Interruptions come from the parts drawn, each class at its rate per part-year (`model::FailureRates`,
+//!   calibrated on Llama 3's 419 unexpected interruptions in 54 days on 16,384 H100): GPUs, GPU memory, hosts,
+//!   power supplies and software per server, NICs, cables and switches. More optics, more failures.
+//! - A checkpoint is the job's training state (parameters x bytes per parameter), written at the lower of the
+//!   storage's rated write bandwidth and the network bandwidth cabled to it.
+//! - The interval is Daly's higher-order optimum (FGCS 22(3), 2006, eq. 37); Young's first-order sqrt(2 δ M)
+//!   (CACM 17(9), 1974) is given beside it.
+//! - Goodput, the share of wall-clock time that advances training, is Daly's expected segment time: each interval
+//!   τ of work costs M e^(R/M) (e^((τ+δ)/M) - 1) of wall clock with failures every M on average, a write of δ and
+//!   a restart of R; planned interruptions cost a restart and a write each, no lost work.
+
+use super::bandwidth::BandwidthReport;
+use super::finding::{Finding, FindingCode, Severity};
+use super::latency::TrainingTime;
+use crate::catalog::PartKind;
+use crate::model::{Design, FailureRates};
+use serde::Serialize;
+
+/// Seconds in a year (365 days), the unit the rates are counted in.
+const YEAR_S: f64 = 365.0 * 86_400.0;
+
+/// The failures and checkpoints section of a training job's report.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ReliabilityReport {
+    /// Unexpected interruptions of the job per day, from the parts drawn at their rates.
+    pub interruptions_per_day: f64,
+    /// Planned interruptions (maintenance) per day.
+    pub planned_per_day: f64,
+    /// Mean time between unexpected interruptions, hours.
+    pub mtbi_h: f64,
+    /// The classes of part the interruptions come from, largest first.
+    pub contributors: Vec<Contributor>,
+    /// Bytes one checkpoint writes: parameters x checkpoint bytes per parameter.
+    pub checkpoint_bytes: f64,
+    /// Bandwidth a checkpoint is written at: the lower of the storage's rated write bandwidth and the network
+    /// bandwidth cabled to the storage, GB/s (0 with no storage).
+    pub checkpoint_write_gbyte_s: f64,
+    /// Seconds one checkpoint write takes (None with no storage to write to).
+    pub checkpoint_write_s: Option<f64>,
+    /// Checkpoint interval, s: Daly's higher-order optimum for this write time and MTBI.
+    pub checkpoint_interval_s: Option<f64>,
+    /// Young's first-order interval sqrt(2 x write x MTBI), s, for comparison.
+    pub young_interval_s: Option<f64>,
+    /// Seconds from an interruption to training again.
+    pub restart_s: f64,
+    /// Share of wall-clock time that advances training (None with no storage to checkpoint to).
+    pub goodput: Option<f64>,
+    /// Goodput at the high end of the rate band (rates x `band_high`): the low end of goodput.
+    pub goodput_low: Option<f64>,
+    /// Goodput at the low end of the rate band.
+    pub goodput_high: Option<f64>,
+    /// Training days with failures counted: failure-free days / goodput.
+    pub days_expected: Option<f64>,
+    /// GPU-hours with failures counted: failure-free GPU-hours / goodput.
+    pub gpu_hours_expected: Option<f64>,
+    /// Usable capacity of the storage drawn, TB (a checkpoint must fit).
+    pub storage_capacity_tb: f64,
+}
+
+/// One class of part and the interruptions it causes.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Contributor {
+    /// The class ("GPU", "GPU memory", "host", "power supply", "software", "NIC", "cable", "switch").
+    pub class: String,
+    /// Parts of the class in the design (servers for host, power supply and software).
+    pub count: usize,
+    /// Unexpected interruptions per day it causes.
+    pub per_day: f64,
+}
+
+/// The parts a failure can come from, counted in the design.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Exposure {
+    /// GPUs installed.
+    pub gpus: usize,
+    /// Servers with GPUs.
+    pub servers: usize,
+    /// NICs installed in those servers.
+    pub nics: usize,
+    /// Cables (links).
+    pub cables: usize,
+    /// Switches.
+    pub switches: usize,
+}
+
+impl Exposure {
+    /// The parts of a design: GPU servers with their GPUs and NICs, every cable and every switch.
+    pub fn of(design: &Design) -> Self {
+        let mut e = Exposure {
+            cables: design.links.len(),
+            ..Exposure::default()
+        };
+        for d in design.devices.values() {
+            match design.parts.get(&d.part).map(|p| &p.kind) {
+                Some(PartKind::Switch(_)) => e.switches += 1,
+                Some(PartKind::Server(_)) if !d.gpus.is_empty() => {
+                    e.servers += 1;
+                    e.gpus += d.gpus.len();
+                    e.nics += d.nics.len();
+                }
+                _ => {}
+            }
+        }
+        e
+    }
+
+    /// Unexpected interruptions per year by class, at `rates`.
+    pub fn per_year(&self, r: &FailureRates) -> Vec<(&'static str, usize, f64)> {
+        let (g, s, n) = (self.gpus as f64, self.servers as f64, self.nics as f64);
+        vec![
+            ("GPU", self.gpus, g * r.gpu_per_year),
+            ("GPU memory", self.gpus, g * r.gpu_memory_per_year),
+            ("host", self.servers, s * r.host_per_year),
+            ("power supply", self.servers, s * r.power_supply_per_year),
+            ("software", self.servers, s * r.software_per_year),
+            ("NIC", self.nics, n * r.nic_per_year),
+            ("cable", self.cables, self.cables as f64 * r.link_per_year),
+            (
+                "switch",
+                self.switches,
+                self.switches as f64 * r.switch_per_year,
+            ),
+        ]
+    }
+}
+
+/// Young's first-order optimum checkpoint interval, s: sqrt(2 δ M).
+pub fn young_interval_s(write_s: f64, mtbi_s: f64) -> f64 {
+    (2.0 * write_s * mtbi_s).sqrt()
+}
+
+/// Daly's higher-order optimum checkpoint interval, s (eq. 37): for δ < 2M, sqrt(2δM) [1 + (1/3) sqrt(δ/2M) +
+/// (1/9) (δ/2M)] - δ; else M.
+pub fn daly_interval_s(write_s: f64, mtbi_s: f64) -> f64 {
+    if write_s < 2.0 * mtbi_s {
+        let x = write_s / (2.0 * mtbi_s);
+        young_interval_s(write_s, mtbi_s) * (1.0 + x.sqrt() / 3.0 + x / 9.0) - write_s
+    } else {
+        mtbi_s
+    }
+}
+
+/// Share of wall clock that advances training with failures every `mtbi_s` on average, a checkpoint write of
+/// `write_s` every `interval_s` of work and `restart_s` to restart: τ / (M e^(R/M) (e^((τ+δ)/M) - 1)) (Daly 2006,
+/// the expected time of a segment), times the share left by planned interruptions (`planned_per_s` x (R + δ)).
+pub fn goodput(
+    interval_s: f64,
+    write_s: f64,
+    restart_s: f64,
+    mtbi_s: f64,
+    planned_per_s: f64,
+) -> f64 {
+    let m = mtbi_s;
+    let segment = m * (restart_s / m).exp() * (((interval_s + write_s) / m).exp() - 1.0);
+    let unplanned = if segment > 0.0 {
+        interval_s / segment
+    } else {
+        1.0
+    };
+    (unplanned * (1.0 - planned_per_s * (restart_s + write_s))).clamp(0.0, 1.0)
+}
+
+/// The section for a design with a training job, or None without one.
+pub fn analyze(
+    design: &Design,
+    bw: &BandwidthReport,
+    training: Option<&TrainingTime>,
+) -> Option<ReliabilityReport> {
+    let job = design.params.training.as_ref()?;
+    let t = training?;
+    let rates = &design.params.failure_rates;
+    let exposure = Exposure::of(design);
+    let classes = exposure.per_year(rates);
+    let per_year: f64 = classes.iter().map(|c| c.2).sum();
+    let per_s = per_year / YEAR_S;
+    let planned_per_s = exposure.servers as f64 * rates.planned_per_year / YEAR_S;
+    let mtbi_s = if per_s > 0.0 {
+        1.0 / per_s
+    } else {
+        f64::INFINITY
+    };
+    let mut contributors: Vec<Contributor> = classes
+        .into_iter()
+        .filter(|c| c.1 > 0)
+        .map(|(class, count, y)| Contributor {
+            class: class.into(),
+            count,
+            per_day: y / 365.0,
+        })
+        .collect();
+    contributors.sort_by(|a, b| b.per_day.total_cmp(&a.per_day));
+    let (mut write_rated, mut capacity_tb) = (0.0, 0.0);
+    for d in design.devices.values() {
+        if let Some(PartKind::Storage(s)) = design.parts.get(&d.part).map(|p| &p.kind) {
+            write_rated += s.write_gbyte_s;
+            capacity_tb += s.capacity_tb;
+        }
+    }
+    let write_gbyte_s = write_rated.min(bw.storage.network_gbyte_s).max(0.0);
+    let checkpoint_bytes = job.parameters * job.checkpoint_bytes_per_parameter;
+    let write_s = (write_gbyte_s > 0.0).then(|| checkpoint_bytes / (write_gbyte_s * 1e9));
+    let at = |scale: f64| {
+        let m = mtbi_s / scale;
+        write_s.map(|w| {
+            let tau = daly_interval_s(w, m);
+            (
+                tau,
+                goodput(tau, w, job.restart_s, m, planned_per_s * scale),
+            )
+        })
+    };
+    let mid = at(1.0);
+    let g = mid.map(|(_, g)| g);
+    Some(ReliabilityReport {
+        interruptions_per_day: per_year / 365.0,
+        planned_per_day: planned_per_s * 86_400.0,
+        mtbi_h: mtbi_s / 3600.0,
+        contributors,
+        checkpoint_bytes,
+        checkpoint_write_gbyte_s: write_gbyte_s,
+        checkpoint_write_s: write_s,
+        checkpoint_interval_s: mid.map(|(tau, _)| tau),
+        young_interval_s: write_s.map(|w| young_interval_s(w, mtbi_s)),
+        restart_s: job.restart_s,
+        goodput: g,
+        goodput_low: at(rates.band_high).map(|(_, g)| g),
+        goodput_high: at(rates.band_low).map(|(_, g)| g),
+        days_expected: g.filter(|g| *g > 0.0).map(|g| t.days / g),
+        gpu_hours_expected: g.filter(|g| *g > 0.0).map(|g| t.gpu_hours / g),
+        storage_capacity_tb: capacity_tb,
+    })
+}
+
+/// Findings on the job's failures and checkpoints: goodput under 90%, a write over a tenth of the interval, a
+/// checkpoint larger than the storage, or no storage to checkpoint to. Each names its lever.
+pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
+    let Some(write) = r.checkpoint_write_s else {
+        out.push(Finding::new(
+            Severity::Warning,
+            FindingCode::Checkpoint,
+            format!(
+                "the training job has no storage to checkpoint to: {} interruptions a day (one every {:.1} h) each \
+                 lose the work since the job began",
+                round2(r.interruptions_per_day),
+                r.mtbi_h
+            ),
+            "add storage cabled to the fabric (a checkpoint of the job's state must be written every interval)",
+        ));
+        return;
+    };
+    if r.checkpoint_bytes > r.storage_capacity_tb * 1e12 {
+        out.push(Finding::new(
+            Severity::Error,
+            FindingCode::Checkpoint,
+            format!(
+                "a checkpoint of {:.2} TB does not fit the {:.1} TB of storage drawn",
+                r.checkpoint_bytes / 1e12,
+                r.storage_capacity_tb
+            ),
+            "add storage capacity for at least two checkpoints (the one being written and the last good one)",
+        ));
+    }
+    if let Some(interval) = r.checkpoint_interval_s
+        && write > interval / 10.0
+    {
+        out.push(Finding::new(
+            Severity::Warning,
+            FindingCode::Checkpoint,
+            format!(
+                "a checkpoint write takes {write:.0} s, more than a tenth of the {interval:.0} s interval between \
+                 checkpoints ({:.1} GB/s to storage)",
+                r.checkpoint_write_gbyte_s
+            ),
+            "faster storage, or more network to it, shortens the write (or write to host memory first and drain \
+             asynchronously)",
+        ));
+    }
+    if let Some(g) = r.goodput.filter(|g| *g < 0.9) {
+        let lever = if write > r.restart_s {
+            "faster checkpoint storage: the write is the larger cost"
+        } else {
+            "a shorter restart (hot spares, per-replica recovery) or fewer parts per GPU: restarts are the larger cost"
+        };
+        out.push(Finding::new(
+            Severity::Warning,
+            FindingCode::Goodput,
+            format!(
+                "goodput {:.1}% (band {:.1}-{:.1}%): {} interruptions a day, a {write:.0} s checkpoint write, a {:.0} s \
+                 restart",
+                g * 100.0,
+                r.goodput_low.unwrap_or(g) * 100.0,
+                r.goodput_high.unwrap_or(g) * 100.0,
+                round2(r.interruptions_per_day),
+                r.restart_s
+            ),
+            lever,
+        ));
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{LLAMA3_GPU_YEARS, LLAMA3_SERVER_YEARS};
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol * b.abs()
+    }
+
+    #[test]
+    fn llama3_rates_give_its_interruptions() {
+        // Llama 3 (§3.3.4): 419 unexpected interruptions in 54 days on 16,384 GPUs: 419 / 54 = 7.76 a day,
+        // 1,296 h / 419 = 3.09 h between them, 419 / (16,384 x 1,296) = 1.97e-5 per GPU-hour. Its exposure: 2,048
+        // servers, one NIC per GPU, and a fabric whose cables and switches give its 35 network interruptions at
+        // HPN's rates: 35 / (54 / 365) = 236.6 a year = 0.00684 x cables + 0.00612 x switches, e.g. 1,000
+        // switches (6.1 a year) and 33,700 cables (230.5).
+        let e = Exposure {
+            gpus: 16_384,
+            servers: 2_048,
+            nics: 16_384,
+            cables: 33_700,
+            switches: 1_000,
+        };
+        let r = FailureRates::default();
+        let per_year: f64 = e.per_year(&r).iter().map(|c| c.2).sum();
+        let in_54_days = per_year * 54.0 / 365.0;
+        assert!(close(in_54_days, 419.0, 0.005), "{in_54_days}");
+        let per_day = per_year / 365.0;
+        assert!(close(per_day, 7.76, 0.005), "{per_day}");
+        assert!(close(24.0 / per_day, 3.09, 0.005));
+        assert!(close(per_year / (16_384.0 * 8_760.0), 1.97e-5, 0.01));
+        // The rates are Table 5's counts over the exposure: GPU rows 148 + 19 + 17 + 6 + 6 = 196 and HBM 72 over
+        // 16,384 x 54 / 365 = 2,423.93 GPU-years.
+        assert!(close(LLAMA3_GPU_YEARS, 2_423.93, 1e-5));
+        assert!(close(LLAMA3_SERVER_YEARS, 302.99, 1e-4));
+        assert!(close(r.gpu_per_year, 0.08086, 1e-3));
+        assert!(close(r.gpu_memory_per_year, 0.02970, 1e-3));
+        assert!(close(r.software_per_year, 0.20793, 1e-3));
+    }
+
+    #[test]
+    fn daly_and_young_by_the_papers() {
+        // Daly (2006), δ = 5 min: the optimum is 117 min at M = 24 h, 57 at 6 h, 9.1 at 15 min; Young gives 120,
+        // 60 and 12.2.
+        let m = 60.0;
+        for (mtbi_min, daly, young) in [
+            (1440.0, 117.0, 120.0),
+            (360.0, 57.0, 60.0),
+            (15.0, 9.1, 12.2),
+        ] {
+            let d = daly_interval_s(5.0 * m, mtbi_min * m) / m;
+            let y = young_interval_s(5.0 * m, mtbi_min * m) / m;
+            assert!((d - daly).abs() < 0.5, "{mtbi_min}: {d}");
+            assert!((y - young).abs() < 0.05, "{mtbi_min}: {y}");
+        }
+        // Past δ = 2M the interval is M.
+        assert_eq!(daly_interval_s(100.0, 40.0), 40.0);
+    }
+
+    #[test]
+    fn goodput_rises_with_storage_then_restarts_dominate() {
+        // 405B parameters x 14 B = 5.67 TB: 2.8 s at 2 TB/s, 57 s at 100 GB/s. At Llama 3's MTBI (3.09 h) and a
+        // 900 s restart, the faster storage gives more goodput, and with a 2.8 s write the restart is most of the
+        // loss: R / M = 900 / 11,124 = 8.1% against δ / τ + τ / 2M, about 2%.
+        let bytes = 405e9 * 14.0;
+        assert!(close(bytes, 5.67e12, 1e-3));
+        let (fast, slow) = (bytes / 2e12, bytes / 100e9);
+        assert!(close(fast, 2.835, 1e-3) && close(slow, 56.7, 1e-3));
+        let m = 3.09 * 3600.0;
+        let g = |w: f64, r: f64| goodput(daly_interval_s(w, m), w, r, m, 0.0);
+        assert!(g(fast, 900.0) > g(slow, 900.0));
+        assert!(g(fast, 300.0) > g(fast, 900.0));
+        let loss = 1.0 - g(fast, 900.0);
+        assert!(loss > 0.08 && loss < 0.11, "{loss}");
+        // No failures: only the writes cost (τ / (τ + δ) -> 1 as M grows).
+        assert!(g(fast, 900.0) < 1.0);
+    }
+}
