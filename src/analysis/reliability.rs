@@ -303,6 +303,88 @@ pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
     }
 }
 
+/// The section in lines (label, value), as the analysis pane, the HTML report and the text report show it.
+pub fn lines(r: &ReliabilityReport) -> Vec<(String, String)> {
+    use super::format::thousands;
+    let pct = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |g| format!("{:.1}%", g * 100.0));
+    // Small clusters fail rarely: three significant figures rather than "0.00 a day".
+    let rate = |x: f64| {
+        if x > 0.0 && x < 0.1 {
+            format!("{x:.2e}")
+        } else {
+            format!("{x:.2}")
+        }
+    };
+    let mut out = vec![
+        (
+            "interruptions".to_string(),
+            format!(
+                "{} a day unexpected (one every {:.1} h) and {} planned",
+                rate(r.interruptions_per_day),
+                r.mtbi_h,
+                rate(r.planned_per_day)
+            ),
+        ),
+        (
+            "largest causes".to_string(),
+            r.contributors
+                .iter()
+                .take(4)
+                .map(|c| {
+                    format!(
+                        "{} {}/day ({})",
+                        c.class,
+                        rate(c.per_day),
+                        thousands(c.count as f64, 0)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        (
+            "checkpoint".to_string(),
+            match r.checkpoint_write_s {
+                Some(w) => format!(
+                    "{:.2} TB written in {w:.1} s at {:.1} GB/s",
+                    r.checkpoint_bytes / 1e12,
+                    r.checkpoint_write_gbyte_s
+                ),
+                None => format!(
+                    "{:.2} TB, no storage to write it to",
+                    r.checkpoint_bytes / 1e12
+                ),
+            },
+        ),
+    ];
+    if let (Some(tau), Some(young)) = (r.checkpoint_interval_s, r.young_interval_s) {
+        out.push((
+            "interval".into(),
+            format!(
+                "{:.1} min (Daly; Young {:.1} min)",
+                tau / 60.0,
+                young / 60.0
+            ),
+        ));
+    }
+    out.push(("restart".into(), format!("{:.0} s", r.restart_s)));
+    out.push((
+        "goodput".into(),
+        format!(
+            "{} (band {} to {})",
+            pct(r.goodput),
+            pct(r.goodput_low),
+            pct(r.goodput_high)
+        ),
+    ));
+    if let (Some(d), Some(h)) = (r.days_expected, r.gpu_hours_expected) {
+        out.push((
+            "with failures".into(),
+            format!("{d:.2} days, {} GPU-hours", thousands(h, 0)),
+        ));
+    }
+    out
+}
+
 fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }

@@ -185,6 +185,13 @@ pub fn render(r: &Report) -> String {
         }
     }
 
+    if let Some(rel) = &r.reliability {
+        let _ = writeln!(o, "\nFailures and checkpoints");
+        for (k, v) in super::reliability::lines(rel) {
+            let _ = writeln!(o, "  {k:<16} {v}");
+        }
+    }
+
     let _ = writeln!(o, "\nBill of materials");
     for line in &r.cost.bom {
         let _ = writeln!(

@@ -67,6 +67,7 @@ pub fn analysis_ui(
                 }
                 ui.add_space(4.0);
                 job_ui(ui, design, r);
+                reliability_ui(ui, r);
                 findings_ui(ui, r, cmds);
                 bandwidth_ui(ui, r);
                 latency_ui(ui, r);

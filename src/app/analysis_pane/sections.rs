@@ -570,6 +570,35 @@ pub(super) fn cost_ui(ui: &mut egui::Ui, r: &Report) {
         });
 }
 
+/// A training job's failures and checkpoints (`analysis::reliability::lines`, as the HTML report shows them).
+pub(super) fn reliability_ui(ui: &mut egui::Ui, r: &Report) {
+    let Some(rel) = &r.reliability else {
+        return;
+    };
+    egui::CollapsingHeader::new("Failures and checkpoints")
+        .default_open(false)
+        .show(ui, |ui| {
+            egui::Grid::new("reliability_lines")
+                .num_columns(2)
+                .show(ui, |ui| {
+                    for (k, v) in crate::analysis::reliability::lines(rel) {
+                        ui.label(k);
+                        ui.add(egui::Label::new(v).wrap());
+                        ui.end_row();
+                    }
+                });
+            ui.label(
+                egui::RichText::new(
+                    "Rates per part from Llama 3's 54 days on 16,384 H100 and Alibaba HPN's network; the band \
+                     is Meta's RSC fleets. Interval by Daly (2006); goodput is the share of wall clock that \
+                     advances training (docs/analysis.md, \"Failures and checkpoints\").",
+                )
+                .small()
+                .weak(),
+            );
+        });
+}
+
 /// The job the design runs (training days line by line, job cost; serving capacity) and, for a sized design, what
 /// it was sized for, from `analysis::job` as the HTML report shows it.
 pub(super) fn job_ui(ui: &mut egui::Ui, design: &crate::model::Design, r: &Report) {

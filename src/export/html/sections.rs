@@ -504,4 +504,11 @@ pub(super) fn job_table(out: &mut String, design: &Design, r: &crate::analysis::
         let _ = writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", e(k), e(v));
     }
     out.push_str("</tbody></table>\n");
+    if let Some(rel) = &r.reliability {
+        out.push_str("<h3>Failures and checkpoints</h3>\n<table class=\"job\"><tbody>\n");
+        for (k, v) in crate::analysis::reliability::lines(rel) {
+            let _ = writeln!(out, "<tr><th>{}</th><td>{}</td></tr>", e(&k), e(&v));
+        }
+        out.push_str("</tbody></table>\n");
+    }
 }
