@@ -47,6 +47,8 @@ fn the_training_samples_show_failures_and_checkpoints() {
         // Days and GPU-hours with failures are the failure-free figures over the goodput.
         assert!((rel.days_expected.unwrap() - t.days / g).abs() < 1e-9);
         assert!((rel.gpu_hours_expected.unwrap() - t.gpu_hours / g).abs() < 1e-6);
+        let cost = r.cost.training_job_usd.unwrap();
+        assert!((rel.job_usd_expected.unwrap() - cost / g).abs() < 1e-6);
         // The contributors add up to the rate, largest first.
         let sum: f64 = rel.contributors.iter().map(|c| c.per_day).sum();
         assert!((sum - rel.interruptions_per_day).abs() < 1e-9);

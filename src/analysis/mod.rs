@@ -223,7 +223,12 @@ fn costs(
     }
     let cooling = cooling::analyze(design, &power);
     let sites = sites::analyze(design, latency);
-    let reliability = reliability::analyze(design, bandwidth, latency.training.as_ref());
+    let reliability = reliability::analyze(
+        design,
+        bandwidth,
+        latency.training.as_ref(),
+        cost.training_job_usd,
+    );
     Costs {
         power,
         cost,

@@ -57,6 +57,8 @@ pub struct ReliabilityReport {
     pub days_expected: Option<f64>,
     /// GPU-hours with failures counted: failure-free GPU-hours / goodput.
     pub gpu_hours_expected: Option<f64>,
+    /// The job's cost owned with failures counted, USD: the failure-free job cost / goodput.
+    pub job_usd_expected: Option<f64>,
     /// Usable capacity of the storage drawn, TB (a checkpoint must fit).
     pub storage_capacity_tb: f64,
 }
@@ -170,6 +172,7 @@ pub fn analyze(
     design: &Design,
     bw: &BandwidthReport,
     training: Option<&TrainingTime>,
+    job_usd: Option<f64>,
 ) -> Option<ReliabilityReport> {
     let job = design.params.training.as_ref()?;
     let t = training?;
@@ -232,6 +235,7 @@ pub fn analyze(
         goodput_high: at(rates.band_low).map(|(_, g)| g),
         days_expected: g.filter(|g| *g > 0.0).map(|g| t.days / g),
         gpu_hours_expected: g.filter(|g| *g > 0.0).map(|g| t.gpu_hours / g),
+        job_usd_expected: g.filter(|g| *g > 0.0).and_then(|g| job_usd.map(|c| c / g)),
         storage_capacity_tb: capacity_tb,
     })
 }
@@ -379,7 +383,12 @@ pub fn lines(r: &ReliabilityReport) -> Vec<(String, String)> {
     if let (Some(d), Some(h)) = (r.days_expected, r.gpu_hours_expected) {
         out.push((
             "with failures".into(),
-            format!("{d:.2} days, {} GPU-hours", thousands(h, 0)),
+            format!(
+                "{d:.2} days, {} GPU-hours{}",
+                thousands(h, 0),
+                r.job_usd_expected
+                    .map_or(String::new(), |c| format!(", ${} owned", thousands(c, 0)))
+            ),
         ));
     }
     out
