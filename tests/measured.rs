@@ -297,7 +297,7 @@ fn table() -> (String, Vec<String>) {
          - No training measurements yet: the training group is empty.\n\
          - Failure rates come from one fleet's 54 days (Llama 3) and Alibaba HPN's network rates; published fleets \
          differ by about 3x, which the band shows. Every cable counts at one rate (copper and optics alike), and the \
-         restart time assumes a replacement server is at hand (spares are not yet modelled).\n",
+         restart time assumes a replacement server is at hand (spares are counted, not yet simulated).\n",
     );
     (md, failures)
 }

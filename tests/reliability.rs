@@ -120,3 +120,38 @@ fn bad_inputs_are_refused_or_reported() {
             && f.message.contains("no storage to checkpoint to"))
     );
 }
+
+#[test]
+fn spares_are_counted_against_the_replacements_a_job_needs() {
+    // 8 SU: GPU 0.0809 + memory 0.0297 per GPU-year on 2,040 GPUs, host 0.142 + power supply 0.0099 per
+    // server-year on 255 DGX, NIC 0.0029 on 2,550 NICs: (2,040 x 0.1106 + 255 x 0.1518 + 2,550 x 0.0029) / 365
+    // = 0.744 replacements a day, 5.2 a week. With no spare server held, a warning says the restart assumes one.
+    let catalog = Catalog::builtin().unwrap();
+    let mut d = racksmith::templates::superpod::superpod_h100(&catalog, 8).unwrap();
+    d.params.training = Some(Training::default());
+    let e = Exposure::of(&d);
+    assert_eq!((e.gpus, e.servers, e.nics), (2_040, 255, 2_550));
+    let r = FailureRates::default();
+    let by_hand = (e.gpus as f64 * (r.gpu_per_year + r.gpu_memory_per_year)
+        + e.servers as f64 * (r.host_per_year + r.power_supply_per_year)
+        + e.nics as f64 * r.nic_per_year)
+        / 365.0;
+    assert!((by_hand - 0.744).abs() < 0.002, "{by_hand}");
+    let report = analyze(&d);
+    let rel = report.reliability.as_ref().unwrap();
+    assert!((rel.replacements_per_day - by_hand).abs() < 1e-9);
+    assert_eq!(rel.spare_servers, 0);
+    let warned = |r: &racksmith::analysis::Report| {
+        r.findings
+            .iter()
+            .any(|f| f.message.contains("no spare GPU servers"))
+    };
+    assert!(warned(&report));
+    // 5% spares: ceil(255 x 0.05) = 13 held, and the warning goes.
+    d.params
+        .spares
+        .insert("Servers".into(), racksmith::model::Spares::Percent(5.0));
+    let report = analyze(&d);
+    assert_eq!(report.reliability.as_ref().unwrap().spare_servers, 13);
+    assert!(!warned(&report));
+}

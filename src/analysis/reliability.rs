@@ -61,6 +61,12 @@ pub struct ReliabilityReport {
     pub job_usd_expected: Option<f64>,
     /// Usable capacity of the storage drawn, TB (a checkpoint must fit).
     pub storage_capacity_tb: f64,
+    /// Spare GPU servers held with the design (procurement's spares for the "Servers" category): the restart time
+    /// assumes one is at hand to replace a failed server.
+    pub spare_servers: u64,
+    /// Interruptions a day that need a part replaced (GPU, GPU memory, host, power supply, NIC), which spares
+    /// answer.
+    pub replacements_per_day: f64,
 }
 
 /// One class of part and the interruptions it causes.
@@ -237,6 +243,18 @@ pub fn analyze(
         gpu_hours_expected: g.filter(|g| *g > 0.0).map(|g| t.gpu_hours / g),
         job_usd_expected: g.filter(|g| *g > 0.0).and_then(|g| job_usd.map(|c| c / g)),
         storage_capacity_tb: capacity_tb,
+        spare_servers: design
+            .params
+            .spares
+            .get("Servers")
+            .map_or(0, |s| s.for_quantity(exposure.servers as u64)),
+        replacements_per_day: exposure
+            .per_year(rates)
+            .iter()
+            .filter(|c| matches!(c.0, "GPU" | "GPU memory" | "host" | "power supply" | "NIC"))
+            .map(|c| c.2)
+            .sum::<f64>()
+            / 365.0,
     })
 }
 
@@ -282,6 +300,20 @@ pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
             ),
             "faster storage, or more network to it, shortens the write (or write to host memory first and drain \
              asynchronously)",
+        ));
+    }
+    // A week or more of the job sees a server replaced: with no spare held, each such restart waits for one.
+    if r.spare_servers == 0 && r.replacements_per_day * 7.0 >= 1.0 {
+        out.push(Finding::new(
+            Severity::Warning,
+            FindingCode::Goodput,
+            format!(
+                "no spare GPU servers are held, and {:.1} interruptions a week need a server's part replaced: the \
+                 {:.0} s restart assumes a spare is at hand",
+                r.replacements_per_day * 7.0,
+                r.restart_s
+            ),
+            "hold hot spares (params.spares for \"Servers\"): Alibaba HPN keeps 64 spare GPUs per 1,024 (6.25%)",
         ));
     }
     if let Some(g) = r.goodput.filter(|g| *g < 0.9) {
@@ -370,7 +402,15 @@ pub fn lines(r: &ReliabilityReport) -> Vec<(String, String)> {
             ),
         ));
     }
-    out.push(("restart".into(), format!("{:.0} s", r.restart_s)));
+    out.push((
+        "restart".into(),
+        format!(
+            "{:.0} s; {} spare GPU servers held for {} replacements a day",
+            r.restart_s,
+            r.spare_servers,
+            rate(r.replacements_per_day)
+        ),
+    ));
     out.push((
         "goodput".into(),
         format!(
