@@ -62,6 +62,11 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::DiffFabric {
+            design,
+            ibnetdiscover,
+            format,
+        }) => cli::fabric::diff_fabric(&design, &ibnetdiscover, format),
         Some(Command::Compare {
             a,
             b,

@@ -1,5 +1,6 @@
 //! Failures and checkpoints on drawn designs (issue 40): the interruption rate of a SuperPOD the size of Llama 3's
 //! cluster, the section on the training samples, and bad inputs refused or reported.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // test set-up that fails should stop the test loudly
 
 use racksmith::analysis::reliability::Exposure;
 use racksmith::analysis::{FindingCode, Severity, analyze};

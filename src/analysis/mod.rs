@@ -2,6 +2,7 @@
 //! the fabric), latency and collectives, power and space, cost, and findings that point at the parts concerned.
 //! Every formula is written out in docs/analysis.md and tested against a hand calculation.
 
+pub mod asbuilt;
 pub mod bandwidth;
 pub(crate) mod bisection;
 pub mod collectives;

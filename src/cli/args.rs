@@ -45,6 +45,20 @@ pub enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// As built against as designed: compare the fabric a cluster reports (the text `ibnetdiscover` writes) with the
+    /// design's InfiniBand cables. Exit status 0 when they agree, 1 when anything differs, 2 on an error.
+    DiffFabric {
+        /// Design file (.ron).
+        design: PathBuf,
+        /// The fabric as `ibnetdiscover` reported it (`racksmith export DESIGN --format ibnetdiscover` writes what
+        /// it should report).
+        #[arg(long)]
+        ibnetdiscover: PathBuf,
+        /// Output format: text (a table by class) or json (arrays `missing`, `extra`, `miswired`, `slow`,
+        /// `unknown_devices`, `missing_devices`).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
     /// Failure what-ifs: the impact of removing a device (by name) or, with no --remove, the N-1 sweep of
     /// single points of failure.
     Whatif {

@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod assets;
+pub mod fabric;
 pub mod generate;
 pub mod output;
 

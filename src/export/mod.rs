@@ -14,6 +14,7 @@ pub mod escape;
 pub mod graph;
 pub mod hostlist;
 pub mod html;
+pub mod ibnetdiscover;
 pub mod nccl;
 pub mod netbox;
 pub mod png;
@@ -52,11 +53,14 @@ pub enum Format {
     Netbox,
     /// Expected nccl-tests output (NCCL model), to compare with an acceptance run.
     NcclExpect,
+    /// The InfiniBand topology as `ibnetdiscover` should report it, for `racksmith diff-fabric` and a subnet
+    /// manager's checks.
+    Ibnetdiscover,
 }
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 12] = [
+    pub const ALL: [Format; 13] = [
         Format::Html,
         Format::Svg,
         Format::Png,
@@ -69,6 +73,7 @@ impl Format {
         Format::Drawio,
         Format::Netbox,
         Format::NcclExpect,
+        Format::Ibnetdiscover,
     ];
 
     /// The name used on the command line (`--format NAME`).
@@ -86,6 +91,7 @@ impl Format {
             Format::Drawio => "drawio",
             Format::Netbox => "netbox",
             Format::NcclExpect => "nccl-expect",
+            Format::Ibnetdiscover => "ibnetdiscover",
         }
     }
 
@@ -107,7 +113,7 @@ impl Format {
             Format::Json => "json",
             Format::Drawio => "drawio",
             Format::Netbox => "netbox",
-            Format::NcclExpect => "txt",
+            Format::NcclExpect | Format::Ibnetdiscover => "txt",
         }
     }
 
@@ -121,6 +127,7 @@ impl Format {
             Format::Svg | Format::Png | Format::Dot | Format::Json | Format::Drawio => "",
             Format::Netbox => "-netbox",
             Format::NcclExpect => "-nccl-expect",
+            Format::Ibnetdiscover => "-ibnetdiscover",
         }
     }
 
@@ -139,6 +146,7 @@ impl Format {
             Format::Drawio => "draw.io diagram (.drawio)",
             Format::Netbox => "NetBox bulk import (folder of .csv/.yaml)",
             Format::NcclExpect => "Expected nccl-tests results (.txt)",
+            Format::Ibnetdiscover => "InfiniBand topology, as ibnetdiscover reports it (.txt)",
         }
     }
 
@@ -251,6 +259,7 @@ pub fn export(
         Format::Dot => Ok(graph::dot(design).into_bytes()),
         Format::Json => graph::json(design),
         Format::NcclExpect => Ok(nccl::expect(design, report).into_bytes()),
+        Format::Ibnetdiscover => Ok(ibnetdiscover::write(design).into_bytes()),
         Format::Drawio => Ok(drawio::drawio(design).into_bytes()),
         // One stream for standard output: each file after a `==> NAME <==` line, as `head` prints several files.
         Format::Netbox => {

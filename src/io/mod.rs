@@ -1,6 +1,7 @@
 //! Reading and writing design files: RON with a `format_version`, deterministic diff-friendly output (one line per
 //! rack, device and link), atomic saves, and errors that name the file, line and column.
 
+pub mod fabric;
 mod fast;
 pub mod limits;
 pub mod names;
