@@ -65,8 +65,9 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::DiffFabric {
             design,
             ibnetdiscover,
+            lldp,
             format,
-        }) => cli::fabric::diff_fabric(&design, &ibnetdiscover, format),
+        }) => cli::fabric::diff_fabric(&design, ibnetdiscover.as_deref(), lldp.as_deref(), format),
         Some(Command::Compare {
             a,
             b,

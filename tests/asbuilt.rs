@@ -209,3 +209,96 @@ fn diff_fabric_exits_by_whether_anything_differs() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("line 1"));
 }
+
+#[test]
+fn lldpd_outputs_parse_in_both_json_forms() {
+    // lldpd's own integration tests' expected outputs (tests/fixtures/fabric/lldpd/README.md).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fabric/lldpd");
+    for file in ["ns-1.json", "ns-1.json0.json"] {
+        let path = dir.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let n = racksmith::io::fabric::read_lldp(&text, &path).unwrap();
+        assert_eq!(n.len(), 1, "{file}");
+        assert_eq!(
+            (
+                n[0].local_port.as_str(),
+                n[0].remote_name.as_str(),
+                n[0].remote_port.as_str()
+            ),
+            ("eth0", "ns-2.example.com", "eth1"),
+            "{file}"
+        );
+    }
+    let err = racksmith::io::fabric::read_lldp("{\n\"lldp\": [\n", Path::new("bad.json"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("bad.json, line 3"), "{err}");
+}
+
+/// What each switch of a design would report over LLDP, as lldpcli's `-f json` writes it: its Ethernet ports by
+/// their SONiC-style names (`Ethernet12` for `p12`), each with the neighbour's name and port.
+fn lldp_of(
+    d: &racksmith::model::Design,
+) -> Vec<(String, Vec<racksmith::io::fabric::LldpNeighbour>)> {
+    let mut by_switch: std::collections::BTreeMap<
+        String,
+        Vec<racksmith::io::fabric::LldpNeighbour>,
+    > = Default::default();
+    for l in d.links.values() {
+        if !matches!(l.medium, racksmith::model::Medium::Ethernet(_)) {
+            continue;
+        }
+        for (near, far) in [(&l.a, &l.b), (&l.b, &l.a)] {
+            let dev = &d.devices[&near.device];
+            let is_switch = matches!(
+                d.parts[&dev.part].kind,
+                racksmith::catalog::PartKind::Switch(_)
+            );
+            if is_switch {
+                by_switch.entry(dev.name.clone()).or_default().push(
+                    racksmith::io::fabric::LldpNeighbour {
+                        local_port: format!("Ethernet{}", &near.port[1..]),
+                        remote_name: d.devices[&far.device].name.clone(),
+                        remote_port: far.port.clone(),
+                    },
+                );
+            }
+        }
+    }
+    by_switch.into_iter().collect()
+}
+
+#[test]
+fn ethernet_as_lldp_sees_it() {
+    use racksmith::analysis::asbuilt::{diff_ethernet, from_lldp};
+    let d = racksmith::samples::sample("l40s-inference-pcie").unwrap();
+    let reports = lldp_of(&d);
+    let r = diff_ethernet(&d, &from_lldp(&d, &reports));
+    let eth = d
+        .links
+        .values()
+        .filter(|l| matches!(l.medium, racksmith::model::Medium::Ethernet(_)))
+        .count();
+    assert!(!r.differs(), "{r:#?}");
+    assert_eq!(r.matched, eth);
+    // Two server cables swapped at their switch: 2 miswired, nothing else.
+    let mut reports = reports;
+    let ports = &mut reports[0].1;
+    let (x, y) = (ports[0].remote_port.clone(), ports[1].remote_port.clone());
+    let (xn, yn) = (ports[0].remote_name.clone(), ports[1].remote_name.clone());
+    ports[0].remote_port = y;
+    ports[0].remote_name = yn;
+    ports[1].remote_port = x;
+    ports[1].remote_name = xn;
+    let r = diff_ethernet(&d, &from_lldp(&d, &reports));
+    assert_eq!(
+        (
+            r.miswired.len(),
+            r.missing.len(),
+            r.extra.len(),
+            r.slow.len()
+        ),
+        (2, 0, 0, 0),
+        "{r:#?}"
+    );
+}

@@ -14,7 +14,7 @@
 //! were not found as missing. One pass over each side's cables, with hash maps by end.
 
 use crate::catalog::PartKind;
-use crate::io::fabric::{Discovered, End, SPEEDS};
+use crate::io::fabric::{Discovered, End, LldpNeighbour, SPEEDS};
 use crate::model::{Design, DeviceId, LinkId, Medium};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -148,12 +148,98 @@ type Pair = (Key, Key);
 
 /// Compares a design with its discovered fabric.
 pub fn diff(design: &Design, found: &Discovered) -> FabricDiff {
+    diff_on(design, found, true)
+}
+
+/// Compares a design's Ethernet cables with what LLDP reports ([`from_lldp`]): as [`diff`], without rates (LLDP
+/// does not say what a link trained at, so nothing is reported slow).
+pub fn diff_ethernet(design: &Design, found: &Discovered) -> FabricDiff {
+    diff_on(design, found, false)
+}
+
+/// The LLDP neighbours each device reports, as a discovered fabric whose nodes are named as the design's are:
+/// `reports` holds, per file, the reporting device's name (the file's stem) and its neighbours. A local or remote
+/// interface is a design port when named as one (`p12`, `nic0/p1`); else its trailing number N is a switch's
+/// `pN`, a server's NIC slot N (port 1) or a storage appliance's port N + 1 (`eth0` is `p1`). Ports that name no
+/// port the design could have are kept on the neighbour by name, so their cables count as extra.
+pub fn from_lldp(design: &Design, reports: &[(String, Vec<LldpNeighbour>)]) -> Discovered {
+    let by_name: HashMap<&str, DeviceId> = design
+        .devices
+        .iter()
+        .map(|(id, d)| (d.name.as_str(), *id))
+        .collect();
+    let mut out = Discovered::default();
+    let mut seen: BTreeSet<(End, End)> = BTreeSet::new();
+    let end = |out: &mut Discovered, device: &str, port: &str| -> End {
+        let node = by_name
+            .get(device)
+            .and_then(|d| lldp_port(design, *d, port));
+        let (desc, number) = match node {
+            Some((n, p)) => (description(design, n), p),
+            // Not a port of the design: the neighbour by its own name, the port by its number if it has one.
+            None => (
+                device.to_string(),
+                port.trim_start_matches(|c: char| !c.is_ascii_digit())
+                    .parse()
+                    .unwrap_or(0),
+            ),
+        };
+        out.nodes
+            .entry(desc.clone())
+            .or_insert_with(|| crate::io::fabric::Node {
+                guid: desc.clone(),
+                switch: matches!(node, Some((FabricNode::Switch(_), _))),
+                description: desc.clone(),
+                line: 0,
+            });
+        (desc, number)
+    };
+    for (local, neighbours) in reports {
+        for n in neighbours {
+            let a = end(&mut out, local, &n.local_port);
+            let b = end(&mut out, &n.remote_name, &n.remote_port);
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            if seen.insert((a.clone(), b.clone())) {
+                out.cables.push(crate::io::fabric::Cable {
+                    a,
+                    b,
+                    width: 0,
+                    speed: String::new(),
+                    line: 0,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A reported interface name as a port of a design device (see [`from_lldp`]).
+fn lldp_port(design: &Design, device: DeviceId, port: &str) -> Option<(FabricNode, u16)> {
+    if let Some(p) = fabric_port(design, device, port) {
+        return Some(p);
+    }
+    let digits = port.len() - port.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let n: u16 = port.get(port.len() - digits..)?.parse().ok()?;
+    let kind = &design.parts.get(&design.devices.get(&device)?.part)?.kind;
+    let name = match kind {
+        PartKind::Switch(_) => format!("p{n}"),
+        PartKind::Server(_) => format!("nic{n}/p1"),
+        PartKind::Storage(_) => format!("p{}", n + 1),
+        _ => return None,
+    };
+    fabric_port(design, device, &name)
+}
+
+/// The comparison, on the InfiniBand links with rates (`ib`) or on the Ethernet links without.
+fn diff_on(design: &Design, found: &Discovered, ib: bool) -> FabricDiff {
     // Discovered GUID -> design node, by description.
     let mut by_desc: HashMap<String, FabricNode> = HashMap::new();
     let mut designed: BTreeMap<Pair, (LinkId, String)> = BTreeMap::new();
     for (id, l) in &design.links {
-        let Medium::InfiniBand(rate) = l.medium else {
-            continue;
+        let rate = match (l.medium, ib) {
+            (Medium::InfiniBand(rate), true) => format!("4x{}", speed_name(rate)),
+            (Medium::Ethernet(gbps), false) => format!("{gbps}G"),
+            _ => continue,
         };
         let (Some(a), Some(b)) = (
             fabric_port(design, l.a.device, &l.a.port),
@@ -164,7 +250,6 @@ pub fn diff(design: &Design, found: &Discovered) -> FabricDiff {
         for n in [a.0, b.0] {
             by_desc.insert(description(design, n), n);
         }
-        let rate = format!("4x{}", speed_name(rate));
         designed.insert(order(a, b), (*id, rate));
     }
     let mut out = FabricDiff::default();
@@ -182,7 +267,11 @@ pub fn diff(design: &Design, found: &Discovered) -> FabricDiff {
     // Found cables on design nodes; the rest (an end on an unknown node) are extra as they stand.
     let mut found_keys: BTreeMap<Pair, String> = BTreeMap::new();
     for c in &found.cables {
-        let rate = format!("{}x{}", c.width, c.speed);
+        let rate = if ib {
+            format!("{}x{}", c.width, c.speed)
+        } else {
+            "as reported by LLDP".to_string()
+        };
         let key = |e: &End| node_of.get(e.0.as_str()).map(|n| (*n, e.1));
         match (key(&c.a), key(&c.b)) {
             (Some(a), Some(b)) => {
@@ -207,7 +296,7 @@ pub fn diff(design: &Design, found: &Discovered) -> FabricDiff {
         let (id, rate) = v;
         match found_keys.remove(k) {
             Some(got) => {
-                if slower(&got, rate) {
+                if ib && slower(&got, rate) {
                     out.slow.push(Slow {
                         cable: row(k, Some(*id), rate),
                         found: got,

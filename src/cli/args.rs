@@ -52,8 +52,12 @@ pub enum Command {
         design: PathBuf,
         /// The fabric as `ibnetdiscover` reported it (`racksmith export DESIGN --format ibnetdiscover` writes what
         /// it should report).
+        #[arg(long, required_unless_present = "lldp", conflicts_with = "lldp")]
+        ibnetdiscover: Option<PathBuf>,
+        /// A folder of `lldpcli show neighbors -f json` outputs, one per host or switch, each named after the
+        /// device that wrote it (`leaf-01.json`): the Ethernet cables as LLDP sees them.
         #[arg(long)]
-        ibnetdiscover: PathBuf,
+        lldp: Option<PathBuf>,
         /// Output format: text (a table by class) or json (arrays `missing`, `extra`, `miswired`, `slow`,
         /// `unknown_devices`, `missing_devices`).
         #[arg(long, value_enum, default_value_t = Format::Text)]

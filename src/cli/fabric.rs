@@ -7,12 +7,25 @@ use racksmith::io;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Reads both, prints what differs, and exits 1 when anything does (0 when the fabric is as designed).
-pub fn diff_fabric(design: &Path, discovered: &Path, format: Format) -> anyhow::Result<ExitCode> {
+/// Reads the design and what the fabric reports (an ibnetdiscover file, or a folder of LLDP neighbours), prints
+/// what differs, and exits 1 when anything does (0 when the fabric is as designed).
+pub fn diff_fabric(
+    design: &Path,
+    ibnetdiscover: Option<&Path>,
+    lldp: Option<&Path>,
+    format: Format,
+) -> anyhow::Result<ExitCode> {
     let d = io::load(design)?;
-    let text = io::read_checked_text(discovered, io::MAX_FILE_BYTES, "an ibnetdiscover file")?;
-    let found = io::fabric::read_ibnetdiscover(&text, discovered)?;
-    let diff = asbuilt::diff(&d, &found);
+    let diff = match (ibnetdiscover, lldp) {
+        (Some(file), _) => {
+            let text = io::read_checked_text(file, io::MAX_FILE_BYTES, "an ibnetdiscover file")?;
+            asbuilt::diff(&d, &io::fabric::read_ibnetdiscover(&text, file)?)
+        }
+        (None, Some(dir)) => {
+            asbuilt::diff_ethernet(&d, &asbuilt::from_lldp(&d, &lldp_reports(dir)?))
+        }
+        (None, None) => anyhow::bail!("give --ibnetdiscover FILE or --lldp FOLDER"),
+    };
     match format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&diff)?),
         Format::Text => out!("{}", render(&diff)),
@@ -22,6 +35,26 @@ pub fn diff_fabric(design: &Path, discovered: &Path, format: Format) -> anyhow::
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Every `*.json` in the folder, in name order, read as lldpcli's neighbours of the device the file is named after.
+fn lldp_reports(dir: &Path) -> anyhow::Result<Vec<(String, Vec<io::fabric::LldpNeighbour>)>> {
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let text = io::read_checked_text(&f, io::MAX_FILE_BYTES, "an lldpcli file")?;
+        let device = f
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        out.push((device, io::fabric::read_lldp(&text, &f)?));
+    }
+    Ok(out)
 }
 
 /// The difference as text: a count per class, then each cable by both ends, as the cabling plan names them.

@@ -223,3 +223,119 @@ fn rate(token: &str) -> Option<(u8, String)> {
 fn order(a: End, b: End) -> (End, End) {
     if a <= b { (a, b) } else { (b, a) }
 }
+
+/// One LLDP neighbour a host or switch reports: its own interface, and the neighbour's system name and port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LldpNeighbour {
+    /// The local interface (`swp12`, `Ethernet12`, `eth0`).
+    pub local_port: String,
+    /// The neighbour's system name (LLDP SysName), or its chassis id when it sends no name.
+    pub remote_name: String,
+    /// The neighbour's port: its description (PortDescr, usually the interface name), else its port id.
+    pub remote_port: String,
+}
+
+/// Reads what `lldpcli show neighbors -f json` (or `-f json0`) writes (lldpd): `{"lldp": {"interface": ...}}`
+/// with the interfaces as one object by name or, for several, a list of one-name objects; or json0's lists of
+/// `{"name", "chassis": [...], "port": [...]}`. `file` names it in errors (a JSON error gives its line and
+/// column).
+pub fn read_lldp(text: &str, file: &Path) -> Result<Vec<LldpNeighbour>, FabricError> {
+    use serde_json::Value;
+    let err = |line: usize, why: String| FabricError {
+        file: file.display().to_string(),
+        line,
+        why,
+    };
+    let v: Value = serde_json::from_str(text).map_err(|e| {
+        err(
+            e.line(),
+            format!("column {}: not JSON as lldpcli writes it: {e}", e.column()),
+        )
+    })?;
+    // The first string under a json0 list of {"value": ...} objects, or the string itself.
+    fn value(v: Option<&Value>) -> Option<String> {
+        match v? {
+            Value::String(s) => Some(s.clone()),
+            Value::Array(a) => value(a.first()),
+            Value::Object(o) => value(o.get("value")),
+            _ => None,
+        }
+    }
+    // (interface name, its object), from any of the shapes.
+    let mut interfaces: Vec<(String, &Value)> = Vec::new();
+    let lldp = v
+        .get("lldp")
+        .ok_or_else(|| err(1, "no \"lldp\" key: not lldpcli's output".into()))?;
+    let tops: Vec<&Value> = match lldp {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    for top in tops {
+        let list: Vec<&Value> = match top.get("interface") {
+            Some(Value::Array(a)) => a.iter().collect(),
+            Some(other) => vec![other],
+            None => continue,
+        };
+        for item in list {
+            match item.get("name").and_then(|n| value(Some(n))) {
+                // json0: the name is a field.
+                Some(name) if item.get("chassis").is_some() => interfaces.push((name, item)),
+                // json: one object keyed by the interface name.
+                _ => {
+                    if let Value::Object(o) = item {
+                        for (name, body) in o {
+                            interfaces.push((name.clone(), body));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(interfaces.len());
+    for (local_port, body) in interfaces {
+        let chassis = body.get("chassis");
+        let chassis = match chassis {
+            Some(Value::Array(a)) => a.first(),
+            other => other,
+        };
+        // json keys the chassis by its name; json0 (and json without a name) gives "name" or only "id".
+        let remote_name = chassis
+            .and_then(|c| value(c.get("name")))
+            .or_else(|| match chassis {
+                Some(Value::Object(o)) if o.len() == 1 && !o.contains_key("id") => {
+                    o.keys().next().cloned()
+                }
+                _ => None,
+            })
+            .or_else(|| {
+                chassis.and_then(|c| value(c.get("id").and_then(|i| i.get("value").or(Some(i)))))
+            })
+            .ok_or_else(|| {
+                err(
+                    1,
+                    format!("interface {local_port}: a neighbour with no chassis name or id"),
+                )
+            })?;
+        let port = match body.get("port") {
+            Some(Value::Array(a)) => a.first(),
+            other => other,
+        };
+        let remote_port = port
+            .and_then(|p| value(p.get("descr")))
+            .or_else(|| {
+                port.and_then(|p| value(p.get("id").and_then(|i| i.get("value").or(Some(i)))))
+            })
+            .ok_or_else(|| {
+                err(
+                    1,
+                    format!("interface {local_port}: a neighbour with no port"),
+                )
+            })?;
+        out.push(LldpNeighbour {
+            local_port,
+            remote_name,
+            remote_port,
+        });
+    }
+    Ok(out)
+}
