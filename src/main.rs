@@ -67,7 +67,13 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             ibnetdiscover,
             lldp,
             format,
-        }) => cli::fabric::diff_fabric(&design, ibnetdiscover.as_deref(), lldp.as_deref(), format),
+            output,
+        }) => cli::fabric::diff_fabric(
+            &design,
+            (ibnetdiscover.as_deref(), lldp.as_deref()),
+            format,
+            output.as_deref(),
+        ),
         Some(Command::Compare {
             a,
             b,

@@ -302,3 +302,43 @@ fn ethernet_as_lldp_sees_it() {
         "{r:#?}"
     );
 }
+
+#[test]
+fn the_difference_as_csv_and_html_names_every_row_escaped() {
+    // A device named with markup and a formula: the CSV neutralises the formula, the HTML escapes the markup.
+    let mut d = superpod(1);
+    let (id, dgx) = d
+        .devices
+        .iter_mut()
+        .find(|(_, x)| x.name == "dgx-0001")
+        .unwrap();
+    let id = *id;
+    dgx.name = "=dgx<b>1".into();
+    let mut built = d.clone();
+    let gone: Vec<_> = built
+        .links
+        .iter()
+        .filter(|(_, l)| l.a.device == id && l.a.port == "nic0/p1")
+        .map(|(k, _)| *k)
+        .collect();
+    for k in &gone {
+        built.links.remove(k);
+    }
+    let found = read_ibnetdiscover(
+        &racksmith::export::ibnetdiscover::write(&built),
+        Path::new("x.txt"),
+    )
+    .unwrap();
+    let r = diff(&d, &found);
+    assert_eq!((r.missing.len(), r.rows().len()), (1, 1), "{r:#?}");
+    let csv = String::from_utf8(racksmith::export::tables::fabric_diff_csv(&r).unwrap()).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(&rows[0][0], "missing");
+    assert!(rows[0].iter().any(|c| c.contains("'=dgx<b>1") || c.contains("=dgx<b>1 nic0/p1")), "{:?}", rows[0]);
+    assert!(!rows[0].iter().any(|c| c.starts_with('=')), "{:?}", rows[0]);
+    let html = racksmith::export::html::fabric_diff(&d, &r, &Default::default());
+    assert!(html.contains("=dgx&lt;b&gt;1"), "escaped");
+    assert!(!html.contains("<b>1"));
+}

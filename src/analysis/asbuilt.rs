@@ -39,7 +39,87 @@ pub struct FabricDiff {
     pub matched: usize,
 }
 
+/// One difference, as a table row: its class, the design's link (if it is one), both ends, the designed rate and
+/// what was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiffRow {
+    /// "missing", "miswired", "slow", "extra", "unknown device", "device not found".
+    pub class: &'static str,
+    /// The design's link id, for a designed cable.
+    pub link: Option<LinkId>,
+    /// One end (or the device, for a device row).
+    pub a: String,
+    /// The other end.
+    pub b: String,
+    /// As designed: the rate, or for a miswired cable its designed ends.
+    pub designed: String,
+    /// As found.
+    pub found: String,
+}
+
 impl FabricDiff {
+    /// Every difference as a row, by class in the order a technician works: missing, miswired, slow, extra,
+    /// unknown devices, devices not found.
+    pub fn rows(&self) -> Vec<DiffRow> {
+        let mut out = Vec::new();
+        for r in &self.missing {
+            out.push(DiffRow {
+                class: "missing",
+                link: r.link,
+                a: r.a.clone(),
+                b: r.b.clone(),
+                designed: r.rate.clone(),
+                found: "not found".into(),
+            });
+        }
+        for m in &self.miswired {
+            out.push(DiffRow {
+                class: "miswired",
+                link: m.designed.link,
+                a: m.designed.a.clone(),
+                b: m.designed.b.clone(),
+                designed: m.designed.rate.clone(),
+                found: format!("{} <-> {}", m.found.a, m.found.b),
+            });
+        }
+        for s in &self.slow {
+            out.push(DiffRow {
+                class: "slow",
+                link: s.cable.link,
+                a: s.cable.a.clone(),
+                b: s.cable.b.clone(),
+                designed: s.cable.rate.clone(),
+                found: s.found.clone(),
+            });
+        }
+        for r in &self.extra {
+            out.push(DiffRow {
+                class: "extra",
+                link: None,
+                a: r.a.clone(),
+                b: r.b.clone(),
+                designed: "not designed".into(),
+                found: r.rate.clone(),
+            });
+        }
+        for (class, list) in [
+            ("unknown device", &self.unknown_devices),
+            ("device not found", &self.missing_devices),
+        ] {
+            for n in list {
+                out.push(DiffRow {
+                    class,
+                    link: None,
+                    a: n.clone(),
+                    b: String::new(),
+                    designed: String::new(),
+                    found: String::new(),
+                });
+            }
+        }
+        out
+    }
+
     /// Whether anything differs.
     pub fn differs(&self) -> bool {
         !(self.missing.is_empty()

@@ -58,10 +58,13 @@ pub enum Command {
         /// device that wrote it (`leaf-01.json`): the Ethernet cables as LLDP sees them.
         #[arg(long)]
         lldp: Option<PathBuf>,
-        /// Output format: text (a table by class) or json (arrays `missing`, `extra`, `miswired`, `slow`,
-        /// `unknown_devices`, `missing_devices`).
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Output format: text (a table by class), json (arrays `missing`, `extra`, `miswired`, `slow`,
+        /// `unknown_devices`, `missing_devices`), csv (one row per difference) or html (a page for review).
+        #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
+        format: CompareFormat,
+        /// Where to write; "-" or nothing writes to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
     },
     /// Failure what-ifs: the impact of removing a device (by name) or, with no --remove, the N-1 sweep of
     /// single points of failure.

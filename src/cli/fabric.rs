@@ -1,7 +1,7 @@
 //! `racksmith diff-fabric`: the design's InfiniBand cables against the fabric as `ibnetdiscover` reports it.
 
-use super::args::Format;
-use super::output::{out, outln};
+use super::args::CompareFormat;
+use super::output::write_out;
 use racksmith::analysis::asbuilt::{self, CableRow, FabricDiff};
 use racksmith::io;
 use std::path::Path;
@@ -11,9 +11,9 @@ use std::process::ExitCode;
 /// what differs, and exits 1 when anything does (0 when the fabric is as designed).
 pub fn diff_fabric(
     design: &Path,
-    ibnetdiscover: Option<&Path>,
-    lldp: Option<&Path>,
-    format: Format,
+    (ibnetdiscover, lldp): (Option<&Path>, Option<&Path>),
+    format: CompareFormat,
+    output: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let d = io::load(design)?;
     let diff = match (ibnetdiscover, lldp) {
@@ -26,10 +26,22 @@ pub fn diff_fabric(
         }
         (None, None) => anyhow::bail!("give --ibnetdiscover FILE or --lldp FOLDER"),
     };
-    match format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&diff)?),
-        Format::Text => out!("{}", render(&diff)),
-    }
+    let text = match format {
+        CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&diff)?),
+        CompareFormat::Text => render(&diff),
+        CompareFormat::Csv => {
+            String::from_utf8(racksmith::export::tables::fabric_diff_csv(&diff)?)?
+        }
+        CompareFormat::Html => racksmith::export::html::fabric_diff(
+            &d,
+            &diff,
+            &racksmith::export::Options {
+                date: Some(racksmith::export::today()),
+                ..Default::default()
+            },
+        ),
+    };
+    write_out(output, text.as_bytes(), true)?;
     Ok(if diff.differs() {
         ExitCode::from(1)
     } else {

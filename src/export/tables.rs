@@ -242,3 +242,23 @@ pub fn compare_csv(c: &Comparison) -> Result<Vec<u8>, ExportError> {
     }
     finish(w, "csv")
 }
+
+/// The difference between a design and its fabric as found (`racksmith diff-fabric --format csv`): one row per
+/// difference, with the class, the design's link, both ends as the cabling plan names them, as designed and as found.
+pub fn fabric_diff_csv(d: &crate::analysis::asbuilt::FabricDiff) -> Result<Vec<u8>, ExportError> {
+    let err = write_err("csv");
+    let mut w = csv::Writer::from_writer(Vec::new());
+    record(&mut w, ["class", "link", "a", "b", "designed", "found"]).map_err(&err)?;
+    for r in d.rows() {
+        let link = r.link.map_or(String::new(), |l| l.0.to_string());
+        record(
+            &mut w,
+            [r.class, link.as_str(), &r.a, &r.b, &r.designed, &r.found],
+        )
+        .map_err(&err)?;
+    }
+    w.into_inner().map_err(|e| ExportError::Write {
+        format: "csv",
+        message: e.to_string(),
+    })
+}

@@ -621,3 +621,58 @@ pub fn compare(
     out.push_str("</body>\n</html>\n");
     out
 }
+
+/// The difference between a design and its fabric as found, in the report's style: the counts, then one table
+/// row per difference (class, link, both ends, as designed, as found).
+pub fn fabric_diff(
+    design: &Design,
+    d: &crate::analysis::asbuilt::FabricDiff,
+    options: &Options,
+) -> String {
+    let mut out = String::new();
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
+    let _ = writeln!(
+        out,
+        "<title>{} as built — Racksmith</title>\n<style>{CSS}</style>\n</head>\n<body>",
+        e(&design.name)
+    );
+    let _ = writeln!(
+        out,
+        "<header><h1>{} as built against as designed</h1><div class=\"meta\">Racksmith fabric diff{} · Racksmith {}</div></header>",
+        e(&design.name),
+        options
+            .date
+            .as_ref()
+            .map_or(String::new(), |x| format!(" · {}", e(x))),
+        env!("CARGO_PKG_VERSION")
+    );
+    section_open(&mut out, "summary", "Summary");
+    let _ = writeln!(
+        out,
+        "<p>{} cables as designed; {} missing, {} miswired, {} slow, {} extra; {} unknown devices, {} devices not found.</p>",
+        d.matched,
+        d.missing.len(),
+        d.miswired.len(),
+        d.slow.len(),
+        d.extra.len(),
+        d.unknown_devices.len(),
+        d.missing_devices.len()
+    );
+    out.push_str("</section>\n");
+    section_open(&mut out, "differences", "Differences");
+    out.push_str("<table><thead><tr><th>Class</th><th class=\"n\">Link</th><th>End A</th><th>End B</th><th>As designed</th><th>As found</th></tr></thead><tbody>\n");
+    for r in d.rows() {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            e(r.class),
+            r.link.map_or(String::new(), |l| l.0.to_string()),
+            e(&r.a),
+            e(&r.b),
+            e(&r.designed),
+            e(&r.found)
+        );
+    }
+    out.push_str("</tbody></table>\n</section>\n</body>\n</html>\n");
+    out
+}
