@@ -358,3 +358,39 @@ fn a_report_from_unsaved_work_says_so_and_a_saved_one_cites_its_file() {
     add_rack(&mut h, "+ 42U rack");
     assert!(export(&mut h).contains("<strong>unsaved design</strong>"));
 }
+
+#[test]
+fn check_as_built_shows_what_differs_and_selects_the_cable() {
+    // Issue 43: File > Check as built… reads what ibnetdiscover reported and lists the differences; one cable of
+    // the sample's fabric was not pulled.
+    let d = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let mut built = d.clone();
+    let (gone, _) = built
+        .links
+        .iter()
+        .find(|(_, l)| matches!(l.medium, racksmith::model::Medium::InfiniBand(_)))
+        .map(|(k, l)| (*k, l.clone()))
+        .unwrap();
+    built.links.remove(&gone);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("fabric.txt");
+    std::fs::write(&file, racksmith::export::ibnetdiscover::write(&built)).unwrap();
+    let mut h = harness(d);
+    common::menu_with_file(&mut h, &["File", "Check as built…"], &file);
+    h.get_by_label_contains("cables as designed; 1 missing, 0 miswired, 0 slow, 0 extra");
+    let st = h
+        .state()
+        .ui
+        .windows
+        .as_built
+        .as_ref()
+        .expect("the window is open");
+    assert_eq!(st.diff.missing[0].link, Some(gone));
+    h.get_by_label("Show").click();
+    step(&mut h);
+    assert!(h.state().ui.selection.links.contains(&gone));
+    // Escape closes it.
+    h.key_press(egui::Key::Escape);
+    step(&mut h);
+    assert!(h.state().ui.windows.as_built.is_none());
+}

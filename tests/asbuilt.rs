@@ -336,7 +336,13 @@ fn the_difference_as_csv_and_html_names_every_row_escaped() {
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), 1);
     assert_eq!(&rows[0][0], "missing");
-    assert!(rows[0].iter().any(|c| c.contains("'=dgx<b>1") || c.contains("=dgx<b>1 nic0/p1")), "{:?}", rows[0]);
+    assert!(
+        rows[0]
+            .iter()
+            .any(|c| c.contains("'=dgx<b>1") || c.contains("=dgx<b>1 nic0/p1")),
+        "{:?}",
+        rows[0]
+    );
     assert!(!rows[0].iter().any(|c| c.starts_with('=')), "{:?}", rows[0]);
     let html = racksmith::export::html::fabric_diff(&d, &r, &Default::default());
     assert!(html.contains("=dgx&lt;b&gt;1"), "escaped");

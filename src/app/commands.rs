@@ -83,6 +83,8 @@ pub enum FileCommand {
     CompareWith(Option<PathBuf>),
     /// Compare the open design with a built-in sample.
     CompareWithSample(String),
+    /// Compare the open design's fabric with what `ibnetdiscover` reported; None asks with a file dialog.
+    CheckAsBuilt(Option<PathBuf>),
     /// Save to the current file (or ask where).
     Save,
     /// Save under a new name (file dialog).
@@ -271,6 +273,8 @@ impl RacksmithApp {
             }
             FileCommand::CompareWith(Some(path)) => self.compare_with_file(&path),
             FileCommand::CompareWith(None) => self.ask_path(FilePurpose::CompareWith),
+            FileCommand::CheckAsBuilt(Some(path)) => self.check_as_built_file(&path),
+            FileCommand::CheckAsBuilt(None) => self.ask_path(FilePurpose::CheckAsBuilt),
             FileCommand::CompareWithSample(name) => match crate::samples::sample(&name) {
                 Ok(other) => self.compare_with(other, None),
                 Err(e) => self.ui.status.refuse(e.to_string()),

@@ -239,14 +239,17 @@ pub enum FilePurpose {
     ExportComparison(CompareFormat),
     /// Import a NetBox device type (YAML) into the user catalog.
     ImportNetbox,
+    /// Read what `ibnetdiscover` reported, to compare with the design.
+    CheckAsBuilt,
 }
 
 impl FilePurpose {
     fn kind(&self) -> DialogKind {
         match self {
-            FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::ImportNetbox => {
-                DialogKind::Open
-            }
+            FilePurpose::Open
+            | FilePurpose::CompareWith
+            | FilePurpose::ImportNetbox
+            | FilePurpose::CheckAsBuilt => DialogKind::Open,
             _ => DialogKind::Save,
         }
     }
@@ -264,6 +267,9 @@ impl FilePurpose {
             FilePurpose::ExportComparison(CompareFormat::Html) => "Export comparison (HTML)".into(),
             FilePurpose::ExportComparison(CompareFormat::Csv) => "Export comparison (CSV)".into(),
             FilePurpose::ImportNetbox => "Import NetBox device type".into(),
+            FilePurpose::CheckAsBuilt => {
+                "Check as built: the fabric as ibnetdiscover reported it".into()
+            }
         }
     }
 
@@ -276,6 +282,7 @@ impl FilePurpose {
             FilePurpose::ExportTextReport => ("Text".into(), "txt"),
             FilePurpose::ExportComparison(c) => (format!("{c:?}"), c.extension()),
             FilePurpose::ImportNetbox => ("NetBox device type (YAML)".into(), "yaml"),
+            FilePurpose::CheckAsBuilt => ("ibnetdiscover output".into(), "txt"),
         }
     }
 
@@ -369,7 +376,10 @@ impl RacksmithApp {
         };
         let stem = self.design_stem();
         let file_name = match purpose {
-            FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::ImportNetbox => None,
+            FilePurpose::Open
+            | FilePurpose::CompareWith
+            | FilePurpose::ImportNetbox
+            | FilePurpose::CheckAsBuilt => None,
             FilePurpose::SaveAs => Some(format!("{stem}.ron")),
             FilePurpose::Export(f, v) => {
                 let view = if f.has_view() && *v == View::Fabric {
@@ -458,6 +468,7 @@ impl RacksmithApp {
             FilePurpose::ExportTextReport => self.export_report(path),
             FilePurpose::ExportComparison(c) => self.export_comparison_to(c, &path),
             FilePurpose::ImportNetbox => self.import_netbox(&path, None),
+            FilePurpose::CheckAsBuilt => self.check_as_built_file(&path),
         }
     }
 }

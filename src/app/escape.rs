@@ -31,11 +31,13 @@ pub enum Closable {
     Server,
     /// Help.
     Help,
+    /// As built against as designed.
+    AsBuilt,
 }
 
 impl Closable {
     /// Every window Escape can close.
-    pub const ALL: [Closable; 12] = [
+    pub const ALL: [Closable; 13] = [
         Closable::Error,
         Closable::Template,
         Closable::Sizing,
@@ -48,6 +50,7 @@ impl Closable {
         Closable::Params,
         Closable::Server,
         Closable::Help,
+        Closable::AsBuilt,
     ];
 
     /// The id the window is drawn under (`egui::Window::id`): its layer in egui's order of windows.
@@ -85,6 +88,7 @@ impl RacksmithApp {
             Closable::Params => ws.show_params,
             Closable::Server => ws.server_window.is_some(),
             Closable::Help => ws.help.is_some(),
+            Closable::AsBuilt => ws.as_built.is_some(),
         }
     }
 
@@ -107,6 +111,7 @@ impl RacksmithApp {
             Closable::Params => ws.show_params = false,
             Closable::Server => ws.server_window = None,
             Closable::Help => ws.help = None,
+            Closable::AsBuilt => ws.as_built = None,
         }
     }
 

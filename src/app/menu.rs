@@ -167,6 +167,15 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
         }
     });
     ui.separator();
+    if ui
+        .button("Check as built…")
+        .on_hover_text(
+            "Compare the design's InfiniBand cables with what the fabric reports (ibnetdiscover's output)",
+        )
+        .clicked()
+    {
+        cmds.push(FileCommand::CheckAsBuilt(None).into());
+    }
     if ui.button("Compare with…").clicked() {
         cmds.push(FileCommand::CompareWith(None).into());
     }

@@ -4,6 +4,7 @@
 
 pub mod analysis_pane;
 pub mod analysis_state;
+mod as_built;
 mod cabling;
 mod canvas;
 mod catalog;
@@ -216,6 +217,45 @@ impl RacksmithApp {
     }
 
     /// Compares the open design with a design file.
+    /// Reads what `ibnetdiscover` reported and opens the as-built window on its difference with the design.
+    fn check_as_built_file(&mut self, path: &std::path::Path) {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        match crate::io::read_checked_text(path, crate::io::MAX_FILE_BYTES, "an ibnetdiscover file")
+        {
+            Ok(text) => self.check_as_built_text(name, &text, path),
+            Err(e) => {
+                self.ui.windows.error = Some(format!("Could not read the fabric's topology:\n{e}"))
+            }
+        }
+    }
+
+    /// The as-built window on the difference between the design and an ibnetdiscover text.
+    fn check_as_built_text(&mut self, name: String, text: &str, path: &std::path::Path) {
+        match crate::io::fabric::read_ibnetdiscover(text, path) {
+            Ok(found) => {
+                let diff = crate::analysis::asbuilt::diff(&self.doc.design, &found);
+                self.ui.status.info(format!(
+                    "{name}: {} missing, {} miswired, {} slow, {} extra",
+                    diff.missing.len(),
+                    diff.miswired.len(),
+                    diff.slow.len(),
+                    diff.extra.len()
+                ));
+                self.ui.windows.as_built = Some(as_built::AsBuiltState {
+                    file: name,
+                    diff,
+                    revision: self.doc.revision,
+                });
+            }
+            Err(e) => {
+                self.ui.windows.error = Some(format!("Could not read the fabric's topology:\n{e}"))
+            }
+        }
+    }
+
     fn compare_with_file(&mut self, path: &std::path::Path) {
         match crate::io::load(path) {
             Ok(other) => self.compare_with(
@@ -427,6 +467,13 @@ impl RacksmithApp {
             &mut cmds,
         );
         menu::help_window_ui(ctx, &mut self.ui.windows);
+        as_built::as_built_window_ui(
+            ctx,
+            &mut self.ui.windows.as_built,
+            self.doc.revision,
+            self.ui.windows.central_rect,
+            &mut cmds,
+        );
         compare::compare_window_ui(
             ctx,
             &mut self.ui.windows,

@@ -265,6 +265,8 @@ pub struct Windows {
     pub show_sites: bool,
     /// The open design compared with another, when the comparison window is open.
     pub comparison: Option<CompareState>,
+    /// The fabric as found against the open design (File > Check as built…), when the window is open.
+    pub as_built: Option<super::as_built::AsBuiltState>,
     /// The Planning window (View > Planning): open or not, the scenario name typed, the side-by-side table.
     pub planning: super::planning::PlanningState,
     /// The failure what-ifs window: open or not, the N-1 sweep or single what-if running, the last result.

@@ -145,7 +145,7 @@ impl RacksmithApp {
     pub(super) fn web_ask_path(&mut self, purpose: FilePurpose) {
         let request = self.request(&purpose);
         match purpose {
-            FilePurpose::Open | FilePurpose::CompareWith => {
+            FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::CheckAsBuilt => {
                 let (tx, ctx) = (self.web.tx.clone(), self.web.ctx.clone());
                 let dialog = rfd::AsyncFileDialog::new()
                     .set_title(&request.title)
@@ -254,6 +254,13 @@ impl RacksmithApp {
             }
             Err(e) => Err(e),
         };
+        if read.purpose == FilePurpose::CheckAsBuilt {
+            match text {
+                Ok(t) => self.check_as_built_text(read.name.clone(), &t, Path::new(&read.name)),
+                Err(e) => self.ui.windows.error = Some(e),
+            }
+            return;
+        }
         let design = text.and_then(|t| {
             crate::io::design_from_str(&t, Path::new(&read.name)).map_err(|e| e.to_string())
         });

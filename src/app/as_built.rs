@@ -1,0 +1,103 @@
+//! File > Check as built…: the fabric as `ibnetdiscover` reported it against the open design
+//! (`analysis::asbuilt`), as a table a technician works down: missing, miswired, slow and extra cables by both
+//! ends, unknown devices and devices not found. "Show" selects a designed cable on the canvas.
+
+use super::state::{FitTarget, Selection};
+use super::{AppCommand, UiCommand};
+use crate::analysis::asbuilt::FabricDiff;
+use egui::RichText;
+
+/// What the window shows: the file read, the difference, and the revision of the design it was made against.
+pub struct AsBuiltState {
+    /// The file's name.
+    pub file: String,
+    /// The difference.
+    pub diff: FabricDiff,
+    /// The document revision the difference was computed for: a later edit makes it stale, and the window says so.
+    pub revision: u64,
+}
+
+/// Draws the window when a difference is open.
+pub fn as_built_window_ui(
+    ctx: &egui::Context,
+    state: &mut Option<AsBuiltState>,
+    revision: u64,
+    central_rect: Option<egui::Rect>,
+    cmds: &mut Vec<AppCommand>,
+) {
+    let Some(st) = state.as_ref() else {
+        return;
+    };
+    let mut open = true;
+    let window = egui::Window::new("As built against as designed")
+        .id(crate::app::escape::Closable::AsBuilt.id())
+        .open(&mut open)
+        .default_width(720.0)
+        .default_height(480.0)
+        .vscroll(true);
+    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopCentre).show(
+        ctx,
+        |ui| {
+            let d = &st.diff;
+            ui.label(RichText::new(format!("{} against the open design", st.file)).strong());
+            if st.revision != revision {
+                ui.colored_label(
+                    super::theme::status(ui, super::theme::Status::Short),
+                    "The design has changed since: check the file again to compare with it as it is now.",
+                );
+            }
+            ui.label(format!(
+                "{} cables as designed; {} missing, {} miswired, {} slow, {} extra; {} unknown devices, {} devices \
+                 not found",
+                d.matched,
+                d.missing.len(),
+                d.miswired.len(),
+                d.slow.len(),
+                d.extra.len(),
+                d.unknown_devices.len(),
+                d.missing_devices.len()
+            ));
+            ui.separator();
+            let rows = d.rows();
+            if rows.is_empty() {
+                ui.label("The fabric is cabled as designed.");
+                return;
+            }
+            egui::Grid::new("as_built_rows")
+                .num_columns(5)
+                .striped(true)
+                .show(ui, |ui| {
+                    for h in ["", "End A", "End B", "As designed", "As found"] {
+                        ui.strong(h);
+                    }
+                    ui.end_row();
+                    for r in rows {
+                        ui.horizontal(|ui| {
+                            ui.label(r.class);
+                            if let Some(l) = r.link
+                                && ui
+                                    .small_button("Show")
+                                    .on_hover_text("Select the designed cable on the canvas")
+                                    .clicked()
+                            {
+                                let sel = Selection {
+                                    links: std::iter::once(l).collect(),
+                                    ..Selection::default()
+                                };
+                                cmds.push(UiCommand::Select(sel).into());
+                                cmds.push(UiCommand::Fit(FitTarget::Selection).into());
+                            }
+                        });
+                        ui.label(&r.a);
+                        ui.label(&r.b);
+                        ui.label(&r.designed);
+                        ui.label(&r.found);
+                        ui.end_row();
+                    }
+                });
+        },
+    );
+    if !open {
+        *state = None;
+    }
+}
