@@ -394,3 +394,28 @@ fn check_as_built_shows_what_differs_and_selects_the_cable() {
     step(&mut h);
     assert!(h.state().ui.windows.as_built.is_none());
 }
+
+#[test]
+fn the_failures_section_shows_goodput_and_its_levers_move_it() {
+    // Issue 40: the pane's "Failures and checkpoints" section, with a what-if: per-replica recovery raises the
+    // goodput by the section's own formula, and the design is not touched.
+    let d = racksmith::samples::sample("h100-60gpu-training").unwrap();
+    let mut h = harness(d.clone());
+    h.get_by_label("Failures and checkpoints").click();
+    step(&mut h);
+    let rel = h.state().report().unwrap().reliability.clone().unwrap();
+    let g = rel.goodput.unwrap();
+    h.get_by_label_contains(&format!("{:.1}% (band", g * 100.0));
+    h.get_by_label("per-replica recovery").click();
+    step(&mut h);
+    let (g2, _) = rel
+        .what_if(racksmith::analysis::reliability::Levers {
+            storage_speedup: 1.0,
+            restart_s: rel.restart_s,
+            per_replica: true,
+        })
+        .unwrap();
+    assert!(g2 > g);
+    h.get_by_label_contains(&format!("goodput {:.1}% (+", g2 * 100.0));
+    assert_eq!(h.state().design(), &d);
+}
