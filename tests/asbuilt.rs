@@ -348,3 +348,33 @@ fn the_difference_as_csv_and_html_names_every_row_escaped() {
     assert!(html.contains("=dgx&lt;b&gt;1"), "escaped");
     assert!(!html.contains("<b>1"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+    /// Mangled fabric reports (ibnetdiscover text cut, spliced and garbled; LLDP JSON likewise) are read or refused
+    /// with a line, never a panic, and the diff of whatever is read never panics either.
+    #[test]
+    fn mangled_fabric_reports_never_panic(cut in 0.0f64..1.0, splice in 0.0f64..1.0, junk in "[\\[\\]\"#()0-9a-zA-Z x=\n]{0,40}") {
+        let d = racksmith::samples::sample("dgx-h100-single").unwrap();
+        let text = racksmith::export::ibnetdiscover::write(&d);
+        let at = |f: f64| {
+            let mut i = ((text.len() as f64) * f) as usize;
+            while !text.is_char_boundary(i) {
+                i -= 1;
+            }
+            i
+        };
+        let (a, b) = (at(cut.min(splice)), at(cut.max(splice)));
+        let mangled = format!("{}{junk}{}", &text[..a], &text[b..]);
+        if let Ok(found) = read_ibnetdiscover(&mangled, Path::new("m.txt")) {
+            let _ = diff(&d, &found);
+        }
+        let json = format!("{{\"lldp\": {{\"interface\": {{\"eth0\": {{\"chassis\": {{\"{junk}\": {{}}}}, \"port\": {{\"descr\": \"{junk}\"}}}}}}}}}}");
+        if let Ok(n) = racksmith::io::fabric::read_lldp(&json, Path::new("m.json")) {
+            let _ = racksmith::analysis::asbuilt::diff_ethernet(
+                &d,
+                &racksmith::analysis::asbuilt::from_lldp(&d, &[("leaf-01".into(), n)]),
+            );
+        }
+    }
+}

@@ -92,11 +92,13 @@ pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricE
     let mut out = Discovered::default();
     let mut seen: std::collections::HashSet<(End, End)> = Default::default();
     let mut current: Option<String> = None;
+    let mut in_router = false;
     for (i, raw) in text.lines().enumerate() {
         let n = i + 1;
         let line = raw.trim();
         if line.is_empty() {
             current = None;
+            in_router = false;
             continue;
         }
         if line.starts_with('#') || HEADERS.iter().any(|h| line.starts_with(h)) {
@@ -123,6 +125,7 @@ pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricE
                 .and_then(|(_, c)| quoted(c).map(|(d, _)| d.to_string()))
                 .unwrap_or_default();
             current = Some(guid.to_string());
+            in_router = false;
             out.nodes.insert(
                 guid.to_string(),
                 Node {
@@ -135,10 +138,15 @@ pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricE
             continue;
         }
         if line.starts_with("Rt") {
+            // A router's record: not part of a GPU fabric's design; its port lines are skipped with it.
             current = None;
+            in_router = true;
             continue;
         }
         if let Some(rest) = line.strip_prefix('[') {
+            if in_router {
+                continue;
+            }
             let Some(from) = current.clone() else {
                 return Err(err(n, "a port line outside a Switch or Ca record".into()));
             };
