@@ -431,3 +431,43 @@ fn card_sites_window_html_and_whatif_agree() {
         }
     }
 }
+
+#[test]
+fn servers_cabled_to_another_sites_leaves_are_a_finding() {
+    // The split SuperPOD: every cable between eu and us-east has an eu DGX at one end (eu holds only servers), so
+    // one warning names both sites and points at each of those cables; before, the design had no finding at all
+    // about it. The two-region sample joins its sites leaf to leaf over 400ZR: no such warning.
+    let d = superpod_split();
+    let site = |dev: racksmith::model::DeviceId| d.racks[&d.devices[&dev].rack].site.clone();
+    let crossing: Vec<racksmith::model::LinkId> = d
+        .links
+        .iter()
+        .filter(|(_, l)| site(l.a.device) != site(l.b.device))
+        .map(|(id, _)| *id)
+        .collect();
+    assert!(crossing.len() >= 128, "{}", crossing.len());
+    let r = analyze(&d);
+    let spans: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::FabricSpansSites)
+        .collect();
+    assert_eq!(spans.len(), 1);
+    assert_eq!(spans[0].severity, Severity::Warning);
+    assert_eq!(spans[0].links, crossing);
+    assert!(
+        spans[0].message.starts_with(&format!(
+            "one fabric spans sites eu and us-east: {} cables join",
+            crossing.len()
+        )),
+        "{}",
+        spans[0].message
+    );
+    let two = racksmith::samples::sample("l40s-two-regions").unwrap();
+    assert!(
+        !analyze(&two)
+            .findings
+            .iter()
+            .any(|f| f.code == FindingCode::FabricSpansSites)
+    );
+}

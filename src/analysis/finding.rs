@@ -43,6 +43,8 @@ pub enum FindingCode {
     MixedGpuModels,
     /// A rack draws more than air cooling can take.
     NeedsLiquidCooling,
+    /// A server or storage appliance is cabled straight to a switch in another site: one fabric spans sites.
+    FabricSpansSites,
     /// Installed NICs have no cable.
     NicNotConnected,
     /// Cabled NIC bandwidth per GPU is below the demand.
@@ -93,13 +95,14 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 33] = [
+    pub const ALL: [FindingCode; 34] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
         FindingCode::CableReach,
         FindingCode::CduCapacity,
         FindingCode::EmptyGpuSlots,
         FindingCode::FabricPartitioned,
+        FindingCode::FabricSpansSites,
         FindingCode::GpuNotConnected,
         FindingCode::LinkOverloaded,
         FindingCode::MixedGpuModels,
@@ -160,6 +163,7 @@ impl FindingCode {
             FindingCode::SingleLink => "single-link",
             FindingCode::SingleSwitch => "single-switch",
             FindingCode::SiteLossCapacity => "site-loss-capacity",
+            FindingCode::FabricSpansSites => "fabric-spans-sites",
             FindingCode::StoragePerGpu => "storage-per-gpu",
             FindingCode::SwitchOversubscribed => "switch-oversubscribed",
             FindingCode::UnpricedLinks => "unpriced-links",

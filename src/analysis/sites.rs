@@ -436,8 +436,10 @@ pub fn replica_rps(design: &Design, latency: &LatencyReport) -> Option<f64> {
     Some(s.throughput_for(super::bandwidth::main_gpu(design).as_ref()) * l.planned_utilisation)
 }
 
-/// Findings: losing one site leaves less than the demand; the availability misses the target.
+/// Findings: a server or storage cabled straight to another site's switch; losing one site leaves less than the
+/// demand; the availability misses the target.
 pub(crate) fn findings(design: &Design, report: &SitesReport, out: &mut Vec<Finding>) {
+    spans_sites(design, out);
     let Some(demand) = report.demand_rps else {
         return;
     };
@@ -479,6 +481,72 @@ pub(crate) fn findings(design: &Design, report: &SitesReport, out: &mut Vec<Find
             ),
             "add a site, or capacity so that fewer sites are needed to carry the demand",
         ));
+    }
+}
+
+/// One `fabric-spans-sites` warning per pair of sites joined by cables with a server or storage appliance at one
+/// end (an endpoint cabled to a switch, or to another endpoint, in another site), naming the sites and pointing at
+/// the cables and their ends. Switch-to-switch cables between sites are the interconnect a multi-site design
+/// needs and are not flagged here.
+fn spans_sites(design: &Design, out: &mut Vec<Finding>) {
+    use crate::model::part::PartKind;
+    if design.sites.len() < 2 {
+        return;
+    }
+    let site_of = |d: crate::model::DeviceId| {
+        design
+            .devices
+            .get(&d)
+            .and_then(|x| design.racks.get(&x.rack))
+            .map(|r| r.site.as_str())
+    };
+    let endpoint = |d: crate::model::DeviceId| {
+        design
+            .devices
+            .get(&d)
+            .and_then(|x| design.parts.get(&x.part))
+            .is_some_and(|p| matches!(p.kind, PartKind::Server(_) | PartKind::Storage(_)))
+    };
+    let mut pairs: BTreeMap<(&str, &str), Vec<crate::model::LinkId>> = BTreeMap::new();
+    for (id, l) in &design.links {
+        if let (Some(a), Some(b)) = (site_of(l.a.device), site_of(l.b.device))
+            && a != b
+            && (endpoint(l.a.device) || endpoint(l.b.device))
+        {
+            pairs.entry((a.min(b), a.max(b))).or_default().push(*id);
+        }
+    }
+    for ((a, b), links) in pairs {
+        let first = links
+            .first()
+            .map_or(String::new(), |l| design.describe_link(*l));
+        let mut f = Finding::new(
+            Severity::Warning,
+            FindingCode::FabricSpansSites,
+            format!(
+                "one fabric spans sites {a} and {b}: {} {} servers or storage in one straight to the other \
+                 (first: {first}), so their traffic crosses the distance between the sites and losing either site \
+                 cuts the other's servers off",
+                links.len(),
+                if links.len() == 1 {
+                    "cable joins"
+                } else {
+                    "cables join"
+                }
+            ),
+            "give each site its own leaves and join the sites switch to switch over data-centre-interconnect \
+             optics that reach the distance (catalog: dci-400g-zr, 400ZR)",
+        );
+        let mut devices: Vec<crate::model::DeviceId> = links
+            .iter()
+            .filter_map(|l| design.links.get(l))
+            .flat_map(|l| [l.a.device, l.b.device])
+            .collect();
+        devices.sort_unstable();
+        devices.dedup();
+        f.devices = devices;
+        f.links = links;
+        out.push(f);
     }
 }
 
