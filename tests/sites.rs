@@ -32,13 +32,25 @@ fn each_site_carries_half_so_both_are_needed() {
     let r = analyze(&d);
     let s = &r.sites;
     assert_eq!(s.sites.len(), 2);
-    // Each rack holds 2 servers of 8 L40S: 16 replicas x 20 req/s x 0.7 = 224 req/s; the demand is 400, so losing
-    // either site leaves 224 < 400 and both are needed: availability 0.999^2 = 0.998001.
+    // Each rack holds 2 servers of 8 L40S: 16 replicas x 20 req/s x 0.7 = 224 req/s. Every server is cabled to
+    // both leaves (leaf-a in R01, leaf-b in R02), and the only storage (nvme-01, read at 0.5 GB/s per GPU) stands
+    // in R02. Losing east leaves west's 16 replicas with leaf-b and the storage: 224 req/s. Losing west leaves
+    // east's servers on leaf-a with no storage: 0 req/s. The demand is 400, so both are needed: availability
+    // 0.999^2 = 0.998001.
     for site in &s.sites {
         assert_eq!(site.gpus, 16);
         assert!((site.capacity_rps.unwrap() - 224.0).abs() < 1e-6);
-        assert!((site.capacity_without_rps.unwrap() - 224.0).abs() < 1e-6);
     }
+    let without = |n: &str| {
+        s.sites
+            .iter()
+            .find(|x| x.name == n)
+            .unwrap()
+            .capacity_without_rps
+            .unwrap()
+    };
+    assert!((without("east") - 224.0).abs() < 1e-6);
+    assert_eq!(without("west"), 0.0);
     assert!((s.service_availability.unwrap() - 0.998_001).abs() < 1e-9);
     let warn: Vec<&str> = r
         .findings
@@ -47,7 +59,16 @@ fn each_site_carries_half_so_both_are_needed() {
         .map(|f| f.message.as_str())
         .collect();
     assert_eq!(warn.len(), 2, "{warn:?}");
-    assert!(warn[0].contains("224 req/s of the 400 req/s"), "{warn:?}");
+    assert!(
+        warn.iter()
+            .any(|w| w.contains("losing site east leaves 224 req/s of the 400 req/s")),
+        "{warn:?}"
+    );
+    assert!(
+        warn.iter()
+            .any(|w| w.contains("losing site west leaves 0 req/s of the 400 req/s")),
+        "{warn:?}"
+    );
     // A 99.9% target is missed.
     d.params.availability_target = Some(0.999);
     let r = analyze(&d);
@@ -61,8 +82,10 @@ fn each_site_carries_half_so_both_are_needed() {
 #[test]
 fn with_demand_either_site_can_carry_the_service_survives_a_site() {
     let mut d = two_sites();
-    // 200 req/s: either site's 224 req/s carries it, so the service is up unless both are down: 1 - 0.001^2.
+    // 200 req/s with no storage reads: either site's 224 req/s carries it (each keeps its own leaf), so the service
+    // is up unless both are down: 1 - 0.001^2.
     d.params.serving.as_mut().unwrap().request_rate_rps = 200.0;
+    d.params.traffic.storage_read_gbyte_s_per_gpu = 0.0;
     d.params.availability_target = Some(0.999_99);
     let r = analyze(&d);
     assert!((r.sites.service_availability.unwrap() - 0.999_999).abs() < 1e-9);
@@ -71,6 +94,16 @@ fn with_demand_either_site_can_carry_the_service_survives_a_site() {
             .iter()
             .any(|f| f.code == FindingCode::SiteLossCapacity
                 || f.code == FindingCode::AvailabilityBelowTarget)
+    );
+    // Reading 0.5 GB/s per GPU from the one storage server in west, east alone serves nothing: the service is up
+    // with both sites (0.999^2) or west alone (0.999 x 0.001): 0.999, below the 99.999% target.
+    d.params.traffic.storage_read_gbyte_s_per_gpu = 0.5;
+    let r = analyze(&d);
+    assert!((r.sites.service_availability.unwrap() - 0.999).abs() < 1e-9);
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.code == FindingCode::AvailabilityBelowTarget)
     );
 }
 
@@ -202,4 +235,239 @@ fn site_figures_and_cooling_are_checked_with_line_and_column() {
         .to_string();
     assert!(e.contains("no facility water"), "{e}");
     assert_eq!(ok, before);
+}
+
+/// The 1-SU SuperPOD sample split over two sites (issue 45): compute racks C001-C004 (16 DGX H100, 128 GPUs) in
+/// "eu", C005-C008 (15 DGX, 120 GPUs), the network rack with every switch and the storage rack in "us-east", each
+/// site up 99.95%. It serves 800 req/s on replicas of one GPU at 10 req/s, 70% utilisation, with a 10 s latency
+/// target (so the plan keeps 70%: rho_max = 1 - ln 100 / (10 x 10) = 0.954), and reads 1 GB/s per GPU from
+/// storage as the sample does.
+fn superpod_split() -> Design {
+    let mut d = racksmith::samples::sample("superpod-h100-1su").unwrap();
+    for (name, region) in [("eu", "eu-west"), ("us-east", "us-east")] {
+        d.sites.insert(
+            name.into(),
+            Site {
+                region: region.into(),
+                ..Site::default()
+            },
+        );
+    }
+    for r in d.racks.values_mut() {
+        let eu = ["C001", "C002", "C003", "C004"].contains(&r.name.as_str());
+        r.site = if eu { "eu" } else { "us-east" }.into();
+    }
+    d.params.serving = Some(racksmith::model::Serving {
+        request_rate_rps: 800.0,
+        replica_throughput_rps: 10.0,
+        gpus_per_replica: 1,
+        latency_target_ms: 10_000.0,
+        ..racksmith::model::Serving::default()
+    });
+    d.params.utilisation_target = 0.7;
+    d
+}
+
+#[test]
+fn losing_the_site_with_the_switches_leaves_nothing_serving() {
+    let d = superpod_split();
+    let r = analyze(&d);
+    let site = |n: &str| r.sites.sites.iter().find(|s| s.name == n).unwrap();
+    let (eu, us) = (site("eu"), site("us-east"));
+    // Every site up: eu's 16 DGX reach the us-east leaves, and through them the storage, so all 248 replicas of
+    // one GPU serve at 10 x 0.7 = 7 req/s: eu 128 x 7 = 896, us-east 120 x 7 = 840 req/s.
+    assert_eq!((eu.gpus, us.gpus), (128, 120));
+    assert_eq!((eu.replicas, us.replicas), (Some(128), Some(120)));
+    assert!((eu.capacity_rps.unwrap() - 896.0).abs() < 1e-6);
+    assert!((us.capacity_rps.unwrap() - 840.0).abs() < 1e-6);
+    // Losing us-east takes every switch and the storage: eu's servers reach no front end, so 0 replicas and
+    // 0 req/s are left (the old count of GPUs left said 896). Losing eu leaves us-east's 120 replicas, 840 req/s.
+    assert_eq!(us.replicas_without, Some(0));
+    assert_eq!(us.capacity_without_rps, Some(0.0));
+    assert_eq!(eu.replicas_without, Some(120));
+    assert!((eu.capacity_without_rps.unwrap() - 840.0).abs() < 1e-6);
+    // Availability at 800 req/s: up when both sites are up (1,736) or us-east alone (840), down with eu alone (0)
+    // or neither: 0.9995^2 + 0.9995 x 0.0005 = 0.9995 (the old figure, with eu alone enough: 1 - 0.0005^2).
+    assert!((r.sites.service_availability.unwrap() - 0.9995).abs() < 1e-12);
+    let short: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::SiteLossCapacity)
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(short.len(), 1, "{short:?}");
+    assert!(
+        short[0].contains("losing site us-east leaves 0 req/s of the 800 req/s"),
+        "{short:?}"
+    );
+    // The what-if says the same: replicas 248 -> 0 and serving 1,736 -> 0 req/s, beside GPUs reachable 248 -> 8.
+    let i = racksmith::analysis::whatif::impact(
+        &d,
+        &r,
+        racksmith::analysis::whatif::Failure::Site("us-east".into()),
+    );
+    assert_eq!(i.gpus_reachable, (248, 8));
+    assert_eq!(i.replicas, Some((248, 0)));
+    assert_eq!(i.serving_rps, Some((1736.0, 0.0)));
+    assert!(
+        i.summary()
+            .contains("replicas 248 -> 0, serving 1,736 -> 0 req/s"),
+        "{}",
+        i.summary()
+    );
+}
+
+/// The Availability card, the Sites window's words, the HTML report and `whatif --lose-site` give the same
+/// figures on three designs with two sites: the availability recomputed from the what-if's capacities (both up:
+/// the intact capacity; one up: the what-if without the other) is the card's and the report's, and each site's
+/// replicas and req/s left are the what-if's.
+#[cfg(feature = "gui")]
+#[test]
+fn card_sites_window_html_and_whatif_agree() {
+    use racksmith::analysis::whatif::{Failure, impact};
+    let designs = [
+        superpod_split(),
+        two_sites(),
+        racksmith::samples::sample("l40s-two-regions").unwrap(),
+    ];
+    for d in &designs {
+        let r = analyze(d);
+        assert_eq!(r.sites.sites.len(), 2, "{}", d.name);
+        let demand = r.sites.demand_rps.unwrap();
+        // Per site, from the what-if: (name, availability, replicas and req/s left without it).
+        let mut left = Vec::new();
+        let mut intact = None;
+        for s in &r.sites.sites {
+            let i = impact(d, &r, Failure::Site(s.name.clone()));
+            let (all, without) = i.serving_rps.unwrap();
+            intact = Some(all);
+            left.push((
+                s.name.clone(),
+                s.availability,
+                i.replicas.unwrap().1,
+                without,
+            ));
+            // The Sites window's words.
+            let text = s.serving_text().unwrap();
+            assert!(
+                text.ends_with(&format!(
+                    "without this site: {} left, {without:.0} req/s",
+                    racksmith::analysis::format::count(
+                        i.replicas.unwrap().1 as usize,
+                        "replica",
+                        "replicas"
+                    )
+                )),
+                "{}: {text}",
+                d.name
+            );
+        }
+        let intact = intact.unwrap();
+        let ok = |c: f64| c + 1e-9 >= demand;
+        let [(n1, a1, _, w1), (n2, a2, _, w2)] = [left[0].clone(), left[1].clone()];
+        let mut expected = 0.0;
+        if ok(intact) {
+            expected += a1 * a2;
+        }
+        if ok(w2) {
+            expected += a1 * (1.0 - a2);
+        }
+        if ok(w1) {
+            expected += (1.0 - a1) * a2;
+        }
+        let avail = r.sites.service_availability.unwrap();
+        assert!(
+            (avail - expected).abs() < 1e-9,
+            "{}: {avail} vs {expected}",
+            d.name
+        );
+        // The card.
+        let cards = racksmith::app::analysis_pane::card_views(
+            d,
+            &r,
+            racksmith::analysis::pattern::Pattern::RailRings,
+        );
+        let card = cards.iter().find(|c| c.title == "Availability").unwrap();
+        assert_eq!(
+            card.value,
+            format!("{:.3}%", expected * 100.0),
+            "{}",
+            d.name
+        );
+        let (worst, w) = if w1 <= w2 { (&n1, w1) } else { (&n2, w2) };
+        let sub = if ok(w) {
+            "survives the loss of any one site".to_string()
+        } else {
+            format!("losing {worst} leaves {w:.0} of {demand:.0} req/s")
+        };
+        assert_eq!(card.sub, sub, "{}", d.name);
+        // The HTML report.
+        let html = String::from_utf8(
+            racksmith::export::export(
+                d,
+                &r,
+                racksmith::export::Format::Html,
+                &racksmith::export::Options::default(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        assert!(
+            html.contains(&format!(
+                "The service is available {:.4}%",
+                expected * 100.0
+            )),
+            "{}",
+            d.name
+        );
+        for (_, _, n, x) in &left {
+            assert!(
+                html.contains(&format!(
+                    "<td class=\"n\">{n} replicas, {x:.0} req/s</td></tr>"
+                )),
+                "{}: {n} replicas, {x:.0} req/s",
+                d.name
+            );
+        }
+    }
+}
+
+#[test]
+fn servers_cabled_to_another_sites_leaves_are_a_finding() {
+    // The split SuperPOD: every cable between eu and us-east has an eu DGX at one end (eu holds only servers), so
+    // one warning names both sites and points at each of those cables; before, the design had no finding at all
+    // about it. The two-region sample joins its sites leaf to leaf over 400ZR: no such warning.
+    let d = superpod_split();
+    let site = |dev: racksmith::model::DeviceId| d.racks[&d.devices[&dev].rack].site.clone();
+    let crossing: Vec<racksmith::model::LinkId> = d
+        .links
+        .iter()
+        .filter(|(_, l)| site(l.a.device) != site(l.b.device))
+        .map(|(id, _)| *id)
+        .collect();
+    assert!(crossing.len() >= 128, "{}", crossing.len());
+    let r = analyze(&d);
+    let spans: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|f| f.code == FindingCode::FabricSpansSites)
+        .collect();
+    assert_eq!(spans.len(), 1);
+    assert_eq!(spans[0].severity, Severity::Warning);
+    assert_eq!(spans[0].links, crossing);
+    assert!(
+        spans[0].message.starts_with(&format!(
+            "one fabric spans sites eu and us-east: {} cables join",
+            crossing.len()
+        )),
+        "{}",
+        spans[0].message
+    );
+    let two = racksmith::samples::sample("l40s-two-regions").unwrap();
+    assert!(
+        !analyze(&two)
+            .findings
+            .iter()
+            .any(|f| f.code == FindingCode::FabricSpansSites)
+    );
 }

@@ -47,6 +47,8 @@ pub enum FindingCode {
     MixedGpuModels,
     /// A rack draws more than air cooling can take.
     NeedsLiquidCooling,
+    /// A server or storage appliance is cabled straight to a switch in another site: one fabric spans sites.
+    FabricSpansSites,
     /// Installed NICs have no cable.
     NicNotConnected,
     /// Cabled NIC bandwidth per GPU is below the demand.
@@ -97,7 +99,7 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 35] = [
+    pub const ALL: [FindingCode; 36] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
         FindingCode::CableReach,
@@ -105,6 +107,7 @@ impl FindingCode {
         FindingCode::Checkpoint,
         FindingCode::EmptyGpuSlots,
         FindingCode::FabricPartitioned,
+        FindingCode::FabricSpansSites,
         FindingCode::Goodput,
         FindingCode::GpuNotConnected,
         FindingCode::LinkOverloaded,
@@ -168,6 +171,7 @@ impl FindingCode {
             FindingCode::SingleLink => "single-link",
             FindingCode::SingleSwitch => "single-switch",
             FindingCode::SiteLossCapacity => "site-loss-capacity",
+            FindingCode::FabricSpansSites => "fabric-spans-sites",
             FindingCode::StoragePerGpu => "storage-per-gpu",
             FindingCode::SwitchOversubscribed => "switch-oversubscribed",
             FindingCode::UnpricedLinks => "unpriced-links",

@@ -66,6 +66,7 @@ pub fn headlines(code: &FindingCode) -> &'static [Headline] {
         C::SingleSwitch | C::SingleLink | C::SiteLossCapacity | C::AvailabilityBelowTarget => {
             &[Availability]
         }
+        C::FabricSpansSites => &[Latency, Availability],
         _ => &[],
     }
 }
@@ -100,6 +101,7 @@ pub fn short_label(code: &FindingCode) -> &'static str {
         C::SingleSwitch => "single switch failure",
         C::SingleLink => "single link failure",
         C::SiteLossCapacity => "losing a site loses capacity",
+        C::FabricSpansSites => "fabric spans sites",
         C::AvailabilityBelowTarget => "availability below target",
         _ => "see the findings",
     }

@@ -5,6 +5,7 @@
 //! serving capacity) comes from the same models as the report. The sweep is cheaper: it uses the graph's
 //! articulation points and bridges to find the parts whose loss disconnects GPUs, and only analyses those.
 
+use super::sites::{ServingNet, capacity_rps, replica_rps};
 use super::{Report, analyze};
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use crate::topology::{NodeKind, Topology};
@@ -39,8 +40,13 @@ pub struct Impact {
     pub bisection_gbps: (f64, f64),
     /// Inter-server bandwidth per GPU before and after, GB/s.
     pub inter_node_gbyte_s: (f64, f64),
-    /// Serving replicas before and after (when the design serves).
+    /// Serving replicas before and after (when the design serves): those that reach the front end and, when the
+    /// traffic reads from storage, storage ([`super::sites::ServingNet`], the same count as the sites report).
     pub replicas: Option<(u64, u64)>,
+    /// Requests per second those replicas carry at the intact design's planned utilisation, before and after
+    /// (when the design serves; for a site, the sites report's figures).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serving_rps: Option<(f64, f64)>,
     /// GPUs with a path to at least one storage appliance, before and after.
     pub gpus_reaching_storage: (usize, usize),
     /// Storage read bandwidth per GPU (worst GPU; 0 when some GPUs reach no storage), before and after, GB/s.
@@ -62,7 +68,7 @@ impl Impact {
         };
         format!(
             "{}: GPUs reachable {} -> {}, bisection {:.0} -> {:.0} Gb/s, network per GPU {:.1} -> {:.1} GB/s, GPUs \
-             reaching storage {} -> {}, storage per GPU {:.2} -> {:.2} GB/s{}",
+             reaching storage {} -> {}, storage per GPU {:.2} -> {:.2} GB/s{}{}",
             who,
             self.gpus_reachable.0,
             self.gpus_reachable.1,
@@ -75,7 +81,12 @@ impl Impact {
             self.storage_gbyte_s_per_gpu.0,
             self.storage_gbyte_s_per_gpu.1,
             self.replicas
-                .map_or(String::new(), |(a, b)| format!(", replicas {a} -> {b}"))
+                .map_or(String::new(), |(a, b)| format!(", replicas {a} -> {b}")),
+            self.serving_rps.map_or(String::new(), |(a, b)| format!(
+                ", serving {} -> {} req/s",
+                super::format::thousands(a, 0),
+                super::format::thousands(b, 0)
+            ))
         )
     }
 }
@@ -167,21 +178,39 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
     (d, what)
 }
 
-/// What every impact compares against and the sweep computes once: GPUs reachable and GPUs reaching storage in
-/// the intact design.
+/// What every impact compares against and the sweep computes once: GPUs reachable, GPUs reaching storage and
+/// serving replicas connected in the intact design.
 #[derive(Debug, Clone, Copy)]
 struct Base {
     reachable: usize,
     reaching_storage: usize,
+    replicas: Option<u64>,
 }
 
 impl Base {
     fn new(design: &Design) -> Self {
-        let topo = Topology::build(design);
+        Self::with(design, &Topology::build(design))
+    }
+
+    fn with(design: &Design, topo: &Topology) -> Self {
         Base {
-            reachable: gpus_reachable(design, &topo),
-            reaching_storage: gpus_reaching_storage(design, &topo),
+            reachable: gpus_reachable(design, topo),
+            reaching_storage: gpus_reaching_storage(design, topo),
+            replicas: ServingNet::of(design).map(|n| n.replicas_all_up()),
         }
+    }
+}
+
+/// Serving replicas connected after a failure: for a site, the sites report's count without it (the same
+/// [`ServingNet`] walk on the intact design); for any other part, every replica still connected without it.
+fn replicas_after(design: &Design, after: &Design, failure: &Failure) -> Option<u64> {
+    match failure {
+        Failure::Site(site) => {
+            let net = ServingNet::of(design)?;
+            let up: Vec<bool> = design.sites.keys().map(|k| k != site).collect();
+            Some(net.replicas(&up).iter().sum())
+        }
+        _ => ServingNet::of(after).map(|n| n.replicas_all_up()),
     }
 }
 
@@ -194,6 +223,9 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
     let (after_design, what) = without(design, failure.clone());
     let after = analyze(&after_design);
     let topo_after = Topology::build(&after_design);
+    let replicas = base
+        .replicas
+        .zip(replicas_after(design, &after_design, &failure));
     let reach_before = base.reachable;
     let reach_after = gpus_reachable(&after_design, &topo_after);
     Impact {
@@ -208,10 +240,10 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
             before.bandwidth.inter_node_gbyte_s,
             after.bandwidth.inter_node_gbyte_s,
         ),
-        replicas: before
-            .cost
-            .replicas_in_design
-            .zip(after.cost.replicas_in_design),
+        replicas,
+        serving_rps: replicas
+            .zip(replica_rps(design, &before.latency))
+            .map(|((a, b), p)| (capacity_rps(a, p), capacity_rps(b, p))),
         gpus_reaching_storage: (
             base.reaching_storage,
             gpus_reaching_storage(&after_design, &topo_after),
@@ -531,10 +563,7 @@ pub fn sweep_counted(
             candidates.insert((1, only.0));
         }
     }
-    let base = Base {
-        reachable: gpus_reachable(design, &topo),
-        reaching_storage: gpus_reaching_storage(design, &topo),
-    };
+    let base = Base::with(design, &topo);
     // Candidates with the same signature fail the same way: one is analysed (the first in id order) and stands
     // for the others.
     let mut groups: BTreeMap<Signature, Vec<(u8, u64)>> = BTreeMap::new();

@@ -260,13 +260,15 @@ fn site_figures_ui(ui: &mut egui::Ui, name: &str, report: Option<&Report>) {
             f.coolant_l_min
         ));
     }
-    if let Some(s) = r.sites.sites.iter().find(|s| s.name == name)
-        && let (Some(c), Some(w)) = (s.capacity_rps, s.capacity_without_rps)
+    if let Some(text) = r
+        .sites
+        .sites
+        .iter()
+        .find(|s| s.name == name)
+        .and_then(|s| s.serving_text())
     {
-        ui.label(format!(
-            "{} GPUs carry {c:.0} req/s; without this site: {w:.0} req/s",
-            s.gpus
-        ));
+        ui.label(text)
+            .on_hover_text(crate::analysis::sites::FRONT_END);
     }
 }
 

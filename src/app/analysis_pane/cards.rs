@@ -250,28 +250,40 @@ fn availability_card(r: &Report) -> Option<(String, String, Status, String)> {
             Some(_) => Status::Good,
             None => Status::Info,
         };
-        let lose = match (
-            st.demand_rps,
-            st.sites
-                .iter()
-                .filter_map(|x| x.capacity_without_rps)
-                .reduce(f64::min),
-        ) {
-            (Some(d), Some(worst)) if worst + 1e-9 < d => {
-                format!("losing a site leaves {worst:.0} of {d:.0} req/s")
+        let worst = st
+            .sites
+            .iter()
+            .filter_map(|x| Some((x, x.capacity_without_rps?)))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let lose = match (st.demand_rps, worst) {
+            (Some(d), Some((site, left))) if left + 1e-9 < d => {
+                format!("losing {} leaves {left:.0} of {d:.0} req/s", site.name)
             }
             (Some(_), Some(_)) => "survives the loss of any one site".to_string(),
             _ => format::count(st.sites.len(), "site", "sites"),
         };
+        let per_site: String = st
+            .sites
+            .iter()
+            .filter_map(|x| {
+                Some(format!(
+                    "\n• without {}: {} replicas, {:.0} req/s",
+                    x.name, x.replicas_without?, x.capacity_without_rps?
+                ))
+            })
+            .collect();
         return Some((
             format!("{:.3}%", a * 100.0),
             lose,
             status,
             format!(
-                "Service availability: the probability that enough sites are up to serve the demand, from each site's \
-                 availability{}.",
+                "Service availability: the probability that the sites up carry the demand{}, from each site's \
+                 availability (sites failing independently){}.\n{}{per_site}",
+                st.demand_rps
+                    .map_or(String::new(), |d| format!(" ({d:.0} req/s)")),
                 st.availability_target
-                    .map_or(String::new(), |t| format!("; target {:.3}%", t * 100.0))
+                    .map_or(String::new(), |t| format!("; target {:.3}%", t * 100.0)),
+                crate::analysis::sites::FRONT_END
             ),
         ));
     }

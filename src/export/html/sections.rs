@@ -93,13 +93,22 @@ pub(super) fn facility_section(out: &mut String, r: &Report) {
                 site.availability * 100.0,
                 site.racks,
                 site.gpus,
-                site.capacity_rps
-                    .map_or_else(|| "–".into(), |x| format!("{x:.0} req/s")),
-                site.capacity_without_rps
-                    .map_or_else(|| "–".into(), |x| format!("{x:.0} req/s"))
+                site.replicas.zip(site.capacity_rps).map_or_else(
+                    || "–".into(),
+                    |(n, x)| format!("{n} replicas, {x:.0} req/s")
+                ),
+                site.replicas_without
+                    .zip(site.capacity_without_rps)
+                    .map_or_else(
+                        || "–".into(),
+                        |(n, x)| format!("{n} replicas, {x:.0} req/s")
+                    )
             );
         }
         out.push_str("</tbody></table>\n");
+        if s.demand_rps.is_some() {
+            let _ = writeln!(out, "<p>{}</p>", e(crate::analysis::sites::FRONT_END));
+        }
         if let Some(a) = s.service_availability {
             let _ = writeln!(
                 out,
