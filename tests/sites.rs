@@ -471,3 +471,78 @@ fn servers_cabled_to_another_sites_leaves_are_a_finding() {
             .any(|f| f.code == FindingCode::FabricSpansSites)
     );
 }
+
+#[test]
+fn cables_between_sites_are_held_to_the_distance_between_them() {
+    // Issue 45: one fabric spanning two regions said nothing. With the regions 80 km apart, the two-region
+    // sample's inter-site cable (drawn 10 km long, say) is an error; drawn at 80 km it is not, and the cross-site
+    // path carries its propagation: 80,000 m x 5 ns = 400 us each way on that cable.
+    let mut d = racksmith::samples::sample("l40s-two-regions").unwrap();
+    let sites: Vec<String> = d.sites.keys().cloned().collect();
+    let site_of = |d: &racksmith::model::Design, dev| d.racks[&d.devices[&dev].rack].site.clone();
+    let inter: Vec<racksmith::model::LinkId> = d
+        .links
+        .iter()
+        .filter(|(_, l)| site_of(&d, l.a.device) != site_of(&d, l.b.device))
+        .map(|(k, _)| *k)
+        .collect();
+    assert!(!inter.is_empty());
+    // The sample states its 80 km; without it, an information finding, not silence.
+    assert_eq!(d.site_distance_km(&sites[0], &sites[1]), Some(80.0));
+    for s in d.sites.values_mut() {
+        s.distance_km.clear();
+    }
+    let r = racksmith::analysis::analyze(&d);
+    assert!(
+        r.findings
+            .iter()
+            .any(|f| f.code == racksmith::analysis::FindingCode::SiteDistance
+                && f.severity == racksmith::analysis::Severity::Info)
+    );
+    d.sites
+        .get_mut(&sites[0])
+        .unwrap()
+        .distance_km
+        .insert(sites[1].clone(), 80.0);
+    assert_eq!(d.site_distance_km(&sites[1], &sites[0]), Some(80.0));
+    for l in &inter {
+        d.links.get_mut(l).unwrap().length_m = 10_000.0;
+    }
+    let short = racksmith::analysis::analyze(&d);
+    let f = short
+        .findings
+        .iter()
+        .find(|f| f.code == racksmith::analysis::FindingCode::SiteDistance)
+        .unwrap();
+    assert_eq!(f.severity, racksmith::analysis::Severity::Error);
+    assert_eq!(f.links, inter);
+    let across = |r: &racksmith::analysis::Report| {
+        r.latency
+            .paths
+            .iter()
+            .find(|p| p.class == "across sites")
+            .unwrap()
+            .propagation_ns
+    };
+    for l in &inter {
+        d.links.get_mut(l).unwrap().length_m = 80_000.0;
+    }
+    let right = racksmith::analysis::analyze(&d);
+    assert!(
+        !right
+            .findings
+            .iter()
+            .any(|f| f.code == racksmith::analysis::FindingCode::SiteDistance)
+    );
+    // The same propagation whether the cable was drawn short (the distance is the floor) or at the distance.
+    assert_eq!(across(&short), across(&right));
+    assert!(across(&right) >= 80_000.0 * 5.0);
+    // The file keeps the distance, and a distance out of range is refused with the site named.
+    let text = racksmith::io::design_to_string(&d).unwrap();
+    assert!(text.contains("distance_km"));
+    let bad = text.replace(": 80.0", ": -1.0");
+    let err = racksmith::io::design_from_str(&bad, std::path::Path::new("s.ron"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("distance_km"), "{err}");
+}

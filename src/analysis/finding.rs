@@ -85,6 +85,8 @@ pub enum FindingCode {
     SingleSwitch,
     /// Losing one site loses serving or training capacity.
     SiteLossCapacity,
+    /// A cable between two sites is shorter than the distance between them, or the distance is not known.
+    SiteDistance,
     /// Storage delivers less per GPU than asked.
     StoragePerGpu,
     /// Switches are oversubscribed.
@@ -99,7 +101,7 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 36] = [
+    pub const ALL: [FindingCode; 37] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
         FindingCode::CableReach,
@@ -131,6 +133,7 @@ impl FindingCode {
         FindingCode::SingleLink,
         FindingCode::SingleSwitch,
         FindingCode::SiteLossCapacity,
+        FindingCode::SiteDistance,
         FindingCode::StoragePerGpu,
         FindingCode::SwitchOversubscribed,
         FindingCode::UnpricedLinks,
@@ -172,6 +175,7 @@ impl FindingCode {
             FindingCode::SingleSwitch => "single-switch",
             FindingCode::SiteLossCapacity => "site-loss-capacity",
             FindingCode::FabricSpansSites => "fabric-spans-sites",
+            FindingCode::SiteDistance => "site-distance",
             FindingCode::StoragePerGpu => "storage-per-gpu",
             FindingCode::SwitchOversubscribed => "switch-oversubscribed",
             FindingCode::UnpricedLinks => "unpriced-links",

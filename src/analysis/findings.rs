@@ -66,7 +66,7 @@ pub fn headlines(code: &FindingCode) -> &'static [Headline] {
         C::SingleSwitch | C::SingleLink | C::SiteLossCapacity | C::AvailabilityBelowTarget => {
             &[Availability]
         }
-        C::FabricSpansSites => &[Latency, Availability],
+        C::FabricSpansSites | C::SiteDistance => &[Latency, Availability],
         _ => &[],
     }
 }
@@ -102,6 +102,7 @@ pub fn short_label(code: &FindingCode) -> &'static str {
         C::SingleLink => "single link failure",
         C::SiteLossCapacity => "losing a site loses capacity",
         C::FabricSpansSites => "fabric spans sites",
+        C::SiteDistance => "cable shorter than the sites' distance",
         C::AvailabilityBelowTarget => "availability below target",
         _ => "see the findings",
     }

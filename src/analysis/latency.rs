@@ -395,8 +395,16 @@ fn cross_site_link(design: &Design, topo: &Topology) -> Option<(f64, u8, u8)> {
     design
         .links
         .values()
-        .filter(|l| matches!((site(l.a.device), site(l.b.device)), (Some(a), Some(b)) if a != b))
-        .map(|l| (l.length_m, tier(l.a.device), tier(l.b.device)))
+        .filter_map(|l| match (site(l.a.device), site(l.b.device)) {
+            // A cable cannot be shorter than the route between its sites (`site-distance` says so when it is).
+            (Some(a), Some(b)) if a != b => Some((
+                l.length_m
+                    .max(design.site_distance_km(a, b).unwrap_or(0.0) * 1000.0),
+                tier(l.a.device),
+                tier(l.b.device),
+            )),
+            _ => None,
+        })
         .min_by(|a, b| a.0.total_cmp(&b.0))
 }
 

@@ -440,6 +440,7 @@ pub fn replica_rps(design: &Design, latency: &LatencyReport) -> Option<f64> {
 /// demand; the availability misses the target.
 pub(crate) fn findings(design: &Design, report: &SitesReport, out: &mut Vec<Finding>) {
     spans_sites(design, out);
+    site_distances(design, out);
     let Some(demand) = report.demand_rps else {
         return;
     };
@@ -481,6 +482,85 @@ pub(crate) fn findings(design: &Design, report: &SitesReport, out: &mut Vec<Find
             ),
             "add a site, or capacity so that fewer sites are needed to carry the demand",
         ));
+    }
+}
+
+/// Cables between sites against the distance between them (`Site::distance_km`): one `site-distance` error for the
+/// cables shorter than the distance (a cable cannot be shorter than the route it follows; set its length, and a
+/// medium that reaches it, or `cable-reach` says it does not), and one information finding per pair of sites
+/// joined by cables whose distance no site states (their latency then rests on the cables' own lengths).
+fn site_distances(design: &Design, out: &mut Vec<Finding>) {
+    if design.sites.len() < 2 {
+        return;
+    }
+    let site_of = |d: crate::model::DeviceId| {
+        design
+            .devices
+            .get(&d)
+            .and_then(|x| design.racks.get(&x.rack))
+            .map(|r| r.site.as_str())
+            .filter(|s| !s.is_empty())
+    };
+    let mut short: Vec<(crate::model::LinkId, String)> = Vec::new();
+    let mut unknown: BTreeMap<(&str, &str), Vec<crate::model::LinkId>> = BTreeMap::new();
+    for (id, l) in &design.links {
+        let (Some(a), Some(b)) = (site_of(l.a.device), site_of(l.b.device)) else {
+            continue;
+        };
+        if a == b {
+            continue;
+        }
+        match design.site_distance_km(a, b) {
+            Some(km) if l.length_m < km * 1000.0 => short.push((
+                *id,
+                format!(
+                    "{} is {} m long between {a} and {b}, {km} km apart",
+                    design.describe_link(*id),
+                    l.length_m
+                ),
+            )),
+            Some(_) => {}
+            None => unknown.entry((a.min(b), a.max(b))).or_default().push(*id),
+        }
+    }
+    if !short.is_empty() {
+        let mut f = Finding::new(
+            Severity::Error,
+            FindingCode::SiteDistance,
+            format!(
+                "{} shorter than the distance between {} sites: {}",
+                if short.len() == 1 {
+                    "1 cable is".to_string()
+                } else {
+                    format!("{} cables are", short.len())
+                },
+                "their",
+                short
+                    .iter()
+                    .take(4)
+                    .map(|(_, t)| t.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            "set each inter-site cable's length to the fibre route and give it a medium that reaches it \
+             (data-centre-interconnect optics: dci-400g-zr reaches 120 km)",
+        );
+        f.links = short.iter().map(|(l, _)| *l).collect();
+        out.push(f);
+    }
+    for ((a, b), links) in unknown {
+        let mut f = Finding::new(
+            Severity::Info,
+            FindingCode::SiteDistance,
+            format!(
+                "sites {a} and {b} are joined by {} but no distance between them is given: their latency rests \
+                 on the cables' own lengths",
+                crate::analysis::format::count(links.len(), "cable", "cables")
+            ),
+            "give the fibre route distance between the sites in the Sites window (distance_km)",
+        );
+        f.links = links;
+        out.push(f);
     }
 }
 

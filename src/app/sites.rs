@@ -218,6 +218,29 @@ fn site_fields_ui(
                     ui.end_row();
                 }
             }
+            // The fibre route to each other site (either site may state it; this one writes its own).
+            for other in design.sites.keys().filter(|o| o.as_str() != name) {
+                let shown = design.site_distance_km(name, other).unwrap_or(0.0);
+                let label = format!("Distance to {other} (km)");
+                if let Some(v) = num_field(
+                    ui,
+                    b,
+                    &key(&format!("km_{other}")),
+                    &label,
+                    shown,
+                    0.0..=40_075.0,
+                    err,
+                ) {
+                    let other = other.clone();
+                    set(&label, &|s| {
+                        if v > 0.0 {
+                            s.distance_km.insert(other.clone(), v);
+                        } else {
+                            s.distance_km.remove(&other);
+                        }
+                    });
+                }
+            }
         });
     let racks = design.racks.values().filter(|r| r.site == name).count();
     if ui

@@ -928,6 +928,13 @@ pub fn check_site(name: &str, site: &crate::model::Site, problems: &mut Vec<Figu
     if let Some(x) = site.electricity_usd_per_kwh {
         c.figure("electricity_usd_per_kwh", Figure::ElectricityUsdPerKwh, x);
     }
+    for (other, km) in &site.distance_km {
+        c.num(
+            &format!("distance_km.\"{other}\""),
+            *km,
+            Range::above(0.0, 40_075.0),
+        );
+    }
     if let Some(x) = site.colocation_usd_per_kw_month {
         c.figure(
             "colocation_usd_per_kw_month",

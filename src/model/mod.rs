@@ -219,6 +219,24 @@ pub struct Site {
     /// Review note about this site, kept in the file; unlike rack and device notes, no panel or report shows it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// Fibre route distance to other sites, km, by site name (the distance between two sites is whichever of
+    /// them states it). A cable between two sites must be at least that long, and its latency is at least that
+    /// distance's propagation.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub distance_km: std::collections::BTreeMap<String, f64>,
+}
+
+impl Design {
+    /// The fibre route distance between two sites, km, when either states it (`Site::distance_km`).
+    pub fn site_distance_km(&self, a: &str, b: &str) -> Option<f64> {
+        let of = |x: &str, y: &str| {
+            self.sites
+                .get(x)
+                .and_then(|s| s.distance_km.get(y))
+                .copied()
+        };
+        of(a, b).or_else(|| of(b, a))
+    }
 }
 
 impl Default for Site {
@@ -232,6 +250,7 @@ impl Default for Site {
             electricity_usd_per_kwh: None,
             colocation_usd_per_kw_month: None,
             notes: String::new(),
+            distance_km: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -157,6 +157,10 @@ pub fn l40s_two_regions(catalog: &Catalog) -> Result<Design, EditError> {
             },
         );
     }
+    // The fibre route between the regions, which the 400ZR links run over.
+    if let Some(east) = design.sites.get_mut("east") {
+        east.distance_km.insert("west".into(), 80.0);
+    }
     let mut b = Builder::new(&mut design, catalog);
     let eth400 = Medium::Ethernet(400);
     let mut leaves = Vec::new();
