@@ -237,12 +237,19 @@ impl Edit {
                     return Err(EditError::Refused("a rack needs at least 1U".into()));
                 }
                 let old = std::mem::replace(slot, rack);
-                let too_tall = design.devices.values().any(|d| {
-                    d.rack == id
-                        && design.device_units(d).is_some_and(|u| {
-                            *u.end() > design.racks.get(&id).map_or(0, |r| r.height_u)
-                        })
-                });
+                // Only a rack made shorter can leave a device outside it: a budget or a name changed on each of
+                // thousands of racks then costs no scan of every device per rack.
+                let shorter = design
+                    .racks
+                    .get(&id)
+                    .is_some_and(|r| r.height_u < old.height_u);
+                let too_tall = shorter
+                    && design.devices.values().any(|d| {
+                        d.rack == id
+                            && design.device_units(d).is_some_and(|u| {
+                                *u.end() > design.racks.get(&id).map_or(0, |r| r.height_u)
+                            })
+                    });
                 if too_tall {
                     let new = design.racks.insert(id, old);
                     let h = new.map_or(0, |r| r.height_u);
@@ -288,9 +295,15 @@ impl Edit {
                     return Err(EditError::Missing(id.to_string()));
                 };
                 let h = design.device_height_u(&device);
-                design
-                    .check_mount(device.rack, device.position_u, h, &[id])
-                    .map_err(EditError::Refused)?;
+                // A device that stays where it was, at its height, overlaps nothing new: GPUs or NICs filled into
+                // thousands of servers then cost no scan of every device per server.
+                let moved = (old.rack, old.position_u, design.device_height_u(&old))
+                    != (device.rack, device.position_u, h);
+                if moved {
+                    design
+                        .check_mount(device.rack, device.position_u, h, &[id])
+                        .map_err(EditError::Refused)?;
+                }
                 // Links to NIC ports that no longer exist (a NIC removed from its slot) go with it.
                 let mut inverse = Vec::new();
                 design.devices.insert(id, device);

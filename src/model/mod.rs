@@ -578,6 +578,15 @@ impl Design {
 
     /// The best medium two ports can share: the common protocol at the lower of the two port speeds.
     pub fn common_medium(&self, a: &PortRef, b: &PortRef) -> Result<Medium, String> {
+        // From the ports' specs, parsed from their names (a generator cables a hundred thousand ports; building
+        // each device's port list per cable was most of a sized design's build); the port lists only for the
+        // message when there is no medium.
+        if let (Some(sa), Some(sb)) = (self.port_spec(a), self.port_spec(b))
+            && let Some(m) =
+                ports::common_medium_of(sa.protocols, sa.max_gbps, sb.protocols, sb.max_gbps)
+        {
+            return Ok(m);
+        }
         let pa = self
             .port(a)
             .ok_or_else(|| format!("port {a} does not exist"))?;

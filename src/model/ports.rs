@@ -192,21 +192,29 @@ fn protocol_list(protocols: &[Protocol]) -> String {
 
 /// The fastest medium two ports share.
 pub fn common_medium(a: &PortInfo, b: &PortInfo) -> Result<Medium, String> {
-    let gbps = a.max_gbps.min(b.max_gbps);
-    for protocol in &a.protocols {
-        if b.protocols.contains(protocol)
-            && let Some(m) = Medium::from_protocol(*protocol, gbps)
-        {
-            return Ok(m);
-        }
-    }
-    Err(format!(
-        "{} speaks {} and {} speaks {}: no common protocol",
-        a.name,
-        protocol_list(&a.protocols),
-        b.name,
-        protocol_list(&b.protocols)
-    ))
+    common_medium_of(&a.protocols, a.max_gbps, &b.protocols, b.max_gbps).ok_or_else(|| {
+        format!(
+            "{} speaks {} and {} speaks {}: no common protocol",
+            a.name,
+            protocol_list(&a.protocols),
+            b.name,
+            protocol_list(&b.protocols)
+        )
+    })
+}
+
+/// The fastest medium two ports (by protocols and fastest rate) both run, if any: the first of `a`'s protocols
+/// that `b` speaks, at the slower port's rate.
+pub(super) fn common_medium_of(
+    a: &[Protocol],
+    a_gbps: f64,
+    b: &[Protocol],
+    b_gbps: f64,
+) -> Option<Medium> {
+    let gbps = a_gbps.min(b_gbps);
+    a.iter()
+        .filter(|p| b.contains(p))
+        .find_map(|p| Medium::from_protocol(*p, gbps))
 }
 
 pub(super) fn device_ports(design: &Design, device: &Device) -> Vec<PortInfo> {
