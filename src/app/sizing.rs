@@ -79,6 +79,12 @@ impl Goal {
             Goal::Budget => &[
                 ("USD per year", "Budget per year, USD", "1.2e6"),
                 (
+                    "p99 target, ms",
+                    "p99 latency target of a request, milliseconds: the replicas run at the lower of the \
+                     utilisation and the most that keeps the p99 under it (empty: no target)",
+                    "20000",
+                ),
+                (
                     "Replica req/s",
                     "Requests per second one replica sustains at full load (your benchmark)",
                     "5",
@@ -212,9 +218,10 @@ impl SizingDialog {
             Goal::Budget => {
                 let need = sizing::BudgetNeed {
                     usd_per_year: self.number(0)?,
-                    replica_rps: self.number(1)?,
-                    gpus_per_replica: self.whole(2)?,
-                    utilisation: self.number(3)?,
+                    p99_ms: self.optional(1)?,
+                    replica_rps: self.number(2)?,
+                    gpus_per_replica: self.whole(3)?,
+                    utilisation: self.number(4)?,
                     gpu,
                 };
                 let (options, sized) = sizing::budget(catalog, &need).map_err(err)?;

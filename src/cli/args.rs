@@ -277,6 +277,10 @@ pub enum SizeWhat {
         /// Budget per year, USD, e.g. 1.2e6.
         #[arg(long, allow_negative_numbers = true)]
         usd_per_year: f64,
+        /// p99 latency target of a request, milliseconds: the replicas then run at the lower of --utilisation and
+        /// the most that keeps the p99 under it.
+        #[arg(long, allow_negative_numbers = true)]
+        p99_ms: Option<f64>,
         #[command(flatten)]
         replicas: ReplicaArgs,
         /// Where to write the owned design.

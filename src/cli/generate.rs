@@ -33,6 +33,7 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
         }
         SizeWhat::Budget {
             usd_per_year,
+            p99_ms,
             replicas: r,
             output,
         } => {
@@ -49,6 +50,7 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
                 replica_rps,
                 gpus_per_replica: r.gpus_per_replica,
                 utilisation: r.utilisation,
+                p99_ms,
             };
             let (options, owned) = sizing::budget(&catalog, &need)?;
             outln!("${usd_per_year:.0} a year buys ({} GPUs):", need.gpu);

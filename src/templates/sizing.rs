@@ -889,6 +889,9 @@ pub struct BudgetNeed {
     pub gpus_per_replica: u32,
     /// Planned utilisation, in (0, 1).
     pub utilisation: f64,
+    /// p99 latency target of a request, ms, when there is one: the replicas then run at the lower of the
+    /// utilisation and the most that keeps the p99 under it (the serving model's `planned_utilisation`).
+    pub p99_ms: Option<f64>,
 }
 
 /// What one way of getting GPUs buys with the budget.
@@ -934,15 +937,21 @@ pub fn budget(
             "a rate above 0 and at most 1e6 requests per second",
         ));
     }
+    if let Some(t) = need.p99_ms.filter(|t| !within(*t, 1e7)) {
+        return Err(bad("p99-ms", t, "a target above 0 and at most 1e7 ms"));
+    }
     let name = format!("{} on a ${:.0} yearly budget", need.gpu, need.usd_per_year);
     let with_plan = |mut d: Design| {
         d.params.utilisation_target = need.utilisation;
-        d.params.serving = Some(Serving {
+        let mut serving = Serving {
             request_rate_rps: 1.0,
             replica_throughput_rps: need.replica_rps,
             gpus_per_replica: need.gpus_per_replica.max(1),
             ..Serving::default()
-        });
+        };
+        // No target: none binds (the file's largest), so the utilisation alone plans the replicas.
+        serving.latency_target_ms = need.p99_ms.unwrap_or(1e7);
+        d.params.serving = Some(serving);
         d
     };
     let cost_of = |servers: usize| -> Result<(Design, Report), TemplateError> {
@@ -952,7 +961,13 @@ pub fn budget(
     };
     // Per-GPU yearly cost of each way, from a one-server design (cloud prices are per GPU; owned costs nearly so).
     let (_, probe) = cost_of(1)?;
-    let per_gpu_rps = need.replica_rps * need.utilisation / f64::from(need.gpus_per_replica.max(1));
+    // The utilisation the serving model plans at: the lower of the asked one and the p99 target's limit.
+    let planned = probe
+        .latency
+        .serving
+        .as_ref()
+        .map_or(need.utilisation, |s| s.planned_utilisation);
+    let per_gpu_rps = need.replica_rps * planned / f64::from(need.gpus_per_replica.max(1));
     let gpus_in_probe = probe.summary.gpus.max(1) as f64;
     let options: Vec<BudgetOption> = probe
         .cost
