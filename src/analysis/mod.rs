@@ -55,6 +55,9 @@ pub struct Report {
     pub cooling: cooling::CoolingReport,
     /// Sites, their capacity, and the service's availability (empty for a single-site design).
     pub sites: sites::SitesReport,
+    /// Every switch, cable, storage appliance and rack feed ranked by what its loss costs (one pass; the worst
+    /// kept), for the Availability card and the HTML report; `racksmith whatif` analyses the worst in full.
+    pub single_failures: whatif::SingleFailures,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
 }
@@ -245,6 +248,8 @@ fn report(
     );
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
     let (gpu_network, gpu_islands) = GpuNetwork::of(topo, &bandwidth);
+    let single_failures =
+        whatif::single_failures(design, topo, &bandwidth, &power, cost.replicas_in_design);
     let summary = Summary {
         design: design.name.clone(),
         gpus: bandwidth.gpus,
@@ -282,6 +287,7 @@ fn report(
         cost,
         cooling,
         sites,
+        single_failures,
         findings,
     }
 }
