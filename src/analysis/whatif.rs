@@ -417,7 +417,8 @@ fn ranked(
     // Parts that disconnect something are grouped by signature (their loss is the other's relabelled), the others
     // by kind, part and estimated figures.
     let mut groups: BTreeMap<Signature, Vec<(u8, u64)>> = BTreeMap::new();
-    let mut by_figures: BTreeMap<String, Vec<(u8, u64)>> = BTreeMap::new();
+    type FiguresKey = (u8, Option<crate::model::PartId>, u64, [u64; 10], usize);
+    let mut by_figures: BTreeMap<FiguresKey, Vec<(u8, u64)>> = BTreeMap::new();
     let mut single: Vec<Vec<(u8, u64)>> = Vec::new();
     let mut impacts: BTreeMap<(u8, u64), Impact> = BTreeMap::new();
     for c in cands {
@@ -433,30 +434,37 @@ fn ranked(
         {
             Some(sig) => groups.entry(sig).or_default().push(key),
             None if key.0 < 2 && !c.cuts => {
-                let part = match c.failure {
-                    Failure::Device(id) => design
-                        .devices
-                        .get(&id)
-                        .map_or(String::new(), |d| d.part.to_string()),
-                    Failure::Link(id) => design
-                        .links
-                        .get(&id)
-                        .map_or(String::new(), |l| format!("{:?}", l.medium)),
-                    _ => String::new(),
+                let (part, rate) = match c.failure {
+                    Failure::Device(id) => (design.devices.get(&id).map(|d| d.part.clone()), 0),
+                    Failure::Link(id) => (
+                        design.links.get(&id).and_then(|l| l.cable.clone()),
+                        design
+                            .links
+                            .get(&id)
+                            .map_or(0, |l| l.medium.gbps().to_bits()),
+                    ),
+                    _ => (None, 0),
                 };
                 let i = &c.impact;
+                let bits = |(a, b): (f64, f64)| [a.to_bits(), b.to_bits()];
+                let [a, b] = bits(i.bisection_gbps);
+                let [c0, d] = bits(i.inter_node_gbyte_s);
+                let [e, f] = bits(i.storage_gbyte_s_per_gpu);
+                let (r0, r1) = i.replicas.unwrap_or((u64::MAX, u64::MAX));
+                let figures = [
+                    a,
+                    b,
+                    c0,
+                    d,
+                    e,
+                    f,
+                    i.gpus_reachable.1 as u64,
+                    i.gpus_reaching_storage.1 as u64,
+                    r0,
+                    r1,
+                ];
                 by_figures
-                    .entry(format!(
-                        "{}|{part}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}",
-                        key.0,
-                        i.gpus_reachable,
-                        i.bisection_gbps,
-                        i.inter_node_gbyte_s,
-                        i.replicas,
-                        i.gpus_reaching_storage,
-                        i.storage_gbyte_s_per_gpu,
-                        i.gpus_slowed
-                    ))
+                    .entry((key.0, part, rate, figures, i.gpus_slowed))
                     .or_default()
                     .push(key);
             }
@@ -478,6 +486,7 @@ fn ranked(
             class.sort_unstable();
             let (first, rest) = class.split_first()?;
             let mut i = impacts.remove(first)?;
+            i.what = describe(design, &i.failure);
             i.alike = rest.iter().map(|c| failure(*c)).collect();
             Some(i)
         })

@@ -15,7 +15,7 @@
 //! - Storage per GPU: the appliances' rated and cabled throughput left in the group that loses one.
 //! - Replicas: the design's GPUs less those a dark rack takes with it.
 
-use super::{Failure, Impact, describe};
+use super::{Failure, Impact};
 use crate::analysis::bandwidth::{BandwidthReport, cabled_ports, server_network_gbyte_s};
 use crate::analysis::pattern::Pattern;
 use crate::analysis::power::PowerReport;
@@ -549,7 +549,8 @@ impl<'a> Ranker<'a> {
             (r, (gpus as u64) / u64::from(per.max(1)))
         });
         Impact {
-            what: describe(self.design, &failure),
+            // Named once grouped (see `ranked`): naming every one of 100,000 cables cost more than ranking them.
+            what: String::new(),
             failure,
             gpus_reachable: (self.reach, reach),
             bisection_gbps: (bis, round1(bisection)),
