@@ -55,7 +55,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Some(Command::Analyze { file, format }) => {
             let design = io::load(&file)?;
-            let report = analysis::analyze(&design);
+            let report = analysis::analyze_ranked(&design);
             match format {
                 Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
                 Format::Text => out!("{}", report_text::render(&report)),
@@ -113,7 +113,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // Checked (a regular file within the size limit) before a byte is read, like every file a command reads.
             let bytes = io::read_checked(&file, io::MAX_FILE_BYTES, "a design file")?;
             let design = io::load(&file)?;
-            let report = analysis::analyze(&design);
+            let report = analysis::analyze_ranked(&design);
             let options = export::Options {
                 view,
                 pattern,
@@ -192,7 +192,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
                     let progress = |done: usize, total: usize| {
                         if terminal {
-                            eprint!("\rN-1 sweep: {done}/{total} candidates analysed");
+                            eprint!("\rN-1 sweep: {done}/{total} of the worst analysed in full");
                         }
                         true
                     };
@@ -203,12 +203,15 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     }
                     if sweep.analysed < sweep.classes {
                         eprintln!(
-                            "note: the N-1 sweep analysed {} of {} classes of single points of failure (the first by \
-                             id): each is a full analysis, and the sweep's budget is {} devices and links analysed \
-                             (docs/limits.md); use --remove or --remove-link for any other part",
-                            sweep.analysed,
+                            "note: the N-1 sweep ranked {} classes of single failures in one pass and analysed the \
+                             worst {} in full; the others keep their one-pass estimate, marked \"(estimated)\": each \
+                             full analysis costs a whole analysis of the design, and the sweep's budget is {} devices \
+                             and links analysed, at most {} classes (docs/limits.md); use --remove or --remove-link \
+                             for any other part",
                             sweep.classes,
-                            analysis::whatif::SWEEP_BUDGET
+                            sweep.analysed,
+                            analysis::whatif::SWEEP_BUDGET,
+                            analysis::whatif::SWEEP_LIMIT
                         );
                     }
                     sweep.impacts
@@ -218,7 +221,10 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Format::Json => outln!("{}", serde_json::to_string_pretty(&impacts)?),
                 Format::Text => {
                     if impacts.is_empty() {
-                        outln!("No single switch or link cuts GPUs or storage off.");
+                        outln!(
+                            "No single switch, cable, storage appliance or rack feed loses GPUs, storage, replicas or \
+                             bandwidth."
+                        );
                     }
                     for i in &impacts {
                         outln!("{}", i.summary());

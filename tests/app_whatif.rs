@@ -32,8 +32,9 @@ fn device(d: &Design, name: &str) -> DeviceId {
 
 /// The NIC-starved sample: eight A100 servers of 8 GPUs, each with one compute NIC cabled to the one leaf. Losing
 /// the leaf leaves each server on its own: the largest group that still reaches each other is one server's 8 of
-/// 64 GPUs. Losing one server's cable cuts that server's 8 GPUs off: 56 of 64. So the sweep finds 9 single
-/// failures, the leaf first; the 8 cables fail alike (the fabric's symmetry swaps them), so they are one row.
+/// 64 GPUs. Losing one server's cable cuts that server's 8 GPUs off: 56 of 64. So the sweep ranks the leaf first
+/// and the 8 cables (alike: the fabric's symmetry swaps them, so one row) second; the parts ranked after them
+/// cut nothing off (issue 45: every part is ranked by what its loss costs, not only those that disconnect).
 #[test]
 fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     let d = racksmith::samples::sample("a100-nic-starved").unwrap();
@@ -45,7 +46,8 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
     let impacts = impacts(&h).expect("not cancelled");
-    assert_eq!(impacts.len(), 2);
+    assert!(impacts.len() >= 2);
+    assert!(impacts[2..].iter().all(|i| i.gpus_reachable.1 == 64));
     assert_eq!(impacts[0].failure, Failure::Device(leaf));
     assert_eq!(impacts[0].gpus_reachable, (64, 8));
     let cables = &impacts[1];
@@ -53,8 +55,9 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     assert_eq!(cables.alike.len(), 7);
     assert_eq!(cables.gpus_reachable, (64, 56));
     // The window says so, in the user's words.
+    let n: usize = impacts.iter().map(|i| 1 + i.alike.len()).sum();
     assert!(
-        h.query_by_label_contains("9 single failures cut GPUs or storage off")
+        h.query_by_label_contains(&format!("{n} single failures lose something, worst first"))
             .is_some()
     );
     // The leaf's row: 8 GPUs still reach each other, none reaches storage; the cables' row: 56 and 56 (a server's
@@ -115,7 +118,7 @@ fn a_cancelled_sweep_lists_nothing_and_can_run_again() {
     h.run_steps(2);
     h.state_mut().ui.windows.whatif.wait();
     h.run_steps(3);
-    assert_eq!(impacts(&h).as_ref().map(Vec::len), Some(2));
+    assert!(impacts(&h).as_ref().is_some_and(|i| i.len() >= 2));
 }
 
 #[test]

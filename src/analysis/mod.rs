@@ -60,6 +60,11 @@ pub struct Report {
     /// A training job's failures and checkpoints: interruptions, checkpoint write and interval, goodput and the
     /// days with failures counted (None without a training job).
     pub reliability: Option<reliability::ReliabilityReport>,
+    /// Every switch, cable, storage appliance and rack feed ranked by what its loss costs (one pass; the worst
+    /// kept), for the Availability card and the HTML report; `racksmith whatif` analyses the worst in full. Not
+    /// part of [`analyze`], whose time it would add to (a quarter at 128 SU): [`with_single_failures`] ranks, and
+    /// the app does it off the UI thread; None until then.
+    pub single_failures: Option<whatif::SingleFailures>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
 }
@@ -301,7 +306,30 @@ fn report(
         cooling,
         sites,
         reliability,
+        single_failures: None,
         findings,
+    }
+}
+
+/// A report with its single failures ranked ([`Report::single_failures`]): the analysis, then the one-pass
+/// ranking over it. What the command line, the exports and the app's worker show.
+pub fn analyze_ranked(design: &Design) -> Report {
+    let mut r = analyze(design);
+    with_single_failures(design, &mut r);
+    r
+}
+
+/// Ranks a report's single failures when they are not yet (one pass over the design and the report's figures).
+pub fn with_single_failures(design: &Design, r: &mut Report) {
+    if r.single_failures.is_none() {
+        let topo = Topology::build(design);
+        r.single_failures = Some(whatif::single_failures(
+            design,
+            &topo,
+            &r.bandwidth,
+            &r.power,
+            r.cost.replicas_in_design,
+        ));
     }
 }
 

@@ -5,6 +5,10 @@
 //! serving capacity) comes from the same models as the report. The sweep is cheaper: it uses the graph's
 //! articulation points and bridges to find the parts whose loss disconnects GPUs, and only analyses those.
 
+mod rank;
+
+pub use rank::{DARK_RACK_BUDGET, SERVER_MODEL_BUDGET};
+
 use super::sites::{ServingNet, capacity_rps, replica_rps};
 use super::{Report, analyze};
 use crate::model::{Design, DeviceId, LinkId, RackId};
@@ -52,9 +56,58 @@ pub struct Impact {
     /// Storage read bandwidth per GPU (worst GPU; 0 when some GPUs reach no storage), before and after, GB/s.
     pub storage_gbyte_s_per_gpu: (f64, f64),
     /// Other parts of the N-1 sweep that fail the same way (the same signature, see [`sweep_with`]): their loss
-    /// is this one's with the parts relabelled, so they were not analysed again.
+    /// is this one's with the parts relabelled, so they were not analysed again. For parts whose loss disconnects
+    /// nothing, the parts of the same kind whose one-pass estimate is the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alike: Vec<Failure>,
+    /// GPUs still reachable whose server's network bandwidth per GPU drops (a server that loses one of its
+    /// leaves), after the failure.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gpus_slowed: usize,
+    /// Whether the figures are the one-pass estimate of the N-1 ranking ([`single_failures`]) rather than a full
+    /// analysis of the design without the part.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub estimated: bool,
+}
+
+fn is_zero(x: &usize) -> bool {
+    *x == 0
+}
+
+/// How bad a loss is, compared field by field (more is worse): GPUs cut off, GPUs cut off from storage, replicas
+/// lost, GPUs slowed times the share of network per GPU lost, the share of bisection lost, the share of storage
+/// per GPU lost.
+pub fn severity(i: &Impact) -> (usize, usize, u64, f64, f64, f64) {
+    let share = |(a, b): (f64, f64)| if a > 0.0 { ((a - b) / a).max(0.0) } else { 0.0 };
+    (
+        i.gpus_reachable.0.saturating_sub(i.gpus_reachable.1),
+        i.gpus_reaching_storage
+            .0
+            .saturating_sub(i.gpus_reaching_storage.1),
+        i.replicas.map_or(0, |(a, b)| a.saturating_sub(b)),
+        i.gpus_slowed as f64 * share(i.inter_node_gbyte_s),
+        share(i.bisection_gbps),
+        share(i.storage_gbyte_s_per_gpu),
+    )
+}
+
+/// Worst first by [`severity`] (shares compared to 1e-9), then by name.
+fn worst_first(a: &Impact, b: &Impact) -> std::cmp::Ordering {
+    let (x, y) = (severity(a), severity(b));
+    let f = |p: f64, q: f64| {
+        if (p - q).abs() < 1e-9 {
+            std::cmp::Ordering::Equal
+        } else {
+            q.total_cmp(&p)
+        }
+    };
+    y.0.cmp(&x.0)
+        .then(y.1.cmp(&x.1))
+        .then(y.2.cmp(&x.2))
+        .then(f(x.3, y.3))
+        .then(f(x.4, y.4))
+        .then(f(x.5, y.5))
+        .then_with(|| a.what.cmp(&b.what))
 }
 
 impl Impact {
@@ -87,7 +140,62 @@ impl Impact {
                 super::format::thousands(a, 0),
                 super::format::thousands(b, 0)
             ))
-        )
+        ) + &self.slowed_text()
+            + if self.estimated { " (estimated)" } else { "" }
+    }
+
+    fn slowed_text(&self) -> String {
+        if self.gpus_slowed > 0 {
+            format!(
+                ", {} slowed",
+                super::format::count(self.gpus_slowed, "GPU", "GPUs")
+            )
+        } else {
+            String::new()
+        }
+    }
+
+    /// What the loss costs, in a few words: the worst of GPUs cut off, storage cut off, replicas lost, network per
+    /// GPU, bisection and storage per GPU ("network per GPU 50.0 -> 25.0 GB/s for 248 GPUs").
+    pub fn cost_in_words(&self) -> String {
+        let (cut, storage, replicas, slowed, bisection, st) = severity(self);
+        if cut > 0 {
+            format!(
+                "cuts off {} ({} -> {} reachable)",
+                super::format::count(cut, "GPU", "GPUs"),
+                self.gpus_reachable.0,
+                self.gpus_reachable.1
+            )
+        } else if storage > 0 {
+            format!(
+                "{} lose storage",
+                super::format::count(storage, "GPU", "GPUs")
+            )
+        } else if replicas > 0 {
+            let (a, b) = self.replicas.unwrap_or_default();
+            format!("replicas {a} -> {b}")
+        } else if slowed > 1e-9 {
+            format!(
+                "network per GPU {:.1} -> {:.1} GB/s for {}",
+                self.inter_node_gbyte_s.0,
+                self.inter_node_gbyte_s.1,
+                super::format::count(self.gpus_slowed, "GPU", "GPUs")
+            )
+        } else if bisection > 1e-9 {
+            format!(
+                "bisection {:.0} -> {:.0} Gb/s (-{:.0}%)",
+                self.bisection_gbps.0,
+                self.bisection_gbps.1,
+                bisection * 100.0
+            )
+        } else if st > 1e-9 {
+            format!(
+                "storage per GPU {:.2} -> {:.2} GB/s",
+                self.storage_gbyte_s_per_gpu.0, self.storage_gbyte_s_per_gpu.1
+            )
+        } else {
+            "nothing lost".to_string()
+        }
     }
 }
 
@@ -128,27 +236,40 @@ pub fn gpus_reachable(design: &Design, topo: &Topology) -> usize {
     gpus.into_values().max().unwrap_or(0)
 }
 
+/// A failure in words: "device leaf-01", "link#12 (dgx-01 nic0/p1 - leaf-01 p1)", "one power feed of rack C001",
+/// "site east".
+pub fn describe(design: &Design, failure: &Failure) -> String {
+    match failure {
+        Failure::Device(id) => format!(
+            "device {}",
+            design
+                .devices
+                .get(id)
+                .map_or_else(|| id.to_string(), |x| x.name.clone())
+        ),
+        Failure::Link(id) => design.describe_link(*id),
+        Failure::Feed(rack) => format!(
+            "one power feed of rack {}",
+            design
+                .racks
+                .get(rack)
+                .map_or_else(|| rack.to_string(), |r| r.name.clone())
+        ),
+        Failure::Site(site) => format!("site {site}"),
+    }
+}
+
 fn without(design: &Design, failure: Failure) -> (Design, String) {
     let mut d = design.clone();
-    let what = match failure {
+    let what = describe(design, &failure);
+    match failure {
         Failure::Device(id) => {
-            let name = design
-                .devices
-                .get(&id)
-                .map_or_else(|| id.to_string(), |x| x.name.clone());
             d.remove_devices(&BTreeSet::from([id]));
-            format!("device {name}")
         }
         Failure::Link(id) => {
-            let what = design.describe_link(id);
             d.links.remove(&id);
-            what
         }
         Failure::Feed(rack) => {
-            let name = design
-                .racks
-                .get(&rack)
-                .map_or_else(|| rack.to_string(), |r| r.name.clone());
             // The rack survives on one feed when its load fits that feed; otherwise it goes dark.
             let load = super::power::rack_power_w(design, rack);
             let feed = design.racks.get(&rack).and_then(|r| r.feed_capacity_w);
@@ -161,7 +282,6 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
                     .collect();
                 d.remove_devices(&ids);
             }
-            format!("one power feed of rack {name}")
         }
         Failure::Site(site) => {
             // Every device of the site at once: one pass over the links, not one per device.
@@ -172,9 +292,8 @@ fn without(design: &Design, failure: Failure) -> (Design, String) {
                 .map(|(id, _)| *id)
                 .collect();
             d.remove_devices(&ids);
-            format!("site {site}")
         }
-    };
+    }
     (d, what)
 }
 
@@ -252,36 +371,178 @@ fn impact_from(design: &Design, before: &Report, base: Base, failure: Failure) -
             before.bandwidth.storage.per_gpu_gbyte_s,
             after.bandwidth.storage.per_gpu_gbyte_s,
         ),
+        gpus_slowed: slowed(before, &after),
+        estimated: false,
         alike: Vec::new(),
     }
 }
 
-/// Most single points of failure analysed in full by [`n_minus_one`] (one per class of parts that fail the same
-/// way).
-pub const SWEEP_LIMIT: usize = 64;
+/// GPUs of servers present before and after whose network per GPU dropped (both lists are in device order).
+fn slowed(before: &Report, after: &Report) -> usize {
+    let mut rest = after.bandwidth.servers.as_slice();
+    let mut n = 0;
+    for s in &before.bandwidth.servers {
+        let run = super::next_run(&mut rest, |x| x.device, s.device);
+        if run
+            .first()
+            .is_some_and(|x| x.network_gbyte_s_per_gpu + 1e-9 < s.network_gbyte_s_per_gpu)
+        {
+            n += s.gpus;
+        }
+    }
+    n
+}
+
+/// Most classes of single failures analysed in full by the N-1 sweep: the worst of the one-pass ranking (see
+/// [`single_failures`]), each confirmed or corrected by a full analysis of the design without the part.
+pub const SWEEP_LIMIT: usize = 16;
 
 /// The sweep's budget of work, in devices plus links analysed: each class analysed in full costs a whole analysis
-/// of the design, so a large design gets fewer ([`sweep_cap`]); at least one class is always analysed. A chain of
-/// 6,000 switches has 6,000 single points of failure, and a full analysis of each took hours.
-pub const SWEEP_BUDGET: usize = 250_000;
+/// of the design, so a large design gets fewer ([`sweep_cap`]); at least one class is always analysed. The other
+/// classes keep their one-pass estimate, marked as such.
+pub const SWEEP_BUDGET: usize = 50_000;
 
-/// How many classes of single points of failure the sweep analyses in full for this design: [`SWEEP_BUDGET`] over
-/// its devices and links, between 1 and [`SWEEP_LIMIT`].
+/// How many classes of single failures the sweep analyses in full for this design: [`SWEEP_BUDGET`] over its
+/// devices and links, between 1 and [`SWEEP_LIMIT`].
 pub fn sweep_cap(design: &Design) -> usize {
     let size = (design.devices.len() + design.links.len()).max(1);
     (SWEEP_BUDGET / size).clamp(1, SWEEP_LIMIT)
 }
 
-/// What the sweep found, and how many classes of candidates it left out past [`sweep_cap`] (worst first is then
-/// "worst of those analysed": the message says so).
+/// Most classes of single failures the report keeps ([`SingleFailures::worst`]); the sweep lists them all.
+pub const REPORT_SINGLE_FAILURES: usize = 10;
+
+/// What the sweep found, and how many classes of candidates it left out past [`sweep_cap`].
 #[derive(Debug, Clone, Default)]
 pub struct Sweep {
-    /// Single points of failure analysed, worst first.
+    /// Every class of single failures that loses something, worst first: the worst [`Sweep::analysed`] from a
+    /// full analysis, the others with their one-pass estimate ([`Impact::estimated`]).
     pub impacts: Vec<Impact>,
-    /// Classes of candidates found (articulation points and bridges, alike ones counted once).
+    /// Classes of single failures that lose something (alike parts counted once).
     pub classes: usize,
-    /// Classes analysed in full (the first ones in id order, up to [`sweep_cap`]).
+    /// Classes analysed in full (the worst of the one-pass ranking, up to [`sweep_cap`]).
     pub analysed: usize,
+}
+
+/// The single failures of a design ranked by what each loses, from one pass over the intact design's analysis
+/// (the report's section; docs/analysis.md, "Single failures by impact").
+#[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SingleFailures {
+    /// The worst classes, worst first, at most [`REPORT_SINGLE_FAILURES`], with their one-pass estimates.
+    pub worst: Vec<Impact>,
+    /// Classes of single failures that lose something (alike parts counted once).
+    pub classes: usize,
+    /// Parts considered: switches, storage appliances, cables, and racks with stated feeds.
+    pub candidates: usize,
+}
+
+/// The one-pass ranking of every single failure of a design, all classes worst first, and the parts considered.
+fn ranked(
+    design: &Design,
+    topo: &Topology,
+    bw: &super::bandwidth::BandwidthReport,
+    power: &super::power::PowerReport,
+    replicas: Option<u64>,
+) -> (Vec<Impact>, usize) {
+    let (cands, considered) = rank::candidates(design, topo, bw, power, replicas);
+    // Parts that disconnect something are grouped by signature (their loss is the other's relabelled), the others
+    // by kind, part and estimated figures.
+    let mut groups: BTreeMap<Signature, Vec<(u8, u64)>> = BTreeMap::new();
+    type FiguresKey = (u8, Option<crate::model::PartId>, u64, [u64; 10], usize);
+    let mut by_figures: BTreeMap<FiguresKey, Vec<(u8, u64)>> = BTreeMap::new();
+    let mut single: Vec<Vec<(u8, u64)>> = Vec::new();
+    let mut impacts: BTreeMap<(u8, u64), Impact> = BTreeMap::new();
+    for c in cands {
+        let key = match c.failure {
+            Failure::Device(id) => (0, id.0),
+            Failure::Link(id) => (1, id.0),
+            Failure::Feed(id) => (2, id.0),
+            Failure::Site(_) => continue,
+        };
+        match (c.cuts && key.0 < 2)
+            .then(|| signature(design, topo, key))
+            .flatten()
+        {
+            Some(sig) => groups.entry(sig).or_default().push(key),
+            None if key.0 < 2 && !c.cuts => {
+                let (part, rate) = match c.failure {
+                    Failure::Device(id) => (design.devices.get(&id).map(|d| d.part.clone()), 0),
+                    Failure::Link(id) => (
+                        design.links.get(&id).and_then(|l| l.cable.clone()),
+                        design
+                            .links
+                            .get(&id)
+                            .map_or(0, |l| l.medium.gbps().to_bits()),
+                    ),
+                    _ => (None, 0),
+                };
+                let i = &c.impact;
+                let bits = |(a, b): (f64, f64)| [a.to_bits(), b.to_bits()];
+                let [a, b] = bits(i.bisection_gbps);
+                let [c0, d] = bits(i.inter_node_gbyte_s);
+                let [e, f] = bits(i.storage_gbyte_s_per_gpu);
+                let (r0, r1) = i.replicas.unwrap_or((u64::MAX, u64::MAX));
+                let figures = [
+                    a,
+                    b,
+                    c0,
+                    d,
+                    e,
+                    f,
+                    i.gpus_reachable.1 as u64,
+                    i.gpus_reaching_storage.1 as u64,
+                    r0,
+                    r1,
+                ];
+                by_figures
+                    .entry((key.0, part, rate, figures, i.gpus_slowed))
+                    .or_default()
+                    .push(key);
+            }
+            None => single.push(vec![key]),
+        }
+        impacts.insert(key, c.impact);
+    }
+    let mut classes = join_swapped(design, topo, groups);
+    classes.extend(by_figures.into_values());
+    classes.extend(single);
+    let failure = |(kind, id): (u8, u64)| match kind {
+        0 => Failure::Device(DeviceId(id)),
+        1 => Failure::Link(LinkId(id)),
+        _ => Failure::Feed(RackId(id)),
+    };
+    let mut out: Vec<Impact> = classes
+        .into_iter()
+        .filter_map(|mut class| {
+            class.sort_unstable();
+            let (first, rest) = class.split_first()?;
+            let mut i = impacts.remove(first)?;
+            i.what = describe(design, &i.failure);
+            i.alike = rest.iter().map(|c| failure(*c)).collect();
+            Some(i)
+        })
+        .collect();
+    out.sort_by(worst_first);
+    (out, considered)
+}
+
+/// The report's section: the one-pass ranking, its worst [`REPORT_SINGLE_FAILURES`] classes kept.
+pub(crate) fn single_failures(
+    design: &Design,
+    topo: &Topology,
+    bw: &super::bandwidth::BandwidthReport,
+    power: &super::power::PowerReport,
+    replicas: Option<u64>,
+) -> SingleFailures {
+    let (mut worst, candidates) = ranked(design, topo, bw, power, replicas);
+    let classes = worst.len();
+    worst.truncate(REPORT_SINGLE_FAILURES);
+    SingleFailures {
+        worst,
+        classes,
+        candidates,
+    }
 }
 
 /// What makes two sweep candidates fail the same way; see [`signature`].
@@ -520,17 +781,17 @@ fn signature(design: &Design, topo: &Topology, (kind, id): (u8, u64)) -> Option<
     Some((kind, own, private, shared))
 }
 
-/// N-1 sweep over every switch and single cable: the ones whose loss disconnects GPUs from each other or from
-/// storage, or costs serving replicas (articulation points and bridges of the network graph, each confirmed by a
-/// full analysis), worst first. Parts whose loss only removes bandwidth are not single points of failure and are not
-/// listed.
+/// N-1 sweep over every switch, cable, storage appliance and rack feed (racks with stated feeds), ranked by what
+/// each loses (GPUs cut off, from each other or from storage, replicas, network per GPU, bisection, storage per
+/// GPU; see [`severity`]), worst first. The ranking is one pass over the intact design ([`single_failures`]); the
+/// worst classes, up to [`sweep_cap`], are then analysed in full. Parts that lose nothing are not listed.
 pub fn n_minus_one(design: &Design, before: &Report) -> Vec<Impact> {
     sweep_with(design, before, &|_, _| true).unwrap_or_default()
 }
 
 /// [`n_minus_one`] with progress and cancellation, for the app and the CLI: `progress(done, total)` is called
-/// after each candidate is analysed (from worker threads, in no set order, `done` counting up to `total`); when it
-/// returns false the sweep stops as soon as the analyses under way finish and returns None. Candidates are
+/// after each class is analysed in full (from worker threads, in no set order, `done` counting up to `total`);
+/// when it returns false the sweep stops as soon as the analyses under way finish and returns None. Classes are
 /// analysed in parallel (rayon) and the result does not depend on the number of threads.
 pub fn sweep_with(
     design: &Design,
@@ -540,8 +801,8 @@ pub fn sweep_with(
     sweep_counted(design, before, progress).map(|s| s.impacts)
 }
 
-/// [`sweep_with`], saying how many classes of candidates there were and how many were analysed within the budget
-/// ([`sweep_cap`]): the command line and the app say when some were left out.
+/// [`sweep_with`], saying how many classes there were and how many were analysed in full within the budget
+/// ([`sweep_cap`]): the command line and the app say when some keep their estimate.
 pub fn sweep_counted(
     design: &Design,
     before: &Report,
@@ -550,57 +811,27 @@ pub fn sweep_counted(
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     let topo = Topology::build(design);
-    let mut candidates: BTreeSet<(u8, u64)> = BTreeSet::new();
-    for n in topo.articulation_points() {
-        if let Some(w) = topo.graph.node_weight(n)
-            && w.kind == NodeKind::Switch
-        {
-            candidates.insert((0, w.device.0));
-        }
-    }
-    for e in topo.bridges() {
-        if let [only] = topo.links(e) {
-            candidates.insert((1, only.0));
-        }
-    }
+    let (mut all, _) = ranked(
+        design,
+        &topo,
+        &before.bandwidth,
+        &before.power,
+        before.cost.replicas_in_design,
+    );
     let base = Base::with(design, &topo);
-    // Candidates with the same signature fail the same way: one is analysed (the first in id order) and stands
-    // for the others.
-    let mut groups: BTreeMap<Signature, Vec<(u8, u64)>> = BTreeMap::new();
-    let mut single: Vec<Vec<(u8, u64)>> = Vec::new();
-    for &c in &candidates {
-        match signature(design, &topo, c) {
-            Some(sig) => groups.entry(sig).or_default().push(c),
-            None => single.push(vec![c]),
-        }
-    }
-    let mut classes: Vec<Vec<(u8, u64)>> = join_swapped(design, &topo, groups);
-    classes.extend(single);
     drop(topo);
-    for c in &mut classes {
-        c.sort_unstable();
-    }
-    classes.sort_unstable();
-    let found = classes.len();
-    let classes: Vec<Vec<(u8, u64)>> = classes.into_iter().take(sweep_cap(design)).collect();
-    let failure = |(kind, id): (u8, u64)| {
-        if kind == 0 {
-            Failure::Device(DeviceId(id))
-        } else {
-            Failure::Link(LinkId(id))
-        }
-    };
-    let total = classes.len();
+    let found = all.len();
+    let total = sweep_cap(design).min(found);
+    let rest = all.split_off(total);
     let (done, cancelled) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let impacts: Vec<Option<Impact>> = classes
-        .par_iter()
-        .map(|class| {
+    let analysed: Vec<Option<Impact>> = all
+        .into_par_iter()
+        .map(|estimate| {
             if cancelled.load(Ordering::Relaxed) {
                 return None;
             }
-            let (&first, rest) = class.split_first()?;
-            let mut i = impact_from(design, before, base, failure(first));
-            i.alike = rest.iter().map(|c| failure(*c)).collect();
+            let mut i = impact_from(design, before, base, estimate.failure);
+            i.alike = estimate.alike;
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if !progress(n, total) {
                 cancelled.store(true, Ordering::Relaxed);
@@ -611,25 +842,17 @@ pub fn sweep_counted(
     if cancelled.load(Ordering::Relaxed) {
         return None;
     }
-    let mut out: Vec<Impact> = impacts
+    // A part the estimate ranked among the worst that a full analysis finds loses nothing is left out.
+    let mut out: Vec<Impact> = analysed
         .into_iter()
         .flatten()
-        .filter(|i| {
-            i.gpus_reachable.1 < i.gpus_reachable.0
-                || i.replicas.is_some_and(|(a, b)| b < a)
-                || i.gpus_reaching_storage.1 < i.gpus_reaching_storage.0
-        })
+        .filter(rank::loses)
+        .chain(rest)
         .collect();
-    let lost = |i: &Impact| {
-        (
-            i.gpus_reachable.0 - i.gpus_reachable.1.min(i.gpus_reachable.0),
-            i.gpus_reaching_storage.0 - i.gpus_reaching_storage.1.min(i.gpus_reaching_storage.0),
-        )
-    };
-    out.sort_by(|a, b| lost(b).cmp(&lost(a)).then_with(|| a.what.cmp(&b.what)));
+    out.sort_by(worst_first);
     Some(Sweep {
+        classes: out.len(),
         impacts: out,
-        classes: found,
         analysed: total,
     })
 }
@@ -646,7 +869,7 @@ mod tests {
         // smaller half holds 15 of the 31 DGX (120 of 248 GPUs); every rail leaf carries min(15, 16) x 400G from
         // one half to the other: before 8 x 15 x 400 = 48,000 Gb/s, after 7 x 15 x 400 = 42,000 Gb/s.
         let d = sample("superpod-h100-1su").unwrap();
-        let before = analyze(&d);
+        let before = crate::analysis::analyze_ranked(&d);
         let leaf = d
             .devices
             .iter()
@@ -656,17 +879,87 @@ mod tests {
         let i = impact(&d, &before, Failure::Device(leaf));
         assert_eq!(i.gpus_reachable, (248, 248));
         assert_eq!(i.bisection_gbps, (48_000.0, 42_000.0));
-        assert!(
-            n_minus_one(&d, &before).is_empty(),
-            "the balanced SU has no single point of failure"
+        // Network per GPU: a DGX H100's GPUs each send 50 GB/s (one 400 Gb/s NIC each) to the nearest cabled NIC;
+        // without its rail-1 NIC's cable, GPU 1 shares its PCIe switch's other NIC with GPU 2: 2 x 50 GB/s on one
+        // 50 GB/s port, 25 GB/s each. Every one of the 31 DGX (248 GPUs) has a NIC on leaf 1: all are slowed.
+        assert_eq!(i.inter_node_gbyte_s, (50.0, 25.0));
+        assert_eq!(i.gpus_slowed, 248);
+        // The sweep ranks it first (nothing cuts GPUs off; it slows the most GPUs by the largest share), the 8 rail
+        // leaves as one class, and the one-pass estimate in the report agrees with the full analysis.
+        let sweep = n_minus_one(&d, &before);
+        let first = sweep.first().expect("the leaf's loss is listed");
+        assert_eq!(first.what, "device leaf-su01-r1");
+        assert_eq!(first.alike.len(), 7);
+        assert!(!first.estimated);
+        assert_eq!(
+            first.cost_in_words(),
+            "network per GPU 50.0 -> 25.0 GB/s for 248 GPUs"
         );
+        let ranked = before.single_failures.clone().expect("ranked");
+        let est = ranked.worst.first().expect("ranked");
+        assert_eq!(est.what, first.what);
+        assert!(est.estimated);
+        assert_eq!(
+            (
+                est.gpus_reachable,
+                est.inter_node_gbyte_s,
+                est.bisection_gbps,
+                est.gpus_slowed
+            ),
+            (
+                first.gpus_reachable,
+                first.inter_node_gbyte_s,
+                first.bisection_gbps,
+                first.gpus_slowed
+            )
+        );
+        // One server cable: that DGX alone is slowed (8 GPUs), 50 -> 25 GB/s; second in rank.
+        let cable = sweep.get(1).expect("a server cable");
+        assert!(matches!(cable.failure, Failure::Link(_)), "{cable:?}");
+        assert_eq!(cable.gpus_slowed, 8);
+        assert_eq!(cable.inter_node_gbyte_s, (50.0, 25.0));
+    }
+
+    #[test]
+    fn one_pass_estimates_match_full_analyses_on_reachability() {
+        // Every class the sweep analyses in full on the starved A100 design, the SuperPOD SU and the storage
+        // design: GPUs reachable and reaching storage from the depth-first search equal the full analysis's.
+        let (storage, _) = storage_behind_one_spine();
+        for d in [
+            sample("a100-nic-starved").unwrap(),
+            sample("superpod-h100-1su").unwrap(),
+            storage,
+        ] {
+            let before = analyze(&d);
+            let topo = Topology::build(&d);
+            let (est, _) = ranked(
+                &d,
+                &topo,
+                &before.bandwidth,
+                &before.power,
+                before.cost.replicas_in_design,
+            );
+            for e in est.iter().take(sweep_cap(&d)) {
+                let full = impact(&d, &before, e.failure.clone());
+                assert_eq!(
+                    e.gpus_reachable, full.gpus_reachable,
+                    "{}: {}",
+                    d.name, e.what
+                );
+                assert_eq!(
+                    e.gpus_reaching_storage, full.gpus_reaching_storage,
+                    "{}: {}",
+                    d.name, e.what
+                );
+            }
+        }
     }
 
     #[test]
     fn sweep_reports_progress_and_cancels() {
-        // The starved A100 design has 9 candidates (the leaf and 8 single cables) in 2 classes (the cables fail
-        // alike): progress counts each class once up to 2, the result is the plain sweep's, and a sweep cancelled
-        // at its first report returns nothing.
+        // The starved A100 design: the leaf and 8 single cables (alike) lose GPUs, so at least 2 classes are
+        // analysed in full; progress counts each once up to their number, the result is the plain sweep's, and a
+        // sweep cancelled at its first report returns nothing.
         let d = sample("a100-nic-starved").unwrap();
         let before = analyze(&d);
         let seen = std::sync::Mutex::new(Vec::new());
@@ -677,7 +970,9 @@ mod tests {
         .unwrap();
         let mut seen = seen.into_inner().unwrap();
         seen.sort_unstable();
-        assert_eq!(seen, (1..=2).map(|i| (i, 2)).collect::<Vec<_>>());
+        let n = sweep_cap(&d).min(all.len());
+        assert!(n >= 2);
+        assert_eq!(seen, (1..=n).map(|i| (i, n)).collect::<Vec<_>>());
         let plain = n_minus_one(&d, &before);
         assert_eq!(
             serde_json::to_string(&all).unwrap(),
@@ -698,7 +993,7 @@ mod tests {
         // The eight cables fail the same way: one is analysed and stands for the seven others.
         let cables: Vec<&Impact> = sweep
             .iter()
-            .filter(|i| matches!(i.failure, Failure::Link(_)))
+            .filter(|i| matches!(i.failure, Failure::Link(_)) && severity(i).0 > 0)
             .collect();
         assert_eq!(cables.len(), 1);
         assert_eq!(cables[0].gpus_reachable, (64, 56));
@@ -729,9 +1024,12 @@ mod tests {
             crate::io::validate(&d)
         );
         let before = analyze(&d);
+        // Only the leaves cut GPUs off; spines, uplinks and server cables cost bandwidth and rank after them.
         let sweep = n_minus_one(&d, &before);
-        assert_eq!(sweep.len(), 1, "{sweep:?}");
-        let leaf = &sweep[0];
+        let cut: Vec<&Impact> = sweep.iter().filter(|i| severity(i).0 > 0).collect();
+        assert_eq!(cut.len(), 1, "{sweep:?}");
+        let leaf = cut[0];
+        assert_eq!(sweep[0].what, leaf.what);
         assert_eq!(leaf.what, "device leaf-0001");
         assert_eq!(leaf.gpus_reachable, (192, 160));
         assert_eq!(leaf.alike.len(), 5);
@@ -755,16 +1053,15 @@ mod tests {
         // Two pods of 48 racks: the pods are swapped by the fabric's symmetry, so all 96 leaves fail alike and
         // one analysis stands for them; a leaf of the second pod analysed on its own agrees.
         let d = crate::samples::rack_leaf_h100(&c, 96).unwrap();
-        let before = analyze(&d);
-        let classes = std::sync::atomic::AtomicUsize::new(0);
-        let sweep = sweep_with(&d, &before, &|_, total| {
-            classes.store(total, std::sync::atomic::Ordering::Relaxed);
-            true
-        })
-        .unwrap();
-        assert_eq!(classes.into_inner(), 1);
-        assert_eq!(sweep.len(), 1);
+        let before = crate::analysis::analyze_ranked(&d);
+        // The report's one-pass ranking puts them first as one class (no full analysis of every class here).
+        let sweep = &before.single_failures.as_ref().expect("ranked").worst;
         assert_eq!(sweep[0].alike.len(), 95);
+        assert_eq!(
+            sweep.iter().filter(|i| severity(i).0 > 0).count(),
+            1,
+            "{sweep:?}"
+        );
         let last = d
             .devices
             .iter()
@@ -772,14 +1069,22 @@ mod tests {
             .map(|(id, _)| *id)
             .unwrap();
         assert!(sweep[0].alike.contains(&Failure::Device(last)));
-        assert_eq!(
-            figures(&impact(&d, &before, Failure::Device(last))),
-            figures(&sweep[0])
-        );
+        let full = impact(&d, &before, Failure::Device(last));
+        assert_eq!(full.gpus_reachable, sweep[0].gpus_reachable);
+        assert_eq!(full.gpus_reaching_storage, sweep[0].gpus_reaching_storage);
         // 50 racks: a pod of 48 and one of 2, which fail differently (bigger pods lose a smaller share).
         let d = crate::samples::rack_leaf_h100(&c, 50).unwrap();
-        let sweep = n_minus_one(&d, &analyze(&d));
-        assert_eq!(sweep.len(), 2);
+        let r = crate::analysis::analyze_ranked(&d);
+        assert_eq!(
+            r.single_failures
+                .as_ref()
+                .expect("ranked")
+                .worst
+                .iter()
+                .filter(|i| severity(i).0 > 0)
+                .count(),
+            2
+        );
     }
 
     #[test]

@@ -144,7 +144,8 @@ fn work(shared: &Shared) {
             }
         };
         let t = std::time::Instant::now();
-        let report = analysis::analyze(&job.design);
+        // The single failures are ranked here too, off the UI thread, after the analysis they read.
+        let report = analysis::analyze_ranked(&job.design);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         {
             let mut slot = lock();
@@ -208,7 +209,7 @@ impl AnalysisState {
                     return self.slice(design, revision, ctx);
                 }
                 let t = Instant::now();
-                self.report = Some(Arc::new(analysis::analyze(design)));
+                self.report = Some(Arc::new(analysis::analyze_ranked(design)));
                 self.last_ms = t.elapsed().as_secs_f64() * 1000.0;
                 self.report_revision = revision;
                 self.slices = None;
@@ -284,7 +285,8 @@ impl AnalysisState {
         *ms += t.elapsed().as_secs_f64() * 1000.0;
         if done {
             let total = *ms;
-            if let Some(report) = run.take() {
+            if let Some(mut report) = run.take() {
+                analysis::with_single_failures(design, &mut report);
                 self.report = Some(Arc::new(report));
                 self.report_revision = revision;
                 self.last_ms = total;
@@ -401,7 +403,7 @@ mod worker_tests {
         assert_eq!(a.slices_done(), None);
         assert_eq!(a.report_revision, 2);
         let sliced = serde_json::to_string(a.report.as_deref().unwrap()).unwrap();
-        let whole = serde_json::to_string(&analysis::analyze(&design)).unwrap();
+        let whole = serde_json::to_string(&analysis::analyze_ranked(&design)).unwrap();
         assert_eq!(sliced, whole);
         // An edit during a run restarts it on the new revision.
         let edited = Arc::new(crate::samples::default_design());

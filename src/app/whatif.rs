@@ -1,6 +1,7 @@
-//! The failure what-ifs window (View > Failure what-ifs…): the N-1 sweep (every switch and cable whose loss cuts
-//! GPUs or storage off, `analysis::whatif::sweep_with`) and the impact of losing the selected device or cable, both
-//! run off the UI thread with a progress bar and a Cancel button. Each row selects the part it is about.
+//! The failure what-ifs window (View > Failure what-ifs…): the N-1 sweep (every switch, cable, storage appliance
+//! and rack feed ranked by what its loss costs, `analysis::whatif::sweep_with`) and the impact of losing the
+//! selected device or cable, both run off the UI thread with a progress bar and a Cancel button. Each row selects
+//! the part it is about.
 
 use super::selection::{FitTarget, Selection};
 use super::{AppCommand, UiCommand};
@@ -216,9 +217,10 @@ fn whatif_ui(
     cmds: &mut Vec<AppCommand>,
 ) {
     ui.label(
-        "What one failure does to the design: which switches and cables cut GPUs or storage off if they fail \
-         (the N-1 sweep: the topology's articulation points and bridges, each analysed without the part), or what \
-         losing the selected device or cable costs.",
+        "What one failure does to the design: every switch, cable, storage appliance and rack feed ranked by what \
+         its loss costs (the N-1 sweep: GPUs cut off, storage, replicas, network per GPU, bisection; one pass over \
+         the design, then the worst analysed in full without the part), or what losing the selected device or \
+         cable costs.",
     );
     ui.add_space(4.0);
     let selected = single_failure(selection);
@@ -227,8 +229,8 @@ fn whatif_ui(
         let sweep = ui
             .add_enabled(ready, egui::Button::new("Run N-1 sweep"))
             .on_hover_text(format!(
-                "Every single switch and cable whose loss cuts GPUs or storage off, worst first (at most {} \
-                 candidates)",
+                "Every switch, cable, storage appliance and rack feed whose loss costs something, worst first (the \
+                 worst {} at most analysed in full, the others estimated)",
                 whatif::SWEEP_LIMIT
             ))
             .on_disabled_hover_text("Waits for the analysis of the current design");
@@ -315,15 +317,15 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppC
     };
     match (&o.what, impacts.len()) {
         (Asked::Sweep, 0) => {
-            ui.label("No single switch or cable cuts GPUs or storage off.");
+            ui.label("No single switch, cable, storage appliance or rack feed loses anything.");
             return;
         }
         (Asked::Sweep, _) => {
             let n = impacts.iter().map(|i| 1 + i.alike.len()).sum::<usize>();
             ui.strong(format!(
-                "{} {} GPUs or storage off, worst first:",
+                "{} {} something, worst first (\"est.\": one-pass estimate, not analysed in full):",
                 crate::analysis::format::count(n, "single failure", "single failures"),
-                if n == 1 { "cuts" } else { "cut" }
+                if n == 1 { "loses" } else { "lose" }
             ));
         }
         (Asked::One(_), _) => {
@@ -361,10 +363,11 @@ fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
             ui.label(text);
         }
     };
+    let est = if i.estimated { " (est.)" } else { "" };
     if i.alike.is_empty() {
-        ui.label(&i.what);
+        ui.label(format!("{}{est}", i.what));
     } else {
-        ui.label(format!("{} and {} more like it", i.what, i.alike.len()))
+        ui.label(format!("{} and {} more like it{est}", i.what, i.alike.len()))
             .on_hover_text(
                 "Parts the fabric's symmetry swaps with this one: each fails the same way (analysed once)",
             );
@@ -374,7 +377,12 @@ fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
     let (a, b) = i.bisection_gbps;
     pair(ui, format!("{a:.0} -> {b:.0} Gb/s"), b + 1e-9 < a);
     let (a, b) = i.inter_node_gbyte_s;
-    pair(ui, format!("{a:.1} -> {b:.1} GB/s"), b + 1e-9 < a);
+    let slowed = if i.gpus_slowed > 0 {
+        format!(" ({} GPUs)", i.gpus_slowed)
+    } else {
+        String::new()
+    };
+    pair(ui, format!("{a:.1} -> {b:.1} GB/s{slowed}"), b + 1e-9 < a);
     let (a, b) = i.gpus_reaching_storage;
     pair(ui, format!("{a} -> {b}"), lost(i.gpus_reaching_storage));
     if ui

@@ -118,16 +118,7 @@ fn servers(design: &Design, topo: &Topology, storage_demand: f64) -> Vec<ServerB
             continue;
         };
         let device_ports = super::next_run(&mut rest, |c| c.device, *id);
-        let ports: Vec<(u16, u16, u64)> = device_ports
-            .iter()
-            .filter(|c| {
-                device.nics.get(&c.slot).is_some_and(|nic| {
-                    matches!(design.parts.get(nic).map(|p| &p.kind),
-                        Some(PartKind::Nic(n)) if c.port >= 1 && c.port <= n.ports)
-                })
-            })
-            .map(|c| (c.slot, c.port, c.gbps.to_bits()))
-            .collect();
+        let ports = cabled_ports(design, device, device_ports);
         let key = ShapeKey {
             part: &device.part,
             gpus: &device.gpus,
@@ -147,6 +138,41 @@ fn servers(design: &Design, topo: &Topology, storage_demand: f64) -> Vec<ServerB
         servers.push(s);
     }
     servers
+}
+
+/// A server's cabled ports as its model reads them, (NIC slot, port, cable rate bits), from its run of
+/// `Topology::nic_ports`: only ports of NICs installed in the server that the NIC has.
+pub(crate) fn cabled_ports(
+    design: &Design,
+    device: &Device,
+    ports: &[crate::topology::NicPort],
+) -> Vec<(u16, u16, u64)> {
+    ports
+        .iter()
+        .filter(|c| {
+            device.nics.get(&c.slot).is_some_and(|nic| {
+                matches!(design.parts.get(nic).map(|p| &p.kind),
+                    Some(PartKind::Nic(n)) if c.port >= 1 && c.port <= n.ports)
+            })
+        })
+        .map(|c| (c.slot, c.port, c.gbps.to_bits()))
+        .collect()
+}
+
+/// The worst GPU's network bandwidth, GB/s, of `device` (a GPU server of the design) cabled on `cabled` alone (see
+/// [`cabled_ports`]), from the report's server model: what the N-1 ranking asks of a server that loses cables.
+/// 0 for a device that is not a server.
+pub(crate) fn server_network_gbyte_s(
+    design: &Design,
+    id: DeviceId,
+    device: &Device,
+    cabled: Vec<(u16, u16, u64)>,
+) -> f64 {
+    let Some(PartKind::Server(spec)) = design.parts.get(&device.part).map(|p| &p.kind) else {
+        return 0.0;
+    };
+    let demand = design.params.traffic.storage_read_gbyte_s_per_gpu;
+    server_bandwidth(design, id, device, spec, &cabled, demand).network_gbyte_s_per_gpu
 }
 
 /// The bandwidth section: every GPU server's figures, the switches' oversubscription, the bisection, storage, the

@@ -300,22 +300,55 @@ fn availability_card(r: &Report) -> Option<(String, String, Status, String)> {
                 .into(),
         ));
     }
-    let spof = r.findings.iter().any(|f| {
-        matches!(
-            f.code,
-            crate::analysis::FindingCode::SingleSwitch | crate::analysis::FindingCode::SingleLink
-        )
-    });
+    let Some(sf) = &r.single_failures else {
+        return Some((
+            "ranking…".to_string(),
+            "single failures by what each costs".to_string(),
+            Status::Info,
+            "Every switch, cable, storage appliance and rack feed is being ranked by what its loss costs, off the \
+             UI thread."
+                .into(),
+        ));
+    };
+    let Some(worst) = sf.worst.first() else {
+        return Some((
+            "no single point".to_string(),
+            "of failure: no single switch, cable, storage or feed loss costs anything".to_string(),
+            Status::Good,
+            format!(
+                "Every switch, cable, storage appliance and rack feed ({} parts) was ranked by what its loss costs \
+                 (GPUs cut off, storage, replicas, network per GPU, bisection): none loses anything.",
+                sf.candidates
+            ),
+        ));
+    };
+    let (cut, storage, replicas, _, _, _) = crate::analysis::whatif::severity(worst);
+    let who = if worst.alike.is_empty() {
+        worst.what.clone()
+    } else {
+        format!("{} (or {} more like it)", worst.what, worst.alike.len())
+    };
     Some((
-        if spof {
-            "single points".to_string()
+        format::count(
+            sf.classes,
+            "kind of single failure",
+            "kinds of single failure",
+        ),
+        format!("worst single failure: {who}, {}", worst.cost_in_words()),
+        if cut > 0 || storage > 0 || replicas > 0 {
+            Status::Bad
         } else {
-            "no single point".to_string()
+            Status::Short
         },
-        "of failure in the fabric".to_string(),
-        if spof { Status::Info } else { Status::Good },
-        "Whether losing any one switch or link disconnects GPU servers or storage (see Findings)."
-            .into(),
+        format!(
+            "Every switch, cable, storage appliance and rack feed ({} parts) ranked by what its loss costs: GPUs cut \
+             off, GPUs cut off from storage, replicas, network per GPU, bisection, storage per GPU, in that order. \
+             {} lose something; the worst: {}. One-pass estimates from this analysis; View > Failure what-ifs \
+             analyses the worst in full.",
+            sf.candidates,
+            format::count(sf.classes, "class of parts", "classes of parts"),
+            worst.summary()
+        ),
     ))
 }
 

@@ -396,6 +396,7 @@ fn findings_section(out: &mut String, design: &Design, r: &Report) {
     if r.findings.is_empty() {
         out.push_str("<p>No findings: nothing in the design needs attention.</p>\n");
     }
+    single_failures_html(out, design, r);
     out.push_str("</section>\n");
 }
 

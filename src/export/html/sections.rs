@@ -521,3 +521,65 @@ pub(super) fn job_table(out: &mut String, design: &Design, r: &crate::analysis::
         out.push_str("</tbody></table>\n");
     }
 }
+
+/// The single failures ranked by impact (the report's one-pass ranking, as the Availability card and `racksmith
+/// whatif` rank them): each class of parts, what its loss costs, before -> after.
+pub(super) fn single_failures_html(out: &mut String, design: &Design, r: &Report) {
+    // A report made without the ranking is ranked here: the export shows what the app's card shows.
+    let ranked;
+    let sf = match &r.single_failures {
+        Some(sf) => sf,
+        None => {
+            let mut copy = r.clone();
+            crate::analysis::with_single_failures(design, &mut copy);
+            ranked = copy.single_failures.unwrap_or_default();
+            &ranked
+        }
+    };
+    out.push_str("<h3>Single failures by impact</h3>\n");
+    if sf.worst.is_empty() {
+        let _ = writeln!(
+            out,
+            "<p>No single switch, cable, storage appliance or rack feed loses anything ({} parts ranked).</p>",
+            sf.candidates
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "<p>{} parts ranked by what their loss costs (GPUs cut off, GPUs cut off from storage, replicas, network per \
+         GPU, bisection, storage per GPU, in that order); {} lose something{}. Figures are the one-pass estimate \
+         (<code>racksmith whatif</code> analyses the worst in full).</p>",
+        sf.candidates,
+        crate::analysis::format::count(sf.classes, "class", "classes"),
+        if sf.classes > sf.worst.len() {
+            format!(", the worst {} shown", sf.worst.len())
+        } else {
+            String::new()
+        }
+    );
+    out.push_str("<table><thead><tr><th>#</th><th>Part</th><th>Costs</th><th class=\"n\">GPUs reachable</th><th class=\"n\">Bisection, Gb/s</th><th class=\"n\">Network per GPU, GB/s</th><th class=\"n\">Reaching storage</th></tr></thead><tbody>\n");
+    for (k, i) in sf.worst.iter().enumerate() {
+        let who = if i.alike.is_empty() {
+            i.what.clone()
+        } else {
+            format!("{} and {} more like it", i.what, i.alike.len())
+        };
+        let _ = writeln!(
+            out,
+            r#"<tr><td>{}</td><td>{}</td><td>{}</td><td class="n">{} → {}</td><td class="n">{:.0} → {:.0}</td><td class="n">{:.1} → {:.1}</td><td class="n">{} → {}</td></tr>"#,
+            k + 1,
+            e(&who),
+            e(&i.cost_in_words()),
+            i.gpus_reachable.0,
+            i.gpus_reachable.1,
+            i.bisection_gbps.0,
+            i.bisection_gbps.1,
+            i.inter_node_gbyte_s.0,
+            i.inter_node_gbyte_s.1,
+            i.gpus_reaching_storage.0,
+            i.gpus_reaching_storage.1
+        );
+    }
+    out.push_str("</tbody></table>\n");
+}
