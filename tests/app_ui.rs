@@ -1386,10 +1386,16 @@ fn the_side_pane_collapses_to_widen_the_canvas_at_1024() {
     h.run_steps(3);
     let before = h.state().ui.canvas.canvas_rect.unwrap().width();
     assert!(before >= 480.0, "canvas only {before} px wide at 1024");
-    h.get_by_label("▶").click();
+    let node = h.get_by_label("▶");
+    let rect = node.rect();
+    node.click();
     step(&mut h);
     let after = h.state().ui.canvas.canvas_rect.unwrap().width();
-    assert!(after > before + 200.0, "{before} -> {after}");
+    assert!(
+        after > before + 200.0,
+        "{before} -> {after} collapsed {} at {rect:?}",
+        h.state().ui.windows.right_collapsed
+    );
     assert!(all_racks_inside_the_canvas(&h));
     h.get_by_label("◀").click();
     step(&mut h);

@@ -2,7 +2,7 @@
 //! (`analysis::asbuilt`), as a table a technician works down: missing, miswired, slow and extra cables by both
 //! ends, unknown devices and devices not found. "Show" selects a designed cable on the canvas.
 
-use super::state::{FitTarget, Selection};
+use super::selection::{FitTarget, Selection};
 use super::{AppCommand, UiCommand};
 use crate::analysis::asbuilt::FabricDiff;
 use egui::RichText;

@@ -547,9 +547,10 @@ impl RacksmithApp {
 
 fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     let mut cmds = Vec::new();
-    // In the corner, beside the inspector's heading, without pushing the panel's content down.
+    // In the corner, beside the inspector's heading, without pushing the panel's content down, and clear of the
+    // pane's scroll bar (which takes the clicks on the panel's right edge once the pane is taller than the window).
     let corner = egui::Rect::from_min_size(
-        ui.max_rect().right_top() + egui::vec2(-24.0, 4.0),
+        ui.max_rect().right_top() + egui::vec2(-40.0, 4.0),
         egui::vec2(22.0, 20.0),
     );
     let hide = ui

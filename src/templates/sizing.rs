@@ -630,11 +630,14 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             super::storage::appliances_for(catalog, &storage_need(servers * per_server));
         super::storage::add_storage(&mut d, catalog, appliances)?;
         let r = analyze(&d);
+        // The deadline is met with failures counted: the days over the goodput of the drawn cluster
+        // (docs/analysis.md, "Failures and checkpoints"), the failure-free days when no goodput can be given.
         let days = r
-            .latency
-            .training
+            .reliability
             .as_ref()
-            .map_or(f64::INFINITY, |t| t.days);
+            .and_then(|x| x.days_expected)
+            .or_else(|| r.latency.training.as_ref().map(|t| t.days))
+            .unwrap_or(f64::INFINITY);
         Ok((d, r, days))
     };
     let (tflops, memory_gb) = match catalog.get(super::gpu_part(&need.gpu)).map(|p| &p.kind) {
@@ -826,6 +829,23 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             report.summary.gpus,
             Some(need.days),
         ));
+        // Sized for the days with failures counted, and said so.
+        if let Some(r) = &report.reliability
+            && let (Some(g), Some(days)) = (r.goodput, r.days_expected)
+        {
+            why.push((
+                "with failures".into(),
+                format!(
+                    "{days:.2} days at {:.1}% goodput ({:.2} interruptions a day, a {:.0} s checkpoint write, a {:.0} s \
+                     restart): the size is set so these fit the {} days asked",
+                    g * 100.0,
+                    r.interruptions_per_day,
+                    r.checkpoint_write_s.unwrap_or(0.0),
+                    r.restart_s,
+                    need.days
+                ),
+            ));
+        }
         // The parallel layout the job runs with, and why (docs/analysis.md, "Training jobs").
         if let Some(p) = &t.parallelism {
             why.push((
