@@ -249,17 +249,46 @@ fn serve_100k(
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        (None, Some(o)) => format!(
-            "{} req/s needs {} L40S ({} servers): no way of buying them fits {} a year; the cheapest, {}, costs \
-             {}/yr ({:.1}x the budget)",
-            thousands(rps, 0),
-            thousands(sized.gpus as f64, 0),
-            thousands(sized.servers as f64, 0),
-            usd(budget),
-            o.option,
-            usd(o.usd_per_year),
-            o.usd_per_year / budget
-        ),
+        (None, Some(o)) => {
+            // What the budget does buy, by the budget sizing's own count (the same replicas and p99 target).
+            let buys = sizing::budget(
+                catalog,
+                &sizing::BudgetNeed {
+                    usd_per_year: budget,
+                    gpu: "l40s".into(),
+                    replica_rps,
+                    gpus_per_replica: 1,
+                    utilisation: 0.7,
+                    p99_ms: Some(500.0),
+                },
+            )
+            .ok()
+            .and_then(|(options, _)| {
+                options
+                    .into_iter()
+                    .max_by(|a, b| a.requests_per_s.total_cmp(&b.requests_per_s))
+            })
+            .map_or(String::new(), |b| {
+                format!(
+                    "; {} buys {} L40S {} serving {} req/s",
+                    usd(budget),
+                    thousands(b.gpus as f64, 0),
+                    b.option,
+                    thousands(b.requests_per_s, 0)
+                )
+            });
+            format!(
+                "{} req/s needs {} L40S ({} servers): no way of buying them fits {} a year; the cheapest, {}, \
+                 costs {}/yr ({:.1}x the budget){buys}",
+                thousands(rps, 0),
+                thousands(sized.gpus as f64, 0),
+                thousands(sized.servers as f64, 0),
+                usd(budget),
+                o.option,
+                usd(o.usd_per_year),
+                o.usd_per_year / budget
+            )
+        }
         (None, None) => "the design has no cost options".into(),
     };
     let mut derivation = sized.why.clone();
@@ -629,6 +658,45 @@ mod tests {
         assert!(
             e.contains("--mfu 2") && e.contains("from 0.1 to 0.7"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn serve_100k_says_what_the_budget_buys_when_nothing_fits() {
+        // Issue 45: "nothing fits" without what $1.2M does buy. The same budget sizing as `size budget`: its best
+        // option's GPUs and req/s are in the headline.
+        let c = Catalog::builtin().unwrap();
+        let a = answer(&c, "serve-100k", &[]).unwrap();
+        assert!(
+            a.headline.contains("no way of buying them fits"),
+            "{}",
+            a.headline
+        );
+        let (options, _) = sizing::budget(
+            &c,
+            &sizing::BudgetNeed {
+                usd_per_year: 1.2e6,
+                gpu: "l40s".into(),
+                replica_rps: 20.0,
+                gpus_per_replica: 1,
+                utilisation: 0.7,
+                p99_ms: Some(500.0),
+            },
+        )
+        .unwrap();
+        let best = options
+            .iter()
+            .max_by(|a, b| a.requests_per_s.total_cmp(&b.requests_per_s))
+            .unwrap();
+        assert!(
+            a.headline.contains(&format!(
+                "$1,200,000 buys {} L40S {} serving {} req/s",
+                thousands(best.gpus as f64, 0),
+                best.option,
+                thousands(best.requests_per_s, 0)
+            )),
+            "{}",
+            a.headline
         );
     }
 
