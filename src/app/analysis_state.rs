@@ -144,19 +144,35 @@ fn work(shared: &Shared) {
             }
         };
         let t = std::time::Instant::now();
-        // The single failures are ranked here too, off the UI thread, after the analysis they read.
-        let report = analysis::analyze_ranked(&job.design);
+        let report = analysis::analyze(&job.design);
         let ms = t.elapsed().as_secs_f64() * 1000.0;
-        {
+        // The analysis is shown as soon as it is done; the single failures are ranked after it, still off the UI
+        // thread, and the ranked report replaces it unless a newer edit is waiting (the card reads "ranking…"
+        // meanwhile). So the ranking never delays the figures.
+        let ranked = {
             let mut slot = lock();
             slot.running = None;
             if slot.done.as_ref().is_none_or(|d| d.0 < job.revision) {
+                slot.done = Some((job.revision, report.clone(), ms));
+            }
+            slot.job.is_none()
+        };
+        shared.changed.notify_all();
+        if let Some(ctx) = &job.ctx {
+            ctx.request_repaint();
+        }
+        if ranked {
+            let mut report = report;
+            analysis::with_single_failures(&job.design, &mut report);
+            let mut slot = lock();
+            if slot.job.is_none() && slot.done.as_ref().is_none_or(|d| d.0 <= job.revision) {
                 slot.done = Some((job.revision, report, ms));
             }
-        }
-        shared.changed.notify_all();
-        if let Some(ctx) = job.ctx {
-            ctx.request_repaint();
+            drop(slot);
+            shared.changed.notify_all();
+            if let Some(ctx) = &job.ctx {
+                ctx.request_repaint();
+            }
         }
     }
 }
@@ -186,8 +202,14 @@ impl AnalysisState {
             return;
         };
         let done = w.lock().done.take();
+        // A newer revision, or the same one with its single failures ranked.
+        let ranks = |r: &Report| r.single_failures.is_some();
         if let Some((rev, report, ms)) = done
-            && (self.report.is_none() || rev > self.report_revision)
+            && (self.report.is_none()
+                || rev > self.report_revision
+                || (rev == self.report_revision
+                    && ranks(&report)
+                    && !self.report.as_deref().is_some_and(ranks)))
         {
             self.report = Some(Arc::new(report));
             self.report_revision = rev;

@@ -630,14 +630,11 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             super::storage::appliances_for(catalog, &storage_need(servers * per_server));
         super::storage::add_storage(&mut d, catalog, appliances)?;
         let r = analyze(&d);
-        // The deadline is met with failures counted: the days over the goodput of the drawn cluster
-        // (docs/analysis.md, "Failures and checkpoints"), the failure-free days when no goodput can be given.
         let days = r
-            .reliability
+            .latency
+            .training
             .as_ref()
-            .and_then(|x| x.days_expected)
-            .or_else(|| r.latency.training.as_ref().map(|t| t.days))
-            .unwrap_or(f64::INFINITY);
+            .map_or(f64::INFINITY, |t| t.days);
         Ok((d, r, days))
     };
     let (tflops, memory_gb) = match catalog.get(super::gpu_part(&need.gpu)).map(|p| &p.kind) {
@@ -829,7 +826,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             report.summary.gpus,
             Some(need.days),
         ));
-        // Sized for the days with failures counted, and said so.
+        // What failures add: the size is set for the failure-free days, and says so.
         if let Some(r) = &report.reliability
             && let (Some(g), Some(days)) = (r.goodput, r.days_expected)
         {
@@ -837,7 +834,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
                 "with failures".into(),
                 format!(
                     "{days:.2} days at {:.1}% goodput ({:.2} interruptions a day, a {:.0} s checkpoint write, a {:.0} s \
-                     restart): the size is set so these fit the {} days asked",
+                     restart); the size is set for the {} days failure-free",
                     g * 100.0,
                     r.interruptions_per_day,
                     r.checkpoint_write_s.unwrap_or(0.0),
