@@ -383,14 +383,7 @@ fn cross_site_link(design: &Design, topo: &Topology) -> Option<(f64, u8, u8)> {
     if design.sites.len() < 2 {
         return None;
     }
-    let site = |d: crate::model::DeviceId| {
-        design
-            .devices
-            .get(&d)
-            .and_then(|x| design.racks.get(&x.rack))
-            .map(|r| r.site.as_str())
-            .filter(|s| !s.is_empty())
-    };
+    let site = |d: crate::model::DeviceId| design.device_site(d).filter(|s| !s.is_empty());
     let tier = |d: crate::model::DeviceId| topo.tier(d).unwrap_or(1).max(1);
     design
         .links

@@ -493,14 +493,7 @@ fn site_distances(design: &Design, out: &mut Vec<Finding>) {
     if design.sites.len() < 2 {
         return;
     }
-    let site_of = |d: crate::model::DeviceId| {
-        design
-            .devices
-            .get(&d)
-            .and_then(|x| design.racks.get(&x.rack))
-            .map(|r| r.site.as_str())
-            .filter(|s| !s.is_empty())
-    };
+    let site_of = |d: crate::model::DeviceId| design.device_site(d).filter(|s| !s.is_empty());
     let mut short: Vec<(crate::model::LinkId, String)> = Vec::new();
     let mut unknown: BTreeMap<(&str, &str), Vec<crate::model::LinkId>> = BTreeMap::new();
     for (id, l) in &design.links {
@@ -573,13 +566,7 @@ fn spans_sites(design: &Design, out: &mut Vec<Finding>) {
     if design.sites.len() < 2 {
         return;
     }
-    let site_of = |d: crate::model::DeviceId| {
-        design
-            .devices
-            .get(&d)
-            .and_then(|x| design.racks.get(&x.rack))
-            .map(|r| r.site.as_str())
-    };
+    let site_of = |d: crate::model::DeviceId| design.device_site(d);
     let endpoint = |d: crate::model::DeviceId| {
         design
             .devices

@@ -46,17 +46,7 @@ pub fn as_built_window_ui(
                     "The design has changed since: check the file again to compare with it as it is now.",
                 );
             }
-            ui.label(format!(
-                "{} cables as designed; {} missing, {} miswired, {} slow, {} extra; {} unknown devices, {} devices \
-                 not found",
-                d.matched,
-                d.missing.len(),
-                d.miswired.len(),
-                d.slow.len(),
-                d.extra.len(),
-                d.unknown_devices.len(),
-                d.missing_devices.len()
-            ));
+            ui.label(d.summary());
             ui.separator();
             let rows = d.rows();
             if rows.is_empty() {

@@ -78,9 +78,14 @@ impl RacksmithApp {
             .path
             .as_ref()
             .filter(|_| !self.doc.is_dirty())
-            .filter(|p| crate::io::load(p).is_ok_and(|d| d == *self.doc.design))
             .and_then(|p| {
-                crate::io::read_checked(p, crate::io::MAX_FILE_BYTES, "a design file").ok()
+                // Read once: the bytes are hashed only when they load as the design shown.
+                let text =
+                    crate::io::read_checked_text(p, crate::io::MAX_FILE_BYTES, "a design file")
+                        .ok()?;
+                crate::io::design_from_str(&text, p)
+                    .is_ok_and(|d| d == *self.doc.design)
+                    .then(|| text.into_bytes())
             });
         Options {
             view,

@@ -2,7 +2,7 @@
 
 use super::args::CompareFormat;
 use super::output::write_out;
-use racksmith::analysis::asbuilt::{self, CableRow, FabricDiff};
+use racksmith::analysis::asbuilt::{self, FabricDiff};
 use racksmith::io;
 use std::path::Path;
 use std::process::ExitCode;
@@ -69,45 +69,26 @@ fn lldp_reports(dir: &Path) -> anyhow::Result<Vec<(String, Vec<io::fabric::LldpN
     Ok(out)
 }
 
-/// The difference as text: a count per class, then each cable by both ends, as the cabling plan names them.
+/// The difference as text: the counts, then each difference by both ends as the cabling plan names them
+/// ([`FabricDiff::rows`], the rows of the CSV, the HTML page and the app's window).
 pub fn render(d: &FabricDiff) -> String {
     use std::fmt::Write as _;
     let esc = racksmith::export::escape::terminal;
-    let row = |r: &CableRow| format!("{} <-> {} ({})", esc(&r.a), esc(&r.b), r.rate);
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "{} as designed; {} missing, {} miswired, {} slow, {} extra; {} unknown devices, {} devices not found",
-        d.matched,
-        d.missing.len(),
-        d.miswired.len(),
-        d.slow.len(),
-        d.extra.len(),
-        d.unknown_devices.len(),
-        d.missing_devices.len()
-    );
-    for r in &d.missing {
-        let _ = writeln!(o, "missing   {}", row(r));
-    }
-    for m in &d.miswired {
-        let _ = writeln!(
-            o,
-            "miswired  designed {}\n          found    {}",
-            row(&m.designed),
-            row(&m.found)
-        );
-    }
-    for s in &d.slow {
-        let _ = writeln!(o, "slow      {} found at {}", row(&s.cable), s.found);
-    }
-    for r in &d.extra {
-        let _ = writeln!(o, "extra     {}", row(r));
-    }
-    for n in &d.unknown_devices {
-        let _ = writeln!(o, "unknown   {}", esc(n));
-    }
-    for n in &d.missing_devices {
-        let _ = writeln!(o, "not found {}", esc(n));
+    let mut o = format!("{}\n", d.summary());
+    for r in d.rows() {
+        let _ = write!(o, "{:<16} {}", r.class, esc(&r.a));
+        if !r.b.is_empty() {
+            let _ = write!(o, " <-> {}", esc(&r.b));
+        }
+        if !r.designed.is_empty() || !r.found.is_empty() {
+            let _ = write!(
+                o,
+                " (designed {}, found {})",
+                esc(&r.designed),
+                esc(&r.found)
+            );
+        }
+        o.push('\n');
     }
     o
 }

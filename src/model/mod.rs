@@ -227,6 +227,14 @@ pub struct Site {
 }
 
 impl Design {
+    /// The site of a device's rack ("" when the rack names none); None for a device that is not in the design.
+    pub fn device_site(&self, id: DeviceId) -> Option<&str> {
+        self.devices
+            .get(&id)
+            .and_then(|d| self.racks.get(&d.rack))
+            .map(|r| r.site.as_str())
+    }
+
     /// The fibre route distance between two sites, km, when either states it (`Site::distance_km`).
     pub fn site_distance_km(&self, a: &str, b: &str) -> Option<f64> {
         let of = |x: &str, y: &str| {

@@ -529,24 +529,8 @@ pub fn compare(
     options: &Options,
 ) -> String {
     let mut out = String::new();
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
-    let _ = writeln!(
-        out,
-        "<title>{} against {} — Racksmith comparison</title>\n<style>{CSS}</style>\n</head>\n<body>",
-        e(&c.a_label()),
-        e(&c.b_label())
-    );
-    let _ = writeln!(
-        out,
-        "<header><h1>{} against {}</h1><div class=\"meta\">Racksmith comparison{} · Racksmith {}</div></header>",
-        e(&c.a_label()),
-        e(&c.b_label()),
-        options
-            .date
-            .as_ref()
-            .map_or(String::new(), |d| format!(" · {}", e(d))),
-        env!("CARGO_PKG_VERSION")
-    );
+    let heading = format!("{} against {}", c.a_label(), c.b_label());
+    page_start(&mut out, &heading, "Racksmith comparison", options);
     section_open(&mut out, "figures", "Figures side by side");
     let _ = writeln!(
         out,
@@ -623,6 +607,29 @@ pub fn compare(
     out
 }
 
+/// The start of a page in the report's style, up to its header: `heading` as the title and the h1 (escaped), and
+/// `kind`, the date and the version under it.
+fn page_start(out: &mut String, heading: &str, kind: &str, options: &Options) {
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
+    let _ = writeln!(
+        out,
+        "<title>{} — {}</title>\n<style>{CSS}</style>\n</head>\n<body>",
+        e(heading),
+        e(kind)
+    );
+    let _ = writeln!(
+        out,
+        "<header><h1>{}</h1><div class=\"meta\">{}{} · Racksmith {}</div></header>",
+        e(heading),
+        e(kind),
+        options
+            .date
+            .as_ref()
+            .map_or(String::new(), |d| format!(" · {}", e(d))),
+        env!("CARGO_PKG_VERSION")
+    );
+}
+
 /// The difference between a design and its fabric as found, in the report's style: the counts, then one table
 /// row per difference (class, link, both ends, as designed, as found).
 pub fn fabric_diff(
@@ -631,34 +638,10 @@ pub fn fabric_diff(
     options: &Options,
 ) -> String {
     let mut out = String::new();
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n");
-    let _ = writeln!(
-        out,
-        "<title>{} as built — Racksmith</title>\n<style>{CSS}</style>\n</head>\n<body>",
-        e(&design.name)
-    );
-    let _ = writeln!(
-        out,
-        "<header><h1>{} as built against as designed</h1><div class=\"meta\">Racksmith fabric diff{} · Racksmith {}</div></header>",
-        e(&design.name),
-        options
-            .date
-            .as_ref()
-            .map_or(String::new(), |x| format!(" · {}", e(x))),
-        env!("CARGO_PKG_VERSION")
-    );
+    let heading = format!("{} as built against as designed", design.name);
+    page_start(&mut out, &heading, "Racksmith fabric diff", options);
     section_open(&mut out, "summary", "Summary");
-    let _ = writeln!(
-        out,
-        "<p>{} cables as designed; {} missing, {} miswired, {} slow, {} extra; {} unknown devices, {} devices not found.</p>",
-        d.matched,
-        d.missing.len(),
-        d.miswired.len(),
-        d.slow.len(),
-        d.extra.len(),
-        d.unknown_devices.len(),
-        d.missing_devices.len()
-    );
+    let _ = writeln!(out, "<p>{}.</p>", e(&d.summary()));
     out.push_str("</section>\n");
     section_open(&mut out, "differences", "Differences");
     out.push_str("<table><thead><tr><th>Class</th><th class=\"n\">Link</th><th>End A</th><th>End B</th><th>As designed</th><th>As found</th></tr></thead><tbody>\n");
