@@ -91,6 +91,18 @@ fn a_template_design_is_unsaved_work_and_opening_a_sample_asks() {
     let question = racksmith::templates::scenarios::find("a100-or-h100").unwrap();
     h.get_by_label(question.question).click();
     step(&mut h);
+    // The answer is worked out off the UI thread: Open design opens it once its headline shows.
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let headline = racksmith::templates::scenarios::answer(&catalog, question.name, &[])
+        .unwrap()
+        .headline;
+    let start = std::time::Instant::now();
+    while h.query_by_label(&headline).is_none() {
+        assert!(start.elapsed().as_secs() < 120, "the answer never came");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        step(&mut h);
+    }
+    step(&mut h);
     h.get_by_label("Open design").click();
     step(&mut h);
     let other = racksmith::samples::sample("h100-60gpu-training").unwrap();

@@ -370,7 +370,7 @@ fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         .on_hover_text("The classic planning questions, answered with their derivation")
         .clicked()
     {
-        app.catalogs.scenarios = Some(super::scenarios::ScenariosWindow::default());
+        app.catalogs.scenarios = Some(super::scenarios::ScenariosWindow::new(&app.catalog));
     }
     if ui.button("About Racksmith").clicked() {
         app.ui.windows.help = Some(HelpPage::About);

@@ -6,61 +6,130 @@ use super::{AppCommand, FileCommand};
 use crate::catalog::Catalog;
 use crate::templates::scenarios::{self, Answer};
 
+/// A question and its input values: what an answer is for.
+type Key = (usize, Vec<f64>);
+
 /// The window's state: the question picked, each question's input values, and the answer for them.
+///
+/// An answer may size a cluster of 100,000 GPUs and more (serve-100k) and take a second or two, so it is worked
+/// out on a thread of its own, one at a time: the window keeps the last answer, marked as being redone, and
+/// starts the newest inputs' answer when the running one ends (inputs passed over while it ran are never
+/// answered). The browser has no threads and answers in the frame.
 pub struct ScenariosWindow {
     selected: usize,
     values: Vec<Vec<f64>>,
-    answer_for: Option<(usize, Vec<f64>)>,
+    answer_for: Option<Key>,
     answer: Option<Result<Answer, String>>,
+    #[cfg(not(target_arch = "wasm32"))]
+    running: Option<(Key, std::sync::mpsc::Receiver<Result<Answer, String>>)>,
 }
 
-impl Default for ScenariosWindow {
-    fn default() -> Self {
+impl ScenariosWindow {
+    /// The window with every input at its default (the shared sizing defaults, estimated from `catalog` where
+    /// the default is an estimate).
+    pub fn new(catalog: &Catalog) -> Self {
         Self {
             selected: 0,
             values: scenarios::list()
                 .iter()
-                .map(|s| s.inputs.iter().map(|i| i.default).collect())
+                .map(|s| s.inputs.iter().map(|i| i.default_in(catalog)).collect())
                 .collect(),
             answer_for: None,
             answer: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            running: None,
         }
     }
-}
 
-impl ScenariosWindow {
-    /// Answers again when the question or its inputs changed.
-    fn refresh(&mut self, catalog: &Catalog) {
+    /// The inputs as they are now.
+    fn key(&self) -> Key {
         let values = self.values.get(self.selected).cloned().unwrap_or_default();
-        let key = (self.selected, values.clone());
+        (self.selected, values)
+    }
+
+    /// Whether the answer shown is for other inputs than those shown (a newer one is being worked out).
+    fn stale(&self) -> bool {
+        self.answer_for.as_ref() != Some(&self.key())
+    }
+
+    /// Answers again when the question or its inputs changed.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn refresh(&mut self, catalog: &Catalog) {
+        if let Some((key, rx)) = &self.running {
+            match rx.try_recv() {
+                Ok(answer) => {
+                    self.answer = Some(answer);
+                    self.answer_for = Some(key.clone());
+                    self.running = None;
+                }
+                Err(std::sync::mpsc::TryRecvError::Empty) => return,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.running = None,
+            }
+        }
+        let key = self.key();
         if self.answer_for.as_ref() == Some(&key) {
             return;
         }
-        let Some(s) = scenarios::list().get(self.selected) else {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let catalog = catalog.clone();
+        let job = key.clone();
+        let spawned = std::thread::Builder::new()
+            .name("planning-question".into())
+            .spawn(move || {
+                let _ = tx.send(answer_for(&catalog, &job));
+            });
+        match spawned {
+            Ok(_) => self.running = Some((key, rx)),
+            Err(e) => {
+                self.answer = Some(Err(format!("could not start the answer: {e}")));
+                self.answer_for = Some(key);
+            }
+        }
+    }
+
+    /// Answers again when the question or its inputs changed.
+    #[cfg(target_arch = "wasm32")]
+    fn refresh(&mut self, catalog: &Catalog) {
+        let key = self.key();
+        if self.answer_for.as_ref() == Some(&key) {
             return;
-        };
-        let given: Vec<(String, f64)> = s
-            .inputs
-            .iter()
-            .zip(values)
-            .map(|(i, v)| (i.name.to_string(), v))
-            .collect();
-        self.answer = Some(
-            scenarios::answer(catalog, s.name, &given).map_err(|e| match e {
-                // The core names inputs as the command line does; the window shows the slider's label.
-                crate::templates::TemplateError::BadValue { option, value, why } => {
-                    let label = s
-                        .inputs
-                        .iter()
-                        .find(|i| i.name == option)
-                        .map_or(option.as_str(), |i| i.label);
-                    format!("{label} {value}: {why}")
-                }
-                other => other.to_string(),
-            }),
-        );
+        }
+        self.answer = Some(answer_for(catalog, &key));
         self.answer_for = Some(key);
     }
+
+    /// Whether an answer is being worked out.
+    fn busy(&self) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.running.is_some();
+        #[cfg(target_arch = "wasm32")]
+        return false;
+    }
+}
+
+/// The answer to a question at its input values, in the window's words.
+fn answer_for(catalog: &Catalog, (selected, values): &Key) -> Result<Answer, String> {
+    let Some(s) = scenarios::list().get(*selected) else {
+        return Err("no such question".into());
+    };
+    let given: Vec<(String, f64)> = s
+        .inputs
+        .iter()
+        .zip(values)
+        .map(|(i, v)| (i.name.to_string(), *v))
+        .collect();
+    scenarios::answer(catalog, s.name, &given).map_err(|e| match e {
+        // The core names inputs as the command line does; the window shows the slider's label.
+        crate::templates::TemplateError::BadValue { option, value, why } => {
+            let label = s
+                .inputs
+                .iter()
+                .find(|i| i.name == option)
+                .map_or(option.as_str(), |i| i.label);
+            format!("{label} {value}: {why}")
+        }
+        other => other.to_string(),
+    })
 }
 
 /// The Planning questions window.
@@ -107,12 +176,20 @@ pub fn scenarios_window_ui(
         }
         w.refresh(catalog);
         ui.separator();
+        if w.busy() || w.stale() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Answering for these inputs…");
+            });
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
         match &w.answer {
             Some(Ok(a)) => {
                 ui.strong(&a.headline);
                 ui.label("How it is derived:");
                 egui::ScrollArea::vertical()
-                    .max_height(280.0)
+                    .max_height(super::sizing::derivation_height(ui))
+                    .auto_shrink([false, true])
                     .show(ui, |ui| {
                         for (k, v) in &a.derivation {
                             ui.label(format!("• {k}: {v}"));
@@ -126,8 +203,9 @@ pub fn scenarios_window_ui(
         }
         ui.separator();
         ui.horizontal(|ui| {
+            // Only the answer to the inputs shown opens.
             let design = match &w.answer {
-                Some(Ok(a)) => Some(a.design.clone()),
+                Some(Ok(a)) if !w.stale() => Some(a.design.clone()),
                 _ => None,
             };
             if ui

@@ -30,79 +30,109 @@ impl Goal {
         }
     }
 
-    /// The fields of the goal: (name, help, default), in order (the GPU model is chosen apart).
-    fn fields(self) -> &'static [(&'static str, &'static str, &'static str)] {
+    /// The fields of the goal: (name, help), in order (the GPU model is chosen apart); their starting values are
+    /// [`Goal::defaults`].
+    fn fields(self) -> &'static [(&'static str, &'static str)] {
+        const MODEL: [(&str, &str); 4] = [
+            (
+                "Model parameters",
+                "Parameters of the served model, e.g. 8e9: a replica's rate is estimated from the GPU's \
+                 memory bandwidth (each generated token reads every weight once)",
+            ),
+            ("Bytes per weight", "2 for BF16 or FP16, 1 for FP8 or INT8"),
+            ("Tokens per request", "Tokens generated per request"),
+            (
+                "Batch",
+                "Sequences a replica decodes together: each pass over the weights yields a token for each",
+            ),
+        ];
+        const REPLICA: [(&str, &str); 3] = [
+            (
+                "Measured replica req/s",
+                "Requests per second one replica sustains at full load in your benchmark; overrides the \
+                 estimate (leave empty to use it)",
+            ),
+            ("GPUs per replica", "GPUs each replica runs on"),
+            (
+                "Utilisation",
+                "Planned utilisation of each replica, in (0, 1)",
+            ),
+        ];
+        const SERVING: [(&str, &str); 9] = [
+            ("Requests per second", "Requests per second to serve"),
+            (
+                "p99 target, ms",
+                "p99 latency target for a whole request (all its tokens), milliseconds",
+            ),
+            MODEL[0],
+            MODEL[1],
+            MODEL[2],
+            MODEL[3],
+            REPLICA[0],
+            REPLICA[1],
+            REPLICA[2],
+        ];
+        const BUDGET: [(&str, &str); 9] = [
+            ("USD per year", "Budget per year, USD"),
+            (
+                "p99 target, ms",
+                "p99 latency target for a whole request, milliseconds: the replicas run at the lower of the \
+                 utilisation and the most that keeps the p99 under it (empty: no target)",
+            ),
+            MODEL[0],
+            MODEL[1],
+            MODEL[2],
+            MODEL[3],
+            REPLICA[0],
+            REPLICA[1],
+            REPLICA[2],
+        ];
         match self {
-            Goal::Serving => &[
-                ("Requests per second", "Requests per second to serve", "200"),
-                (
-                    "p99 target, ms",
-                    "p99 latency target for a whole request (all its tokens), milliseconds",
-                    "20000",
-                ),
-                (
-                    "Model parameters",
-                    "Parameters of the served model, e.g. 8e9: a replica's rate is estimated from the GPU's \
-                     memory bandwidth (each generated token reads every weight once)",
-                    "8e9",
-                ),
-                (
-                    "Bytes per weight",
-                    "2 for BF16 or FP16, 1 for FP8 or INT8",
-                    "2",
-                ),
-                ("Tokens per request", "Tokens generated per request", "256"),
-                (
-                    "Batch",
-                    "Sequences a replica decodes together: each pass over the weights yields a token for each",
-                    "8",
-                ),
-                (
-                    "Measured replica req/s",
-                    "Requests per second one replica sustains at full load in your benchmark; overrides the \
-                     estimate (leave empty to use it)",
-                    "",
-                ),
-                ("GPUs per replica", "GPUs each replica runs on", "1"),
-                (
-                    "Utilisation",
-                    "Planned utilisation of each replica, in (0, 1)",
-                    "0.7",
-                ),
-            ],
+            Goal::Serving => &SERVING,
             Goal::Training => &[
-                ("Parameters", "Model parameters, e.g. 13e9", "13e9"),
-                ("Tokens", "Training tokens, e.g. 300e9", "300e9"),
-                ("Days", "Days the job may take", "30"),
-                ("MFU", "Model FLOPs utilisation", "0.4"),
+                ("Parameters", "Model parameters, e.g. 13e9"),
+                ("Tokens", "Training tokens, e.g. 300e9"),
+                ("Days", "Days the job may take"),
+                ("MFU", "Model FLOPs utilisation"),
             ],
-            Goal::Budget => &[
-                ("USD per year", "Budget per year, USD", "1.2e6"),
-                (
-                    "p99 target, ms",
-                    "p99 latency target of a request, milliseconds: the replicas run at the lower of the \
-                     utilisation and the most that keeps the p99 under it (empty: no target)",
-                    "20000",
-                ),
-                (
-                    "Replica req/s",
-                    "Requests per second one replica sustains at full load (your benchmark)",
-                    "5",
-                ),
-                ("GPUs per replica", "GPUs each replica runs on", "1"),
-                (
-                    "Utilisation",
-                    "Planned utilisation of each replica, in (0, 1)",
-                    "0.7",
-                ),
+            Goal::Budget => &BUDGET,
+        }
+    }
+
+    /// The fields' starting values: the one set of sizing defaults the command line and the planning questions
+    /// share (`templates::sizing::SERVING_DEFAULTS`, `TRAINING_DEFAULTS`).
+    fn defaults(self) -> Vec<String> {
+        let s = sizing::SERVING_DEFAULTS;
+        let t = sizing::TRAINING_DEFAULTS;
+        let replica = |first: f64| {
+            vec![
+                first.to_string(),
+                s.p99_ms.to_string(),
+                format!("{:e}", s.model.parameters),
+                s.model.bytes_per_parameter.to_string(),
+                s.model.tokens_per_request.to_string(),
+                s.model.batch.to_string(),
+                String::new(),
+                s.gpus_per_replica.to_string(),
+                s.utilisation.to_string(),
+            ]
+        };
+        match self {
+            Goal::Serving => replica(s.requests_per_s),
+            Goal::Training => vec![
+                format!("{:e}", t.parameters),
+                format!("{:e}", t.tokens),
+                t.days.to_string(),
+                t.mfu.to_string(),
             ],
+            Goal::Budget => replica(1.2e6),
         }
     }
 
     fn default_gpu(self) -> &'static str {
         match self {
-            Goal::Training => "h100-sxm",
-            Goal::Serving | Goal::Budget => "l40s",
+            Goal::Training => sizing::TRAINING_DEFAULTS.gpu,
+            Goal::Serving | Goal::Budget => sizing::SERVING_DEFAULTS.gpu,
         }
     }
 }
@@ -142,7 +172,7 @@ impl SizingDialog {
         Self {
             goal,
             gpu: goal.default_gpu().to_string(),
-            values: goal.fields().iter().map(|f| f.2.to_string()).collect(),
+            values: goal.defaults(),
             preview_for: None,
             preview: None,
         }
@@ -156,6 +186,16 @@ impl SizingDialog {
             .ok()
             .filter(|v| v.is_finite())
             .ok_or_else(|| format!("{name}: \"{text}\" is not a number"))
+    }
+
+    /// The served model from fields 2 to 5 (serving and budget alike).
+    fn model(&self) -> Result<sizing::ServedModel, String> {
+        Ok(sizing::ServedModel {
+            parameters: self.number(2)?,
+            bytes_per_parameter: self.number(3)?,
+            tokens_per_request: self.number(4)?,
+            batch: self.number(5)?,
+        })
     }
 
     /// A field that may be left empty.
@@ -186,12 +226,7 @@ impl SizingDialog {
                 let need = sizing::ServingNeed {
                     requests_per_s: self.number(0)?,
                     p99_ms: self.number(1)?,
-                    model: Some(sizing::ServedModel {
-                        parameters: self.number(2)?,
-                        bytes_per_parameter: self.number(3)?,
-                        tokens_per_request: self.number(4)?,
-                        batch: self.number(5)?,
-                    }),
+                    model: Some(self.model()?),
                     replica_rps: self.optional(6)?,
                     gpus_per_replica: self.whole(7)?,
                     utilisation: self.number(8)?,
@@ -216,12 +251,21 @@ impl SizingDialog {
                     .map_err(err)
             }
             Goal::Budget => {
+                let gpus_per_replica = self.whole(7)?;
+                let (replica_rps, _) = sizing::resolve_replica_rps(
+                    catalog,
+                    &gpu,
+                    gpus_per_replica,
+                    self.optional(6)?,
+                    Some(&self.model()?),
+                )
+                .map_err(err)?;
                 let need = sizing::BudgetNeed {
                     usd_per_year: self.number(0)?,
                     p99_ms: self.optional(1)?,
-                    replica_rps: self.number(2)?,
-                    gpus_per_replica: self.whole(3)?,
-                    utilisation: self.number(4)?,
+                    replica_rps,
+                    gpus_per_replica,
+                    utilisation: self.number(8)?,
                     gpu,
                 };
                 let (options, sized) = sizing::budget(catalog, &need).map_err(err)?;
@@ -239,6 +283,12 @@ impl SizingDialog {
         self.preview = Some(self.compute(catalog));
         self.preview_for = Some(key);
     }
+}
+
+/// The height a derivation may take: what the screen has below the window's fixed rows, at least 120 points.
+pub(super) fn derivation_height(ui: &egui::Ui) -> f32 {
+    let screen = ui.ctx().content_rect();
+    (screen.bottom() - ui.cursor().top() - 80.0).max(120.0)
 }
 
 /// The label this dialog shows for a sizing option (the core names options as the command line does).
@@ -354,7 +404,7 @@ fn inputs_ui(ui: &mut egui::Ui, d: &mut SizingDialog) {
                 .response
                 .labelled_by(l.id);
             ui.end_row();
-            for ((name, help, _), v) in d.goal.fields().iter().zip(d.values.iter_mut()) {
+            for ((name, help), v) in d.goal.fields().iter().zip(d.values.iter_mut()) {
                 let l = ui.label(*name).on_hover_text(*help);
                 ui.add(egui::TextEdit::singleline(v).desired_width(140.0))
                     .labelled_by(l.id)
@@ -406,7 +456,13 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
     }
     ui.label(format!("Size set by: {}", s.limit));
     ui.label("Why this size:");
-    for (k, v) in &s.why {
-        ui.label(format!("• {k}: {v}"));
-    }
+    // The derivation scrolls inside the window, which stays on screen whatever its length.
+    egui::ScrollArea::vertical()
+        .max_height(derivation_height(ui))
+        .auto_shrink([false, true])
+        .show(ui, |ui| {
+            for (k, v) in &s.why {
+                ui.label(format!("• {k}: {v}"));
+            }
+        });
 }

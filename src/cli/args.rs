@@ -215,10 +215,10 @@ pub enum CatalogAction {
 #[derive(clap::Args)]
 pub struct ReplicaArgs {
     /// Planned utilisation of each replica, in (0, 1).
-    #[arg(long, default_value_t = 0.7, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.utilisation, allow_negative_numbers = true)]
     pub utilisation: f64,
     /// GPU model (racksmith new leaf-spine --help lists them).
-    #[arg(long, default_value = "l40s")]
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.gpu.to_string())]
     pub gpu: String,
     /// Requests per second one replica sustains at full load, measured (your benchmark of the model); without
     /// it, the rate is estimated from the GPU's memory bandwidth and --model-params (docs/analysis.md, "Serving:
@@ -226,32 +226,31 @@ pub struct ReplicaArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub replica_rps: Option<f64>,
     /// Parameters of the served model, e.g. 70e9, for the estimate of a replica's rate.
-    #[arg(long, allow_negative_numbers = true)]
-    pub model_params: Option<f64>,
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.model.parameters, allow_negative_numbers = true)]
+    pub model_params: f64,
     /// Bytes per weight of the served model: 2 for BF16 or FP16, 1 for FP8.
-    #[arg(long, default_value_t = 2.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.model.bytes_per_parameter, allow_negative_numbers = true)]
     pub bytes_per_param: f64,
     /// Tokens generated per request.
-    #[arg(long, default_value_t = 256.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.model.tokens_per_request, allow_negative_numbers = true)]
     pub tokens_per_request: f64,
     /// Sequences a replica decodes together (each pass over the weights yields a token for each).
-    #[arg(long, default_value_t = 8.0, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.model.batch, allow_negative_numbers = true)]
     pub batch: f64,
     /// GPUs per replica.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.gpus_per_replica, allow_negative_numbers = true)]
     pub gpus_per_replica: u32,
 }
 
 impl ReplicaArgs {
-    /// The served model, when its parameters are given.
+    /// The served model (the shared defaults where not given), for the replica rate's estimate.
     pub fn model(&self) -> Option<racksmith::templates::sizing::ServedModel> {
-        self.model_params
-            .map(|parameters| racksmith::templates::sizing::ServedModel {
-                parameters,
-                bytes_per_parameter: self.bytes_per_param,
-                tokens_per_request: self.tokens_per_request,
-                batch: self.batch,
-            })
+        Some(racksmith::templates::sizing::ServedModel {
+            parameters: self.model_params,
+            bytes_per_parameter: self.bytes_per_param,
+            tokens_per_request: self.tokens_per_request,
+            batch: self.batch,
+        })
     }
 }
 
@@ -260,10 +259,10 @@ pub enum SizeWhat {
     /// The smallest design that serves --requests-per-s under --p99-ms at --utilisation.
     Serving {
         /// Requests per second to serve.
-        #[arg(long, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.requests_per_s, allow_negative_numbers = true)]
         requests_per_s: f64,
-        /// p99 latency target, milliseconds.
-        #[arg(long, allow_negative_numbers = true)]
+        /// p99 latency target of a whole request (all its tokens), milliseconds.
+        #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.p99_ms, allow_negative_numbers = true)]
         p99_ms: f64,
         #[command(flatten)]
         replicas: ReplicaArgs,
@@ -277,10 +276,10 @@ pub enum SizeWhat {
         /// Budget per year, USD, e.g. 1.2e6.
         #[arg(long, allow_negative_numbers = true)]
         usd_per_year: f64,
-        /// p99 latency target of a request, milliseconds: the replicas then run at the lower of --utilisation and
-        /// the most that keeps the p99 under it.
-        #[arg(long, allow_negative_numbers = true)]
-        p99_ms: Option<f64>,
+        /// p99 latency target of a whole request, milliseconds: the replicas run at the lower of --utilisation and
+        /// the most that keeps the p99 under it (1e7: no target).
+        #[arg(long, default_value_t = racksmith::templates::sizing::SERVING_DEFAULTS.p99_ms, allow_negative_numbers = true)]
+        p99_ms: f64,
         #[command(flatten)]
         replicas: ReplicaArgs,
         /// Where to write the owned design.

@@ -50,7 +50,7 @@ pub fn size(what: SizeWhat, user_catalog: Option<&std::path::Path>) -> anyhow::R
                 replica_rps,
                 gpus_per_replica: r.gpus_per_replica,
                 utilisation: r.utilisation,
-                p99_ms,
+                p99_ms: Some(p99_ms),
             };
             let (options, owned) = sizing::budget(&catalog, &need)?;
             outln!("${usd_per_year:.0} a year buys ({} GPUs):", need.gpu);
@@ -144,6 +144,7 @@ pub fn scenario(
 ) -> anyhow::Result<ExitCode> {
     use racksmith::templates::scenarios;
     let Some(name) = name.filter(|_| !list) else {
+        let catalog = load_catalog(user_catalog)?;
         outln!("Planning questions (racksmith scenario NAME [--input value ...] [-o FILE]):\n");
         for s in scenarios::list() {
             outln!("{}: {}", s.name, s.question);
@@ -154,7 +155,7 @@ pub fn scenario(
                     i.label,
                     i.min,
                     i.max,
-                    i.default
+                    i.default_in(&catalog)
                 );
             }
         }

@@ -18,12 +18,28 @@ pub struct Input {
     pub name: &'static str,
     /// Label in the app.
     pub label: &'static str,
-    /// Value used when the input is not given; where the app's slider starts.
+    /// Value used when the input is not given; where the app's slider starts (but see `estimated`).
     pub default: f64,
+    /// Whether the default is the replica rate the serving defaults give ([`sizing::default_replica_rps`] on
+    /// [`sizing::SERVING_DEFAULTS`]'s GPU), as File > Size and `racksmith size` estimate it; `default` is then
+    /// used only when the catalog cannot give the estimate.
+    pub estimated: bool,
     /// Lowest value accepted (a smaller one is refused) and the low end of the app's slider.
     pub min: f64,
     /// Highest value accepted (a larger one is refused) and the high end of the app's slider.
     pub max: f64,
+}
+
+impl Input {
+    /// The value used when the input is not given, with the catalog's figures where the default is estimated.
+    pub fn default_in(&self, catalog: &Catalog) -> f64 {
+        if self.estimated {
+            sizing::default_replica_rps(catalog, sizing::SERVING_DEFAULTS.gpu)
+                .unwrap_or(self.default)
+        } else {
+            self.default
+        }
+    }
 }
 
 /// A planning question.
@@ -59,6 +75,7 @@ const SCENARIOS: [Scenario; 6] = [
                 default: 1.2e6,
                 min: 1e5,
                 max: 1e8,
+                estimated: false,
             },
             Input {
                 name: "requests-per-s",
@@ -66,13 +83,15 @@ const SCENARIOS: [Scenario; 6] = [
                 default: 100_000.0,
                 min: 1_000.0,
                 max: 1_000_000.0,
+                estimated: false,
             },
             Input {
                 name: "replica-rps",
-                label: "Replica req/s (one L40S)",
-                default: 20.0,
-                min: 1.0,
+                label: "Replica req/s (one L40S; starts at the estimate for the default 8B model)",
+                default: 1.18,
+                min: 0.1,
                 max: 200.0,
+                estimated: true,
             },
         ],
     },
@@ -82,9 +101,10 @@ const SCENARIOS: [Scenario; 6] = [
         inputs: &[Input {
             name: "mfu",
             label: "Model FLOPs utilisation",
-            default: 0.4,
+            default: sizing::TRAINING_DEFAULTS.mfu,
             min: 0.1,
             max: 0.7,
+            estimated: false,
         }],
     },
     Scenario {
@@ -96,6 +116,7 @@ const SCENARIOS: [Scenario; 6] = [
             default: 400.0,
             min: 50.0,
             max: 1_000.0,
+            estimated: false,
         }],
     },
     Scenario {
@@ -104,9 +125,10 @@ const SCENARIOS: [Scenario; 6] = [
         inputs: &[Input {
             name: "tokens-per-request",
             label: "Tokens per request",
-            default: 500.0,
+            default: sizing::SERVING_DEFAULTS.model.tokens_per_request,
             min: 10.0,
             max: 4_000.0,
+            estimated: false,
         }],
     },
     Scenario {
@@ -123,6 +145,7 @@ const SCENARIOS: [Scenario; 6] = [
             default: 1.0,
             min: 0.1,
             max: 10.0,
+            estimated: false,
         }],
     },
 ];
@@ -137,7 +160,12 @@ pub fn find(name: &str) -> Option<&'static Scenario> {
     SCENARIOS.iter().find(|s| s.name == name)
 }
 
-fn value(s: &Scenario, given: &[(String, f64)], name: &str) -> Result<f64, TemplateError> {
+fn value(
+    catalog: &Catalog,
+    s: &Scenario,
+    given: &[(String, f64)],
+    name: &str,
+) -> Result<f64, TemplateError> {
     let Some(input) = s.inputs.iter().find(|i| i.name == name) else {
         return Err(TemplateError::UnknownOption {
             template: s.name.into(),
@@ -148,7 +176,7 @@ fn value(s: &Scenario, given: &[(String, f64)], name: &str) -> Result<f64, Templ
     let v = given
         .iter()
         .find(|(k, _)| k == name)
-        .map_or(input.default, |(_, v)| *v);
+        .map_or_else(|| input.default_in(catalog), |(_, v)| *v);
     if !(v >= input.min && v <= input.max) {
         return Err(TemplateError::BadValue {
             option: name.into(),
@@ -198,11 +226,11 @@ pub fn answer(
     }
     match s.name {
         "serve-100k" => serve_100k(catalog, s, given),
-        "a100-or-h100" => a100_or_h100(s, given),
-        "multi-region" => multi_region(s, given),
-        "cost-per-inference" => cost_per_inference(s, given),
+        "a100-or-h100" => a100_or_h100(catalog, s, given),
+        "multi-region" => multi_region(catalog, s, given),
+        "cost-per-inference" => cost_per_inference(catalog, s, given),
         "nic-starved" => nic_starved(),
-        _ => storage_bandwidth(s, given),
+        _ => storage_bandwidth(catalog, s, given),
     }
 }
 
@@ -211,19 +239,22 @@ fn serve_100k(
     s: &Scenario,
     given: &[(String, f64)],
 ) -> Result<Answer, TemplateError> {
-    let budget = value(s, given, "budget-usd-per-year")?;
-    let rps = value(s, given, "requests-per-s")?;
-    let replica_rps = value(s, given, "replica-rps")?;
+    let budget = value(catalog, s, given, "budget-usd-per-year")?;
+    let rps = value(catalog, s, given, "requests-per-s")?;
+    let replica_rps = value(catalog, s, given, "replica-rps")?;
+    // A rate the user gave is a measurement; the default is the shared estimate, and says so.
+    let measured = given.iter().any(|(k, _)| k == "replica-rps")
+        || sizing::default_replica_rps(catalog, sizing::SERVING_DEFAULTS.gpu) != Some(replica_rps);
     let sized = sizing::serving(
         catalog,
         &sizing::ServingNeed {
             requests_per_s: rps,
-            p99_ms: 500.0,
-            utilisation: 0.7,
-            gpu: "l40s".into(),
-            replica_rps: Some(replica_rps),
-            model: None,
-            gpus_per_replica: 1,
+            p99_ms: sizing::SERVING_DEFAULTS.p99_ms,
+            utilisation: sizing::SERVING_DEFAULTS.utilisation,
+            gpu: sizing::SERVING_DEFAULTS.gpu.into(),
+            replica_rps: measured.then_some(replica_rps),
+            model: Some(sizing::SERVING_DEFAULTS.model),
+            gpus_per_replica: sizing::SERVING_DEFAULTS.gpus_per_replica,
         },
     )?;
     let report = analyze(&sized.design);
@@ -255,11 +286,11 @@ fn serve_100k(
                 catalog,
                 &sizing::BudgetNeed {
                     usd_per_year: budget,
-                    gpu: "l40s".into(),
+                    gpu: sizing::SERVING_DEFAULTS.gpu.into(),
                     replica_rps,
-                    gpus_per_replica: 1,
-                    utilisation: 0.7,
-                    p99_ms: Some(500.0),
+                    gpus_per_replica: sizing::SERVING_DEFAULTS.gpus_per_replica,
+                    utilisation: sizing::SERVING_DEFAULTS.utilisation,
+                    p99_ms: Some(sizing::SERVING_DEFAULTS.p99_ms),
                 },
             )
             .ok()
@@ -325,8 +356,12 @@ fn serve_100k(
     })
 }
 
-fn a100_or_h100(s: &Scenario, given: &[(String, f64)]) -> Result<Answer, TemplateError> {
-    let mfu = value(s, given, "mfu")?;
+fn a100_or_h100(
+    catalog: &Catalog,
+    s: &Scenario,
+    given: &[(String, f64)],
+) -> Result<Answer, TemplateError> {
+    let mfu = value(catalog, s, given, "mfu")?;
     let mut a = sample("a100-120gpu-training")?;
     let mut h = sample("h100-60gpu-training")?;
     for d in [&mut a, &mut h] {
@@ -392,8 +427,12 @@ fn a100_or_h100(s: &Scenario, given: &[(String, f64)]) -> Result<Answer, Templat
     })
 }
 
-fn multi_region(s: &Scenario, given: &[(String, f64)]) -> Result<Answer, TemplateError> {
-    let rps = value(s, given, "requests-per-s")?;
+fn multi_region(
+    catalog: &Catalog,
+    s: &Scenario,
+    given: &[(String, f64)],
+) -> Result<Answer, TemplateError> {
+    let rps = value(catalog, s, given, "requests-per-s")?;
     let mut d = sample("l40s-two-regions")?;
     if let Some(sv) = d.params.serving.as_mut() {
         sv.request_rate_rps = rps;
@@ -448,8 +487,12 @@ fn multi_region(s: &Scenario, given: &[(String, f64)]) -> Result<Answer, Templat
     })
 }
 
-fn cost_per_inference(s: &Scenario, given: &[(String, f64)]) -> Result<Answer, TemplateError> {
-    let tokens = value(s, given, "tokens-per-request")?;
+fn cost_per_inference(
+    catalog: &Catalog,
+    s: &Scenario,
+    given: &[(String, f64)],
+) -> Result<Answer, TemplateError> {
+    let tokens = value(catalog, s, given, "tokens-per-request")?;
     let mut d = sample("l40s-inference-pcie")?;
     if let Some(sv) = d.params.serving.as_mut() {
         sv.tokens_per_request = tokens;
@@ -568,8 +611,12 @@ fn nic_starved() -> Result<Answer, TemplateError> {
     })
 }
 
-fn storage_bandwidth(s: &Scenario, given: &[(String, f64)]) -> Result<Answer, TemplateError> {
-    let per_gpu = value(s, given, "read-gbyte-s-per-gpu")?;
+fn storage_bandwidth(
+    catalog: &Catalog,
+    s: &Scenario,
+    given: &[(String, f64)],
+) -> Result<Answer, TemplateError> {
+    let per_gpu = value(catalog, s, given, "read-gbyte-s-per-gpu")?;
     let mut d = sample("superpod-h100-1su")?;
     d.params.traffic.storage_read_gbyte_s_per_gpu = per_gpu;
     let r = analyze(&d);
@@ -672,15 +719,20 @@ mod tests {
             "{}",
             a.headline
         );
+        // The shared serving defaults: one L40S per replica at 0.7, p99 20 s, and the replica rate estimated for
+        // the 8B BF16 model at batch 8 and 256 tokens: 8 x 864 GB/s x 0.7 / 16 GB = 302.4 tokens/s, / 256.
+        let estimate = 8.0 * 864.0 * 0.7 / 16.0 / 256.0;
+        assert!((estimate - 1.18125_f64).abs() < 1e-12);
+        assert!((sizing::default_replica_rps(&c, "l40s").unwrap() - estimate).abs() < 1e-9);
         let (options, _) = sizing::budget(
             &c,
             &sizing::BudgetNeed {
                 usd_per_year: 1.2e6,
                 gpu: "l40s".into(),
-                replica_rps: 20.0,
+                replica_rps: estimate,
                 gpus_per_replica: 1,
                 utilisation: 0.7,
-                p99_ms: Some(500.0),
+                p99_ms: Some(20_000.0),
             },
         )
         .unwrap();

@@ -53,13 +53,83 @@ pub struct ServedModel {
 
 impl Default for ServedModel {
     fn default() -> Self {
-        Self {
-            parameters: 8e9,
-            bytes_per_parameter: 2.0,
-            tokens_per_request: 256.0,
-            batch: 8.0,
-        }
+        SERVING_DEFAULTS.model
     }
+}
+
+/// The defaults of a serving requirement where the user gives none: one set for every door that sizes serving
+/// (File > Size from a requirement, `racksmith size serving` and `size budget`, and the planning questions), so
+/// the same question gets the same answer wherever it is asked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ServingDefaults {
+    /// Requests per second to serve.
+    pub requests_per_s: f64,
+    /// p99 latency target of a whole request (all its tokens), ms: the default model's 256 tokens at its estimated
+    /// 26 ms per decode step on an L40S take 6.8 s, so a 20 s p99 leaves room for queueing.
+    pub p99_ms: f64,
+    /// Planned utilisation of each replica.
+    pub utilisation: f64,
+    /// GPU model by template name.
+    pub gpu: &'static str,
+    /// GPUs per replica.
+    pub gpus_per_replica: u32,
+    /// The served model the replica's rate is estimated from when no measured rate is given.
+    pub model: ServedModel,
+}
+
+/// The one set of serving defaults ([`ServingDefaults`]): an 8B-parameter model in BF16 (Llama 3 8B's size),
+/// 256 tokens per request, batch 8, on one L40S per replica at 70% utilisation, p99 20 s per request.
+pub const SERVING_DEFAULTS: ServingDefaults = ServingDefaults {
+    requests_per_s: 200.0,
+    p99_ms: 20_000.0,
+    utilisation: 0.7,
+    gpu: "l40s",
+    gpus_per_replica: 1,
+    model: ServedModel {
+        parameters: 8e9,
+        bytes_per_parameter: 2.0,
+        tokens_per_request: 256.0,
+        batch: 8.0,
+    },
+};
+
+/// The defaults of a training requirement where the user gives none, shared as [`SERVING_DEFAULTS`] is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrainingDefaults {
+    /// Model parameters.
+    pub parameters: f64,
+    /// Training tokens.
+    pub tokens: f64,
+    /// Days the job may take.
+    pub days: f64,
+    /// Model FLOPs utilisation.
+    pub mfu: f64,
+    /// GPU model by template name.
+    pub gpu: &'static str,
+}
+
+/// The one set of training defaults: a 13B model on 300B tokens (GPT-3 13B's budget, Brown et al. 2020, Table
+/// 2.1) in 30 days on H100 at 40% MFU (the MFU Llama 3 reports, 38-43%, Dubey et al. 2024, Table 4).
+pub const TRAINING_DEFAULTS: TrainingDefaults = TrainingDefaults {
+    parameters: 13e9,
+    tokens: 300e9,
+    days: 30.0,
+    mfu: 0.4,
+    gpu: "h100-sxm",
+};
+
+/// The replica rate the defaults give on `gpu` ([`SERVING_DEFAULTS`]'s model, estimated with [`replica_rate`]),
+/// where a door needs a figure before the user gives one; None when the GPU is unknown or the model does not fit.
+pub fn default_replica_rps(catalog: &Catalog, gpu: &str) -> Option<f64> {
+    resolve_replica_rps(
+        catalog,
+        gpu,
+        SERVING_DEFAULTS.gpus_per_replica,
+        None,
+        Some(&SERVING_DEFAULTS.model),
+    )
+    .ok()
+    .map(|(rps, _)| rps)
 }
 
 /// Share of the GPU's peak memory bandwidth decoding reaches (planning value, as for links: 70-80% of peak;
