@@ -22,7 +22,8 @@ use crate::catalog::Catalog;
 use crate::edit::{Builder, EditError};
 use crate::io::fabric::{Discovered, LldpNeighbour, NameMap, NetboxCable};
 use crate::io::limits;
-use crate::model::{Design, DeviceId, IbRate, Medium, PartId, PartKind, PortRef, RackId};
+use crate::model::part::PartKind;
+use crate::model::{Design, DeviceId, IbRate, Medium, PartId, PortRef, RackId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Why a discovered fabric could not become a design.
@@ -316,7 +317,7 @@ fn switch_by_model(hint: &str) -> Option<&'static str> {
 }
 
 /// A catalog part, or the error naming it.
-fn part<'a>(catalog: &'a Catalog, id: &str) -> Result<&'a crate::model::Part, ImportError> {
+fn part<'a>(catalog: &'a Catalog, id: &str) -> Result<&'a crate::model::part::Part, ImportError> {
     catalog
         .get(id)
         .ok_or_else(|| ImportError::Catalog(id.to_string()))
