@@ -392,9 +392,15 @@ fn build(
             continue;
         }
         let ports = need_ports.get(i).copied().unwrap_or(0);
+        let gbps = fastest
+            .get(i)
+            .copied()
+            .flatten()
+            .map_or(0.0, |m| m.gbps());
         let fits = |id: &str| {
-            cat.get(id)
-                .is_some_and(|p| matches!(&p.kind, PartKind::Switch(s) if s.ports >= ports))
+            cat.get(id).is_some_and(|p| {
+                matches!(&p.kind, PartKind::Switch(s) if s.ports >= ports && s.port_gbps >= gbps)
+            })
         };
         let id = match switch_by_model(&n.hint) {
             Some(id) if fits(id) => id.to_string(),
@@ -405,18 +411,22 @@ fn build(
                     None => "sn5600",
                 });
                 let base_part = part(&cat, base)?.clone();
-                let base_ports = match &base_part.kind {
-                    PartKind::Switch(s) => s.ports,
-                    _ => 0,
+                let (base_ports, base_gbps) = match &base_part.kind {
+                    PartKind::Switch(s) => (s.ports, s.port_gbps),
+                    _ => (0, 0.0),
                 };
-                let ports = ports.max(base_ports);
-                let id = format!("discovered-switch-{base}-{ports}p");
+                let (ports, gbps) = (ports.max(base_ports), gbps.max(base_gbps));
+                let id = format!("discovered-switch-{base}-{ports}p-{gbps}g");
                 if cat.get(&id).is_none() {
                     let mut p = base_part;
-                    p.name = format!("Switch as discovered (model not reported; {ports} ports, as {base})");
+                    p.name = format!(
+                        "Switch as discovered (model not reported or not in the catalog; {ports} ports at {gbps} \
+                         Gb/s, as {base})"
+                    );
                     p.part_number = None;
                     if let PartKind::Switch(s) = &mut p.kind {
                         s.ports = ports;
+                        s.port_gbps = gbps;
                     }
                     p.sources.insert(
                         "switch.ports".into(),
@@ -479,26 +489,30 @@ fn build(
             continue;
         }
         for (&slot, &ports) in nic_ports.get(i).into_iter().flatten() {
-            let base = match ib(fastest.get(i).copied().flatten()) {
-                Some(IbRate::Ndr | IbRate::Xdr) if ports <= 1 => "cx7-ndr",
+            let medium = fastest.get(i).copied().flatten();
+            let base = match ib(medium) {
+                Some(IbRate::Ndr | IbRate::Xdr) => "cx7-ndr",
                 Some(_) if ports <= 1 => "cx6-hdr",
                 Some(_) => "cx6-hdr-2p",
                 None => "cx7-eth-2x200",
             };
-            let base_ports = match &part(&cat, base)?.kind {
-                PartKind::Nic(s) => s.ports,
-                _ => 0,
+            let (base_ports, base_gbps) = match &part(&cat, base)?.kind {
+                PartKind::Nic(s) => (s.ports, s.port_gbps),
+                _ => (0, 0.0),
             };
-            let id = if ports <= base_ports {
+            let gbps = medium.map_or(0.0, |m| m.gbps()).max(base_gbps);
+            let id = if ports <= base_ports && gbps <= base_gbps {
                 base.to_string()
             } else {
-                let id = format!("discovered-nic-{base}-{ports}p");
+                let ports = ports.max(base_ports);
+                let id = format!("discovered-nic-{base}-{ports}p-{gbps}g");
                 if cat.get(&id).is_none() {
                     let mut p = part(&cat, base)?.clone();
-                    p.name = format!("NIC as discovered ({ports} ports, as {base})");
+                    p.name = format!("NIC as discovered ({ports} ports at {gbps} Gb/s, as {base})");
                     p.part_number = None;
                     if let PartKind::Nic(s) = &mut p.kind {
                         s.ports = ports;
+                        s.port_gbps = gbps;
                     }
                     cat.parts.insert(PartId::new(&id), p);
                 }
