@@ -381,7 +381,9 @@ proptest::proptest! {
 }
 
 fn fixture(name: &str) -> (std::path::PathBuf, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/fabric").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fabric")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     (path, text)
 }
@@ -458,7 +460,11 @@ fn ibnetdiscover_variants_parse() {
         found.cables
     );
     // An unknown rate is never reported slow, and HCA-N matches mlx5_{N-1}.
-    assert!(racksmith::analysis::asbuilt::diff(&superpod(1), &found).slow.is_empty());
+    assert!(
+        racksmith::analysis::asbuilt::diff(&superpod(1), &found)
+            .slow
+            .is_empty()
+    );
 }
 
 #[test]
@@ -507,15 +513,28 @@ fn a_mapping_file_matches_nodes_named_otherwise() {
     let text = racksmith::export::ibnetdiscover::write(&d)
         .replace("\"leaf-su01-r1\"", "\"Quantum-2 Mellanox Technologies\"");
     let mut found = read_ibnetdiscover(&text, Path::new("site.txt")).unwrap();
-    assert!(diff(&d, &found).unknown_devices.iter().any(|u| u.contains("Quantum-2")));
-    let map = read_map(&format!("0x{},leaf-su01-r1\n", &guid[2..]), Path::new("map.csv")).unwrap();
+    assert!(
+        diff(&d, &found)
+            .unknown_devices
+            .iter()
+            .any(|u| u.contains("Quantum-2"))
+    );
+    let map = read_map(
+        &format!("0x{},leaf-su01-r1\n", &guid[2..]),
+        Path::new("map.csv"),
+    )
+    .unwrap();
     map.apply(&mut found);
     let r = diff(&d, &found);
     assert!(!r.differs(), "{}", r.summary());
     // A mapping file that is not one is refused with its line.
-    let err = read_map("a,b\nc\n", Path::new("m.csv")).unwrap_err().to_string();
+    let err = read_map("a,b\nc\n", Path::new("m.csv"))
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("m.csv, line 2:"), "{err}");
-    let err = read_map("a,b\na,c\n", Path::new("m.csv")).unwrap_err().to_string();
+    let err = read_map("a,b\na,c\n", Path::new("m.csv"))
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("line 2") && err.contains("twice"), "{err}");
 }
 
@@ -610,15 +629,27 @@ fn netbox_cable_csvs_in_the_list_export_form_and_bad_ones() {
     let cables = read_netbox_cables(text, Path::new("cables.csv")).unwrap();
     assert_eq!(cables.len(), 2);
     assert_eq!(
-        (cables[0].b_device.as_str(), cables[0].b_name.as_str(), cables[0].line),
+        (
+            cables[0].b_device.as_str(),
+            cables[0].b_name.as_str(),
+            cables[0].line
+        ),
         ("-gpu-01", "eth0", 2)
     );
     let text = "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name\n\
         pdu-1,dcim.poweroutlet,1,gpu-01,dcim.powerport,psu0\nleaf-01,dcim.interface,swp1,gpu-01,dcim.interface,eth0\n";
-    assert_eq!(read_netbox_cables(text, Path::new("c.csv")).unwrap().len(), 1);
+    assert_eq!(
+        read_netbox_cables(text, Path::new("c.csv")).unwrap().len(),
+        1
+    );
     // Refused with file and line: a missing column, an empty end, a breakout, a broken quote.
-    let err = read_netbox_cables("a,b\n1,2\n", Path::new("c.csv")).unwrap_err().to_string();
-    assert!(err.starts_with("c.csv, line 1:") && err.contains("side_a_device"), "{err}");
+    let err = read_netbox_cables("a,b\n1,2\n", Path::new("c.csv"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("c.csv, line 1:") && err.contains("side_a_device"),
+        "{err}"
+    );
     let err = read_netbox_cables(
         "side_a_device,side_a_name,side_b_device,side_b_name\nx,1,y,2\nx,,y,3\n",
         Path::new("c.csv"),
@@ -648,12 +679,29 @@ fn lldpd_variants_parse() {
     let n = read_lldp(text, Path::new("h.json")).unwrap();
     let got: Vec<(&str, &str, &str)> = n
         .iter()
-        .map(|x| (x.local_port.as_str(), x.remote_name.as_str(), x.remote_port.as_str()))
+        .map(|x| {
+            (
+                x.local_port.as_str(),
+                x.remote_name.as_str(),
+                x.remote_port.as_str(),
+            )
+        })
         .collect();
-    assert_eq!(got, [("eno1", "leaf-2", "swp1"), ("eno2", "leaf-3", "Ethernet30")]);
+    assert_eq!(
+        got,
+        [("eno1", "leaf-2", "swp1"), ("eno2", "leaf-3", "Ethernet30")]
+    );
     // No neighbours at all.
-    assert!(read_lldp(r#"{"lldp": {}}"#, Path::new("e.json")).unwrap().is_empty());
-    assert!(read_lldp(r#"{"lldp": [{}]}"#, Path::new("e.json")).unwrap().is_empty());
+    assert!(
+        read_lldp(r#"{"lldp": {}}"#, Path::new("e.json"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        read_lldp(r#"{"lldp": [{}]}"#, Path::new("e.json"))
+            .unwrap()
+            .is_empty()
+    );
 }
 
 #[test]
@@ -732,7 +780,12 @@ fn diff_fabric_and_import_fabric_from_the_command_line() {
         run(&args)
     };
     let out = diff(None);
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let map = dir.path().join("map.csv");
     std::fs::write(&map, "discovered,design\nnode-b,dgx-0002\n").unwrap();
     let out = diff(Some(&map));
@@ -744,7 +797,11 @@ fn diff_fabric_and_import_fabric_from_the_command_line() {
         String::from_utf8_lossy(&out.stderr)
     );
     // A malformed CSV: exit 2 with the file and line.
-    std::fs::write(&cables, "side_a_device,side_a_name,side_b_device,side_b_name\nx,1,,2\n").unwrap();
+    std::fs::write(
+        &cables,
+        "side_a_device,side_a_name,side_b_device,side_b_name\nx,1,,2\n",
+    )
+    .unwrap();
     let out = diff(None);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
@@ -769,6 +826,10 @@ fn diff_fabric_and_import_fabric_from_the_command_line() {
         "-o".as_ref(),
         imported.as_os_str(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     racksmith::io::load(&imported).unwrap();
 }

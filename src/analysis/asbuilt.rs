@@ -2,7 +2,9 @@
 //! technician can fix what differs (docs/analysis.md, "As built").
 //!
 //! Discovered nodes are matched to the design's by description: a switch's name (or the `NAME` of a managed
-//! switch's `MF0;NAME:MODEL/U1`), an HCA's host name with its `mlx5_N` as the NIC slot (storage: its one HCA).
+//! switch's `MF0;NAME:MODEL/U1`), an HCA's host name with its `mlx5_N` (or `HCA-N+1`) as the NIC slot (storage:
+//! its one HCA); a mapping file renames the rest first (`io::fabric::NameMap`). LLDP neighbours ([`from_lldp`]) and
+//! NetBox cables ([`from_netbox`]) become a discovered fabric named as the design is.
 //! Then each cable falls in one class:
 //! - **slow**: both ends as designed, at a lower speed or fewer lanes than the design's medium;
 //! - **miswired**: a designed cable not found, and a found one that shares exactly one end with it (the same port
@@ -628,7 +630,10 @@ mod tests {
         assert_eq!(match_name("MF0;leaf-01:MQM9700/U1", true), "leaf-01");
         assert_eq!(match_name("dgx-01 mlx5_0", false), "dgx-01 mlx5_0");
         assert_eq!(match_name("node018 HCA-1", false), "node018 mlx5_0");
-        assert_eq!(match_name("a06-p1-dgx-02-c01 HCA-6", false), "a06-p1-dgx-02-c01 mlx5_5");
+        assert_eq!(
+            match_name("a06-p1-dgx-02-c01 HCA-6", false),
+            "a06-p1-dgx-02-c01 mlx5_5"
+        );
         assert!(!slower("rate unknown", "4xNDR"));
     }
 }

@@ -30,7 +30,9 @@ impl Source {
             (Some(f), None, None) => Ok(Source::Ibnetdiscover(f)),
             (None, Some(d), None) => Ok(Source::Lldp(d)),
             (None, None, Some(f)) => Ok(Source::Netbox(f)),
-            _ => anyhow::bail!("give one of --ibnetdiscover FILE, --lldp FOLDER or --netbox-cables FILE"),
+            _ => anyhow::bail!(
+                "give one of --ibnetdiscover FILE, --lldp FOLDER or --netbox-cables FILE"
+            ),
         }
     }
 }
@@ -126,8 +128,9 @@ pub fn import_fabric(
         Source::Netbox(file) => discovered::from_netbox(catalog, &read_netbox(file, &map)?, &map)?,
     };
     let text = io::design_to_string(&design)?;
-    io::design_from_str(&text, Path::new("imported design"))
-        .map_err(|e| anyhow::anyhow!("the imported design would not load, so it is not written: {e}"))?;
+    io::design_from_str(&text, Path::new("imported design")).map_err(|e| {
+        anyhow::anyhow!("the imported design would not load, so it is not written: {e}")
+    })?;
     write_out(output, text.as_bytes(), true)?;
     eprintln!(
         "imported {} devices, {} links in {} racks",

@@ -15,6 +15,10 @@
 //! (`??x???`), or a port line from an old version that gives none, reads as unknown: never slow. Reading is one pass
 //! over the lines, with an error naming the line for a node or port line it cannot read; time and memory follow the
 //! file's size.
+//!
+//! Also here: LLDP neighbours as lldpd writes them ([`read_lldp`]), a NetBox cable CSV ([`read_netbox_cables`]) and
+//! the mapping file that names discovered nodes as the design does ([`read_map`], [`NameMap`]), each one pass with
+//! the file and line of what it cannot read.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -389,12 +393,12 @@ pub fn read_lldp(text: &str, file: &Path) -> Result<Vec<LldpNeighbour>, FabricEr
             Some("ifname") => id_value.clone().or(descr),
             _ => descr.or(id_value),
         }
-            .ok_or_else(|| {
-                err(
-                    1,
-                    format!("interface {local_port}: a neighbour with no port"),
-                )
-            })?;
+        .ok_or_else(|| {
+            err(
+                1,
+                format!("interface {local_port}: a neighbour with no port"),
+            )
+        })?;
         out.push(LldpNeighbour {
             local_port,
             remote_name,
@@ -525,8 +529,12 @@ pub fn read_map(text: &str, file: &Path) -> Result<NameMap, FabricError> {
             continue;
         }
         if i == 0
-            && fields.first().is_some_and(|f| f.eq_ignore_ascii_case("discovered"))
-            && fields.get(1).is_some_and(|f| f.eq_ignore_ascii_case("design"))
+            && fields
+                .first()
+                .is_some_and(|f| f.eq_ignore_ascii_case("discovered"))
+            && fields
+                .get(1)
+                .is_some_and(|f| f.eq_ignore_ascii_case("design"))
         {
             continue;
         }
@@ -546,7 +554,8 @@ pub fn read_map(text: &str, file: &Path) -> Result<NameMap, FabricError> {
         if discovered.is_empty() || design.is_empty() {
             return Err(err(
                 line,
-                "a mapping line needs both the discovered name (or GUID) and the design name".into(),
+                "a mapping line needs both the discovered name (or GUID) and the design name"
+                    .into(),
             ));
         }
         // A name that reads as a GUID is kept as both: a host may be called `cafe01`.
@@ -662,7 +671,12 @@ pub fn read_netbox_cables(text: &str, file: &Path) -> Result<Vec<NetboxCable>, F
         }
         let fields = [cell(ad), cell(an), cell(bd), cell(bn)];
         if let Some(i) = fields.iter().position(|f| f.is_empty()) {
-            let names = ["side A's device", "side A's interface", "side B's device", "side B's interface"];
+            let names = [
+                "side A's device",
+                "side A's interface",
+                "side B's device",
+                "side B's interface",
+            ];
             return Err(err(
                 line,
                 format!("{} is empty", names.get(i).copied().unwrap_or("a field")),

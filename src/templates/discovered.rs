@@ -247,7 +247,11 @@ fn from_named(
             let switch = switches.contains(d);
             let i = f.node(d, switch, "");
             let (slot, port, _) = named_port(p);
-            if switch { (i, 0, port) } else { (i, slot, port) }
+            if switch {
+                (i, 0, port)
+            } else {
+                (i, slot, port)
+            }
         };
         let (a, b) = (end(ad, ap), end(bd, bp));
         let (a, b) = if a <= b { (a, b) } else { (b, a) };
@@ -369,14 +373,22 @@ fn build(
         }
     }
     let max_port = need_ports.iter().copied().max().unwrap_or(0);
-    within("ports on one device", usize::from(max_port), usize::from(limits::MAX_PORTS))?;
+    within(
+        "ports on one device",
+        usize::from(max_port),
+        usize::from(limits::MAX_PORTS),
+    )?;
     let max_slot = nic_ports
         .iter()
         .filter_map(|m| m.keys().next_back())
         .copied()
         .max()
         .unwrap_or(0);
-    within("NIC slots on one server", usize::from(max_slot) + 1, limits::MAX_NIC_SLOTS)?;
+    within(
+        "NIC slots on one server",
+        usize::from(max_slot) + 1,
+        limits::MAX_NIC_SLOTS,
+    )?;
 
     let mut cat = catalog.clone();
     let mut notes = std::mem::take(&mut f.notes);
@@ -392,11 +404,7 @@ fn build(
             continue;
         }
         let ports = need_ports.get(i).copied().unwrap_or(0);
-        let gbps = fastest
-            .get(i)
-            .copied()
-            .flatten()
-            .map_or(0.0, |m| m.gbps());
+        let gbps = fastest.get(i).copied().flatten().map_or(0.0, |m| m.gbps());
         let fits = |id: &str| {
             cat.get(id).is_some_and(|p| {
                 matches!(&p.kind, PartKind::Switch(s) if s.ports >= ports && s.port_gbps >= gbps)
@@ -452,7 +460,8 @@ fn build(
     let slots = usize::from(max_slot) + 1;
     let server_id = format!("discovered-server-{slots}nic");
     let mut host_part = part(&cat, "hgx-h100-8gpu")?.clone();
-    host_part.name = format!("Server as discovered ({slots} NIC slots; model and GPUs not reported)");
+    host_part.name =
+        format!("Server as discovered ({slots} NIC slots; model and GPUs not reported)");
     host_part.part_number = None;
     if let PartKind::Server(s) = &mut host_part.kind {
         s.gpu_slots.clear();
@@ -549,14 +558,23 @@ fn build(
             Some(r) => r.to_string(),
             None if n.switch && has_hosts.get(i).copied().unwrap_or(false) => n.name.clone(),
             None if n.switch => "switches".to_string(),
-            None => match first_switch.get(i).copied().flatten().and_then(|s| f.nodes.get(s)) {
+            None => match first_switch
+                .get(i)
+                .copied()
+                .flatten()
+                .and_then(|s| f.nodes.get(s))
+            {
                 Some(s) => s.name.clone(),
                 None => "hosts".to_string(),
             },
         };
         groups.entry(group).or_default().push(i);
     }
-    within("racks (at least one per group)", groups.len(), limits::MAX_RACKS)?;
+    within(
+        "racks (at least one per group)",
+        groups.len(),
+        limits::MAX_RACKS,
+    )?;
 
     let mut design = Design {
         name: format!("Imported from {source}"),
@@ -630,8 +648,14 @@ fn build(
         let (Some(Some(a)), Some(Some(z))) = (device_of.get(w.a.0), device_of.get(w.b.0)) else {
             continue;
         };
-        let (pa, pz) = (port_name(w.a.0, w.a.1, w.a.2), port_name(w.b.0, w.b.1, w.b.2));
-        if w.a.2 == 0 || w.b.2 == 0 || !used.insert((*a, pa.clone())) || !used.insert((*z, pz.clone()))
+        let (pa, pz) = (
+            port_name(w.a.0, w.a.1, w.a.2),
+            port_name(w.b.0, w.b.1, w.b.2),
+        );
+        if w.a.2 == 0
+            || w.b.2 == 0
+            || !used.insert((*a, pa.clone()))
+            || !used.insert((*z, pz.clone()))
         {
             twice += 1;
             continue;
