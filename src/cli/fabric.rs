@@ -190,5 +190,13 @@ pub fn render(d: &FabricDiff) -> String {
         }
         o.push('\n');
     }
+    if !d.unknown_devices.is_empty() {
+        let _ = writeln!(
+            o,
+            "{} discovered nodes could not be matched to a design device; a mapping file (--map FILE, lines \
+             discovered,design) names them",
+            d.unknown_devices.len()
+        );
+    }
     o
 }
