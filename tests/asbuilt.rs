@@ -833,3 +833,50 @@ fn diff_fabric_and_import_fabric_from_the_command_line() {
     );
     racksmith::io::load(&imported).unwrap();
 }
+
+#[test]
+fn designs_imported_from_netbox_cables_and_lldp_load_with_their_counts() {
+    use racksmith::templates::discovered;
+    let catalog = Catalog::builtin().unwrap();
+    let map = racksmith::io::fabric::NameMap::default();
+    let network = |d: &racksmith::model::Design, eth_only: bool| {
+        let links: Vec<&racksmith::model::Link> = d
+            .links
+            .values()
+            .filter(|l| match l.medium {
+                racksmith::model::Medium::Ethernet(_) => true,
+                racksmith::model::Medium::InfiniBand(_) => !eth_only,
+                _ => false,
+            })
+            .collect();
+        let devices: std::collections::BTreeSet<_> = links
+            .iter()
+            .flat_map(|l| [l.a.device, l.b.device])
+            .collect();
+        (devices.len(), links.len())
+    };
+    // A NetBox cable list: every networked device and cable, as Ethernet (NetBox does not say the rate).
+    let d = superpod(1);
+    let cables = racksmith::io::fabric::read_netbox_cables(
+        &netbox_cables_csv(&d),
+        Path::new("07-cables.csv"),
+    )
+    .unwrap();
+    let imported = discovered::from_netbox(&catalog, &cables, &map).unwrap();
+    assert_eq!(
+        (imported.devices.len(), imported.links.len()),
+        network(&d, false)
+    );
+    let text = racksmith::io::design_to_string(&imported).unwrap();
+    racksmith::io::design_from_str(&text, Path::new("nb.ron")).unwrap();
+    // LLDP as the switches report it.
+    let d = racksmith::samples::sample("l40s-inference-pcie").unwrap();
+    let imported = discovered::from_lldp(&catalog, &lldp_of(&d), &map).unwrap();
+    assert_eq!(
+        (imported.devices.len(), imported.links.len()),
+        network(&d, true)
+    );
+    let text = racksmith::io::design_to_string(&imported).unwrap();
+    let loaded = racksmith::io::design_from_str(&text, Path::new("lldp.ron")).unwrap();
+    let _ = racksmith::analysis::analyze(&loaded);
+}

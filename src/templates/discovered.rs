@@ -230,15 +230,19 @@ fn from_named(
     source: &str,
 ) -> Result<Design, ImportError> {
     let mut f = Fabric::default();
-    // A device is a switch when any of its ports is named as a switch's, or it has more than 8 ports cabled.
+    // A device is a switch unless a port is named as a server's NIC port (`nic0/p1`), when any of its ports is named
+    // as a switch's or it has more than 8 ports cabled.
     let mut ports: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for ((ad, ap), (bd, bp)) in &cables {
         ports.entry(ad).or_default().insert(ap);
         ports.entry(bd).or_default().insert(bp);
     }
+    let nic_style = |x: &str| x.starts_with("nic") && x.contains("/p");
     let switches: BTreeSet<&str> = ports
         .iter()
-        .filter(|(_, p)| p.len() > 8 || p.iter().any(|x| named_port(x).2))
+        .filter(|(_, p)| {
+            !p.iter().any(|x| nic_style(x)) && (p.len() > 8 || p.iter().any(|x| named_port(x).2))
+        })
         .map(|(d, _)| *d)
         .collect();
     let mut seen: BTreeSet<(End, End)> = BTreeSet::new();
