@@ -734,6 +734,21 @@ fn a_design_imported_from_its_fabric_loads_analyses_and_keeps_its_counts() {
     assert_eq!(again.cables.len(), found.cables.len());
     let r = diff(&loaded, &found);
     assert!(!r.differs(), "{}", r.summary());
+    // The mapping file's third column puts a device in a rack of that name.
+    let racks = racksmith::io::fabric::read_map(
+        "dgx-0001,dgx-0001,R-custom\nleaf-su01-r1,leaf-su01-r1,R-custom\n",
+        Path::new("map.csv"),
+    )
+    .unwrap();
+    let placed = discovered::from_ibnetdiscover(&catalog, &found, &racks).unwrap();
+    let in_custom: Vec<&str> = placed
+        .devices
+        .values()
+        .filter(|x| placed.racks[&x.rack].name == "R-custom")
+        .map(|x| x.name.as_str())
+        .collect();
+    // Switches first in a rack, then hosts.
+    assert_eq!(in_custom, ["leaf-su01-r1", "dgx-0001"]);
     // Switch models come from the catalog: the superpod's fabric says only names, so its switches are parts as
     // discovered at NDR; the real fabric names the QM9701, which is the catalog's QM9700 family.
     let (path, text) = fixture("ibnetdiscover/topograph-ndr.txt");
