@@ -17,7 +17,7 @@ pub struct Cli {
     /// Design file to open (default: the built-in sample).
     pub file: Option<PathBuf>,
     /// A parts file (such as the app's user-catalog.ron, see Catalog > Parts…) whose parts join the built-in ones,
-    /// for `catalog`, `new`, `size` and `swap`.
+    /// for `catalog`, `new`, `size`, `swap` and `import-fabric`.
     #[arg(long, global = true, value_name = "PATH")]
     pub catalog: Option<PathBuf>,
 }
