@@ -66,12 +66,27 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             design,
             ibnetdiscover,
             lldp,
+            netbox_cables,
+            map,
             format,
             output,
         }) => cli::fabric::diff_fabric(
             &design,
-            (ibnetdiscover.as_deref(), lldp.as_deref()),
+            &cli::fabric::Source::of(ibnetdiscover, lldp, netbox_cables)?,
+            map.as_deref(),
             format,
+            output.as_deref(),
+        ),
+        Some(Command::ImportFabric {
+            ibnetdiscover,
+            lldp,
+            netbox_cables,
+            map,
+            output,
+        }) => cli::fabric::import_fabric(
+            &load_catalog(user_catalog.as_deref())?,
+            &cli::fabric::Source::of(ibnetdiscover, lldp, netbox_cables)?,
+            map.as_deref(),
             output.as_deref(),
         ),
         Some(Command::Compare {

@@ -126,7 +126,8 @@ fn a_real_ibnetdiscover_file_parses() {
 
 #[test]
 fn bad_lines_are_refused_with_file_and_line() {
-    let text = "Switch 24 \"S-0001\" # \"sw\"\n[1] \"H-0002\"[1] # \"h\" lid 2\n";
+    // A port line cut before its comment (where the rate is).
+    let text = "Switch 24 \"S-0001\" # \"sw\"\n[1] \"H-0002\"[1]\n";
     let err = read_ibnetdiscover(text, Path::new("bad.txt"))
         .unwrap_err()
         .to_string();
@@ -377,4 +378,520 @@ proptest::proptest! {
             );
         }
     }
+}
+
+fn fixture(name: &str) -> (std::path::PathBuf, String) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fabric")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    (path, text)
+}
+
+#[test]
+fn real_ibnetdiscover_outputs_parse() {
+    // tests/fixtures/fabric/ibnetdiscover/README.md gives each file's source; the counts are the README's.
+    let (path, text) = fixture("ibnetdiscover/topograph-ndr.txt");
+    let found = read_ibnetdiscover(&text, &path).unwrap();
+    assert_eq!(found.nodes.len(), 622);
+    assert_eq!(found.nodes.values().filter(|n| n.switch).count(), 40);
+    assert_eq!(found.cables.len(), 1114);
+    assert!(
+        found
+            .cables
+            .iter()
+            .all(|c| c.width == 4 && c.speed == "NDR")
+    );
+    assert_eq!(
+        found.nodes["S-2c5eab0300b87b40"].description,
+        "MF0;A09-P1-IBLEAF-04-04:MQM9701/U1"
+    );
+    let (path, text) = fixture("ibnetdiscover/topograph-lone-hca.txt");
+    let found = read_ibnetdiscover(&text, &path).unwrap();
+    assert_eq!((found.nodes.len(), found.cables.len()), (1, 0));
+    let (path, text) = fixture("ibnetdiscover/rdma-core-man-voltaire.txt");
+    let found = read_ibnetdiscover(&text, &path).unwrap();
+    assert_eq!(found.nodes.len(), 6);
+    assert_eq!(found.nodes.values().filter(|n| n.switch).count(), 2);
+    assert_eq!(found.cables.len(), 7);
+    // Two links that one end reports at 4xSDR and the other at 1xSDR keep the lower.
+    let one_lane = found.cables.iter().filter(|c| c.width == 1).count();
+    assert_eq!(one_lane, 2);
+    assert!(found.cables.iter().all(|c| c.speed == "SDR"));
+}
+
+#[test]
+fn ibnetdiscover_variants_parse() {
+    // What ibnetdiscover.c writes besides the plain records: grouped output (-g: Chassis and Hostname lines,
+    // [ext N] after ports, a chassis comment after sysimgguid), full info (-f: s= w= v= after the rate), rates it
+    // cannot name (??x???), FDR10, a router, and a port line from an old version that gives no rate.
+    let text = "#\n# Topology file: generated on Tue Jun  5 14:15:10 2007\n#\n\nChassis 1 (guid 0x8f10400411a08)\n\
+        Hostname: ibsw-1\n\n\
+        vendid=0x8f1\ndevid=0x5a30\nsysimgguid=0x8f10400411a09\t\t# Chassis 1 (ISR2012) \n\
+        switchguid=0x8f10400411a08(8f10400411a08)\t# ISR2012 Line 1 Chip 1\n\
+        Switch\t24 \"S-0008f10400411a08\"\t\t# \"ISR2012 Voltaire sLB-2024\" base port 0 lid 742 lmc 0\n\
+        [1][ext 1]\t\"H-0002c90200247010\"[1](2c90200247011) \t\t# \"atlas35 HCA-1\" lid 12 4xFDR10 s=2 w=2 v=4\n\
+        [2][ext 2]\t\"H-0002c9020024d5f8\"[1](2c9020024d5f9) \t\t# \"atlas34 HCA-1\" lid 13 ??x???\n\
+        [3]\t\"H-0002c90200246fbc\"[1]\t\t# \"atlas32\" lid 1252\n\n\
+        Non-Chassis Nodes\n\n\
+        vendid=0x2c9\ndevid=0x6274\ncaguid=0x2c90200247010\n\
+        Ca\t1 \"H-0002c90200247010\"\t\t# \"atlas35 HCA-1\"\n\
+        [1](2c90200247011) \t\"S-0008f10400411a08\"[1][ext 1]\t\t# lid 12 lmc 0 \"ISR2012 Voltaire sLB-2024\" lid 742 4xFDR10\n\n\
+        vendid=0x2c9\ndevid=0x6274\nrouterguid=0x2c9000000001\n\
+        Rt\t2 \"R-0002c9000000001\"\t\t# \"router\"\n\
+        [1](2c9000000001) \t\"S-0008f10400411a08\"[20]\t\t# lid 5 lmc 0 \"ISR2012\" lid 742 4xQDR\n";
+    let found = read_ibnetdiscover(text, Path::new("grouped.txt")).unwrap();
+    assert_eq!(found.nodes.len(), 2, "{:?}", found.nodes.keys());
+    assert_eq!(found.cables.len(), 3);
+    let atlas35 = found
+        .cables
+        .iter()
+        .find(|c| c.a.0 == "H-0002c90200247010" || c.b.0 == "H-0002c90200247010")
+        .unwrap();
+    assert_eq!((atlas35.width, atlas35.speed.as_str()), (4, "FDR10"));
+    assert_eq!(
+        found
+            .cables
+            .iter()
+            .filter(|c| c.width == 0 && c.speed.is_empty())
+            .count(),
+        2,
+        "??x??? and no rate read as unknown: {:?}",
+        found.cables
+    );
+    // An unknown rate is never reported slow, and HCA-N matches mlx5_{N-1}.
+    assert!(
+        racksmith::analysis::asbuilt::diff(&superpod(1), &found)
+            .slow
+            .is_empty()
+    );
+}
+
+#[test]
+fn real_fabric_diffs_against_a_design_by_its_names() {
+    // The real NDR fabric against a design that has none of its nodes: every node unknown, every cable extra,
+    // and nothing panics on 65-port switches, aggregation nodes or unnamed HCAs.
+    let (path, text) = fixture("ibnetdiscover/topograph-ndr.txt");
+    let found = read_ibnetdiscover(&text, &path).unwrap();
+    let r = diff(&superpod(1), &found);
+    assert_eq!(r.unknown_devices.len(), 622);
+    assert_eq!(r.extra.len(), 1114);
+}
+
+/// A superpod's fabric as ibnetdiscover writes it, with `from` replaced by `to` in every description.
+fn renamed_fabric(d: &racksmith::model::Design, from: &str, to: &str) -> String {
+    racksmith::export::ibnetdiscover::write(d).replace(&format!("\"{from}"), &format!("\"{to}"))
+}
+
+#[test]
+fn a_mapping_file_matches_nodes_named_otherwise() {
+    use racksmith::io::fabric::read_map;
+    let d = superpod(1);
+    // Hosts named by the site's convention: unknown without a map.
+    let text = renamed_fabric(&d, "dgx-0001 ", "a08-p1-dgx-04-c01 ");
+    let found = read_ibnetdiscover(&text, Path::new("site.txt")).unwrap();
+    let r = diff(&d, &found);
+    assert!(r.unknown_devices.len() >= 8, "{:?}", r.unknown_devices);
+    // Mapped by host name: the fabric is as designed.
+    let map = read_map(
+        "discovered,design,rack\n# the site's names\na08-p1-dgx-04-c01,dgx-0001,C001\n",
+        Path::new("map.csv"),
+    )
+    .unwrap();
+    let mut found = found;
+    map.apply(&mut found);
+    let r = diff(&d, &found);
+    assert!(!r.differs(), "{}", r.summary());
+    // A switch reporting only its model, mapped by its GUID.
+    let leaf = d
+        .devices
+        .iter()
+        .find(|(_, x)| x.name == "leaf-su01-r1")
+        .map(|(id, _)| *id)
+        .unwrap();
+    let guid = racksmith::analysis::asbuilt::FabricNode::Switch(leaf).guid();
+    let text = racksmith::export::ibnetdiscover::write(&d)
+        .replace("\"leaf-su01-r1\"", "\"Quantum-2 Mellanox Technologies\"");
+    let mut found = read_ibnetdiscover(&text, Path::new("site.txt")).unwrap();
+    assert!(
+        diff(&d, &found)
+            .unknown_devices
+            .iter()
+            .any(|u| u.contains("Quantum-2"))
+    );
+    let map = read_map(
+        &format!("0x{},leaf-su01-r1\n", &guid[2..]),
+        Path::new("map.csv"),
+    )
+    .unwrap();
+    map.apply(&mut found);
+    let r = diff(&d, &found);
+    assert!(!r.differs(), "{}", r.summary());
+    // A mapping file that is not one is refused with its line.
+    let err = read_map("a,b\nc\n", Path::new("m.csv"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("m.csv, line 2:"), "{err}");
+    let err = read_map("a,b\na,c\n", Path::new("m.csv"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 2") && err.contains("twice"), "{err}");
+}
+
+/// The design's cables as `export --format netbox` writes them (07-cables.csv).
+fn netbox_cables_csv(d: &racksmith::model::Design) -> String {
+    let files = racksmith::export::netbox::files(d).unwrap();
+    let (_, bytes) = files
+        .into_iter()
+        .find(|(name, _)| name == "07-cables.csv")
+        .unwrap();
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn netbox_cables_read_back_diff_to_nothing_and_changes_exactly() {
+    use racksmith::analysis::asbuilt::{diff_cabled, from_netbox};
+    use racksmith::io::fabric::read_netbox_cables;
+    for d in [
+        superpod(1),
+        racksmith::samples::sample("l40s-inference-pcie").unwrap(),
+    ] {
+        let text = netbox_cables_csv(&d);
+        let cables = read_netbox_cables(&text, Path::new("07-cables.csv")).unwrap();
+        let network = d
+            .links
+            .values()
+            .filter(|l| {
+                matches!(
+                    l.medium,
+                    racksmith::model::Medium::InfiniBand(_) | racksmith::model::Medium::Ethernet(_)
+                )
+            })
+            .count();
+        let r = diff_cabled(&d, &from_netbox(&d, &cables));
+        assert!(!r.differs(), "{}: {:#?}", d.name, r.rows());
+        assert_eq!(r.matched, network, "{}", d.name);
+        // Two cables' B sides swapped, one removed: 2 miswired, 1 missing, nothing else.
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        let mut rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        // Two server-to-switch cables (the B side a switch port) on different switch ports.
+        let server_rows: Vec<usize> = (0..rows.len())
+            .filter(|&i| rows[i][2].starts_with("nic") || rows[i][2].contains('/'))
+            .take(3)
+            .collect();
+        assert_eq!(server_rows.len(), 3, "{}", d.name);
+        let (i, j, k) = (server_rows[0], server_rows[1], server_rows[2]);
+        let bi: Vec<String> = rows[i].iter().map(str::to_string).collect();
+        let bj: Vec<String> = rows[j].iter().map(str::to_string).collect();
+        let swap = |row: &[String], other: &[String]| {
+            let mut r = row.to_vec();
+            r[3] = other[3].clone();
+            r[5] = other[5].clone();
+            csv::StringRecord::from(r)
+        };
+        rows[i] = swap(&bi, &bj);
+        rows[j] = swap(&bj, &bi);
+        rows.remove(k);
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&header).unwrap();
+        for r in &rows {
+            w.write_record(r).unwrap();
+        }
+        let changed = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let cables = read_netbox_cables(&changed, Path::new("07-cables.csv")).unwrap();
+        let r = diff_cabled(&d, &from_netbox(&d, &cables));
+        assert_eq!(
+            (
+                r.miswired.len(),
+                r.missing.len(),
+                r.slow.len(),
+                r.extra.len(),
+                r.unknown_devices.len(),
+                r.missing_devices.len()
+            ),
+            (2, 1, 0, 0, 0, 0),
+            "{}: {:#?}",
+            d.name,
+            r.rows()
+        );
+    }
+}
+
+#[test]
+fn netbox_cable_csvs_in_the_list_export_form_and_bad_ones() {
+    use racksmith::io::fabric::read_netbox_cables;
+    // The cable list's export (NetBox's CableTable: Device A, Termination A, ...), with a power cable and a
+    // spreadsheet-neutralised name.
+    let text = "ID,Label,Device A,Termination A,Device B,Termination B,Status,Type\n\
+        1,,leaf-01,swp1,'-gpu-01,eth0,Connected,DAC (Passive)\n\
+        2,,\"leaf-01\",swp2,gpu-02,eth0,Connected,\n";
+    let cables = read_netbox_cables(text, Path::new("cables.csv")).unwrap();
+    assert_eq!(cables.len(), 2);
+    assert_eq!(
+        (
+            cables[0].b_device.as_str(),
+            cables[0].b_name.as_str(),
+            cables[0].line
+        ),
+        ("-gpu-01", "eth0", 2)
+    );
+    let text = "side_a_device,side_a_type,side_a_name,side_b_device,side_b_type,side_b_name\n\
+        pdu-1,dcim.poweroutlet,1,gpu-01,dcim.powerport,psu0\nleaf-01,dcim.interface,swp1,gpu-01,dcim.interface,eth0\n";
+    assert_eq!(
+        read_netbox_cables(text, Path::new("c.csv")).unwrap().len(),
+        1
+    );
+    // Refused with file and line: a missing column, an empty end, a breakout, a broken quote.
+    let err = read_netbox_cables("a,b\n1,2\n", Path::new("c.csv"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("c.csv, line 1:") && err.contains("side_a_device"),
+        "{err}"
+    );
+    let err = read_netbox_cables(
+        "side_a_device,side_a_name,side_b_device,side_b_name\nx,1,y,2\nx,,y,3\n",
+        Path::new("c.csv"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("c.csv, line 3:"), "{err}");
+    let err = read_netbox_cables(
+        "side_a_device,side_a_name,side_b_device,side_b_name\nx,\"1,2\",y,2\n",
+        Path::new("c.csv"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("line 2") && err.contains("breakout"), "{err}");
+}
+
+#[test]
+fn lldpd_variants_parse() {
+    use racksmith::io::fabric::read_lldp;
+    // lldpd 1.0.16's json with a port id of subtype ifname and a blank description, and json with a name field
+    // beside a chassis keyed by its name (both seen in the wild).
+    let text = r#"{"lldp": {"interface": [
+        {"eno1": {"via": "LLDP", "chassis": {"leaf-2": {"id": {"type": "mac", "value": "c0:c9:89:ef:20:d2"}}},
+                  "port": {"id": {"type": "ifname", "value": "swp1"}, "descr": " "}}},
+        {"name": "eno2", "via": "LLDP", "chassis": {"leaf-3": {"id": {"type": "mac", "value": "28:c6:8e:1d:90:44"}}},
+         "port": {"id": {"type": "local", "value": "hundredGigE30"}, "descr": "Ethernet30"}}]}}"#;
+    let n = read_lldp(text, Path::new("h.json")).unwrap();
+    let got: Vec<(&str, &str, &str)> = n
+        .iter()
+        .map(|x| {
+            (
+                x.local_port.as_str(),
+                x.remote_name.as_str(),
+                x.remote_port.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [("eno1", "leaf-2", "swp1"), ("eno2", "leaf-3", "Ethernet30")]
+    );
+    // No neighbours at all.
+    assert!(
+        read_lldp(r#"{"lldp": {}}"#, Path::new("e.json"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        read_lldp(r#"{"lldp": [{}]}"#, Path::new("e.json"))
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn a_design_imported_from_its_fabric_loads_analyses_and_keeps_its_counts() {
+    use racksmith::templates::discovered;
+    let d = superpod(1);
+    let text = racksmith::export::ibnetdiscover::write(&d);
+    let found = read_ibnetdiscover(&text, Path::new("pod.txt")).unwrap();
+    let on_fabric: std::collections::BTreeSet<racksmith::model::DeviceId> = d
+        .links
+        .values()
+        .filter(|l| matches!(l.medium, racksmith::model::Medium::InfiniBand(_)))
+        .flat_map(|l| [l.a.device, l.b.device])
+        .collect();
+    let catalog = Catalog::builtin().unwrap();
+    let map = racksmith::io::fabric::NameMap::default();
+    let imported = discovered::from_ibnetdiscover(&catalog, &found, &map).unwrap();
+    assert_eq!(imported.devices.len(), on_fabric.len());
+    assert_eq!(imported.links.len(), found.cables.len());
+    let saved = racksmith::io::design_to_string(&imported).unwrap();
+    let loaded = racksmith::io::design_from_str(&saved, Path::new("imported.ron")).unwrap();
+    let report = racksmith::analysis::analyze(&loaded);
+    assert!(report.summary.gpus == 0, "the fabric reports no GPUs");
+    // Its own fabric is the one it came from: diffing the found fabric against it changes nothing.
+    let again = read_ibnetdiscover(
+        &racksmith::export::ibnetdiscover::write(&loaded),
+        Path::new("again.txt"),
+    )
+    .unwrap();
+    assert_eq!(again.cables.len(), found.cables.len());
+    let r = diff(&loaded, &found);
+    assert!(!r.differs(), "{}", r.summary());
+    // The mapping file's third column puts a device in a rack of that name.
+    let racks = racksmith::io::fabric::read_map(
+        "dgx-0001,dgx-0001,R-custom\nleaf-su01-r1,leaf-su01-r1,R-custom\n",
+        Path::new("map.csv"),
+    )
+    .unwrap();
+    let placed = discovered::from_ibnetdiscover(&catalog, &found, &racks).unwrap();
+    let in_custom: Vec<&str> = placed
+        .devices
+        .values()
+        .filter(|x| placed.racks[&x.rack].name == "R-custom")
+        .map(|x| x.name.as_str())
+        .collect();
+    // Switches first in a rack, then hosts.
+    assert_eq!(in_custom, ["leaf-su01-r1", "dgx-0001"]);
+    // Switch models come from the catalog: the superpod's fabric says only names, so its switches are parts as
+    // discovered at NDR; the real fabric names the QM9701, which is the catalog's QM9700 family.
+    let (path, text) = fixture("ibnetdiscover/topograph-ndr.txt");
+    let found = read_ibnetdiscover(&text, &path).unwrap();
+    let real = discovered::from_ibnetdiscover(&catalog, &found, &map).unwrap();
+    let saved = racksmith::io::design_to_string(&real).unwrap();
+    let loaded = racksmith::io::design_from_str(&saved, Path::new("real.ron")).unwrap();
+    let _ = racksmith::analysis::analyze(&loaded);
+    let switches = loaded
+        .devices
+        .values()
+        .filter(|x| x.part.as_str().contains("qm9700"))
+        .count();
+    assert_eq!(switches, 40);
+    // 1,114 cables less the 40 to the aggregation nodes.
+    assert_eq!(loaded.links.len(), 1114 - 40);
+}
+
+#[test]
+fn diff_fabric_and_import_fabric_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let design = dir.path().join("pod.ron");
+    let d = superpod(1);
+    std::fs::write(&design, racksmith::io::design_to_string(&d).unwrap()).unwrap();
+    let run = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_racksmith"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // NetBox: the design's own cables, then one renamed device mapped back.
+    let cables = dir.path().join("cables.csv");
+    std::fs::write(&cables, netbox_cables_csv(&d).replace("dgx-0002", "node-b")).unwrap();
+    let diff = |map: Option<&Path>| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            "diff-fabric".as_ref(),
+            design.as_os_str(),
+            "--netbox-cables".as_ref(),
+            cables.as_os_str(),
+        ];
+        if let Some(m) = map {
+            args.extend(["--map".as_ref(), m.as_os_str()]);
+        }
+        run(&args)
+    };
+    let out = diff(None);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let map = dir.path().join("map.csv");
+    std::fs::write(&map, "discovered,design\nnode-b,dgx-0002\n").unwrap();
+    let out = diff(Some(&map));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A malformed CSV: exit 2 with the file and line.
+    std::fs::write(
+        &cables,
+        "side_a_device,side_a_name,side_b_device,side_b_name\nx,1,,2\n",
+    )
+    .unwrap();
+    let out = diff(None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2"));
+    // Two sources at once is refused by the command line.
+    let out = run(&[
+        "diff-fabric".as_ref(),
+        design.as_os_str(),
+        "--netbox-cables".as_ref(),
+        cables.as_os_str(),
+        "--lldp".as_ref(),
+        dir.path().as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    // import-fabric writes a design that loads.
+    let fabric = dir.path().join("fabric.txt");
+    std::fs::write(&fabric, racksmith::export::ibnetdiscover::write(&d)).unwrap();
+    let imported = dir.path().join("imported.ron");
+    let out = run(&[
+        "import-fabric".as_ref(),
+        "--ibnetdiscover".as_ref(),
+        fabric.as_os_str(),
+        "-o".as_ref(),
+        imported.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    racksmith::io::load(&imported).unwrap();
+}
+
+#[test]
+fn designs_imported_from_netbox_cables_and_lldp_load_with_their_counts() {
+    use racksmith::templates::discovered;
+    let catalog = Catalog::builtin().unwrap();
+    let map = racksmith::io::fabric::NameMap::default();
+    let network = |d: &racksmith::model::Design, eth_only: bool| {
+        let links: Vec<&racksmith::model::Link> = d
+            .links
+            .values()
+            .filter(|l| match l.medium {
+                racksmith::model::Medium::Ethernet(_) => true,
+                racksmith::model::Medium::InfiniBand(_) => !eth_only,
+                _ => false,
+            })
+            .collect();
+        let devices: std::collections::BTreeSet<_> = links
+            .iter()
+            .flat_map(|l| [l.a.device, l.b.device])
+            .collect();
+        (devices.len(), links.len())
+    };
+    // A NetBox cable list: every networked device and cable, as Ethernet (NetBox does not say the rate).
+    let d = superpod(1);
+    let cables = racksmith::io::fabric::read_netbox_cables(
+        &netbox_cables_csv(&d),
+        Path::new("07-cables.csv"),
+    )
+    .unwrap();
+    let imported = discovered::from_netbox(&catalog, &cables, &map).unwrap();
+    assert_eq!(
+        (imported.devices.len(), imported.links.len()),
+        network(&d, false)
+    );
+    let text = racksmith::io::design_to_string(&imported).unwrap();
+    racksmith::io::design_from_str(&text, Path::new("nb.ron")).unwrap();
+    // LLDP as the switches report it.
+    let d = racksmith::samples::sample("l40s-inference-pcie").unwrap();
+    let imported = discovered::from_lldp(&catalog, &lldp_of(&d), &map).unwrap();
+    assert_eq!(
+        (imported.devices.len(), imported.links.len()),
+        network(&d, true)
+    );
+    let text = racksmith::io::design_to_string(&imported).unwrap();
+    let loaded = racksmith::io::design_from_str(&text, Path::new("lldp.ron")).unwrap();
+    let _ = racksmith::analysis::analyze(&loaded);
 }

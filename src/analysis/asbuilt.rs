@@ -2,7 +2,9 @@
 //! technician can fix what differs (docs/analysis.md, "As built").
 //!
 //! Discovered nodes are matched to the design's by description: a switch's name (or the `NAME` of a managed
-//! switch's `MF0;NAME:MODEL/U1`), an HCA's host name with its `mlx5_N` as the NIC slot (storage: its one HCA).
+//! switch's `MF0;NAME:MODEL/U1`), an HCA's host name with its `mlx5_N` (or `HCA-N+1`) as the NIC slot (storage:
+//! its one HCA); a mapping file renames the rest first (`io::fabric::NameMap`). LLDP neighbours ([`from_lldp`]) and
+//! NetBox cables ([`from_netbox`]) become a discovered fabric named as the design is.
 //! Then each cable falls in one class:
 //! - **slow**: both ends as designed, at a lower speed or fewer lanes than the design's medium;
 //! - **miswired**: a designed cable not found, and a found one that shares exactly one end with it (the same port
@@ -241,15 +243,90 @@ type Key = (FabricNode, u16);
 /// A cable by its two ends, the lower first.
 type Pair = (Key, Key);
 
+/// Which of the design's cables a comparison covers, and whether it compares rates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// InfiniBand, with rates (ibnetdiscover).
+    InfiniBand,
+    /// Ethernet, without rates (LLDP).
+    Ethernet,
+    /// InfiniBand and Ethernet, without rates (a NetBox cable list).
+    Cabled,
+}
+
 /// Compares a design with its discovered fabric.
 pub fn diff(design: &Design, found: &Discovered) -> FabricDiff {
-    diff_on(design, found, true)
+    diff_on(design, found, Scope::InfiniBand)
 }
 
 /// Compares a design's Ethernet cables with what LLDP reports ([`from_lldp`]): as [`diff`], without rates (LLDP
 /// does not say what a link trained at, so nothing is reported slow).
 pub fn diff_ethernet(design: &Design, found: &Discovered) -> FabricDiff {
-    diff_on(design, found, false)
+    diff_on(design, found, Scope::Ethernet)
+}
+
+/// Compares a design's InfiniBand and Ethernet cables with a NetBox cable list ([`from_netbox`]): as [`diff`],
+/// without rates (NetBox records the cable, not what it trained at).
+pub fn diff_cabled(design: &Design, found: &Discovered) -> FabricDiff {
+    diff_on(design, found, Scope::Cabled)
+}
+
+/// A NetBox cable list as a discovered fabric whose nodes are named as the design's are, as [`from_lldp`] does for
+/// LLDP: each cable is its side A's neighbour on side B. An interface NetBox names as the part's NetBox device
+/// type does (`P0.0`, `swp3`, from the part's `netbox.ports`) is read back as the Racksmith port behind it. Cables
+/// between two design ports whose design link is not a network cable (NVLink, cabled PCIe) are left out, as the
+/// comparison does not cover them.
+pub fn from_netbox(design: &Design, cables: &[crate::io::fabric::NetboxCable]) -> Discovered {
+    let by_name: HashMap<&str, DeviceId> = design
+        .devices
+        .iter()
+        .map(|(id, d)| (d.name.as_str(), *id))
+        .collect();
+    // Per part, Racksmith port by NetBox interface name.
+    let mut port_of: HashMap<(&crate::model::PartId, &str), &str> = HashMap::new();
+    for (id, p) in &design.parts {
+        if let Some(nb) = &p.netbox {
+            for (ours, theirs) in &nb.ports {
+                port_of.insert((id, theirs.as_str()), ours.as_str());
+            }
+        }
+    }
+    let ours = |device: &str, name: &'_ str| -> String {
+        by_name
+            .get(device)
+            .and_then(|d| design.devices.get(d))
+            .and_then(|d| port_of.get(&(&d.part, name)))
+            .map_or_else(|| name.to_string(), |p| (*p).to_string())
+    };
+    // Ends of the links the comparison leaves out.
+    let mut other: std::collections::HashSet<(DeviceId, &str)> = Default::default();
+    for l in design.links.values() {
+        if !matches!(l.medium, Medium::InfiniBand(_) | Medium::Ethernet(_)) {
+            other.insert((l.a.device, l.a.port.as_str()));
+            other.insert((l.b.device, l.b.port.as_str()));
+        }
+    }
+    let mut reports: Vec<(String, Vec<LldpNeighbour>)> = Vec::with_capacity(cables.len());
+    for c in cables {
+        let (a_port, b_port) = (ours(&c.a_device, &c.a_name), ours(&c.b_device, &c.b_name));
+        let left_out = |device: &str, port: &str| {
+            by_name
+                .get(device)
+                .is_some_and(|d| other.contains(&(*d, port)))
+        };
+        if left_out(&c.a_device, &a_port) && left_out(&c.b_device, &b_port) {
+            continue;
+        }
+        reports.push((
+            c.a_device.clone(),
+            vec![LldpNeighbour {
+                local_port: a_port,
+                remote_name: c.b_device.clone(),
+                remote_port: b_port,
+            }],
+        ));
+    }
+    from_lldp(design, &reports)
 }
 
 /// The LLDP neighbours each device reports, as a discovered fabric whose nodes are named as the design's are:
@@ -325,15 +402,18 @@ fn lldp_port(design: &Design, device: DeviceId, port: &str) -> Option<(FabricNod
     fabric_port(design, device, &name)
 }
 
-/// The comparison, on the InfiniBand links with rates (`ib`) or on the Ethernet links without.
-fn diff_on(design: &Design, found: &Discovered, ib: bool) -> FabricDiff {
+/// The comparison, on the links the scope covers.
+fn diff_on(design: &Design, found: &Discovered, scope: Scope) -> FabricDiff {
+    let ib = scope == Scope::InfiniBand;
     // Discovered GUID -> design node, by description.
     let mut by_desc: HashMap<String, FabricNode> = HashMap::new();
     let mut designed: BTreeMap<Pair, (LinkId, String)> = BTreeMap::new();
     for (id, l) in &design.links {
-        let rate = match (l.medium, ib) {
-            (Medium::InfiniBand(rate), true) => format!("4x{}", speed_name(rate)),
-            (Medium::Ethernet(gbps), false) => format!("{gbps}G"),
+        let rate = match (l.medium, scope) {
+            (Medium::InfiniBand(rate), Scope::InfiniBand | Scope::Cabled) => {
+                format!("4x{}", speed_name(rate))
+            }
+            (Medium::Ethernet(gbps), Scope::Ethernet | Scope::Cabled) => format!("{gbps}G"),
             _ => continue,
         };
         let (Some(a), Some(b)) = (
@@ -362,10 +442,11 @@ fn diff_on(design: &Design, found: &Discovered, ib: bool) -> FabricDiff {
     // Found cables on design nodes; the rest (an end on an unknown node) are extra as they stand.
     let mut found_keys: BTreeMap<Pair, String> = BTreeMap::new();
     for c in &found.cables {
-        let rate = if ib {
-            format!("{}x{}", c.width, c.speed)
-        } else {
-            "as reported by LLDP".to_string()
+        let rate = match scope {
+            Scope::InfiniBand if c.width == 0 || c.speed.is_empty() => "rate unknown".to_string(),
+            Scope::InfiniBand => format!("{}x{}", c.width, c.speed),
+            Scope::Ethernet => "as reported by LLDP".to_string(),
+            Scope::Cabled => "as recorded in NetBox".to_string(),
         };
         let key = |e: &End| node_of.get(e.0.as_str()).map(|n| (*n, e.1));
         match (key(&c.a), key(&c.b)) {
@@ -453,10 +534,20 @@ fn diff_on(design: &Design, found: &Discovered, ib: bool) -> FabricDiff {
     out
 }
 
-/// The design name a discovered description stands for: a managed switch's `MF0;NAME:MODEL/U1` gives NAME.
-fn match_name(description: &str, switch: bool) -> String {
+/// The design name a discovered description stands for: a managed switch's `MF0;NAME:MODEL/U1` gives NAME; an
+/// HCA's `HOST HCA-N` (the name some drivers give, counting from 1) is `HOST mlx5_{N-1}`.
+pub fn match_name(description: &str, switch: bool) -> String {
     if switch && let Some(rest) = description.strip_prefix("MF0;") {
         return rest.split(':').next().unwrap_or(rest).to_string();
+    }
+    if !switch
+        && let Some((host, adapter)) = description.rsplit_once(' ')
+        && let Some(n) = adapter
+            .strip_prefix("HCA-")
+            .and_then(|n| n.parse::<u16>().ok())
+        && n >= 1
+    {
+        return format!("{host} mlx5_{}", n - 1);
     }
     description.to_string()
 }
@@ -471,7 +562,8 @@ pub fn speed_name(rate: crate::model::IbRate) -> &'static str {
     }
 }
 
-/// Whether rate `got` ("4xHDR") is below `want` ("4xNDR"): a slower speed, or fewer lanes.
+/// Whether rate `got` ("4xHDR") is below `want` ("4xNDR"): a slower speed, or fewer lanes. A rate the fabric did
+/// not report is never slower.
 fn slower(got: &str, want: &str) -> bool {
     let parse = |r: &str| {
         let (w, s) = r.split_once('x')?;
@@ -479,7 +571,7 @@ fn slower(got: &str, want: &str) -> bool {
     };
     match (parse(got), parse(want)) {
         (Some((gw, gs)), Some((ww, ws))) => gs < ws || gw < ww,
-        _ => got != want,
+        _ => false,
     }
 }
 
@@ -537,5 +629,11 @@ mod tests {
         assert!(!slower("4xXDR", "4xNDR"));
         assert_eq!(match_name("MF0;leaf-01:MQM9700/U1", true), "leaf-01");
         assert_eq!(match_name("dgx-01 mlx5_0", false), "dgx-01 mlx5_0");
+        assert_eq!(match_name("node018 HCA-1", false), "node018 mlx5_0");
+        assert_eq!(
+            match_name("a06-p1-dgx-02-c01 HCA-6", false),
+            "a06-p1-dgx-02-c01 mlx5_5"
+        );
+        assert!(!slower("rate unknown", "4xNDR"));
     }
 }

@@ -17,7 +17,7 @@ pub struct Cli {
     /// Design file to open (default: the built-in sample).
     pub file: Option<PathBuf>,
     /// A parts file (such as the app's user-catalog.ron, see Catalog > Parts…) whose parts join the built-in ones,
-    /// for `catalog`, `new`, `size` and `swap`.
+    /// for `catalog`, `new`, `size`, `swap` and `import-fabric`.
     #[arg(long, global = true, value_name = "PATH")]
     pub catalog: Option<PathBuf>,
 }
@@ -45,24 +45,57 @@ pub enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
-    /// As built against as designed: compare the fabric a cluster reports (the text `ibnetdiscover` writes) with the
-    /// design's InfiniBand cables. Exit status 0 when they agree, 1 when anything differs, 2 on an error.
+    /// As built against as designed: compare the fabric a cluster reports (the text `ibnetdiscover` writes, a folder
+    /// of LLDP neighbours or a NetBox cable CSV) with the design's cables. Exit status 0 when they agree, 1 when
+    /// anything differs, 2 on an error.
+    #[command(group(clap::ArgGroup::new("source").required(true)))]
     DiffFabric {
         /// Design file (.ron).
         design: PathBuf,
         /// The fabric as `ibnetdiscover` reported it (`racksmith export DESIGN --format ibnetdiscover` writes what
         /// it should report).
-        #[arg(long, required_unless_present = "lldp", conflicts_with = "lldp")]
+        #[arg(long, group = "source", value_name = "FILE")]
         ibnetdiscover: Option<PathBuf>,
         /// A folder of `lldpcli show neighbors -f json` outputs, one per host or switch, each named after the
         /// device that wrote it (`leaf-01.json`): the Ethernet cables as LLDP sees them.
-        #[arg(long)]
+        #[arg(long, group = "source", value_name = "FOLDER")]
         lldp: Option<PathBuf>,
+        /// A NetBox cable CSV (the columns its cable import takes, side_a_device, side_a_name, side_b_device,
+        /// side_b_name, or its cable list's export, Device A, Termination A, ...): the InfiniBand and Ethernet
+        /// cables as NetBox records them.
+        #[arg(long, group = "source", value_name = "FILE")]
+        netbox_cables: Option<PathBuf>,
+        /// A mapping file for nodes whose names do not follow the design's: CSV lines `discovered,design`, the
+        /// discovered name being a node description, a host, a node GUID or a device name.
+        #[arg(long, value_name = "FILE")]
+        map: Option<PathBuf>,
         /// Output format: text (a table by class), json (arrays `missing`, `extra`, `miswired`, `slow`,
         /// `unknown_devices`, `missing_devices`), csv (one row per difference) or html (a page for review).
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
         format: CompareFormat,
         /// Where to write; "-" or nothing writes to standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
+    /// Turn a discovered fabric (ibnetdiscover, LLDP or a NetBox cable CSV) into a design: switches and NICs from
+    /// the catalog by their reported model or speed, hosts as servers, racks one per leaf group (or from the
+    /// mapping file's third column), links at their discovered rate.
+    #[command(group(clap::ArgGroup::new("source").required(true)))]
+    ImportFabric {
+        /// The fabric as `ibnetdiscover` reported it.
+        #[arg(long, group = "source", value_name = "FILE")]
+        ibnetdiscover: Option<PathBuf>,
+        /// A folder of `lldpcli show neighbors -f json` outputs, one per device, named after it.
+        #[arg(long, group = "source", value_name = "FOLDER")]
+        lldp: Option<PathBuf>,
+        /// A NetBox cable CSV.
+        #[arg(long, group = "source", value_name = "FILE")]
+        netbox_cables: Option<PathBuf>,
+        /// A mapping file: CSV lines `discovered,design[,rack]` naming discovered nodes as the design should and,
+        /// optionally, the rack each goes in.
+        #[arg(long, value_name = "FILE")]
+        map: Option<PathBuf>,
+        /// Where to write the design; "-" or nothing writes it to standard output.
         #[arg(long, short)]
         output: Option<PathBuf>,
     },

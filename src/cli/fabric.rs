@@ -1,30 +1,91 @@
-//! `racksmith diff-fabric`: the design's InfiniBand cables against the fabric as `ibnetdiscover` reports it.
+//! `racksmith diff-fabric` and `racksmith import-fabric`: the fabric a cluster reports (ibnetdiscover, LLDP or a
+//! NetBox cable CSV) against the design's cables, or turned into a design.
 
 use super::args::CompareFormat;
 use super::output::write_out;
 use racksmith::analysis::asbuilt::{self, FabricDiff};
 use racksmith::io;
-use std::path::Path;
+use racksmith::io::fabric::NameMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Reads the design and what the fabric reports (an ibnetdiscover file, or a folder of LLDP neighbours), prints
-/// what differs, and exits 1 when anything does (0 when the fabric is as designed).
+/// Where the discovered fabric comes from (one of the three flags).
+pub enum Source {
+    /// `--ibnetdiscover FILE`.
+    Ibnetdiscover(PathBuf),
+    /// `--lldp FOLDER`.
+    Lldp(PathBuf),
+    /// `--netbox-cables FILE`.
+    Netbox(PathBuf),
+}
+
+impl Source {
+    /// The one source given (clap's group makes it exactly one).
+    pub fn of(
+        ibnetdiscover: Option<PathBuf>,
+        lldp: Option<PathBuf>,
+        netbox: Option<PathBuf>,
+    ) -> anyhow::Result<Self> {
+        match (ibnetdiscover, lldp, netbox) {
+            (Some(f), None, None) => Ok(Source::Ibnetdiscover(f)),
+            (None, Some(d), None) => Ok(Source::Lldp(d)),
+            (None, None, Some(f)) => Ok(Source::Netbox(f)),
+            _ => anyhow::bail!(
+                "give one of --ibnetdiscover FILE, --lldp FOLDER or --netbox-cables FILE"
+            ),
+        }
+    }
+}
+
+/// The mapping file, read and checked, or an empty map.
+fn read_map(map: Option<&Path>) -> anyhow::Result<NameMap> {
+    match map {
+        Some(file) => {
+            let text = io::read_checked_text(file, io::MAX_FILE_BYTES, "a mapping file")?;
+            Ok(io::fabric::read_map(&text, file)?)
+        }
+        None => Ok(NameMap::default()),
+    }
+}
+
+/// Reads an ibnetdiscover file, with the map applied to its node names.
+fn read_ibnetdiscover(file: &Path, map: &NameMap) -> anyhow::Result<io::fabric::Discovered> {
+    let text = io::read_checked_text(file, io::MAX_FILE_BYTES, "an ibnetdiscover file")?;
+    let mut found = io::fabric::read_ibnetdiscover(&text, file)?;
+    map.apply(&mut found);
+    Ok(found)
+}
+
+/// Reads a NetBox cable CSV, with the map applied to its device names.
+fn read_netbox(file: &Path, map: &NameMap) -> anyhow::Result<Vec<io::fabric::NetboxCable>> {
+    let text = io::read_checked_text(file, io::MAX_FILE_BYTES, "a NetBox cable CSV")?;
+    let mut cables = io::fabric::read_netbox_cables(&text, file)?;
+    for c in &mut cables {
+        c.a_device = map.rename(&c.a_device).to_string();
+        c.b_device = map.rename(&c.b_device).to_string();
+    }
+    Ok(cables)
+}
+
+/// Reads the design and what the fabric reports, prints what differs, and exits 1 when anything does (0 when the
+/// fabric is as designed).
 pub fn diff_fabric(
     design: &Path,
-    (ibnetdiscover, lldp): (Option<&Path>, Option<&Path>),
+    source: &Source,
+    map: Option<&Path>,
     format: CompareFormat,
     output: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let d = io::load(design)?;
-    let diff = match (ibnetdiscover, lldp) {
-        (Some(file), _) => {
-            let text = io::read_checked_text(file, io::MAX_FILE_BYTES, "an ibnetdiscover file")?;
-            asbuilt::diff(&d, &io::fabric::read_ibnetdiscover(&text, file)?)
+    let map = read_map(map)?;
+    let diff = match source {
+        Source::Ibnetdiscover(file) => asbuilt::diff(&d, &read_ibnetdiscover(file, &map)?),
+        Source::Lldp(dir) => {
+            asbuilt::diff_ethernet(&d, &asbuilt::from_lldp(&d, &lldp_reports(dir, &map)?))
         }
-        (None, Some(dir)) => {
-            asbuilt::diff_ethernet(&d, &asbuilt::from_lldp(&d, &lldp_reports(dir)?))
+        Source::Netbox(file) => {
+            asbuilt::diff_cabled(&d, &asbuilt::from_netbox(&d, &read_netbox(file, &map)?))
         }
-        (None, None) => anyhow::bail!("give --ibnetdiscover FILE or --lldp FOLDER"),
     };
     let text = match format {
         CompareFormat::Json => format!("{}\n", serde_json::to_string_pretty(&diff)?),
@@ -49,8 +110,43 @@ pub fn diff_fabric(
     })
 }
 
-/// Every `*.json` in the folder, in name order, read as lldpcli's neighbours of the device the file is named after.
-fn lldp_reports(dir: &Path) -> anyhow::Result<Vec<(String, Vec<io::fabric::LldpNeighbour>)>> {
+/// Turns the discovered fabric into a design and writes it, after checking that it loads as written (a design the
+/// loader would refuse is an error here, not a file).
+pub fn import_fabric(
+    catalog: &racksmith::catalog::Catalog,
+    source: &Source,
+    map: Option<&Path>,
+    output: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    use racksmith::templates::discovered;
+    let map = read_map(map)?;
+    let design = match source {
+        Source::Ibnetdiscover(file) => {
+            discovered::from_ibnetdiscover(catalog, &read_ibnetdiscover(file, &map)?, &map)?
+        }
+        Source::Lldp(dir) => discovered::from_lldp(catalog, &lldp_reports(dir, &map)?, &map)?,
+        Source::Netbox(file) => discovered::from_netbox(catalog, &read_netbox(file, &map)?, &map)?,
+    };
+    let text = io::design_to_string(&design)?;
+    io::design_from_str(&text, Path::new("imported design")).map_err(|e| {
+        anyhow::anyhow!("the imported design would not load, so it is not written: {e}")
+    })?;
+    write_out(output, text.as_bytes(), true)?;
+    eprintln!(
+        "imported {} devices, {} links in {} racks",
+        design.devices.len(),
+        design.links.len(),
+        design.racks.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Every `*.json` in the folder, in name order, read as lldpcli's neighbours of the device the file is named after
+/// (with the map applied to the device and neighbour names).
+fn lldp_reports(
+    dir: &Path,
+    map: &NameMap,
+) -> anyhow::Result<Vec<(String, Vec<io::fabric::LldpNeighbour>)>> {
     let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| anyhow::anyhow!("cannot read the folder {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -64,7 +160,11 @@ fn lldp_reports(dir: &Path) -> anyhow::Result<Vec<(String, Vec<io::fabric::LldpN
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        out.push((device, io::fabric::read_lldp(&text, &f)?));
+        let mut neighbours = io::fabric::read_lldp(&text, &f)?;
+        for n in &mut neighbours {
+            n.remote_name = map.rename(&n.remote_name).to_string();
+        }
+        out.push((map.rename(&device).to_string(), neighbours));
     }
     Ok(out)
 }
@@ -89,6 +189,14 @@ pub fn render(d: &FabricDiff) -> String {
             );
         }
         o.push('\n');
+    }
+    if !d.unknown_devices.is_empty() {
+        let _ = writeln!(
+            o,
+            "{} discovered nodes could not be matched to a design device; a mapping file (--map FILE, lines \
+             discovered,design) names them",
+            d.unknown_devices.len()
+        );
     }
     o
 }

@@ -9,8 +9,16 @@
 //! [1](2c90300000203)  "S-0002c90300000100"[1]   # lid 2 lmc 0 "leaf-01" lid 1 4xNDR
 //! ```
 //!
-//! Each cable appears from both ends; the reader keeps it once. Reading is one pass over the lines, with an error
-//! naming the line for a node or port line it cannot read; time and memory follow the file's size.
+//! Each cable appears from both ends; the reader keeps it once, at the lower rate when the ends disagree. What else
+//! ibnetdiscover writes is read past: comments, `Non-Chassis Nodes`, `Chassis N (guid ...)` and `Hostname:` lines of
+//! its grouped output (`-g`), `[ext N]` after a port, `s= w= v=` after a rate (`-f`). A rate it cannot name
+//! (`??x???`), or a port line from an old version that gives none, reads as unknown: never slow. Reading is one pass
+//! over the lines, with an error naming the line for a node or port line it cannot read; time and memory follow the
+//! file's size.
+//!
+//! Also here: LLDP neighbours as lldpd writes them ([`read_lldp`]), a NetBox cable CSV ([`read_netbox_cables`]) and
+//! the mapping file that names discovered nodes as the design does ([`read_map`], [`NameMap`]), each one pass with
+//! the file and line of what it cannot read.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -39,9 +47,10 @@ pub struct Cable {
     pub a: End,
     /// The other end.
     pub b: End,
-    /// Lanes (the `4` of `4xNDR`).
+    /// Lanes (the `4` of `4xNDR`); 0 when not reported.
     pub width: u8,
-    /// Speed per lane by name: `SDR`, `DDR`, `QDR`, `FDR`, `EDR`, `HDR`, `NDR`, `XDR`.
+    /// Speed per lane by name: `SDR`, `DDR`, `QDR`, `FDR10`, `FDR`, `EDR`, `HDR`, `NDR`, `XDR`; empty when not
+    /// reported.
     pub speed: String,
     /// The line it was read from, 1-based.
     pub line: usize,
@@ -69,8 +78,10 @@ pub struct FabricError {
 }
 
 /// The speeds InfiniBand links train at, slowest first (IBTA: SDR 2.5, DDR 5, QDR 10, FDR 14, EDR 25, HDR 50,
-/// NDR 100, XDR 200 Gb/s per lane).
-pub const SPEEDS: [&str; 8] = ["SDR", "DDR", "QDR", "FDR", "EDR", "HDR", "NDR", "XDR"];
+/// NDR 100, XDR 200 Gb/s per lane; Mellanox's FDR10 10.3 Gb/s, between QDR and FDR).
+pub const SPEEDS: [&str; 9] = [
+    "SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR", "NDR", "XDR",
+];
 
 /// The lines of a record before its node line.
 const HEADERS: [&str; 6] = [
@@ -82,6 +93,9 @@ const HEADERS: [&str; 6] = [
     "routerguid=",
 ];
 
+/// Lines of ibnetdiscover's grouped output (`-g`) that carry nothing a cable needs.
+const GROUPING: [&str; 3] = ["Non-Chassis Nodes", "Chassis ", "Hostname:"];
+
 /// Reads the text `ibnetdiscover` writes; `file` names it in errors.
 pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricError> {
     let err = |line: usize, why: String| FabricError {
@@ -90,7 +104,8 @@ pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricE
         why,
     };
     let mut out = Discovered::default();
-    let mut seen: std::collections::HashSet<(End, End)> = Default::default();
+    // Each cable by its ends, to the index of its entry: the second end's line may give a lower rate.
+    let mut seen: std::collections::HashMap<(End, End), usize> = Default::default();
     let mut current: Option<String> = None;
     let mut in_router = false;
     for (i, raw) in text.lines().enumerate() {
@@ -101,7 +116,10 @@ pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricE
             in_router = false;
             continue;
         }
-        if line.starts_with('#') || HEADERS.iter().any(|h| line.starts_with(h)) {
+        if line.starts_with('#')
+            || HEADERS.iter().any(|h| line.starts_with(h))
+            || GROUPING.iter().any(|h| line.starts_with(h))
+        {
             continue;
         }
         if let Some(rest) = line
@@ -171,21 +189,38 @@ pub fn read_ibnetdiscover(text: &str, file: &Path) -> Result<Discovered, FabricE
                                 .into(),
                         )
                     })?;
-            let comment = rest.split_once('#').map_or("", |(_, c)| c);
+            let Some((_, comment)) = rest.split_once('#') else {
+                return Err(err(
+                    n,
+                    "a port line ends with a comment: # \"name\" lid N 4xNDR".into(),
+                ));
+            };
+            // The last token that reads as a rate; none (an old version's line) leaves it unknown.
             let (width, speed) = comment
                 .split_whitespace()
                 .rev()
                 .find_map(rate)
-                .ok_or_else(|| err(n, "a port line ends with its rate, such as 4xNDR".into()))?;
+                .unwrap_or((0, String::new()));
             let (a, b) = order((from, port), (to.to_string(), to_port));
-            if seen.insert((a.clone(), b.clone())) {
-                out.cables.push(Cable {
-                    a,
-                    b,
-                    width,
-                    speed,
-                    line: n,
-                });
+            match seen.get(&(a.clone(), b.clone())) {
+                Some(&i) => {
+                    if let Some(c) = out.cables.get_mut(i)
+                        && rank(width, &speed) < rank(c.width, &c.speed)
+                    {
+                        c.width = width;
+                        c.speed = speed;
+                    }
+                }
+                None => {
+                    seen.insert((a.clone(), b.clone()), out.cables.len());
+                    out.cables.push(Cable {
+                        a,
+                        b,
+                        width,
+                        speed,
+                        line: n,
+                    });
+                }
             }
             continue;
         }
@@ -221,11 +256,25 @@ fn skip_parens(s: &str) -> &str {
     }
 }
 
-/// `4xNDR` -> (4, "NDR").
+/// `4xNDR` -> (4, "NDR"); ibnetdiscover's `??` width and `???` speed (values it cannot name) read as 0 and "".
 fn rate(token: &str) -> Option<(u8, String)> {
     let (w, s) = token.split_once('x')?;
-    let width: u8 = w.parse().ok()?;
-    SPEEDS.contains(&s).then(|| (width, s.to_string()))
+    let width: u8 = match w {
+        "??" => 0,
+        _ => w.parse().ok()?,
+    };
+    match s {
+        "???" => Some((width, String::new())),
+        _ => SPEEDS.contains(&s).then(|| (width, s.to_string())),
+    }
+}
+
+/// A known rate's place, slowest first, for keeping the lower of two reports; an unknown one ranks above all.
+fn rank(width: u8, speed: &str) -> (usize, u8) {
+    match SPEEDS.iter().position(|x| *x == speed) {
+        Some(i) if width > 0 => (i, width),
+        _ => (usize::MAX, u8::MAX),
+    }
 }
 
 fn order(a: End, b: End) -> (End, End) {
@@ -239,7 +288,8 @@ pub struct LldpNeighbour {
     pub local_port: String,
     /// The neighbour's system name (LLDP SysName), or its chassis id when it sends no name.
     pub remote_name: String,
-    /// The neighbour's port: its description (PortDescr, usually the interface name), else its port id.
+    /// The neighbour's port: its port id when that is an interface name (subtype `ifname`), else its description
+    /// (PortDescr, usually the interface name) when not blank, else its port id.
     pub remote_port: String,
 }
 
@@ -328,17 +378,27 @@ pub fn read_lldp(text: &str, file: &Path) -> Result<Vec<LldpNeighbour>, FabricEr
             Some(Value::Array(a)) => a.first(),
             other => other,
         };
-        let remote_port = port
+        // The port id when it is the interface name (subtype ifname), else the description when it says something
+        // (lldpd sends the interface name there when the id is a MAC), else the id whatever it is.
+        let id = port.and_then(|p| p.get("id")).map(|i| match i {
+            Value::Array(a) => a.first().unwrap_or(&Value::Null),
+            other => other,
+        });
+        let id_type = id.and_then(|i| value(i.get("type")));
+        let id_value = id.and_then(|i| value(i.get("value").or(Some(i))));
+        let descr = port
             .and_then(|p| value(p.get("descr")))
-            .or_else(|| {
-                port.and_then(|p| value(p.get("id").and_then(|i| i.get("value").or(Some(i)))))
-            })
-            .ok_or_else(|| {
-                err(
-                    1,
-                    format!("interface {local_port}: a neighbour with no port"),
-                )
-            })?;
+            .filter(|d| !d.trim().is_empty());
+        let remote_port = match id_type.as_deref() {
+            Some("ifname") => id_value.clone().or(descr),
+            _ => descr.or(id_value),
+        }
+        .ok_or_else(|| {
+            err(
+                1,
+                format!("interface {local_port}: a neighbour with no port"),
+            )
+        })?;
         out.push(LldpNeighbour {
             local_port,
             remote_name,
@@ -346,4 +406,312 @@ pub fn read_lldp(text: &str, file: &Path) -> Result<Vec<LldpNeighbour>, FabricEr
         });
     }
     Ok(out)
+}
+
+/// A mapping file (`--map`): discovered names or GUIDs to the design's device names, for nodes whose descriptions
+/// do not follow the design's names, with an optional rack for `import-fabric`. One entry a line, as CSV:
+/// `discovered,design[,rack]`; `#` starts a comment; a first line `discovered,design[,rack]` is a header.
+#[derive(Debug, Clone, Default)]
+pub struct NameMap {
+    /// Design name by discovered name (a node description, a host, an LLDP system name, a NetBox device).
+    names: std::collections::HashMap<String, String>,
+    /// Design name by GUID, normalised ([`guid_key`]).
+    guids: std::collections::HashMap<String, String>,
+    /// Rack by design name, from the third column.
+    racks: std::collections::HashMap<String, String>,
+}
+
+/// A GUID as a map key: lower case, without the `S-`/`H-`/`R-` of ibnetdiscover's names, a `0x` or leading zeros;
+/// `None` for text that is not a GUID (16 hex digits at most, at least 6 so a short host name is never one).
+pub fn guid_key(text: &str) -> Option<String> {
+    let t = text.trim().to_ascii_lowercase();
+    let t = ["s-", "h-", "r-"]
+        .iter()
+        .find_map(|p| t.strip_prefix(p))
+        .unwrap_or(&t);
+    let t = t.strip_prefix("0x").unwrap_or(t);
+    let hex = t.trim_start_matches('0');
+    (t.len() >= 6 && t.len() <= 16 && t.chars().all(|c| c.is_ascii_hexdigit()))
+        .then(|| if hex.is_empty() { "0" } else { hex }.to_string())
+}
+
+impl NameMap {
+    /// How many entries it has.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Whether it has none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The design name for a discovered name, if the map gives one.
+    pub fn name(&self, discovered: &str) -> Option<&str> {
+        self.names.get(discovered).map(String::as_str)
+    }
+
+    /// The design name for a node GUID (in any of the forms [`guid_key`] reads), if the map gives one.
+    pub fn guid(&self, guid: &str) -> Option<&str> {
+        guid_key(guid)
+            .and_then(|k| self.guids.get(&k))
+            .map(String::as_str)
+    }
+
+    /// The rack the map puts a design device in, by its design name.
+    pub fn rack(&self, design_name: &str) -> Option<&str> {
+        self.racks.get(design_name).map(String::as_str)
+    }
+
+    /// A name as the map renames it, or as it is.
+    pub fn rename<'a>(&'a self, discovered: &'a str) -> &'a str {
+        self.name(discovered).unwrap_or(discovered)
+    }
+
+    /// Renames the nodes of an ibnetdiscover fabric: a node whose GUID or whole description the map names takes the
+    /// design name (an HCA keeps its `mlx5_N`/`HCA-N` when the design name has none); else an HCA whose host (the
+    /// description's first word) the map names takes it for the host. A managed switch's `MF0;NAME:MODEL/U1` is
+    /// looked up by NAME too.
+    pub fn apply(&self, found: &mut Discovered) {
+        if self.is_empty() {
+            return;
+        }
+        for node in found.nodes.values_mut() {
+            let managed = node
+                .description
+                .strip_prefix("MF0;")
+                .map(|r| r.split(':').next().unwrap_or(r));
+            let (host, adapter) = match node.description.split_once(' ') {
+                Some((h, a)) if !node.switch => (h, Some(a)),
+                _ => (node.description.as_str(), None),
+            };
+            let whole = self
+                .guid(&node.guid)
+                .or_else(|| self.name(&node.description))
+                .or_else(|| managed.and_then(|m| self.name(m)));
+            let renamed = match (whole, adapter) {
+                (Some(n), Some(a)) if !n.contains(' ') => format!("{n} {a}"),
+                (Some(n), _) => n.to_string(),
+                (None, Some(a)) => match self.name(host) {
+                    Some(n) => format!("{n} {a}"),
+                    None => continue,
+                },
+                (None, None) => continue,
+            };
+            node.description = renamed;
+        }
+    }
+}
+
+/// Reads a mapping file ([`NameMap`]); `file` names it in errors. One pass; a line that is not two or three
+/// non-empty fields, or that maps a name twice, is refused with its line.
+pub fn read_map(text: &str, file: &Path) -> Result<NameMap, FabricError> {
+    let err = |line: usize, why: String| FabricError {
+        file: file.display().to_string(),
+        line,
+        why,
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let mut out = NameMap::default();
+    for (i, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            err(line, format!("not CSV: {e}"))
+        })?;
+        let line = record.position().map_or(i + 1, |p| p.line() as usize);
+        let fields: Vec<&str> = record.iter().collect();
+        if fields.iter().all(|f| f.is_empty()) {
+            continue;
+        }
+        if i == 0
+            && fields
+                .first()
+                .is_some_and(|f| f.eq_ignore_ascii_case("discovered"))
+            && fields
+                .get(1)
+                .is_some_and(|f| f.eq_ignore_ascii_case("design"))
+        {
+            continue;
+        }
+        let (discovered, design, rack) = match fields.as_slice() {
+            [d, n] => (*d, *n, None),
+            [d, n, r] => (*d, *n, (!r.is_empty()).then_some(*r)),
+            _ => {
+                return Err(err(
+                    line,
+                    format!(
+                        "{} fields; a mapping line is discovered,design or discovered,design,rack",
+                        fields.len()
+                    ),
+                ));
+            }
+        };
+        if discovered.is_empty() || design.is_empty() {
+            return Err(err(
+                line,
+                "a mapping line needs both the discovered name (or GUID) and the design name"
+                    .into(),
+            ));
+        }
+        // A name that reads as a GUID is kept as both: a host may be called `cafe01`.
+        match out.names.entry(discovered.to_string()) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                return Err(err(line, format!("{discovered:?} is mapped twice")));
+            }
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(design.to_string());
+            }
+        }
+        if let Some(k) = guid_key(discovered) {
+            out.guids.insert(k, design.to_string());
+        }
+        if let Some(r) = rack {
+            out.racks.insert(design.to_string(), r.to_string());
+        }
+    }
+    Ok(out)
+}
+
+/// One cable of a NetBox cable CSV: both ends by device and interface name, with the line it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NetboxCable {
+    /// Side A's device.
+    pub a_device: String,
+    /// Side A's interface, as NetBox names it.
+    pub a_name: String,
+    /// Side B's device.
+    pub b_device: String,
+    /// Side B's interface.
+    pub b_name: String,
+    /// The line of its row, 1-based.
+    pub line: usize,
+}
+
+/// The columns a NetBox cable CSV may name each field by: the bulk import's (`side_a_device`, as Racksmith's
+/// `export --format netbox` writes them) and the cable list's export (`Device A`, `Termination A`; NetBox 3.2 and
+/// older: `Side A`).
+const NETBOX_COLUMNS: [(&str, &[&str]); 6] = [
+    ("side_a_device", &["side_a_device", "device a", "side a"]),
+    ("side_a_name", &["side_a_name", "termination a"]),
+    ("side_b_device", &["side_b_device", "device b", "side b"]),
+    ("side_b_name", &["side_b_name", "termination b"]),
+    ("side_a_type", &["side_a_type"]),
+    ("side_b_type", &["side_b_type"]),
+];
+
+/// Reads a NetBox cable CSV (the bulk import's columns, or the cable list's export), keeping the cables between
+/// two interfaces (`dcim.interface`, or no type column): front and rear ports, console and power cables are not
+/// the fabric. `file` names it in errors. One pass; a row without a device or interface on a side, or with several
+/// terminations on one side (a breakout, which NetBox lists comma-separated), is refused with its line. A cell
+/// that starts with `'` and then a formula character (as spreadsheets and Racksmith's own export neutralise it)
+/// is read without the `'`.
+pub fn read_netbox_cables(text: &str, file: &Path) -> Result<Vec<NetboxCable>, FabricError> {
+    let err = |line: usize, why: String| FabricError {
+        file: file.display().to_string(),
+        line,
+        why,
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| err(1, format!("not CSV: {e}")))?
+        .clone();
+    let column = |key: &str| -> Option<usize> {
+        let names = NETBOX_COLUMNS.iter().find(|(k, _)| *k == key)?.1;
+        headers
+            .iter()
+            .position(|h| names.iter().any(|n| h.eq_ignore_ascii_case(n)))
+    };
+    let need = |key: &str| {
+        column(key).ok_or_else(|| {
+            err(
+                1,
+                format!(
+                    "no {key} column: a NetBox cable CSV has side_a_device, side_a_name, side_b_device, \
+                     side_b_name (or the cable list's Device A, Termination A, Device B, Termination B)"
+                ),
+            )
+        })
+    };
+    let (ad, an, bd, bn) = (
+        need("side_a_device")?,
+        need("side_a_name")?,
+        need("side_b_device")?,
+        need("side_b_name")?,
+    );
+    let (at, bt) = (column("side_a_type"), column("side_b_type"));
+    let mut out = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| {
+            let line = e.position().map_or(0, |p| p.line() as usize);
+            err(line, format!("not CSV: {e}"))
+        })?;
+        let line = record.position().map_or(0, |p| p.line() as usize);
+        if record.iter().all(str::is_empty) {
+            continue;
+        }
+        let cell = |i: usize| unneutralise(record.get(i).unwrap_or(""));
+        let interface = |t: Option<usize>| {
+            t.is_none_or(|i| {
+                let kind = cell(i);
+                kind.is_empty() || kind.eq_ignore_ascii_case("dcim.interface")
+            })
+        };
+        if !interface(at) || !interface(bt) {
+            continue;
+        }
+        let fields = [cell(ad), cell(an), cell(bd), cell(bn)];
+        if let Some(i) = fields.iter().position(|f| f.is_empty()) {
+            let names = [
+                "side A's device",
+                "side A's interface",
+                "side B's device",
+                "side B's interface",
+            ];
+            return Err(err(
+                line,
+                format!("{} is empty", names.get(i).copied().unwrap_or("a field")),
+            ));
+        }
+        if fields.iter().any(|f| f.contains(',')) {
+            return Err(err(
+                line,
+                "several terminations on one side (a breakout cable) are not read; list one cable per row"
+                    .into(),
+            ));
+        }
+        let [a_device, a_name, b_device, b_name] = fields.map(str::to_string);
+        out.push(NetboxCable {
+            a_device,
+            a_name,
+            b_device,
+            b_name,
+            line,
+        });
+    }
+    Ok(out)
+}
+
+/// A CSV cell with a spreadsheet's formula neutralisation undone: `'=x` is `=x`.
+fn unneutralise(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest)
+            if rest
+                .chars()
+                .next()
+                .is_some_and(|c| matches!(c, '=' | '+' | '-' | '@')) =>
+        {
+            rest
+        }
+        _ => cell,
+    }
 }

@@ -11,6 +11,7 @@
 //! - `inference-row --servers N --gpu MODEL`: PCIe inference servers on an Ethernet leaf-spine, 3:1 by default.
 
 mod clos;
+pub mod discovered;
 pub mod fixed;
 pub mod planning;
 pub mod scenarios;
