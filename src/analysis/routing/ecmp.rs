@@ -137,13 +137,20 @@ pub(super) fn route(
 }
 
 /// [`route_counted`] without the count.
+#[cfg(test)]
 pub(super) fn route_with(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
     products: &Products,
     symmetry: bool,
 ) -> (Vec<(Loads, Loads)>, Loads) {
-    route_counted(f, demand, products, symmetry, &std::sync::atomic::AtomicU64::new(0))
+    route_counted(
+        f,
+        demand,
+        products,
+        symmetry,
+        &std::sync::atomic::AtomicU64::new(0),
+    )
 }
 
 /// The walk per class of destinations, with the symmetry between classes used or not (`symmetry`: the tests

@@ -676,15 +676,19 @@ fn random_forest(seed: u64, n: usize, ingress: bool) -> (Fabric, Router) {
             destinations,
         });
     }
-    // Own traffic: part of a pair's product demand, or all of it (a group alone).
+    // Own traffic: part of a pair's product demand, or all of it (a group alone); once per pair, as
+    // `all_to_all` sums it.
+    let mut own: BTreeMap<(usize, usize), f64> = BTreeMap::new();
     for _ in 0..next(n) {
         let (s, t) = (next(n), next(n));
         let whole = r.products.whole(s, t);
         if s == t || whole == 0.0 {
             continue;
         }
-        let own = if next(2) == 0 { whole } else { whole * 0.25 };
-        r.products.own.entry(t).or_default().push((s, own));
+        own.insert((t, s), if next(2) == 0 { whole } else { whole * 0.25 });
+    }
+    for ((t, s), x) in own {
+        r.products.own.entry(t).or_default().push((s, x));
     }
     (f, r)
 }

@@ -84,7 +84,10 @@ impl Rooted {
         let mut size = vec![1u32; n + 1];
         for &v in order.iter().skip(1).rev() {
             let s = size.get(v as usize).copied().unwrap_or(1);
-            if let Some(p) = parent.get(v as usize).and_then(|p| size.get_mut(*p as usize)) {
+            if let Some(p) = parent
+                .get(v as usize)
+                .and_then(|p| size.get_mut(*p as usize))
+            {
                 *p += s;
             }
         }
@@ -164,11 +167,7 @@ impl Paths {
         } else {
             (&mut self.down_plus, &mut self.down_minus)
         };
-        let (at_from, at_to) = if sign {
-            (plus, minus)
-        } else {
-            (minus, plus)
-        };
+        let (at_from, at_to) = if sign { (plus, minus) } else { (minus, plus) };
         if let Some(y) = at_from.get_mut(from) {
             add_scaled(y, x, 1.0);
         }
@@ -270,8 +269,7 @@ pub(super) fn route_forest(
             stack.push(i);
         }
         // Sums below each virtual node, children before parents.
-        let (mut a_sub, mut b_sub): (Vec<f64>, Vec<f64>) =
-            virt.iter().map(|x| (x.1, x.2)).unzip();
+        let (mut a_sub, mut b_sub): (Vec<f64>, Vec<f64>) = virt.iter().map(|x| (x.1, x.2)).unzip();
         for i in (0..virt.len()).rev() {
             let Some(&p) = vparent.get(i) else { continue };
             let (a, b) = (
