@@ -92,9 +92,29 @@ impl std::fmt::Display for Hop {
     }
 }
 
+thread_local! {
+    /// Two buffers the comparison of hops writes their names into, reused: a comparison allocated two strings,
+    /// most of the analysis of servers with hundreds of slots (docs/limits.md, `wide-servers`).
+    static HOP_TEXT: std::cell::RefCell<(String, String)> = const {
+        std::cell::RefCell::new((String::new(), String::new()))
+    };
+}
+
 impl Ord for Hop {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.to_string().cmp(&other.to_string())
+        use std::fmt::Write;
+        HOP_TEXT.with(|t| {
+            let Ok(mut t) = t.try_borrow_mut() else {
+                return self.to_string().cmp(&other.to_string());
+            };
+            let (a, b) = &mut *t;
+            a.clear();
+            b.clear();
+            // Writing into a String cannot fail.
+            let _ = write!(a, "{self}");
+            let _ = write!(b, "{other}");
+            a.as_str().cmp(b.as_str())
+        })
     }
 }
 
