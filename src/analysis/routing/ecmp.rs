@@ -121,16 +121,13 @@ pub(super) fn cancel(plus: f64, minus: f64) -> f64 {
 /// are walked per class over only the switches they reach. Routing toward an orbit of k classes costs one
 /// search and one all-to-all walk plus, per class, its region and its sparse traffic.
 ///
-/// A switch graph that is a forest is routed by subtree sums instead ([`super::tree`]): one path per pair, so no
-/// walk per destination. Also returns the work done, in switches visited (see [`super::analyze_counted`]).
+/// Also returns the work done, in switches visited (see [`super::analyze_counted`]). A switch graph that is a
+/// forest is routed by subtree sums instead (`tree::route_forest`, chosen in [`super::analyze_counted`]).
 pub(super) fn route(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
     products: &Products,
 ) -> (Vec<(Loads, Loads)>, Loads, u64) {
-    if super::tree::is_forest(f) {
-        return super::tree::route_forest(f, demand, products);
-    }
     let work = std::sync::atomic::AtomicU64::new(0);
     let (loads, lost) = route_counted(f, demand, products, true, &work);
     (loads, lost, work.into_inner())

@@ -82,7 +82,12 @@ pub fn analyze(design: &Design) -> RoutingReport {
 /// demand entries): the tests check that it grows in proportion to the design (docs/limits.md, "Cost per shape").
 pub fn analyze_counted(design: &Design) -> (RoutingReport, u64) {
     let (fabric, r) = demands(design);
-    let (switch_loads, unroutable, work) = route(&fabric, &r.demand, &r.products);
+    // A forest has one path per pair: subtree sums instead of a walk per destination (docs/limits.md).
+    let (switch_loads, unroutable, work) = if tree::is_forest(&fabric) {
+        tree::route_forest(&fabric, &r.demand, &r.products)
+    } else {
+        route(&fabric, &r.demand, &r.products)
+    };
     (
         report(design, &fabric, &r, &switch_loads, &unroutable),
         work,

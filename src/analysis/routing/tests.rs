@@ -753,7 +753,16 @@ fn forest_routing_work_grows_with_the_chain() {
     );
     let (f, r) = demands(&big);
     assert!(tree::is_forest(&f));
-    let (l, u, _) = route(&f, &r.demand, &r.products);
+    let (l, u, _) = tree::route_forest(&f, &r.demand, &r.products);
     let walk = route_with(&f, &r.demand, &r.products, true);
     assert_same_loads(&big.name, &(l, u), &walk);
+    // Every forest among the test designs (leaves without spines, single switches) as the walk routes it.
+    for d in &test_designs() {
+        let (f, r) = demands(d);
+        if tree::is_forest(&f) {
+            let (l, u, _) = tree::route_forest(&f, &r.demand, &r.products);
+            let walk = route_with(&f, &r.demand, &r.products, true);
+            assert_same_loads(&d.name, &(l, u), &walk);
+        }
+    }
 }
