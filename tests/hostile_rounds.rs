@@ -205,6 +205,19 @@ fn the_sweep_of_a_chain_stays_within_its_budget() {
     assert!(racksmith::analysis::whatif::sweep_cap(&big) >= 1);
 }
 
+/// The routing of a chain costs in proportion to the chain (the forest routing, docs/limits.md "Cost per shape"):
+/// doubling it doubles the routing's work, to a log factor, where the walk per destination quadrupled it.
+#[test]
+fn routing_a_chain_grows_linearly() {
+    let c = Catalog::builtin().unwrap();
+    let (_, small) = racksmith::analysis::routing::analyze_counted(&chain(&c, 200));
+    let (_, big) = racksmith::analysis::routing::analyze_counted(&chain(&c, 400));
+    assert!(
+        big < 3 * small,
+        "routing work {small} for a chain of 200, {big} for 400: more than linear"
+    );
+}
+
 // ---- Class 3: parts that are not what they say ----
 
 /// A user catalog holding one part, written to a file.

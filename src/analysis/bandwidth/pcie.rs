@@ -92,9 +92,75 @@ impl std::fmt::Display for Hop {
     }
 }
 
+thread_local! {
+    /// Two buffers the comparison of hops writes their names into, reused: a comparison allocated two strings,
+    /// most of the analysis of servers with hundreds of slots (docs/limits.md, `wide-servers`).
+    static HOP_TEXT: std::cell::RefCell<(String, String)> = const {
+        std::cell::RefCell::new((String::new(), String::new()))
+    };
+}
+
+/// A slot number's decimal digits, for comparing hop names without writing them.
+fn decimal(x: u16) -> ([u8; 5], usize) {
+    let mut out = [0u8; 5];
+    let mut len = 0;
+    let mut x = x;
+    loop {
+        if let Some(d) = out.get_mut(len) {
+            *d = b'0' + (x % 10) as u8;
+        }
+        len += 1;
+        x /= 10;
+        if x == 0 || len == out.len() {
+            break;
+        }
+    }
+    if let Some(d) = out.get_mut(..len) {
+        d.reverse();
+    }
+    (out, len)
+}
+
+/// Two slot numbers as their names order them: by decimal text, a prefix first ("nic1 ..." before "nic12 ...",
+/// since the space after the digits sorts before any digit).
+fn by_text(a: u16, b: u16) -> std::cmp::Ordering {
+    let ((x, xl), (y, yl)) = (decimal(a), decimal(b));
+    x.get(..xl).cmp(&y.get(..yl))
+}
+
 impl Ord for Hop {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.to_string().cmp(&other.to_string())
+        use std::cmp::Ordering;
+        use std::fmt::Write;
+        // The slot hops, the most compared, by their names' order without writing them: "gpuN link" before
+        // "nicN ...", and for one NIC "link" before "port".
+        let nic = |h: &Hop| match h {
+            Hop::NicLink(s) => Some((*s, 0u8)),
+            Hop::NicPort(s) => Some((*s, 1u8)),
+            _ => None,
+        };
+        match (self, other) {
+            (Hop::GpuLink(a), Hop::GpuLink(b)) => return by_text(*a, *b),
+            (Hop::GpuLink(_), Hop::NicLink(_) | Hop::NicPort(_)) => return Ordering::Less,
+            (Hop::NicLink(_) | Hop::NicPort(_), Hop::GpuLink(_)) => return Ordering::Greater,
+            _ => {
+                if let (Some((a, x)), Some((b, y))) = (nic(self), nic(other)) {
+                    return by_text(a, b).then(x.cmp(&y));
+                }
+            }
+        }
+        HOP_TEXT.with(|t| {
+            let Ok(mut t) = t.try_borrow_mut() else {
+                return self.to_string().cmp(&other.to_string());
+            };
+            let (a, b) = &mut *t;
+            a.clear();
+            b.clear();
+            // Writing into a String cannot fail.
+            let _ = write!(a, "{self}");
+            let _ = write!(b, "{other}");
+            a.as_str().cmp(b.as_str())
+        })
     }
 }
 
@@ -926,5 +992,35 @@ mod tests {
         let names: Vec<String> = path.iter().map(|(h, _)| h.to_string()).collect();
         assert_eq!(names, ["gpu0 link", "gpu1 link", "cpu0-cpu1"]);
         assert_eq!(pcie_ring_gbyte_s(&tree, &[(0, a), (1, b)]), 20.0);
+    }
+}
+
+#[cfg(test)]
+mod hop_order_tests {
+    use super::Hop;
+
+    #[test]
+    fn hops_compare_as_their_names() {
+        let mut hops = Vec::new();
+        for s in [
+            0u16, 1, 2, 9, 10, 11, 12, 19, 100, 101, 575, 1000, 9999, 10000, 65535,
+        ] {
+            hops.extend([Hop::GpuLink(s), Hop::NicLink(s), Hop::NicPort(s)]);
+        }
+        hops.extend([
+            Hop::Uplink("psw1".into()),
+            Hop::Uplink("gpu".into()),
+            Hop::Uplink("nic1".into()),
+            Hop::InterSocket("cpu0".into(), "cpu1".into()),
+        ]);
+        for a in &hops {
+            for b in &hops {
+                assert_eq!(
+                    a.cmp(b),
+                    a.to_string().cmp(&b.to_string()),
+                    "{a} against {b}"
+                );
+            }
+        }
     }
 }

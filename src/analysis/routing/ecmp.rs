@@ -120,20 +120,44 @@ pub(super) fn cancel(plus: f64, minus: f64) -> f64 {
 /// and only the links of the regions are moved one by one. The other patterns (rings, storage, serving: sparse)
 /// are walked per class over only the switches they reach. Routing toward an orbit of k classes costs one
 /// search and one all-to-all walk plus, per class, its region and its sparse traffic.
+///
+/// Also returns the work done, in switches visited (see [`super::analyze_counted`]). A switch graph that is a
+/// forest is routed by subtree sums instead (`tree::route_forest`, chosen in [`super::analyze_counted`]).
 pub(super) fn route(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
     products: &Products,
-) -> (Vec<(Loads, Loads)>, Loads) {
-    route_with(f, demand, products, true)
+) -> (Vec<(Loads, Loads)>, Loads, u64) {
+    let work = std::sync::atomic::AtomicU64::new(0);
+    let (loads, lost) = route_counted(f, demand, products, true, &work);
+    (loads, lost, work.into_inner())
 }
 
-/// [`route`], with the symmetry between classes used or not (`symmetry`: the tests compare the two).
+/// [`route_counted`] without the count.
+#[cfg(test)]
 pub(super) fn route_with(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
     products: &Products,
     symmetry: bool,
+) -> (Vec<(Loads, Loads)>, Loads) {
+    route_counted(
+        f,
+        demand,
+        products,
+        symmetry,
+        &std::sync::atomic::AtomicU64::new(0),
+    )
+}
+
+/// The walk per class of destinations, with the symmetry between classes used or not (`symmetry`: the tests
+/// compare the two); the switches each class's walk visits are added to `work`.
+pub(super) fn route_counted(
+    f: &Fabric,
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    products: &Products,
+    symmetry: bool,
+    work: &std::sync::atomic::AtomicU64,
 ) -> (Vec<(Loads, Loads)>, Loads) {
     let n = f.adj.len();
     let csr = Csr::new(f);
@@ -178,6 +202,7 @@ pub(super) fn route_with(
         demand,
         products,
         classes: &classes,
+        work,
     };
     // Orbits in parallel, a few per thread at a time (each holds its loads until applied), applied in orbit order:
     // the same additions in the same order as one thread writing directly, so the sums are identical.
@@ -279,6 +304,8 @@ pub(super) struct Context<'a> {
     pub(super) demand: &'a HashMap<usize, HashMap<usize, Loads>>,
     pub(super) products: &'a Products,
     pub(super) classes: &'a [DestinationClass],
+    /// Switches visited by the walks, in all.
+    pub(super) work: &'a std::sync::atomic::AtomicU64,
 }
 
 /// Routes the demand to one orbit of destination classes (see [`route`]): hands each load to `emit` (directed edge
@@ -295,6 +322,10 @@ pub(super) fn route_orbit(
         return lost;
     };
     build_structure(ctx.f, ctx.csr, key, s);
+    ctx.work.fetch_add(
+        (s.order.len() + s.hops.len() + s.arrive.len()) as u64,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     // The representative's own traffic (its loads go to `emit`, apart from the all-to-all's `emit_a2a`, so the
     // order between the two walks changes no sum).
     let l = walk_demand(ctx, key.len(), members, s, &mut emit);

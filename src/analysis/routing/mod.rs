@@ -28,6 +28,7 @@ mod report;
 mod symmetry;
 #[cfg(test)]
 mod tests;
+mod tree;
 
 pub use report::{LinkLoad, PatternLoad, RoutingReport};
 
@@ -74,7 +75,21 @@ fn add_scaled(into: &mut Loads, from: &Loads, times: f64) {
 
 /// Routes the design's traffic patterns and returns the loads.
 pub fn analyze(design: &Design) -> RoutingReport {
+    analyze_counted(design).0
+}
+
+/// [`analyze`], with the routing's work in units (switches visited by the walks, nodes of the forest routing,
+/// demand entries): the tests check that it grows in proportion to the design (docs/limits.md, "Cost per shape").
+pub fn analyze_counted(design: &Design) -> (RoutingReport, u64) {
     let (fabric, r) = demands(design);
-    let (switch_loads, unroutable) = route(&fabric, &r.demand, &r.products);
-    report(design, &fabric, &r, &switch_loads, &unroutable)
+    // A forest has one path per pair: subtree sums instead of a walk per destination (docs/limits.md).
+    let (switch_loads, unroutable, work) = if tree::is_forest(&fabric) {
+        tree::route_forest(&fabric, &r.demand, &r.products)
+    } else {
+        route(&fabric, &r.demand, &r.products)
+    };
+    (
+        report(design, &fabric, &r, &switch_loads, &unroutable),
+        work,
+    )
 }

@@ -87,7 +87,7 @@ fn same_as_pairs(d: &Design) {
         close(*x, ds[k], &format!("demand {k:?}"));
     }
     assert!(fast.demand.is_empty() && slow.products.terms.is_empty());
-    let (lf, uf) = route(&f, &fast.demand, &fast.products);
+    let (lf, uf, _) = route(&f, &fast.demand, &fast.products);
     let (ls, us) = route_reference(&f, &slow.demand, &slow.products);
     for (a, b) in lf.iter().zip(&ls) {
         close(a.0[a2a], b.0[a2a], "routed load");
@@ -167,7 +167,8 @@ fn class_routing_equals_per_destination_walk() {
     designs.push(pod);
     for d in &designs {
         let (f, r) = demands(d);
-        let fast = route(&f, &r.demand, &r.products);
+        let (l, u, _) = route(&f, &r.demand, &r.products);
+        let fast = (l, u);
         let slow = route_reference(&f, &r.demand, &r.products);
         assert_same_loads(&d.name, &fast, &slow);
     }
@@ -580,7 +581,7 @@ fn flow_is_conserved_at_every_switch() {
                 demand.entry(t).or_default().insert(s, l);
             }
         }
-        let (loads, unroutable) = route(&f, &demand, &Products::default());
+        let (loads, unroutable, _) = route(&f, &demand, &Products::default());
         assert!(unroutable.iter().all(|x| *x == 0.0), "{unroutable:?}");
         for v in 0..n {
             for k in 0..P {
@@ -610,6 +611,158 @@ fn flow_is_conserved_at_every_switch() {
                     "switch {v}, pattern {k}: in {inflow} + injected {injected} != out {outflow} + delivered {delivered}"
                 );
             }
+        }
+    }
+}
+
+/// A random forest of `n` switches (some trees of one switch; `ingress`: the last switch stands for the serving
+/// ingress, a leaf), with random capacities, pairwise demand, product terms and own traffic over it.
+fn random_forest(seed: u64, n: usize, ingress: bool) -> (Fabric, Router) {
+    let mut seed = seed | 1;
+    let mut next = |m: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % m.max(1) as u64) as usize
+    };
+    let mut adj = vec![Vec::new(); n];
+    let (mut ends, mut cap) = (Vec::new(), Vec::new());
+    for v in 1..n {
+        // About one switch in eight starts a tree of its own; chains come from picking the switch just before.
+        if next(8) == 0 {
+            continue;
+        }
+        let p = if next(2) == 0 { v - 1 } else { next(v) };
+        let e = ends.len();
+        let (a, b) = if next(2) == 0 { (p, v) } else { (v, p) };
+        ends.push((a.min(b), a.max(b)));
+        cap.push(100.0 * (1 + next(4)) as f64);
+        adj[a].push((b, e));
+        adj[b].push((a, e));
+    }
+    let f = Fabric {
+        index: HashMap::default(),
+        adj,
+        ends,
+        cap,
+        edge_of_link: Vec::new(),
+        ingress: (ingress && n > 0 && next(2) == 0).then(|| n - 1),
+    };
+    let mut r = Router {
+        access: Vec::new(),
+        demand: HashMap::default(),
+        offered: [0.0; P],
+        component: components(&f),
+        products: Products::default(),
+    };
+    for _ in 0..next(3 * n) {
+        let (s, t) = (next(n), next(n));
+        let mut l = [0.0; P];
+        l[next(P)] = 1.0 + next(1000) as f64 / 7.0;
+        let e = r.demand.entry(t).or_default().entry(s).or_default();
+        add_scaled(e, &l, 1.0);
+    }
+    for _ in 0..1 + next(4) {
+        let mut sources: BTreeMap<usize, f64> = BTreeMap::new();
+        for _ in 0..1 + next(n) {
+            *sources.entry(next(n)).or_default() += 0.5 + next(100) as f64 / 3.0;
+        }
+        let mut destinations: HashMap<usize, f64> = HashMap::default();
+        for _ in 0..1 + next(n) {
+            *destinations.entry(next(n)).or_default() += 1.0 + next(64) as f64;
+        }
+        r.products.terms.push(ProductTerm {
+            sources: sources.into_iter().collect(),
+            destinations,
+        });
+    }
+    // Own traffic: part of a pair's product demand, or all of it (a group alone); once per pair, as
+    // `all_to_all` sums it.
+    let mut own: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    for _ in 0..next(n) {
+        let (s, t) = (next(n), next(n));
+        let whole = r.products.whole(s, t);
+        if s == t || whole == 0.0 {
+            continue;
+        }
+        own.insert((t, s), if next(2) == 0 { whole } else { whole * 0.25 });
+    }
+    for ((t, s), x) in own {
+        r.products.own.entry(t).or_default().push((s, x));
+    }
+    (f, r)
+}
+
+#[test]
+fn forest_routing_equals_the_walk() {
+    // Trees, chains, single switches and whole forests, with the ingress as a leaf or not: the subtree sums give
+    // the walk's loads on every edge (zero on the same edges) and the same unroutable traffic.
+    for i in 0..300u64 {
+        let n = 1 + (i as usize * 7) % 60;
+        let (f, r) = random_forest(0x9e37_79b9_7f4a_7c15 ^ (i * 0x1000_0001), n, i % 2 == 0);
+        assert!(tree::is_forest(&f), "case {i}");
+        let (l, u, _) = tree::route_forest(&f, &r.demand, &r.products);
+        let walk = route_with(&f, &r.demand, &r.products, false);
+        assert_same_loads(&format!("forest {i} of {n}"), &(l, u), &walk);
+        let slow = route_reference(&f, &r.demand, &r.products);
+        assert_same_loads(&format!("forest {i} of {n} (reference)"), &walk, &slow);
+    }
+}
+
+#[test]
+fn forest_routing_work_grows_with_the_chain() {
+    // A chain of n switches, a server on each: the walk per destination visits n switches n times; the forest
+    // routing n log n. Doubling the chain doubles the work (to a log factor), far from the walk's four times.
+    let c = crate::catalog::Catalog::builtin().unwrap();
+    let chain = |n: usize| {
+        // As tests/common/hostile_designs.rs builds it: QM9700 switches in a chain, a DGX H100 on each.
+        let mut d = Design::default();
+        let mut b = crate::edit::Builder::new(&mut d, &c);
+        let port = |device, name: &str| crate::model::PortRef {
+            device,
+            port: name.to_string(),
+        };
+        let mut prev = None;
+        for i in 0..n {
+            let rack = b
+                .add_rack("rack-48u", &format!("R{i:05}"), 0, i as u16)
+                .unwrap()
+                .0;
+            let sw = b
+                .add_device("qm9700", &format!("sw-{i:05}"), rack, 1)
+                .unwrap();
+            if let Some(p) = prev {
+                b.connect(port(p, "p2"), port(sw, "p1"), 1.0, None).unwrap();
+            }
+            let dgx = b
+                .add_device("dgx-h100", &format!("dgx-{i:05}"), rack, 10)
+                .unwrap();
+            b.connect(port(dgx, "nic0/p1"), port(sw, "p3"), 3.0, None)
+                .unwrap();
+            prev = Some(sw);
+        }
+        d
+    };
+    let (small, big) = (chain(40), chain(80));
+    let (rs, ws) = analyze_counted(&small);
+    let (rb, wb) = analyze_counted(&big);
+    assert!(!rs.links.is_empty() && !rb.links.is_empty());
+    assert!(
+        wb < 3 * ws,
+        "work {ws} for a chain of 40, {wb} for 80: more than linear"
+    );
+    let (f, r) = demands(&big);
+    assert!(tree::is_forest(&f));
+    let (l, u, _) = tree::route_forest(&f, &r.demand, &r.products);
+    let walk = route_with(&f, &r.demand, &r.products, true);
+    assert_same_loads(&big.name, &(l, u), &walk);
+    // Every forest among the test designs (leaves without spines, single switches) as the walk routes it.
+    for d in &test_designs() {
+        let (f, r) = demands(d);
+        if tree::is_forest(&f) {
+            let (l, u, _) = tree::route_forest(&f, &r.demand, &r.products);
+            let walk = route_with(&f, &r.demand, &r.products, true);
+            assert_same_loads(&d.name, &(l, u), &walk);
         }
     }
 }
