@@ -410,9 +410,8 @@ fn the_failures_section_shows_goodput_and_its_levers_move_it() {
     step(&mut h);
     let (g2, _) = rel
         .what_if(racksmith::analysis::reliability::Levers {
-            storage_speedup: 1.0,
-            restart_s: rel.restart_s,
             per_replica: true,
+            ..racksmith::analysis::reliability::Levers::of(&rel)
         })
         .unwrap();
     assert!(g2 > g);

@@ -296,8 +296,10 @@ fn table() -> (String, Vec<String>) {
          switch.\n\
          - No training measurements yet: the training group is empty.\n\
          - Failure rates come from one fleet's 54 days (Llama 3) and Alibaba HPN's network rates; published fleets \
-         differ by about 3x, which the band shows. Every cable counts at one rate (copper and optics alike), and the \
-         restart time assumes a replacement server is at hand (spares are counted, not yet simulated).\n",
+         differ by about 3x, which the band shows. Every cable counts at one rate (copper and optics alike). A \
+         restart waits for a repair when no spare server is ready (servers out for repair as a Poisson count), and \
+         the repair time (a day by default) is a planning value: no fleet publishes its repair times, so no \
+         measurement checks it.\n",
     );
     (md, failures)
 }
