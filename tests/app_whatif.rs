@@ -162,7 +162,7 @@ fn the_job_levers_give_the_reports_what_if() {
         .clone()
         .expect("a training job");
     h.get_by_label("The training job's failures");
-    h.get_by_label("spare servers");
+    assert!(h.query_all_by_label("spare servers").count() >= 1);
     h.get_by_label("per-replica recovery").click();
     h.run_steps(3);
     let (g, days) = rel
