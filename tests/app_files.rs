@@ -406,6 +406,9 @@ fn the_failures_section_shows_goodput_and_its_levers_move_it() {
     let rel = h.state().report().unwrap().reliability.clone().unwrap();
     let g = rel.goodput.unwrap();
     h.get_by_label_contains(&format!("{:.1}% (band", g * 100.0));
+    // The section is long (the restart line gives the spares): bring the lever into view first.
+    h.get_by_label("per-replica recovery").scroll_to_me();
+    step(&mut h);
     h.get_by_label("per-replica recovery").click();
     step(&mut h);
     let (g2, _) = rel

@@ -188,7 +188,12 @@ fn training_70b_on_2t_tokens_in_90_days_on_a100() {
 }
 
 /// A100 servers as sizing builds them, with the storage sizing gives a job of `parameters` on `tokens`.
-fn with_storage(c: &Catalog, servers: usize, parameters: f64, tokens: f64) -> racksmith::model::Design {
+fn with_storage(
+    c: &Catalog,
+    servers: usize,
+    parameters: f64,
+    tokens: f64,
+) -> racksmith::model::Design {
     use racksmith::templates::storage;
     let mut d = racksmith::templates::servers_design(c, "a100-sxm", servers).unwrap();
     let need = storage::StorageNeed::training(parameters, tokens, servers * 8, 1.0);
@@ -212,9 +217,17 @@ fn failures_need_more_servers_than_the_failure_free_days() {
     let rel = r.reliability.as_ref().unwrap();
     let g = rel.goodput.unwrap();
     assert!((g - 0.986).abs() < 0.003, "{g}");
-    assert!((rel.interruptions_per_day - 0.59).abs() < 0.02, "{}", rel.interruptions_per_day);
+    assert!(
+        (rel.interruptions_per_day - 0.59).abs() < 0.02,
+        "{}",
+        rel.interruptions_per_day
+    );
     assert_eq!(rel.spare_servers, 3);
-    assert!((rel.restart_expected_s - 1_470.0).abs() < 60.0, "{}", rel.restart_expected_s);
+    assert!(
+        (rel.restart_expected_s - 1_470.0).abs() < 60.0,
+        "{}",
+        rel.restart_expected_s
+    );
     let line = &s.why.iter().find(|(k, _)| k == "with failures").unwrap().1;
     let ff: usize = line
         .split("failure-free, ")
@@ -229,7 +242,11 @@ fn failures_need_more_servers_than_the_failure_free_days() {
     let ff_r = analyze(&ff_design);
     assert!(ff_r.latency.training.as_ref().unwrap().days <= 90.0);
     assert!(ff_r.reliability.as_ref().unwrap().days_expected.unwrap() > 90.0);
-    assert!(s.why.iter().any(|(k, v)| k == "spares" && v.starts_with("3 hot spare servers")));
+    assert!(
+        s.why
+            .iter()
+            .any(|(k, v)| k == "spares" && v.starts_with("3 hot spare servers"))
+    );
 }
 
 #[test]

@@ -316,6 +316,13 @@ pub(crate) fn reliability_levers_ui(
             )
             .labelled_by(name.id);
             ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut levers.per_replica, "per-replica recovery")
+                .on_hover_text(
+                    "Only the failed replica restarts: Meta's FT-HSDP cut the stall from 10 to 3 minutes, so a \
+                     restart costs 0.3 of its time",
+                );
+            ui.end_row();
             let name = ui.label("spare servers");
             ui.add(egui::Slider::new(&mut levers.spares, 0..=spares_extent(rel)))
                 .labelled_by(name.id)
@@ -324,13 +331,6 @@ pub(crate) fn reliability_levers_ui(
                      job waits {:.0} h for the repair",
                     rel.repair_s / 3600.0
                 ));
-            ui.end_row();
-            ui.label("");
-            ui.checkbox(&mut levers.per_replica, "per-replica recovery")
-                .on_hover_text(
-                    "Only the failed replica restarts: Meta's FT-HSDP cut the stall from 10 to 3 minutes, so a \
-                     restart costs 0.3 of its time",
-                );
             ui.end_row();
         });
     ui.data_mut(|d| d.insert_temp(id, levers));
