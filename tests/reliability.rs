@@ -218,11 +218,37 @@ fn spares_are_counted_against_the_replacements_a_job_needs() {
             .any(|f| f.message.contains("no spare GPU servers"))
     };
     assert!(warned(&report));
-    // 5% spares: ceil(255 x 0.05) = 13 held, and the warning goes.
+    // With no spare every replacement waits the day's repair: the restart averages 900 s + (replacements /
+    // interruptions) x 86,400 s.
+    let share = rel.replacements_per_day / rel.interruptions_per_day;
+    assert_eq!(rel.no_spare_chance, 1.0);
+    assert!((rel.restart_expected_s - (900.0 + share * 86_400.0)).abs() < 1e-6);
+    let g0 = rel.goodput.unwrap();
+    // 5% spares: ceil(255 x 0.05) = 13 held, and the warning goes. With m = 0.744 servers out on average, 13 spares
+    // are all busy with chance P(N >= 13) = 1 - e^-0.744 (1 + 0.744 + ... + 0.744^12 / 12!), about 1e-13: the
+    // restart is the 900 s, and the goodput rises.
     d.params
         .spares
         .insert("Servers".into(), racksmith::model::Spares::Percent(5.0));
     let report = analyze(&d);
-    assert_eq!(report.reliability.as_ref().unwrap().spare_servers, 13);
+    let rel = report.reliability.as_ref().unwrap();
+    assert_eq!(rel.spare_servers, 13);
+    assert!(rel.no_spare_chance < 1e-10, "{}", rel.no_spare_chance);
+    assert!((rel.restart_expected_s - 900.0).abs() < 1e-3);
+    assert!(rel.goodput.unwrap() > g0);
     assert!(!warned(&report));
+    // One spare: P(N >= 1) = 1 - e^-0.744 = 0.525, still a warning that only one is held.
+    d.params
+        .spares
+        .insert("Servers".into(), racksmith::model::Spares::OnePer(1000));
+    let report = analyze(&d);
+    let rel = report.reliability.as_ref().unwrap();
+    assert_eq!(rel.spare_servers, 1);
+    assert!((rel.no_spare_chance - (1.0 - (-0.744f64).exp())).abs() < 0.002);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.message.contains("only 1 spare GPU server held"))
+    );
 }

@@ -445,7 +445,14 @@ pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
                 if r.spare_servers == 0 {
                     "no spare GPU servers are held".to_string()
                 } else {
-                    format!("{} spare GPU servers are too few", r.spare_servers)
+                    format!(
+                        "only {} held",
+                        crate::model::text::count(
+                            r.spare_servers as usize,
+                            "spare GPU server",
+                            "spare GPU servers"
+                        )
+                    )
                 },
                 r.replacements_per_day * 7.0,
                 r.no_spare_chance * 100.0,
