@@ -987,7 +987,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             why.push((
                 "spares".into(),
                 format!(
-                    "{} hot spare servers held, so that a failed server finds one ready {:.0}% of the time ({:.2} \
+                    "{} hot spare servers held, so that a failed server finds one ready {:.1}% of the time ({:.2} \
                      replacements a day, {:.0} h each without a spare)",
                     r.spare_servers,
                     (1.0 - r.no_spare_chance) * 100.0,
