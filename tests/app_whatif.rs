@@ -141,3 +141,42 @@ fn impacts(h: &Harness<'static, RacksmithApp>) -> Option<Vec<Impact>> {
     let outcome = state.ui.windows.whatif.outcome();
     outcome.expect("the what-if finished").impacts.clone()
 }
+
+/// Issue 40: the window's levers on the training job's failures (faster storage, spares, per-replica recovery) give
+/// the analysis's own `what_if` figures, the same set of levers the pane's "Failures and checkpoints" section shows,
+/// and never touch the design.
+#[test]
+fn the_job_levers_give_the_reports_what_if() {
+    use racksmith::analysis::reliability::Levers;
+    let d = racksmith::samples::sample("h100-60gpu-training").unwrap();
+    let mut h = snapshot_harness(d.clone(), egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 3);
+    h.state_mut().wait_for_analysis();
+    h.run_steps(2);
+    open_whatifs(&mut h);
+    h.run_steps(3);
+    let rel = h
+        .state()
+        .report()
+        .unwrap()
+        .reliability
+        .clone()
+        .expect("a training job");
+    h.get_by_label("The training job's failures");
+    assert!(h.query_all_by_label("spare servers").count() >= 1);
+    h.get_by_label("per-replica recovery").click();
+    h.run_steps(3);
+    let (g, days) = rel
+        .what_if(Levers {
+            per_replica: true,
+            ..Levers::of(&rel)
+        })
+        .unwrap();
+    assert!(g > rel.goodput.unwrap());
+    h.get_by_label_contains(&format!(
+        "goodput {:.1}% (+{:.1} points), {days:.2} days with failures",
+        g * 100.0,
+        (g - rel.goodput.unwrap()) * 100.0
+    ));
+    assert_eq!(h.state().design(), &d);
+    h.snapshot("whatif_job_dark_1600x1000");
+}

@@ -11,6 +11,10 @@
 //! - Goodput, the share of wall-clock time that advances training, is Daly's expected segment time: each interval
 //!   τ of work costs M e^(R/M) (e^((τ+δ)/M) - 1) of wall clock with failures every M on average, a write of δ and
 //!   a restart of R; planned interruptions cost a restart and a write each, no lost work.
+//! - Spares: an interruption that needs a server's part replaced restarts in R only when a hot spare is ready;
+//!   otherwise the job waits the repair time for it. Servers out for repair are Poisson (mean: replacements a
+//!   second x repair time), so the chance that none of S spares is ready is P(N >= S), and the restart averaged
+//!   over interruptions is R + (replacements / interruptions) x P(N >= S) x repair.
 
 use super::bandwidth::BandwidthReport;
 use super::finding::{Finding, FindingCode, Severity};
@@ -45,8 +49,15 @@ pub struct ReliabilityReport {
     pub checkpoint_interval_s: Option<f64>,
     /// Young's first-order interval sqrt(2 x write x MTBI), s, for comparison.
     pub young_interval_s: Option<f64>,
-    /// Seconds from an interruption to training again.
+    /// Seconds from an interruption to training again with a spare at hand (the job's `restart_s`).
     pub restart_s: f64,
+    /// Seconds a failed server is out when no spare is ready (the job's `repair_s`).
+    pub repair_s: f64,
+    /// Chance that no spare server is ready when one is needed: 1 with none held.
+    pub no_spare_chance: f64,
+    /// The restart averaged over interruptions, s: `restart_s` + the share needing a server's part x
+    /// `no_spare_chance` x `repair_s`. Goodput counts this one.
+    pub restart_expected_s: f64,
     /// Share of wall-clock time that advances training (None with no storage to checkpoint to).
     pub goodput: Option<f64>,
     /// Goodput at the high end of the rate band (rates x `band_high`): the low end of goodput.
@@ -61,8 +72,8 @@ pub struct ReliabilityReport {
     pub job_usd_expected: Option<f64>,
     /// Usable capacity of the storage drawn, TB (a checkpoint must fit).
     pub storage_capacity_tb: f64,
-    /// Spare GPU servers held with the design (procurement's spares for the "Servers" category): the restart time
-    /// assumes one is at hand to replace a failed server.
+    /// Spare GPU servers held with the design (procurement's spares for the "Servers" category): with one ready, a
+    /// failed server is swapped within the restart time.
     pub spare_servers: u64,
     /// Interruptions a day that need a part replaced (GPU, GPU memory, host, power supply, NIC), which spares
     /// answer.
@@ -173,6 +184,128 @@ pub fn goodput(
     (unplanned * (1.0 - planned_per_s * (restart_s + write_s))).clamp(0.0, 1.0)
 }
 
+/// Chance that none of `spares` hot spare servers is ready when a server fails: the servers out for repair are
+/// Poisson with mean m = `replacements_per_s` x `repair_s` (failures at random, each out for the repair time: the
+/// M/G/infinity queue), and a spare is ready while fewer than `spares` are out: P(N >= S) = 1 - sum over k < S of
+/// e^-m m^k / k! (1 with no spare). Terms are summed in logs so a large m does not underflow.
+pub fn no_spare_chance(replacements_per_s: f64, repair_s: f64, spares: u64) -> f64 {
+    let m = (replacements_per_s * repair_s).max(0.0);
+    if spares == 0 {
+        return 1.0;
+    }
+    if m == 0.0 {
+        return 0.0;
+    }
+    let (mut log_term, mut ready) = (-m, 0.0);
+    for k in 0..spares {
+        if k > 0 {
+            log_term += m.ln() - (k as f64).ln();
+        }
+        ready += log_term.exp();
+        // Past the mean the terms only fall: once they no longer move the sum, the rest cannot either.
+        if k as f64 > m && log_term < -40.0 {
+            break;
+        }
+    }
+    (1.0 - ready).clamp(0.0, 1.0)
+}
+
+/// The restart averaged over interruptions, s: `restart_s`, plus `repair_s` for the share of interruptions that
+/// need a server's part (`replacement_share`) and find no spare ready (`no_spare`).
+pub fn expected_restart_s(
+    restart_s: f64,
+    repair_s: f64,
+    replacement_share: f64,
+    no_spare: f64,
+) -> f64 {
+    restart_s + replacement_share.clamp(0.0, 1.0) * no_spare.clamp(0.0, 1.0) * repair_s
+}
+
+/// A job's interruptions per second at one size: unexpected, planned, and those that need a server's part replaced
+/// (a subset of the unexpected). What the analysis counts from the parts drawn and sizing estimates per server.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Interruptions {
+    /// Unexpected interruptions per second.
+    pub per_s: f64,
+    /// Planned interruptions per second.
+    pub planned_per_s: f64,
+    /// Unexpected interruptions per second that need a part of a GPU server replaced (GPU, GPU memory, host,
+    /// power supply, NIC).
+    pub replacements_per_s: f64,
+}
+
+impl Interruptions {
+    /// The interruptions of `exposure` at `rates`.
+    pub fn of(exposure: &Exposure, rates: &FailureRates) -> Self {
+        let classes = exposure.per_year(rates);
+        let per_year: f64 = classes.iter().map(|c| c.2).sum();
+        let replacements: f64 = classes
+            .iter()
+            .filter(|c| needs_replacement(c.0))
+            .map(|c| c.2)
+            .sum();
+        Self {
+            per_s: per_year / YEAR_S,
+            planned_per_s: exposure.servers as f64 * rates.planned_per_year / YEAR_S,
+            replacements_per_s: replacements / YEAR_S,
+        }
+    }
+
+    /// The same interruptions scaled by `k` (k times the parts).
+    pub fn times(self, k: f64) -> Self {
+        Self {
+            per_s: self.per_s * k,
+            planned_per_s: self.planned_per_s * k,
+            replacements_per_s: self.replacements_per_s * k,
+        }
+    }
+
+    /// Goodput with failures: the restart averaged over interruptions for `spares` spares and a repair of
+    /// `repair_s`, Daly's interval for a write of `write_s`, and the share of wall clock that advances training.
+    /// Returns (restart averaged, interval, goodput). The one computation the analysis, its what-ifs and sizing
+    /// all use.
+    pub fn goodput(
+        self,
+        write_s: f64,
+        restart_s: f64,
+        repair_s: f64,
+        spares: u64,
+    ) -> (f64, f64, f64) {
+        let mtbi_s = if self.per_s > 0.0 {
+            1.0 / self.per_s
+        } else {
+            f64::INFINITY
+        };
+        let share = if self.per_s > 0.0 {
+            self.replacements_per_s / self.per_s
+        } else {
+            0.0
+        };
+        let restart = expected_restart_s(
+            restart_s,
+            repair_s,
+            share,
+            no_spare_chance(self.replacements_per_s, repair_s, spares),
+        );
+        let tau = daly_interval_s(write_s, mtbi_s);
+        // A planned stop is prepared: a checkpoint and a restart, never a wait for a repair.
+        let planned = (1.0 - self.planned_per_s * (restart_s + write_s)).clamp(0.0, 1.0);
+        (
+            restart,
+            tau,
+            goodput(tau, write_s, restart, mtbi_s, 0.0) * planned,
+        )
+    }
+}
+
+/// Whether an interruption of this class needs a part of a GPU server replaced (and so a spare).
+fn needs_replacement(class: &str) -> bool {
+    matches!(
+        class,
+        "GPU" | "GPU memory" | "host" | "power supply" | "NIC"
+    )
+}
+
 /// The section for a design with a training job, or None without one.
 pub fn analyze(
     design: &Design,
@@ -185,11 +318,9 @@ pub fn analyze(
     let rates = &design.params.failure_rates;
     let exposure = Exposure::of(design);
     let classes = exposure.per_year(rates);
-    let per_year: f64 = classes.iter().map(|c| c.2).sum();
-    let per_s = per_year / YEAR_S;
-    let planned_per_s = exposure.servers as f64 * rates.planned_per_year / YEAR_S;
-    let mtbi_s = if per_s > 0.0 {
-        1.0 / per_s
+    let at_rates = Interruptions::of(&exposure, rates);
+    let mtbi_s = if at_rates.per_s > 0.0 {
+        1.0 / at_rates.per_s
     } else {
         f64::INFINITY
     };
@@ -213,48 +344,50 @@ pub fn analyze(
     let write_gbyte_s = write_rated.min(bw.storage.network_gbyte_s).max(0.0);
     let checkpoint_bytes = job.parameters * job.checkpoint_bytes_per_parameter;
     let write_s = (write_gbyte_s > 0.0).then(|| checkpoint_bytes / (write_gbyte_s * 1e9));
+    let spare_servers = design
+        .params
+        .spares
+        .get("Servers")
+        .map_or(0, |s| s.for_quantity(exposure.servers as u64));
+    // The band scales every rate alike, the replacements with them.
     let at = |scale: f64| {
-        let m = mtbi_s / scale;
         write_s.map(|w| {
-            let tau = daly_interval_s(w, m);
-            (
-                tau,
-                goodput(tau, w, job.restart_s, m, planned_per_s * scale),
-            )
+            at_rates
+                .times(scale)
+                .goodput(w, job.restart_s, job.repair_s, spare_servers)
         })
     };
     let mid = at(1.0);
-    let g = mid.map(|(_, g)| g);
+    let g = mid.map(|(_, _, g)| g);
+    let no_spare = no_spare_chance(at_rates.replacements_per_s, job.repair_s, spare_servers);
+    let share = if at_rates.per_s > 0.0 {
+        at_rates.replacements_per_s / at_rates.per_s
+    } else {
+        0.0
+    };
     Some(ReliabilityReport {
-        interruptions_per_day: per_year / 365.0,
-        planned_per_day: planned_per_s * 86_400.0,
+        interruptions_per_day: at_rates.per_s * 86_400.0,
+        planned_per_day: at_rates.planned_per_s * 86_400.0,
         mtbi_h: mtbi_s / 3600.0,
         contributors,
         checkpoint_bytes,
         checkpoint_write_gbyte_s: write_gbyte_s,
         checkpoint_write_s: write_s,
-        checkpoint_interval_s: mid.map(|(tau, _)| tau),
+        checkpoint_interval_s: mid.map(|(_, tau, _)| tau),
         young_interval_s: write_s.map(|w| young_interval_s(w, mtbi_s)),
         restart_s: job.restart_s,
+        repair_s: job.repair_s,
+        no_spare_chance: no_spare,
+        restart_expected_s: expected_restart_s(job.restart_s, job.repair_s, share, no_spare),
         goodput: g,
-        goodput_low: at(rates.band_high).map(|(_, g)| g),
-        goodput_high: at(rates.band_low).map(|(_, g)| g),
+        goodput_low: at(rates.band_high).map(|(_, _, g)| g),
+        goodput_high: at(rates.band_low).map(|(_, _, g)| g),
         days_expected: g.filter(|g| *g > 0.0).map(|g| t.days / g),
         gpu_hours_expected: g.filter(|g| *g > 0.0).map(|g| t.gpu_hours / g),
         job_usd_expected: g.filter(|g| *g > 0.0).and_then(|g| job_usd.map(|c| c / g)),
         storage_capacity_tb: capacity_tb,
-        spare_servers: design
-            .params
-            .spares
-            .get("Servers")
-            .map_or(0, |s| s.for_quantity(exposure.servers as u64)),
-        replacements_per_day: exposure
-            .per_year(rates)
-            .iter()
-            .filter(|c| matches!(c.0, "GPU" | "GPU memory" | "host" | "power supply" | "NIC"))
-            .map(|c| c.2)
-            .sum::<f64>()
-            / 365.0,
+        spare_servers,
+        replacements_per_day: at_rates.replacements_per_s * 86_400.0,
     })
 }
 
@@ -302,22 +435,36 @@ pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
              asynchronously)",
         ));
     }
-    // A week or more of the job sees a server replaced: with no spare held, each such restart waits for one.
-    if r.spare_servers == 0 && r.replacements_per_day * 7.0 >= 1.0 {
+    // A week or more of the job sees a server replaced: with no spare ready, each such restart waits for a repair.
+    if r.no_spare_chance > 0.01 && r.replacements_per_day * 7.0 >= 1.0 {
         out.push(Finding::new(
             Severity::Warning,
             FindingCode::Goodput,
             format!(
-                "no spare GPU servers are held, and {:.1} interruptions a week need a server's part replaced: the \
-                 {:.0} s restart assumes a spare is at hand",
+                "{}: {:.1} interruptions a week need a server's part replaced, and {:.0}% of them find no spare ready                  and wait {:.0} h for the repair (the restart averages {:.0} s, not {:.0})",
+                if r.spare_servers == 0 {
+                    "no spare GPU servers are held".to_string()
+                } else {
+                    format!(
+                        "only {} held",
+                        crate::model::text::count(
+                            r.spare_servers as usize,
+                            "spare GPU server",
+                            "spare GPU servers"
+                        )
+                    )
+                },
                 r.replacements_per_day * 7.0,
+                r.no_spare_chance * 100.0,
+                r.repair_s / 3600.0,
+                r.restart_expected_s,
                 r.restart_s
             ),
             "hold hot spares (params.spares for \"Servers\"): Alibaba HPN keeps 64 spare GPUs per 1,024 (6.25%)",
         ));
     }
     if let Some(g) = r.goodput.filter(|g| *g < 0.9) {
-        let lever = if write > r.restart_s {
+        let lever = if write > r.restart_expected_s {
             "faster checkpoint storage: the write is the larger cost"
         } else {
             "a shorter restart (hot spares, per-replica recovery) or fewer parts per GPU: restarts are the larger cost"
@@ -327,12 +474,12 @@ pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
             FindingCode::Goodput,
             format!(
                 "goodput {:.1}% (band {:.1}-{:.1}%): {} interruptions a day, a {write:.0} s checkpoint write, a {:.0} s \
-                 restart",
+                 restart on average",
                 g * 100.0,
                 r.goodput_low.unwrap_or(g) * 100.0,
                 r.goodput_high.unwrap_or(g) * 100.0,
                 round2(r.interruptions_per_day),
-                r.restart_s
+                r.restart_expected_s
             ),
             lever,
         ));
@@ -344,32 +491,57 @@ pub fn findings(r: &ReliabilityReport, out: &mut Vec<Finding>) {
 /// restarts.
 pub const PER_REPLICA_RESTART_SHARE: f64 = 3.0 / 10.0;
 
-/// A lever on the job's failures, for the what-if: storage written faster, a different restart, per-replica
-/// recovery.
+/// A lever on the job's failures, for the what-ifs (the pane's and the What-ifs window's): storage written faster,
+/// a different restart, spare servers held, per-replica recovery.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Levers {
     /// Checkpoint write bandwidth as a multiple of the design's (2: twice as fast).
     pub storage_speedup: f64,
-    /// Seconds to restart after an interruption.
+    /// Seconds to restart after an interruption with a spare at hand.
     pub restart_s: f64,
-    /// Only the failed replica restarts (its stall is [`PER_REPLICA_RESTART_SHARE`] of a restart).
+    /// Hot spare GPU servers held.
+    pub spares: u64,
+    /// Only the failed replica restarts (its stall is [`PER_REPLICA_RESTART_SHARE`] of a restart, and the other
+    /// replicas train on while its server is repaired).
     pub per_replica: bool,
 }
 
+impl Levers {
+    /// The levers as the design has them: its storage, restart and spares, whole-job restarts.
+    pub fn of(r: &ReliabilityReport) -> Self {
+        Self {
+            storage_speedup: 1.0,
+            restart_s: r.restart_s,
+            spares: r.spare_servers,
+            per_replica: false,
+        }
+    }
+}
+
 impl ReliabilityReport {
-    /// Goodput and days with failures under other levers, by the same formulas (Daly's interval and segment): the
-    /// MTBI and planned stops as drawn, the write time divided by the speed-up, the restart as given (x 0.3 per
-    /// replica). None without storage to write to.
+    /// The interruptions the section counted, per second.
+    pub fn interruptions(&self) -> Interruptions {
+        Interruptions {
+            per_s: self.interruptions_per_day / 86_400.0,
+            planned_per_s: self.planned_per_day / 86_400.0,
+            replacements_per_s: self.replacements_per_day / 86_400.0,
+        }
+    }
+
+    /// Goodput and days with failures under other levers, by the section's own computation
+    /// ([`Interruptions::goodput`]): the interruptions as drawn, the write time divided by the speed-up, the restart
+    /// and spares as given (per replica: 0.3 of the restart and no wait for a repair). None without storage to write
+    /// to.
     pub fn what_if(&self, levers: Levers) -> Option<(f64, f64)> {
         let write = self.checkpoint_write_s? / levers.storage_speedup.max(1e-9);
-        let m = self.mtbi_h * 3600.0;
-        let restart = if levers.per_replica {
-            levers.restart_s * PER_REPLICA_RESTART_SHARE
+        let (restart, repair) = if levers.per_replica {
+            (levers.restart_s * PER_REPLICA_RESTART_SHARE, 0.0)
         } else {
-            levers.restart_s
+            (levers.restart_s, self.repair_s)
         };
-        let planned_per_s = self.planned_per_day / 86_400.0;
-        let g = goodput(daly_interval_s(write, m), write, restart, m, planned_per_s);
+        let (_, _, g) = self
+            .interruptions()
+            .goodput(write, restart, repair, levers.spares);
         let failure_free = self.days_expected? * self.goodput?;
         Some((
             g,
@@ -448,10 +620,14 @@ pub fn lines(r: &ReliabilityReport) -> Vec<(String, String)> {
     out.push((
         "restart".into(),
         format!(
-            "{:.0} s; {} spare GPU servers held for {} replacements a day",
+            "{:.0} s on average ({:.0} s with a spare ready, {:.0} h for a repair without); {} spare GPU servers \
+             held for {} replacements a day, none ready {:.0}% of the time",
+            r.restart_expected_s,
             r.restart_s,
+            r.repair_s / 3600.0,
             r.spare_servers,
-            rate(r.replacements_per_day)
+            rate(r.replacements_per_day),
+            r.no_spare_chance * 100.0
         ),
     ));
     out.push((
@@ -523,8 +699,9 @@ mod tests {
 
     #[test]
     fn levers_move_goodput_by_the_same_formulas() {
-        // A report at Llama 3's MTBI (3.09 h), a 57 s write (5.67 TB at 100 GB/s), a 900 s restart: the what-if
-        // with the same levers gives the same goodput; twice the storage speed or per-replica recovery gives more.
+        // A report at Llama 3's MTBI (3.09 h), a 57 s write (5.67 TB at 100 GB/s), a 900 s restart, spares always
+        // ready (no replacements): the what-if with the same levers gives the same goodput; twice the storage speed
+        // or per-replica recovery gives more.
         let m = 3.09 * 3600.0;
         let g = goodput(daly_interval_s(56.7, m), 56.7, 900.0, m, 0.0);
         let r = ReliabilityReport {
@@ -538,6 +715,9 @@ mod tests {
             checkpoint_interval_s: None,
             young_interval_s: None,
             restart_s: 900.0,
+            repair_s: 86_400.0,
+            no_spare_chance: 0.0,
+            restart_expected_s: 900.0,
             goodput: Some(g),
             goodput_low: None,
             goodput_high: None,
@@ -548,11 +728,7 @@ mod tests {
             spare_servers: 0,
             replacements_per_day: 0.0,
         };
-        let same = Levers {
-            storage_speedup: 1.0,
-            restart_s: 900.0,
-            per_replica: false,
-        };
+        let same = Levers::of(&r);
         let (g1, d1) = r.what_if(same).unwrap();
         assert!((g1 - g).abs() < 1e-12 && (d1 - 30.0 / g).abs() < 1e-9);
         let faster = r
@@ -573,6 +749,41 @@ mod tests {
         // Per replica, the 900 s restart stalls 270 s: R / M goes from 8.1% to 2.4%.
         let direct = goodput(daly_interval_s(56.7, m), 56.7, 270.0, m, 0.0);
         assert!((replica - direct).abs() < 1e-12);
+    }
+
+    #[test]
+    fn spares_decide_whether_a_replacement_waits_for_the_repair() {
+        // No spare: every replacement waits. m = 2 servers out on average (2 replacements a day, a day's repair):
+        // P(N >= 1) = 1 - e^-2 = 0.8647, P(N >= 3) = 1 - e^-2 (1 + 2 + 2) = 0.3233, and 10 spares leave
+        // 1 - e^-2 (1 + 2 + 2 + 4/3 + 2/3 + 4/15 + 4/45 + 8/315 + 2/315 + 4/2835) = 4.65e-5.
+        let per_s = 2.0 / 86_400.0;
+        assert_eq!(no_spare_chance(per_s, 86_400.0, 0), 1.0);
+        assert!(close(no_spare_chance(per_s, 86_400.0, 1), 0.8647, 1e-4));
+        assert!(close(no_spare_chance(per_s, 86_400.0, 3), 0.3233, 1e-3));
+        assert!(close(no_spare_chance(per_s, 86_400.0, 10), 4.65e-5, 1e-2));
+        // A large mean does not underflow: 5,000 out on average, 4,000 spares are too few, 6,000 enough.
+        assert!(no_spare_chance(5_000.0 / 86_400.0, 86_400.0, 4_000) > 0.999);
+        assert!(no_spare_chance(5_000.0 / 86_400.0, 86_400.0, 6_000) < 1e-6);
+        // The restart averaged over interruptions: 900 s + 80% needing a part x all waiting x 86,400 s = 70,020 s.
+        assert!(close(
+            expected_restart_s(900.0, 86_400.0, 0.8, 1.0),
+            70_020.0,
+            1e-9
+        ));
+        // So at Llama 3's rate (7.76 a day, 80% replacements) with no spare the job barely advances, and with
+        // enough spares it is back to the 900 s restart's goodput.
+        let i = Interruptions {
+            per_s: 7.76 / 86_400.0,
+            planned_per_s: 0.0,
+            replacements_per_s: 0.8 * 7.76 / 86_400.0,
+        };
+        let none = i.goodput(56.7, 900.0, 86_400.0, 0).2;
+        let (restart, _, some) = i.goodput(56.7, 900.0, 86_400.0, 30);
+        assert!(none < 0.01, "{none}");
+        assert!((restart - 900.0).abs() < 1e-3, "{restart}");
+        let m = 86_400.0 / 7.76;
+        let direct = goodput(daly_interval_s(56.7, m), 56.7, 900.0, m, 0.0);
+        assert!((some - direct).abs() < 1e-6);
     }
 
     #[test]

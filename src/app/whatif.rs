@@ -1,7 +1,8 @@
 //! The failure what-ifs window (View > Failure what-ifs…): the N-1 sweep (every switch, cable, storage appliance
 //! and rack feed ranked by what its loss costs, `analysis::whatif::sweep_with`) and the impact of losing the
 //! selected device or cable, both run off the UI thread with a progress bar and a Cancel button. Each row selects
-//! the part it is about.
+//! the part it is about. With a training job, the job's failure levers too (faster storage, spares, per-replica
+//! recovery: [`reliability_levers_ui`], which the analysis pane's "Failures and checkpoints" section shows alike).
 
 use super::selection::{FitTarget, Selection};
 use super::{AppCommand, UiCommand};
@@ -261,6 +262,92 @@ fn whatif_ui(
         ui.separator();
         outcome_ui(ui, o, input.revision, cmds);
     }
+    if let Some(rel) = input.report.as_ref().and_then(|r| r.reliability.as_ref()) {
+        ui.separator();
+        ui.label(egui::RichText::new("The training job's failures").strong());
+        ui.label(format!(
+            "{:.2} interruptions a day (one every {:.1} h); goodput {} as drawn.",
+            rel.interruptions_per_day,
+            rel.mtbi_h,
+            rel.goodput
+                .map_or("-".to_string(), |g| format!("{:.1}%", g * 100.0))
+        ));
+        reliability_levers_ui(ui, rel);
+    }
+}
+
+/// What-ifs on a training job's failures: storage written faster, another restart time, more spare servers,
+/// per-replica recovery. The goodput and days follow by the analysis's own computation
+/// (`ReliabilityReport::what_if`), with no new analysis. The levers are UI state (egui memory, one set per report's
+/// restart and spares), never the design's, and the same set in the analysis pane and this window, so both show
+/// the same figures.
+pub(crate) fn reliability_levers_ui(
+    ui: &mut egui::Ui,
+    rel: &crate::analysis::reliability::ReliabilityReport,
+) {
+    use crate::analysis::reliability::Levers;
+    if rel.checkpoint_write_s.is_none() {
+        return;
+    }
+    let id = egui::Id::unique((
+        "reliability_levers",
+        rel.restart_s.to_bits(),
+        rel.spare_servers,
+    ));
+    let mut levers = ui.data_mut(|d| *d.get_temp_mut_or(id, Levers::of(rel)));
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new("What if").strong());
+    egui::Grid::new("reliability_levers")
+        .num_columns(2)
+        .show(ui, |ui| {
+            let name = ui.label("storage speed");
+            ui.add(
+                egui::Slider::new(&mut levers.storage_speedup, 0.25..=16.0)
+                    .logarithmic(true)
+                    .suffix("x"),
+            )
+            .labelled_by(name.id);
+            ui.end_row();
+            let name = ui.label("restart");
+            ui.add(
+                egui::Slider::new(&mut levers.restart_s, 30.0..=3600.0)
+                    .logarithmic(true)
+                    .suffix(" s"),
+            )
+            .labelled_by(name.id);
+            ui.end_row();
+            ui.label("");
+            ui.checkbox(&mut levers.per_replica, "per-replica recovery")
+                .on_hover_text(
+                    "Only the failed replica restarts: Meta's FT-HSDP cut the stall from 10 to 3 minutes, so a \
+                     restart costs 0.3 of its time",
+                );
+            ui.end_row();
+            let name = ui.label("spare servers");
+            ui.add(egui::Slider::new(&mut levers.spares, 0..=spares_extent(rel)))
+                .labelled_by(name.id)
+                .on_hover_text(format!(
+                    "Hot spares held: with one ready a failed server is swapped within the restart; without, the \
+                     job waits {:.0} h for the repair",
+                    rel.repair_s / 3600.0
+                ));
+            ui.end_row();
+        });
+    ui.data_mut(|d| d.insert_temp(id, levers));
+    if let Some((g, days)) = rel.what_if(levers) {
+        ui.label(format!(
+            "goodput {:.1}% ({:+.1} points), {days:.2} days with failures",
+            g * 100.0,
+            (g - rel.goodput.unwrap_or(g)) * 100.0
+        ));
+    }
+}
+
+/// The most spares the slider offers: enough for four times the servers out for repair at once on average, and at
+/// least 8 and the design's own.
+fn spares_extent(rel: &crate::analysis::reliability::ReliabilityReport) -> u64 {
+    let out = rel.replacements_per_day * rel.repair_s / 86_400.0;
+    ((4.0 * out).ceil() as u64).max(8).max(rel.spare_servers)
 }
 
 /// The failure the selection stands for: one device or one cable failing, or one rack losing a feed.

@@ -206,15 +206,19 @@ pub enum Figure {
     CheckpointBytesPerParameter,
     /// Seconds to restart a training job after an interruption.
     RestartS,
+    /// Seconds a failed server is out for repair when no spare is ready.
+    RepairS,
     /// Interruptions per part-year of one class of part.
     FailuresPerYear,
-    /// The low or high end of the failure-rate band, as a multiple of the rates.
-    FailureBand,
+    /// The low end of the failure-rate band, as a multiple of the rates (at most 1: the rates are inside it).
+    FailureBandLow,
+    /// The high end of the failure-rate band, as a multiple of the rates (at least 1).
+    FailureBandHigh,
 }
 
 impl Figure {
     /// Every figure, in the order the parameters are checked.
-    pub const ALL: [Figure; 38] = [
+    pub const ALL: [Figure; 40] = [
         Figure::UtilisationTarget,
         Figure::ElectricityUsdPerKwh,
         Figure::Pue,
@@ -251,8 +255,10 @@ impl Figure {
         Figure::Overlap,
         Figure::CheckpointBytesPerParameter,
         Figure::RestartS,
+        Figure::RepairS,
         Figure::FailuresPerYear,
-        Figure::FailureBand,
+        Figure::FailureBandLow,
+        Figure::FailureBandHigh,
     ];
 
     /// The allowed range, in the unit the file writes the figure in.
@@ -290,8 +296,12 @@ impl Figure {
             Figure::GradientBytesPerParameter => Range::above(0.0, 16.0),
             Figure::CheckpointBytesPerParameter => Range::above(0.0, 64.0),
             Figure::RestartS => Range::above(0.0, 1e6),
+            // Up to a year out; 0 would be a repair that takes no time, a spare by another name.
+            Figure::RepairS => Range::above(0.0, 3.2e7),
             Figure::FailuresPerYear => Range::closed(0.0, 1e3),
-            Figure::FailureBand => Range::above(0.0, 100.0),
+            // The rates sit inside their band: its low end at most 1x, its high end at least 1x.
+            Figure::FailureBandLow => Range::above(0.0, 1.0),
+            Figure::FailureBandHigh => Range::closed(1.0, 100.0),
         }
     }
 }
@@ -534,6 +544,7 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
             t.checkpoint_bytes_per_parameter,
         );
         c.figure("training.restart_s", F::RestartS, t.restart_s);
+        c.figure("training.repair_s", F::RepairS, t.repair_s);
     }
     let r = &p.failure_rates;
     for (name, x) in [
@@ -549,8 +560,8 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     ] {
         c.figure(&format!("failure_rates.{name}"), F::FailuresPerYear, x);
     }
-    c.figure("failure_rates.band_low", F::FailureBand, r.band_low);
-    c.figure("failure_rates.band_high", F::FailureBand, r.band_high);
+    c.figure("failure_rates.band_low", F::FailureBandLow, r.band_low);
+    c.figure("failure_rates.band_high", F::FailureBandHigh, r.band_high);
 }
 
 /// Checks every figure of one part.

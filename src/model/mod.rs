@@ -15,7 +15,7 @@ pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
 pub use params::{
     CHECKPOINT_BYTES_PER_PARAMETER, FailureRates, LLAMA3_GPU_YEARS, LLAMA3_SERVER_YEARS, MfuScope,
-    Params, RESTART_S, Serving, Spares, Traffic, Training,
+    Params, REPAIR_S, RESTART_S, Serving, Spares, Traffic, Training,
 };
 pub use ports::{PortInfo, PortRef, PortRole, PortSpec};
 pub use scenario::Scenario;

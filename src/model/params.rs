@@ -289,12 +289,20 @@ pub struct Training {
     /// minutes from the latest checkpoints").
     #[serde(skip_serializing_if = "is_default_restart")]
     pub restart_s: f64,
+    /// Seconds a failed server stays out when no spare is ready to take its place, so the job waits for it: 86,400
+    /// (a day) by default, a planning value for a part fitted or a server swapped the next day under a vendor's
+    /// replacement service (docs/analysis.md, "Failures and checkpoints"). With a hot spare ready the restart is
+    /// `restart_s` alone.
+    #[serde(skip_serializing_if = "is_default_repair")]
+    pub repair_s: f64,
 }
 
 /// Default checkpoint bytes per parameter.
 pub const CHECKPOINT_BYTES_PER_PARAMETER: f64 = 14.0;
 /// Default restart time, s.
 pub const RESTART_S: f64 = 900.0;
+/// Default repair time of a failed server with no spare ready, s.
+pub const REPAIR_S: f64 = 86_400.0;
 
 fn is_default_checkpoint_bytes(x: &f64) -> bool {
     *x == CHECKPOINT_BYTES_PER_PARAMETER
@@ -302,6 +310,10 @@ fn is_default_checkpoint_bytes(x: &f64) -> bool {
 
 fn is_default_restart(x: &f64) -> bool {
     *x == RESTART_S
+}
+
+fn is_default_repair(x: &f64) -> bool {
+    *x == REPAIR_S
 }
 
 /// What a training job's MFU figure covers.
@@ -332,6 +344,7 @@ impl Default for Training {
             mfu_scope: MfuScope::ComputeOnly,
             checkpoint_bytes_per_parameter: CHECKPOINT_BYTES_PER_PARAMETER,
             restart_s: RESTART_S,
+            repair_s: REPAIR_S,
         }
     }
 }

@@ -11,7 +11,12 @@ use crate::model::{Design, DeviceId, Medium, PortRef, Serving};
 /// The design a sample's name stands for, generated (the samples module lists the names in menu order).
 pub fn by_name(catalog: &Catalog, name: &str) -> Result<Design, EditError> {
     match name {
-        "superpod-h100-1su" => superpod_h100(catalog, 1),
+        // One SU's 248 H100 pre-train a Llama 3 8B (8.03e9 parameters) on 15T tokens: about three months, long
+        // enough for its failures and checkpoints to count.
+        "superpod-h100-1su" => superpod_h100(catalog, 1).map(|mut d| {
+            d.params.training = Some(super::superpod::llama3_training(8.03e9, 15e12, 4_194_304.0));
+            d
+        }),
         "dgx-h100-single" => dgx_h100_single(catalog),
         "a100-nic-starved" => a100_nic_starved(catalog),
         "l40s-inference-pcie" => l40s_inference(catalog),

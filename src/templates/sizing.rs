@@ -5,10 +5,14 @@
 //!   largest utilisation that keeps the p99 under target (M/M/1: rho_max = 1 - ln(100) / (mu x budget)). The design
 //!   is sized to that many GPUs, then grown one server at a time until its own analysis shows no shortfall (the
 //!   network's share of the latency budget depends on the fabric built).
-//! - Training: days fall as servers are added (6ND FLOPs over more GPUs, plus the gradient all-reduce of the fabric
-//!   built), so the smallest server count that finishes within the days asked is found from the compute-only bound
-//!   (no design below it can finish) upwards, then by bisection between the last count that fails and the first
-//!   that finishes.
+//! - Training: the days asked are met with failures counted (docs/analysis.md, "Failures and checkpoints"): the
+//!   failure-free days (6ND FLOPs over more GPUs, plus the gradient all-reduce of the fabric built) over the
+//!   goodput, which falls as servers are added (interruptions grow with the parts, checkpoints with the storage
+//!   sized for the job). The goodput is estimated in closed form per candidate (interruptions per server from a
+//!   two-server probe of the same parts, the checkpoint write from the storage sized for that many GPUs, Daly's
+//!   interval, hot spares enough that a failed server finds one ready 99% of the time), so the days with failures
+//!   fall and then rise again: the search finds the fastest count, then the smallest that finishes by bisection
+//!   below it, and checks the answer on its own analysis.
 //! - Any size up to [`super::MAX_SIZED_GPUS`]: the fabric grows tiers as it must ([`super::clos`]); past that the
 //!   answer is an error naming the option the user gave and what would fit.
 
@@ -371,6 +375,29 @@ fn with_commas(n: usize) -> String {
     crate::analysis::format::thousands(n as f64, 0)
 }
 
+/// Chance of finding no spare ready that sizing holds spares for: 1%.
+const NO_SPARE_TARGET: f64 = 0.01;
+
+/// The fewest hot spare servers with which a failed server finds one ready all but [`NO_SPARE_TARGET`] of the time
+/// (`analysis::reliability::no_spare_chance`'s Poisson), at `replacements_per_s` and a repair of `repair_s`: the
+/// terms summed once, so the cost is in proportion to the answer.
+fn spares_needed(replacements_per_s: f64, repair_s: f64) -> u64 {
+    let m = (replacements_per_s * repair_s).max(0.0);
+    if m == 0.0 || !m.is_finite() {
+        return 0;
+    }
+    // After s terms, `ready` is P(N < s): the chance that s spares leave one ready.
+    let (mut log_term, mut ready, mut s) = (-m, 0.0, 0u64);
+    while 1.0 - ready > NO_SPARE_TARGET && s < 1_000_000 {
+        if s > 0 {
+            log_term += m.ln() - (s as f64).ln();
+        }
+        ready += log_term.exp();
+        s += 1;
+    }
+    s
+}
+
 fn sized(
     gpu: &str,
     servers: usize,
@@ -694,17 +721,29 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
                 .storage_read_gbyte_s_per_gpu,
         )
     };
-    let full = |servers: usize| -> Result<(Design, Report, f64), TemplateError> {
+    // The design at a size with its spares, analysed, and its days with failures counted (the failure-free days
+    // when the analysis gives no goodput).
+    let full = |servers: usize, spares: u64| -> Result<(Design, Report, f64), TemplateError> {
         let mut d = with_job(build(catalog, &need.gpu, servers, &name)?);
         let (appliances, _) =
             super::storage::appliances_for(catalog, &storage_need(servers * per_server));
         super::storage::add_storage(&mut d, catalog, appliances)?;
+        if spares > 0 {
+            // A share that gives exactly `spares` of the servers (Spares::for_quantity rounds up).
+            d.params.spares.insert(
+                "Servers".into(),
+                crate::model::Spares::Percent(
+                    (spares as f64 * 100.0 / servers.max(1) as f64).min(100.0),
+                ),
+            );
+        }
         let r = analyze(&d);
         let days = r
-            .latency
-            .training
+            .reliability
             .as_ref()
-            .map_or(f64::INFINITY, |t| t.days);
+            .and_then(|x| x.days_expected)
+            .or_else(|| r.latency.training.as_ref().map(|t| t.days))
+            .unwrap_or(f64::INFINITY);
         Ok((d, r, days))
     };
     let (tflops, memory_gb) = match catalog.get(super::gpu_part(&need.gpu)).map(|p| &p.kind) {
@@ -779,7 +818,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
     // ranks and nodes change. Each candidate then costs microseconds instead of a build and an analysis of the
     // whole design (which made sizing grow faster than the design: 38 s for 68,912 GPUs); the answer is built and
     // analysed once, and grown only if its own analysis does not finish in time.
-    let (_, probe, _) = full(2.min(cap))?;
+    let (probe_design, probe, _) = full(2.min(cap), 0)?;
     let shape = probe.latency.nccl.as_ref().map(|n| n.shape.clone());
     let job = with_job(Design::default())
         .params
@@ -801,9 +840,73 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             0.0,
         )
     };
-    let est_days = |servers: usize| estimate(servers).map_or(f64::INFINITY, |t| t.days);
+    let ff_days = |servers: usize| estimate(servers).map_or(f64::INFINITY, |t| t.days);
+    // Failures in closed form (`analysis::reliability::Interruptions`), per server as the probe draws its parts:
+    // GPUs, NICs, host, power supply and software scale with the servers exactly; the probe's cables and switches
+    // per server leave out the tiers a larger fabric adds (a few percent of the interruptions), which the check on
+    // the answer's own analysis makes up.
+    let rates = crate::model::Params::default().failure_rates;
+    let probe_exposure = crate::analysis::reliability::Exposure::of(&probe_design);
+    let per_server_failures =
+        crate::analysis::reliability::Interruptions::of(&probe_exposure, &rates)
+            .times(1.0 / probe_exposure.servers.max(1) as f64);
+    // The checkpoint is written at the probe's bandwidth per appliance (the lower of the appliance's rating and the
+    // network to it) times the appliances sized for the GPUs.
+    let write_per_appliance = probe
+        .reliability
+        .as_ref()
+        .map(|r| r.checkpoint_write_gbyte_s)
+        .unwrap_or(0.0)
+        / probe.bandwidth.storage.appliances.max(1) as f64;
+    let checkpoint_bytes = need.parameters * job.checkpoint_bytes_per_parameter;
+    let write_s = |servers: usize| {
+        let (appliances, _) =
+            super::storage::appliances_for(catalog, &storage_need(servers * per_server));
+        let gbyte_s = write_per_appliance * appliances as f64;
+        if gbyte_s > 0.0 {
+            checkpoint_bytes / (gbyte_s * 1e9)
+        } else {
+            f64::INFINITY
+        }
+    };
+    let spares_for = |servers: usize| {
+        let failures = per_server_failures.times(servers as f64);
+        spares_needed(failures.replacements_per_s, job.repair_s)
+    };
+    let failures = |servers: usize| {
+        per_server_failures.times(servers as f64).goodput(
+            write_s(servers),
+            job.restart_s,
+            job.repair_s,
+            spares_for(servers),
+        )
+    };
+    let est_days = |servers: usize| {
+        let g = failures(servers).2;
+        if g > 0.0 {
+            ff_days(servers) / g
+        } else {
+            f64::INFINITY
+        }
+    };
     let lo_servers = ((floor_gpus / per_server as f64).ceil() as usize).clamp(1, cap);
-    if est_days(cap) > need.days {
+    // The fastest count: the failure-free days fall with more servers and the goodput with them, so the days with
+    // failures fall, then rise once restarts take more than the servers add. A ternary search over the counts from
+    // the floor to the cap finds it (about 2 log1.5(cap) estimates), then a walk over the last few.
+    let (mut a, mut b) = (lo_servers, cap);
+    while b - a > 2 {
+        let m1 = a + (b - a) / 3;
+        let m2 = b - (b - a) / 3;
+        if est_days(m1) <= est_days(m2) {
+            b = m2;
+        } else {
+            a = m1;
+        }
+    }
+    let fastest = (a..=b)
+        .min_by(|x, y| est_days(*x).total_cmp(&est_days(*y)))
+        .unwrap_or(cap);
+    if est_days(fastest) > need.days {
         // The network's time per step does not shrink with more servers (a ring all-reduce moves about twice the
         // gradients whatever the count): once it alone exceeds the days, no size finishes.
         if let Some(t) = estimate(cap) {
@@ -824,13 +927,31 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
                 });
             }
         }
+        if ff_days(cap) <= need.days {
+            let (restart, _, g) = failures(fastest);
+            return Err(TemplateError::BadValue {
+                option: "days".into(),
+                value: shown(need.days),
+                why: format!(
+                    "no size of {} finishes in time with failures counted: the fastest is {} servers, {:.1} days at \
+                     {:.1}% goodput ({:.1} interruptions a day, a {:.0} s restart on average); past it, restarts \
+                     cost more than servers add. Allow more days, or shorten the restart",
+                    need.gpu,
+                    with_commas(fastest),
+                    est_days(fastest),
+                    g * 100.0,
+                    per_server_failures.times(fastest as f64).per_s * 86_400.0,
+                    restart
+                ),
+            });
+        }
         return Err(too_many());
     }
-    // The smallest count the estimate finishes with: doubling from the floor, then bisection.
+    // The smallest count the estimate finishes with, below the fastest: doubling from the floor, then bisection.
     let (mut lo, mut hi) = (lo_servers.saturating_sub(1), lo_servers);
     while est_days(hi) > need.days {
         lo = hi;
-        hi = (hi * 2).min(cap);
+        hi = (hi * 2).min(fastest);
     }
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
@@ -841,7 +962,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
         }
     }
     // Verified on the design itself; a few servers more if its own analysis says it does not finish.
-    let mut found = full(hi)?;
+    let mut found = full(hi, spares_for(hi))?;
     for _ in 0..8 {
         if found.2 <= need.days {
             break;
@@ -855,11 +976,29 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             1.01
         };
         hi = ((hi as f64 * ratio).ceil() as usize).clamp(hi + 1, cap);
-        found = full(hi)?;
+        found = full(hi, spares_for(hi))?;
     }
     if found.2 > need.days {
         return Err(too_many());
     }
+    let failure_free_servers = {
+        // What sizing without failures would have picked: the smallest count whose failure-free estimate
+        // finishes, for the derivation's comparison.
+        let (mut lo, mut hi) = (lo_servers.saturating_sub(1), lo_servers);
+        while ff_days(hi) > need.days && hi < cap {
+            lo = hi;
+            hi = (hi * 2).min(cap);
+        }
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if ff_days(mid) <= need.days {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        hi
+    };
     let (design, report, _) = found;
     let mut why = vec![(
         "size set by".to_string(),
@@ -896,7 +1035,7 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
             report.summary.gpus,
             Some(need.days),
         ));
-        // What failures add: the size is set for the failure-free days, and says so.
+        // What failures add: the size is set for the days with failures counted, and says so.
         if let Some(r) = &report.reliability
             && let (Some(g), Some(days)) = (r.goodput, r.days_expected)
         {
@@ -904,12 +1043,35 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
                 "with failures".into(),
                 format!(
                     "{days:.2} days at {:.1}% goodput ({:.2} interruptions a day, a {:.0} s checkpoint write, a {:.0} s \
-                     restart); the size is set for the {} days failure-free",
+                     restart on average): the size is set for these, within the {} days asked; failure-free, {} \
+                     servers would have done ({:.2} days here)",
                     g * 100.0,
                     r.interruptions_per_day,
                     r.checkpoint_write_s.unwrap_or(0.0),
-                    r.restart_s,
-                    need.days
+                    r.restart_expected_s,
+                    need.days,
+                    with_commas(failure_free_servers),
+                    t.days
+                ),
+            ));
+            why.push((
+                "spares".into(),
+                format!(
+                    "{} hot spare servers held, so that a failed server finds one ready {:.1}% of the time ({:.2} \
+                     replacements a day, {:.0} h each without a spare)",
+                    r.spare_servers,
+                    (1.0 - r.no_spare_chance) * 100.0,
+                    r.replacements_per_day,
+                    r.repair_s / 3600.0
+                ),
+            ));
+            why.push((
+                "search".into(),
+                format!(
+                    "goodput estimated in closed form for each count from 1 to {} servers (interruptions per server \
+                     from a two-server probe of the same parts, the checkpoint write from the storage sized for the \
+                     GPUs, Daly's interval); the answer checked on its own analysis",
+                    with_commas(cap)
                 ),
             ));
         }

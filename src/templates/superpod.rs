@@ -5,7 +5,24 @@
 use super::wiring::{HDR, NDR, link, p, set_budget};
 use crate::catalog::Catalog;
 use crate::edit::{Builder, EditError};
-use crate::model::{Design, DeviceId, Params, RackId};
+use crate::model::{Design, DeviceId, MfuScope, Params, RackId, Training};
+
+/// A pre-training job by Llama 3's recipe (The Llama 3 Herd of Models, 2024): `parameters` on `tokens` in global
+/// batches of `batch_tokens`, the optimiser state sharded over the data-parallel group (FSDP, §3.3.2), and 40% BF16
+/// MFU measured end to end (Table 4: 38% to 43% on 8,192 to 16,384 H100). Llama 3 8B and 70B read "over 15T"
+/// tokens, 405B 15.6T; the 405B's batches grew from 4M tokens to 16M (§3.4.1). Checkpoint and restart take the
+/// defaults (14 bytes per parameter, 900 s).
+pub fn llama3_training(parameters: f64, tokens: f64, batch_tokens: f64) -> Training {
+    Training {
+        parameters,
+        tokens,
+        batch_tokens,
+        mfu: 0.4,
+        mfu_scope: MfuScope::EndToEnd,
+        sharded_optimizer: true,
+        ..Training::default()
+    }
+}
 
 /// A fabric of DGX H100 servers on NDR leaves and spines (QM9700), for tests and what-if studies of shape:
 /// `servers[i]` lists, per compute NIC used (nic0, nic1, ...), the leaf that NIC is cabled to; `uplinks[l][s]` is

@@ -587,7 +587,7 @@ pub(super) fn reliability_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.end_row();
                     }
                 });
-            levers_ui(ui, rel);
+            crate::app::whatif::reliability_levers_ui(ui, rel);
             ui.label(
                 egui::RichText::new(
                     "Rates per part from Llama 3's 54 days on 16,384 H100 and Alibaba HPN's network; the band \
@@ -598,64 +598,6 @@ pub(super) fn reliability_ui(ui: &mut egui::Ui, r: &Report) {
                 .weak(),
             );
         });
-}
-
-/// What-ifs on the job's failures: storage written faster, another restart time, per-replica recovery. The goodput
-/// and days follow by the section's own formulas (`ReliabilityReport::what_if`), with no new analysis; the values
-/// are this view's (egui memory), never the design's.
-fn levers_ui(ui: &mut egui::Ui, rel: &crate::analysis::reliability::ReliabilityReport) {
-    use crate::analysis::reliability::Levers;
-    if rel.checkpoint_write_s.is_none() {
-        return;
-    }
-    let id = egui::Id::unique("reliability_levers");
-    let mut levers = ui.data_mut(|d| {
-        *d.get_temp_mut_or(
-            id,
-            Levers {
-                storage_speedup: 1.0,
-                restart_s: rel.restart_s,
-                per_replica: false,
-            },
-        )
-    });
-    ui.add_space(4.0);
-    ui.label(egui::RichText::new("What if").strong());
-    egui::Grid::new("reliability_levers")
-        .num_columns(2)
-        .show(ui, |ui| {
-            let name = ui.label("storage speed");
-            ui.add(
-                egui::Slider::new(&mut levers.storage_speedup, 0.25..=16.0)
-                    .logarithmic(true)
-                    .suffix("x"),
-            )
-            .labelled_by(name.id);
-            ui.end_row();
-            let name = ui.label("restart");
-            ui.add(
-                egui::Slider::new(&mut levers.restart_s, 30.0..=3600.0)
-                    .logarithmic(true)
-                    .suffix(" s"),
-            )
-            .labelled_by(name.id);
-            ui.end_row();
-            ui.label("");
-            ui.checkbox(&mut levers.per_replica, "per-replica recovery")
-                .on_hover_text(
-                    "Only the failed replica restarts: Meta's FT-HSDP cut the stall from 10 to 3 minutes, so a \
-                     restart costs 0.3 of its time",
-                );
-            ui.end_row();
-        });
-    ui.data_mut(|d| d.insert_temp(id, levers));
-    if let Some((g, days)) = rel.what_if(levers) {
-        ui.label(format!(
-            "goodput {:.1}% ({:+.1} points), {days:.2} days with failures",
-            g * 100.0,
-            (g - rel.goodput.unwrap_or(g)) * 100.0
-        ));
-    }
 }
 
 /// The job the design runs (training days line by line, job cost; serving capacity) and, for a sized design, what
