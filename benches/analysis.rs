@@ -40,6 +40,28 @@ fn benches(c: &mut Criterion) {
     }
     group.finish();
 
+    // With a training job (issue 40 reads its failures, checkpoints and goodput from it): Llama 3 405B's
+    // parameters and tokens on the 128-SU design, set with fields every version of the file format has, so the
+    // same bench compares a commit before the reliability model with one after it.
+    let mut group = c.benchmark_group("analyze_job");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
+    for (su, d) in designs.iter().filter(|(su, _)| *su == 128) {
+        let mut d = d.clone();
+        d.params.training = Some(racksmith::model::Training {
+            parameters: 405e9,
+            tokens: 15.6e12,
+            ..racksmith::model::Training::default()
+        });
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{su}su")),
+            &d,
+            |b, d| b.iter(|| black_box(analyze(black_box(d)))),
+        );
+    }
+    group.finish();
+
     // One thread against every core, on the same designs (the reports are identical: tests/scaling.rs).
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)

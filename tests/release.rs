@@ -16,9 +16,20 @@ fn repo(path: &str) -> PathBuf {
 }
 
 /// The subcommands a user sees (the hidden `generate-assets` is not one of them).
-const SUBCOMMANDS: [&str; 11] = [
-    "analyze", "compare", "whatif", "export", "new", "scenario", "size", "swap", "validate",
-    "catalog", "sample",
+const SUBCOMMANDS: [&str; 13] = [
+    "analyze",
+    "compare",
+    "whatif",
+    "export",
+    "new",
+    "scenario",
+    "size",
+    "swap",
+    "validate",
+    "catalog",
+    "sample",
+    "diff-fabric",
+    "import-fabric",
 ];
 
 /// `git rev-parse` of the checkout under test, or None where git cannot say (a source tarball).
@@ -87,7 +98,7 @@ fn generate_assets_writes_man_pages_and_completions_of_every_subcommand() {
     assert!(main.contains(".SH \"EXIT STATUS\""));
     for sub in SUBCOMMANDS {
         assert!(
-            main.contains(&format!("racksmith\\-{sub}(1)")),
+            main.contains(&format!("racksmith\\-{}(1)", sub.replace('-', "\\-"))),
             "racksmith.1 lists {sub}"
         );
         let page = read(&format!("man/racksmith-{sub}.1"));
