@@ -64,29 +64,20 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::DiffFabric {
             design,
-            ibnetdiscover,
-            lldp,
-            netbox_cables,
-            map,
+            source,
             format,
             output,
         }) => cli::fabric::diff_fabric(
             &design,
-            &cli::fabric::Source::of(ibnetdiscover, lldp, netbox_cables)?,
-            map.as_deref(),
+            &cli::fabric::Source::of(source.ibnetdiscover, source.lldp, source.netbox_cables)?,
+            source.map.as_deref(),
             format,
             output.as_deref(),
         ),
-        Some(Command::ImportFabric {
-            ibnetdiscover,
-            lldp,
-            netbox_cables,
-            map,
-            output,
-        }) => cli::fabric::import_fabric(
+        Some(Command::ImportFabric { source, output }) => cli::fabric::import_fabric(
             &load_catalog(user_catalog.as_deref())?,
-            &cli::fabric::Source::of(ibnetdiscover, lldp, netbox_cables)?,
-            map.as_deref(),
+            &cli::fabric::Source::of(source.ibnetdiscover, source.lldp, source.netbox_cables)?,
+            source.map.as_deref(),
             output.as_deref(),
         ),
         Some(Command::Compare {

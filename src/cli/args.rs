@@ -52,23 +52,8 @@ pub enum Command {
     DiffFabric {
         /// Design file (.ron).
         design: PathBuf,
-        /// The fabric as `ibnetdiscover` reported it (`racksmith export DESIGN --format ibnetdiscover` writes what
-        /// it should report).
-        #[arg(long, group = "source", value_name = "FILE")]
-        ibnetdiscover: Option<PathBuf>,
-        /// A folder of `lldpcli show neighbors -f json` outputs, one per host or switch, each named after the
-        /// device that wrote it (`leaf-01.json`): the Ethernet cables as LLDP sees them.
-        #[arg(long, group = "source", value_name = "FOLDER")]
-        lldp: Option<PathBuf>,
-        /// A NetBox cable CSV (the columns its cable import takes, side_a_device, side_a_name, side_b_device,
-        /// side_b_name, or its cable list's export, Device A, Termination A, ...): the InfiniBand and Ethernet
-        /// cables as NetBox records them.
-        #[arg(long, group = "source", value_name = "FILE")]
-        netbox_cables: Option<PathBuf>,
-        /// A mapping file for nodes whose names do not follow the design's: CSV lines `discovered,design`, the
-        /// discovered name being a node description, a host, a node GUID or a device name.
-        #[arg(long, value_name = "FILE")]
-        map: Option<PathBuf>,
+        #[command(flatten)]
+        source: FabricSourceArgs,
         /// Output format: text (a table by class), json (arrays `missing`, `extra`, `miswired`, `slow`,
         /// `unknown_devices`, `missing_devices`), csv (one row per difference) or html (a page for review).
         #[arg(long, value_enum, default_value_t = CompareFormat::Text)]
@@ -82,19 +67,8 @@ pub enum Command {
     /// mapping file's third column), links at their discovered rate.
     #[command(group(clap::ArgGroup::new("source").required(true)))]
     ImportFabric {
-        /// The fabric as `ibnetdiscover` reported it.
-        #[arg(long, group = "source", value_name = "FILE")]
-        ibnetdiscover: Option<PathBuf>,
-        /// A folder of `lldpcli show neighbors -f json` outputs, one per device, named after it.
-        #[arg(long, group = "source", value_name = "FOLDER")]
-        lldp: Option<PathBuf>,
-        /// A NetBox cable CSV.
-        #[arg(long, group = "source", value_name = "FILE")]
-        netbox_cables: Option<PathBuf>,
-        /// A mapping file: CSV lines `discovered,design[,rack]` naming discovered nodes as the design should and,
-        /// optionally, the rack each goes in.
-        #[arg(long, value_name = "FILE")]
-        map: Option<PathBuf>,
+        #[command(flatten)]
+        source: FabricSourceArgs,
         /// Where to write the design; "-" or nothing writes it to standard output.
         #[arg(long, short)]
         output: Option<PathBuf>,
@@ -242,6 +216,32 @@ pub enum CatalogAction {
         #[arg(long)]
         kind: Option<racksmith::catalog::netbox::ImportKind>,
     },
+}
+
+/// Where a discovered fabric comes from (exactly one source), and the mapping file: shared by `diff-fabric` and
+/// `import-fabric`.
+/// The commands that flatten it declare the group `source` that makes exactly one of the three required.
+#[derive(clap::Args)]
+#[group(skip)]
+pub struct FabricSourceArgs {
+    /// The fabric as `ibnetdiscover` reported it (`racksmith export DESIGN --format ibnetdiscover` writes what
+    /// a design's fabric should report).
+    #[arg(long, group = "source", value_name = "FILE")]
+    pub ibnetdiscover: Option<PathBuf>,
+    /// A folder of `lldpcli show neighbors -f json` outputs, one per host or switch, each named after the
+    /// device that wrote it (`leaf-01.json`): the Ethernet cables as LLDP sees them.
+    #[arg(long, group = "source", value_name = "FOLDER")]
+    pub lldp: Option<PathBuf>,
+    /// A NetBox cable CSV (the columns its cable import takes, side_a_device, side_a_name, side_b_device,
+    /// side_b_name, or its cable list's export, Device A, Termination A, ...): the InfiniBand and Ethernet
+    /// cables as NetBox records them.
+    #[arg(long, group = "source", value_name = "FILE")]
+    pub netbox_cables: Option<PathBuf>,
+    /// A mapping file for nodes whose names do not follow the design's: CSV lines `discovered,design[,rack]`,
+    /// the discovered name being a node description, a host, a node GUID or a device name, and the optional
+    /// rack the one the device goes in when the fabric is imported.
+    #[arg(long, value_name = "FILE")]
+    pub map: Option<PathBuf>,
 }
 
 /// The GPUs and replicas a service runs on, shared by `size serving` and `size budget`.
