@@ -71,18 +71,7 @@ fn two_swapped_one_removed_one_slow_are_reported_exactly() {
     let text = racksmith::export::ibnetdiscover::write(&built);
     let found = read_ibnetdiscover(&text, Path::new("as-built.txt")).unwrap();
     let r = diff(&d, &found);
-    assert_eq!(
-        (
-            r.miswired.len(),
-            r.missing.len(),
-            r.slow.len(),
-            r.extra.len(),
-            r.unknown_devices.len(),
-            r.missing_devices.len()
-        ),
-        (2, 1, 1, 0, 0, 0),
-        "{r:#?}"
-    );
+    assert_eq!(counts(&r), (2, 1, 1, 0, 0, 0), "{r:#?}");
     assert_eq!(r.missing[0].link, Some(l3));
     assert_eq!(r.slow[0].cable.link, Some(l4));
     assert_eq!(
@@ -602,14 +591,7 @@ fn netbox_cables_read_back_diff_to_nothing_and_changes_exactly() {
         let cables = read_netbox_cables(&changed, Path::new("07-cables.csv")).unwrap();
         let r = diff_cabled(&d, &from_netbox(&d, &cables));
         assert_eq!(
-            (
-                r.miswired.len(),
-                r.missing.len(),
-                r.slow.len(),
-                r.extra.len(),
-                r.unknown_devices.len(),
-                r.missing_devices.len()
-            ),
+            counts(&r),
             (2, 1, 0, 0, 0, 0),
             "{}: {:#?}",
             d.name,
@@ -894,4 +876,18 @@ fn designs_imported_from_netbox_cables_and_lldp_load_with_their_counts() {
     let text = racksmith::io::design_to_string(&imported).unwrap();
     let loaded = racksmith::io::design_from_str(&text, Path::new("lldp.ron")).unwrap();
     let _ = racksmith::analysis::analyze(&loaded);
+}
+
+/// A diff's rows by class: (miswired, missing, slow, extra, unknown devices, missing devices).
+fn counts(
+    r: &racksmith::analysis::asbuilt::FabricDiff,
+) -> (usize, usize, usize, usize, usize, usize) {
+    (
+        r.miswired.len(),
+        r.missing.len(),
+        r.slow.len(),
+        r.extra.len(),
+        r.unknown_devices.len(),
+        r.missing_devices.len(),
+    )
 }

@@ -242,9 +242,10 @@ fn serve_100k(
     let budget = value(catalog, s, given, "budget-usd-per-year")?;
     let rps = value(catalog, s, given, "requests-per-s")?;
     let replica_rps = value(catalog, s, given, "replica-rps")?;
-    // A rate the user gave is a measurement; the default is the shared estimate, and says so.
-    let measured = given.iter().any(|(k, _)| k == "replica-rps")
-        || sizing::default_replica_rps(catalog, sizing::SERVING_DEFAULTS.gpu) != Some(replica_rps);
+    // A rate other than the shared estimate is the user's measurement; the estimate says it is one (the app
+    // passes every slider's value, moved or not, so whether the input was given cannot tell).
+    let measured =
+        sizing::default_replica_rps(catalog, sizing::SERVING_DEFAULTS.gpu) != Some(replica_rps);
     let sized = sizing::serving(
         catalog,
         &sizing::ServingNeed {

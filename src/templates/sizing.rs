@@ -947,20 +947,8 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
         }
         return Err(too_many());
     }
-    // The smallest count the estimate finishes with, below the fastest: doubling from the floor, then bisection.
-    let (mut lo, mut hi) = (lo_servers.saturating_sub(1), lo_servers);
-    while est_days(hi) > need.days {
-        lo = hi;
-        hi = (hi * 2).min(fastest);
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if est_days(mid) <= need.days {
-            hi = mid;
-        } else {
-            lo = mid;
-        }
-    }
+    // The smallest count the estimate finishes with, below the fastest.
+    let mut hi = smallest_within(lo_servers, fastest, &est_days, need.days);
     // Verified on the design itself; a few servers more if its own analysis says it does not finish.
     let mut found = full(hi, spares_for(hi))?;
     for _ in 0..8 {
@@ -981,24 +969,8 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
     if found.2 > need.days {
         return Err(too_many());
     }
-    let failure_free_servers = {
-        // What sizing without failures would have picked: the smallest count whose failure-free estimate
-        // finishes, for the derivation's comparison.
-        let (mut lo, mut hi) = (lo_servers.saturating_sub(1), lo_servers);
-        while ff_days(hi) > need.days && hi < cap {
-            lo = hi;
-            hi = (hi * 2).min(cap);
-        }
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if ff_days(mid) <= need.days {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
-    };
+    // What sizing without failures would have picked, for the derivation's comparison.
+    let failure_free_servers = smallest_within(lo_servers, cap, &ff_days, need.days);
     let (design, report, _) = found;
     let mut why = vec![(
         "size set by".to_string(),
@@ -1123,6 +1095,30 @@ pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, Templat
         why,
         ("training", requirement, Some(need.days)),
     ))
+}
+
+/// The smallest server count from `start` to `ceiling` whose `days` meet `deadline`, for `days` that fall as servers
+/// are added over that range: doubling from `start`, then bisection; `ceiling` when none does.
+fn smallest_within(
+    start: usize,
+    ceiling: usize,
+    days: &dyn Fn(usize) -> f64,
+    deadline: f64,
+) -> usize {
+    let (mut lo, mut hi) = (start.saturating_sub(1), start);
+    while days(hi) > deadline && hi < ceiling {
+        lo = hi;
+        hi = (hi * 2).min(ceiling);
+    }
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if days(mid) <= deadline {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// A yearly budget and the service it should buy.
