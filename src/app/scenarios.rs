@@ -149,6 +149,9 @@ pub fn scenarios_window_ui(
         .id(crate::app::escape::Closable::Scenarios.id())
         .open(&mut open)
         .collapsible(false)
+        // Sized by its content each frame (a resizable window keeps the height of its first frame, when the
+        // answer may still be on its way, and would cut the derivation and the buttons off).
+        .resizable(false)
         .default_width(640.0);
     super::widgets::placed(
         frame,
@@ -156,6 +159,24 @@ pub fn scenarios_window_ui(
         super::widgets::WindowSpot::TopCentre,
     )
     .show(ctx, |ui| {
+        // The buttons first, at the window's foot, so a long answer can never push them out of it.
+        egui::Panel::bottom("planning_buttons").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                // Only the answer to the inputs shown opens; the design is copied on the click, not each frame.
+                let ready = matches!(&w.answer, Some(Ok(_))) && !w.stale();
+                if ui
+                    .add_enabled(ready, egui::Button::new("Open design"))
+                    .clicked()
+                    && let Some(Ok(a)) = &w.answer
+                {
+                    cmds.push(FileCommand::NewSized(Box::new(a.design.clone())).into());
+                    done = true;
+                }
+                if ui.button("Close").clicked() {
+                    done = true;
+                }
+            });
+        });
         for (i, s) in scenarios::list().iter().enumerate() {
             if ui.selectable_label(w.selected == i, s.question).clicked() {
                 w.selected = i;
@@ -188,7 +209,7 @@ pub fn scenarios_window_ui(
                 ui.strong(&a.headline);
                 ui.label("How it is derived:");
                 egui::ScrollArea::vertical()
-                    .max_height(super::sizing::derivation_height(ui))
+                    .max_height(super::sizing::derivation_height(ui).min(ui.available_height()))
                     .auto_shrink([false, true])
                     .show(ui, |ui| {
                         for (k, v) in &a.derivation {
@@ -201,25 +222,6 @@ pub fn scenarios_window_ui(
             }
             None => {}
         }
-        ui.separator();
-        ui.horizontal(|ui| {
-            // Only the answer to the inputs shown opens.
-            let design = match &w.answer {
-                Some(Ok(a)) if !w.stale() => Some(a.design.clone()),
-                _ => None,
-            };
-            if ui
-                .add_enabled(design.is_some(), egui::Button::new("Open design"))
-                .clicked()
-                && let Some(design) = design
-            {
-                cmds.push(FileCommand::NewSized(Box::new(design)).into());
-                done = true;
-            }
-            if ui.button("Close").clicked() {
-                done = true;
-            }
-        });
     });
     if done || !open {
         *window = None;

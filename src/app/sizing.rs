@@ -285,10 +285,10 @@ impl SizingDialog {
     }
 }
 
-/// The height a derivation may take: what the screen has below the window's fixed rows, at least 120 points.
+/// The height a derivation may take before it scrolls: a third of the screen, at least 120 points, so the window
+/// with its inputs and buttons stays on screen at 1024x700 as at 1600x1000.
 pub(super) fn derivation_height(ui: &egui::Ui) -> f32 {
-    let screen = ui.ctx().content_rect();
-    (screen.bottom() - ui.cursor().top() - 80.0).max(120.0)
+    (ui.ctx().content_rect().height() / 3.0).max(120.0)
 }
 
 /// The label this dialog shows for a sizing option (the core names options as the command line does).
@@ -367,16 +367,12 @@ pub fn sizing_dialog_ui(
         }
         ui.separator();
         ui.horizontal(|ui| {
-            let design = match &d.preview {
-                Some(Ok(Outcome { sized: Some(s), .. })) => Some(s.design.clone()),
-                _ => None,
-            };
-            if ui
-                .add_enabled(design.is_some(), egui::Button::new("Create"))
-                .clicked()
-                && let Some(design) = design
+            // The design is copied on the click, not each frame.
+            let ready = matches!(&d.preview, Some(Ok(Outcome { sized: Some(_), .. })));
+            if ui.add_enabled(ready, egui::Button::new("Create")).clicked()
+                && let Some(Ok(Outcome { sized: Some(s), .. })) = &d.preview
             {
-                cmds.push(FileCommand::NewSized(Box::new(design)).into());
+                cmds.push(FileCommand::NewSized(Box::new(s.design.clone())).into());
                 done = true;
             }
             if ui.button("Cancel").clicked() {
