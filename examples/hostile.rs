@@ -5,6 +5,7 @@
 //! - `scenarios N`: the one-DGX sample with N planning scenarios (`export --format html`);
 //! - `switches N`: N switches of a 2,048-port part (`export --format netbox`);
 //! - `sites N`: the one-DGX sample with N sites whose names all slugify alike (`export --format netbox`);
+//! - `ring N`: the chain closed into a ring, one cycle in a tree-shaped fabric (`analyze`, `whatif`);
 //! - `wide-servers N`: N servers of 576 GPU and NIC slots, every NIC on 2,048-port switches (`whatif`);
 //! - `bad-refs N`: a design whose N cables name ports that do not exist (`validate`);
 //! - `yaml-wide N`: a NetBox device type with one anchor of N items and N aliases of it (`catalog import-netbox`);
@@ -17,7 +18,7 @@ use racksmith::model::{Design, PartId, Scenario, Site};
 
 #[path = "../tests/common/hostile_designs.rs"]
 mod hostile_designs;
-use hostile_designs::{chain, port};
+use hostile_designs::{chain, port, ring};
 
 /// `n` switches of a 2,048-port part, two to a rack.
 fn switches(catalog: &Catalog, n: usize) -> Design {
@@ -156,6 +157,7 @@ fn main() {
     let sample = || racksmith::samples::sample("dgx-h100-single").unwrap();
     let text = match case.as_str() {
         "chain" => racksmith::io::design_to_string(&chain(&catalog, n)).unwrap(),
+        "ring" => racksmith::io::design_to_string(&ring(&catalog, n)).unwrap(),
         "switches" => racksmith::io::design_to_string(&switches(&catalog, n)).unwrap(),
         "wide-servers" => racksmith::io::design_to_string(&wide_servers(&catalog, n)).unwrap(),
         "scenarios" => {

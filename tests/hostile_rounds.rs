@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 #[path = "common/hostile_designs.rs"]
 mod hostile_designs;
-use hostile_designs::chain;
+use hostile_designs::{chain, ring};
 
 /// Far above any of these inputs' time in a debug build: a case that takes longer grows faster than its input.
 const HANG_GUARD: Duration = Duration::from_secs(30);
@@ -216,6 +216,22 @@ fn routing_a_chain_grows_linearly() {
         big < 3 * small,
         "routing work {small} for a chain of 200, {big} for 400: more than linear"
     );
+}
+
+/// A chain closed into a ring has one cycle and no switch whose loss cuts the fabric: losing a switch costs its
+/// own DGX's 8 GPUs and nothing else, where in the open chain losing the second switch also cuts off the first.
+#[test]
+fn a_ring_loses_only_the_switch_own_server() {
+    use racksmith::analysis::whatif::{Failure, impact};
+    let c = Catalog::builtin().unwrap();
+    let (open, closed) = (chain(&c, 12), ring(&c, 12));
+    for (d, lost) in [(&open, 16), (&closed, 8)] {
+        let before = racksmith::analysis::analyze(d);
+        let sw = d.device_named("sw-00001").unwrap();
+        let i = impact(d, &before, Failure::Device(sw));
+        assert_eq!(i.gpus_reachable.0, 96, "{}", d.name);
+        assert_eq!(i.gpus_reachable.0 - i.gpus_reachable.1, lost, "{}", d.name);
+    }
 }
 
 // ---- Class 3: parts that are not what they say ----

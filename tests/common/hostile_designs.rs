@@ -47,3 +47,20 @@ pub fn chain(catalog: &Catalog, switches: usize) -> Design {
     }
     d
 }
+
+/// [`chain`] closed into a ring (the last switch cabled back to the first): one cycle in a fabric that is
+/// otherwise a tree, so no switch is a single point of failure and the forest routing does not apply.
+pub fn ring(catalog: &Catalog, switches: usize) -> Design {
+    let mut d = chain(catalog, switches);
+    d.name = format!("a ring of {switches} switches");
+    let first = d.device_named("sw-00000");
+    let last = d.device_named(&format!("sw-{:05}", switches.saturating_sub(1)));
+    if let (Some(first), Some(last)) = (first, last)
+        && first != last
+    {
+        let mut b = Builder::new(&mut d, catalog);
+        b.connect(port(last, "p2"), port(first, "p1"), 1.0, None)
+            .unwrap();
+    }
+    d
+}
