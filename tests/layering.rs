@@ -562,3 +562,87 @@ fn test_only_code_does_not_count() {
     assert_eq!(wrong.len(), 1, "{wrong:#?}");
     assert!(wrong[0].ends_with("model.rs:3: model -> app"), "{wrong:#?}");
 }
+
+/// The app's shell: the root module (`app/mod.rs`, `RacksmithApp`) and the modules that drive the whole app (they
+/// take `&mut RacksmithApp`). Every other module of `src/app/` (windows, panels, the canvas, state) sits below
+/// them and never imports the root module: it names what it needs by its own module (`super::commands::AppCommand`,
+/// not `super::AppCommand`), so the root can be read as the one place that puts the panels together.
+const APP_SHELL: &[&str] = &[
+    "commands",
+    "exports",
+    "escape",
+    "file_requests",
+    "files",
+    "menu",
+    "user_catalog",
+    "web",
+    "web_link",
+];
+
+/// Uses of the app's root module from a module below the shell, as "file:line: app::x -> app".
+fn shell_imports(mods: &BTreeMap<ModPath, Module>) -> Vec<String> {
+    let app = vec!["app".to_string()];
+    let mut wrong = Vec::new();
+    for (name, module) in mods {
+        let below_shell =
+            name.len() >= 2 && name[0] == "app" && !APP_SHELL.contains(&name[1].as_str());
+        if !below_shell {
+            continue;
+        }
+        for u in &module.uses {
+            let target = (0..=u.path.len())
+                .rev()
+                .map(|k| u.path[..k].to_vec())
+                .find(|p| mods.contains_key(p))
+                .unwrap_or_default();
+            // `pub(super)` and `pub(in crate::app)` name the root alone: they say who may see an item, not what
+            // is used; an import names an item of the root (`super::AppCommand`).
+            if target == app && u.path.len() > 1 {
+                wrong.push(format!(
+                    "{}:{}: {} -> app ({})",
+                    module.file,
+                    u.line,
+                    name.join("::"),
+                    u.path.join("::")
+                ));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn app_modules_below_the_shell_do_not_import_the_app_root() {
+    let wrong = shell_imports(&modules());
+    assert!(
+        wrong.is_empty(),
+        "modules below the app shell importing app/mod.rs (name the item by its own module, or list the module in APP_SHELL if it drives the whole app): {wrong:#?}"
+    );
+}
+
+/// The check can fail: a window that names `super::AppCommand` (the root's re-export) is reported with its line,
+/// one that names `super::commands::AppCommand` is not, and a shell module may use the root.
+#[test]
+fn a_window_importing_the_app_root_is_found() {
+    let files = [
+        ("lib.rs", "pub mod app;\n"),
+        (
+            "app/mod.rs",
+            "pub mod commands;\npub mod menu;\npub mod good;\npub mod bad;\npub use commands::AppCommand;\n",
+        ),
+        ("app/commands.rs", "pub enum AppCommand { Quit }\n"),
+        ("app/menu.rs", "pub fn f(_: &super::AppCommand) {}\n"),
+        (
+            "app/good.rs",
+            "pub fn f(_: &super::commands::AppCommand) {}\n",
+        ),
+        (
+            "app/bad.rs",
+            "\npub fn f() {\n    let _ = crate::app::AppCommand::Quit;\n}\n",
+        ),
+    ];
+    let dir = scratch(&files);
+    let wrong = shell_imports(&modules_in(dir.path()));
+    assert_eq!(wrong.len(), 1, "{wrong:#?}");
+    assert!(wrong[0].contains("bad.rs:3: app::bad -> app"), "{wrong:#?}");
+}

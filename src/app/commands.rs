@@ -668,7 +668,7 @@ impl RacksmithApp {
             }
         };
         let revision = self.doc.revision;
-        match write_file(&path, &bytes) {
+        match file_requests::write_file(&path, &bytes) {
             Ok(()) => self.saved(path, revision),
             Err(crate::io::SaveError::ReadOnly { .. }) => {
                 self.ui.files.read_only = Some(state::ReadOnlyPrompt {

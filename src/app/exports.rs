@@ -99,7 +99,7 @@ impl RacksmithApp {
     /// Writes exported bytes, then says what was written where (or why not). A read-only target is held for the
     /// user's "Replace it anyway?".
     fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
-        match super::write_file(path, bytes) {
+        match super::file_requests::write_file(path, bytes) {
             Err(crate::io::SaveError::ReadOnly { .. }) => {
                 self.ui.files.read_only = Some(super::dialogs::ReadOnlyPrompt {
                     path: path.to_path_buf(),

@@ -2,9 +2,9 @@
 //! nothing is selected), its ports and the bulk actions for multi-selections. Every change is one edit.
 
 use super::cabling;
+use super::commands::{AppCommand, DocCommand, UiCommand};
 use super::state::{NoteTarget, Selection, UiState};
 use super::widgets::{fmt_num, num_field};
-use super::{AppCommand, DocCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
 use crate::catalog::{Catalog, Category, PartKind};

@@ -8,9 +8,9 @@
 //! its value while held and applies it when let go (one analysis per drag, not one per frame). The side-by-side table analyses a copy of the design per
 //! scenario on a background thread, one job at a time, never while a slider is held.
 
+use super::commands::{AppCommand, DocCommand, UiCommand};
 use super::theme::{self, Status};
 use super::widgets::{Card, card, card_ui};
-use super::{AppCommand, DocCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::format::usd;
 use crate::analysis::scenarios::{self, ScenarioResult};
@@ -110,7 +110,7 @@ impl TableCache {
             let (tx, rx) = std::sync::mpsc::channel();
             let (design, catalog, scenarios) = (design.clone(), catalog.clone(), key.1.clone());
             let ctx = ctx.clone();
-            super::spawn(move || {
+            super::background::spawn(move || {
                 let _ = tx.send(crate::templates::planning::evaluate_all(
                     &design, &catalog, &scenarios,
                 ));

@@ -4,10 +4,10 @@
 use super::layout::{Layout, placement};
 use super::rules::{new_device_power, part_spec, placement_verdict};
 use super::{Frame, Ghost, Overlays, PortTarget};
+use crate::app::commands::{AppCommand, DocCommand, UiCommand};
 use crate::app::state::{
     CableChoice, CanvasDrag, FitTarget, PartDrag, PortDrag, Selection, UiState,
 };
-use crate::app::{AppCommand, DocCommand, UiCommand};
 use crate::catalog::{Catalog, PartKind};
 use crate::edit::{Gestures, compatible_ports};
 use crate::model::{Design, PortRef};
