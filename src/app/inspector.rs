@@ -2,7 +2,7 @@
 //! nothing is selected), its ports and the bulk actions for multi-selections. Every change is one edit.
 
 use super::cabling;
-use super::commands::{AppCommand, DocCommand, UiCommand};
+use super::commands::{AppCommand, DocCommand, Show, UiCommand};
 use super::state::{NoteTarget, Selection, UiState};
 use super::widgets::{fmt_num, num_field};
 use crate::analysis::Report;
@@ -163,7 +163,7 @@ fn device_ui(
                     )
                     .clicked()
                 {
-                    cmds.push(UiCommand::ShowCatalog(Some(d.part.clone())).into());
+                    cmds.push(UiCommand::Show(Show::Catalog(Some(d.part.clone()))).into());
                 }
             });
             ui.end_row();
@@ -234,7 +234,7 @@ fn device_ui(
         if part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
             && ui.button("Server internals…").clicked()
         {
-            state.windows.server_window = Some(id);
+            cmds.push(UiCommand::Show(Show::Server(id)).into());
         }
         if ui.button("Duplicate").on_hover_text("Ctrl+D").clicked() {
             cmds.push(DocCommand::DuplicateSelection.into());
@@ -242,11 +242,7 @@ fn device_ui(
         if ui.button("Delete").on_hover_text("Delete key").clicked() {
             cmds.push(DocCommand::DeleteSelection.into());
         }
-        whatif_button(
-            ui,
-            &mut state.windows,
-            crate::analysis::whatif::Failure::Device(id),
-        );
+        whatif_button(ui, crate::analysis::whatif::Failure::Device(id), cmds);
     });
     ui.separator();
     cabling::ports_ui(ui, design, id, state, cmds);
@@ -625,11 +621,7 @@ fn link_ui(
         cmds.push(DocCommand::Edit(label, Edit::Batch(edits)).into());
     }
     notes_ui(ui, design, NoteTarget::Link(id), &mut state.editing, cmds);
-    whatif_button(
-        ui,
-        &mut state.windows,
-        crate::analysis::whatif::Failure::Link(id),
-    );
+    whatif_button(ui, crate::analysis::whatif::Failure::Link(id), cmds);
     if ui.button("Remove link").clicked() {
         cmds.push(DocCommand::Edit("Remove link".into(), Edit::RemoveLink(id)).into());
     }
@@ -817,8 +809,8 @@ fn notes_ui(
 /// "What if it fails?": opens the failure what-ifs window on the impact of losing this part.
 fn whatif_button(
     ui: &mut egui::Ui,
-    windows: &mut crate::app::state::Windows,
     failure: crate::analysis::whatif::Failure,
+    cmds: &mut Vec<AppCommand>,
 ) {
     if ui
         .button("What if it fails?")
@@ -827,7 +819,6 @@ fn whatif_button(
         )
         .clicked()
     {
-        windows.whatif.requested = Some(failure);
-        windows.whatif.open = true;
+        cmds.push(UiCommand::Show(Show::WhatIf(Some(failure))).into());
     }
 }

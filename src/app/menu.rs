@@ -1,5 +1,6 @@
 //! The menu bar, toolbar, status bar, keyboard shortcuts and the shortcuts help window.
 
+use super::commands::Show;
 use super::state::{FitTarget, HelpPage, Selection};
 use super::{AppCommand, DocCommand, FileCommand, RacksmithApp, UiCommand};
 use egui::{Key, KeyboardShortcut, Modifiers};
@@ -129,7 +130,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             ui.menu_button("Edit", |ui| edit_menu_ui(ui, app, &mut cmds));
             ui.menu_button("View", |ui| view_menu_ui(ui, app, &mut cmds));
             ui.menu_button("Catalog", |ui| catalog_menu_ui(ui, &mut cmds));
-            ui.menu_button("Help", |ui| help_menu_ui(ui, app));
+            ui.menu_button("Help", |ui| help_menu_ui(ui, &mut cmds));
         });
     });
     app.commands.extend(cmds);
@@ -150,14 +151,14 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
         cmds.push(FileCommand::Open(None).into());
     }
     if ui.button("New from template…").clicked() {
-        cmds.push(UiCommand::ShowTemplates.into());
+        cmds.push(UiCommand::Show(Show::Templates).into());
     }
     if ui
         .button("Size from a requirement…")
         .on_hover_text("The smallest design that serves a request rate, trains a model in time, or fits a budget")
         .clicked()
     {
-        cmds.push(UiCommand::ShowSizing.into());
+        cmds.push(UiCommand::Show(Show::Sizing).into());
     }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
@@ -294,7 +295,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     }
     ui.separator();
     if ui.button("Parameters…").clicked() {
-        app.ui.windows.show_params = true;
+        cmds.push(UiCommand::Show(Show::Params).into());
     }
     if ui
         .button("Sites…")
@@ -303,7 +304,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.windows.show_sites = true;
+        cmds.push(UiCommand::Show(Show::Sites).into());
     }
 }
 
@@ -330,7 +331,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.windows.planning.open = true;
+        cmds.push(UiCommand::Show(Show::Planning).into());
     }
     if ui
         .button("Failure what-ifs…")
@@ -339,7 +340,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.windows.whatif.open = true;
+        cmds.push(UiCommand::Show(Show::WhatIf(None)).into());
     }
     ui.separator();
     ui.label("Theme");
@@ -358,22 +359,22 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
 }
 
 /// Help: the getting-started guide, the shortcuts, the planning questions and About.
-fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+fn help_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
     if ui.button("Getting started").clicked() {
-        app.ui.windows.help = Some(HelpPage::GettingStarted);
+        cmds.push(UiCommand::Show(Show::Help(HelpPage::GettingStarted)).into());
     }
     if ui.button("Keyboard shortcuts").clicked() {
-        app.ui.windows.help = Some(HelpPage::Shortcuts);
+        cmds.push(UiCommand::Show(Show::Help(HelpPage::Shortcuts)).into());
     }
     if ui
         .button("Planning questions…")
         .on_hover_text("The classic planning questions, answered with their derivation")
         .clicked()
     {
-        app.catalogs.scenarios = Some(super::scenarios::ScenariosWindow::new(&app.catalog));
+        cmds.push(UiCommand::Show(Show::PlanningQuestions).into());
     }
     if ui.button("About Racksmith").clicked() {
-        app.ui.windows.help = Some(HelpPage::About);
+        cmds.push(UiCommand::Show(Show::Help(HelpPage::About)).into());
     }
 }
 
@@ -435,7 +436,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 )
                 .clicked()
             {
-                app.ui.windows.show_params = !app.ui.windows.show_params;
+                cmds.push(UiCommand::Toggle(Show::Params).into());
             }
             ui.menu_button("Export…", |ui| super::exports::export_menu_ui(ui, &mut cmds))
                 .response
@@ -628,7 +629,7 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         .on_hover_text("Every part with its figures and sources; add, duplicate and edit your own")
         .clicked()
     {
-        cmds.push(UiCommand::ShowCatalog(None).into());
+        cmds.push(UiCommand::Show(Show::Catalog(None)).into());
     }
     if ui
         .button("Import NetBox device type…")
@@ -644,6 +645,6 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         )
         .clicked()
     {
-        cmds.push(UiCommand::ShowDesignParts.into());
+        cmds.push(UiCommand::Show(Show::DesignParts).into());
     }
 }

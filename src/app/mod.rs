@@ -44,7 +44,7 @@ use crate::model::{Design, DeviceId, PortRef, RackId};
 use analysis_state::AnalysisState;
 /// The smallest text the canvas draws, points (labels that would be smaller are left out).
 pub use canvas::MIN_LABEL_PT;
-pub use commands::{AppCommand, DocCommand, FileCommand, UiCommand};
+pub use commands::{AppCommand, DocCommand, FileCommand, Show, UiCommand};
 pub use dialogs::{
     CompareFormat, DialogKind, DialogRequest, FilePurpose, InAppDialog, NativeDialogs,
     NativeOutcome, NoNativeDialogs, OverwritePrompt, RfdDialogs,
