@@ -13,10 +13,6 @@ use crate::export::{Format, Options, View};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The export a reviewer asks for most, the HTML review report: Ctrl+E (Cmd+E on a Mac).
-pub const EXPORT_HTML: egui::KeyboardShortcut =
-    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::E);
-
 /// The File > Export submenu.
 pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
     for format in Format::ALL {
@@ -42,7 +38,10 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         } else {
             let mut button = egui::Button::new(format!("{}…", format.label()));
             if format == Format::Html {
-                button = button.shortcut_text(ui.ctx().format_shortcut(&EXPORT_HTML));
+                button = button.shortcut_text(super::actions::menu_text(
+                    ui.ctx(),
+                    super::actions::Action::ExportHtml,
+                ));
             }
             if ui.add(button).clicked() {
                 cmds.push(FileCommand::Export(format, View::default()).into());

@@ -230,22 +230,34 @@ fn device_ui(
             }
         });
     notes_ui(ui, design, NoteTarget::Device(id), &mut state.editing, cmds);
+    let server = part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)));
+    device_buttons_ui(ui, id, server, cmds);
+    ui.separator();
+    cabling::ports_ui(ui, design, id, state, cmds);
+}
+
+/// A device's buttons: its server internals (for a server), duplicate, delete and its failure what-if, each
+/// tooltip naming the key from the action table.
+fn device_buttons_ui(ui: &mut egui::Ui, id: DeviceId, server: bool, cmds: &mut Vec<AppCommand>) {
+    use super::actions::{Action, menu_text};
     ui.horizontal(|ui| {
-        if part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
-            && ui.button("Server internals…").clicked()
-        {
+        if server && ui.button("Server internals…").clicked() {
             cmds.push(UiCommand::Show(Show::Server(id)).into());
         }
-        if ui.button("Duplicate").on_hover_text("Ctrl+D").clicked() {
+        let keys = menu_text(ui.ctx(), Action::Duplicate);
+        if ui.button("Duplicate").on_hover_text(keys).clicked() {
             cmds.push(DocCommand::DuplicateSelection.into());
         }
-        if ui.button("Delete").on_hover_text("Delete key").clicked() {
+        let keys = menu_text(ui.ctx(), Action::Delete);
+        if ui
+            .button("Delete")
+            .on_hover_text(format!("{keys} key"))
+            .clicked()
+        {
             cmds.push(DocCommand::DeleteSelection.into());
         }
         whatif_button(ui, crate::analysis::whatif::Failure::Device(id), cmds);
     });
-    ui.separator();
-    cabling::ports_ui(ui, design, id, state, cmds);
 }
 
 fn rack_ui(

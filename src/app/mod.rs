@@ -2,6 +2,7 @@
 //! pane. Panels read the document and push [`AppCommand`]s; [`RacksmithApp::apply_commands`] applies them in one
 //! place after the frame, so every change goes through the undo history and bumps the revision.
 
+mod actions;
 pub mod analysis_pane;
 pub mod analysis_state;
 mod as_built;

@@ -824,7 +824,7 @@ mod tests {
     /// The parameter fields take their ranges from the table, never from numbers of their own.
     #[test]
     fn parameter_fields_read_the_table_of_limits() {
-        let source = include_str!("params.rs");
+        let source = include_str!("../params.rs");
         let code = source.split("#[cfg(test)]").next().unwrap_or(source);
         let own: Vec<&str> = code
             .lines()
