@@ -88,7 +88,7 @@ impl RacksmithApp {
             });
         Options {
             view,
-            pattern: Some(self.ui.canvas.load_pattern.label().to_string()),
+            pattern: Some(self.ui.canvas.load_pattern),
             date: today(),
             unsaved: saved_file.is_none(),
             source_hash: saved_file.map(|bytes| crate::export::short_hash(&bytes)),
