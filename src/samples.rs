@@ -51,3 +51,59 @@ pub fn sample(name: &str) -> Result<Design, EditError> {
 pub fn default_design() -> Design {
     sample(SAMPLES[0]).unwrap_or_default()
 }
+
+/// Two servers of `slots` GPU and NIC slots all on the first CPU, every NIC cabled to one switch: NICs alike
+/// to the server model.
+#[cfg(test)]
+pub(crate) fn wide_servers(slots: u16) -> Design {
+    use crate::edit::Builder;
+    use crate::model::part::{GpuSlotSpec, NicSlotSpec, SlotSpec};
+    use crate::model::{PartId, PortRef};
+    let mut c = crate::catalog::Catalog::builtin().unwrap();
+    let mut server = c.get("dgx-h100").unwrap().clone();
+    if let crate::model::part::PartKind::Server(s) = &mut server.kind {
+        let form = s.gpu_slots[0].form;
+        let slot = SlotSpec {
+            parent: "cpu0".into(),
+            link: None,
+        };
+        s.pcie_switches.clear();
+        s.gpu_slots = vec![
+            GpuSlotSpec {
+                form,
+                slot: slot.clone()
+            };
+            usize::from(slots)
+        ];
+        s.nic_slots = vec![
+            NicSlotSpec {
+                slot,
+                ..NicSlotSpec::default()
+            };
+            usize::from(slots)
+        ];
+        s.nvlink = None;
+    }
+    c.parts.insert(PartId::new("wide"), server);
+    let mut d = Design::default();
+    let mut b = Builder::new(&mut d, &c);
+    let rack = b.add_rack("rack-48u", "R", 0, 0).unwrap().0;
+    let sw = b.add_device("qm9700", "sw", rack, 1).unwrap();
+    for i in 0..2u16 {
+        let dev = b
+            .add_device("wide", &format!("box-{i}"), rack, 2 + 10 * i)
+            .unwrap();
+        b.fill_gpus(dev, "h100-sxm", 0..slots).unwrap();
+        b.fill_nics(dev, "cx7-ndr", 0..slots).unwrap();
+        for k in 0..slots {
+            b.connect(
+                PortRef::new(dev, format!("nic{k}/p1")),
+                PortRef::new(sw, format!("p{}", 1 + i * slots + k)),
+                3.0,
+                None,
+            )
+            .unwrap();
+        }
+    }
+    d
+}

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Which destination ports a source port's all-to-all traffic may use: its component and rail, and whether it
-/// keeps to its rail (NVLink at both ends).
+/// keeps to its rail (NVLink at both ends; without, the rail is 0 for every port: it steers nothing).
 pub(super) type Mode = (usize, u16, bool);
 
 /// A source group's shares of its ports toward one destination class: the class and, per port, its mode and share.
@@ -89,7 +89,9 @@ pub(super) fn all_to_all(
                 } else {
                     0.0
                 };
-                ((comp(p), p.rail, rails), share)
+                // Without rails the rail does not steer the traffic: one mode per component, so a server of many
+                // NICs on one fabric has one destination split, not one per rail (docs/limits.md, `wide-servers`).
+                ((comp(p), if rails { p.rail } else { 0 }, rails), share)
             })
             .collect()
     };

@@ -766,3 +766,20 @@ fn forest_routing_work_grows_with_the_chain() {
         }
     }
 }
+
+/// Without NVLink the rail steers no all-to-all traffic: a server's many NICs on one fabric make one mode, so the
+/// product terms (and the destination splits behind them) do not multiply with the NICs per server, as they did
+/// (a mode per rail: 140 servers of 576 NICs held 743 MB of splits, docs/limits.md `wide-servers`). The loads
+/// still equal the per-pair reference.
+#[test]
+fn pcie_servers_make_one_all_to_all_mode_per_fabric() {
+    let terms = |slots: u16| {
+        let d = crate::samples::wide_servers(slots);
+        same_as_pairs(&d);
+        let (_, r) = demands(&d);
+        r.products.terms.len()
+    };
+    let (few, many) = (terms(4), terms(24));
+    // One destination class (every NIC on the one switch, no NVLink), one component: one term.
+    assert_eq!((few, many), (1, 1));
+}

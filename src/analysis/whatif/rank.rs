@@ -146,9 +146,83 @@ fn search(topo: &Topology, own: &[(usize, usize)]) -> Search {
     s
 }
 
+/// Each NIC slot of a server's interchangeability class: NICs of one part in slots of one place in the PCIe tree
+/// (parent, link, role) with the same cabled ports (port and rate) are alike to the server model (every GPU is as
+/// far from one as from the other), so losing ports of one costs what losing the same ports of the other costs.
+/// A server of 576 alike NICs losing one cable is one model run, not 576 (docs/limits.md, `wide-servers`).
+fn nic_classes(
+    design: &Design,
+    device: &crate::model::Device,
+    cabled: &[(u16, u16, u64)],
+) -> HashMap<u16, u32> {
+    let spec = match design.parts.get(&device.part).map(|p| &p.kind) {
+        Some(PartKind::Server(s)) => Some(s),
+        _ => None,
+    };
+    type NicKey<'b> = (
+        &'b crate::model::PartId,
+        Option<(
+            &'b str,
+            Option<crate::model::PcieLink>,
+            crate::model::part::NicRole,
+        )>,
+        Vec<(u16, u64)>,
+    );
+    let mut ids: HashMap<NicKey<'_>, u32> = HashMap::default();
+    let mut out = HashMap::default();
+    let mut rest = cabled;
+    for (slot, part) in &device.nics {
+        // `cabled` is in slot order: the slot's run is skipped past slots without cables.
+        while rest.first().is_some_and(|c| c.0 < *slot) {
+            rest = rest.get(1..).unwrap_or_default();
+        }
+        let n = rest.iter().take_while(|c| c.0 == *slot).count();
+        let (own, after) = rest.split_at(n);
+        rest = after;
+        // Its ports and their rates, without the slot number.
+        let ports = own.iter().map(|c| (c.1, c.2)).collect();
+        let slot_spec = spec
+            .and_then(|s| s.nic_slots.get(usize::from(*slot)))
+            .map(|n| (n.slot.parent.as_str(), n.slot.link, n.role));
+        let next = ids.len() as u32;
+        let id = *ids.entry((part, slot_spec, ports)).or_insert(next);
+        out.insert(*slot, id);
+    }
+    out
+}
+
+/// The ports a server loses (sorted), up to its NICs' symmetry: per NIC losing ports, its class and the ports.
+fn lost_key(classes: Option<&HashMap<u16, u32>>, lost: &[(u16, u16)]) -> LostKey {
+    let mut key: LostKey = Vec::new();
+    let mut i = 0;
+    while let Some(&(slot, _)) = lost.get(i) {
+        let n = lost
+            .get(i..)
+            .map_or(0, |r| r.iter().take_while(|l| l.0 == slot).count());
+        let ports = lost
+            .get(i..i + n)
+            .unwrap_or_default()
+            .iter()
+            .map(|l| l.1)
+            .collect();
+        // A slot the classes do not know (none cabled) keeps its own identity past every class id.
+        let class = classes
+            .and_then(|c| c.get(&slot).copied())
+            .unwrap_or(u32::MAX - u32::from(slot));
+        key.push((class, ports));
+        i += n.max(1);
+    }
+    key.sort_unstable();
+    key
+}
+
 /// What the ranking reads from the intact design, built once.
 /// A GPU server node: its place in `bw.servers`, its shape class and its cabled ports (NIC slot, port, rate).
 type ServerNode = (usize, usize, Vec<(u16, u16, u64)>);
+
+/// Ports lost by a server, up to the symmetry of its NICs: for each NIC that loses ports, its interchangeability
+/// class and the ports it loses, sorted.
+type LostKey = Vec<(u32, Vec<u16>)>;
 
 struct Ranker<'a> {
     design: &'a Design,
@@ -166,8 +240,10 @@ struct Ranker<'a> {
     /// GPU server nodes by their network per GPU, ascending (the worst server left after a failure is near the
     /// front).
     by_figure: Vec<usize>,
-    /// Server model results by (shape class, ports lost).
-    memo: HashMap<(usize, Vec<(u16, u16)>), f64>,
+    /// Per shape class, each NIC slot's interchangeability class (see [`nic_classes`]).
+    nic_class: Vec<HashMap<u16, u32>>,
+    /// Server model results by (shape class, ports lost up to the NICs' symmetry).
+    memo: HashMap<(usize, LostKey), f64>,
     model_work: usize,
     /// Rail-ring load sent up and uplink capacity, per switch node, Gb/s.
     up: HashMap<usize, (f64, f64)>,
@@ -220,6 +296,7 @@ impl<'a> Ranker<'a> {
             Vec<(u16, u16, u64)>,
         );
         let mut shapes: HashMap<ShapeKey<'_>, usize> = HashMap::default();
+        let mut nic_class = Vec::new();
         let mut rest = topo.nic_ports.as_slice();
         for (i, sb) in bw.servers.iter().enumerate() {
             let (Some(d), Some(&node)) =
@@ -233,6 +310,9 @@ impl<'a> Ranker<'a> {
             let class = *shapes
                 .entry((&d.part, &d.gpus, &d.nics, cabled.clone()))
                 .or_insert(next);
+            if class == next {
+                nic_class.push(nic_classes(design, d, &cabled));
+            }
             servers.insert(node.index(), (i, class, cabled));
         }
         // Rail-ring loads on each switch's uplinks.
@@ -318,6 +398,7 @@ impl<'a> Ranker<'a> {
             reach,
             reaching_storage: reaching,
             servers,
+            nic_class,
             memo: HashMap::default(),
             model_work: 0,
             up,
@@ -416,13 +497,14 @@ impl<'a> Ranker<'a> {
         let sb = self.bw.servers.get(*i)?;
         let mut lost = lost.to_vec();
         lost.sort_unstable();
-        let key = (*class, lost);
+        lost.dedup();
+        let key = (*class, lost_key(self.nic_class.get(*class), &lost));
         if let Some(x) = self.memo.get(&key) {
             return Some(*x);
         }
         let kept: Vec<(u16, u16, u64)> = cabled
             .iter()
-            .filter(|c| key.1.binary_search(&(c.0, c.1)).is_err())
+            .filter(|c| lost.binary_search(&(c.0, c.1)).is_err())
             .copied()
             .collect();
         let device = self.design.devices.get(&sb.device)?;
@@ -875,6 +957,98 @@ mod tests {
         p.sort_unstable();
         assert_eq!(p, vec![(8, 0), (16, 0)]);
         assert_eq!(r.reach, 24);
+    }
+
+    #[test]
+    fn alike_nics_cost_one_model_run_and_give_what_each_would() {
+        let d = crate::samples::wide_servers(12);
+        let topo = Topology::build(&d);
+        let bw = crate::analysis::analyze(&d).bandwidth;
+        let mut r = Ranker::new(&d, &topo, &bw);
+        let id = d.device_named("box-1").unwrap();
+        let node = topo.node_of[&id].index();
+        let device = &d.devices[&id];
+        let cabled = &r.servers[&node].2.clone();
+        let without = |lost: &[(u16, u16)]| {
+            let kept = cabled
+                .iter()
+                .filter(|c| !lost.contains(&(c.0, c.1)))
+                .copied()
+                .collect();
+            crate::analysis::bandwidth::server_network_gbyte_s(&d, id, device, kept)
+        };
+        // Every NIC alike: one class for the twelve.
+        assert_eq!(
+            r.nic_class[r.servers[&node].1]
+                .values()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            1
+        );
+        // Losing NIC 3's cable and losing NIC 9's are one model run, each the figure computed directly.
+        let a = r.server_without(node, &[(3, 1)]).unwrap();
+        let b = r.server_without(node, &[(9, 1)]).unwrap();
+        assert_eq!(r.memo.len(), 1);
+        assert_eq!(a, without(&[(3, 1)]));
+        assert_eq!(b, without(&[(9, 1)]));
+        assert!(
+            a < bw.servers[1].network_gbyte_s_per_gpu,
+            "a lost cable costs bandwidth: {a}"
+        );
+        // Two NICs losing a cable each is another case, the same for any two.
+        let two = r.server_without(node, &[(0, 1), (5, 1)]).unwrap();
+        assert_eq!(r.memo.len(), 2);
+        assert_eq!(r.server_without(node, &[(7, 1), (11, 1)]), Some(two));
+        assert_eq!(two, without(&[(7, 1), (11, 1)]));
+        assert_eq!(r.memo.len(), 2);
+        // The other server, of the same shape, shares the runs.
+        let other = topo.node_of[&d.device_named("box-0").unwrap()].index();
+        assert_eq!(r.server_without(other, &[(2, 1)]), Some(a));
+        assert_eq!(r.memo.len(), 2);
+    }
+
+    #[test]
+    fn nics_in_different_places_stay_apart() {
+        // A DGX H100's compute NICs hang under four PCIe switches and its storage NICs elsewhere: NICs of
+        // different parents are different classes; the two compute NICs under one switch are alike.
+        let d = crate::samples::sample("dgx-h100-single").unwrap();
+        let id = d
+            .devices
+            .iter()
+            .find(|(_, v)| !v.gpus.is_empty())
+            .map(|(k, _)| *k)
+            .unwrap();
+        let device = &d.devices[&id];
+        let classes = nic_classes(&d, device, &[]);
+        let PartKind::Server(spec) = &d.parts[&device.part].kind else {
+            panic!("a server")
+        };
+        for (a, ca) in &classes {
+            for (b, cb) in &classes {
+                let (sa, sb) = (
+                    &spec.nic_slots[usize::from(*a)],
+                    &spec.nic_slots[usize::from(*b)],
+                );
+                let alike =
+                    sa.slot == sb.slot && sa.role == sb.role && device.nics[a] == device.nics[b];
+                assert_eq!(ca == cb, alike, "nic{a} and nic{b}");
+            }
+        }
+        assert!(
+            classes
+                .values()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+                > 1
+        );
+        // Cabling one of two alike NICs sets it apart.
+        let first = *classes.keys().next().unwrap();
+        let cabled = nic_classes(&d, device, &[(first, 1, 400f64.to_bits())]);
+        assert!(
+            cabled
+                .iter()
+                .all(|(s, c)| (*s == first) == (*c == cabled[&first]))
+        );
     }
 
     fn chain3(c: &crate::catalog::Catalog) -> Design {
