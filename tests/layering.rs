@@ -725,6 +725,7 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "analysis/text.rs:render",
         "pending: split by report section",
     ),
+    ("analysis/whatif/rank.rs:new", "pending: split by phase"),
     ("app/sites.rs:site_fields_ui", "pending: split by phase"),
     (
         "catalog/netbox/part.rs:part_kind",
