@@ -122,7 +122,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let report = analysis::analyze_ranked(&design);
             let options = export::Options {
                 view,
-                pattern,
+                pattern: pattern.map(Into::into),
                 date: Some(export::today()),
                 source_hash: Some(export::short_hash(&bytes)),
                 unsaved: false,

@@ -349,7 +349,7 @@ fn the_reports_bottleneck_card_is_the_windows_for_the_same_pattern() {
     let r = analyze(&d);
     let html_of = |pattern: Option<Pattern>| {
         let options = racksmith::export::Options {
-            pattern: pattern.map(|p| p.label().to_string()),
+            pattern,
             ..Default::default()
         };
         racksmith::export::html::report(&d, &r, &options, "0").unwrap()

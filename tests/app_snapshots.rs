@@ -144,3 +144,18 @@ fn rear_face_lands_cables_on_their_ports() {
     h.run_steps(10);
     h.snapshot("rear_face_two_regions");
 }
+
+/// A large design as it opens: the 4-SU DGX SuperPOD H100 (127 DGX H100, 1,016 GPUs, its compute and storage
+/// fabrics), so a change that only shows on many racks (link bundles, labels left out when small, the pane's
+/// figures at this size) shows in a snapshot.
+#[test]
+fn main_window_superpod_4su() {
+    let catalog = racksmith::catalog::Catalog::builtin().unwrap();
+    let design =
+        racksmith::templates::generate(&catalog, "superpod-h100", &[("su".into(), "4".into())])
+            .unwrap();
+    let mut h = snapshot_harness(design, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 10);
+    let r = h.state().report().expect("analysed inline");
+    assert_eq!(r.summary.gpus, 1016, "127 DGX H100 of 8 GPUs");
+    h.snapshot("main_superpod_4su_dark");
+}

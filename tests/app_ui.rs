@@ -1733,3 +1733,56 @@ fn a_focused_text_field_asks_for_no_frames() {
         "next frame asked for in {delay:?}"
     );
 }
+
+/// One command opens every window, whatever asks (menu, toolbar, inspector, canvas): each `Show` opens its window,
+/// and `Toggle` on an open one closes it (the toolbar's Parameters button) and on a closed one opens it.
+#[test]
+fn one_command_opens_and_toggles_every_window() {
+    use racksmith::app::state::HelpPage;
+    use racksmith::app::{Show, UiCommand};
+    let design = racksmith::samples::default_design();
+    let server = design
+        .devices
+        .iter()
+        .find(|(_, d)| {
+            design
+                .parts
+                .get(&d.part)
+                .is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
+        })
+        .map(|(id, _)| *id)
+        .unwrap();
+    let mut app = RacksmithApp::new_for_test(design);
+    app.ui.windows.right_collapsed = true;
+    for show in [
+        Show::Params,
+        Show::Sites,
+        Show::Planning,
+        Show::WhatIf(Some(racksmith::analysis::whatif::Failure::Device(server))),
+        Show::Server(server),
+        Show::Help(HelpPage::Shortcuts),
+        Show::Templates,
+        Show::Inspector,
+    ] {
+        app.push(UiCommand::Show(show).into());
+    }
+    app.apply_commands();
+    let w = &app.ui.windows;
+    assert!(w.show_params && w.show_sites && w.planning.open && w.whatif.open);
+    assert_eq!(
+        w.whatif.requested,
+        Some(racksmith::analysis::whatif::Failure::Device(server))
+    );
+    assert_eq!(w.server_window, Some(server));
+    assert_eq!(w.help, Some(HelpPage::Shortcuts));
+    assert!(w.template_dialog.is_some());
+    assert!(!w.right_collapsed && !w.inspector_collapsed);
+    app.push(UiCommand::Toggle(Show::Params).into());
+    app.push(UiCommand::Toggle(Show::Help(HelpPage::Shortcuts)).into());
+    app.apply_commands();
+    assert!(!app.ui.windows.show_params);
+    assert_eq!(app.ui.windows.help, None);
+    app.push(UiCommand::Toggle(Show::Params).into());
+    app.apply_commands();
+    assert!(app.ui.windows.show_params);
+}

@@ -96,7 +96,7 @@ fn bad_input_exits_2_with_the_reason() {
             "nope",
         ],
         &good,
-        "unknown traffic pattern \"nope\"",
+        "invalid value 'nope' for '--pattern <PATTERN>'",
     );
     let out = bin()
         .args(["export", "--format", "pdf"])
@@ -149,4 +149,37 @@ fn compare_writes_html_and_csv() {
     assert!(out.status.success());
     let text = std::fs::read_to_string(&html).unwrap();
     assert!(text.contains("Figures side by side") && text.contains("design-b"));
+}
+
+/// `--pattern` takes the pattern's short name and, as before, the report's name: both give the same picture, and
+/// naming the first pattern gives the default's.
+#[test]
+fn pattern_takes_short_and_report_names() {
+    let good = sample_path("superpod-h100-1su");
+    let svg = |pattern: Option<&str>| {
+        let mut cmd = bin();
+        cmd.args(["export", "--format", "svg", "--view", "fabric"]);
+        if let Some(p) = pattern {
+            cmd.args(["--pattern", p]);
+        }
+        let out = cmd.arg(&good).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{pattern:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    assert_eq!(svg(Some("all-reduce, flat ring")), svg(Some("flat-ring")));
+    assert_eq!(svg(Some("flat-ring")), svg(None));
+    assert_eq!(svg(Some("storage read")), svg(Some("storage-read")));
+    assert_eq!(
+        svg(Some("all-reduce, hierarchical (one ring per rail)")),
+        svg(Some("rail-rings"))
+    );
+    assert_ne!(
+        svg(Some("storage-read")),
+        svg(Some("flat-ring")),
+        "a pattern colours by its own loads"
+    );
 }

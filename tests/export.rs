@@ -303,29 +303,29 @@ fn png_is_slide_sized_and_not_blank() {
     }
 }
 
+/// The pattern travels typed: each one finds its own index in the report (whose names agree with the enum's), and
+/// a report that routed no pattern says so, naming the one asked for.
 #[test]
-fn unknown_pattern_is_an_error_naming_the_known_ones() {
+fn a_pattern_is_found_by_its_index() {
+    use racksmith::analysis::pattern::Pattern;
     let (d, r) = sample("dgx-h100-single");
-    let o = Options {
-        view: View::Fabric,
-        pattern: Some("all-to-nowhere".into()),
-        ..Options::default()
-    };
-    let err = export::export(&d, &r, Format::Svg, &o)
+    for p in Pattern::ALL {
+        assert_eq!(export::pattern_index(&r, Some(p)).unwrap(), Some(p.index()));
+        assert_eq!(r.bandwidth.routing.patterns[p.index()].pattern, p.label());
+        let o = Options {
+            view: View::Fabric,
+            pattern: Some(p),
+            ..Options::default()
+        };
+        assert!(export::export(&d, &r, Format::Svg, &o).is_ok());
+    }
+    let mut none = r.clone();
+    none.bandwidth.routing.patterns.clear();
+    let err = export::pattern_index(&none, Some(Pattern::AllToAll))
         .unwrap_err()
         .to_string();
-    assert!(
-        err.contains("all-to-nowhere") && err.contains("all-to-all"),
-        "{err}"
-    );
-    // A named pattern colours by its own loads.
-    let first = r.bandwidth.routing.patterns[0].pattern.clone();
-    let o = Options {
-        view: View::Fabric,
-        pattern: Some(first),
-        ..Options::default()
-    };
-    assert!(export::export(&d, &r, Format::Svg, &o).is_ok());
+    assert!(err.contains("\"all-to-all\""), "{err}");
+    assert_eq!(export::pattern_index(&none, None).unwrap(), None);
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! (`analysis::asbuilt`), as a table a technician works down: missing, miswired, slow and extra cables by both
 //! ends, unknown devices and devices not found. "Show" selects a designed cable on the canvas.
 
+use super::commands::{AppCommand, UiCommand};
 use super::selection::{FitTarget, Selection};
-use super::{AppCommand, UiCommand};
 use crate::analysis::asbuilt::FabricDiff;
 use egui::RichText;
 

@@ -2,8 +2,8 @@
 //! could take), and the two-step "connect" flow with compatible targets enabled and the others showing why not.
 //! The edits themselves (cable choice, bulk cabling) are built by `edit::Gestures`.
 
+use super::commands::{AppCommand, DocCommand, UiCommand};
 use super::state::{Selection, UiState};
-use super::{AppCommand, DocCommand, UiCommand};
 use crate::edit::{Edit, device_name, link_verdict, port_label};
 use crate::model::{Design, DeviceId, PortRef};
 

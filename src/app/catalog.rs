@@ -2,7 +2,7 @@
 //! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
 //! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
 
-use super::{AppCommand, DocCommand, FileCommand};
+use super::commands::{AppCommand, DocCommand, FileCommand};
 use crate::catalog::figures::{self, Figure};
 use crate::catalog::user::{self, Origin};
 use crate::catalog::{Catalog, Category, Part, PartKind};

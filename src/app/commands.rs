@@ -141,14 +141,11 @@ impl From<FileCommand> for AppCommand {
 /// the clipboard.
 #[derive(Debug, Clone)]
 pub enum UiCommand {
-    /// Open the New from template dialog.
-    ShowTemplates,
-    /// Open the parts catalog window, on a part when given.
-    ShowCatalog(Option<crate::model::PartId>),
-    /// Open the Size from a requirement dialog.
-    ShowSizing,
-    /// Open the parts catalog window on the parts the design uses (to override or replace one).
-    ShowDesignParts,
+    /// Open a window or panel: the one way any of them opens, from the menu, the toolbar, the inspector and the
+    /// canvas alike (no panel writes another's open flag).
+    Show(Show),
+    /// Close the window if it is open, open it otherwise (the toolbar's Parameters button).
+    Toggle(Show),
     /// Replace the selection.
     Select(Selection),
     /// Add devices to or remove them from the selection.
@@ -161,6 +158,35 @@ pub enum UiCommand {
     Fit(FitTarget),
     /// Copy the selected devices to the clipboard.
     Copy,
+}
+
+/// A window or panel to open, with what it opens on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Show {
+    /// The New from template dialog.
+    Templates,
+    /// The parts catalog window, on a part when given.
+    Catalog(Option<crate::model::PartId>),
+    /// The parts catalog window on the parts the design uses (to override or replace one).
+    DesignParts,
+    /// The Size from a requirement dialog.
+    Sizing,
+    /// The parameters window.
+    Params,
+    /// The sites window.
+    Sites,
+    /// The Planning window (sliders, cards, saved scenarios).
+    Planning,
+    /// The failure what-ifs window, on the impact of losing a part when given.
+    WhatIf(Option<crate::analysis::whatif::Failure>),
+    /// A server's internals window.
+    Server(DeviceId),
+    /// The help window on a page.
+    Help(state::HelpPage),
+    /// The Planning questions window.
+    PlanningQuestions,
+    /// The inspector and the analysis pane, unfolded (a cable picked on the canvas shows its inspector).
+    Inspector,
 }
 
 impl From<UiCommand> for AppCommand {
@@ -315,12 +341,14 @@ impl RacksmithApp {
     /// Applies a UI command: selection, view, windows, status line, clipboard.
     fn apply_ui(&mut self, cmd: UiCommand) {
         match cmd {
-            UiCommand::ShowTemplates => {
-                self.ui.windows.template_dialog = Some(templates::TemplateDialog::on(0));
+            UiCommand::Show(what) => self.show_window(what),
+            UiCommand::Toggle(what) => {
+                if self.is_shown(&what) {
+                    self.hide_window(&what);
+                } else {
+                    self.show_window(what);
+                }
             }
-            UiCommand::ShowCatalog(part) => self.show_catalog(part),
-            UiCommand::ShowDesignParts => self.show_design_parts(),
-            UiCommand::ShowSizing => self.show_sizing(),
             UiCommand::Refuse(why) => self.ui.status.refuse(why),
             UiCommand::Select(sel) => self.ui.selection = sel,
             UiCommand::ToggleDevice(d) => {
@@ -668,7 +696,7 @@ impl RacksmithApp {
             }
         };
         let revision = self.doc.revision;
-        match write_file(&path, &bytes) {
+        match file_requests::write_file(&path, &bytes) {
             Ok(()) => self.saved(path, revision),
             Err(crate::io::SaveError::ReadOnly { .. }) => {
                 self.ui.files.read_only = Some(state::ReadOnlyPrompt {
@@ -750,5 +778,72 @@ pub(super) fn changes_layout(edit: &Edit) -> bool {
         }
         Edit::Batch(edits) => edits.iter().any(changes_layout),
         _ => true,
+    }
+}
+
+impl RacksmithApp {
+    /// Opens a window or panel ([`UiCommand::Show`]).
+    fn show_window(&mut self, what: Show) {
+        let w = &mut self.ui.windows;
+        match what {
+            Show::Templates => w.template_dialog = Some(templates::TemplateDialog::on(0)),
+            Show::Catalog(part) => self.show_catalog(part),
+            Show::DesignParts => self.show_design_parts(),
+            Show::Sizing => self.show_sizing(),
+            Show::Params => w.show_params = true,
+            Show::Sites => w.show_sites = true,
+            Show::Planning => w.planning.open = true,
+            Show::WhatIf(failure) => {
+                if failure.is_some() {
+                    w.whatif.requested = failure;
+                }
+                w.whatif.open = true;
+            }
+            Show::Server(id) => w.server_window = Some(id),
+            Show::Help(page) => w.help = Some(page),
+            Show::PlanningQuestions => {
+                self.catalogs.scenarios = Some(scenarios::ScenariosWindow::new(&self.catalog));
+            }
+            Show::Inspector => {
+                w.inspector_collapsed = false;
+                w.right_collapsed = false;
+            }
+        }
+    }
+
+    /// Whether a window is open (for [`UiCommand::Toggle`]).
+    fn is_shown(&self, what: &Show) -> bool {
+        let w = &self.ui.windows;
+        match what {
+            Show::Templates => w.template_dialog.is_some(),
+            Show::Catalog(_) | Show::DesignParts => self.catalogs.window.is_some(),
+            Show::Sizing => self.catalogs.sizing.is_some(),
+            Show::Params => w.show_params,
+            Show::Sites => w.show_sites,
+            Show::Planning => w.planning.open,
+            Show::WhatIf(_) => w.whatif.open,
+            Show::Server(id) => w.server_window == Some(*id),
+            Show::Help(page) => w.help == Some(*page),
+            Show::PlanningQuestions => self.catalogs.scenarios.is_some(),
+            Show::Inspector => !w.inspector_collapsed && !w.right_collapsed,
+        }
+    }
+
+    /// Closes a window ([`UiCommand::Toggle`] on an open one).
+    fn hide_window(&mut self, what: &Show) {
+        let w = &mut self.ui.windows;
+        match what {
+            Show::Templates => w.template_dialog = None,
+            Show::Catalog(_) | Show::DesignParts => self.catalogs.window = None,
+            Show::Sizing => self.catalogs.sizing = None,
+            Show::Params => w.show_params = false,
+            Show::Sites => w.show_sites = false,
+            Show::Planning => w.planning.open = false,
+            Show::WhatIf(_) => w.whatif.open = false,
+            Show::Server(_) => w.server_window = None,
+            Show::Help(_) => w.help = None,
+            Show::PlanningQuestions => self.catalogs.scenarios = None,
+            Show::Inspector => w.inspector_collapsed = true,
+        }
     }
 }

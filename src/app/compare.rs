@@ -1,7 +1,8 @@
 //! The comparison window: the open design against another file or a sample, side by side with the differences
 //! (the same figures as `racksmith compare`), and its export as HTML or CSV.
 
-use super::{AppCommand, CompareFormat, FileCommand};
+use super::commands::{AppCommand, FileCommand};
+use super::dialogs::CompareFormat;
 use crate::analysis::compare::Comparison;
 
 /// Draws the comparison window when one is open.

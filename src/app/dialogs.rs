@@ -1,7 +1,7 @@
 //! File dialogs that always show something. The native dialog (rfd) is the first choice; when none can be shown
 //! (Linux with no xdg-desktop-portal and no zenity, e.g. under Xvfb) the in-app dialog from `egui_file` appears
 //! instead, with a path field, the folder listing filtered by extension and an overwrite prompt. Open, Save As,
-//! Compare with file and every export ask through [`RacksmithApp::ask_path`]; nothing reports "cancelled" unless a
+//! Compare with file and every export ask through `RacksmithApp::ask_path` (file_requests.rs); nothing reports "cancelled" unless a
 //! dialog was shown and the user cancelled it.
 //!
 //! `RACKSMITH_FILE_DIALOG=builtin` always uses the in-app dialog, `=native` always the native one.
@@ -9,7 +9,7 @@
 // The browser asks its own file picker (`web.rs`): the native dialogs' detection is unused there.
 #![cfg_attr(target_arch = "wasm32", allow(dead_code))]
 
-use super::{AppCommand, FileCommand, RacksmithApp};
+use super::commands::{AppCommand, FileCommand};
 use crate::export::{Format, View};
 use std::path::{Path, PathBuf};
 #[cfg(not(target_arch = "wasm32"))]
@@ -244,7 +244,7 @@ pub enum FilePurpose {
 }
 
 impl FilePurpose {
-    fn kind(&self) -> DialogKind {
+    pub(super) fn kind(&self) -> DialogKind {
         match self {
             FilePurpose::Open
             | FilePurpose::CompareWith
@@ -254,7 +254,7 @@ impl FilePurpose {
         }
     }
 
-    fn title(&self) -> String {
+    pub(super) fn title(&self) -> String {
         match self {
             FilePurpose::Open => "Open design".into(),
             FilePurpose::CompareWith => "Compare with design".into(),
@@ -273,7 +273,7 @@ impl FilePurpose {
         }
     }
 
-    fn filter(&self) -> (String, &'static str) {
+    pub(super) fn filter(&self) -> (String, &'static str) {
         match self {
             FilePurpose::Open | FilePurpose::CompareWith | FilePurpose::SaveAs => {
                 ("Racksmith design".into(), "ron")
@@ -287,7 +287,7 @@ impl FilePurpose {
     }
 
     /// Whether the file lands in the remembered export folder.
-    fn is_export(&self) -> bool {
+    pub(super) fn is_export(&self) -> bool {
         matches!(
             self,
             FilePurpose::Export(..)
@@ -313,7 +313,11 @@ pub struct InAppDialog {
 }
 
 impl InAppDialog {
-    fn new(purpose: FilePurpose, request: &DialogRequest, extension: &'static str) -> Self {
+    pub(super) fn new(
+        purpose: FilePurpose,
+        request: &DialogRequest,
+        extension: &'static str,
+    ) -> Self {
         let builder = match request.kind {
             DialogKind::Open => egui_file::FileDialog::open_file(),
             DialogKind::Save => egui_file::FileDialog::save_file(),
@@ -351,126 +355,6 @@ pub struct OverwritePrompt {
     pub purpose: FilePurpose,
     /// The existing file.
     pub path: PathBuf,
-}
-
-impl RacksmithApp {
-    /// Replaces the source of native dialogs (tests inject [`NoNativeDialogs`] or a scripted one).
-    pub fn set_native_dialogs(&mut self, dialogs: Box<dyn NativeDialogs>) {
-        self.dialogs = dialogs;
-    }
-
-    /// The dialog request for a purpose: title, filter, starting folder and suggested name.
-    pub(super) fn request(&self, purpose: &FilePurpose) -> DialogRequest {
-        let (filter_name, extension) = purpose.filter();
-        let doc_dir = self
-            .doc
-            .path
-            .as_ref()
-            .and_then(|p| p.parent())
-            .filter(|d| !d.as_os_str().is_empty())
-            .map(Path::to_path_buf);
-        let directory = if purpose.is_export() {
-            self.ui.files.export_dir.clone().or(doc_dir)
-        } else {
-            doc_dir
-        };
-        let stem = self.design_stem();
-        let file_name = match purpose {
-            FilePurpose::Open
-            | FilePurpose::CompareWith
-            | FilePurpose::ImportNetbox
-            | FilePurpose::CheckAsBuilt => None,
-            FilePurpose::SaveAs => Some(format!("{stem}.ron")),
-            FilePurpose::Export(f, v) => {
-                let view = if f.has_view() && *v == View::Fabric {
-                    "-fabric"
-                } else {
-                    ""
-                };
-                Some(format!("{stem}{}{view}.{}", f.file_suffix(), f.extension()))
-            }
-            FilePurpose::ExportTextReport => Some(format!("{stem}-report.txt")),
-            FilePurpose::ExportComparison(c) => Some(format!("{stem}-compare.{}", c.extension())),
-        };
-        DialogRequest {
-            kind: purpose.kind(),
-            title: purpose.title(),
-            filter_name,
-            extension: extension.to_string(),
-            directory,
-            file_name,
-        }
-    }
-
-    /// The design's file stem, or its name made safe for a file name when it was never saved.
-    pub(super) fn design_stem(&self) -> String {
-        if let Some(stem) = self.doc.path.as_ref().and_then(|p| p.file_stem()) {
-            return stem.to_string_lossy().into_owned();
-        }
-        let stem: String = self
-            .doc
-            .design
-            .name
-            .trim()
-            .chars()
-            .map(|c| {
-                if c.is_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        if stem.is_empty() {
-            "design".into()
-        } else {
-            stem
-        }
-    }
-
-    /// Asks for a file: the native dialog when one can be shown, the in-app one otherwise.
-    pub(super) fn ask_path(&mut self, purpose: FilePurpose) {
-        #[cfg(target_arch = "wasm32")]
-        if cfg!(target_arch = "wasm32") {
-            self.web_ask_path(purpose);
-            return;
-        }
-        let request = self.request(&purpose);
-        match self.dialogs.show(&request) {
-            NativeOutcome::Chosen(path) => self.path_chosen(purpose, path),
-            NativeOutcome::Cancelled => {
-                self.ui
-                    .status
-                    .info(format!("{} cancelled (no file chosen)", request.title));
-            }
-            NativeOutcome::Unavailable => {
-                self.ui.status.info(
-                    "No system file dialog can be shown here: type a path or browse in Racksmith's own",
-                );
-                let (_, ext) = purpose.filter();
-                self.ui.files.file_dialog = Some(InAppDialog::new(purpose, &request, ext));
-            }
-        }
-    }
-
-    /// Does what a chosen file was asked for.
-    pub(super) fn path_chosen(&mut self, purpose: FilePurpose, path: PathBuf) {
-        if purpose.is_export()
-            && let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-        {
-            self.ui.files.export_dir = Some(dir.to_path_buf());
-        }
-        match purpose {
-            FilePurpose::Open => self.open_path(path),
-            FilePurpose::CompareWith => self.compare_with_file(&path),
-            FilePurpose::SaveAs => self.save_to(path),
-            FilePurpose::Export(format, view) => self.export_to(format, view, &path),
-            FilePurpose::ExportTextReport => self.export_report(path),
-            FilePurpose::ExportComparison(c) => self.export_comparison_to(c, &path),
-            FilePurpose::ImportNetbox => self.import_netbox(&path, None),
-            FilePurpose::CheckAsBuilt => self.check_as_built_file(&path),
-        }
-    }
 }
 
 /// The prompts the dialogs own, borrowed from the UI state (so this module does not depend on it).

@@ -13,10 +13,6 @@ use crate::export::{Format, Options, View};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The export a reviewer asks for most, the HTML review report: Ctrl+E (Cmd+E on a Mac).
-pub const EXPORT_HTML: egui::KeyboardShortcut =
-    egui::KeyboardShortcut::new(egui::Modifiers::COMMAND, egui::Key::E);
-
 /// The File > Export submenu.
 pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
     for format in Format::ALL {
@@ -42,7 +38,10 @@ pub fn export_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         } else {
             let mut button = egui::Button::new(format!("{}…", format.label()));
             if format == Format::Html {
-                button = button.shortcut_text(ui.ctx().format_shortcut(&EXPORT_HTML));
+                button = button.shortcut_text(super::actions::menu_text(
+                    ui.ctx(),
+                    super::actions::Action::ExportHtml,
+                ));
             }
             if ui.add(button).clicked() {
                 cmds.push(FileCommand::Export(format, View::default()).into());
@@ -89,7 +88,7 @@ impl RacksmithApp {
             });
         Options {
             view,
-            pattern: Some(self.ui.canvas.load_pattern.label().to_string()),
+            pattern: Some(self.ui.canvas.load_pattern),
             date: today(),
             unsaved: saved_file.is_none(),
             source_hash: saved_file.map(|bytes| crate::export::short_hash(&bytes)),
@@ -99,7 +98,7 @@ impl RacksmithApp {
     /// Writes exported bytes, then says what was written where (or why not). A read-only target is held for the
     /// user's "Replace it anyway?".
     fn write_export(&mut self, what: &str, path: &Path, bytes: &[u8]) {
-        match super::write_file(path, bytes) {
+        match super::file_requests::write_file(path, bytes) {
             Err(crate::io::SaveError::ReadOnly { .. }) => {
                 self.ui.files.read_only = Some(super::dialogs::ReadOnlyPrompt {
                     path: path.to_path_buf(),

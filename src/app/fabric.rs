@@ -2,8 +2,8 @@
 //! leaf, spine and core switches), where a scalable unit's cabling is readable. It edits the same document as the
 //! rack view: clicks select, and the inspector, Delete and the cabling tools act on that selection.
 
+use super::commands::{AppCommand, UiCommand};
 use super::state::Selection;
-use super::{AppCommand, UiCommand};
 use crate::analysis::Report;
 use crate::model::{Design, DeviceId, LinkId};
 use crate::topology::{NodeKind, Topology};

@@ -2,9 +2,9 @@
 //! nothing is selected), its ports and the bulk actions for multi-selections. Every change is one edit.
 
 use super::cabling;
+use super::commands::{AppCommand, DocCommand, Show, UiCommand};
 use super::state::{NoteTarget, Selection, UiState};
 use super::widgets::{fmt_num, num_field};
-use super::{AppCommand, DocCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
 use crate::catalog::{Catalog, Category, PartKind};
@@ -163,7 +163,7 @@ fn device_ui(
                     )
                     .clicked()
                 {
-                    cmds.push(UiCommand::ShowCatalog(Some(d.part.clone())).into());
+                    cmds.push(UiCommand::Show(Show::Catalog(Some(d.part.clone()))).into());
                 }
             });
             ui.end_row();
@@ -230,26 +230,34 @@ fn device_ui(
             }
         });
     notes_ui(ui, design, NoteTarget::Device(id), &mut state.editing, cmds);
-    ui.horizontal(|ui| {
-        if part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
-            && ui.button("Server internals…").clicked()
-        {
-            state.windows.server_window = Some(id);
-        }
-        if ui.button("Duplicate").on_hover_text("Ctrl+D").clicked() {
-            cmds.push(DocCommand::DuplicateSelection.into());
-        }
-        if ui.button("Delete").on_hover_text("Delete key").clicked() {
-            cmds.push(DocCommand::DeleteSelection.into());
-        }
-        whatif_button(
-            ui,
-            &mut state.windows,
-            crate::analysis::whatif::Failure::Device(id),
-        );
-    });
+    let server = part.is_some_and(|p| matches!(p.kind, PartKind::Server(_)));
+    device_buttons_ui(ui, id, server, cmds);
     ui.separator();
     cabling::ports_ui(ui, design, id, state, cmds);
+}
+
+/// A device's buttons: its server internals (for a server), duplicate, delete and its failure what-if, each
+/// tooltip naming the key from the action table.
+fn device_buttons_ui(ui: &mut egui::Ui, id: DeviceId, server: bool, cmds: &mut Vec<AppCommand>) {
+    use super::actions::{Action, menu_text};
+    ui.horizontal(|ui| {
+        if server && ui.button("Server internals…").clicked() {
+            cmds.push(UiCommand::Show(Show::Server(id)).into());
+        }
+        let keys = menu_text(ui.ctx(), Action::Duplicate);
+        if ui.button("Duplicate").on_hover_text(keys).clicked() {
+            cmds.push(DocCommand::DuplicateSelection.into());
+        }
+        let keys = menu_text(ui.ctx(), Action::Delete);
+        if ui
+            .button("Delete")
+            .on_hover_text(format!("{keys} key"))
+            .clicked()
+        {
+            cmds.push(DocCommand::DeleteSelection.into());
+        }
+        whatif_button(ui, crate::analysis::whatif::Failure::Device(id), cmds);
+    });
 }
 
 fn rack_ui(
@@ -625,11 +633,7 @@ fn link_ui(
         cmds.push(DocCommand::Edit(label, Edit::Batch(edits)).into());
     }
     notes_ui(ui, design, NoteTarget::Link(id), &mut state.editing, cmds);
-    whatif_button(
-        ui,
-        &mut state.windows,
-        crate::analysis::whatif::Failure::Link(id),
-    );
+    whatif_button(ui, crate::analysis::whatif::Failure::Link(id), cmds);
     if ui.button("Remove link").clicked() {
         cmds.push(DocCommand::Edit("Remove link".into(), Edit::RemoveLink(id)).into());
     }
@@ -817,8 +821,8 @@ fn notes_ui(
 /// "What if it fails?": opens the failure what-ifs window on the impact of losing this part.
 fn whatif_button(
     ui: &mut egui::Ui,
-    windows: &mut crate::app::state::Windows,
     failure: crate::analysis::whatif::Failure,
+    cmds: &mut Vec<AppCommand>,
 ) {
     if ui
         .button("What if it fails?")
@@ -827,7 +831,6 @@ fn whatif_button(
         )
         .clicked()
     {
-        windows.whatif.requested = Some(failure);
-        windows.whatif.open = true;
+        cmds.push(UiCommand::Show(Show::WhatIf(Some(failure))).into());
     }
 }

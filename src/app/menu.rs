@@ -1,52 +1,9 @@
 //! The menu bar, toolbar, status bar, keyboard shortcuts and the shortcuts help window.
 
+use super::actions::{Action, menu_text};
+use super::commands::Show;
 use super::state::{FitTarget, HelpPage, Selection};
 use super::{AppCommand, DocCommand, FileCommand, RacksmithApp, UiCommand};
-use egui::{Key, KeyboardShortcut, Modifiers};
-
-const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
-const REDO: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
-const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
-const NEW: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
-const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
-const SAVE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-const SAVE_AS: KeyboardShortcut =
-    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::S);
-const DUPLICATE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::D);
-const COPY: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::C);
-const PASTE: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::V);
-
-/// The shortcut table shown in the help window.
-pub const SHORTCUTS: [(&str, &str); 18] = [
-    ("Ctrl+N", "New design"),
-    ("Ctrl+O", "Open…"),
-    ("Ctrl+S / Ctrl+Shift+S", "Save / Save As…"),
-    ("Ctrl+E", "Export the HTML review report…"),
-    ("Ctrl+Z", "Undo"),
-    ("Ctrl+Shift+Z, Ctrl+Y", "Redo"),
-    ("Delete / Backspace", "Delete the selection"),
-    ("Ctrl+D", "Duplicate the selection to the first free units"),
-    (
-        "Ctrl+C / Ctrl+V",
-        "Copy the selected devices / paste into the selected rack",
-    ),
-    ("Escape", "Clear the selection / cancel connecting"),
-    ("F", "Frame the selection (or everything)"),
-    ("Click / Shift+click", "Select / add to the selection"),
-    ("Drag inside a rack", "Box select (Shift: add)"),
-    ("Drag on the floor, middle or right drag", "Pan"),
-    ("Wheel, Ctrl+wheel", "Zoom around the pointer"),
-    (
-        "Drag a device",
-        "Move it (snaps to units; red ghost: refused)",
-    ),
-    ("Drag a part from the palette", "Add it to a rack"),
-    (
-        "Double-click a server",
-        "Server internals (GPU and NIC slots)",
-    ),
-];
 
 /// Global keyboard shortcuts. Editing shortcuts are skipped while a text field has the keyboard.
 pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
@@ -54,58 +11,13 @@ pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
     let typing = ctx.egui_wants_keyboard_input() || app.prompt_open();
     let mut cmds = Vec::new();
     let mut escape = false;
-    ctx.input_mut(|i| {
-        if i.consume_shortcut(&NEW) {
-            cmds.push(FileCommand::New.into());
+    let pressed = ctx.input_mut(|i| super::actions::pressed(i, typing));
+    for action in pressed {
+        match super::actions::command(action) {
+            Some(cmd) => cmds.push(cmd),
+            None => escape = true,
         }
-        if i.consume_shortcut(&OPEN) {
-            cmds.push(FileCommand::Open(None).into());
-        }
-        if i.consume_shortcut(&SAVE_AS) {
-            cmds.push(FileCommand::SaveAs.into());
-        }
-        if i.consume_shortcut(&SAVE) {
-            cmds.push(FileCommand::Save.into());
-        }
-        if i.consume_shortcut(&super::exports::EXPORT_HTML) {
-            cmds.push(
-                FileCommand::Export(crate::export::Format::Html, crate::export::View::default())
-                    .into(),
-            );
-        }
-        if typing {
-            return;
-        }
-        if i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y) {
-            cmds.push(DocCommand::Redo.into());
-        }
-        if i.consume_shortcut(&UNDO) {
-            cmds.push(DocCommand::Undo.into());
-        }
-        if i.consume_shortcut(&DUPLICATE) {
-            cmds.push(DocCommand::DuplicateSelection.into());
-        }
-        // The windowing layer turns Ctrl+C / Ctrl+V into copy and paste events; a plain key press may come too.
-        let copy = i.events.iter().any(|e| matches!(e, egui::Event::Copy));
-        let paste = i.events.iter().any(|e| matches!(e, egui::Event::Paste(_)));
-        if i.consume_shortcut(&COPY) || copy {
-            cmds.push(UiCommand::Copy.into());
-        }
-        if i.consume_shortcut(&PASTE) || paste {
-            cmds.push(DocCommand::Paste.into());
-        }
-        if i.consume_key(Modifiers::NONE, Key::Delete)
-            || i.consume_key(Modifiers::NONE, Key::Backspace)
-        {
-            cmds.push(DocCommand::DeleteSelection.into());
-        }
-        if i.consume_key(Modifiers::NONE, Key::Escape) {
-            escape = true;
-        }
-        if i.consume_key(Modifiers::NONE, Key::F) {
-            cmds.push(UiCommand::Fit(FitTarget::Selection).into());
-        }
-    });
+    }
     // Escape closes the window on top; with none open it clears the selection.
     if escape && app.escape(ctx).is_none() {
         cmds.push(UiCommand::Select(Selection::default()).into());
@@ -129,7 +41,7 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
             ui.menu_button("Edit", |ui| edit_menu_ui(ui, app, &mut cmds));
             ui.menu_button("View", |ui| view_menu_ui(ui, app, &mut cmds));
             ui.menu_button("Catalog", |ui| catalog_menu_ui(ui, &mut cmds));
-            ui.menu_button("Help", |ui| help_menu_ui(ui, app));
+            ui.menu_button("Help", |ui| help_menu_ui(ui, &mut cmds));
         });
     });
     app.commands.extend(cmds);
@@ -138,26 +50,26 @@ pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
 /// File: new, open (file, sample, recent), compare, save, export, quit.
 fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand>) {
     if ui
-        .add(egui::Button::new("New").shortcut_text("Ctrl+N"))
+        .add(egui::Button::new("New").shortcut_text(menu_text(ui.ctx(), Action::New)))
         .clicked()
     {
         cmds.push(FileCommand::New.into());
     }
     if ui
-        .add(egui::Button::new("Open…").shortcut_text("Ctrl+O"))
+        .add(egui::Button::new("Open…").shortcut_text(menu_text(ui.ctx(), Action::Open)))
         .clicked()
     {
         cmds.push(FileCommand::Open(None).into());
     }
     if ui.button("New from template…").clicked() {
-        cmds.push(UiCommand::ShowTemplates.into());
+        cmds.push(UiCommand::Show(Show::Templates).into());
     }
     if ui
         .button("Size from a requirement…")
         .on_hover_text("The smallest design that serves a request rate, trains a model in time, or fits a budget")
         .clicked()
     {
-        cmds.push(UiCommand::ShowSizing.into());
+        cmds.push(UiCommand::Show(Show::Sizing).into());
     }
     ui.menu_button("Open sample", |ui| {
         for s in crate::samples::SAMPLES {
@@ -199,13 +111,13 @@ fn file_menu_ui(ui: &mut egui::Ui, app: &RacksmithApp, cmds: &mut Vec<AppCommand
     });
     ui.separator();
     if ui
-        .add(egui::Button::new("Save").shortcut_text("Ctrl+S"))
+        .add(egui::Button::new("Save").shortcut_text(menu_text(ui.ctx(), Action::Save)))
         .clicked()
     {
         cmds.push(FileCommand::Save.into());
     }
     if ui
-        .add(egui::Button::new("Save As…").shortcut_text("Ctrl+Shift+S"))
+        .add(egui::Button::new("Save As…").shortcut_text(menu_text(ui.ctx(), Action::SaveAs)))
         .clicked()
     {
         cmds.push(FileCommand::SaveAs.into());
@@ -237,7 +149,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     if ui
         .add_enabled(
             app.doc.history.undo_label().is_some(),
-            egui::Button::new(undo).shortcut_text("Ctrl+Z"),
+            egui::Button::new(undo).shortcut_text(menu_text(ui.ctx(), Action::Undo)),
         )
         .clicked()
     {
@@ -251,7 +163,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     if ui
         .add_enabled(
             app.doc.history.redo_label().is_some(),
-            egui::Button::new(redo).shortcut_text("Ctrl+Shift+Z"),
+            egui::Button::new(redo).shortcut_text(menu_text(ui.ctx(), Action::Redo)),
         )
         .clicked()
     {
@@ -260,7 +172,10 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     ui.separator();
     let any = !app.ui.selection.is_empty();
     if ui
-        .add_enabled(any, egui::Button::new("Delete").shortcut_text("Del"))
+        .add_enabled(
+            any,
+            egui::Button::new("Delete").shortcut_text(menu_text(ui.ctx(), Action::Delete)),
+        )
         .clicked()
     {
         cmds.push(DocCommand::DeleteSelection.into());
@@ -268,7 +183,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     if ui
         .add_enabled(
             !app.ui.selection.devices.is_empty(),
-            egui::Button::new("Duplicate").shortcut_text("Ctrl+D"),
+            egui::Button::new("Duplicate").shortcut_text(menu_text(ui.ctx(), Action::Duplicate)),
         )
         .clicked()
     {
@@ -277,7 +192,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     if ui
         .add_enabled(
             !app.ui.selection.devices.is_empty(),
-            egui::Button::new("Copy").shortcut_text("Ctrl+C"),
+            egui::Button::new("Copy").shortcut_text(menu_text(ui.ctx(), Action::Copy)),
         )
         .clicked()
     {
@@ -286,7 +201,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     if ui
         .add_enabled(
             app.ui.editing.clipboard.is_some(),
-            egui::Button::new("Paste").shortcut_text("Ctrl+V"),
+            egui::Button::new("Paste").shortcut_text(menu_text(ui.ctx(), Action::Paste)),
         )
         .clicked()
     {
@@ -294,7 +209,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
     }
     ui.separator();
     if ui.button("Parameters…").clicked() {
-        app.ui.windows.show_params = true;
+        cmds.push(UiCommand::Show(Show::Params).into());
     }
     if ui
         .button("Sites…")
@@ -303,7 +218,7 @@ fn edit_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.windows.show_sites = true;
+        cmds.push(UiCommand::Show(Show::Sites).into());
     }
 }
 
@@ -313,7 +228,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         cmds.push(UiCommand::Fit(FitTarget::All).into());
     }
     if ui
-        .add(egui::Button::new("Fit selection").shortcut_text("F"))
+        .add(egui::Button::new("Fit selection").shortcut_text(menu_text(ui.ctx(), Action::Fit)))
         .clicked()
     {
         cmds.push(UiCommand::Fit(FitTarget::Selection).into());
@@ -330,7 +245,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.windows.planning.open = true;
+        cmds.push(UiCommand::Show(Show::Planning).into());
     }
     if ui
         .button("Failure what-ifs…")
@@ -339,7 +254,7 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         )
         .clicked()
     {
-        app.ui.windows.whatif.open = true;
+        cmds.push(UiCommand::Show(Show::WhatIf(None)).into());
     }
     ui.separator();
     ui.label("Theme");
@@ -358,22 +273,22 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
 }
 
 /// Help: the getting-started guide, the shortcuts, the planning questions and About.
-fn help_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
+fn help_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
     if ui.button("Getting started").clicked() {
-        app.ui.windows.help = Some(HelpPage::GettingStarted);
+        cmds.push(UiCommand::Show(Show::Help(HelpPage::GettingStarted)).into());
     }
     if ui.button("Keyboard shortcuts").clicked() {
-        app.ui.windows.help = Some(HelpPage::Shortcuts);
+        cmds.push(UiCommand::Show(Show::Help(HelpPage::Shortcuts)).into());
     }
     if ui
         .button("Planning questions…")
         .on_hover_text("The classic planning questions, answered with their derivation")
         .clicked()
     {
-        app.catalogs.scenarios = Some(super::scenarios::ScenariosWindow::new(&app.catalog));
+        cmds.push(UiCommand::Show(Show::PlanningQuestions).into());
     }
     if ui.button("About Racksmith").clicked() {
-        app.ui.windows.help = Some(HelpPage::About);
+        cmds.push(UiCommand::Show(Show::Help(HelpPage::About)).into());
     }
 }
 
@@ -435,7 +350,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 )
                 .clicked()
             {
-                app.ui.windows.show_params = !app.ui.windows.show_params;
+                cmds.push(UiCommand::Toggle(Show::Params).into());
             }
             ui.menu_button("Export…", |ui| super::exports::export_menu_ui(ui, &mut cmds))
                 .response
@@ -600,8 +515,9 @@ pub fn help_window_ui(ctx: &egui::Context, windows: &mut crate::app::state::Wind
                 }
             }
             HelpPage::Shortcuts => {
+                let rows = super::actions::help_rows(ui.ctx());
                 egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                    for (k, v) in SHORTCUTS {
+                    for (k, v) in rows {
                         ui.strong(k);
                         ui.label(v);
                         ui.end_row();
@@ -628,7 +544,7 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         .on_hover_text("Every part with its figures and sources; add, duplicate and edit your own")
         .clicked()
     {
-        cmds.push(UiCommand::ShowCatalog(None).into());
+        cmds.push(UiCommand::Show(Show::Catalog(None)).into());
     }
     if ui
         .button("Import NetBox device type…")
@@ -644,6 +560,6 @@ fn catalog_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
         )
         .clicked()
     {
-        cmds.push(UiCommand::ShowDesignParts.into());
+        cmds.push(UiCommand::Show(Show::DesignParts).into());
     }
 }

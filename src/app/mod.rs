@@ -2,9 +2,11 @@
 //! pane. Panels read the document and push [`AppCommand`]s; [`RacksmithApp::apply_commands`] applies them in one
 //! place after the frame, so every change goes through the undo history and bumps the revision.
 
+mod actions;
 pub mod analysis_pane;
 pub mod analysis_state;
 mod as_built;
+mod background;
 mod cabling;
 mod canvas;
 mod catalog;
@@ -14,6 +16,7 @@ mod dialogs;
 mod escape;
 mod exports;
 mod fabric;
+mod file_requests;
 mod files;
 mod inspector;
 mod menu;
@@ -42,7 +45,7 @@ use crate::model::{Design, DeviceId, PortRef, RackId};
 use analysis_state::AnalysisState;
 /// The smallest text the canvas draws, points (labels that would be smaller are left out).
 pub use canvas::MIN_LABEL_PT;
-pub use commands::{AppCommand, DocCommand, FileCommand, UiCommand};
+pub use commands::{AppCommand, DocCommand, FileCommand, Show, UiCommand};
 pub use dialogs::{
     CompareFormat, DialogKind, DialogRequest, FilePurpose, InAppDialog, NativeDialogs,
     NativeOutcome, NoNativeDialogs, OverwritePrompt, RfdDialogs,
@@ -188,84 +191,6 @@ impl RacksmithApp {
             (&self.doc.design, self.doc.layout_revision),
             &self.ui.canvas,
         )
-    }
-
-    /// Opens the comparison of the open design (A) with another (B).
-    /// `other_file` names the file B was read from (None for a sample).
-    fn compare_with(&mut self, other: Design, other_file: Option<String>) {
-        // The open design's report is usually current already: analyse it again only when it is not.
-        let a = self.current_report();
-        let b = std::sync::Arc::new(crate::analysis::analyze(&other));
-        let mut comparison =
-            crate::analysis::compare::compare((&self.doc.design, &a), (&other, &b));
-        comparison.a_file = self
-            .doc
-            .path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned());
-        comparison.b_file = other_file;
-        self.ui.windows.comparison = Some(state::CompareState {
-            comparison,
-            a_design: Design::clone(&self.doc.design),
-            a_report: a,
-            b_design: other,
-            b_report: b,
-            made_at: (self.doc.generation, self.doc.revision),
-            open_is_a: true,
-        });
-    }
-
-    /// Compares the open design with a design file.
-    /// Reads what `ibnetdiscover` reported and opens the as-built window on its difference with the design.
-    fn check_as_built_file(&mut self, path: &std::path::Path) {
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        match crate::io::read_checked_text(path, crate::io::MAX_FILE_BYTES, "an ibnetdiscover file")
-        {
-            Ok(text) => self.check_as_built_text(name, &text, path),
-            Err(e) => {
-                self.ui.windows.error = Some(format!("Could not read the fabric's topology:\n{e}"))
-            }
-        }
-    }
-
-    /// The as-built window on the difference between the design and an ibnetdiscover text.
-    fn check_as_built_text(&mut self, name: String, text: &str, path: &std::path::Path) {
-        match crate::io::fabric::read_ibnetdiscover(text, path) {
-            Ok(found) => {
-                let diff = crate::analysis::asbuilt::diff(&self.doc.design, &found);
-                self.ui.status.info(format!(
-                    "{name}: {} missing, {} miswired, {} slow, {} extra",
-                    diff.missing.len(),
-                    diff.miswired.len(),
-                    diff.slow.len(),
-                    diff.extra.len()
-                ));
-                self.ui.windows.as_built = Some(as_built::AsBuiltState {
-                    file: name,
-                    diff,
-                    revision: self.doc.revision,
-                });
-            }
-            Err(e) => {
-                self.ui.windows.error = Some(format!("Could not read the fabric's topology:\n{e}"))
-            }
-        }
-    }
-
-    fn compare_with_file(&mut self, path: &std::path::Path) {
-        match crate::io::load(path) {
-            Ok(other) => self.compare_with(
-                other,
-                path.file_name().map(|n| n.to_string_lossy().into_owned()),
-            ),
-            Err(e) => {
-                self.ui.windows.error = Some(format!("Could not open the file to compare:\n{e}"))
-            }
-        }
     }
 
     /// The fabric view's layout as last drawn (tiers and their devices), if the view was shown.
@@ -634,27 +559,6 @@ impl eframe::App for RacksmithApp {
     fn on_exit(&mut self) {
         self.recovery.remove();
     }
-}
-
-/// Writes a file the user asked for: atomically on the desktop, as a download in the browser.
-fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), crate::io::SaveError> {
-    #[cfg(target_arch = "wasm32")]
-    {
-        web::download(path, bytes)
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        crate::io::write_atomic(path, bytes)
-    }
-}
-
-/// Runs a background job (a template preview, a what-if, the planning scenarios) on its own thread; in the
-/// browser, which has none, runs it at once.
-fn spawn(job: impl FnOnce() + Send + 'static) {
-    #[cfg(target_arch = "wasm32")]
-    job();
-    #[cfg(not(target_arch = "wasm32"))]
-    std::thread::spawn(job);
 }
 
 /// The renderer: OpenGL (glow) unless `RACKSMITH_RENDERER=wgpu`. Under software rendering (Mesa's llvmpipe in a VM,

@@ -2,9 +2,9 @@
 //! Each change is one `Edit::SetParams`. Every field accepts the range of its figure in `io::limits` (the
 //! table validation checks files against), never a range of its own.
 
+use super::commands::{AppCommand, DocCommand};
 use super::state::{EditingState, StatusLine, Windows};
 use super::widgets::num_field;
-use super::{AppCommand, DocCommand};
 use crate::edit::Edit;
 use crate::io::limits::Figure as F;
 use crate::model::{Design, Params, Serving};

@@ -2,7 +2,7 @@
 //! its inputs with sliders, read the answer and its derivation (formula, numbers, sources), and open the design it
 //! is about for editing ("discard changes?" first when needed, through the same path as a sized design).
 
-use super::{AppCommand, FileCommand};
+use super::commands::{AppCommand, FileCommand};
 use crate::catalog::Catalog;
 use crate::templates::scenarios::{self, Answer};
 

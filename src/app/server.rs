@@ -2,9 +2,9 @@
 //! and width), what is installed, and putting a part in a slot or clearing it, one edit each (built by
 //! `edit::Gestures::slot`). A part that does not fit a slot is refused with the reason, shown at the slot.
 
+use super::commands::{AppCommand, DocCommand};
 use super::state::{PartDrag, StatusLine, Windows};
 use super::theme::{self, Status};
-use super::{AppCommand, DocCommand};
 use crate::catalog::{Catalog, Category, Part, PartKind, ServerSpec, SlotSpec};
 use crate::edit::{Gestures, SlotKind};
 use crate::model::{Design, Device, DeviceId, PartId};

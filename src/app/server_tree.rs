@@ -3,9 +3,9 @@
 //! target for parts dragged from the palette: green when the part fits, red with the reason written at the slot
 //! ("this slot takes an SXM GPU; NVIDIA L40S is a PCIe card").
 
+use super::commands::{AppCommand, DocCommand};
 use super::state::PartDrag;
 use super::theme::{self, Status};
-use super::{AppCommand, DocCommand};
 use crate::catalog::{Category, ServerSpec};
 use crate::edit::{Gestures, SlotKind};
 use crate::model::{Device, DeviceId};

@@ -2,9 +2,9 @@
 //! plant, PUE and prices, the availability the service must meet, and what the analysis says of each site. Each
 //! change is one `Edit::SetSite` (or `Edit::SetParams` for the target), so it undoes in one step.
 
+use super::commands::{AppCommand, DocCommand};
 use super::state::{EditingState, StatusLine, Windows};
 use super::widgets::num_field;
-use super::{AppCommand, DocCommand};
 use crate::analysis::Report;
 use crate::analysis::rates::Rates;
 use crate::edit::Edit;

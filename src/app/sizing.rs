@@ -3,7 +3,7 @@
 //! that size. The design comes from the same sizing as `racksmith size` (`templates::sizing`) and opens as one
 //! step ("discard changes?" first when needed).
 
-use super::{AppCommand, FileCommand};
+use super::commands::{AppCommand, FileCommand};
 use crate::catalog::Catalog;
 use crate::templates::sizing::{self, BudgetOption, Sized};
 

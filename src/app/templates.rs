@@ -2,7 +2,7 @@
 //! switches by tier, cables by type, IT kW, capex) before creating it. The design is made by the same generators
 //! as `racksmith new` (`templates`).
 
-use super::{AppCommand, FileCommand};
+use super::commands::{AppCommand, FileCommand};
 use crate::templates::{self, Preview};
 
 /// A preview being made on a thread: the options it is for and where it arrives.
@@ -96,7 +96,7 @@ impl TemplateDialog {
         let (tx, rx) = std::sync::mpsc::channel();
         let catalog = catalog.clone();
         let ctx = ctx.clone();
-        super::spawn(move || {
+        super::background::spawn(move || {
             let _ = tx.send(make(&catalog));
             ctx.request_repaint();
         });

@@ -4,8 +4,8 @@
 //! the part it is about. With a training job, the job's failure levers too (faster storage, spares, per-replica
 //! recovery: [`reliability_levers_ui`], which the analysis pane's "Failures and checkpoints" section shows alike).
 
+use super::commands::{AppCommand, UiCommand};
 use super::selection::{FitTarget, Selection};
-use super::{AppCommand, UiCommand};
 use crate::analysis::Report;
 use crate::analysis::whatif::{self, Failure, Impact};
 use crate::model::Design;
@@ -93,7 +93,7 @@ impl WhatIfState {
         let progress = Arc::new(Progress::default());
         // The document's design is shared, not copied: an edit meanwhile copies it on write instead.
         let (design, p, ctx, asked) = (design.clone(), progress.clone(), ctx.clone(), what.clone());
-        super::spawn(move || {
+        super::background::spawn(move || {
             let result = match asked {
                 Asked::Sweep => whatif::sweep_with(&design, &before, &|done, total| {
                     p.done.store(done, Ordering::Relaxed);

@@ -109,9 +109,10 @@ pub enum Command {
         /// Picture for svg and png: the rack elevations or the fabric.
         #[arg(long, value_parser = export_view, default_value = "racks")]
         view: export::View,
-        /// Traffic pattern whose routed load colours the fabric's links (default: the first routed pattern).
-        #[arg(long)]
-        pattern: Option<String>,
+        /// Traffic pattern whose routed load colours the fabric's links (default: the first routed pattern); the
+        /// report's names ("all-to-all", "all-reduce, flat ring", ...) are accepted too.
+        #[arg(long, value_enum)]
+        pattern: Option<PatternArg>,
     },
     /// Make a design from a template: `racksmith new superpod-h100 --su 4 -o pod.ron`. `racksmith new --list`
     /// lists the templates; `racksmith new TEMPLATE --help` documents one.
@@ -346,6 +347,38 @@ pub enum SizeWhat {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+}
+
+/// `export --pattern`: a traffic pattern by a short name, or by the report's name as earlier versions took it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PatternArg {
+    /// All-reduce as one flat ring over every GPU.
+    #[value(alias = "all-reduce, flat ring")]
+    FlatRing,
+    /// All-reduce with one ring per rail.
+    #[value(alias = "all-reduce, hierarchical (one ring per rail)")]
+    RailRings,
+    /// Every GPU sending to every GPU in the other servers.
+    AllToAll,
+    /// Each GPU reading from the storage it can reach.
+    #[value(alias = "storage read")]
+    StorageRead,
+    /// Serving requests and responses through the fabric's top.
+    #[value(alias = "inference serving")]
+    Inference,
+}
+
+impl From<PatternArg> for racksmith::analysis::pattern::Pattern {
+    fn from(p: PatternArg) -> Self {
+        use racksmith::analysis::pattern::Pattern;
+        match p {
+            PatternArg::FlatRing => Pattern::FlatRing,
+            PatternArg::RailRings => Pattern::RailRings,
+            PatternArg::AllToAll => Pattern::AllToAll,
+            PatternArg::StorageRead => Pattern::StorageRead,
+            PatternArg::Inference => Pattern::Inference,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -194,7 +194,7 @@ pub struct Options {
     /// Racks or fabric, for SVG and PNG.
     pub view: View,
     /// Traffic pattern whose routed load colours the fabric's links (default: the first routed pattern).
-    pub pattern: Option<String>,
+    pub pattern: Option<crate::analysis::pattern::Pattern>,
     /// Date printed on the report (YYYY-MM-DD); None prints none, which keeps golden files stable.
     pub date: Option<String>,
     /// Short hash of the design file's bytes, printed on the report; None computes it from the saved text.
@@ -243,15 +243,8 @@ pub fn export(
             };
             Ok(html::report(design, report, options, &hash)?.into_bytes())
         }
-        Format::Svg => {
-            Ok(svg::draw(design, report, options.view, options.pattern.as_deref())?.into_bytes())
-        }
-        Format::Png => png::render(&svg::draw(
-            design,
-            report,
-            options.view,
-            options.pattern.as_deref(),
-        )?),
+        Format::Svg => Ok(svg::draw(design, report, options.view, options.pattern)?.into_bytes()),
+        Format::Png => png::render(&svg::draw(design, report, options.view, options.pattern)?),
         Format::BomCsv => tables::bom_csv(design, report),
         Format::CablingCsv => tables::cabling_csv(design),
         Format::Slurm => Ok(slurm::topology_conf(design)?.into_bytes()),
@@ -307,17 +300,19 @@ pub fn short_hash(bytes: &[u8]) -> String {
     digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
 }
 
-/// Index of a traffic pattern in the routing report: the named one, or the first routed pattern by default.
-pub fn pattern_index(report: &Report, name: Option<&str>) -> Result<Option<usize>, ExportError> {
+/// Index of a traffic pattern in the routing report (its index in report order, never its name), or the first
+/// routed pattern by default; a report that routed none has no index for a pattern asked for.
+pub fn pattern_index(
+    report: &Report,
+    pattern: Option<crate::analysis::pattern::Pattern>,
+) -> Result<Option<usize>, ExportError> {
     let patterns = &report.bandwidth.routing.patterns;
-    match name {
+    match pattern {
         None => Ok((!patterns.is_empty()).then_some(0)),
-        Some(n) => patterns
-            .iter()
-            .position(|p| p.pattern == n)
-            .map(Some)
+        Some(p) => (p.index() < patterns.len())
+            .then_some(Some(p.index()))
             .ok_or_else(|| ExportError::UnknownPattern {
-                name: n.to_string(),
+                name: p.label().to_string(),
                 known: patterns
                     .iter()
                     .map(|p| p.pattern.as_str())

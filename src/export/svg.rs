@@ -267,7 +267,7 @@ pub fn draw(
     design: &Design,
     report: &Report,
     view: View,
-    pattern: Option<&str>,
+    pattern: Option<crate::analysis::pattern::Pattern>,
 ) -> Result<String, super::ExportError> {
     Ok(match view {
         View::Racks => racks_svg(design, report),

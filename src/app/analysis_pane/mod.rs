@@ -2,10 +2,10 @@
 //! charts. Every figure has a tooltip with its formula and inputs. The previous report stays visible, marked
 //! "updating", while a new one is computed.
 
+use super::commands::{AppCommand, UiCommand};
 use super::selection::FitTarget;
 use super::theme;
 use super::widgets::{CARD_FRAME_W, CARD_MIN_W, card_ui};
-use super::{AppCommand, UiCommand};
 use crate::analysis::pattern::Pattern;
 use crate::analysis::{Report, Severity};
 use crate::model::Design;

@@ -4,10 +4,10 @@
 use super::layout::{Layout, placement};
 use super::rules::{new_device_power, part_spec, placement_verdict};
 use super::{Frame, Ghost, Overlays, PortTarget};
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
 use crate::app::state::{
     CableChoice, CanvasDrag, FitTarget, PartDrag, PortDrag, Selection, UiState,
 };
-use crate::app::{AppCommand, DocCommand, UiCommand};
 use crate::catalog::{Catalog, PartKind};
 use crate::edit::{Gestures, compatible_ports};
 use crate::model::{Design, PortRef};
@@ -149,13 +149,7 @@ pub(super) fn input(
     if f.resp.drag_stopped() {
         state.canvas.drag = CanvasDrag::None;
     }
-    let hovered_device = clicks(
-        ui,
-        f,
-        (&state.canvas, &state.selection),
-        &mut state.windows,
-        cmds,
-    );
+    let hovered_device = clicks(ui, f, (&state.canvas, &state.selection), cmds);
     Overlays {
         ghost: dropping.or(moving),
         port_target,
@@ -387,7 +381,6 @@ fn clicks(
     ui: &egui::Ui,
     f: &Frame<'_>,
     (canvas, selection): (&super::state::CanvasState, &Selection),
-    windows: &mut crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) -> Option<crate::model::DeviceId> {
     let design = f.design;
@@ -412,8 +405,7 @@ fn clicks(
                     .pointer
                     .and_then(|at| super::paint::link_at(f, canvas, selection, at)) =>
             {
-                windows.inspector_collapsed = false;
-                windows.right_collapsed = false;
+                cmds.push(UiCommand::Show(Show::Inspector).into());
                 cmds.push(
                     UiCommand::Select(Selection {
                         links: [lid].into_iter().collect(),
@@ -443,7 +435,7 @@ fn clicks(
             .and_then(|dev| design.parts.get(&dev.part))
             .is_some_and(|p| matches!(p.kind, PartKind::Server(_)))
     {
-        windows.server_window = Some(d);
+        cmds.push(UiCommand::Show(Show::Server(d)).into());
     }
     hovered
 }

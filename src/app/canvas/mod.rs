@@ -11,7 +11,7 @@ mod paint;
 mod rules;
 pub mod state;
 
-use super::AppCommand;
+use super::commands::AppCommand;
 use super::state::{CanvasState, UiState};
 use crate::analysis::Report;
 use crate::catalog::Catalog;

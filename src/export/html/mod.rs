@@ -454,11 +454,7 @@ pub fn report(
         let _ = writeln!(out, "<p class=\"note\">{}</p>", e(&design.notes));
     }
     out.push_str("<div class=\"cards\">\n");
-    let toolbar_pattern = options
-        .pattern
-        .as_deref()
-        .and_then(|name| Pattern::ALL.into_iter().find(|p| p.label() == name));
-    for c in cards(design, r, toolbar_pattern) {
+    for c in cards(design, r, options.pattern) {
         card_html(&mut out, &c);
     }
     out.push_str("</div>\n");
@@ -473,7 +469,7 @@ pub fn report(
     );
     out.push_str("</section>\n");
     section_open(&mut out, "fabric", "Fabric");
-    let pattern = super::pattern_index(r, options.pattern.as_deref())?;
+    let pattern = super::pattern_index(r, options.pattern)?;
     figure(
         &mut out,
         &svg::fabric_svg(design, r, pattern),
