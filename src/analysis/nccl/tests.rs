@@ -17,6 +17,8 @@ fn dgx_h100(nodes: usize) -> CommShape {
         nvls: true,
         sharp: false,
         cpu: CpuVendor::Intel,
+        nics_per_node: 8,
+        gpus_per_process: 1,
     }
 }
 
