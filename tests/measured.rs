@@ -350,15 +350,16 @@ fn table() -> (String, Vec<String>) {
          hardware latencies, the network post overhead by CPU maker); the fabric's own hops and cable lengths are \
          not added to them. Measurements span NCCL 2.16 to 2.2x, whose constants differ a little (2.28 raised the \
          NVLS-tree network latency from 14 to 20.9 us).\n\
-         - Medium sizes (1 to 256 MiB) are optimistic: the model reaches its peak bandwidth sooner than NCCL does \
-         (NVIDIA's sjeaugey, nccl-tests issue 212: \"256M is too small to reach peak bandwidth\"); on one H100 server \
-         it gives 341 GB/s busbw at 16 MiB where the Azure guide measured 234, 469 at 256 MiB against 423. \
-         These points are not in the table.\n\
-         - Benchmarks driven by one process for all GPUs (`-g 8`, as the Azure guide runs) add launch time the \
-         model does not hold: their small and medium sizes are not used here.\n\
-         - NVLS on Blackwell is derived from Hopper's measured figure and NCCL's efficiency ratio; no Blackwell \
-         measurement is in the table yet. CollNet (InfiniBand SHARP) is modelled but never picked by default, as \
-         NCCL needs `NCCL_COLLNET_ENABLE=1` and the SHARP plugin; no SHARP measurement is in the table yet.\n\
+         - Medium sizes: the pipeline fill counts one round of NCCL's chunks whatever the node count; published \
+         runs on ten or more servers reach their peak only near 1 to 2 GiB, so the model stays optimistic there \
+         (ten DGX H100: 186 GB/s busbw at 32 MiB, 281 at 128 MiB). The H200 and A100 sweeps at 1 to 2 MiB come out \
+         15-18% slow: the NVLS and ring latencies NCCL's constants give are above what those runs show.\n\
+         - Twenty GB200 NVL72 racks keep rising to 406 GB/s at 16 GiB, above the 8 rails' 338 the model plans \
+         (CoreWeave's fabric has SHARP, which the model counts only with CollNet enabled); one rack at 1 GiB \
+         measures 681 GB/s where the model gives 817: NVLS on 72 GPUs fills more slowly than on 8.\n\
+         - All-to-all has two points; its band is narrow for want of data.\n\
+         - CollNet (InfiniBand SHARP) is modelled but never picked by default, as NCCL needs \
+         `NCCL_COLLNET_ENABLE=1` and the SHARP plugin; no SHARP measurement is in the table yet.\n\
          - Servers with fewer NICs than the template's are modelled by leaving the others uncabled, one kept per PCIe \
          switch.\n\
          - No training measurements yet: the training group is empty.\n\
