@@ -240,12 +240,13 @@ fn superpod_1su_is_balanced() {
         "hierarchical all-reduce (textbook row)",
     );
     // The headline is NCCL's pick (docs/analysis.md, "Collectives as NCCL runs them"): NVLS inside each DGX H100,
-    // a tree of the 31 nodes across. Rails 8 x 50 GB/s x 0.94 = 376 GB/s below NVLS 275 x 2 x 247/248 = 547.8, so
-    // bus 376 and algbw 376 x 248 / 494 = 188.76 GB/s; latency 25 + 2 x log2i(31) x 14 = 25 + 2 x 4 x 14 = 137 us;
-    // 1 GB: 137 us + 1e9 / 188.76e9 s = 0.137 + 5.2977 = 5.4347 ms. (Ring: bus 370.8, latency (8.4 + 434 x 3.4 +
-    // 60 x 14) x 1.4 = 3,253.6 us, 8.63 ms; tree: 6.9 ms.)
+    // a tree of the 31 nodes across. Rails 8 x 50 GB/s x 0.94 = 376 GB/s below NVLS 275 x 2 x 247/248 = 547.8, x 0.9
+    // from three servers on: bus 338.4 and algbw 338.4 x 248 / 494 = 169.89 GB/s; latency 25 + 2 x log2i(31) x 14 =
+    // 25 + 2 x 4 x 14 = 137 us, + launch 1.65 = 138.65 us; fill: NVLS-tree's 64 KiB chunk at 4+ nodes, one round of
+    // 8 steps x 16 channels = 8 MiB. 1 GB: 0.13865 + (1e9 + 8388608) / 169.89e9 s = 0.13865 + 5.9356 = 6.0743 ms.
+    // (Ring: bus 370.8, latency (8.4 + 434 x 3.4 + 60 x 14) x 1.4 = 3,253.6 us, about 8.7 ms.)
     assert_eq!(r.latency.allreduce.best, "NVLSTree/Simple");
-    let nvls_tree = 137e-6 + 1e9 / (376e9 * 248.0 / 494.0);
+    let nvls_tree = 138.65e-6 + (1e9 + 8_388_608.0) / (338.4e9 * 248.0 / 494.0);
     close(
         r.summary.allreduce_ms,
         nvls_tree * 1e3,
@@ -298,9 +299,11 @@ fn a100_nic_starved_names_the_nic() {
     assert!(f.message.contains("8.0x short"), "{}", f.message);
     // All-reduce of 1 GB as NCCL runs it: ring/Simple over 64 ranks on 8 nodes. The one 200G rail per server
     // carries 25 x 0.94 = 23.5 GB/s (below NVLink's 240): algbw = 23.5 x 64/126 = 11.937 GB/s. Latency (AMD hosts,
-    // net overhead 2 us x 3 for Simple): (8.4 + 112 x max(3.4, 6) + 14 x 14) x 1.4 (ring plateau) = 1,226.96 us.
-    // 1.22696 ms + 1e9 / 11.937e9 s = 1.227 + 83.777 = 85.004 ms.
-    let expected = (8.4 + 112.0 * 6.0 + 14.0 * 14.0) * 1.4e-6 + 1e9 / (23.5e9 * 64.0 / 126.0);
+    // net overhead 2 us x 3 for Simple): (8.4 + 112 x max(3.4, 6) + 14 x 14) x 1.4 (ring plateau) = 1,226.96 us, +
+    // launch 3.3 us (AMD) = 1,230.26 us; fill one round of 8 x 16 x 128 KiB = 16 MiB at algbw.
+    // 1.23026 ms + (1e9 + 16777216) / 11.937e9 s = 1.230 + 85.182 = 86.412 ms.
+    let expected = ((8.4 + 112.0 * 6.0 + 14.0 * 14.0) * 1.4 + 3.3) * 1e-6
+        + (1e9 + 16_777_216.0) / (23.5e9 * 64.0 / 126.0);
     close(r.summary.allreduce_ms, expected * 1e3, 1e-3, "all-reduce");
     // The PCIe tree is not what limits it: the NIC port is.
     assert!(
@@ -455,8 +458,9 @@ fn a100_against_h100_for_the_same_job() {
     assert!(pa.why.contains("TP 4"), "{}", pa.why);
     // Data-parallel gradient all-reduce over the 30 DP ranks only (2 per server, a quarter of each server's rails:
     // 200 x 2/8 = 50 GB/s): 13e9 x 2 / 4 = 6.5e9 B, ring/Simple, bus min(240, 50 x 0.94) = 47 GB/s, algbw 47 x 30/58;
-    // latency (AMD hosts) (8.4 + 30 x 6 + 28 x 14) x 1.4 = 812.56 us: 0.267376 + 0.000813 = 0.268189 s.
-    let dp = 6.5e9 / (47e9 * 30.0 / 58.0) + 812.56e-6;
+    // latency (AMD hosts) (8.4 + 30 x 6 + 28 x 14) x 1.4 = 812.56 us + launch 3.3 us; fill one round of 8 steps x 16
+    // channels x 128 KiB = 16 MiB at algbw: 0.267376 + 0.000816 + 0.000690 = 0.268882 s.
+    let dp = (6.5e9 + 16_777_216.0) / (47e9 * 30.0 / 58.0) + 815.86e-6;
     close(
         ta.allreduce_s_per_step,
         dp,
@@ -465,11 +469,12 @@ fn a100_against_h100_for_the_same_job() {
     );
     close(ta.exposed_s_per_step, dp * 0.5, 1e-5, "overlap");
     // Tensor parallel inside each DGX A100: 4 all-reduces x 40 layers of 4,194,304 / 30 tokens x 5,120 x 2 B =
-    // 1.4317 GB over 4 GPUs (ring/Simple, algbw 240 x 4/6 = 160 GB/s, latency 8.4 + 6 x 3.4 = 28.8 us): 1.4363 s.
+    // 1.4317 GB over 4 GPUs (ring/Simple, algbw 240 x 4/6 = 160 GB/s, latency 8.4 + 6 x 3.4 = 28.8 us + launch 3.3,
+    // fill 16 MiB at 160 GB/s = 0.105 ms): 160 x (32.1 us + (1.4317e9 + 16777216) / 160e9 s) = 1.4536 s.
     let act = 4_194_304.0 / 30.0 * 5120.0 * 2.0;
     close(
         ta.tensor_s_per_step,
-        160.0 * (28.8e-6 + act / 160e9),
+        160.0 * (32.1e-6 + (act + 16_777_216.0) / 160e9),
         1e-5,
         "A100 tensor parallel",
     );

@@ -298,14 +298,41 @@ pub const ROCE_EFFICIENCY: f64 = 47.0 / 50.0;
 /// NVLS all-reduce algorithm bandwidth over the NVLink line rate, Hopper: "on 8 GPUs, you should reach a peak busBw
 /// of ~480GB/s (algbw ~275GB/s)" on 450 GB/s NVLink (NVIDIA's sjeaugey, NVIDIA/nccl-tests issue 212): 275 / 450.
 pub const NVLS_ALGBW_HOPPER: f64 = 275.0 / 450.0;
-/// The same for Blackwell, derived: Hopper's figure scaled by NCCL's NVLS efficiency, Blackwell over Hopper (0.74
-/// / 0.85, `nvlsEfficiency` in `src/graph/tuning.cc`). No published Blackwell measurement is in the validation.
-pub const NVLS_ALGBW_BLACKWELL: f64 = 275.0 / 450.0 * 0.74 / 0.85;
+/// The same for Blackwell: CoreWeave's published single GB200 NVL72 rack (NVIDIA/nccl-tests `all_reduce_perf` on 72
+/// GPUs, NCCL 2.26.2, coreweave/nccl-tests README "Expected Performance"): algbw 423-429 GB/s at 8 GiB on 900 GB/s
+/// NVLink 5, so 425 / 900 (docs/validation.md, calibration). NCCL's own efficiency ratio (0.74 / 0.85 of Hopper's,
+/// `nvlsEfficiency`) gave 0.53, 12% above it.
+pub const NVLS_ALGBW_BLACKWELL: f64 = 425.0 / 900.0;
 /// Channels NCCL runs on an NVLink server: a planning value (two per NIC rail on an 8-rail board). It only scales
 /// NCCL's per-channel caps (LL128, tree), which are rarely the binding term at this count.
 pub const NVLINK_CHANNELS: f64 = 16.0;
 /// Channels on a PCIe-only server (planning value).
 pub const PCIE_CHANNELS: f64 = 4.0;
+/// Host cost of one collective call per GPU its process drives, us, on AMD hosts: the kernel launch, the proxy
+/// thread's first post and the host synchronisation nccl-tests waits on, which NCCL's tuning model leaves out.
+/// Calibrated on the flat small-size end of the Azure ND A100 v4 sweep (AMD EPYC, one process driving 8 GPUs: 44.8
+/// us at 1 KiB where NCCL's ring LL gives 15.0), docs/validation.md.
+pub const LAUNCH_US_AMD: f64 = 3.3;
+/// The same on other hosts (Intel, Arm): calibrated on the Azure ND H100 v5 sweep (Intel, 8 GPUs a process: 25.6 us
+/// at 1 KiB against ring LL's 15.0), about half AMD's.
+pub const LAUNCH_US_OTHER: f64 = 1.65;
+/// NCCL's pipeline slots per connection (`NCCL_STEPS` in `src/include/device.h`).
+pub const NCCL_STEPS: f64 = 8.0;
+/// NCCL's NVLS chunk (`NCCL_NVLS_CHUNKSIZE` default, `src/transport/nvls.cc`), which the pipeline fill takes as
+/// the chunk of every algorithm: a round of 8 steps of it on 16 channels is 16 MiB. Ring's Simple steps are larger
+/// (512 KiB), but a 64 MiB round overstates the fill: the Azure ND A100 v4 ring sweep measures 174 GB/s at 128 MiB
+/// where it gives 152 (docs/validation.md).
+pub const NVLS_CHUNK_BYTES: f64 = 128.0 * 1024.0;
+/// NIC rails a rack-scale NVLink domain (more GPUs than an 8-GPU board) drives across racks: NCCL builds its
+/// cross-node rings and trees on 8 rails, so twenty GB200 NVL72 racks measure 346 GB/s bus bandwidth (8 NDR rails at
+/// 47 GB/s less the multi-node NVLS-tree discount), not their 72 NICs' worth (docs/validation.md, calibration).
+pub const RACK_SCALE_RAILS: usize = 8;
+/// NVLS-tree bandwidth discount from three servers on: published B200 and H100 runs at 4 or more nodes measure
+/// NVLS-tree at 0.85-0.95 of the rails where two nodes reach them (docs/validation.md), so NCCL's ring wins there.
+pub const NVLS_TREE_MULTI_NODE: f64 = 0.9;
+/// All-to-all switches to LL below this many bytes per peer (NCCL's p2p LL threshold, `NCCL_P2P_LL_THRESHOLD`
+/// default 16 KiB, `src/enqueue.cc`).
+pub const P2P_LL_THRESHOLD_BYTES: f64 = 16384.0;
 
 /// What the model needs to know about a design's GPUs and fabric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -336,6 +363,11 @@ pub struct CommShape {
     pub sharp: bool,
     /// Maker of the first GPU server's CPU: sets NCCL's network post overhead and LL bandwidth cap across servers.
     pub cpu: CpuVendor,
+    /// Compute NICs cabled per server (the fewest of any GPU server; 0 without any).
+    pub nics_per_node: usize,
+    /// GPUs each process drives (nccl-tests' `-g`; 1 for one process per GPU, as training jobs run): each pays
+    /// the per-call launch cost in turn.
+    pub gpus_per_process: usize,
 }
 
 /// One algorithm and protocol for one collective at one size.
@@ -346,8 +378,12 @@ pub struct Estimate {
     pub algorithm: Algorithm,
     /// The protocol estimated, as `NCCL_PROTO` names it.
     pub protocol: Proto,
-    /// Latency term, us.
+    /// Latency term, us: NCCL's (base plus per-step hardware latencies) and the host's launch cost.
     pub latency_us: f64,
+    /// Of which the host's launch cost, us (`LAUNCH_US_*` x GPUs per process).
+    pub launch_us: f64,
+    /// Pipeline fill, us: until one round of NCCL's chunks is in flight the bandwidth term runs at half rate.
+    pub fill_us: f64,
     /// Algorithm bandwidth at large sizes (the bandwidth term's rate), GB/s.
     pub peak_algbw_gbyte_s: f64,
     /// Time for one collective of this size: latency term plus size over the bandwidth term, us.
@@ -358,7 +394,106 @@ pub struct Estimate {
     pub busbw_gbyte_s: f64,
     /// Whether NCCL runs it by default (CollNet needs NCCL_COLLNET_ENABLE=1 and the SHARP plugin).
     pub default_enabled: bool,
+    /// The range published measurements of this class span around the expected value (docs/analysis.md, "Bands").
+    pub band: Band,
 }
+
+/// Expected value's range: what published measurements of the same class measured against the model's expected
+/// value, lowest and highest (docs/validation.md). busbw and algbw scale by these; a time by their inverses.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Band {
+    /// Bus bandwidth at the low end, GB/s (the slowest published run of the class, relative to the model).
+    pub busbw_low: f64,
+    /// Bus bandwidth at the high end, GB/s.
+    pub busbw_high: f64,
+    /// Time at the slow end, us.
+    pub time_high_us: f64,
+    /// Time at the fast end, us.
+    pub time_low_us: f64,
+}
+
+/// Classes of collective figure the validation groups its measurements by; each has its band.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum Class {
+    /// Below 1 MiB: latency-bound.
+    Small,
+    /// 1 MiB to 256 MiB.
+    Medium,
+    /// Above 256 MiB inside one server.
+    LargeIntra,
+    /// Above 256 MiB across servers.
+    LargeMulti,
+    /// All-to-all at any size.
+    AllToAll,
+}
+
+impl Class {
+    /// Every class, in validation order.
+    pub const ALL: [Class; 5] = [
+        Class::LargeIntra,
+        Class::LargeMulti,
+        Class::Medium,
+        Class::Small,
+        Class::AllToAll,
+    ];
+
+    /// The class of `coll` at `bytes` on `nodes` servers.
+    pub fn of(coll: Collective, bytes: f64, nodes: usize) -> Class {
+        const MIB: f64 = 1024.0 * 1024.0;
+        if coll == Collective::AllToAll {
+            Class::AllToAll
+        } else if bytes < MIB {
+            Class::Small
+        } else if bytes <= 256.0 * MIB {
+            Class::Medium
+        } else if nodes <= 1 {
+            Class::LargeIntra
+        } else {
+            Class::LargeMulti
+        }
+    }
+
+    /// Name as docs/validation.md writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Small => "small-message",
+            Class::Medium => "medium",
+            Class::LargeIntra => "intra-node",
+            Class::LargeMulti => "multi-node",
+            Class::AllToAll => "all-to-all",
+        }
+    }
+
+    /// Measured over expected, lowest and highest, across the published measurements of the class
+    /// (docs/validation.md: tests/measured.rs fails when a measurement falls outside its class's band, so these
+    /// follow the data).
+    pub fn band(self) -> (f64, f64) {
+        match self {
+            Class::LargeIntra => BAND_LARGE_INTRA,
+            Class::LargeMulti => BAND_LARGE_MULTI,
+            Class::Medium => BAND_MEDIUM,
+            Class::Small => BAND_SMALL,
+            Class::AllToAll => BAND_ALL_TO_ALL,
+        }
+    }
+}
+
+/// Band of large messages inside a server: measured / expected spans 0.83 (one GB200 NVL72 rack at 1 GiB,
+/// CoreWeave) to 1.01 over the class's points in docs/validation.md, rounded outward to 0.05.
+pub const BAND_LARGE_INTRA: (f64, f64) = (0.80, 1.05);
+/// Band of large messages across servers: 0.92 to 1.20 (twenty GB200 NVL72 racks at 16 GiB, CoreWeave).
+pub const BAND_LARGE_MULTI: (f64, f64) = (0.90, 1.25);
+/// Band of medium sizes (1 to 256 MiB): 0.88 to 1.26 (three A100 servers with four HDR NICs each at 128 MiB,
+/// NVIDIA/nccl-tests issue 119).
+pub const BAND_MEDIUM: (f64, f64) = (0.85, 1.30);
+/// Band of small messages (bandwidth sense: a time's band is the inverse): 0.69 (Azure ND H100 v5 at 64 KiB, where
+/// NCCL 2.18 ran NVLS) to 1.17 (two H20 servers, NVLS-tree at 512 B).
+pub const BAND_SMALL: (f64, f64) = (0.65, 1.20);
+/// Band of all-to-all: 0.99 to 1.18 (8x H20 at 128 B, DeepEP issue 303); two points only.
+pub const BAND_ALL_TO_ALL: (f64, f64) = (0.95, 1.20);
 
 impl CommShape {
     fn ppn(&self) -> f64 {
@@ -403,6 +538,50 @@ impl CommShape {
     /// NCCL's network post overhead, us (`getNetOverhead`).
     fn net_overhead_us(&self) -> f64 {
         if self.cpu == CpuVendor::Amd { 2.0 } else { 1.0 }
+    }
+
+    /// Host cost of one call, us: the per-GPU launch cost times the GPUs one process drives.
+    pub fn launch_us(&self) -> f64 {
+        let per = if self.cpu == CpuVendor::Amd {
+            LAUNCH_US_AMD
+        } else {
+            LAUNCH_US_OTHER
+        };
+        per * self.gpus_per_process.max(1) as f64
+    }
+
+    /// Bytes one pipeline round holds in flight: `NCCL_STEPS` slots of NCCL's chunk on every channel. The chunk
+    /// follows NCCL's rules for NVLS (`calcCollChunking` in `src/enqueue.cc`): 128 KiB, cut to 64, 32 and 16 KiB
+    /// below 64, 8 and 2 rounds of it; NVLS-tree's (64 KiB at 4 or more nodes), cut to 64 and 32 KiB below 4 and 1
+    /// rounds; 128 KiB for the others.
+    fn round_bytes(&self, a: Algorithm, bytes: f64) -> f64 {
+        let ops = self.channels();
+        let chunk = match a {
+            Algorithm::Nvls => {
+                let mut c = NVLS_CHUNK_BYTES;
+                for (rounds, to) in [(64.0, 65536.0), (8.0, 32768.0), (2.0, 16384.0)] {
+                    if bytes < rounds * ops * c && c > to {
+                        c = to;
+                    }
+                }
+                c
+            }
+            Algorithm::NvlsTree => {
+                let mut c: f64 = if self.nodes >= 4 {
+                    65536.0
+                } else {
+                    NVLS_CHUNK_BYTES
+                };
+                for (rounds, to) in [(4.0, 65536.0), (1.0, 32768.0)] {
+                    if bytes < rounds * ops * c && c > to {
+                        c = to;
+                    }
+                }
+                c
+            }
+            _ => NVLS_CHUNK_BYTES,
+        };
+        NCCL_STEPS * ops * chunk
     }
 
     /// Ring bus bandwidth before the protocol: inside one server the NVLink (or PCIe) ring; across servers the
@@ -461,9 +640,12 @@ impl CommShape {
         let algbw = match (coll, a) {
             (Collective::AllToAll, Algorithm::P2p) => {
                 // Each GPU sends (p-1)/p of its buffer: (ppn-1)/p over NVLink, (p-ppn)/p over the network, at once.
-                if p != Proto::Simple {
-                    return None;
-                }
+                // LL (half the bandwidth) carries sends below NCCL's p2p LL threshold, Simple the rest.
+                let ll = match p {
+                    Proto::LL => true,
+                    Proto::LL128 => return None,
+                    Proto::Simple => false,
+                };
                 let intra = if ppn > 1.0 {
                     self.intra_bus_gbyte_s() * ranks / (ppn - 1.0)
                 } else {
@@ -474,7 +656,7 @@ impl CommShape {
                 } else {
                     f64::INFINITY
                 };
-                let bw = intra.min(net);
+                let bw = intra.min(net) * if ll { 0.5 } else { 1.0 };
                 return bw.is_finite().then_some((bw, true));
             }
             (Collective::AllToAll, _) | (_, Algorithm::P2p) => return None,
@@ -504,9 +686,11 @@ impl CommShape {
                 } else {
                     f64::INFINITY
                 };
+                // Only with a NIC per GPU: two HGX A100 with four HDR NICs each measure 91 GB/s where the ring
+                // reaches 94 (docs/validation.md), not the doubled tree.
                 let net = match self.nodes {
                     1 => f64::INFINITY,
-                    2 => 2.0 * self.net_bus_gbyte_s(),
+                    2 if self.nics_per_node as f64 >= ppn => 2.0 * self.net_bus_gbyte_s(),
                     _ => self.net_bus_gbyte_s(),
                 };
                 let mut bus = intra.min(net);
@@ -551,7 +735,10 @@ impl CommShape {
                 }
                 // NVLS inside the node, a tree of nodes across: bus bandwidth min(NVLS, rails (x2 on two nodes)).
                 let rails = self.net_bus_gbyte_s() * if self.nodes == 2 { 2.0 } else { 1.0 };
-                let bus = (self.nvls_algbw() * 2.0 * (ranks - 1.0) / ranks).min(rails);
+                let mut bus = (self.nvls_algbw() * 2.0 * (ranks - 1.0) / ranks).min(rails);
+                if self.nodes >= 3 {
+                    bus *= NVLS_TREE_MULTI_NODE;
+                }
                 bus * ranks / (2.0 * (ranks - 1.0))
             }
             (_, Algorithm::NvlsTree) => return None,
@@ -597,13 +784,12 @@ impl CommShape {
         let log2n = nodes.log2().floor();
         match (coll, a) {
             (Collective::AllToAll, _) => {
-                // Point-to-point: every pair at once; one step on the slowest medium.
-                let step = if self.nodes > 1 {
-                    NET_LAT_US[1][pi]
-                } else {
-                    intra_table[1][pi]
-                };
-                BASE_LAT_US[1][pi] + step
+                // Point-to-point: one step per peer, as NCCL schedules a round per peer: an NVLink (or PCIe) step
+                // to each peer in the server, and to each remote peer the network post overhead NCCL's ring
+                // counts per network step (x3 for Simple).
+                let remote = ranks - ppn;
+                let post = self.net_overhead_us() * if p == Proto::Simple { 3.0 } else { 1.0 };
+                BASE_LAT_US[1][pi] + (ppn - 1.0) * intra_table[1][pi] + remote * post
             }
             (Collective::Broadcast, _) => {
                 let hw = if self.nodes > 1 {
@@ -665,6 +851,12 @@ impl CommShape {
         let mut out = Vec::new();
         for &a in algorithms {
             for p in Proto::ALL {
+                if coll == Collective::AllToAll
+                    && (bytes / (self.ranks.max(1) as f64) < P2P_LL_THRESHOLD_BYTES)
+                        != (p == Proto::LL)
+                {
+                    continue;
+                }
                 let Some((peak, default_enabled)) = self.bandwidth(coll, a, p) else {
                     continue;
                 };
@@ -687,21 +879,42 @@ impl CommShape {
                 {
                     lat *= if self.arch == Arch::Volta { 1.9 } else { 1.4 };
                 }
-                let time_us = lat + bytes / (1000.0 * bw);
+                let launch = self.launch_us();
+                lat += launch;
+                // Pipeline fill (Simple and LL128, which move NCCL's chunks through its step slots; LL's 8-byte
+                // flags do not): until one round of chunks is in flight, at most half the message, the bandwidth
+                // term runs at half rate. Calibrated on the Azure ND H100 v5 NVLS sweep's medium sizes. Not for
+                // all-to-all, whose sends to every peer run at once, each with its own slots.
+                let fill = if p != Proto::LL && a != Algorithm::P2p {
+                    (bytes / 2.0).min(self.round_bytes(a, bytes)) / (1000.0 * bw)
+                } else {
+                    0.0
+                };
+                let time_us = lat + bytes / (1000.0 * bw) + fill;
                 let algbw = if time_us > 0.0 {
                     bytes / time_us / 1000.0
                 } else {
                     0.0
                 };
+                let busbw = algbw * coll.bus_factor(self.ranks as f64);
+                let (lo, hi) = Class::of(coll, bytes, self.nodes).band();
                 out.push(Estimate {
                     algorithm: a,
                     protocol: p,
                     latency_us: lat,
+                    launch_us: launch,
+                    fill_us: fill,
                     peak_algbw_gbyte_s: peak,
                     time_us,
                     algbw_gbyte_s: algbw,
-                    busbw_gbyte_s: algbw * coll.bus_factor(self.ranks as f64),
+                    busbw_gbyte_s: busbw,
                     default_enabled,
+                    band: Band {
+                        busbw_low: busbw * lo,
+                        busbw_high: busbw * hi,
+                        time_high_us: time_us / lo,
+                        time_low_us: time_us / hi,
+                    },
                 });
             }
         }
@@ -786,6 +999,41 @@ pub fn shape(design: &Design, topo: &Topology, bw: &BandwidthReport) -> Option<C
         net_line = net_line.min(node);
     }
     let net_line = if net_line.is_finite() { net_line } else { 0.0 };
+    // Compute NICs cabled per GPU server (the fewest of any), from the cables' server ends.
+    let mut cabled: rustc_hash::FxHashSet<(crate::model::DeviceId, u16)> = Default::default();
+    let gpu_servers: rustc_hash::FxHashSet<crate::model::DeviceId> =
+        servers.iter().map(|s| s.device).collect();
+    for l in design.links.values() {
+        for end in [&l.a, &l.b] {
+            if !gpu_servers.contains(&end.device) {
+                continue;
+            }
+            let Some(slot) = end.nic_slot() else {
+                continue;
+            };
+            let compute = spec_of(&end.device)
+                .and_then(|x| x.nic_slots.get(usize::from(slot)))
+                .is_some_and(|x| x.role == crate::model::part::NicRole::Compute);
+            if compute {
+                cabled.insert((end.device, slot));
+            }
+        }
+    }
+    let mut per_server: rustc_hash::FxHashMap<crate::model::DeviceId, usize> = Default::default();
+    for (d, _) in &cabled {
+        *per_server.entry(*d).or_default() += 1;
+    }
+    let nics_per_node = servers
+        .iter()
+        .map(|s| per_server.get(&s.device).copied().unwrap_or(0))
+        .min()
+        .unwrap_or(0);
+    // A rack-scale NVLink domain drives at most RACK_SCALE_RAILS rails' worth across racks.
+    let net_line = if nics_per_node > RACK_SCALE_RAILS {
+        net_line * RACK_SCALE_RAILS as f64 / nics_per_node as f64
+    } else {
+        net_line
+    };
     let a2a = if bw.all_to_all_gbyte_s > 0.0 {
         bw.all_to_all_gbyte_s
     } else {
@@ -831,6 +1079,8 @@ pub fn shape(design: &Design, topo: &Topology, bw: &BandwidthReport) -> Option<C
         nvls,
         sharp: any && sharp && !ethernet && nodes > 1,
         cpu,
+        nics_per_node,
+        gpus_per_process: 1,
     })
 }
 
@@ -852,6 +1102,10 @@ pub struct SweepRow {
     pub algbw_gbyte_s: f64,
     /// Bus bandwidth, GB/s.
     pub busbw_gbyte_s: f64,
+    /// Low end of the bus bandwidth's band, GB/s.
+    pub busbw_low: f64,
+    /// High end of the bus bandwidth's band, GB/s.
+    pub busbw_high: f64,
 }
 
 /// The expected nccl-tests table for `coll` from 8 B to 16 GiB, NCCL's pick at each size.
@@ -867,6 +1121,8 @@ pub fn sweep(shape: &CommShape, coll: Collective) -> Vec<SweepRow> {
                 time_us: round(e.time_us, 2),
                 algbw_gbyte_s: round(e.algbw_gbyte_s, 2),
                 busbw_gbyte_s: round(e.busbw_gbyte_s, 2),
+                busbw_low: round(e.band.busbw_low, 2),
+                busbw_high: round(e.band.busbw_high, 2),
             })
         })
         .collect()
@@ -884,6 +1140,8 @@ pub struct CollectiveReport {
     pub estimates: Vec<Estimate>,
     /// Index in `estimates` of the one NCCL would pick (default-enabled and fastest).
     pub picked: Option<usize>,
+    /// The pick's band: the range published measurements of its class span around its expected value.
+    pub band: Option<Band>,
 }
 
 /// The NCCL section of the report (`latency.nccl`).
@@ -911,10 +1169,16 @@ pub fn report(shape: CommShape, bytes: f64) -> NcclReport {
                 .map(|mut e| {
                     for v in [
                         &mut e.latency_us,
+                        &mut e.launch_us,
+                        &mut e.fill_us,
                         &mut e.peak_algbw_gbyte_s,
                         &mut e.time_us,
                         &mut e.algbw_gbyte_s,
                         &mut e.busbw_gbyte_s,
+                        &mut e.band.busbw_low,
+                        &mut e.band.busbw_high,
+                        &mut e.band.time_low_us,
+                        &mut e.band.time_high_us,
                     ] {
                         *v = round(*v, 3);
                     }
@@ -926,6 +1190,7 @@ pub fn report(shape: CommShape, bytes: f64) -> NcclReport {
             CollectiveReport {
                 collective: c,
                 bytes,
+                band: picked.and_then(|i| estimates.get(i)).map(|e| e.band),
                 estimates,
                 picked,
             }
@@ -965,6 +1230,8 @@ pub(crate) fn dgx_a100_shape(nodes: usize) -> CommShape {
         nvls: false,
         sharp: false,
         cpu: CpuVendor::Amd,
+        nics_per_node: 8,
+        gpus_per_process: 1,
     }
 }
 

@@ -350,18 +350,21 @@ mod tests {
     fn data_parallel_group_by_hand() {
         // TP 4, DP 30 on 15 DGX A100: each DP group has 2 GPUs per server and a quarter of its rails, 200 x 2/8 =
         // 50 GB/s per server. Gradients 13e9 x 2 / 4 = 6.5e9 B. Ring/Simple: bus min(240, 50 x 0.94 = 47) = 47,
-        // algbw 47 x 30/58 = 24.31 GB/s; latency (8.4 + 30 x 6 + 28 x 14) x 1.4 = 812.56 us.
-        // 6.5e9 / 24.31e9 + 812.56e-6 = 0.267376 + 0.000813 = 0.268189 s.
+        // algbw 47 x 30/58 = 24.31 GB/s; latency (8.4 + 30 x 6 + 28 x 14) x 1.4 = 812.56 us, + launch 3.3 us (AMD);
+        // pipeline fill, one round of 8 x 16 x 128 KiB = 16 MiB at algbw: 16777216 / 24.31e9 = 0.000690 s.
+        // 6.5e9 / 24.31e9 + 815.86e-6 + 0.000690 = 0.267376 + 0.000816 + 0.000690 = 0.268882 s.
         let s = a100(15);
         let p = layout(&job(), &s);
         let c = step_comm(&job(), &s, &p);
-        let expected = 6.5e9 / (47e9 * 30.0 / 58.0) + 812.56e-6;
+        let algbw = 47e9 * 30.0 / 58.0;
+        let expected = (6.5e9 + 16_777_216.0) / algbw + 815.86e-6;
         assert!((c.data_s - expected).abs() < 1e-6, "{}", c.data_s);
         // Tensor parallel: 4 all-reduces x 40 layers x 1 microbatch of 4,194,304 / 30 tokens x 5,120 x 2 B =
         // 1.4317 GB over 4 GPUs in one server (ring/Simple, bus 240: algbw 240 x 4/6 = 160 GB/s, latency 8.4 + 6 x
-        // 3.4 = 28.8 us): 160 x (28.8 us + 1.4317e9 / 160e9 s) = 160 x 8.977 ms = 1.4363 s.
+        // 3.4 = 28.8 us, + launch 3.3 = 32.1 us; fill 16 MiB / 160e9): 160 x (32.1 us + (1.4317e9 + 16777216) /
+        // 160e9 s) = 160 x 9.085 ms = 1.4536 s.
         let act = 4_194_304.0 / 30.0 * 5120.0 * 2.0;
-        let tp = 160.0 * (28.8e-6 + act / 160e9);
+        let tp = 160.0 * (32.1e-6 + (act + 16_777_216.0) / 160e9);
         assert!((c.tensor_s - tp).abs() < 1e-6, "{} vs {tp}", c.tensor_s);
         assert_eq!(c.pipeline_s, 0.0);
     }

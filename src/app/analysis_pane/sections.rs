@@ -132,6 +132,7 @@ pub(super) fn latency_ui(ui: &mut egui::Ui, r: &Report) {
                 "NCCL's tuning model (src/graph/tuning.cc) on the design's NVLink and rails; docs/analysis.md, \
                  \"Collectives as NCCL runs them\", and docs/validation.md",
             );
+            nccl_alternatives(ui, r);
             nccl_plot(ui, r);
             ui.label("Textbook alpha-beta forms, for comparison:")
             .on_hover_text(format!(
@@ -155,9 +156,39 @@ fn index_label(labels: &[String], v: f64) -> String {
     labels.get(v.round() as usize).cloned().unwrap_or_default()
 }
 
+/// The all-reduce's pick with its band, and the alternatives NCCL would weigh (the report's
+/// `latency.nccl.collectives`), fastest first.
+fn nccl_alternatives(ui: &mut egui::Ui, r: &Report) {
+    let Some(c) = r.latency.nccl.as_ref().and_then(|n| {
+        n.collectives
+            .iter()
+            .find(|c| c.collective == crate::analysis::nccl::Collective::AllReduce)
+    }) else {
+        return;
+    };
+    for (i, e) in c.estimates.iter().take(4).enumerate() {
+        ui.label(format!(
+            "  {} {:<9} {:>7} {:>10.2} ms   busbw {:.1} GB/s ({:.1}-{:.1}){}",
+            if Some(i) == c.picked { "▶" } else { " " },
+            e.algorithm.name(),
+            e.protocol.name(),
+            e.time_us / 1e3,
+            e.busbw_gbyte_s,
+            e.band.busbw_low,
+            e.band.busbw_high,
+            if e.default_enabled { "" } else { "  (not by default)" }
+        ))
+        .on_hover_text(
+            "Expected value and band: the range published measurements of this class span around it \
+             (docs/validation.md)",
+        );
+    }
+}
+
 /// The expected nccl-tests curve: bus bandwidth of NCCL's pick from 8 B to 16 GiB (the report's
-/// `latency.nccl.allreduce_sweep`, the same rows as the `nccl-expect` export).
+/// `latency.nccl.allreduce_sweep`, the same rows as the `nccl-expect` export), with its band.
 fn nccl_plot(ui: &mut egui::Ui, r: &Report) {
+    use crate::analysis::nccl::SweepRow;
     let Some(n) = &r.latency.nccl else {
         return;
     };
@@ -177,6 +208,20 @@ fn nccl_plot(ui: &mut egui::Ui, r: &Report) {
         .x_axis_formatter(log_fmt)
         .show(ui, |pu| {
             pu.line(Line::new("expected all_reduce_perf busbw", points));
+            for (name, f) in [
+                (
+                    "band low",
+                    (|r: &SweepRow| r.busbw_low) as fn(&SweepRow) -> f64,
+                ),
+                ("band high", |r: &SweepRow| r.busbw_high),
+            ] {
+                let pts: Vec<[f64; 2]> = n
+                    .allreduce_sweep
+                    .iter()
+                    .map(|row| [row.bytes.log10(), f(row)])
+                    .collect();
+                pu.line(Line::new(name, pts).style(egui_plot::LineStyle::dashed_dense()));
+            }
         });
 }
 

@@ -435,7 +435,8 @@ pub(super) fn collectives_section(out: &mut String, r: &Report) {
         out,
         "<p>NCCL's tuning model on the drawn design: {} ranks on {}, {} {:.1} GB/s per GPU per direction \
          inside a node, rails {:.1} GB/s per node{}{}. Estimates, not measurements; the model and its check against \
-         published measurements are in docs/analysis.md and docs/validation.md.</p>",
+         published measurements are in docs/analysis.md and docs/validation.md. Each band is the range published \
+         measurements of the same class span around the expected value.</p>",
         s.ranks,
         crate::analysis::format::count(s.nodes, "node", "nodes"),
         if s.nvlink { "NVLink" } else { "PCIe" },
@@ -448,35 +449,39 @@ pub(super) fn collectives_section(out: &mut String, r: &Report) {
             ""
         },
     );
-    out.push_str("<table><thead><tr><th>Collective</th><th class=\"n\">Size</th><th>NCCL's pick</th><th class=\"n\">Time</th><th class=\"n\">algbw</th><th class=\"n\">busbw</th></tr></thead><tbody>\n");
+    out.push_str("<table><thead><tr><th>Collective</th><th class=\"n\">Size</th><th>NCCL's pick</th><th class=\"n\">Time</th><th class=\"n\">algbw</th><th class=\"n\">busbw</th><th class=\"n\">busbw band</th></tr></thead><tbody>\n");
     for c in &n.collectives {
         let Some(e) = c.picked.and_then(|i| c.estimates.get(i)) else {
             continue;
         };
         let _ = writeln!(
             out,
-            r#"<tr><td>{}</td><td class="n">{}</td><td>{}/{}</td><td class="n">{} us</td><td class="n">{:.2} GB/s</td><td class="n">{:.2} GB/s</td></tr>"#,
+            r#"<tr><td>{}</td><td class="n">{}</td><td>{}/{}</td><td class="n">{} us</td><td class="n">{:.2} GB/s</td><td class="n">{:.2} GB/s</td><td class="n">{:.2}-{:.2} GB/s</td></tr>"#,
             c.collective.name(),
             bytes(c.bytes),
             e.algorithm.name(),
             e.protocol.name(),
             thousands(e.time_us, 2),
             e.algbw_gbyte_s,
-            e.busbw_gbyte_s
+            e.busbw_gbyte_s,
+            e.band.busbw_low,
+            e.band.busbw_high
         );
     }
     out.push_str("</tbody></table>\n<h3>Expected all_reduce_perf -b 8 -e 16G -f 2</h3>\n");
-    out.push_str("<table><thead><tr><th class=\"n\">Size</th><th>Algorithm</th><th class=\"n\">Time (us)</th><th class=\"n\">algbw (GB/s)</th><th class=\"n\">busbw (GB/s)</th></tr></thead><tbody>\n");
+    out.push_str("<table><thead><tr><th class=\"n\">Size</th><th>Algorithm</th><th class=\"n\">Time (us)</th><th class=\"n\">algbw (GB/s)</th><th class=\"n\">busbw (GB/s)</th><th class=\"n\">busbw band (GB/s)</th></tr></thead><tbody>\n");
     for row in &n.allreduce_sweep {
         let _ = writeln!(
             out,
-            r#"<tr><td class="n">{} B</td><td>{}/{}</td><td class="n">{}</td><td class="n">{:.2}</td><td class="n">{:.2}</td></tr>"#,
+            r#"<tr><td class="n">{} B</td><td>{}/{}</td><td class="n">{}</td><td class="n">{:.2}</td><td class="n">{:.2}</td><td class="n">{:.2}-{:.2}</td></tr>"#,
             thousands(row.bytes, 0),
             row.algorithm.name(),
             row.protocol.name(),
             thousands(row.time_us, 2),
             row.algbw_gbyte_s,
-            row.busbw_gbyte_s
+            row.busbw_gbyte_s,
+            row.busbw_low,
+            row.busbw_high
         );
     }
     out.push_str("</tbody></table>\n</section>\n");
