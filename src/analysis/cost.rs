@@ -422,7 +422,7 @@ fn category(kind: &PartKind) -> &'static str {
         PartKind::Gpu(_) => "GPUs",
         PartKind::Server(_) => "Servers",
         PartKind::Nic(_) | PartKind::Switch(_) => "Network",
-        PartKind::Cable(_) => "Cables and optics",
+        PartKind::Cable(_) | PartKind::Transceiver(_) => "Cables and optics",
         PartKind::Storage(_) => "Storage",
         PartKind::Rack(_) | PartKind::Pdu(_) | PartKind::PatchPanel(_) => "Racks and power",
         PartKind::Cdu(_) => "Cooling",

@@ -257,7 +257,11 @@ impl Edit {
                         "devices mounted above U{h} would fall outside the rack"
                     )));
                 }
-                Ok(Edit::UpdateRack(id, old))
+                let moved = design.racks.get(&id).is_some_and(|r| {
+                    (r.row, r.slot, &r.site, r.width_mm, r.height_u)
+                        != (old.row, old.slot, &old.site, old.width_mm, old.height_u)
+                });
+                Ok(with_reestimate(design, moved, Edit::UpdateRack(id, old)))
             }
             Edit::AddDevice(id, device) => {
                 if design.devices.contains_key(&id) {
@@ -324,11 +328,12 @@ impl Edit {
                     }
                 }
                 inverse.insert(0, Edit::UpdateDevice(id, old));
-                Ok(if inverse.len() == 1 {
+                let inverse = if inverse.len() == 1 {
                     inverse.remove(0)
                 } else {
                     Edit::Batch(inverse)
-                })
+                };
+                Ok(with_reestimate(design, moved, inverse))
             }
             Edit::AddLink(id, link) => {
                 if design.links.contains_key(&id) {
@@ -617,9 +622,52 @@ fn link_batch(
             length_m,
             cable: cable.map(PartId::new),
             notes: String::new(),
+            estimated_length: false,
+            auto_cable: false,
         },
     ));
     Ok(Edit::Batch(edits))
+}
+
+/// After a rack or device moved: the links whose length or cable is an estimate follow the floor, and the edit's
+/// inverse puts them back as they were.
+fn with_reestimate(design: &mut Design, moved: bool, inverse: Edit) -> Edit {
+    if !moved {
+        return inverse;
+    }
+    let changed = design.reestimate();
+    if changed.is_empty() {
+        return inverse;
+    }
+    let mut all = vec![inverse];
+    all.extend(changed.into_iter().map(|(id, l)| Edit::UpdateLink(id, l)));
+    Edit::Batch(all)
+}
+
+/// The edit moving a rack to a place on its floor (row and slot): the racks' flagged links are re-estimated when
+/// it is applied, and undone with it. Refused when another rack stands there.
+pub fn move_rack(design: &Design, rack: RackId, row: u16, slot: u16) -> Result<Edit, EditError> {
+    let Some(r) = design.racks.get(&rack) else {
+        return Err(EditError::Missing(rack.to_string()));
+    };
+    if let Some(other) = design
+        .racks
+        .iter()
+        .find(|(id, o)| **id != rack && o.site == r.site && o.row == row && o.slot == slot)
+    {
+        return Err(EditError::Refused(format!(
+            "rack {} already stands in row {row}, slot {slot}",
+            other.1.name
+        )));
+    }
+    Ok(Edit::UpdateRack(
+        rack,
+        Rack {
+            row,
+            slot,
+            ..r.clone()
+        },
+    ))
 }
 
 fn ensure_part(design: &Design, catalog: &Catalog, id: &str) -> Result<Option<Edit>, EditError> {
@@ -664,6 +712,7 @@ fn rack_edit(
             max_weight_kg: r.max_weight_kg,
             row,
             slot,
+            width_mm: None,
             feed_capacity_w: None,
             cooling: crate::model::Cooling::Air,
             site: String::new(),

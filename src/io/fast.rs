@@ -276,6 +276,15 @@ impl<'a> Cur<'a> {
         self.line.get(start..self.at)?.parse().ok()
     }
 
+    /// `true` or `false`.
+    fn bool(&mut self) -> Option<bool> {
+        if self.eat("true").is_some() {
+            Some(true)
+        } else {
+            self.eat("false").map(|()| false)
+        }
+    }
+
     /// A string without escapes.
     fn string(&mut self) -> Option<&'a str> {
         self.eat("\"")?;
@@ -465,6 +474,14 @@ fn link(line: &str, media: &mut HashMap<String, Medium>) -> Option<(u64, Link)> 
             "notes" => {
                 once(&mut seen, 32)?;
                 l.notes = c.string()?.to_string();
+            }
+            "estimated_length" => {
+                once(&mut seen, 64)?;
+                l.estimated_length = c.bool()?;
+            }
+            "auto_cable" => {
+                once(&mut seen, 128)?;
+                l.auto_cable = c.bool()?;
             }
             _ => return None,
         }

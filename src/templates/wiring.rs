@@ -27,6 +27,8 @@ pub(crate) fn link(
             length_m,
             cable: Some(crate::model::PartId::new(cable)),
             notes: String::new(),
+            estimated_length: false,
+            auto_cable: false,
         },
     );
     Ok(id)
