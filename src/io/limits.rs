@@ -1190,6 +1190,7 @@ fn locate_at(text: &str, problem: &FigureProblem, index: &mut EntryIndex<'_>) ->
     let start = match &problem.part {
         Some(id) => index.part(id)?,
         None if problem.field.starts_with("params.") => text.find("params:")?,
+        None if problem.field.starts_with("floor.") => text.find("floor:")?,
         None if problem.field.starts_with("scenarios[") => scenario_start(text, &problem.field)?,
         // A top-level field (`name`, `notes`): its first key in the file. A bad map key (`sites`, `parts`) is found
         // by its character instead, in `describe`.
