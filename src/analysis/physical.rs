@@ -186,7 +186,10 @@ fn reach_message(design: &Design, id: LinkId, b: &Build) -> String {
     let Some(l) = design.links.get(&id) else {
         return id.to_string();
     };
-    let cable = b.cable.as_ref().map_or("its cable", |c| c.0.as_str());
+    let cable = b
+        .cable
+        .as_ref()
+        .map_or_else(|| "its cable".to_string(), |c| format!("cable {c}"));
     let reach = b
         .cable
         .as_ref()
