@@ -190,6 +190,11 @@ fn build_price(design: &Design, build: &Build) -> f64 {
     cable + ends
 }
 
+/// Whether a cable part is a fibre (a transceiver at each end).
+fn is_fibre(design: &Design, cable: &PartId) -> bool {
+    cable_spec(design, cable).is_some_and(|(_, c)| c.fibre.is_some())
+}
+
 /// The cable parts of the design that carry a link's protocol at its rate, by id.
 fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
     let (protocol, gbps) = (link.medium.protocol(), link.medium.gbps());
@@ -206,8 +211,19 @@ fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
 /// The cheapest build of the design's parts that reaches `length_m` for a link (copper, else fibre and
 /// transceivers); None when none reaches.
 pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Build> {
+    cheapest_build_of(design, link, length_m, false)
+}
+
+/// [`cheapest_build`], among fibres only when `fibre_only`.
+fn cheapest_build_of(
+    design: &Design,
+    link: &Link,
+    length_m: f64,
+    fibre_only: bool,
+) -> Option<Build> {
     cables_for(design, link)
         .iter()
+        .filter(|c| !fibre_only || is_fibre(design, c))
         .map(|c| build_with(design, link, Some(c), length_m))
         .filter(|b| b.reaches)
         .min_by(|a, b| {
@@ -240,12 +256,77 @@ impl Design {
                 (new != *l).then(|| (*id, new))
             })
             .collect();
+        let mut old: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
         for (id, new) in updates {
             if let Some(l) = self.links.get_mut(&id) {
-                changed.push((id, std::mem::replace(l, new)));
+                old.insert(id, std::mem::replace(l, new));
             }
         }
+        for (id, new) in self.one_medium_per_cage(&plan) {
+            if let Some(l) = self.links.get_mut(&id) {
+                let was = std::mem::replace(l, new);
+                old.entry(id).or_insert(was);
+            }
+        }
+        changed.extend(
+            old.into_iter()
+                .filter(|(id, l)| self.links.get(id) != Some(l)),
+        );
         changed
+    }
+
+    /// A twin-port cage runs one medium: an auto link on copper that shares a cage with a fibre goes on fibre too
+    /// (the cheapest that reaches), repeated until no cage mixes them (each round only moves copper to fibre, so
+    /// it ends). Returns the links to change.
+    fn one_medium_per_cage(&self, plan: &FloorPlan) -> Vec<(LinkId, Link)> {
+        let mut moved: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
+        loop {
+            let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
+            let fibre_of = |l: &Link| l.cable.as_ref().is_some_and(|c| is_fibre(self, c));
+            let mut fibre_cages = std::collections::BTreeSet::new();
+            for id in self.links.keys() {
+                let Some(l) = link(id) else { continue };
+                if fibre_of(l) {
+                    for end in [&l.a, &l.b] {
+                        if let Some(c) = cage_of(self, end).filter(|c| c.ports > 1) {
+                            fibre_cages.insert(c);
+                        }
+                    }
+                }
+            }
+            let mut round = Vec::new();
+            for id in self.links.keys() {
+                let Some(l) = link(id) else { continue };
+                if !l.auto_cable || fibre_of(l) {
+                    continue;
+                }
+                let shares = [&l.a, &l.b]
+                    .into_iter()
+                    .filter_map(|end| cage_of(self, end))
+                    .any(|c| fibre_cages.contains(&c));
+                if !shares {
+                    continue;
+                }
+                let raw = match l.estimated_length {
+                    true => self
+                        .estimate_link(plan, l)
+                        .map_or(l.length_m, |e| e.length_m),
+                    false => l.length_m,
+                };
+                if let Some(b) = cheapest_build_of(self, l, raw, true) {
+                    let mut new = l.clone();
+                    new.cable = b.cable;
+                    if l.estimated_length {
+                        new.length_m = b.ordered_m;
+                    }
+                    round.push((*id, new));
+                }
+            }
+            if round.is_empty() {
+                return moved.into_iter().collect();
+            }
+            moved.extend(round);
+        }
     }
 
     /// A flagged link as re-estimation leaves it (unchanged when its racks are on different sites).
