@@ -251,7 +251,9 @@ fn a_link_past_its_cable_is_an_error_naming_what_would_reach() {
 
 #[test]
 fn a_version_1_file_loads_with_the_same_figures() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-designs/superpod-h100-1su.ron");
+    // The 1-SU sample as version 1 wrote it (tests/fixtures), before the floor.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/superpod-h100-1su-v1.ron");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("format_version: 1,"));
     let v1 = racksmith::io::design_from_str(&text, &path).unwrap();
@@ -262,7 +264,10 @@ fn a_version_1_file_loads_with_the_same_figures() {
             .values()
             .all(|l| !l.estimated_length && !l.auto_cable)
     );
-    assert!(v1.links.values().any(|l| l.length_m == 15.0));
+    assert_eq!(
+        v1.links.values().filter(|l| l.length_m == 15.0).count(),
+        248 + 124
+    );
     let saved = racksmith::io::design_to_string(&v1).unwrap();
     assert!(saved.contains("format_version: 2,"));
     let v2 = racksmith::io::design_from_str(&saved, &path).unwrap();
@@ -271,9 +276,19 @@ fn a_version_1_file_loads_with_the_same_figures() {
         serde_json::to_value(&a).unwrap(),
         serde_json::to_value(&b).unwrap()
     );
-    // A kit bundles its optics: no transceivers of its own, and its power and capex as before.
+    // The figures version 1 gave: 528 two-end kits at $1,700 in the BOM, no transceivers of their own, and a compute
+    // rack of 4 x (10,200 + 8 kits x 18 / 2 + 4 AOCs x 9 / 2) = 41,160 W.
+    let kits = a
+        .cost
+        .bom
+        .iter()
+        .find(|l| l.part == "ib-ndr-optic")
+        .unwrap();
+    assert_eq!(kits.quantity, 528);
     assert!(a.physical.transceivers.is_empty());
     assert_eq!(a.physical.estimated_links, 0);
+    let c1 = a.power.racks.iter().find(|r| r.name == "C001").unwrap();
+    assert!((c1.power_w - 41_160.0).abs() < 0.01, "{}", c1.power_w);
 }
 
 /// The error for a design text, as the loader gives it.
@@ -332,4 +347,40 @@ fn wider_network_racks_push_the_row_along() {
     let plan = racksmith::model::FloorPlan::new(&d);
     let xs: Vec<f64> = ids.iter().map(|r| plan.place(*r).unwrap().x_mm).collect();
     assert_eq!(xs, [300.0, 1000.0, 1700.0]);
+}
+
+#[test]
+fn the_pull_list_counts_parts_by_length_then_lists_each_link() {
+    let (d, id, _) = two_racks(5, two_metre_floor());
+    let r = analyze(&d);
+    let csv = racksmith::export::export(
+        &d,
+        &r,
+        racksmith::export::Format::PullList,
+        &racksmith::export::Options::default(),
+    )
+    .unwrap();
+    let text = String::from_utf8(csv).unwrap();
+    let (parts, schedule) = text.split_once("\n\n").unwrap();
+    // Two finned twin-port SR8 (one per switch cage) and one 10 m multimode fibre.
+    assert!(
+        parts.contains("osfp-2x400g-sr8-finned,MMA4Z00-NS,OSFP 2-port transceiver,,2"),
+        "{parts}"
+    );
+    assert!(
+        parts.contains("ib-ndr-mpo-mm,MFP7E10-N0xx,cable,10,1"),
+        "{parts}"
+    );
+    let row = schedule.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with(&format!(
+            "{},A,1,sw-a,p1,p1,osfp-2x400g-sr8-finned,B,1,sw-b,p1,p1,",
+            id.0
+        )),
+        "{row}"
+    );
+    assert!(
+        row.contains(",ib-ndr-mpo-mm,10,estimate,by reach,yes,"),
+        "{row}"
+    );
 }
