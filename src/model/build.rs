@@ -253,7 +253,7 @@ impl Design {
             .filter(|(_, l)| l.estimated_length || l.auto_cable)
             .filter_map(|(id, l)| {
                 let new = self.reestimated(&plan, l);
-                (new != *l).then(|| (*id, new))
+                (new != *l).then_some((*id, new))
             })
             .collect();
         let mut old: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
