@@ -449,7 +449,7 @@ struct Placer {
     slot: u16,
     switch_rack: RackId,
     in_rack: u16,
-    switches_made: usize,
+    switch_racks: usize,
 }
 
 impl Default for Placer {
@@ -459,7 +459,7 @@ impl Default for Placer {
             slot: 0,
             switch_rack: RackId(0),
             in_rack: 16,
-            switches_made: 0,
+            switch_racks: 0,
         }
     }
 }
@@ -497,14 +497,14 @@ impl Placer {
     /// A QM9700 in the next free place of the switch racks.
     fn switch(&mut self, b: &mut Builder<'_>, name: String) -> Result<DeviceId, EditError> {
         if self.in_rack == 16 {
-            let rack_name = format!("N{:03}", self.switches_made / 16 + 1);
+            self.switch_racks += 1;
+            let rack_name = format!("N{:03}", self.switch_racks);
             self.switch_rack = self.rack(b, rack_name, 25_000.0)?;
             b.update_rack(self.switch_rack, |r| r.width_mm = Some(NETWORK_RACK_MM))?;
             self.in_rack = 0;
         }
         let u = 2 + 2 * self.in_rack;
         self.in_rack += 1;
-        self.switches_made += 1;
         b.add_device("qm9700", &name, self.switch_rack, u)
     }
 }
