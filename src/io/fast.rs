@@ -570,9 +570,10 @@ mod tests {
         let c = crate::catalog::Catalog::builtin().unwrap();
         let d = crate::samples::superpod_h100(&c, 1).unwrap();
         let text = crate::io::design_to_string(&d).unwrap();
+        // A link the generator wrote at 15 m (the storage fabric's; the compute fabric's lengths follow the floor).
         let link_line = text
             .lines()
-            .find(|l| l.contains("medium: InfiniBand"))
+            .find(|l| l.contains("medium: InfiniBand") && l.contains("length_m: 15.0"))
             .unwrap()
             .to_string();
         let device_line = text
