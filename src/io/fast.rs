@@ -602,7 +602,7 @@ mod tests {
                 link_line.replace("length_m: 15.0", "length_m: 15.0, length_m: 2.0"),
             ),
             (link_line.clone(), link_line.replace("15.0", "15.")),
-            (link_line.clone(), link_line.replace("a: \"2:", "a: \"x:")),
+            (link_line.clone(), link_line.replace("a: \"", "a: \"x")),
             (
                 link_line.clone(),
                 link_line.replace("InfiniBand(Ndr)", "InfiniBand(Nope)"),
