@@ -20,6 +20,7 @@ fn cable(d: &mut Design, a: PortRef, b: PortRef, medium: Medium) {
             length_m: 5.0,
             cable: None,
             notes: String::new(),
+            ..Link::default()
         },
     );
 }

@@ -244,7 +244,7 @@ fn at_the_default_zoom_labels_are_readable_and_servers_and_switches_are_named() 
             "{text:?} drawn at {size} points (zoom {zoom})"
         );
     }
-    // Every DGX shows its name, and the stack of 16 leaf switches (each 1U, too short for a name) is labelled.
+    // Every DGX shows its name, and the stack of 8 leaf switches (each 1U, too short for a name) is labelled.
     let d = h.state().design();
     let named = d
         .devices
@@ -253,11 +253,12 @@ fn at_the_default_zoom_labels_are_readable_and_servers_and_switches_are_named() 
         .filter(|x| texts.iter().any(|(t, _, _)| t.starts_with(&x.name)))
         .count();
     assert_eq!(named, 31, "{texts:?}");
-    // "16 switches", or "switches" when the count does not fit the rack's width.
+    // "8 switches" (the leaves' network rack; the spines stand in their own), or "switches" when the count does
+    // not fit the rack's width.
     assert!(
         texts
             .iter()
-            .any(|(t, _, _)| t == "16 switches" || t == "switches"),
+            .any(|(t, _, _)| t == "8 switches" || t == "switches"),
         "{texts:?}"
     );
 }
@@ -330,13 +331,14 @@ fn rack_labels_never_overlap_at_any_zoom() {
                 );
             }
         }
-        // At 0.42 the ten racks are all in view (zoomed further in, some are past the canvas's edge).
+        // At 0.42 the eleven racks are all in view (zoomed further in, some are past the canvas's edge): 8 compute,
+        // the leaves' and the spines' network racks, and the storage rack.
         if zoom == 0.42 {
             let kw = headers
                 .iter()
                 .filter(|(t, _, _)| t.ends_with(" kW"))
                 .count();
-            assert_eq!(kw, 10, "zoom {zoom}: every rack's power shows: {headers:?}");
+            assert_eq!(kw, 11, "zoom {zoom}: every rack's power shows: {headers:?}");
         }
     }
 }

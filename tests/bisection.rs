@@ -190,6 +190,7 @@ proptest! {
             length_m: l.length_m,
             cable: l.cable.clone(),
             notes: String::new(),
+            ..Link::default()
         });
         let after = analyze(&more).bandwidth.bisection;
         prop_assert!(after.gbps >= before.gbps - 1e-6, "{} -> {}", before.gbps, after.gbps);

@@ -182,7 +182,12 @@ fn a_misspelt_field_names_the_nearest_known_one() {
 #[test]
 fn format_version_is_required() {
     let t = sample_text();
-    let msg = error(&t.replacen("    format_version: 1,\n", "", 1));
+    let line = format!(
+        "    format_version: {},\n",
+        racksmith::model::FORMAT_VERSION
+    );
+    assert!(t.contains(&line));
+    let msg = error(&t.replacen(&line, "", 1));
     assert!(msg.contains("format_version is missing"), "{msg}");
     assert!(msg.contains("bad.ron:1:1"), "{msg}");
 }

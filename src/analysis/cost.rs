@@ -422,7 +422,7 @@ fn category(kind: &PartKind) -> &'static str {
         PartKind::Gpu(_) => "GPUs",
         PartKind::Server(_) => "Servers",
         PartKind::Nic(_) | PartKind::Switch(_) => "Network",
-        PartKind::Cable(_) => "Cables and optics",
+        PartKind::Cable(_) | PartKind::Transceiver(_) => "Cables and optics",
         PartKind::Storage(_) => "Storage",
         PartKind::Rack(_) | PartKind::Pdu(_) | PartKind::PatchPanel(_) => "Racks and power",
         PartKind::Cdu(_) => "Cooling",
@@ -433,7 +433,12 @@ fn category(kind: &PartKind) -> &'static str {
 ///
 /// One function on purpose: it is the cost model's chain of formulas (docs/analysis.md, "Cost"), each figure read
 /// from the ones before it in the order the document derives them.
-pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport) -> CostReport {
+pub(crate) fn analyze(
+    design: &Design,
+    power: &PowerReport,
+    bw: &BandwidthReport,
+    builds: &super::physical::Builds,
+) -> CostReport {
     let p = &design.params;
     let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();
     for r in design.racks.values() {
@@ -451,6 +456,10 @@ pub(crate) fn analyze(design: &Design, power: &PowerReport, bw: &BandwidthReport
             Some(c) => *qty.entry(c).or_default() += 1,
             None => unpriced_links += 1,
         }
+    }
+    // Transceivers per cage: a twin-port one carries the two links of its cage.
+    for (part, n) in super::physical::transceiver_counts(builds) {
+        *qty.entry(part).or_default() += n;
     }
     let mut bom = Vec::new();
     let mut capex = 0.0;

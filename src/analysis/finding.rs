@@ -35,6 +35,8 @@ pub enum FindingCode {
     CduCapacity,
     /// GPU servers have GPU slots left empty.
     EmptyGpuSlots,
+    /// Link lengths are estimates from the floor, not measured (information, with the count).
+    EstimatedLengths,
     /// The fabric is split into islands that cannot reach each other.
     FabricPartitioned,
     /// A training job's goodput (share of time that advances training) is under 90%.
@@ -101,13 +103,14 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 37] = [
+    pub const ALL: [FindingCode; 38] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
         FindingCode::CableReach,
         FindingCode::CduCapacity,
         FindingCode::Checkpoint,
         FindingCode::EmptyGpuSlots,
+        FindingCode::EstimatedLengths,
         FindingCode::FabricPartitioned,
         FindingCode::FabricSpansSites,
         FindingCode::Goodput,
@@ -150,6 +153,7 @@ impl FindingCode {
             FindingCode::CduCapacity => "cdu-capacity",
             FindingCode::Checkpoint => "checkpoint",
             FindingCode::EmptyGpuSlots => "empty-gpu-slots",
+            FindingCode::EstimatedLengths => "estimated-lengths",
             FindingCode::FabricPartitioned => "fabric-partitioned",
             FindingCode::Goodput => "goodput",
             FindingCode::GpuNotConnected => "gpu-not-connected",

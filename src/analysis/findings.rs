@@ -79,6 +79,7 @@ pub fn short_label(code: &FindingCode) -> &'static str {
         C::CableReach => "cable too short for its link",
         C::NicNotConnected => "NICs not cabled",
         C::EmptyGpuSlots => "empty GPU slots",
+        C::EstimatedLengths => "cable lengths estimated",
         C::MixedGpuModels => "mixed GPU models",
         C::FabricPartitioned => "fabric split in islands",
         C::UnroutableTraffic => "traffic with no route",
@@ -145,7 +146,6 @@ pub(crate) fn collect(
     super::cooling::findings(design, cooling, &mut out);
     super::sites::findings(design, sites, &mut out);
     connectivity_findings(design, topo, bw, &mut out);
-    cable_reach_findings(design, &mut out);
     power_findings(power, &mut out);
     serving_findings(design, lat, cost, &mut out);
     let u = design.params.utilisation_target;
@@ -187,63 +187,6 @@ pub(crate) fn sort(out: &mut [Finding]) {
             .then_with(|| a.code.as_str().cmp(b.code.as_str()))
             .then_with(|| a.message.cmp(&b.message))
     });
-}
-
-/// Links longer than their cable part reaches, as one finding listing each (the link will not come up as
-/// drawn). A finding rather than a load error: the inspector lets a length be typed past the cable's reach, and
-/// what the editor makes the loader accepts (docs/limits.md, "One set of rules").
-fn cable_reach_findings(design: &Design, out: &mut Vec<Finding>) {
-    let short: Vec<(LinkId, String)> = design
-        .links
-        .iter()
-        .filter_map(|(id, l)| {
-            let cable = l.cable.as_ref()?;
-            let PartKind::Cable(c) = &design.parts.get(cable)?.kind else {
-                return None;
-            };
-            (l.length_m > c.max_length_m).then(|| {
-                let end = |p: &crate::model::PortRef| {
-                    let name = design
-                        .devices
-                        .get(&p.device)
-                        .map_or("?", |d| d.name.as_str());
-                    format!("{name} {}", p.port)
-                };
-                (
-                    *id,
-                    format!(
-                        "link {id} ({} – {}) is {} m but cable {cable} reaches {} m",
-                        end(&l.a),
-                        end(&l.b),
-                        l.length_m,
-                        c.max_length_m
-                    ),
-                )
-            })
-        })
-        .collect();
-    let Some((_, first)) = short.first() else {
-        return;
-    };
-    let message = if short.len() == 1 {
-        first.clone()
-    } else {
-        let listed: Vec<&str> = short.iter().take(4).map(|(_, m)| m.as_str()).collect();
-        let more = if short.len() > 4 { "; ..." } else { "" };
-        format!(
-            "{} links are longer than their cables reach: {}{more}",
-            short.len(),
-            listed.join("; ")
-        )
-    };
-    let mut f = Finding::new(
-        Severity::Error,
-        FindingCode::CableReach,
-        message,
-        "shorten the link, or choose a cable that reaches (optics for runs past a few metres) in the inspector",
-    );
-    f.links = short.into_iter().map(|(id, _)| id).collect();
-    out.push(f);
 }
 
 /// The bandwidth findings: NIC bandwidth per GPU, PCIe chokes, switch oversubscription, storage, and the routed

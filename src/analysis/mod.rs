@@ -18,6 +18,7 @@ pub mod latency;
 pub mod nccl;
 pub mod parallel;
 pub mod pattern;
+pub mod physical;
 pub mod power;
 pub mod queueing;
 pub mod rates;
@@ -53,6 +54,9 @@ pub struct Report {
     pub power: power::PowerReport,
     /// Bill of materials, capex, opex, TCO and unit costs.
     pub cost: cost::CostReport,
+    /// The physical build: transceivers by cage, cables and fibres by stock length, optics power and price,
+    /// links out of reach and estimated lengths.
+    pub physical: physical::PhysicalReport,
     /// Heat per rack and how it is removed: air against its density limit, or liquid with its coolant flow.
     pub cooling: cooling::CoolingReport,
     /// Sites, their capacity, and the service's availability (empty for a single-site design).
@@ -209,6 +213,8 @@ struct Costs {
     cooling: cooling::CoolingReport,
     sites: sites::SitesReport,
     reliability: Option<reliability::ReliabilityReport>,
+    physical: physical::PhysicalReport,
+    physical_findings: Vec<Finding>,
 }
 
 fn costs(
@@ -217,7 +223,9 @@ fn costs(
     latency: &latency::LatencyReport,
 ) -> Costs {
     let power = power::analyze(design);
-    let mut cost = cost::analyze(design, &power, bandwidth);
+    let builds = physical::builds(design);
+    let (physical, physical_findings) = physical::analyze(design, &builds);
+    let mut cost = cost::analyze(design, &power, bandwidth, &builds);
     if let Some(s) = &latency.serving {
         cost::serving_at_plan(&mut cost, design, bandwidth, s.planned_utilisation);
     }
@@ -241,6 +249,8 @@ fn costs(
         cooling,
         sites,
         reliability,
+        physical,
+        physical_findings,
     }
 }
 
@@ -258,12 +268,17 @@ fn report(
         cooling,
         sites,
         reliability,
+        physical,
+        physical_findings,
     } = rest;
     let mut findings = findings::collect(
         design, topo, &bandwidth, &latency, &power, &cost, &cooling, &sites,
     );
     if let Some(r) = &reliability {
         reliability::findings(r, &mut findings);
+    }
+    if reliability.is_some() || !physical_findings.is_empty() {
+        findings.extend(physical_findings);
         findings::sort(&mut findings);
     }
     let count = |s: Severity| findings.iter().filter(|f| f.severity == s).count();
@@ -303,6 +318,7 @@ fn report(
         latency,
         power,
         cost,
+        physical,
         cooling,
         sites,
         reliability,

@@ -99,21 +99,35 @@ pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
     (w, kg)
 }
 
-/// Power of a link's cable or optics kit, W (drawn half at each end).
-fn link_optics_w(design: &Design, l: &crate::model::Link) -> f64 {
-    l.cable
-        .as_ref()
-        .and_then(|c| design.parts.get(c))
-        .map_or(0.0, |p| p.power_w)
+/// Optics power drawn at a link's a and b ends, W: half of its cable's (an active cable or an optics kit), plus,
+/// for a fibre, the end's transceiver shared by the links of its cage (half a twin-port one's each).
+fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
+    let Some(part) = l.cable.as_ref().and_then(|c| design.parts.get(c)) else {
+        return [0.0, 0.0];
+    };
+    let half = part.power_w / 2.0;
+    let fibre = matches!(&part.kind, PartKind::Cable(c) if c.fibre.is_some());
+    if !fibre {
+        return [half, half];
+    }
+    let build = crate::model::build::build_of(design, l);
+    build.ends.map(|t| {
+        half + t
+            .and_then(|t| design.parts.get(&t))
+            .map_or(0.0, |p| match &p.kind {
+                PartKind::Transceiver(x) => p.power_w / f64::from(x.ports.max(1)),
+                _ => p.power_w,
+            })
+    })
 }
 
-/// Half the optics power of every link, by device at either end.
+/// The optics power of every link, by device at either end.
 fn optics_by_device(design: &Design) -> rustc_hash::FxHashMap<DeviceId, f64> {
     let mut optics: rustc_hash::FxHashMap<DeviceId, f64> = Default::default();
     for l in design.links.values() {
-        let w = link_optics_w(design, l);
-        *optics.entry(l.a.device).or_default() += w / 2.0;
-        *optics.entry(l.b.device).or_default() += w / 2.0;
+        let [a, b] = link_optics_w(design, l);
+        *optics.entry(l.a.device).or_default() += a;
+        *optics.entry(l.b.device).or_default() += b;
     }
     optics
 }
@@ -129,9 +143,9 @@ pub fn device_power_w(design: &Design, id: DeviceId) -> f64 {
         .values()
         .filter(|l| l.a.device == id || l.b.device == id)
         .map(|l| {
-            let half = link_optics_w(design, l) / 2.0;
             // A link from a device to itself is refused by validation; count each end once anyway.
-            half * f64::from(u8::from(l.a.device == id) + u8::from(l.b.device == id))
+            let [a, b] = link_optics_w(design, l);
+            a * f64::from(u8::from(l.a.device == id)) + b * f64::from(u8::from(l.b.device == id))
         })
         .sum();
     device_power_weight(design, d).0 + optics
@@ -204,7 +218,9 @@ pub fn device_power_breakdown(design: &Design, id: DeviceId) -> PowerBreakdown {
         let ends = u8::from(l.a.device == id) + u8::from(l.b.device == id);
         if ends > 0 {
             b.optics.0 += 1;
-            b.optics.1 += link_optics_w(design, l) / 2.0 * f64::from(ends);
+            let [a, z] = link_optics_w(design, l);
+            b.optics.1 += a * f64::from(u8::from(l.a.device == id))
+                + z * f64::from(u8::from(l.b.device == id));
         }
     }
     b
@@ -230,8 +246,9 @@ pub fn rack_power_w_except(design: &Design, rack: RackId, except: Option<DeviceI
         .links
         .values()
         .map(|l| {
-            let half = link_optics_w(design, l) / 2.0;
-            half * f64::from(u8::from(counted(&l.a.device)) + u8::from(counted(&l.b.device)))
+            let [a, b] = link_optics_w(design, l);
+            a * f64::from(u8::from(counted(&l.a.device)))
+                + b * f64::from(u8::from(counted(&l.b.device)))
         })
         .sum();
     devices + optics

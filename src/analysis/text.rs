@@ -295,6 +295,15 @@ pub fn key_figures(kind: &PartKind, power_w: f64, price: f64) -> String {
             "{:?} {:.0}G, up to {:.0} m",
             c.protocol, c.gbps, c.max_length_m
         ),
+        PartKind::Transceiver(t) => format!(
+            "{:?} {:?} {}-port {:.0}G, {:?} to {:.0} m",
+            t.protocol,
+            t.form,
+            t.ports,
+            t.port_gbps(),
+            t.fibre,
+            t.reach_m
+        ),
         PartKind::Pdu(p) => format!("{:.1} kW, {} outlets", p.capacity_w / 1000.0, p.outlets),
         PartKind::PatchPanel(p) => format!("{} ports", p.ports),
         PartKind::Cdu(k) => format!("CDU {:.0} kW, {:.0} L/min", k.capacity_kw, k.flow_l_min),

@@ -1152,6 +1152,7 @@ mod tests {
                 length_m: 3.0,
                 cable: None,
                 notes: String::new(),
+                ..crate::model::Link::default()
             },
         );
         assert!(

@@ -111,6 +111,7 @@ fn kind_name(kind: &super::PartKind) -> &'static str {
         K::Storage(_) => "storage",
         K::Rack(_) => "rack",
         K::Cable(_) => "cable",
+        K::Transceiver(_) => "transceiver",
         K::Pdu(_) => "PDU",
         K::Cdu(_) => "CDU",
         K::PatchPanel(_) => "patch panel",

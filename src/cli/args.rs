@@ -94,7 +94,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
-    /// Export a design for review or for other tools: html, svg, png, bom-csv, cabling-csv, slurm, slurm-yaml,
+    /// Export a design for review or for other tools: html, svg, png, bom-csv, cabling-csv, pull-list, slurm, slurm-yaml,
     /// dot, json, drawio, netbox (a folder), nccl-expect. Text formats go to standard output without -o (or with
     /// -o -).
     Export {

@@ -137,25 +137,18 @@ pub fn compatible_ports(
     }
 }
 
-/// Cable length estimate: 2 m inside a rack (passive copper reach), more across racks and rows.
+/// Cable length estimate from the floor (rack places, units, tray, slack: `model::floor`), before stock rounding; 5 m
+/// when the floor cannot tell (the ends in different sites).
 pub fn estimate_length_m(design: &Design, a: DeviceId, b: DeviceId) -> f64 {
-    let rack = |d: DeviceId| {
-        design
-            .devices
-            .get(&d)
-            .and_then(|d| design.racks.get(&d.rack).map(|r| (d.rack, r.row, r.slot)))
-    };
-    match (rack(a), rack(b)) {
-        (Some((ra, ..)), Some((rb, ..))) if ra == rb => 2.0,
-        (Some((_, row_a, slot_a)), Some((_, row_b, slot_b))) => {
-            5.0 + 0.6 * f64::from(slot_a.abs_diff(slot_b)) + 4.0 * f64::from(row_a.abs_diff(row_b))
-        }
-        _ => 5.0,
-    }
+    let plan = crate::model::FloorPlan::new(design);
+    design
+        .estimate_length(&plan, a, b)
+        .map_or(5.0, |e| e.length_m)
 }
 
-/// The cheapest catalog cable for a medium and length (copper when it reaches, else optics); when none reaches,
-/// the longest of that protocol and rate.
+/// The cheapest catalog cable for a medium and length (copper when it reaches, else optics), a fibre priced with a
+/// transceiver's share at each end (the cheapest of its fibre and rate that reaches; a fibre with none is left
+/// out); when none reaches, the longest of that protocol and rate.
 pub fn choose_cable(catalog: &Catalog, medium: &Medium, length_m: f64) -> Option<String> {
     let fits: Vec<(&str, f64, f64)> = catalog
         .in_category(Category::Cable)
@@ -163,7 +156,13 @@ pub fn choose_cable(catalog: &Catalog, medium: &Medium, length_m: f64) -> Option
             PartKind::Cable(c)
                 if c.protocol == medium.protocol() && (c.gbps - medium.gbps()).abs() < 0.5 =>
             {
-                Some((id.as_str(), c.max_length_m, p.price_usd))
+                let ends = match c.fibre {
+                    None => 0.0,
+                    Some(fibre) => {
+                        2.0 * cheapest_transceiver_share(catalog, medium, fibre, length_m)?
+                    }
+                };
+                Some((id.as_str(), c.max_length_m, p.price_usd + ends))
             }
             _ => None,
         })
@@ -173,6 +172,29 @@ pub fn choose_cable(catalog: &Catalog, medium: &Medium, length_m: f64) -> Option
         .min_by(|a, b| a.2.total_cmp(&b.2))
         .or_else(|| fits.iter().max_by(|a, b| a.1.total_cmp(&b.1)))
         .map(|(id, ..)| (*id).to_string())
+}
+
+/// The cheapest catalog transceiver's price per link for a fibre of a medium and length (a twin-port one's half).
+fn cheapest_transceiver_share(
+    catalog: &Catalog,
+    medium: &Medium,
+    fibre: crate::model::part::Fibre,
+    length_m: f64,
+) -> Option<f64> {
+    catalog
+        .in_category(Category::Cable)
+        .filter_map(|(_, p)| match &p.kind {
+            PartKind::Transceiver(t)
+                if t.protocol == medium.protocol()
+                    && t.fibre == fibre
+                    && (t.port_gbps() - medium.gbps()).abs() < 0.5
+                    && t.reach_m >= length_m =>
+            {
+                Some(p.price_usd / f64::from(t.ports.max(1)))
+            }
+            _ => None,
+        })
+        .min_by(f64::total_cmp)
 }
 
 /// Whether a GPU part fits a slot form factor; the reason, in plain words, when not ("this slot takes an SXM
@@ -329,15 +351,20 @@ impl<'a> Gestures<'a> {
         let length_m = estimate_length_m(self.design, a.device, b.device);
         let cable = choose_cable(self.catalog, &medium, length_m);
         let id = LinkId(self.ids.alloc());
+        // The link follows the floor: its length and medium are estimates, set when it is added and again when
+        // its racks or devices move.
         super::link_batch(
             self.design,
             self.catalog,
             id,
-            a,
-            b,
-            medium,
-            length_m,
-            cable.as_deref(),
+            super::NewLink {
+                a,
+                b,
+                medium,
+                length_m,
+                cable: cable.as_deref(),
+                estimated: true,
+            },
         )
     }
 

@@ -257,7 +257,11 @@ impl Edit {
                         "devices mounted above U{h} would fall outside the rack"
                     )));
                 }
-                Ok(Edit::UpdateRack(id, old))
+                let moved = design.racks.get(&id).is_some_and(|r| {
+                    (r.row, r.slot, &r.site, r.width_mm, r.height_u)
+                        != (old.row, old.slot, &old.site, old.width_mm, old.height_u)
+                });
+                Ok(with_reestimate(design, moved, Edit::UpdateRack(id, old)))
             }
             Edit::AddDevice(id, device) => {
                 if design.devices.contains_key(&id) {
@@ -324,11 +328,12 @@ impl Edit {
                     }
                 }
                 inverse.insert(0, Edit::UpdateDevice(id, old));
-                Ok(if inverse.len() == 1 {
+                let inverse = if inverse.len() == 1 {
                     inverse.remove(0)
                 } else {
                     Edit::Batch(inverse)
-                })
+                };
+                Ok(with_reestimate(design, moved, inverse))
             }
             Edit::AddLink(id, link) => {
                 if design.links.contains_key(&id) {
@@ -337,6 +342,12 @@ impl Edit {
                 design
                     .check_link(&link.a, &link.b, &link.medium, None)
                     .map_err(EditError::Refused)?;
+                // A link that follows the floor takes its length and medium from it as it goes in.
+                let link = if link.estimated_length || link.auto_cable {
+                    design.reestimated(&crate::model::FloorPlan::new(design), &link)
+                } else {
+                    link
+                };
                 design.links.insert(id, link);
                 design.next_id = design.next_id.max(id.0 + 1);
                 Ok(Edit::RemoveLink(id))
@@ -588,38 +599,102 @@ impl IdAlloc {
     }
 }
 
-/// Edit that copies a catalog part into the design if it is not there yet.
-/// The edits that add link `id` between two ports with a medium, a length and an optional cable part (copied into
-/// the design when it is new), as one batch: the one way both the builder and the canvas gestures make a link.
-#[allow(clippy::too_many_arguments)]
-fn link_batch(
-    design: &Design,
-    catalog: &Catalog,
-    id: LinkId,
+/// A link to add: its ends, medium, length and cable part, and whether its length and medium follow the floor.
+struct NewLink<'a> {
     a: PortRef,
     b: PortRef,
     medium: crate::model::Medium,
     length_m: f64,
-    cable: Option<&str>,
+    cable: Option<&'a str>,
+    /// Flag the link `estimated_length` and `auto_cable`, and copy every catalog cable and transceiver of its
+    /// protocol and rate into the design, so that re-estimation can choose among them.
+    estimated: bool,
+}
+
+/// The edits that add link `id` (its cable part copied into the design when it is new), as one batch: the one way
+/// both the builder and the canvas gestures make a link.
+fn link_batch(
+    design: &Design,
+    catalog: &Catalog,
+    id: LinkId,
+    new: NewLink<'_>,
 ) -> Result<Edit, EditError> {
     let mut edits = Vec::new();
-    if let Some(c) = cable
+    if let Some(c) = new.cable
         && let Some(e) = ensure_part(design, catalog, c)?
     {
         edits.push(e);
     }
+    if new.estimated {
+        let (protocol, gbps) = (new.medium.protocol(), new.medium.gbps());
+        for (pid, p) in catalog.in_category(crate::model::part::Category::Cable) {
+            let fits = match &p.kind {
+                PartKind::Cable(c) => c.protocol == protocol && (c.gbps - gbps).abs() < 0.5,
+                PartKind::Transceiver(t) => {
+                    t.protocol == protocol && (t.port_gbps() - gbps).abs() < 0.5
+                }
+                _ => false,
+            };
+            if fits && Some(pid.as_str()) != new.cable && !design.parts.contains_key(pid) {
+                edits.push(Edit::SetPart(pid.clone(), Some(Box::new(p.clone()))));
+            }
+        }
+    }
     edits.push(Edit::AddLink(
         id,
         Link {
-            a,
-            b,
-            medium,
-            length_m,
-            cable: cable.map(PartId::new),
+            a: new.a,
+            b: new.b,
+            medium: new.medium,
+            length_m: new.length_m,
+            cable: new.cable.map(PartId::new),
             notes: String::new(),
+            estimated_length: new.estimated,
+            auto_cable: new.estimated,
         },
     ));
     Ok(Edit::Batch(edits))
+}
+
+/// After a rack or device moved: the links whose length or cable is an estimate follow the floor, and the edit's
+/// inverse puts them back as they were.
+fn with_reestimate(design: &mut Design, moved: bool, inverse: Edit) -> Edit {
+    if !moved {
+        return inverse;
+    }
+    let changed = design.reestimate();
+    if changed.is_empty() {
+        return inverse;
+    }
+    let mut all = vec![inverse];
+    all.extend(changed.into_iter().map(|(id, l)| Edit::UpdateLink(id, l)));
+    Edit::Batch(all)
+}
+
+/// The edit moving a rack to a place on its floor (row and slot): the racks' flagged links are re-estimated when
+/// it is applied, and undone with it. Refused when another rack stands there.
+pub fn move_rack(design: &Design, rack: RackId, row: u16, slot: u16) -> Result<Edit, EditError> {
+    let Some(r) = design.racks.get(&rack) else {
+        return Err(EditError::Missing(rack.to_string()));
+    };
+    if let Some(other) = design
+        .racks
+        .iter()
+        .find(|(id, o)| **id != rack && o.site == r.site && o.row == row && o.slot == slot)
+    {
+        return Err(EditError::Refused(format!(
+            "rack {} already stands in row {row}, slot {slot}",
+            other.1.name
+        )));
+    }
+    Ok(Edit::UpdateRack(
+        rack,
+        Rack {
+            row,
+            slot,
+            ..r.clone()
+        },
+    ))
 }
 
 fn ensure_part(design: &Design, catalog: &Catalog, id: &str) -> Result<Option<Edit>, EditError> {
@@ -664,6 +739,7 @@ fn rack_edit(
             max_weight_kg: r.max_weight_kg,
             row,
             slot,
+            width_mm: None,
             feed_capacity_w: None,
             cooling: crate::model::Cooling::Air,
             site: String::new(),
@@ -978,7 +1054,19 @@ impl<'a> Builder<'a> {
             .common_medium(&a, &b)
             .map_err(EditError::Refused)?;
         let id = LinkId(self.design.alloc_id());
-        let edit = link_batch(self.design, self.catalog, id, a, b, medium, length_m, cable)?;
+        let edit = link_batch(
+            self.design,
+            self.catalog,
+            id,
+            NewLink {
+                a,
+                b,
+                medium,
+                length_m,
+                cable,
+                estimated: false,
+            },
+        )?;
         Ok((id, edit))
     }
 

@@ -4,6 +4,7 @@
 //! - `html`: a self-contained review report (inline CSS and SVG, print CSS).
 //! - `svg` / `png`: the rack elevations or the fabric picture, drawn once as SVG and rasterised with resvg.
 //! - `bom-csv`, `cabling-csv`: bill of materials and the cabling plan.
+//! - `pull-list`: transceivers, fibres and cables by part and length, then the per-link schedule.
 //! - `slurm`, `slurm-yaml`: the scheduler's topology files.
 //! - `dot`, `json`: the fabric as a Graphviz graph and as nodes and links.
 //! - `nccl-expect`: the nccl-tests output the design should give (NCCL model), for acceptance runs.
@@ -39,6 +40,8 @@ pub enum Format {
     BomCsv,
     /// Cabling plan as CSV, one row per link.
     CablingCsv,
+    /// The pull list: parts by part and length with counts, then the per-link schedule (CSV).
+    PullList,
     /// Slurm `topology.conf` (tree plugin).
     Slurm,
     /// Slurm `topology.yaml` (tree and block plugins).
@@ -60,12 +63,13 @@ pub enum Format {
 
 impl Format {
     /// Every format, in menu order.
-    pub const ALL: [Format; 13] = [
+    pub const ALL: [Format; 14] = [
         Format::Html,
         Format::Svg,
         Format::Png,
         Format::BomCsv,
         Format::CablingCsv,
+        Format::PullList,
         Format::Slurm,
         Format::SlurmYaml,
         Format::Dot,
@@ -84,6 +88,7 @@ impl Format {
             Format::Png => "png",
             Format::BomCsv => "bom-csv",
             Format::CablingCsv => "cabling-csv",
+            Format::PullList => "pull-list",
             Format::Slurm => "slurm",
             Format::SlurmYaml => "slurm-yaml",
             Format::Dot => "dot",
@@ -106,7 +111,7 @@ impl Format {
             Format::Html => "html",
             Format::Svg => "svg",
             Format::Png => "png",
-            Format::BomCsv | Format::CablingCsv => "csv",
+            Format::BomCsv | Format::CablingCsv | Format::PullList => "csv",
             Format::Slurm => "conf",
             Format::SlurmYaml => "yaml",
             Format::Dot => "dot",
@@ -123,6 +128,7 @@ impl Format {
             Format::Html => "-report",
             Format::BomCsv => "-bom",
             Format::CablingCsv => "-cabling",
+            Format::PullList => "-pull-list",
             Format::Slurm | Format::SlurmYaml => "-topology",
             Format::Svg | Format::Png | Format::Dot | Format::Json | Format::Drawio => "",
             Format::Netbox => "-netbox",
@@ -139,6 +145,7 @@ impl Format {
             Format::Png => "Drawing, picture (.png)",
             Format::BomCsv => "Bill of materials (.csv)",
             Format::CablingCsv => "Cabling plan (.csv)",
+            Format::PullList => "Pull list: optics, fibres and cables by length (.csv)",
             Format::Slurm => "Slurm topology.conf",
             Format::SlurmYaml => "Slurm topology.yaml",
             Format::Dot => "Graphviz fabric (.dot)",
@@ -247,6 +254,7 @@ pub fn export(
         Format::Png => png::render(&svg::draw(design, report, options.view, options.pattern)?),
         Format::BomCsv => tables::bom_csv(design, report),
         Format::CablingCsv => tables::cabling_csv(design),
+        Format::PullList => tables::pull_list_csv(design, report),
         Format::Slurm => Ok(slurm::topology_conf(design)?.into_bytes()),
         Format::SlurmYaml => Ok(slurm::topology_yaml(design)?.into_bytes()),
         Format::Dot => Ok(graph::dot(design).into_bytes()),

@@ -147,6 +147,128 @@ pub fn cable_label(design: &Design, id: LinkId, link: &Link) -> String {
     format!("L{:05} {}<>{}", id.0, short(&link.a), short(&link.b))
 }
 
+/// Header of the pull list's first table: parts by part and ordered length.
+pub const PULL_PARTS_HEADER: [&str; 5] = ["part", "part_number", "kind", "length_m", "count"];
+
+/// Header of the pull list's schedule: one row per link.
+pub const PULL_SCHEDULE_HEADER: [&str; 20] = [
+    "link_id",
+    "a_rack",
+    "a_u",
+    "a_device",
+    "a_port",
+    "a_cage",
+    "a_transceiver",
+    "z_rack",
+    "z_u",
+    "z_device",
+    "z_port",
+    "z_cage",
+    "z_transceiver",
+    "medium",
+    "cable_part",
+    "length_m",
+    "length",
+    "medium_choice",
+    "reaches",
+    "cable_label",
+];
+
+/// The pull list (docs/exports.md, "Pull list"): the transceivers, then cables and fibres by part and ordered
+/// length, with counts; a blank line; then the schedule, one row per link with both ends' rack, unit, device,
+/// port, cage and transceiver, the medium, the part, the ordered length and whether it is an estimate.
+pub fn pull_list_csv(design: &Design, report: &Report) -> Result<Vec<u8>, ExportError> {
+    let err = write_err("pull-list");
+    let mut w = csv::Writer::from_writer(Vec::new());
+    record(&mut w, PULL_PARTS_HEADER).map_err(&err)?;
+    let number = |part: &str| {
+        design
+            .parts
+            .get(&crate::model::PartId::new(part))
+            .and_then(|p| p.part_number.clone())
+            .unwrap_or_default()
+    };
+    for t in &report.physical.transceivers {
+        let kind = format!("{} {}-port transceiver", t.form_factor, t.ports);
+        record(
+            &mut w,
+            [
+                t.part.as_str(),
+                &number(&t.part),
+                &kind,
+                "",
+                &t.count.to_string(),
+            ],
+        )
+        .map_err(&err)?;
+    }
+    for c in &report.physical.cables {
+        record(
+            &mut w,
+            [
+                c.part.as_str(),
+                &number(&c.part),
+                "cable",
+                &format!("{}", c.length_m),
+                &c.count.to_string(),
+            ],
+        )
+        .map_err(&err)?;
+    }
+    // The two tables, a blank line between them (each its own CSV, so each keeps its own column count).
+    let mut out = finish(w, "pull-list")?;
+    out.push(b'\n');
+    let mut w = csv::Writer::from_writer(out);
+    record(&mut w, PULL_SCHEDULE_HEADER).map_err(&err)?;
+    for (id, link) in &design.links {
+        let build = crate::model::build::build_of(design, link);
+        let [ar, au, ad, ap] = link_end(design, &link.a);
+        let [zr, zu, zd, zp] = link_end(design, &link.b);
+        let cage = |p: &PortRef| {
+            crate::model::build::cage_of(design, p).map_or_else(String::new, |c| c.name)
+        };
+        let [at, zt] = build
+            .ends
+            .clone()
+            .map(|t| t.map_or_else(String::new, |t| t.0));
+        record(
+            &mut w,
+            [
+                id.0.to_string().as_str(),
+                &ar,
+                &au,
+                &ad,
+                &ap,
+                &cage(&link.a),
+                &at,
+                &zr,
+                &zu,
+                &zd,
+                &zp,
+                &cage(&link.b),
+                &zt,
+                &link.medium.to_string(),
+                link.cable.as_ref().map_or("", |c| c.as_str()),
+                &format!("{}", build.ordered_m),
+                if link.estimated_length {
+                    "estimate"
+                } else {
+                    "fixed"
+                },
+                if link.auto_cable {
+                    "by reach"
+                } else {
+                    "pinned"
+                },
+                if build.reaches { "yes" } else { "no" },
+                &cable_label(design, *id, link),
+            ],
+        )
+        .map_err(&err)?;
+    }
+    finish(w, "pull-list")
+}
+
 /// The cabling plan: one row per link, in link order.
 pub fn cabling_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
     let err = write_err("cabling-csv");

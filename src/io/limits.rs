@@ -728,6 +728,19 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
             c.num("gbps", k.gbps, Range::above(0.0, 1e5));
             // Long-haul optics reach thousands of kilometres.
             c.num("max_length_m", k.max_length_m, Range::above(0.0, 1e7));
+            for (i, s) in k.stock_lengths_m.iter().enumerate() {
+                c.num(
+                    &format!("stock_lengths_m[{i}]"),
+                    *s,
+                    Range::above(0.0, k.max_length_m.max(0.0)),
+                );
+            }
+        }
+        PartKind::Transceiver(t) => {
+            c.num("ports", f64::from(t.ports), Range::closed(1.0, 2.0));
+            c.num("lanes", f64::from(t.lanes), Range::closed(1.0, 16.0));
+            c.num("lane_gbps", t.lane_gbps, Range::above(0.0, 1e4));
+            c.num("reach_m", t.reach_m, Range::above(0.0, 1e7));
         }
         PartKind::Pdu(p) => {
             c.num("capacity_w", p.capacity_w, Range::closed(0.0, 1e6));
@@ -902,6 +915,7 @@ pub fn check(design: &Design) -> Vec<FigureProblem> {
     for (id, part) in &design.parts {
         check_part(id.as_str(), part, &mut problems);
     }
+    check_floor("floor.", &design.floor, &mut problems);
     for (name, site) in &design.sites {
         check_site(name, site, &mut problems);
     }
@@ -930,6 +944,9 @@ pub fn check_site(name: &str, site: &crate::model::Site, problems: &mut Vec<Figu
         part: None,
     };
     c.num("availability", site.availability, Range::above(0.0, 1.0));
+    if let Some(floor) = &site.floor {
+        check_floor(&format!("sites.\"{name}\".floor."), floor, c.problems);
+    }
     if let Some(x) = site.pue {
         c.figure("pue", Figure::Pue, x);
     }
@@ -955,6 +972,47 @@ pub fn check_site(name: &str, site: &crate::model::Site, problems: &mut Vec<Figu
     }
 }
 
+/// The figures of a floor (docs/limits.md): pitch and depth 100 mm to 5 m, aisles 0 to 20 m, tray 0 to 10 m,
+/// slack factor 1 to 3, service loop 0 to 20 m per end.
+pub fn check_floor(prefix: &str, floor: &crate::model::Floor, problems: &mut Vec<FigureProblem>) {
+    let mut c = Checker {
+        problems,
+        prefix: Prefix::Text(prefix.to_string()),
+        part: None,
+    };
+    c.num(
+        "rack_pitch_mm",
+        floor.rack_pitch_mm,
+        Range::closed(100.0, 5_000.0),
+    );
+    c.num(
+        "rack_depth_mm",
+        floor.rack_depth_mm,
+        Range::closed(100.0, 5_000.0),
+    );
+    c.num(
+        "cold_aisle_mm",
+        floor.cold_aisle_mm,
+        Range::closed(0.0, 20_000.0),
+    );
+    c.num(
+        "hot_aisle_mm",
+        floor.hot_aisle_mm,
+        Range::closed(0.0, 20_000.0),
+    );
+    c.num(
+        "tray_height_mm",
+        floor.tray_height_mm,
+        Range::closed(0.0, 10_000.0),
+    );
+    c.num("slack_factor", floor.slack_factor, Range::closed(1.0, 3.0));
+    c.num(
+        "service_loop_m",
+        floor.service_loop_m,
+        Range::closed(0.0, 20.0),
+    );
+}
+
 /// The figures of one rack (power budget, weight, feed) and its cooling against its site's plant; shared by the
 /// loader and the editor like [`check_site`].
 pub fn check_rack(
@@ -977,6 +1035,9 @@ pub fn check_rack(
     c.num("max_weight_kg", rack.max_weight_kg, Range::closed(0.0, 1e5));
     if let Some(f) = rack.feed_capacity_w {
         c.num("feed_capacity_w", f, Range::closed(0.0, 1e6));
+    }
+    if let Some(w) = rack.width_mm {
+        c.num("width_mm", w, Range::closed(100.0, 5_000.0));
     }
     if let Some(site) = design.sites.get(&rack.site)
         && !site.cooling.allows(rack.cooling)
@@ -1129,6 +1190,7 @@ fn locate_at(text: &str, problem: &FigureProblem, index: &mut EntryIndex<'_>) ->
     let start = match &problem.part {
         Some(id) => index.part(id)?,
         None if problem.field.starts_with("params.") => text.find("params:")?,
+        None if problem.field.starts_with("floor.") => text.find("floor:")?,
         None if problem.field.starts_with("scenarios[") => scenario_start(text, &problem.field)?,
         // A top-level field (`name`, `notes`): its first key in the file. A bad map key (`sites`, `parts`) is found
         // by its character instead, in `describe`.

@@ -174,8 +174,10 @@ fn versioned(design: Design, path: &Path) -> Result<Design, LoadError> {
     Ok(migrate(design))
 }
 
-/// Brings a design of an older format version up to the current one. Version 1 is the only one so far; a future
-/// version adds its step here, each step taking the design one version up.
+/// Brings a design of an older format version up to the current one, each step taking the design one version
+/// up. 1 -> 2: nothing to change: version 2's floor, rack widths and link flags are optional, and a link without
+/// the flags keeps its length and cable (fixed), as version 1 meant; its racks' rows and slots are places on the
+/// default floor (docs/exports.md, "Design file format").
 fn migrate(mut design: Design) -> Design {
     design.format_version = FORMAT_VERSION;
     let max_id = design
@@ -214,9 +216,11 @@ pub fn design_from_str(text: &str, path: &Path) -> Result<Design, LoadError> {
 
 /// The design, or the problems [`validate`] finds in it, each placed at the line and column of the link, device
 /// or rack it is about when the text is at hand (read again from `path` when it is not: only on this error path).
-fn validated(design: Design, path: &Path, text: Option<&str>) -> Result<Design, LoadError> {
+fn validated(mut design: Design, path: &Path, text: Option<&str>) -> Result<Design, LoadError> {
     let mut problems = validate(&design);
     if problems.is_empty() {
+        // Links whose length or cable is an estimate follow the floor as it is now.
+        design.reestimate();
         return Ok(design);
     }
     let reread;
@@ -336,6 +340,9 @@ pub fn design_to_string(design: &Design) -> Result<String, SaveError> {
         "    params: {},",
         indent(&pretty(&design.params, 3)?, "    ")
     );
+    if !design.floor.is_default() {
+        let _ = writeln!(out, "    floor: {},", compact(&design.floor)?);
+    }
     if !design.sites.is_empty() {
         write_map(&mut out, "sites", &design.sites, true)?;
     }

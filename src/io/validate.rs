@@ -57,8 +57,21 @@ impl Problem {
 /// Everything wrong with a design; empty when it is sound. Never panics, whatever the input.
 pub fn validate(design: &Design) -> Vec<Problem> {
     let mut problems = Vec::new();
+    // Two racks in one place on a floor (same site, row and slot) would stand in each other.
+    let mut places: HashMap<(&str, u16, u16), RackId> = HashMap::default();
     for (id, rack) in &design.racks {
         check_rack(design, *id, rack, &mut problems);
+        if let Some(other) = places.insert((rack.site.as_str(), rack.row, rack.slot), *id) {
+            let other_name = design.racks.get(&other).map_or("", |r| r.name.as_str());
+            problems.push(Problem::rack(
+                *id,
+                format!(
+                    "rack {} stands in the place of rack {other_name} (row {}, slot {}): racks on a floor cannot \
+                     overlap",
+                    rack.name, rack.row, rack.slot
+                ),
+            ));
+        }
     }
     // Occupancy per rack (who holds each unit), to find overlaps in one pass rather than comparing every pair of
     // devices.

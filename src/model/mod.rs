@@ -1,6 +1,8 @@
 //! The design document: racks, rack-mounted devices, parts placed in server slots, ports and the links between them,
 //! and the parameters the analysis needs. No GUI types live here; the canvas and the analysis both read this.
 
+pub mod build;
+pub mod floor;
 mod grouped;
 mod ids;
 mod medium;
@@ -10,6 +12,7 @@ mod ports;
 mod scenario;
 pub mod text;
 
+pub use floor::{Floor, FloorPlan};
 pub(crate) use grouped::{grouped, sorted_by};
 pub use ids::{DeviceId, LinkId, PartId, RackId};
 pub use medium::{IbRate, Medium, PcieLink, Protocol};
@@ -24,8 +27,10 @@ use part::{Part, PartKind};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// The design file format this build writes. Older versions are migrated on load.
-pub const FORMAT_VERSION: u32 = 1;
+/// The design file format this build writes. Older versions are migrated on load: version 2 added the floor
+/// (`floor`, a site's `floor`, a rack's `width_mm`) and a link's `estimated_length` and `auto_cable` flags, all
+/// optional, so a version 1 file reads as it did (its links' lengths and cables are fixed).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Reads a map whose keys must be unique (used with `#[serde(deserialize_with = "...")]`): a file that gives two racks, devices, links or parts the same id is
 /// refused with one error naming the id, rather than keeping the last entry and leaving the links of the first to
@@ -78,6 +83,9 @@ pub struct Design {
     pub notes: String,
     /// Traffic, service level and prices the analysis uses.
     pub params: Params,
+    /// The floor the racks stand on (a site may keep its own): rack pitch, aisles, tray, slack.
+    #[serde(skip_serializing_if = "Floor::is_default")]
+    pub floor: Floor,
     /// Sites (data halls, regions) by name; racks name the site they stand in. Empty: one site.
     #[serde(
         skip_serializing_if = "BTreeMap::is_empty",
@@ -132,6 +140,7 @@ impl Default for Design {
             name: "Untitled design".into(),
             notes: String::new(),
             params: Params::default(),
+            floor: Floor::default(),
             sites: BTreeMap::new(),
             parts: BTreeMap::new(),
             racks: BTreeMap::new(),
@@ -162,6 +171,10 @@ pub struct Rack {
     pub row: u16,
     /// Position within its row (0-based), left to right.
     pub slot: u16,
+    /// Width of the rack's place in its row, mm; unset: the floor's rack pitch (600 mm). Network racks are often
+    /// 800 mm wide.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub width_mm: Option<f64>,
     /// Capacity of each of the A and B power feeds in watts, when the rack has redundant feeds.
     pub feed_capacity_w: Option<f64>,
     /// The site the rack stands in (a key of the design's `sites`); empty when the design has one site.
@@ -185,6 +198,7 @@ impl Default for Rack {
             max_weight_kg: 1_000.0,
             row: 0,
             slot: 0,
+            width_mm: None,
             feed_capacity_w: None,
             cooling: Cooling::Air,
             site: String::new(),
@@ -219,6 +233,9 @@ pub struct Site {
     /// Review note about this site, kept in the file; unlike rack and device notes, no panel or report shows it.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// The site's own floor; unset: the design's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub floor: Option<Floor>,
     /// Fibre route distance to other sites, km, by site name (the distance between two sites is whichever of
     /// them states it). A cable between two sites must be at least that long, and its latency is at least that
     /// distance's propagation.
@@ -258,6 +275,7 @@ impl Default for Site {
             electricity_usd_per_kwh: None,
             colocation_usd_per_kw_month: None,
             notes: String::new(),
+            floor: None,
             distance_km: std::collections::BTreeMap::new(),
         }
     }
@@ -362,6 +380,14 @@ pub struct Link {
     /// Review note about this link.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// The length is an estimate from the floor, re-estimated when racks or devices move; false (a version 1
+    /// file, or a length the user fixed): the length is kept as written.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub estimated_length: bool,
+    /// The medium (copper or fibre and transceivers) is chosen by reach from the length; false: the user pinned
+    /// `cable`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub auto_cable: bool,
 }
 
 impl Default for Link {
@@ -373,6 +399,8 @@ impl Default for Link {
             length_m: 3.0,
             cable: None,
             notes: String::new(),
+            estimated_length: false,
+            auto_cable: false,
         }
     }
 }

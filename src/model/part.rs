@@ -215,6 +215,8 @@ pub enum PartKind {
     Rack(RackSpec),
     /// A cable or transceiver kit for one link.
     Cable(CableSpec),
+    /// A transceiver: one at each end of a fibre.
+    Transceiver(TransceiverSpec),
     /// A power distribution unit.
     Pdu(PduSpec),
     /// A patch panel or blanking/cable-management unit.
@@ -233,7 +235,7 @@ impl PartKind {
             PartKind::Switch(_) => Category::Switch,
             PartKind::Storage(_) => Category::Storage,
             PartKind::Rack(_) => Category::Rack,
-            PartKind::Cable(_) => Category::Cable,
+            PartKind::Cable(_) | PartKind::Transceiver(_) => Category::Cable,
             PartKind::Pdu(_) | PartKind::PatchPanel(_) | PartKind::Cdu(_) => Category::Accessory,
         }
     }
@@ -419,6 +421,14 @@ pub struct ServerSpec {
     /// NIC part per slot role installed when the server is added (written `{"Compute": "cx7-ndr"}`).
     #[serde(with = "nic_role_keys")]
     pub default_nics: BTreeMap<NicRole, PartId>,
+    /// Compute NIC slots that share one transceiver cage (2: a twin-port OSFP cage serves two single-port NICs,
+    /// as DGX H100's four cages serve its eight ConnectX-7); 0 or 1: a cage per NIC.
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    pub nics_per_cage: u8,
+}
+
+fn is_zero_u8(x: &u8) -> bool {
+    *x == 0
 }
 
 impl NicRole {
@@ -520,6 +530,10 @@ pub struct SwitchSpec {
     /// The switch reduces in the network (InfiniBand SHARP), so NCCL can run CollNet with the SHARP plugin.
     /// Absent in older files: false.
     pub sharp: bool,
+    /// Ports that share one transceiver cage (2: twin-port OSFP cages, as the QM9700's 32 cages for 64 NDR ports;
+    /// port pN is in cage (N - 1) / 2); 0 or 1: a cage per port.
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    pub ports_per_cage: u8,
 }
 
 impl Default for SwitchSpec {
@@ -533,6 +547,7 @@ impl Default for SwitchSpec {
             uplink_ports: 0,
             uplink_gbps: 0.0,
             sharp: false,
+            ports_per_cage: 0,
         }
     }
 }
@@ -604,6 +619,96 @@ pub struct CableSpec {
     pub max_length_m: f64,
     /// Whether it is optical (transceivers) rather than copper.
     pub optical: bool,
+    /// A fibre that needs a transceiver at each end (listed on its own, [`TransceiverSpec`]); None: copper, or a
+    /// kit whose price and power include both ends' optics.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fibre: Option<Fibre>,
+    /// The lengths it is sold in, m, shortest first: a run is ordered at the next one up. Empty: any length up to
+    /// `max_length_m`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stock_lengths_m: Vec<f64>,
+}
+
+/// The fibre a cable is and a transceiver needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Fibre {
+    /// Multimode (OM3/OM4), short reach (NDR SR4/SR8: 50 m).
+    Multimode,
+    /// Single-mode (OS2), long reach (NDR DR4/DR8: 100 to 500 m).
+    SingleMode,
+}
+
+/// The plug a transceiver has and a cage takes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+pub enum PlugForm {
+    /// OSFP (Quantum-2 and Spectrum-4 switches, ConnectX-7, DGX H100 cages).
+    #[default]
+    Osfp,
+    /// QSFP112.
+    Qsfp112,
+    /// QSFP-DD.
+    QsfpDd,
+    /// QSFP56.
+    Qsfp56,
+}
+
+/// The top of a transceiver: finned for switch cages (which have no riding heat sink), flat for NICs and DGX cages.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+pub enum Top {
+    /// Flat top (a riding heat sink in the host cools it).
+    #[default]
+    Flat,
+    /// Finned top (switch cages).
+    Finned,
+}
+
+/// Figures of a transceiver: one plugs into a cage at each end of a fibre; a twin-port one carries two links of
+/// its cage. Power and price are for one transceiver.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TransceiverSpec {
+    /// Protocol it carries.
+    pub protocol: Protocol,
+    /// Plug form factor.
+    pub form: PlugForm,
+    /// Links it carries: 1 (single-port) or 2 (twin-port).
+    pub ports: u8,
+    /// Flat or finned top.
+    pub top: Top,
+    /// Optical lanes.
+    pub lanes: u8,
+    /// Rate per lane, Gb/s (a port runs `lanes / ports x lane_gbps`).
+    pub lane_gbps: f64,
+    /// The fibre it needs.
+    pub fibre: Fibre,
+    /// Longest fibre it reaches, m.
+    pub reach_m: f64,
+}
+
+impl TransceiverSpec {
+    /// Rate of each port, Gb/s.
+    pub fn port_gbps(&self) -> f64 {
+        f64::from(self.lanes) / f64::from(self.ports.max(1)) * self.lane_gbps
+    }
+}
+
+impl Default for TransceiverSpec {
+    fn default() -> Self {
+        Self {
+            protocol: Protocol::InfiniBand,
+            form: PlugForm::Osfp,
+            ports: 1,
+            top: Top::Flat,
+            lanes: 4,
+            lane_gbps: 100.0,
+            fibre: Fibre::Multimode,
+            reach_m: 50.0,
+        }
+    }
 }
 
 impl Default for CableSpec {
@@ -613,6 +718,8 @@ impl Default for CableSpec {
             gbps: 100.0,
             max_length_m: 3.0,
             optical: false,
+            fibre: None,
+            stock_lengths_m: Vec::new(),
         }
     }
 }

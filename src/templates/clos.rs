@@ -561,6 +561,8 @@ pub(super) fn wire(
             length_m,
             cable: Some(crate::model::PartId::new(cable)),
             notes: String::new(),
+            estimated_length: false,
+            auto_cable: false,
         },
     );
     Ok(())

@@ -209,6 +209,7 @@ pub fn superpod(
         dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
     }
     let mut leaves = Vec::with_capacity(units * 8);
+    place.tier();
     for su in 0..units {
         for rail in 0..8 {
             leaves.push(place.switch(&mut b, format!("leaf-su{:02}-r{}", su + 1, rail + 1))?);
@@ -240,6 +241,7 @@ pub fn superpod(
             3 | 4 => 16,
             _ => 32,
         };
+        place.tier();
         let spines: Vec<DeviceId> = (0..spines_n)
             .map(|s| place.switch(&mut b, format!("spine-{:02}", s + 1)))
             .collect::<Result<_, _>>()?;
@@ -379,6 +381,8 @@ pub fn superpod(
             }
         }
     }
+    // The compute fabric's cables follow the floor: lengths estimated from the racks' places, media by reach.
+    super::wiring::follow_floor(&mut b, NDR)?;
     // Storage fabric per SU.
     for su in 0..units {
         let srack = place.rack(&mut b, format!("S{:03}", su + 1), 25_000.0)?;
@@ -438,24 +442,30 @@ pub fn superpod(
 }
 
 /// Where the generators put things: racks in rows of 16 (42U, with the budget given), and 1U switches two units
-/// apart in switch racks of 16 ("N001", "N002", ...), a new one opened when the last is full.
+/// apart in switch racks of 16 ("N001", "N002", ...), a new one opened when the last is full. Switch racks are
+/// 800 mm network racks; [`Placer::tier`] starts a tier's switches in a rack of their own on the next row.
 struct Placer {
-    racks_made: u16,
+    row: u16,
+    slot: u16,
     switch_rack: RackId,
     in_rack: u16,
-    switches_made: usize,
+    switch_racks: usize,
 }
 
 impl Default for Placer {
     fn default() -> Self {
         Self {
-            racks_made: 0,
+            row: 0,
+            slot: 0,
             switch_rack: RackId(0),
             in_rack: 16,
-            switches_made: 0,
+            switch_racks: 0,
         }
     }
 }
+
+/// Width of a network rack, mm: 800 mm leaves room beside the rails for the cables of 64-port switches.
+const NETWORK_RACK_MM: f64 = 800.0;
 
 impl Placer {
     /// A new 42U rack at the next place of its row, with a power budget.
@@ -465,27 +475,36 @@ impl Placer {
         name: String,
         budget: f64,
     ) -> Result<RackId, EditError> {
-        let (id, _) = b.add_rack(
-            "rack-42u",
-            &name,
-            self.racks_made / 16,
-            self.racks_made % 16,
-        )?;
-        self.racks_made += 1;
+        let (id, _) = b.add_rack("rack-42u", &name, self.row, self.slot)?;
+        self.slot += 1;
+        if self.slot == 16 {
+            self.row += 1;
+            self.slot = 0;
+        }
         set_budget(b, id, budget)?;
         Ok(id)
+    }
+
+    /// The next switches (a new tier: leaves, spines) start in a new rack on the next row.
+    fn tier(&mut self) {
+        if self.slot != 0 {
+            self.row += 1;
+            self.slot = 0;
+        }
+        self.in_rack = 16;
     }
 
     /// A QM9700 in the next free place of the switch racks.
     fn switch(&mut self, b: &mut Builder<'_>, name: String) -> Result<DeviceId, EditError> {
         if self.in_rack == 16 {
-            let rack_name = format!("N{:03}", self.switches_made / 16 + 1);
+            self.switch_racks += 1;
+            let rack_name = format!("N{:03}", self.switch_racks);
             self.switch_rack = self.rack(b, rack_name, 25_000.0)?;
+            b.update_rack(self.switch_rack, |r| r.width_mm = Some(NETWORK_RACK_MM))?;
             self.in_rack = 0;
         }
         let u = 2 + 2 * self.in_rack;
         self.in_rack += 1;
-        self.switches_made += 1;
         b.add_device("qm9700", &name, self.switch_rack, u)
     }
 }

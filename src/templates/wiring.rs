@@ -2,6 +2,7 @@
 //! the InfiniBand media, and rack changes made through an edit.
 
 use crate::edit::{Builder, EditError};
+use crate::model::part::PartKind;
 use crate::model::{DeviceId, IbRate, Link, LinkId, Medium, PortRef, RackId};
 
 /// Adds a link without the per-link port search (the generators know their ports are free and compatible; the
@@ -27,6 +28,8 @@ pub(crate) fn link(
             length_m,
             cable: Some(crate::model::PartId::new(cable)),
             notes: String::new(),
+            estimated_length: false,
+            auto_cable: false,
         },
     );
     Ok(id)
@@ -73,6 +76,37 @@ pub(crate) fn nvme_storage(
 }
 
 /// Sets a rack's power budget, W.
+/// Every link of `medium` so far follows the floor (lengths estimated, media chosen by reach, both re-estimated
+/// when racks move), with the catalog's cables and transceivers of that medium copied in to choose from.
+pub(crate) fn follow_floor(b: &mut Builder<'_>, medium: Medium) -> Result<(), EditError> {
+    let (protocol, gbps) = (medium.protocol(), medium.gbps());
+    let ids: Vec<String> = b
+        .catalog
+        .in_category(crate::model::part::Category::Cable)
+        .filter(|(_, p)| match &p.kind {
+            PartKind::Cable(c) => c.protocol == protocol && (c.gbps - gbps).abs() < 0.5,
+            PartKind::Transceiver(t) => {
+                t.protocol == protocol && (t.port_gbps() - gbps).abs() < 0.5
+            }
+            _ => false,
+        })
+        .map(|(id, _)| id.as_str().to_string())
+        .collect();
+    for id in ids {
+        if let Some(e) = b.ensure_part(&id)? {
+            e.apply(b.design)?;
+        }
+    }
+    for l in b.design.links.values_mut() {
+        if l.medium == medium {
+            l.estimated_length = true;
+            l.auto_cable = true;
+        }
+    }
+    b.design.reestimate();
+    Ok(())
+}
+
 pub(crate) fn set_budget(
     b: &mut Builder<'_>,
     rack: RackId,

@@ -76,9 +76,11 @@ fn connect_picks_the_medium_and_a_cable_that_reaches() {
     g.edit.apply(&mut d).unwrap();
     let link = d.links.values().next().unwrap();
     assert_eq!(link.medium, Medium::InfiniBand(IbRate::Ndr));
-    // Same rack: 2 m, a DAC reaches.
-    assert_eq!(link.length_m, 2.0);
+    // Same rack, one unit apart: 44.45 mm and no service loop on the default floor, ordered as a 0.5 m DAC, an
+    // estimate that follows the floor.
+    assert_eq!(link.length_m, 0.5);
     assert_eq!(link.cable.as_ref().map(PartId::as_str), Some("ib-ndr-dac"));
+    assert!(link.estimated_length && link.auto_cable);
     // The port is taken now: a second cable from it is refused with the reason.
     let err = Gestures::new(&d, &c)
         .connect(PortRef::new(a, "p1"), PortRef::new(b, "p2"))
@@ -243,11 +245,17 @@ fn delete_takes_devices_with_their_rack() {
 fn cables_follow_protocol_rate_and_length() {
     let c = catalog();
     let ndr = Medium::InfiniBand(IbRate::Ndr);
-    // In a rack a DAC reaches; across racks it takes optics.
+    // In a rack a DAC reaches; across racks it takes optics: multimode fibre ($75) and half a twin-port SR8
+    // ($1,000 / 2) at each end, $1,075, under the $1,700 kit.
     assert_eq!(choose_cable(&c, &ndr, 2.0).as_deref(), Some("ib-ndr-dac"));
     assert_eq!(
         choose_cable(&c, &ndr, 20.0).as_deref(),
-        Some("ib-ndr-optic")
+        Some("ib-ndr-mpo-mm")
+    );
+    // Past multimode's 50 m: single-mode fibre ($110 + 2 x $650).
+    assert_eq!(
+        choose_cable(&c, &ndr, 120.0).as_deref(),
+        Some("ib-ndr-mpo-sm")
     );
     assert_eq!(
         choose_cable(&c, &Medium::InfiniBand(IbRate::Hdr), 20.0).as_deref(),

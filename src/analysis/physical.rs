@@ -1,0 +1,246 @@
+//! The physical build of the cabling: transceivers counted by cage (a twin-port transceiver carries the two links
+//! of its cage), cables and fibres by part and stock length, the optics' power and price, and the links that are
+//! longer than their medium reaches (docs/analysis.md, "Cable lengths from the floor" and "Transceivers").
+
+use super::finding::{Finding, FindingCode, Severity};
+use super::format::round;
+use crate::model::build::{Build, Cage, build_of, cage_of, cheapest_build};
+use crate::model::part::{PartKind, PlugForm};
+use crate::model::{Design, LinkId, PartId};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The `physical` section of the report.
+#[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PhysicalReport {
+    /// Transceivers by part: one per cage that holds an end of a fibre.
+    pub transceivers: Vec<TransceiverLine>,
+    /// Cables and fibres by part and ordered (stock) length.
+    pub cables: Vec<CableLine>,
+    /// Power of the transceivers and active cables, W.
+    pub optics_power_w: f64,
+    /// Price of the transceivers, cables and fibres, USD.
+    pub optics_cost_usd: f64,
+    /// Links longer than their cable, fibre or transceiver reaches.
+    pub out_of_reach: usize,
+    /// Links whose length is an estimate from the floor (not fixed by the user).
+    pub estimated_links: usize,
+    /// Links whose medium is chosen by reach (not pinned by the user).
+    pub auto_cable_links: usize,
+}
+
+/// One transceiver part and how many the design needs.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TransceiverLine {
+    /// The part id (a key of the design's `parts`).
+    pub part: String,
+    /// Its part number, when the part says.
+    pub part_number: Option<String>,
+    /// Plug form factor: "OSFP", "QSFP112", "QSFP-DD" or "QSFP56".
+    pub form_factor: String,
+    /// Links one transceiver carries: 1 (single-port) or 2 (twin-port).
+    pub ports: u8,
+    /// Transceivers needed (one per cage used).
+    pub count: u64,
+    /// Their power together, W (count x the part's maximum draw).
+    pub power_w: f64,
+}
+
+/// One cable or fibre part at one ordered length.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CableLine {
+    /// The part id.
+    pub part: String,
+    /// The length ordered (the part's stock length at or above the link's), m.
+    pub length_m: f64,
+    /// Cables of this part and length.
+    pub count: u64,
+}
+
+/// A plug form factor as reports write it.
+pub fn form_name(form: PlugForm) -> &'static str {
+    match form {
+        PlugForm::Osfp => "OSFP",
+        PlugForm::Qsfp112 => "QSFP112",
+        PlugForm::QsfpDd => "QSFP-DD",
+        PlugForm::Qsfp56 => "QSFP56",
+    }
+}
+
+/// Every link's build and the cages its transceivers sit in, in one pass over the links.
+pub struct Builds {
+    /// The build of each link, in id order.
+    pub links: Vec<(LinkId, Build)>,
+    /// The transceiver in each cage that holds an end of a fibre (the first link's, by id).
+    pub cages: BTreeMap<Cage, PartId>,
+}
+
+/// The builds of a design.
+pub fn builds(design: &Design) -> Builds {
+    let mut links = Vec::with_capacity(design.links.len());
+    let mut cages = BTreeMap::new();
+    for (id, l) in &design.links {
+        let b = build_of(design, l);
+        for (port, t) in [&l.a, &l.b].into_iter().zip(&b.ends) {
+            if let (Some(t), Some(cage)) = (t, cage_of(design, port)) {
+                cages.entry(cage).or_insert_with(|| t.clone());
+            }
+        }
+        links.push((*id, b));
+    }
+    Builds { links, cages }
+}
+
+/// Transceivers by part: one per cage (see [`builds`]).
+pub fn transceiver_counts(builds: &Builds) -> BTreeMap<&PartId, u64> {
+    let mut out: BTreeMap<&PartId, u64> = BTreeMap::new();
+    for t in builds.cages.values() {
+        *out.entry(t).or_default() += 1;
+    }
+    out
+}
+
+/// The physical section and its findings.
+pub fn analyze(design: &Design, builds: &Builds) -> (PhysicalReport, Vec<Finding>) {
+    let mut report = PhysicalReport::default();
+    for (part, count) in transceiver_counts(builds) {
+        let Some(p) = design.parts.get(part) else {
+            continue;
+        };
+        let PartKind::Transceiver(t) = &p.kind else {
+            continue;
+        };
+        let count_f = count as f64;
+        report.optics_power_w += p.power_w * count_f;
+        report.optics_cost_usd += p.price_usd * count_f;
+        report.transceivers.push(TransceiverLine {
+            part: part.0.clone(),
+            part_number: p.part_number.clone(),
+            form_factor: form_name(t.form).into(),
+            ports: t.ports,
+            count,
+            power_w: round(p.power_w * count_f, 2),
+        });
+    }
+    // Lengths are keyed in millimetres so that equal stock lengths group exactly.
+    let mut cables: BTreeMap<(&PartId, i64), u64> = BTreeMap::new();
+    let mut short: Vec<(LinkId, String)> = Vec::new();
+    for (id, b) in &builds.links {
+        if let Some(c) = &b.cable {
+            *cables
+                .entry((c, (b.ordered_m * 1000.0).round() as i64))
+                .or_default() += 1;
+            if let Some(p) = design.parts.get(c) {
+                report.optics_power_w += p.power_w;
+                report.optics_cost_usd += p.price_usd;
+            }
+        }
+        if !b.reaches {
+            short.push((*id, reach_message(design, *id, b)));
+        }
+    }
+    report.cables = cables
+        .into_iter()
+        .map(|((part, mm), count)| CableLine {
+            part: part.0.clone(),
+            length_m: mm as f64 / 1000.0,
+            count,
+        })
+        .collect();
+    report.out_of_reach = short.len();
+    report.estimated_links = design.links.values().filter(|l| l.estimated_length).count();
+    report.auto_cable_links = design.links.values().filter(|l| l.auto_cable).count();
+    report.optics_power_w = round(report.optics_power_w, 2);
+    report.optics_cost_usd = round(report.optics_cost_usd, 2);
+    let mut findings = Vec::new();
+    if let Some(f) = reach_finding(short) {
+        findings.push(f);
+    }
+    if report.estimated_links > 0 {
+        let mut f = Finding::new(
+            Severity::Info,
+            FindingCode::EstimatedLengths,
+            format!(
+                "{} estimated from the floor (rack places, units, tray, slack), not measured",
+                super::format::count(report.estimated_links, "link length is", "link lengths are")
+            ),
+            "measure the runs on site and fix the lengths in the inspector before ordering",
+        );
+        f.links = design
+            .links
+            .iter()
+            .filter(|(_, l)| l.estimated_length)
+            .map(|(id, _)| *id)
+            .take(64)
+            .collect();
+        findings.push(f);
+    }
+    (report, findings)
+}
+
+/// "link#12 (dgx-01 nic0/p1 - leaf-01 p1) is 8.4 m but ib-ndr-dac reaches 2 m; ib-ndr-mpo-mm (10 m) would reach".
+fn reach_message(design: &Design, id: LinkId, b: &Build) -> String {
+    let Some(l) = design.links.get(&id) else {
+        return id.to_string();
+    };
+    let cable = b
+        .cable
+        .as_ref()
+        .map_or_else(|| "its cable".to_string(), |c| format!("cable {c}"));
+    let reach = b
+        .cable
+        .as_ref()
+        .and_then(|c| design.parts.get(c))
+        .and_then(|p| match &p.kind {
+            PartKind::Cable(c) => Some(c.max_length_m),
+            _ => None,
+        });
+    let what = match reach {
+        Some(r) if l.length_m > r => format!("{cable} reaches {r} m"),
+        Some(_) if b.ends.iter().any(Option::is_none) => {
+            format!("{cable} has no transceiver of its rate that reaches at both ends")
+        }
+        Some(_) => format!("{cable} is not sold that long"),
+        None => format!("{cable} does not reach"),
+    };
+    let next = match cheapest_build(design, l, l.length_m) {
+        Some(n) => format!(
+            "; {} ({} m) would reach",
+            n.cable.as_ref().map_or("?", |c| c.0.as_str()),
+            n.ordered_m
+        ),
+        None => "; no cable of its protocol and rate in the design reaches".into(),
+    };
+    format!(
+        "{} is {} m but {what}{next}",
+        design.describe_link(id),
+        l.length_m
+    )
+}
+
+/// One error listing the links out of reach (the link will not come up as drawn).
+fn reach_finding(short: Vec<(LinkId, String)>) -> Option<Finding> {
+    let (_, first) = short.first()?;
+    let message = if short.len() == 1 {
+        first.clone()
+    } else {
+        let listed: Vec<&str> = short.iter().take(4).map(|(_, m)| m.as_str()).collect();
+        let more = if short.len() > 4 { "; ..." } else { "" };
+        format!(
+            "{} links are longer than their cables reach: {}{more}",
+            short.len(),
+            listed.join("; ")
+        )
+    };
+    let mut f = Finding::new(
+        Severity::Error,
+        FindingCode::CableReach,
+        message,
+        "shorten the link, or choose a cable that reaches (optics for runs past a few metres) in the inspector",
+    );
+    f.links = short.into_iter().map(|(id, _)| id).collect();
+    Some(f)
+}

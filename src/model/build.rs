@@ -1,0 +1,362 @@
+//! A link's physical build: the cable or fibre it is ordered as (at a stock length) and, for a fibre, the
+//! transceiver at each end, in the cage of the port. A link flagged `auto_cable` takes the cheapest build of its
+//! protocol and rate that reaches its length (copper where it reaches, else fibre and a transceiver per end); a
+//! link flagged `estimated_length` takes its length from the floor ([`super::floor`]). Both are re-estimated here
+//! when racks or devices move; a link without the flags is kept as written.
+
+use super::floor::{FloorPlan, stock_length};
+use super::part::{CableSpec, Fibre, Part, PartKind, Top, TransceiverSpec};
+use super::{Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
+
+/// The cage a port's transceiver sits in: ports of one twin-port cage share it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cage {
+    /// The device the cage is on.
+    pub device: DeviceId,
+    /// The cage on that device: the port's name with its number divided by the ports a cage holds (switch `p3`
+    /// and `p4` are cage `p1` of two ports, a DGX's `nic2/p1` and `nic3/p1` cage `nic1/p1`), or the port's own name.
+    pub name: String,
+    /// Ports the cage holds (1 or 2).
+    pub ports: u8,
+    /// The top a transceiver in it has: finned in switch cages, flat in servers'.
+    pub top: Top,
+}
+
+/// Where a port's transceiver sits (see [`Cage`]); None for a port of a device that is not in the design.
+pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
+    let device = design.devices.get(&port.device)?;
+    let part = design.parts.get(&device.part);
+    let own = |top| Cage {
+        device: port.device,
+        name: port.port.clone(),
+        ports: 1,
+        top,
+    };
+    match part.map(|p| &p.kind) {
+        Some(PartKind::Switch(s)) => {
+            let per = s.ports_per_cage.max(1);
+            let n: Option<u32> = port.port.strip_prefix('p').and_then(|n| n.parse().ok());
+            Some(match n {
+                Some(n) if per > 1 && n >= 1 => Cage {
+                    device: port.device,
+                    name: format!("p{}", (n - 1) / u32::from(per) + 1),
+                    ports: per,
+                    top: Top::Finned,
+                },
+                _ => own(Top::Finned),
+            })
+        }
+        Some(PartKind::Server(s)) => {
+            let per = s.nics_per_cage.max(1);
+            let compute = |slot: u16| {
+                s.nic_slots
+                    .get(usize::from(slot))
+                    .is_some_and(|n| n.role == super::part::NicRole::Compute)
+            };
+            Some(match port.nic_slot_and_port() {
+                Some((slot, k)) if per > 1 && compute(slot) => Cage {
+                    device: port.device,
+                    name: format!("nic{}/p{k}", slot / u16::from(per)),
+                    ports: per,
+                    top: Top::Flat,
+                },
+                _ => own(Top::Flat),
+            })
+        }
+        _ => Some(own(Top::Flat)),
+    }
+}
+
+/// The cheapest transceiver of the design's parts for one end of a fibre: its protocol, port rate and fibre,
+/// reaching `length_m`, with the cage's port count and top (any port count or top when none has them).
+pub fn transceiver_for<'a>(
+    design: &'a Design,
+    cage: &Cage,
+    protocol: Protocol,
+    gbps: f64,
+    fibre: Fibre,
+    length_m: f64,
+) -> Option<(&'a PartId, &'a Part, &'a TransceiverSpec)> {
+    let fits = || {
+        design
+            .parts
+            .iter()
+            .filter_map(move |(id, p)| match &p.kind {
+                PartKind::Transceiver(t)
+                    if t.protocol == protocol
+                        && t.fibre == fibre
+                        && (t.port_gbps() - gbps).abs() < 0.5
+                        && t.reach_m >= length_m - 1e-9 =>
+                {
+                    Some((id, p, t))
+                }
+                _ => None,
+            })
+    };
+    let cheapest = |it: &mut dyn Iterator<Item = (&'a PartId, &'a Part, &'a TransceiverSpec)>| {
+        it.min_by(|a, b| a.1.price_usd.total_cmp(&b.1.price_usd).then(a.0.cmp(b.0)))
+    };
+    cheapest(&mut fits().filter(|(_, _, t)| t.ports == cage.ports && t.top == cage.top))
+        .or_else(|| cheapest(&mut fits()))
+}
+
+/// A link's build as the design states it: the cable part, the length it is ordered at, and each end's
+/// transceiver for a fibre.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Build {
+    /// The cable, copper or fibre part (None: the link names no cable).
+    pub cable: Option<PartId>,
+    /// The length ordered, m: the next stock length of the cable at or above the link's length (the link's
+    /// length when the cable states no stock lengths or the length is past them).
+    pub ordered_m: f64,
+    /// Whether the cable (or a transceiver) reaches the link's length.
+    pub reaches: bool,
+    /// The transceiver at the a and b ends of a fibre.
+    pub ends: [Option<PartId>; 2],
+}
+
+fn cable_spec<'a>(design: &'a Design, id: &PartId) -> Option<(&'a Part, &'a CableSpec)> {
+    let p = design.parts.get(id)?;
+    match &p.kind {
+        PartKind::Cable(c) => Some((p, c)),
+        _ => None,
+    }
+}
+
+/// The build of a link with a given cable at a given length: the ordered length and each end's transceiver.
+fn build_with(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f64) -> Build {
+    let spec = cable.and_then(|c| cable_spec(design, c));
+    let Some((_, c)) = spec else {
+        return Build {
+            cable: cable.cloned(),
+            ordered_m: length_m,
+            reaches: true,
+            ends: [None, None],
+        };
+    };
+    let stock = if c.stock_lengths_m.is_empty() {
+        (length_m <= c.max_length_m).then_some(length_m)
+    } else {
+        stock_length(&c.stock_lengths_m, length_m)
+    };
+    let mut reaches = stock.is_some() && length_m <= c.max_length_m + 1e-9;
+    let mut ends = [None, None];
+    if let Some(fibre) = c.fibre {
+        for (slot, port) in ends.iter_mut().zip([&link.a, &link.b]) {
+            let t = cage_of(design, port).and_then(|cage| {
+                transceiver_for(
+                    design,
+                    &cage,
+                    link.medium.protocol(),
+                    link.medium.gbps(),
+                    fibre,
+                    length_m,
+                )
+            });
+            reaches &= t.is_some();
+            *slot = t.map(|(id, ..)| id.clone());
+        }
+    }
+    Build {
+        cable: cable.cloned(),
+        ordered_m: stock.unwrap_or(length_m),
+        reaches,
+        ends,
+    }
+}
+
+/// The link's build as it stands (its cable at its length).
+pub fn build_of(design: &Design, link: &Link) -> Build {
+    build_with(design, link, link.cable.as_ref(), link.length_m)
+}
+
+/// The price of a build, USD: the cable plus each end's share of its transceiver (half a twin-port one).
+fn build_price(design: &Design, build: &Build) -> f64 {
+    let cable = build
+        .cable
+        .as_ref()
+        .and_then(|c| design.parts.get(c))
+        .map_or(0.0, |p| p.price_usd);
+    let ends: f64 = build
+        .ends
+        .iter()
+        .flatten()
+        .filter_map(|t| design.parts.get(t))
+        .map(|p| match &p.kind {
+            PartKind::Transceiver(t) => p.price_usd / f64::from(t.ports.max(1)),
+            _ => p.price_usd,
+        })
+        .sum();
+    cable + ends
+}
+
+/// Whether a cable part is a fibre (a transceiver at each end).
+fn is_fibre(design: &Design, cable: &PartId) -> bool {
+    cable_spec(design, cable).is_some_and(|(_, c)| c.fibre.is_some())
+}
+
+/// The cable parts of the design that carry a link's protocol at its rate, by id.
+fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
+    let (protocol, gbps) = (link.medium.protocol(), link.medium.gbps());
+    design
+        .parts
+        .iter()
+        .filter(|(_, p)| {
+            matches!(&p.kind, PartKind::Cable(c) if c.protocol == protocol && (c.gbps - gbps).abs() < 0.5)
+        })
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+/// The cheapest build of the design's parts that reaches `length_m` for a link (copper, else fibre and
+/// transceivers); None when none reaches.
+pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Build> {
+    cheapest_build_of(design, link, length_m, false)
+}
+
+/// [`cheapest_build`], among fibres only when `fibre_only`.
+fn cheapest_build_of(
+    design: &Design,
+    link: &Link,
+    length_m: f64,
+    fibre_only: bool,
+) -> Option<Build> {
+    cables_for(design, link)
+        .iter()
+        .filter(|c| !fibre_only || is_fibre(design, c))
+        .map(|c| build_with(design, link, Some(c), length_m))
+        .filter(|b| b.reaches)
+        .min_by(|a, b| {
+            build_price(design, a)
+                .total_cmp(&build_price(design, b))
+                .then(a.cable.cmp(&b.cable))
+        })
+}
+
+impl Design {
+    /// Re-estimates every link flagged `estimated_length` or `auto_cable` (see the module's doc): its length from
+    /// the floor, rounded up to the stock length of its cable, and its cable by reach. Returns the links that
+    /// changed, as they were (for an edit's inverse). In proportion to the links: the floor plan is built once.
+    pub fn reestimate(&mut self) -> Vec<(LinkId, Link)> {
+        if !self
+            .links
+            .values()
+            .any(|l| l.estimated_length || l.auto_cable)
+        {
+            return Vec::new();
+        }
+        let plan = FloorPlan::new(self);
+        let mut changed = Vec::new();
+        let updates: Vec<(LinkId, Link)> = self
+            .links
+            .iter()
+            .filter(|(_, l)| l.estimated_length || l.auto_cable)
+            .filter_map(|(id, l)| {
+                let new = self.reestimated(&plan, l);
+                (new != *l).then_some((*id, new))
+            })
+            .collect();
+        let mut old: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
+        for (id, new) in updates {
+            if let Some(l) = self.links.get_mut(&id) {
+                old.insert(id, std::mem::replace(l, new));
+            }
+        }
+        for (id, new) in self.one_medium_per_cage(&plan) {
+            if let Some(l) = self.links.get_mut(&id) {
+                let was = std::mem::replace(l, new);
+                old.entry(id).or_insert(was);
+            }
+        }
+        changed.extend(
+            old.into_iter()
+                .filter(|(id, l)| self.links.get(id) != Some(l)),
+        );
+        changed
+    }
+
+    /// A twin-port cage runs one medium: an auto link on copper that shares a cage with a fibre goes on fibre too
+    /// (the cheapest that reaches), repeated until no cage mixes them (each round only moves copper to fibre, so
+    /// it ends). Returns the links to change.
+    fn one_medium_per_cage(&self, plan: &FloorPlan) -> Vec<(LinkId, Link)> {
+        let mut moved: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
+        loop {
+            let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
+            let fibre_of = |l: &Link| l.cable.as_ref().is_some_and(|c| is_fibre(self, c));
+            let mut fibre_cages = std::collections::BTreeSet::new();
+            for id in self.links.keys() {
+                let Some(l) = link(id) else { continue };
+                if fibre_of(l) {
+                    for end in [&l.a, &l.b] {
+                        if let Some(c) = cage_of(self, end).filter(|c| c.ports > 1) {
+                            fibre_cages.insert(c);
+                        }
+                    }
+                }
+            }
+            let mut round = Vec::new();
+            for id in self.links.keys() {
+                let Some(l) = link(id) else { continue };
+                if !l.auto_cable || fibre_of(l) {
+                    continue;
+                }
+                let shares = [&l.a, &l.b]
+                    .into_iter()
+                    .filter_map(|end| cage_of(self, end))
+                    .any(|c| fibre_cages.contains(&c));
+                if !shares {
+                    continue;
+                }
+                let raw = match l.estimated_length {
+                    true => self
+                        .estimate_link(plan, l)
+                        .map_or(l.length_m, |e| e.length_m),
+                    false => l.length_m,
+                };
+                if let Some(b) = cheapest_build_of(self, l, raw, true) {
+                    let mut new = l.clone();
+                    new.cable = b.cable;
+                    if l.estimated_length {
+                        new.length_m = b.ordered_m;
+                    }
+                    round.push((*id, new));
+                }
+            }
+            if round.is_empty() {
+                return moved.into_iter().collect();
+            }
+            moved.extend(round);
+        }
+    }
+
+    /// A flagged link as re-estimation leaves it (unchanged when its racks are on different sites).
+    pub fn reestimated(&self, plan: &FloorPlan, link: &Link) -> Link {
+        let mut out = link.clone();
+        let raw = if link.estimated_length {
+            match self.estimate_link(plan, link) {
+                Some(e) => e.length_m,
+                None => return out,
+            }
+        } else {
+            link.length_m
+        };
+        let build = if link.auto_cable {
+            cheapest_build(self, link, raw)
+        } else {
+            None
+        };
+        match build {
+            Some(b) => {
+                out.cable = b.cable;
+                if link.estimated_length {
+                    out.length_m = b.ordered_m;
+                }
+            }
+            None if link.estimated_length => {
+                out.length_m = build_with(self, link, link.cable.as_ref(), raw).ordered_m;
+            }
+            None => {}
+        }
+        out
+    }
+}
