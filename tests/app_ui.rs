@@ -1361,9 +1361,10 @@ fn both_view_and_a_new_rack_fit_the_racks_in_the_canvas() {
     h.get_by_label("Racks").click();
     step(&mut h);
     let zoom = h.state().ui.canvas.view.zoom;
+    let racks = h.state().design().racks.len();
     h.get_by_label("+ 42U rack").click();
     step(&mut h);
-    assert_eq!(h.state().design().racks.len(), 11);
+    assert_eq!(h.state().design().racks.len(), racks + 1);
     // The view pans to show the new rack, at the same zoom (it never re-zooms after an edit).
     let new = *h.state().ui.selection.racks.iter().next().unwrap();
     let top = h.state().unit_screen_pos(new, 42).unwrap();
@@ -1396,7 +1397,16 @@ fn the_side_pane_collapses_to_widen_the_canvas_at_1024() {
         "{before} -> {after} collapsed {} at {rect:?}",
         h.state().ui.windows.right_collapsed
     );
-    assert!(all_racks_inside_the_canvas(&h));
+    // The default design stands on three floor rows: at 700 px high Fit shows them all where that keeps rack
+    // headers readable, else stops at the readable zoom with the first rack in view (as in the Both view above).
+    let zoom = h.state().ui.canvas.view.zoom;
+    assert!(
+        all_racks_inside_the_canvas(&h) || zoom > 0.25,
+        "racks cut off at an unreadable zoom {zoom}"
+    );
+    let canvas = h.state().ui.canvas.canvas_rect.unwrap();
+    let (&first, r) = h.state().design().racks.iter().next().unwrap();
+    assert!(canvas.contains(h.state().unit_screen_pos(first, r.height_u).unwrap()));
     h.get_by_label("◀").click();
     step(&mut h);
     h.get_by_label("Inspector");
