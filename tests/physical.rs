@@ -126,6 +126,23 @@ fn four_scalable_units_fill_the_switch_cages() {
     assert_eq!(p.transceivers.iter().map(|t| t.count).sum::<u64>(), 2048);
 }
 
+/// One pass's remembered builds equal the builds worked out link by link: the cache keys on everything a build
+/// reads (cable, protocol and rate, length, each end's cage shape). And a design re-estimated twice is unchanged
+/// the second time.
+#[test]
+fn remembered_builds_equal_each_links_own() {
+    let mut d = scalable_units(4, 16);
+    let mut cache = racksmith::model::build::BuildCache::default();
+    let mut fibres = 0;
+    for l in d.links.values() {
+        let own = racksmith::model::build::build_of(&d, l);
+        fibres += usize::from(own.ends.iter().any(Option::is_some));
+        assert_eq!(cache.build_of(&d, l), own, "{:?} - {:?}", l.a, l.b);
+    }
+    assert!(fibres > 2000, "{fibres} fibres");
+    assert!(d.reestimate().is_empty());
+}
+
 /// Two QM9700 in their own 42U racks on one floor, cabled p1 to p1 with the length and medium left to the floor.
 fn two_racks(slot_b: u16, floor: Floor) -> (Design, LinkId, RackId) {
     let c = catalog();

@@ -4,7 +4,7 @@
 
 use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
-use crate::model::build::{Build, Cage, build_of, cage_of, cheapest_build};
+use crate::model::build::{Build, Cage, cage_of, cheapest_build};
 use crate::model::part::{PartKind, PlugForm};
 use crate::model::{Design, LinkId, PartId};
 use serde::Serialize;
@@ -82,8 +82,9 @@ pub struct Builds {
 pub fn builds(design: &Design) -> Builds {
     let mut links = Vec::with_capacity(design.links.len());
     let mut cages = BTreeMap::new();
+    let mut cache = crate::model::build::BuildCache::default();
     for (id, l) in &design.links {
-        let b = build_of(design, l);
+        let b = cache.build_of(design, l);
         for (port, t) in [&l.a, &l.b].into_iter().zip(&b.ends) {
             if let (Some(t), Some(cage)) = (t, cage_of(design, port)) {
                 cages.entry(cage).or_insert_with(|| t.clone());

@@ -102,6 +102,15 @@ pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
 /// Optics power drawn at a link's a and b ends, W: half of its cable's (an active cable or an optics kit), plus,
 /// for a fibre, the end's transceiver shared by the links of its cage (half a twin-port one's each).
 fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
+    link_optics_w_in(design, l, &mut crate::model::build::BuildCache::default())
+}
+
+/// [`link_optics_w`] with the builds of one pass remembered.
+fn link_optics_w_in(
+    design: &Design,
+    l: &crate::model::Link,
+    cache: &mut crate::model::build::BuildCache,
+) -> [f64; 2] {
     let Some(part) = l.cable.as_ref().and_then(|c| design.parts.get(c)) else {
         return [0.0, 0.0];
     };
@@ -110,7 +119,7 @@ fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
     if !fibre {
         return [half, half];
     }
-    let build = crate::model::build::build_of(design, l);
+    let build = cache.build_of(design, l);
     build.ends.map(|t| {
         half + t
             .and_then(|t| design.parts.get(&t))
@@ -124,8 +133,9 @@ fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
 /// The optics power of every link, by device at either end.
 fn optics_by_device(design: &Design) -> rustc_hash::FxHashMap<DeviceId, f64> {
     let mut optics: rustc_hash::FxHashMap<DeviceId, f64> = Default::default();
+    let mut cache = crate::model::build::BuildCache::default();
     for l in design.links.values() {
-        let [a, b] = link_optics_w(design, l);
+        let [a, b] = link_optics_w_in(design, l, &mut cache);
         *optics.entry(l.a.device).or_default() += a;
         *optics.entry(l.b.device).or_default() += b;
     }

@@ -67,11 +67,59 @@ pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
     }
 }
 
+/// The shape of a port's cage, (ports it holds, top): all a transceiver choice reads of [`cage_of`], without
+/// writing the cage's name.
+pub fn cage_shape(design: &Design, port: &PortRef) -> Option<(u8, Top)> {
+    let device = design.devices.get(&port.device)?;
+    match design.parts.get(&device.part).map(|p| &p.kind) {
+        Some(PartKind::Switch(s)) => {
+            let per = s.ports_per_cage.max(1);
+            let n: Option<u32> = port.port.strip_prefix('p').and_then(|n| n.parse().ok());
+            Some(match n {
+                Some(n) if per > 1 && n >= 1 => (per, Top::Finned),
+                _ => (1, Top::Finned),
+            })
+        }
+        Some(PartKind::Server(s)) => {
+            let per = s.nics_per_cage.max(1);
+            let compute = |slot: u16| {
+                s.nic_slots
+                    .get(usize::from(slot))
+                    .is_some_and(|n| n.role == super::part::NicRole::Compute)
+            };
+            Some(match port.nic_slot_and_port() {
+                Some((slot, _)) if per > 1 && compute(slot) => (per, Top::Flat),
+                _ => (1, Top::Flat),
+            })
+        }
+        _ => Some((1, Top::Flat)),
+    }
+}
+
 /// The cheapest transceiver of the design's parts for one end of a fibre: its protocol, port rate and fibre,
 /// reaching `length_m`, with the cage's port count and top (any port count or top when none has them).
 pub fn transceiver_for<'a>(
     design: &'a Design,
     cage: &Cage,
+    protocol: Protocol,
+    gbps: f64,
+    fibre: Fibre,
+    length_m: f64,
+) -> Option<(&'a PartId, &'a Part, &'a TransceiverSpec)> {
+    transceiver_for_shape(
+        design,
+        (cage.ports, cage.top),
+        protocol,
+        gbps,
+        fibre,
+        length_m,
+    )
+}
+
+/// [`transceiver_for`] a cage of a given shape, (ports, top).
+fn transceiver_for_shape<'a>(
+    design: &'a Design,
+    (ports, top): (u8, Top),
     protocol: Protocol,
     gbps: f64,
     fibre: Fibre,
@@ -96,7 +144,7 @@ pub fn transceiver_for<'a>(
     let cheapest = |it: &mut dyn Iterator<Item = (&'a PartId, &'a Part, &'a TransceiverSpec)>| {
         it.min_by(|a, b| a.1.price_usd.total_cmp(&b.1.price_usd).then(a.0.cmp(b.0)))
     };
-    cheapest(&mut fits().filter(|(_, _, t)| t.ports == cage.ports && t.top == cage.top))
+    cheapest(&mut fits().filter(|(_, _, t)| t.ports == ports && t.top == top))
         .or_else(|| cheapest(&mut fits()))
 }
 
@@ -113,6 +161,93 @@ pub struct Build {
     pub reaches: bool,
     /// The transceiver at the a and b ends of a fibre.
     pub ends: [Option<PartId>; 2],
+}
+
+/// What decides a build: the cable (None: the cheapest, see [`cheapest_build`]), the link's protocol and rate (as
+/// bits), the length (as bits) and the shape of each end's cage (see [`cage_shape`]).
+type BuildKey = (
+    Option<PartId>,
+    Protocol,
+    u64,
+    u64,
+    Option<(u8, Top)>,
+    Option<(u8, Top)>,
+);
+
+/// Builds already worked out for one state of a design's parts: a SuperPOD's links repeat a few lengths and cage
+/// shapes, so its 117,748 links are a few thousand choices, each scanning the parts once (docs/analysis.md,
+/// "Cable lengths from the floor"). Valid while the design's parts do not change: make one per pass.
+#[derive(Default)]
+pub struct BuildCache {
+    builds: rustc_hash::FxHashMap<BuildKey, Build>,
+    cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Build>>,
+    cables: rustc_hash::FxHashMap<(Protocol, u64), Vec<PartId>>,
+}
+
+impl BuildCache {
+    fn key(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f64) -> BuildKey {
+        (
+            cable.cloned(),
+            link.medium.protocol(),
+            link.medium.gbps().to_bits(),
+            length_m.to_bits(),
+            cage_shape(design, &link.a),
+            cage_shape(design, &link.b),
+        )
+    }
+
+    /// [`build_with`], remembered.
+    fn build_with(
+        &mut self,
+        design: &Design,
+        link: &Link,
+        cable: Option<&PartId>,
+        length_m: f64,
+    ) -> Build {
+        let key = Self::key(design, link, cable, length_m);
+        if let Some(b) = self.builds.get(&key) {
+            return b.clone();
+        }
+        let b = build_with(design, link, cable, length_m);
+        self.builds.insert(key, b.clone());
+        b
+    }
+
+    /// [`build_of`], remembered.
+    pub fn build_of(&mut self, design: &Design, link: &Link) -> Build {
+        self.build_with(design, link, link.cable.as_ref(), link.length_m)
+    }
+
+    /// [`cheapest_build`] (among fibres only when `fibre_only`), remembered.
+    fn cheapest(
+        &mut self,
+        design: &Design,
+        link: &Link,
+        length_m: f64,
+        fibre_only: bool,
+    ) -> Option<Build> {
+        let key = (Self::key(design, link, None, length_m), fibre_only);
+        if let Some(b) = self.cheapest.get(&key) {
+            return b.clone();
+        }
+        let cables = self
+            .cables
+            .entry((link.medium.protocol(), link.medium.gbps().to_bits()))
+            .or_insert_with(|| cables_for(design, link))
+            .clone();
+        let b = cables
+            .iter()
+            .filter(|c| !fibre_only || is_fibre(design, c))
+            .map(|c| self.build_with(design, link, Some(c), length_m))
+            .filter(|b| b.reaches)
+            .min_by(|a, b| {
+                build_price(design, a)
+                    .total_cmp(&build_price(design, b))
+                    .then(a.cable.cmp(&b.cable))
+            });
+        self.cheapest.insert(key, b.clone());
+        b
+    }
 }
 
 fn cable_spec<'a>(design: &'a Design, id: &PartId) -> Option<(&'a Part, &'a CableSpec)> {
@@ -143,10 +278,10 @@ fn build_with(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f6
     let mut ends = [None, None];
     if let Some(fibre) = c.fibre {
         for (slot, port) in ends.iter_mut().zip([&link.a, &link.b]) {
-            let t = cage_of(design, port).and_then(|cage| {
-                transceiver_for(
+            let t = cage_shape(design, port).and_then(|shape| {
+                transceiver_for_shape(
                     design,
-                    &cage,
+                    shape,
                     link.medium.protocol(),
                     link.medium.gbps(),
                     fibre,
@@ -211,26 +346,7 @@ fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
 /// The cheapest build of the design's parts that reaches `length_m` for a link (copper, else fibre and
 /// transceivers); None when none reaches.
 pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Build> {
-    cheapest_build_of(design, link, length_m, false)
-}
-
-/// [`cheapest_build`], among fibres only when `fibre_only`.
-fn cheapest_build_of(
-    design: &Design,
-    link: &Link,
-    length_m: f64,
-    fibre_only: bool,
-) -> Option<Build> {
-    cables_for(design, link)
-        .iter()
-        .filter(|c| !fibre_only || is_fibre(design, c))
-        .map(|c| build_with(design, link, Some(c), length_m))
-        .filter(|b| b.reaches)
-        .min_by(|a, b| {
-            build_price(design, a)
-                .total_cmp(&build_price(design, b))
-                .then(a.cable.cmp(&b.cable))
-        })
+    BuildCache::default().cheapest(design, link, length_m, false)
 }
 
 impl Design {
@@ -246,13 +362,14 @@ impl Design {
             return Vec::new();
         }
         let plan = FloorPlan::new(self);
+        let mut cache = BuildCache::default();
         let mut changed = Vec::new();
         let updates: Vec<(LinkId, Link)> = self
             .links
             .iter()
             .filter(|(_, l)| l.estimated_length || l.auto_cable)
             .filter_map(|(id, l)| {
-                let new = self.reestimated(&plan, l);
+                let new = self.reestimated_in(&plan, l, &mut cache);
                 (new != *l).then_some((*id, new))
             })
             .collect();
@@ -262,7 +379,7 @@ impl Design {
                 old.insert(id, std::mem::replace(l, new));
             }
         }
-        for (id, new) in self.one_medium_per_cage(&plan) {
+        for (id, new) in self.one_medium_per_cage(&plan, &mut cache) {
             if let Some(l) = self.links.get_mut(&id) {
                 let was = std::mem::replace(l, new);
                 old.entry(id).or_insert(was);
@@ -278,7 +395,7 @@ impl Design {
     /// A twin-port cage runs one medium: an auto link on copper that shares a cage with a fibre goes on fibre too
     /// (the cheapest that reaches), repeated until no cage mixes them (each round only moves copper to fibre, so
     /// it ends). Returns the links to change.
-    fn one_medium_per_cage(&self, plan: &FloorPlan) -> Vec<(LinkId, Link)> {
+    fn one_medium_per_cage(&self, plan: &FloorPlan, cache: &mut BuildCache) -> Vec<(LinkId, Link)> {
         let mut moved: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
         loop {
             let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
@@ -313,7 +430,7 @@ impl Design {
                         .map_or(l.length_m, |e| e.length_m),
                     false => l.length_m,
                 };
-                if let Some(b) = cheapest_build_of(self, l, raw, true) {
+                if let Some(b) = cache.cheapest(self, l, raw, true) {
                     let mut new = l.clone();
                     new.cable = b.cable;
                     if l.estimated_length {
@@ -331,6 +448,11 @@ impl Design {
 
     /// A flagged link as re-estimation leaves it (unchanged when its racks are on different sites).
     pub fn reestimated(&self, plan: &FloorPlan, link: &Link) -> Link {
+        self.reestimated_in(plan, link, &mut BuildCache::default())
+    }
+
+    /// [`Design::reestimated`] with the builds of this pass remembered.
+    fn reestimated_in(&self, plan: &FloorPlan, link: &Link, cache: &mut BuildCache) -> Link {
         let mut out = link.clone();
         let raw = if link.estimated_length {
             match self.estimate_link(plan, link) {
@@ -341,7 +463,7 @@ impl Design {
             link.length_m
         };
         let build = if link.auto_cable {
-            cheapest_build(self, link, raw)
+            cache.cheapest(self, link, raw, false)
         } else {
             None
         };
@@ -353,7 +475,9 @@ impl Design {
                 }
             }
             None if link.estimated_length => {
-                out.length_m = build_with(self, link, link.cable.as_ref(), raw).ordered_m;
+                out.length_m = cache
+                    .build_with(self, link, link.cable.as_ref(), raw)
+                    .ordered_m;
             }
             None => {}
         }
