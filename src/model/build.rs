@@ -369,7 +369,7 @@ impl Design {
             .iter()
             .filter(|(_, l)| l.estimated_length || l.auto_cable)
             .filter_map(|(id, l)| {
-                let new = self.reestimated_in(&plan, l, &mut cache);
+                let new = self.change_of(&plan, l, &mut cache)?;
                 (new != *l).then_some((*id, new))
             })
             .collect();
@@ -400,30 +400,54 @@ impl Design {
         loop {
             let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
             let fibre_of = |l: &Link| l.cable.as_ref().is_some_and(|c| is_fibre(self, c));
+            // Auto links on copper with an end in a shared cage: the only ones that may have to move. Most
+            // designs have few or none, so the fibres' cages are named only on the devices those cages are on.
+            let mut copper: Vec<(LinkId, Vec<Cage>)> = Vec::new();
+            for (id, l) in self
+                .links
+                .iter()
+                .filter_map(|(id, _)| Some((id, link(id)?)))
+            {
+                if !l.auto_cable || fibre_of(l) {
+                    continue;
+                }
+                let cages: Vec<Cage> = [&l.a, &l.b]
+                    .into_iter()
+                    .filter_map(|end| cage_of(self, end))
+                    .filter(|c| c.ports > 1)
+                    .collect();
+                if !cages.is_empty() {
+                    copper.push((*id, cages));
+                }
+            }
+            if copper.is_empty() {
+                return moved.into_iter().collect();
+            }
+            let devices: std::collections::BTreeSet<DeviceId> = copper
+                .iter()
+                .flat_map(|(_, cs)| cs.iter().map(|c| c.device))
+                .collect();
             let mut fibre_cages = std::collections::BTreeSet::new();
-            for id in self.links.keys() {
-                let Some(l) = link(id) else { continue };
-                if fibre_of(l) {
-                    for end in [&l.a, &l.b] {
-                        if let Some(c) = cage_of(self, end).filter(|c| c.ports > 1) {
-                            fibre_cages.insert(c);
-                        }
+            for l in self.links.keys().filter_map(|id| link(id)) {
+                if !(devices.contains(&l.a.device) || devices.contains(&l.b.device)) || !fibre_of(l)
+                {
+                    continue;
+                }
+                for end in [&l.a, &l.b]
+                    .into_iter()
+                    .filter(|e| devices.contains(&e.device))
+                {
+                    if let Some(c) = cage_of(self, end).filter(|c| c.ports > 1) {
+                        fibre_cages.insert(c);
                     }
                 }
             }
             let mut round = Vec::new();
-            for id in self.links.keys() {
+            for (id, cages) in &copper {
+                if !cages.iter().any(|c| fibre_cages.contains(c)) {
+                    continue;
+                }
                 let Some(l) = link(id) else { continue };
-                if !l.auto_cable || fibre_of(l) {
-                    continue;
-                }
-                let shares = [&l.a, &l.b]
-                    .into_iter()
-                    .filter_map(|end| cage_of(self, end))
-                    .any(|c| fibre_cages.contains(&c));
-                if !shares {
-                    continue;
-                }
                 let raw = match l.estimated_length {
                     true => self
                         .estimate_link(plan, l)
@@ -432,7 +456,7 @@ impl Design {
                 };
                 if let Some(b) = cache.cheapest(self, l, raw, true) {
                     let mut new = l.clone();
-                    new.cable = b.cable;
+                    new.cable.clone_from(&b.cable);
                     if l.estimated_length {
                         new.length_m = b.ordered_m;
                     }
@@ -453,12 +477,14 @@ impl Design {
 
     /// [`Design::reestimated`] with the builds of this pass remembered.
     fn reestimated_in(&self, plan: &FloorPlan, link: &Link, cache: &mut BuildCache) -> Link {
-        let mut out = link.clone();
+        self.change_of(plan, link, cache)
+            .unwrap_or_else(|| link.clone())
+    }
+
+    /// What re-estimation changes in a flagged link, None when nothing (without copying the link then).
+    fn change_of(&self, plan: &FloorPlan, link: &Link, cache: &mut BuildCache) -> Option<Link> {
         let raw = if link.estimated_length {
-            match self.estimate_link(plan, link) {
-                Some(e) => e.length_m,
-                None => return out,
-            }
+            self.estimate_link(plan, link)?.length_m
         } else {
             link.length_m
         };
@@ -467,20 +493,29 @@ impl Design {
         } else {
             None
         };
-        match build {
-            Some(b) => {
-                out.cable = b.cable;
+        let (cable, length_m) = match &build {
+            Some(b) => (
+                b.cable.as_ref(),
                 if link.estimated_length {
-                    out.length_m = b.ordered_m;
-                }
-            }
-            None if link.estimated_length => {
-                out.length_m = cache
+                    b.ordered_m
+                } else {
+                    link.length_m
+                },
+            ),
+            None if link.estimated_length => (
+                link.cable.as_ref(),
+                cache
                     .build_with(self, link, link.cable.as_ref(), raw)
-                    .ordered_m;
-            }
-            None => {}
+                    .ordered_m,
+            ),
+            None => (link.cable.as_ref(), link.length_m),
+        };
+        if cable == link.cable.as_ref() && length_m.to_bits() == link.length_m.to_bits() {
+            return None;
         }
-        out
+        let mut out = link.clone();
+        out.cable = cable.cloned();
+        out.length_m = length_m;
+        Some(out)
     }
 }
