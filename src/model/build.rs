@@ -403,11 +403,7 @@ impl Design {
             // Auto links on copper with an end in a shared cage: the only ones that may have to move. Most
             // designs have few or none, so the fibres' cages are named only on the devices those cages are on.
             let mut copper: Vec<(LinkId, Vec<Cage>)> = Vec::new();
-            for (id, l) in self
-                .links
-                .iter()
-                .filter_map(|(id, _)| Some((id, link(id)?)))
-            {
+            for (id, l) in self.links.keys().filter_map(|id| Some((id, link(id)?))) {
                 if !l.auto_cable || fibre_of(l) {
                     continue;
                 }
@@ -428,7 +424,7 @@ impl Design {
                 .flat_map(|(_, cs)| cs.iter().map(|c| c.device))
                 .collect();
             let mut fibre_cages = std::collections::BTreeSet::new();
-            for l in self.links.keys().filter_map(|id| link(id)) {
+            for l in self.links.keys().filter_map(&link) {
                 if !(devices.contains(&l.a.device) || devices.contains(&l.b.device)) || !fibre_of(l)
                 {
                     continue;
