@@ -61,37 +61,13 @@ fn switches(catalog: &Catalog, n: usize) -> Design {
 
 /// `servers` servers of 576 GPU and 576 NIC slots, every NIC cabled to 2,048-port switches.
 fn wide_servers(catalog: &Catalog, servers: usize) -> Design {
-    use racksmith::model::part::{GpuSlotSpec, NicSlotSpec, SlotSpec};
     let mut catalog = catalog.clone();
     let mut big = catalog.get("qm9700").unwrap().clone();
     if let PartKind::Switch(s) = &mut big.kind {
         s.ports = 2048;
     }
     catalog.parts.insert(PartId::new("sw2048"), big);
-    let mut server = catalog.get("dgx-h100").unwrap().clone();
-    if let PartKind::Server(s) = &mut server.kind {
-        let form = s.gpu_slots.first().unwrap().form;
-        let slot = SlotSpec {
-            parent: "cpu0".into(),
-            link: None,
-        };
-        s.pcie_switches.clear();
-        s.gpu_slots = vec![
-            GpuSlotSpec {
-                form,
-                slot: slot.clone()
-            };
-            576
-        ];
-        s.nic_slots = vec![
-            NicSlotSpec {
-                slot,
-                ..NicSlotSpec::default()
-            };
-            576
-        ];
-        s.nvlink = None;
-    }
+    let server = racksmith::samples::wide_server(&catalog, 576).unwrap();
     catalog.parts.insert(PartId::new("box576"), server);
     let mut d = Design {
         name: format!("{servers} servers of 576 GPUs"),

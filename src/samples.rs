@@ -52,17 +52,14 @@ pub fn default_design() -> Design {
     sample(SAMPLES[0]).unwrap_or_default()
 }
 
-/// Two servers of `slots` GPU and NIC slots all on the first CPU, every NIC cabled to one switch: NICs alike
-/// to the server model.
-#[cfg(test)]
-pub(crate) fn wide_servers(slots: u16) -> Design {
-    use crate::edit::Builder;
-    use crate::model::part::{GpuSlotSpec, NicSlotSpec, SlotSpec};
-    use crate::model::{PartId, PortRef};
-    let mut c = crate::catalog::Catalog::builtin().unwrap();
-    let mut server = c.get("dgx-h100").unwrap().clone();
-    if let crate::model::part::PartKind::Server(s) = &mut server.kind {
-        let form = s.gpu_slots[0].form;
+/// A DGX H100 reshaped to `slots` GPU and `slots` NIC slots, all on the first CPU with no PCIe switch and no
+/// NVLink: every NIC alike to the server model (the hostile rounds' wide servers, docs/limits.md). None when the
+/// catalog has no DGX H100.
+pub fn wide_server(catalog: &Catalog, slots: u16) -> Option<crate::catalog::Part> {
+    use crate::model::part::{GpuSlotSpec, NicSlotSpec, PartKind, SlotSpec};
+    let mut server = catalog.get("dgx-h100")?.clone();
+    if let PartKind::Server(s) = &mut server.kind {
+        let form = s.gpu_slots.first()?.form;
         let slot = SlotSpec {
             parent: "cpu0".into(),
             link: None,
@@ -84,6 +81,16 @@ pub(crate) fn wide_servers(slots: u16) -> Design {
         ];
         s.nvlink = None;
     }
+    Some(server)
+}
+
+/// Two [`wide_server`]s of `slots` slots, every NIC cabled to one switch.
+#[cfg(test)]
+pub(crate) fn wide_servers(slots: u16) -> Design {
+    use crate::edit::Builder;
+    use crate::model::{PartId, PortRef};
+    let mut c = crate::catalog::Catalog::builtin().unwrap();
+    let server = wide_server(&c, slots).unwrap();
     c.parts.insert(PartId::new("wide"), server);
     let mut d = Design::default();
     let mut b = Builder::new(&mut d, &c);

@@ -22,29 +22,29 @@ pub struct Cage {
     pub top: Top,
 }
 
-/// Where a port's transceiver sits (see [`Cage`]); None for a port of a device that is not in the design.
-pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
+/// Which cage a port's transceiver sits in, before it is named: the port's own, a switch's cage number, or a NIC
+/// cage (first slot of the cage, port); with the ports the cage holds and its top.
+enum Place {
+    Own,
+    SwitchCage(u32),
+    NicCage(u16, u16),
+}
+
+/// A port's cage as [`Place`], ports held and top; None for a port of a device that is not in the design.
+fn locate(design: &Design, port: &PortRef) -> Option<(Place, u8, Top)> {
     let device = design.devices.get(&port.device)?;
-    let part = design.parts.get(&device.part);
-    let own = |top| Cage {
-        device: port.device,
-        name: port.port.clone(),
-        ports: 1,
-        top,
-    };
-    match part.map(|p| &p.kind) {
+    Some(match design.parts.get(&device.part).map(|p| &p.kind) {
         Some(PartKind::Switch(s)) => {
             let per = s.ports_per_cage.max(1);
             let n: Option<u32> = port.port.strip_prefix('p').and_then(|n| n.parse().ok());
-            Some(match n {
-                Some(n) if per > 1 && n >= 1 => Cage {
-                    device: port.device,
-                    name: format!("p{}", (n - 1) / u32::from(per) + 1),
-                    ports: per,
-                    top: Top::Finned,
-                },
-                _ => own(Top::Finned),
-            })
+            match n {
+                Some(n) if per > 1 && n >= 1 => (
+                    Place::SwitchCage((n - 1) / u32::from(per) + 1),
+                    per,
+                    Top::Finned,
+                ),
+                _ => (Place::Own, 1, Top::Finned),
+            }
         }
         Some(PartKind::Server(s)) => {
             let per = s.nics_per_cage.max(1);
@@ -53,47 +53,37 @@ pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
                     .get(usize::from(slot))
                     .is_some_and(|n| n.role == super::part::NicRole::Compute)
             };
-            Some(match port.nic_slot_and_port() {
-                Some((slot, k)) if per > 1 && compute(slot) => Cage {
-                    device: port.device,
-                    name: format!("nic{}/p{k}", slot / u16::from(per)),
-                    ports: per,
-                    top: Top::Flat,
-                },
-                _ => own(Top::Flat),
-            })
+            match port.nic_slot_and_port() {
+                Some((slot, k)) if per > 1 && compute(slot) => {
+                    (Place::NicCage(slot / u16::from(per), k), per, Top::Flat)
+                }
+                _ => (Place::Own, 1, Top::Flat),
+            }
         }
-        _ => Some(own(Top::Flat)),
-    }
+        _ => (Place::Own, 1, Top::Flat),
+    })
+}
+
+/// Where a port's transceiver sits (see [`Cage`]); None for a port of a device that is not in the design.
+pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
+    let (place, ports, top) = locate(design, port)?;
+    let name = match place {
+        Place::Own => port.port.clone(),
+        Place::SwitchCage(n) => format!("p{n}"),
+        Place::NicCage(cage, k) => format!("nic{cage}/p{k}"),
+    };
+    Some(Cage {
+        device: port.device,
+        name,
+        ports,
+        top,
+    })
 }
 
 /// The shape of a port's cage, (ports it holds, top): all a transceiver choice reads of [`cage_of`], without
 /// writing the cage's name.
 pub fn cage_shape(design: &Design, port: &PortRef) -> Option<(u8, Top)> {
-    let device = design.devices.get(&port.device)?;
-    match design.parts.get(&device.part).map(|p| &p.kind) {
-        Some(PartKind::Switch(s)) => {
-            let per = s.ports_per_cage.max(1);
-            let n: Option<u32> = port.port.strip_prefix('p').and_then(|n| n.parse().ok());
-            Some(match n {
-                Some(n) if per > 1 && n >= 1 => (per, Top::Finned),
-                _ => (1, Top::Finned),
-            })
-        }
-        Some(PartKind::Server(s)) => {
-            let per = s.nics_per_cage.max(1);
-            let compute = |slot: u16| {
-                s.nic_slots
-                    .get(usize::from(slot))
-                    .is_some_and(|n| n.role == super::part::NicRole::Compute)
-            };
-            Some(match port.nic_slot_and_port() {
-                Some((slot, _)) if per > 1 && compute(slot) => (per, Top::Flat),
-                _ => (1, Top::Flat),
-            })
-        }
-        _ => Some((1, Top::Flat)),
-    }
+    locate(design, port).map(|(_, ports, top)| (ports, top))
 }
 
 /// The cheapest transceiver of the design's parts for one end of a fibre: its protocol, port rate and fibre,
