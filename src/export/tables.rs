@@ -220,8 +220,9 @@ pub fn pull_list_csv(design: &Design, report: &Report) -> Result<Vec<u8>, Export
     out.push(b'\n');
     let mut w = csv::Writer::from_writer(out);
     record(&mut w, PULL_SCHEDULE_HEADER).map_err(&err)?;
+    let mut builds = crate::model::build::BuildCache::default();
     for (id, link) in &design.links {
-        let build = crate::model::build::build_of(design, link);
+        let build = builds.build_of(design, link);
         let [ar, au, ad, ap] = link_end(design, &link.a);
         let [zr, zu, zd, zp] = link_end(design, &link.b);
         let cage = |p: &PortRef| {
