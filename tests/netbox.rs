@@ -443,9 +443,12 @@ fn netbox_export_checked(
             "04-device-types.yaml",
             "05-device-roles.csv",
             "06-devices.csv",
-            "07-cables.csv"
-        ]
+            "07-cables.csv",
+            "08-module-types.csv",
+            "09-modules.csv"
+        ][..names.len()]
     );
+    assert!(names.len() == 7 || names.len() == 9, "{names:?}");
     // Every CSV column is a field of NetBox's form for that object; the required ones are there.
     let required: &[(&str, &[&str])] = &[
         ("01-sites.csv", &["name", "slug", "status"]),
@@ -484,9 +487,20 @@ fn netbox_export_checked(
                 "length_unit",
             ],
         ),
+        (
+            "08-module-types.csv",
+            &["manufacturer", "model", "part_number"],
+        ),
+        (
+            "09-modules.csv",
+            &["device", "module_bay", "module_type", "status"],
+        ),
     ];
     for (file, need) in required {
-        let (header, _) = csv_rows(&files[*file]);
+        let Some(bytes) = files.get(*file) else {
+            continue;
+        };
+        let (header, _) = csv_rows(bytes);
         for col in &header {
             assert!(
                 fields[*file].contains(col),
@@ -500,17 +514,35 @@ fn netbox_export_checked(
     // Device types: one YAML document each, keys from the device type form and its interfaces.
     let text = String::from_utf8(files["04-device-types.yaml"].clone()).unwrap();
     let mut interfaces_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    let mut bays_of: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for doc in serde_norway::Deserializer::from_str(&text) {
         let v = serde_norway::Value::deserialize(doc).unwrap();
         let m = v.as_mapping().unwrap();
         for (k, _) in m {
             let k = k.as_str().unwrap();
             assert!(
-                fields["04-device-types.yaml"].iter().any(|f| f == k) || k == "interfaces",
+                fields["04-device-types.yaml"].iter().any(|f| f == k)
+                    || fields["04-device-types.yaml related"].iter().any(|f| f == k),
                 "device type key {k}"
             );
         }
         let model = m.get("model").unwrap().as_str().unwrap().to_string();
+        let bays = m.get("module-bays").map_or(&[][..], |b| b.as_sequence().unwrap());
+        for b in bays {
+            for (k, _) in b.as_mapping().unwrap() {
+                assert!(
+                    fields["04-device-types.yaml module-bays"]
+                        .iter()
+                        .any(|f| f == k.as_str().unwrap())
+                );
+            }
+        }
+        bays_of.insert(
+            model.clone(),
+            bays.iter()
+                .map(|b| b.get("name").unwrap().as_str().unwrap().to_string())
+                .collect(),
+        );
         let mut names = Vec::new();
         for i in m.get("interfaces").unwrap().as_sequence().unwrap() {
             for (k, _) in i.as_mapping().unwrap() {
@@ -547,6 +579,22 @@ fn netbox_export_checked(
     }
     let (_, racks) = csv_rows(&files["02-racks.csv"]);
     assert_eq!(racks.len(), d.racks.len());
+    // One module per transceiver the report counts, each in a bay its device's type has, of a module type listed.
+    let transceivers: u64 = r.physical.transceivers.iter().map(|t| t.count).sum();
+    let modules = files.get("09-modules.csv").map_or_else(Vec::new, |b| csv_rows(b).1);
+    assert_eq!(modules.len() as u64, transceivers);
+    let models: Vec<String> = files
+        .get("08-module-types.csv")
+        .map_or_else(Vec::new, |b| csv_rows(b).1)
+        .into_iter()
+        .map(|t| t["model"].clone())
+        .collect();
+    for m in &modules {
+        let dev = m["device"].as_str();
+        assert!(bays_of[type_of[dev]].contains(&m["module_bay"]), "{m:?}");
+        assert!(models.contains(&m["module_type"]), "{m:?}");
+        assert_eq!(m["status"], "planned");
+    }
     files
 }
 
@@ -555,7 +603,56 @@ use serde::Deserialize as _;
 #[test]
 fn a_1su_design_exports_to_netbox_bulk_import_files_netbox_takes() {
     let d = racksmith::samples::sample("superpod-h100-1su").unwrap();
-    netbox_export_checked(&d);
+    let files = netbox_export_checked(&d);
+    // Transceivers as modules, one per twin-port cage (NVIDIA DGX SuperPOD H100 RA: a DGX H100's eight compute
+    // ports are in four twin-port OSFP cages; a QM9700's 64 NDR ports in 32): the sample's 31 DGX fill 4 cages
+    // each, its 8 leaves 32 cages each (32 ports down, 32 up) and its 4 spines 32 each (64 leaf links).
+    let (_, modules) = csv_rows(&files["09-modules.csv"]);
+    let on = |prefix: &str| {
+        modules
+            .iter()
+            .filter(|m| m["device"].starts_with(prefix))
+            .count()
+    };
+    assert_eq!(on("dgx-"), 31 * 4);
+    assert_eq!(on("leaf-"), 8 * 32);
+    assert_eq!(on("spine-"), 4 * 32);
+    assert_eq!(modules.len(), 31 * 4 + 8 * 32 + 4 * 32);
+    // A leaf's bays in cage order: position 1 is cage p1, 2 is p2, ..., 32 is p32 (not p1, p10, p11, ...).
+    let text = String::from_utf8(files["04-device-types.yaml"].clone()).unwrap();
+    let leaf = serde_norway::Deserializer::from_str(&text)
+        .map(|doc| serde_norway::Value::deserialize(doc).unwrap())
+        .find(|v| {
+            v.get("module-bays")
+                .and_then(|b| b.as_sequence())
+                .is_some_and(|b| b.len() == 32)
+        })
+        .unwrap();
+    let bays = leaf.get("module-bays").unwrap().as_sequence().unwrap();
+    for (i, b) in bays.iter().enumerate() {
+        assert_eq!(b.get("name").unwrap().as_str().unwrap(), format!("cage p{}", i + 1));
+        assert_eq!(b.get("position").unwrap().as_str().unwrap(), (i + 1).to_string());
+    }
+    // Cables at their ordered length: the next stock length of the link's cable part at or above the link's length
+    // (the link's length for a part sold at any length).
+    let (_, cables) = csv_rows(&files["07-cables.csv"]);
+    assert_eq!(cables.len(), d.links.len());
+    for (c, (id, link)) in cables.iter().zip(&d.links) {
+        assert!(c["label"].starts_with(&format!("L{:05} ", id.0)), "{c:?}");
+        let len: f64 = c["length"].parse().unwrap();
+        let Some(racksmith::model::part::PartKind::Cable(spec)) =
+            link.cable.as_ref().and_then(|p| d.parts.get(p)).map(|p| &p.kind)
+        else {
+            panic!("{c:?} has no cable part");
+        };
+        let next = spec
+            .stock_lengths_m
+            .iter()
+            .copied()
+            .find(|s| *s >= link.length_m - 1e-9)
+            .unwrap_or(link.length_m);
+        assert_eq!(len, next, "{c:?}, link of {} m", link.length_m);
+    }
 }
 
 #[test]

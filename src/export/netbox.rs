@@ -10,7 +10,9 @@
 //! | `04-device-types.yaml` | Devices > Device Types > Import (YAML) | the devicetype-library format, with interfaces |
 //! | `05-device-roles.csv` | Devices > Device Roles > Import | name, slug, color |
 //! | `06-devices.csv` | Devices > Import | name, role, manufacturer, device_type, status, site, rack, position, face |
-//! | `07-cables.csv` | Connections > Cables > Import | side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name, type, status, length, length_unit |
+//! | `07-cables.csv` | Connections > Cables > Import | side_a_device, side_a_type, side_a_name, side_b_device, side_b_type, side_b_name, type, status, label, length, length_unit |
+//! | `08-module-types.csv` | Devices > Module Types > Import | manufacturer, model, part_number, description |
+//! | `09-modules.csv` | Devices > Modules > Import | device, module_bay, module_type, status |
 //!
 //! Column names are the fields of NetBox's import forms (`netbox/dcim/forms/bulk_import.py`;
 //! `tests/fixtures/netbox-import-fields.txt` keeps them for the tests). Device types carry their interfaces because
@@ -19,13 +21,19 @@
 //! devices and cables name what the NetBox it came from has; other parts get a slug from their id and their ports'
 //! Racksmith names (`p1`, `nic0/p1`). Everything is planned: sites, racks, devices and cables have status `planned`.
 //!
+//! Transceivers are modules: each cage that holds an end of a fibre is a module bay of its device's type
+//! (`cage p1`, `cage nic1/p1`: a twin-port cage is one bay holding one transceiver for its two ports), each
+//! transceiver part a module type, and the files 08 and 09 (written when the design has fibres) install one module
+//! per cage. A cable's length is the length it is ordered at (its part's stock length) and its label the pull
+//! list's.
+//!
 //! Every name goes through `escape::csv_field` (CSV) or the YAML serializer; the YAML header comment through
 //! `escape::comment_line`.
 
 use super::ExportError;
 use super::escape::{comment_line, csv_field};
 use crate::model::part::{NetboxInterface, Part, PartKind};
-use crate::model::{Design, Medium, PartId, Protocol};
+use crate::model::{Design, DeviceId, Medium, PartId, Protocol};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -198,6 +206,16 @@ struct DeviceType {
     #[serde(skip_serializing_if = "Option::is_none")]
     weight_unit: Option<&'static str>,
     interfaces: Vec<NetboxInterface>,
+    /// The cages that hold transceivers, as module bays (devicetype-library key `module-bays`).
+    #[serde(rename = "module-bays", skip_serializing_if = "Vec::is_empty")]
+    module_bays: Vec<ModuleBay>,
+}
+
+/// A module bay of a device type (NetBox's `ModuleBayTemplateImportForm`: name, position).
+#[derive(Serialize)]
+struct ModuleBay {
+    name: String,
+    position: String,
 }
 
 /// What a part is in NetBox: manufacturer, model, slug, and its interfaces, with the NetBox name of each Racksmith
@@ -350,14 +368,91 @@ fn site_of(design: &Design, site: &str) -> String {
     }
 }
 
-/// The bulk-import files of a design, in the order NetBox imports them.
-///
-/// One function on purpose: one section per file, in import order, each reading the slugs and names the sections
-/// before it settled (sites, racks, manufacturers, device types, roles, devices, cables).
-pub fn files(design: &Design) -> Result<Files, ExportError> {
-    let mut out = Files::new();
+/// The transceivers of a design as NetBox modules: each cage that holds an end of a fibre is a module bay of its
+/// device's type (named `cage <cage>`), and its transceiver a module of the transceiver part's module type.
+#[derive(Default)]
+struct Optics {
+    /// Each transceiver part's NetBox model (its name, made unique), and its manufacturer.
+    types: BTreeMap<PartId, (String, String)>,
+    /// Each device type's module bays, by the part of its devices.
+    bays: BTreeMap<PartId, BTreeSet<String>>,
+    /// Each module: the device, its bay and the transceiver part, in device and cage order.
+    modules: Vec<(DeviceId, String, PartId)>,
+}
 
-    // Sites.
+impl Optics {
+    fn of(design: &Design) -> Self {
+        let mut optics = Optics::default();
+        let mut models = HashSet::new();
+        for (cage, part) in &crate::analysis::physical::builds(design).cages {
+            let Some(device) = design.devices.get(&cage.device) else {
+                continue;
+            };
+            let bay = format!("cage {}", cage.name);
+            optics
+                .bays
+                .entry(device.part.clone())
+                .or_default()
+                .insert(bay.clone());
+            if !optics.types.contains_key(part) {
+                let p = design.parts.get(part);
+                let name = p.map_or("", |p| p.name.trim());
+                let mut model = if name.is_empty() {
+                    part.as_str().to_string()
+                } else {
+                    name.to_string()
+                };
+                if !models.insert(model.clone()) {
+                    model = format!("{model} ({})", part.as_str());
+                    models.insert(model.clone());
+                }
+                let maker = p
+                    .map(|p| p.vendor.trim())
+                    .filter(|v| !v.is_empty())
+                    .unwrap_or("Unknown");
+                optics
+                    .types
+                    .insert(part.clone(), (model, maker.to_string()));
+            }
+            optics.modules.push((cage.device, bay, part.clone()));
+        }
+        optics
+    }
+}
+
+/// The bulk-import files of a design, in the order NetBox imports them: sites, racks, manufacturers, device types
+/// (with their interfaces and the module bays of their transceiver cages), roles, devices, cables and, when the
+/// design has fibres, the transceivers' module types and the modules in each device's cages.
+pub fn files(design: &Design) -> Result<Files, ExportError> {
+    let types = device_types(design);
+    let optics = Optics::of(design);
+    let mut out: Files = vec![
+        ("01-sites.csv".into(), sites_csv(design)?),
+        ("02-racks.csv".into(), racks_csv(design)?),
+        (
+            "03-manufacturers.csv".into(),
+            manufacturers_csv(&types, &optics)?,
+        ),
+        (
+            "04-device-types.yaml".into(),
+            device_types_yaml(design, &types, &optics)?,
+        ),
+        ("05-device-roles.csv".into(), roles_csv(design)?),
+        ("06-devices.csv".into(), devices_csv(design, &types)?),
+        ("07-cables.csv".into(), cables_csv(design, &types)?),
+    ];
+    if !optics.modules.is_empty() {
+        out.push((
+            "08-module-types.csv".into(),
+            module_types_csv(design, &optics)?,
+        ));
+        out.push(("09-modules.csv".into(), modules_csv(design, &optics)?));
+    }
+    Ok(out)
+}
+
+/// `01-sites.csv`: the racks' sites and the design's.
+fn sites_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
     let sites: BTreeSet<String> = design
         .racks
         .values()
@@ -365,17 +460,16 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         .chain(design.sites.keys().cloned())
         .collect();
     let mut site_slugs = Slugs::default();
-    let site_rows: Vec<Vec<String>> = sites
+    let rows: Vec<Vec<String>> = sites
         .iter()
         .map(|s| vec![s.clone(), site_slugs.claim(slugify(s)), "planned".into()])
         .collect();
-    out.push((
-        "01-sites.csv".into(),
-        csv_file(&["name", "slug", "status"], site_rows)?,
-    ));
+    csv_file(&["name", "slug", "status"], rows)
+}
 
-    // Racks: 19-inch, their height.
-    let rack_rows: Vec<Vec<String>> = design
+/// `02-racks.csv`: 19-inch racks of their height.
+fn racks_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
+    let rows: Vec<Vec<String>> = design
         .racks
         .values()
         .map(|r| {
@@ -388,31 +482,52 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
             ]
         })
         .collect();
-    out.push((
-        "02-racks.csv".into(),
-        csv_file(&["site", "name", "status", "width", "u_height"], rack_rows)?,
-    ));
+    csv_file(&["site", "name", "status", "width", "u_height"], rows)
+}
 
-    // Manufacturers and device types.
-    let types = device_types(design);
-    let makers: BTreeSet<&str> = types.values().map(|t| t.manufacturer.as_str()).collect();
+/// `03-manufacturers.csv`: the makers of the device types and of the transceivers.
+fn manufacturers_csv(
+    types: &BTreeMap<PartId, TypeOf>,
+    optics: &Optics,
+) -> Result<Vec<u8>, ExportError> {
+    let makers: BTreeSet<&str> = types
+        .values()
+        .map(|t| t.manufacturer.as_str())
+        .chain(optics.types.values().map(|(_, m)| m.as_str()))
+        .collect();
     let mut maker_slugs = Slugs::default();
-    let maker_rows: Vec<Vec<String>> = makers
+    let rows: Vec<Vec<String>> = makers
         .iter()
         .map(|m| vec![(*m).to_string(), maker_slugs.claim(slugify(m))])
         .collect();
-    out.push((
-        "03-manufacturers.csv".into(),
-        csv_file(&["name", "slug"], maker_rows)?,
-    ));
+    csv_file(&["name", "slug"], rows)
+}
+
+/// `04-device-types.yaml`: one YAML document per device type, with its interfaces and module bays.
+fn device_types_yaml(
+    design: &Design,
+    types: &BTreeMap<PartId, TypeOf>,
+    optics: &Optics,
+) -> Result<Vec<u8>, ExportError> {
     let mut yaml = format!(
         "# NetBox device types of {} (Devices > Device Types > Import, YAML), one document each.\n",
         comment_line(&design.name)
     );
-    for (id, t) in &types {
+    for (id, t) in types {
         let Some(part) = design.parts.get(id) else {
             continue;
         };
+        let module_bays = optics.bays.get(id).map_or_else(Vec::new, |bays| {
+            let mut bays: Vec<&String> = bays.iter().collect();
+            bays.sort_by_cached_key(|b| natural_key(b));
+            bays.into_iter()
+                .enumerate()
+                .map(|(i, name)| ModuleBay {
+                    name: name.clone(),
+                    position: (i + 1).to_string(),
+                })
+                .collect()
+        });
         let dt = DeviceType {
             manufacturer: t.manufacturer.clone(),
             model: t.model.clone(),
@@ -423,6 +538,7 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
             weight: (part.weight_kg > 0.0).then_some(part.weight_kg),
             weight_unit: (part.weight_kg > 0.0).then_some("kg"),
             interfaces: t.interfaces.clone(),
+            module_bays,
         };
         let doc = serde_norway::to_string(&dt).map_err(|e| ExportError::Write {
             format: "netbox",
@@ -431,25 +547,48 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         yaml.push_str("---\n");
         yaml.push_str(&doc);
     }
-    out.push(("04-device-types.yaml".into(), yaml.into_bytes()));
+    Ok(yaml.into_bytes())
+}
 
-    // Roles, devices.
-    // By name, as the file lists them.
+/// A name as runs of text and numbers, so that `cage p2` sorts before `cage p10`.
+fn natural_key(name: &str) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = Vec::new();
+    let mut text = String::new();
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(d) = c.to_digit(10) {
+            let mut n = u64::from(d);
+            while let Some(d) = chars.peek().and_then(|c| c.to_digit(10)) {
+                n = n.saturating_mul(10).saturating_add(u64::from(d));
+                chars.next();
+            }
+            out.push((std::mem::take(&mut text), n));
+        } else {
+            text.push(c);
+        }
+    }
+    out.push((text, u64::MAX));
+    out
+}
+
+/// `05-device-roles.csv`: the roles of the devices, by name.
+fn roles_csv(design: &Design) -> Result<Vec<u8>, ExportError> {
     let roles: BTreeMap<&str, DeviceRole> = design
         .devices
         .values()
         .filter_map(|d| design.parts.get(&d.part))
         .map(|p| (DeviceRole::of(p).name(), DeviceRole::of(p)))
         .collect();
-    let role_rows: Vec<Vec<String>> = roles
+    let rows: Vec<Vec<String>> = roles
         .iter()
         .map(|(name, r)| vec![(*name).to_string(), slugify(name), r.colour().to_string()])
         .collect();
-    out.push((
-        "05-device-roles.csv".into(),
-        csv_file(&["name", "slug", "color"], role_rows)?,
-    ));
-    let mut device_rows = Vec::new();
+    csv_file(&["name", "slug", "color"], rows)
+}
+
+/// `06-devices.csv`: every device in its rack, at its position.
+fn devices_csv(design: &Design, types: &BTreeMap<PartId, TypeOf>) -> Result<Vec<u8>, ExportError> {
+    let mut rows = Vec::new();
     for d in design.devices.values() {
         let (Some(part), Some(t), Some(rack)) = (
             design.parts.get(&d.part),
@@ -464,7 +603,7 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         } else {
             (String::new(), String::new())
         };
-        device_rows.push(vec![
+        rows.push(vec![
             d.name.clone(),
             DeviceRole::of(part).name().to_string(),
             t.manufacturer.clone(),
@@ -476,27 +615,28 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
             face,
         ]);
     }
-    out.push((
-        "06-devices.csv".into(),
-        csv_file(
-            &[
-                "name",
-                "role",
-                "manufacturer",
-                "device_type",
-                "status",
-                "site",
-                "rack",
-                "position",
-                "face",
-            ],
-            device_rows,
-        )?,
-    ));
+    csv_file(
+        &[
+            "name",
+            "role",
+            "manufacturer",
+            "device_type",
+            "status",
+            "site",
+            "rack",
+            "position",
+            "face",
+        ],
+        rows,
+    )
+}
 
-    // Cables, both ends by device and interface name.
-    let mut cable_rows = Vec::new();
-    for l in design.links.values() {
+/// `07-cables.csv`: both ends by device and interface name, the cable's type, its length as ordered (the stock
+/// length of its part) and the label the pull list gives it.
+fn cables_csv(design: &Design, types: &BTreeMap<PartId, TypeOf>) -> Result<Vec<u8>, ExportError> {
+    let mut rows = Vec::new();
+    let mut builds = crate::model::build::BuildCache::default();
+    for (id, l) in &design.links {
         let end = |p: &crate::model::PortRef| -> Option<(String, String)> {
             let d = design.devices.get(&p.device)?;
             let name = types
@@ -509,38 +649,85 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         let (Some((a_dev, a_port)), Some((b_dev, b_port))) = (end(&l.a), end(&l.b)) else {
             continue;
         };
-        cable_rows.push(vec![
+        let ordered = builds.build_of(design, l).ordered_m;
+        rows.push(vec![
             a_dev,
             "dcim.interface".into(),
             a_port,
             b_dev,
             "dcim.interface".into(),
             b_port,
-            cable_type(design, &l.medium, l.length_m, l.cable.as_ref()).into(),
+            cable_type(design, &l.medium, ordered, l.cable.as_ref()).into(),
             "planned".into(),
-            format!("{}", l.length_m),
+            super::tables::cable_label(design, *id, l),
+            format!("{ordered}"),
             "m".into(),
         ]);
     }
-    out.push((
-        "07-cables.csv".into(),
-        csv_file(
-            &[
-                "side_a_device",
-                "side_a_type",
-                "side_a_name",
-                "side_b_device",
-                "side_b_type",
-                "side_b_name",
-                "type",
-                "status",
-                "length",
-                "length_unit",
-            ],
-            cable_rows,
-        )?,
-    ));
-    Ok(out)
+    csv_file(
+        &[
+            "side_a_device",
+            "side_a_type",
+            "side_a_name",
+            "side_b_device",
+            "side_b_type",
+            "side_b_name",
+            "type",
+            "status",
+            "label",
+            "length",
+            "length_unit",
+        ],
+        rows,
+    )
+}
+
+/// `08-module-types.csv`: one module type per transceiver part.
+fn module_types_csv(design: &Design, optics: &Optics) -> Result<Vec<u8>, ExportError> {
+    let rows: Vec<Vec<String>> = optics
+        .types
+        .iter()
+        .map(|(id, (model, maker))| {
+            let part = design.parts.get(id);
+            let description = match part.map(|p| &p.kind) {
+                Some(PartKind::Transceiver(t)) => format!(
+                    "{} {}-port transceiver, {} x {} Gb/s, {} m",
+                    crate::analysis::physical::form_name(t.form),
+                    t.ports,
+                    t.ports,
+                    t.port_gbps(),
+                    t.reach_m
+                ),
+                _ => "transceiver".to_string(),
+            };
+            vec![
+                maker.clone(),
+                model.clone(),
+                part.and_then(|p| p.part_number.clone()).unwrap_or_default(),
+                description,
+            ]
+        })
+        .collect();
+    csv_file(&["manufacturer", "model", "part_number", "description"], rows)
+}
+
+/// `09-modules.csv`: each transceiver in its device's cage.
+fn modules_csv(design: &Design, optics: &Optics) -> Result<Vec<u8>, ExportError> {
+    let rows: Vec<Vec<String>> = optics
+        .modules
+        .iter()
+        .filter_map(|(device, bay, part)| {
+            let d = design.devices.get(device)?;
+            let (model, _) = optics.types.get(part)?;
+            Some(vec![
+                d.name.clone(),
+                bay.clone(),
+                model.clone(),
+                "planned".into(),
+            ])
+        })
+        .collect();
+    csv_file(&["device", "module_bay", "module_type", "status"], rows)
 }
 
 #[cfg(test)]
