@@ -445,3 +445,65 @@ fn allreduce_chart_agrees_with_the_report() {
         }
     }
 }
+
+/// The HTML report's physical section lists the transceivers and cables as the JSON report's `physical` section
+/// counts them, and its cabling table is the pull list: each end's cage (a twin-port cage's second port names its
+/// cage), each end's transceiver, the ordered length marked as an estimate, and a link out of reach marked so.
+#[test]
+fn html_report_carries_the_pull_list() {
+    let (mut d, _) = sample("superpod-h100-1su");
+    let r = analyze(&d);
+    let html = text(&d, &r, Format::Html, &Options::default());
+    let section = |id: &str| {
+        let start = html.find(&format!(r#"<section id="{id}">"#)).unwrap();
+        let end = start + html[start..].find("</section>").unwrap();
+        html[start..end].to_string()
+    };
+    let physical = section("physical");
+    assert!(!r.physical.transceivers.is_empty());
+    for t in &r.physical.transceivers {
+        let row = format!(
+            r#"<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td>"#,
+            t.part,
+            t.part_number.clone().unwrap_or_default(),
+            t.form_factor,
+            t.ports,
+            t.count
+        );
+        assert!(physical.contains(&row), "{row}");
+    }
+    for c in &r.physical.cables {
+        assert!(
+            physical.contains(&format!(
+                r#"<td class="n">{} m</td><td class="n">{}</td></tr>"#,
+                c.length_m,
+                racksmith::analysis::format::thousands(c.count as f64, 0)
+            )),
+            "{c:?}"
+        );
+    }
+    let cabling = section("cabling");
+    assert_eq!(cabling.matches("<tr><td><code>L").count(), d.links.len());
+    // dgx-0001's second NIC is in the first twin-port cage; its link is a fibre with a flat-top transceiver at the
+    // server and a finned one at the leaf, ordered at a stock length estimated from the floor.
+    assert!(cabling.contains("nic1/p1 (cage nic0/p1)"));
+    assert!(cabling.contains("osfp-2x400g-sr8-flat / osfp-2x400g-sr8-finned"));
+    assert!(cabling.contains(" m est.</td>"));
+    assert!(!cabling.contains("out of reach"));
+    // A fixed 8.4 m on a link pinned to 2 m copper is out of reach: its row is marked, and the section says so.
+    let (id, l) = d.links.iter_mut().next().unwrap();
+    let id = *id;
+    l.auto_cable = false;
+    l.estimated_length = false;
+    l.cable = Some(racksmith::model::PartId::new("ib-ndr-dac"));
+    l.length_m = 8.4;
+    let r = analyze(&d);
+    assert_eq!(r.physical.out_of_reach, 1);
+    let html = text(&d, &r, Format::Html, &Options::default());
+    let row_start = html
+        .find(&format!(r#"<td><code>L{:05}</code>"#, id.0))
+        .unwrap();
+    let row = &html[html[..row_start].rfind("<tr").unwrap()..row_start];
+    assert_eq!(row, r#"<tr class="bad">"#);
+    assert!(html.contains("1 link is longer than its medium reaches"));
+}

@@ -522,12 +522,16 @@ fn netbox_export_checked(
             let k = k.as_str().unwrap();
             assert!(
                 fields["04-device-types.yaml"].iter().any(|f| f == k)
-                    || fields["04-device-types.yaml related"].iter().any(|f| f == k),
+                    || fields["04-device-types.yaml related"]
+                        .iter()
+                        .any(|f| f == k),
                 "device type key {k}"
             );
         }
         let model = m.get("model").unwrap().as_str().unwrap().to_string();
-        let bays = m.get("module-bays").map_or(&[][..], |b| b.as_sequence().unwrap());
+        let bays = m
+            .get("module-bays")
+            .map_or(&[][..], |b| b.as_sequence().unwrap());
         for b in bays {
             for (k, _) in b.as_mapping().unwrap() {
                 assert!(
@@ -581,7 +585,9 @@ fn netbox_export_checked(
     assert_eq!(racks.len(), d.racks.len());
     // One module per transceiver the report counts, each in a bay its device's type has, of a module type listed.
     let transceivers: u64 = r.physical.transceivers.iter().map(|t| t.count).sum();
-    let modules = files.get("09-modules.csv").map_or_else(Vec::new, |b| csv_rows(b).1);
+    let modules = files
+        .get("09-modules.csv")
+        .map_or_else(Vec::new, |b| csv_rows(b).1);
     assert_eq!(modules.len() as u64, transceivers);
     let models: Vec<String> = files
         .get("08-module-types.csv")
@@ -630,8 +636,14 @@ fn a_1su_design_exports_to_netbox_bulk_import_files_netbox_takes() {
         .unwrap();
     let bays = leaf.get("module-bays").unwrap().as_sequence().unwrap();
     for (i, b) in bays.iter().enumerate() {
-        assert_eq!(b.get("name").unwrap().as_str().unwrap(), format!("cage p{}", i + 1));
-        assert_eq!(b.get("position").unwrap().as_str().unwrap(), (i + 1).to_string());
+        assert_eq!(
+            b.get("name").unwrap().as_str().unwrap(),
+            format!("cage p{}", i + 1)
+        );
+        assert_eq!(
+            b.get("position").unwrap().as_str().unwrap(),
+            (i + 1).to_string()
+        );
     }
     // Cables at their ordered length: the next stock length of the link's cable part at or above the link's length
     // (the link's length for a part sold at any length).
@@ -640,8 +652,11 @@ fn a_1su_design_exports_to_netbox_bulk_import_files_netbox_takes() {
     for (c, (id, link)) in cables.iter().zip(&d.links) {
         assert!(c["label"].starts_with(&format!("L{:05} ", id.0)), "{c:?}");
         let len: f64 = c["length"].parse().unwrap();
-        let Some(racksmith::model::part::PartKind::Cable(spec)) =
-            link.cable.as_ref().and_then(|p| d.parts.get(p)).map(|p| &p.kind)
+        let Some(racksmith::model::part::PartKind::Cable(spec)) = link
+            .cable
+            .as_ref()
+            .and_then(|p| d.parts.get(p))
+            .map(|p| &p.kind)
         else {
             panic!("{c:?} has no cable part");
         };

@@ -708,7 +708,10 @@ fn module_types_csv(design: &Design, optics: &Optics) -> Result<Vec<u8>, ExportE
             ]
         })
         .collect();
-    csv_file(&["manufacturer", "model", "part_number", "description"], rows)
+    csv_file(
+        &["manufacturer", "model", "part_number", "description"],
+        rows,
+    )
 }
 
 /// `09-modules.csv`: each transceiver in its device's cage.

@@ -15,7 +15,7 @@ mod sections;
 use sections::*;
 
 /// The ids of the report's sections, in order. Tests check each is present.
-pub const SECTIONS: [&str; 13] = [
+pub const SECTIONS: [&str; 14] = [
     "summary",
     "findings",
     "racks",
@@ -24,6 +24,7 @@ pub const SECTIONS: [&str; 13] = [
     "collectives",
     "facility",
     "bom",
+    "physical",
     "cabling",
     "parameters",
     "notes",
@@ -42,6 +43,7 @@ h3 { font-size: 16px; margin: 18px 0 6px; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); gap: 10px; }
 .card { border: 1px solid var(--line); border-left: 5px solid var(--accent); border-radius: 6px; padding: 8px 12px; }
 .card.bad { border-left-color: var(--bad); }
+tr.bad td, p.bad { color: var(--bad); }
 .card.warn { border-left-color: #d99a00; }
 .card.ok { border-left-color: var(--ok); }
 .card .k { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: 0.04em; }
@@ -490,6 +492,7 @@ pub fn report(
     collectives_section(&mut out, r);
     facility_section(&mut out, r);
     bom_section(&mut out, design, r);
+    physical_section(&mut out, design, r);
     cabling_section(&mut out, design);
     parameters_section(&mut out, design, r);
     if !design.scenarios.is_empty() {

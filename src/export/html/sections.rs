@@ -222,34 +222,132 @@ pub(super) fn bom_section(out: &mut String, design: &Design, r: &Report) {
     out.push_str("</section>\n");
 }
 
+pub(super) fn physical_section(out: &mut String, design: &Design, r: &Report) {
+    section_open(out, "physical", "Physical build: optics, fibres and cables");
+    let p = &r.physical;
+    let _ = writeln!(
+        out,
+        "<p>What to order for the cabling: transceivers by part (one per cage that holds an end of a fibre; a twin-port transceiver carries both links of its cage), then cables and fibres by part and ordered (stock) length. The optics draw {} and cost {}. Of the {}, {} a length estimated from the floor and {} a medium chosen by reach. The same tables open the <code>pull-list</code> export; lengths follow docs/analysis.md, \"Cable lengths from the floor\".</p>",
+        watts_text(p.optics_power_w),
+        usd(p.optics_cost_usd),
+        crate::analysis::format::count(design.links.len(), "link", "links"),
+        if p.estimated_links == 1 {
+            "1 has".to_string()
+        } else {
+            format!("{} have", thousands(p.estimated_links as f64, 0))
+        },
+        thousands(p.auto_cable_links as f64, 0),
+    );
+    if p.out_of_reach > 0 {
+        let _ = writeln!(
+            out,
+            r#"<p class="bad">{} longer than {} medium reaches: see the findings and the rows marked "out of reach" below.</p>"#,
+            crate::analysis::format::count(p.out_of_reach, "link is", "links are"),
+            if p.out_of_reach == 1 { "its" } else { "their" }
+        );
+    }
+    let number = |part: &str| {
+        design
+            .parts
+            .get(&crate::model::PartId::new(part))
+            .and_then(|p| p.part_number.clone())
+            .unwrap_or_default()
+    };
+    out.push_str("<h3>Transceivers</h3>\n<table><thead><tr><th>Part</th><th>Part number</th><th>Form factor</th><th class=\"n\">Links each</th><th class=\"n\">Count</th><th class=\"n\">Power</th></tr></thead><tbody>\n");
+    for t in &p.transceivers {
+        let _ = writeln!(
+            out,
+            r#"<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} W</td></tr>"#,
+            e(&t.part),
+            e(&number(&t.part)),
+            e(&t.form_factor),
+            t.ports,
+            thousands(t.count as f64, 0),
+            thousands(t.power_w, 0),
+        );
+    }
+    if p.transceivers.is_empty() {
+        out.push_str(
+            "<tr><td colspan=\"6\">No fibres: every link is copper or names no cable.</td></tr>\n",
+        );
+    }
+    out.push_str("</tbody></table>\n<h3>Cables and fibres by length</h3>\n<table><thead><tr><th>Part</th><th>Part number</th><th class=\"n\">Length</th><th class=\"n\">Count</th></tr></thead><tbody>\n");
+    for c in &p.cables {
+        let _ = writeln!(
+            out,
+            r#"<tr><td><code>{}</code></td><td>{}</td><td class="n">{} m</td><td class="n">{}</td></tr>"#,
+            e(&c.part),
+            e(&number(&c.part)),
+            c.length_m,
+            thousands(c.count as f64, 0),
+        );
+    }
+    out.push_str("</tbody></table>\n</section>\n");
+}
+
+/// Watts as the report writes them (kW past 10 kW).
+fn watts_text(w: f64) -> String {
+    if w >= 10_000.0 {
+        format!("{} kW", thousands(w / 1000.0, 1))
+    } else {
+        format!("{} W", thousands(w, 0))
+    }
+}
+
+/// A port and, when its transceiver's cage is named otherwise (a twin-port cage's second port), the cage.
+fn port_and_cage(design: &Design, port: &crate::model::PortRef, name: &str) -> String {
+    match crate::model::build::cage_of(design, port) {
+        Some(c) if c.name != port.port => format!("{name} (cage {})", c.name),
+        _ => name.to_string(),
+    }
+}
+
 pub(super) fn cabling_section(out: &mut String, design: &Design) {
-    section_open(out, "cabling", "Cabling plan");
+    section_open(out, "cabling", "Cabling plan and pull list");
     let n = design.links.len();
     // Every link, one row each, whatever the count: the installers cable from this list.
     let _ = writeln!(
         out,
-        "<p>{}, one row each: from (rack, U, device, port), to, cable part and length; the same table is the <code>cabling-csv</code> export.</p>",
+        "<p>{}, one row each: from (rack, U, device, port and its cage), to, the medium, the cable part and each end's transceiver, and the length it is ordered at (\"est.\": estimated from the floor; else fixed by the user). The same rows are the <code>pull-list</code> export's schedule and, without cages and transceivers, the <code>cabling-csv</code> export.</p>",
         crate::analysis::format::count(n, "link", "links")
     );
-    out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
+    out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th>Transceivers</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
+    let mut builds = crate::model::build::BuildCache::default();
     for (id, l) in &design.links {
-        let [ar, au, ad, ap] = crate::export::tables::link_end(design, &l.a);
-        let [zr, zu, zd, zp] = crate::export::tables::link_end(design, &l.b);
+        let build = builds.build_of(design, l);
+        let [ar, au, ad, ap] = tables::link_end(design, &l.a);
+        let [zr, zu, zd, zp] = tables::link_end(design, &l.b);
+        let optics = match &build.ends {
+            [None, None] => String::new(),
+            [a, z] => format!(
+                "{} / {}",
+                a.as_ref().map_or("none", |t| t.as_str()),
+                z.as_ref().map_or("none", |t| t.as_str())
+            ),
+        };
+        let length = format!(
+            "{} m{}{}",
+            build.ordered_m,
+            if l.estimated_length { " est." } else { "" },
+            if build.reaches { "" } else { ", out of reach" }
+        );
         let _ = writeln!(
             out,
-            r#"<tr><td><code>{}</code></td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{} m</td></tr>"#,
+            r#"<tr{}><td><code>{}</code></td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class="n">{}</td></tr>"#,
+            if build.reaches { "" } else { r#" class="bad""# },
             e(&format!("L{:05}", id.0)),
             e(&ar),
             au,
             e(&ad),
-            e(&ap),
+            e(&port_and_cage(design, &l.a, &ap)),
             e(&zr),
             zu,
             e(&zd),
-            e(&zp),
+            e(&port_and_cage(design, &l.b, &zp)),
             e(&l.medium.to_string()),
             e(l.cable.as_ref().map_or("none", |c| c.as_str())),
-            l.length_m
+            e(&optics),
+            e(&length),
         );
     }
     out.push_str("</tbody></table>\n");
