@@ -742,7 +742,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     ("catalog/netbox.rs", "pending: split by concern"),
     ("catalog/netbox.rs:import_as", "pending: split by phase"),
     ("catalog/swap.rs:plan", "pending: split by phase"),
-    ("export/html/mod.rs:cards", "pending: split by card"),
     ("export/svg.rs:rack_elevation", "pending: split by phase"),
 ];
 

@@ -112,23 +112,44 @@ fn card_html(out: &mut String, c: &Card) {
     );
 }
 
-/// The headline cards. With a `pattern` (the app's toolbar pattern an export from the app carries), the Bottleneck
-/// card gives that pattern's figures, as the app's card does; without one, the first GPU network pattern's.
+/// A card's class: red or amber when an error or a warning concerns it, else its own (the app's table,
+/// docs/analysis.md, "Headline and findings").
+fn class_of(r: &Report, h: crate::analysis::findings::Headline, own: &'static str) -> &'static str {
+    match crate::analysis::findings::concerning(&r.findings, h).first() {
+        Some(f) if f.severity == Severity::Error => "bad",
+        Some(_) if own != "bad" => "warn",
+        _ => own,
+    }
+}
+
+/// The headline cards: the GPUs, the network's figures between GPUs, then power and money.
 fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
     let s = &r.summary;
-    let c = &r.cost;
-    // A card is red or amber when an error or a warning concerns it: the app's table (docs/analysis.md,
-    // "Headline and findings").
-    use crate::analysis::findings::Headline;
-    let class_of = |h: Headline, own: &'static str| -> &'static str {
-        match crate::analysis::findings::concerning(&r.findings, h).first() {
-            Some(f) if f.severity == Severity::Error => "bad",
-            Some(_) if own != "bad" => "warn",
-            _ => own,
-        }
-    };
-    let network = r.bandwidth.patterns.iter().find(|p| p.id.is_gpu_network());
-    let bottleneck = match pattern {
+    let mut out = vec![Card {
+        key: "GPUs",
+        value: if s.gpus == 0 {
+            "no GPUs".to_string()
+        } else {
+            thousands(s.gpus as f64, 0)
+        },
+        sub: format!(
+            "{}, {}, {}",
+            crate::analysis::format::count(s.gpu_servers, "GPU server", "GPU servers"),
+            crate::analysis::format::count(s.switches, "switch", "switches"),
+            crate::analysis::format::count(s.racks, "rack", "racks")
+        ),
+        class: class_of(r, crate::analysis::findings::Headline::Gpus, ""),
+    }];
+    out.extend(network_cards(design, r, pattern));
+    out.extend(power_and_cost_cards(r));
+    out
+}
+
+/// The Bottleneck card's figure and the part that limits it. With a `pattern` (the app's toolbar pattern an export
+/// from the app carries), that pattern's figures, as the app's card gives them; without one, the first GPU network
+/// pattern's.
+fn bottleneck_figure(r: &Report, pattern: Option<Pattern>) -> (String, String) {
+    match pattern {
         Some(p) => pattern_figures(&r.bandwidth, p).map_or_else(
             || (format!("no {} traffic", p.label()), p.label().to_string()),
             |f| {
@@ -139,20 +160,29 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
             },
         ),
         None => (
-            network.map_or_else(
-                || "no GPU network traffic".to_string(),
-                |p| {
-                    format!(
-                        "{:.1} of {:.1} GB/s",
-                        p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
-                    )
-                },
-            ),
-            s.bottleneck.clone(),
+            r.bandwidth
+                .patterns
+                .iter()
+                .find(|p| p.id.is_gpu_network())
+                .map_or_else(
+                    || "no GPU network traffic".to_string(),
+                    |p| {
+                        format!(
+                            "{:.1} of {:.1} GB/s",
+                            p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu
+                        )
+                    },
+                ),
+            r.summary.bottleneck.clone(),
         ),
-    };
-    // As the app's cards: a design whose GPUs cannot reach each other (or that has none) says so instead of a
-    // figure between GPUs.
+    }
+}
+
+/// The figures between GPUs: bisection, bottleneck, p99 latency and all-reduce. As the app's cards, a design whose
+/// GPUs cannot reach each other (or that has none) says so instead of a figure, in red when they are not connected.
+fn network_cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> [Card; 4] {
+    use crate::analysis::findings::Headline;
+    let s = &r.summary;
     let unconnected = s
         .gpu_network
         .instead_of_figure()
@@ -163,7 +193,7 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
         if not_connected {
             "bad"
         } else {
-            class_of(h, "")
+            class_of(r, h, "")
         }
     };
     let bisection = gpu_figure((
@@ -172,7 +202,7 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
             .bisection
             .per_gpu_text(s.gpus, r.bandwidth.full_bisection_gbps()),
     ));
-    let bottleneck = gpu_figure(bottleneck);
+    let bottleneck = gpu_figure(bottleneck_figure(r, pattern));
     let p99 = gpu_figure((
         format!("{:.2} µs", s.p99_latency_us),
         "worst GPU-to-GPU path class".into(),
@@ -186,26 +216,7 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
             r.latency.allreduce.ranks
         ),
     ));
-    let over_power = s.it_power_kw > s.power_budget_kw + 1e-9;
-    let cheaper = c.owned_usd_per_gpu_hour > 0.0
-        && c.cloud_usd_per_gpu_hour > 0.0
-        && c.owned_usd_per_gpu_hour < c.cloud_usd_per_gpu_hour;
-    vec![
-        Card {
-            key: "GPUs",
-            value: if s.gpus == 0 {
-                "no GPUs".to_string()
-            } else {
-                thousands(s.gpus as f64, 0)
-            },
-            sub: format!(
-                "{}, {}, {}",
-                crate::analysis::format::count(s.gpu_servers, "GPU server", "GPU servers"),
-                crate::analysis::format::count(s.switches, "switch", "switches"),
-                crate::analysis::format::count(s.racks, "rack", "racks")
-            ),
-            class: class_of(Headline::Gpus, ""),
-        },
+    [
         Card {
             key: "Bisection",
             value: bisection.0,
@@ -231,11 +242,26 @@ fn cards(design: &Design, r: &Report, pattern: Option<Pattern>) -> Vec<Card> {
             sub: allreduce.1,
             class: if not_connected { "bad" } else { "" },
         },
+    ]
+}
+
+/// Power against the budget, and the money: capex, TCO and the owned GPU-hour against the cloud's.
+fn power_and_cost_cards(r: &Report) -> [Card; 5] {
+    let (s, c) = (&r.summary, &r.cost);
+    let over_power = s.it_power_kw > s.power_budget_kw + 1e-9;
+    let cheaper = c.owned_usd_per_gpu_hour > 0.0
+        && c.cloud_usd_per_gpu_hour > 0.0
+        && c.owned_usd_per_gpu_hour < c.cloud_usd_per_gpu_hour;
+    [
         Card {
             key: "IT power",
             value: format!("{:.1} kW", s.it_power_kw),
             sub: format!("budget {:.1} kW", s.power_budget_kw),
-            class: class_of(Headline::Power, if over_power { "bad" } else { "ok" }),
+            class: class_of(
+                r,
+                crate::analysis::findings::Headline::Power,
+                if over_power { "bad" } else { "ok" },
+            ),
         },
         Card {
             key: "Facility power",
