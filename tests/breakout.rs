@@ -120,7 +120,10 @@ fn two_modes_in_one_twin_port_cage_are_refused() {
         ..Breakout::default()
     };
     let why = refusal(set_breakout(&d, sw, b.clone()).apply(&mut d));
-    assert!(why.contains("cage p1 holds ports p1 and p2 in two modes"), "{why}");
+    assert!(
+        why.contains("cage p1 holds ports p1 and p2 in two modes"),
+        "{why}"
+    );
     // Both ports of the cage split: one mode, accepted; 62 native ports + 2 x 2 = 66 ports.
     let both = Breakout {
         ports: [(1, 2), (2, 2)].into_iter().collect(),
@@ -133,7 +136,9 @@ fn two_modes_in_one_twin_port_cage_are_refused() {
     d.devices.insert(sw, dev);
     let problems = load_problems(&d);
     assert!(
-        problems.iter().any(|p| p.contains("two modes") && p.starts_with("line ")),
+        problems
+            .iter()
+            .any(|p| p.contains("two modes") && p.starts_with("line ")),
         "{problems:?}"
     );
 }
@@ -168,7 +173,9 @@ fn a_breakout_takes_the_cables_off_the_ports_it_replaces_in_one_undo_step() {
         .unwrap();
     let before = d.clone();
     // Port p1 becomes p1/1 and p1/2: the cable on p1 has no port left and goes with the edit, as with a NIC swap.
-    let undo = set_breakout(&d, ids[0], every_port(2)).apply(&mut d).unwrap();
+    let undo = set_breakout(&d, ids[0], every_port(2))
+        .apply(&mut d)
+        .unwrap();
     assert!(!d.links.contains_key(&link));
     assert_eq!(d.ports(ids[0]).len(), 128);
     undo.apply(&mut d).unwrap();
@@ -196,7 +203,10 @@ fn a_splitter_leg_at_an_unlike_rate_is_refused() {
     // The 1:4 splitter's legs are NDR200 (MCP7Y50: 2 channels of 100G-PAM4 = 200 Gb/s): a 200G link takes it.
     let (d, r) = ndr200_link("ib-ndr200-splitter-4x200g");
     let id = r.unwrap();
-    assert_eq!(d.links[&id].medium, Medium::from_protocol(racksmith::model::Protocol::InfiniBand, 200.0).unwrap());
+    assert_eq!(
+        d.links[&id].medium,
+        Medium::from_protocol(racksmith::model::Protocol::InfiniBand, 200.0).unwrap()
+    );
     // The 1:2 splitter's legs are 400G (MCP7Y00: 4 channels): a 200G link on it is refused, in the editor and the file.
     let (mut d, r) = ndr200_link("ib-ndr-splitter-2x400g");
     match r {
@@ -220,14 +230,18 @@ fn a_splitter_leg_at_an_unlike_rate_is_refused() {
     d.next_id = d.next_id.max(901);
     let problems = load_problems(&d);
     assert!(
-        problems.iter().any(|p| p.contains("splitter") && p.starts_with("line ")),
+        problems
+            .iter()
+            .any(|p| p.contains("splitter") && p.starts_with("line ")),
         "{problems:?}"
     );
 }
 
 /// Two QM9700s and a 10 m multimode fibre pinned between their p1 ports, the design's only transceiver for it being
 /// the catalog's finned twin-port SR8 changed by `change`.
-fn pinned_fibre(change: impl Fn(&mut racksmith::model::part::Part)) -> (Design, Result<LinkId, EditError>) {
+fn pinned_fibre(
+    change: impl Fn(&mut racksmith::model::part::Part),
+) -> (Design, Result<LinkId, EditError>) {
     let (mut d, ids) = switches("qm9700", 2);
     let c = catalog();
     let mut t = c.get("osfp-2x400g-sr8-finned").unwrap().clone();
@@ -253,7 +267,10 @@ fn a_transceiver_above_its_cage_power_class_is_refused() {
     let (_, r) = pinned_fibre(|p| p.power_w = 19.0);
     match r {
         Err(EditError::Refused(why)) => {
-            assert!(why.contains("draws 19 W, above the 17 W power class"), "{why}");
+            assert!(
+                why.contains("draws 19 W, above the 17 W power class"),
+                "{why}"
+            );
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -268,7 +285,10 @@ fn a_transceiver_that_does_not_fit_the_cage_form_is_refused() {
     });
     match r {
         Err(EditError::Refused(why)) => {
-            assert!(why.contains("fits the OSFP cage (hot-sr8 is QSFP112)"), "{why}");
+            assert!(
+                why.contains("fits the OSFP cage (hot-sr8 is QSFP112)"),
+                "{why}"
+            );
         }
         other => panic!("expected a refusal, got {other:?}"),
     }
@@ -308,8 +328,17 @@ fn an_auto_link_whose_only_transceiver_is_above_the_class_is_a_cage_power_findin
         .find(|f| f.code == FindingCode::CagePower)
         .expect("a cage-power finding");
     // Four cages (p1 and p2 of each switch, one per link end) each hold the 19 W transceiver in a 17 W cage.
-    assert!(f.message.starts_with("4 cages are over their power class"), "{}", f.message);
-    assert!(f.message.contains("cage p1 of sw0 holds hot-sr8 (19 W) in a 17 W cage"), "{}", f.message);
+    assert!(
+        f.message.starts_with("4 cages are over their power class"),
+        "{}",
+        f.message
+    );
+    assert!(
+        f.message
+            .contains("cage p1 of sw0 holds hot-sr8 (19 W) in a 17 W cage"),
+        "{}",
+        f.message
+    );
     assert_eq!(f.devices, ids);
     // Within the class (17 W), no finding.
     d.parts.get_mut(&PartId::new("hot-sr8")).unwrap().power_w = 17.0;

@@ -88,7 +88,9 @@ pub fn builds(design: &Design) -> Builds {
             if let (Some(t), Some(cage)) = (t, cage_of(design, port)) {
                 if let std::collections::btree_map::Entry::Vacant(e) = cages.entry(cage) {
                     let power_w = design.parts.get(t).map_or(0.0, |p| p.power_w);
-                    if let Some(shape) = cage_shape(design, port).filter(|s| !s.within_class(power_w)) {
+                    if let Some(shape) =
+                        cage_shape(design, port).filter(|s| !s.within_class(power_w))
+                    {
                         over_class.push((e.key().clone(), shape.power_class_w()));
                     }
                     e.insert(t.clone());
@@ -271,7 +273,9 @@ fn cage_power_finding(design: &Design, builds: &Builds) -> Option<Finding> {
             .get(&cage.device)
             .map_or_else(|| cage.device.to_string(), |d| d.name.clone());
         let t = builds.cages.get(cage);
-        let w = t.and_then(|t| design.parts.get(t)).map_or(0.0, |p| p.power_w);
+        let w = t
+            .and_then(|t| design.parts.get(t))
+            .map_or(0.0, |p| p.power_w);
         format!(
             "cage {} of {device} holds {} ({w} W) in a {class} W cage",
             cage.name,

@@ -106,7 +106,8 @@ pub fn breakout_problems(design: &Design, device: &Device) -> Vec<String> {
 }
 
 /// Transceiver choices already checked for one pass over a design's links, by the cage's shape and the link's kind.
-type Memo<'a> = rustc_hash::FxHashMap<(CageShape, super::Protocol, u64, super::part::Fibre, u64), Verdict<'a>>;
+type Memo<'a> =
+    rustc_hash::FxHashMap<(CageShape, super::Protocol, u64, super::part::Fibre, u64), Verdict<'a>>;
 
 /// What a cage makes of the transceiver a pinned fibre needs there.
 #[derive(Clone, Copy)]
