@@ -29,6 +29,8 @@ pub enum FindingCode {
     Bottleneck,
     /// A link is longer than its cable part reaches.
     CableReach,
+    /// A cage holds a transceiver that draws more than its power class.
+    CagePower,
     /// A training job's checkpoints: no storage, too slow a write, or too large for the storage.
     Checkpoint,
     /// The coolant distribution units cannot move the liquid-cooled heat.
@@ -103,10 +105,11 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in name order.
-    pub const ALL: [FindingCode; 38] = [
+    pub const ALL: [FindingCode; 39] = [
         FindingCode::AvailabilityBelowTarget,
         FindingCode::Bottleneck,
         FindingCode::CableReach,
+        FindingCode::CagePower,
         FindingCode::CduCapacity,
         FindingCode::Checkpoint,
         FindingCode::EmptyGpuSlots,
@@ -150,6 +153,7 @@ impl FindingCode {
             FindingCode::AvailabilityBelowTarget => "availability-below-target",
             FindingCode::Bottleneck => "bottleneck",
             FindingCode::CableReach => "cable-reach",
+            FindingCode::CagePower => "cage-power",
             FindingCode::CduCapacity => "cdu-capacity",
             FindingCode::Checkpoint => "checkpoint",
             FindingCode::EmptyGpuSlots => "empty-gpu-slots",

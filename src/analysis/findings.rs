@@ -59,7 +59,8 @@ pub fn headlines(code: &FindingCode) -> &'static [Headline] {
         | C::RackCooling
         | C::NeedsLiquidCooling
         | C::NoCdu
-        | C::CduCapacity => &[Power],
+        | C::CduCapacity
+        | C::CagePower => &[Power],
         C::UnpricedLinks => &[Capex],
         C::CableReach => &[Bottleneck],
         C::UtilisationTarget => &[CostPerGpuHour, Latency],
@@ -77,6 +78,7 @@ pub fn short_label(code: &FindingCode) -> &'static str {
     match code {
         C::GpuNotConnected => "GPU servers not cabled",
         C::CableReach => "cable too short for its link",
+        C::CagePower => "cage over its power class",
         C::NicNotConnected => "NICs not cabled",
         C::EmptyGpuSlots => "empty GPU slots",
         C::EstimatedLengths => "cable lengths estimated",

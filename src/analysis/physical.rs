@@ -4,7 +4,7 @@
 
 use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
-use crate::model::build::{Build, Cage, cage_of, cheapest_build};
+use crate::model::build::{Build, Cage, cage_of, cage_shape, cheapest_build};
 use crate::model::part::{PartKind, PlugForm};
 use crate::model::{Design, LinkId, PartId};
 use serde::Serialize;
@@ -62,12 +62,7 @@ pub struct CableLine {
 
 /// A plug form factor as reports write it.
 pub fn form_name(form: PlugForm) -> &'static str {
-    match form {
-        PlugForm::Osfp => "OSFP",
-        PlugForm::Qsfp112 => "QSFP112",
-        PlugForm::QsfpDd => "QSFP-DD",
-        PlugForm::Qsfp56 => "QSFP56",
-    }
+    crate::model::part::plug_name(form)
 }
 
 /// Every link's build and the cages its transceivers sit in, in one pass over the links.
@@ -76,23 +71,40 @@ pub struct Builds {
     pub links: Vec<(LinkId, Build)>,
     /// The transceiver in each cage that holds an end of a fibre (the first link's, by id).
     pub cages: BTreeMap<Cage, PartId>,
+    /// Cages whose transceiver draws more than their power class, with the class, W (docs/analysis.md, "Cages and
+    /// breakouts"): a transceiver chosen there because none within the class reaches.
+    pub over_class: Vec<(Cage, f64)>,
 }
 
 /// The builds of a design.
 pub fn builds(design: &Design) -> Builds {
     let mut links = Vec::with_capacity(design.links.len());
     let mut cages = BTreeMap::new();
+    let mut over_class = Vec::new();
     let mut cache = crate::model::build::BuildCache::default();
     for (id, l) in &design.links {
         let b = cache.build_of(design, l);
         for (port, t) in [&l.a, &l.b].into_iter().zip(&b.ends) {
             if let (Some(t), Some(cage)) = (t, cage_of(design, port)) {
-                cages.entry(cage).or_insert_with(|| t.clone());
+                if let std::collections::btree_map::Entry::Vacant(e) = cages.entry(cage) {
+                    let power_w = design.parts.get(t).map_or(0.0, |p| p.power_w);
+                    if let Some(shape) =
+                        cage_shape(design, port).filter(|s| !s.within_class(power_w))
+                    {
+                        over_class.push((e.key().clone(), shape.power_class_w()));
+                    }
+                    e.insert(t.clone());
+                }
             }
         }
         links.push((*id, b));
     }
-    Builds { links, cages }
+    over_class.sort_by(|a, b| a.0.cmp(&b.0));
+    Builds {
+        links,
+        cages,
+        over_class,
+    }
 }
 
 /// Transceivers by part: one per cage (see [`builds`]).
@@ -158,6 +170,9 @@ pub fn analyze(design: &Design, builds: &Builds) -> (PhysicalReport, Vec<Finding
     report.optics_cost_usd = round(report.optics_cost_usd, 2);
     let mut findings = Vec::new();
     if let Some(f) = reach_finding(short) {
+        findings.push(f);
+    }
+    if let Some(f) = cage_power_finding(design, builds) {
         findings.push(f);
     }
     if report.estimated_links > 0 {
@@ -243,5 +258,52 @@ fn reach_finding(short: Vec<(LinkId, String)>) -> Option<Finding> {
         "shorten the link, or choose a cable that reaches (optics for runs past a few metres) in the inspector",
     );
     f.links = short.into_iter().map(|(id, _)| id).collect();
+    Some(f)
+}
+
+/// One warning listing the cages whose transceiver draws more than the cage's power class (the switch may not power
+/// or cool it): "cage p3 of leaf-01 holds osfp-x (19 W) in a 17 W cage".
+fn cage_power_finding(design: &Design, builds: &Builds) -> Option<Finding> {
+    if builds.over_class.is_empty() {
+        return None;
+    }
+    let say = |cage: &Cage, class: f64| {
+        let device = design
+            .devices
+            .get(&cage.device)
+            .map_or_else(|| cage.device.to_string(), |d| d.name.clone());
+        let t = builds.cages.get(cage);
+        let w = t
+            .and_then(|t| design.parts.get(t))
+            .map_or(0.0, |p| p.power_w);
+        format!(
+            "cage {} of {device} holds {} ({w} W) in a {class} W cage",
+            cage.name,
+            t.map_or("?", |t| t.0.as_str())
+        )
+    };
+    let listed: Vec<String> = builds
+        .over_class
+        .iter()
+        .take(4)
+        .map(|(c, class)| say(c, *class))
+        .collect();
+    let n = builds.over_class.len();
+    let message = format!(
+        "{} over {} power class: {}{}",
+        super::format::count(n, "cage is", "cages are"),
+        if n == 1 { "its" } else { "their" },
+        listed.join("; "),
+        if n > 4 { "; ..." } else { "" }
+    );
+    let mut f = Finding::new(
+        Severity::Warning,
+        FindingCode::CagePower,
+        message,
+        "use a transceiver within the cage's class (a shorter reach draws less), or a switch whose cages take it",
+    );
+    let mut devices: Vec<_> = builds.over_class.iter().map(|(c, _)| c.device).collect();
+    devices.dedup();
+    f.devices = devices;
     Some(f)
 }

@@ -1,6 +1,7 @@
 //! Checks a parsed design for what the type system cannot: unknown parts, dangling references, devices outside
 //! their rack or overlapping, GPUs and NICs in the wrong slots, double-booked ports and incompatible links.
 
+use crate::model::cages::{LinkRules, breakout_problems};
 use crate::model::part::{FormFactor, Part, PartKind};
 use crate::model::{Design, Device, DeviceId, Link, LinkId, PartId, RackId, grouped};
 use rustc_hash::FxHashMap as HashMap;
@@ -126,8 +127,22 @@ pub fn validate(design: &Design) -> Vec<Problem> {
             }
         }
         check_slots(&mut parts, *id, device, &label, &mut problems);
+        problems.extend(
+            breakout_problems(design, device)
+                .into_iter()
+                .map(|m| Problem::device(*id, m)),
+        );
     }
     check_links(design, &mut parts, &mut problems);
+    let mut rules = LinkRules::default();
+    for (id, link) in &design.links {
+        problems.extend(
+            rules
+                .problems(design, *id, link)
+                .into_iter()
+                .map(|m| Problem::link(*id, m)),
+        );
+    }
     problems
 }
 
@@ -231,6 +246,11 @@ pub fn device_problems(design: &Design, id: DeviceId) -> Vec<String> {
     if check_device_mount(design, &mut parts, id, device, &label, &mut problems).is_some() {
         check_slots(&mut parts, id, device, &label, &mut problems);
     }
+    problems.extend(
+        breakout_problems(design, device)
+            .into_iter()
+            .map(|m| Problem::device(id, m)),
+    );
     let mut figures = Vec::new();
     super::limits::check_device(id, device, &mut figures);
     problems
@@ -249,6 +269,7 @@ pub fn link_problems(design: &Design, id: LinkId) -> Vec<String> {
     };
     let mut parts = PartMemo::new(design);
     check_cable(&mut parts, &id, link, |_, p| problems.push(p.message));
+    problems.extend(LinkRules::default().problems(design, id, link));
     let mut figures = Vec::new();
     super::limits::check_link(id, link, &mut figures);
     problems.extend(figures.into_iter().map(|p| p.message));

@@ -5,7 +5,7 @@
 //! when racks or devices move; a link without the flags is kept as written.
 
 use super::floor::{FloorPlan, stock_length};
-use super::part::{CableSpec, Fibre, Part, PartKind, Top, TransceiverSpec};
+use super::part::{CableSpec, Fibre, Part, PartKind, PlugForm, Top, TransceiverSpec};
 use super::{Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
 
 /// The cage a port's transceiver sits in: ports of one twin-port cage share it.
@@ -26,24 +26,72 @@ pub struct Cage {
 /// cage (first slot of the cage, port); with the ports the cage holds and its top.
 enum Place {
     Own,
-    SwitchCage(u32),
+    SwitchCage(u16),
     NicCage(u16, u16),
 }
 
-/// A port's cage as [`Place`], ports held and top; None for a port of a device that is not in the design.
-fn locate(design: &Design, port: &PortRef) -> Option<(Place, u8, Top)> {
+/// What a transceiver choice reads of a port's cage: the logical ports it holds (a switch's ports per cage times
+/// their breakout), its top, and the form and power class its part states (docs/analysis.md, "Cages and breakouts").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CageShape {
+    /// Logical ports the cage holds.
+    pub ports: u8,
+    /// The top a transceiver in it has.
+    pub top: Top,
+    /// The plug form it takes (None: not stated).
+    pub form: Option<PlugForm>,
+    /// Its power class, W, as bits (0.0: not stated); see [`CageShape::power_class_w`].
+    class_w_bits: u64,
+}
+
+impl CageShape {
+    fn new(ports: u8, top: Top) -> Self {
+        Self {
+            ports,
+            top,
+            form: None,
+            class_w_bits: 0f64.to_bits(),
+        }
+    }
+
+    /// The most a transceiver in the cage may draw, W; 0: not stated.
+    pub fn power_class_w(&self) -> f64 {
+        f64::from_bits(self.class_w_bits)
+    }
+
+    /// Whether a transceiver of this form fits the cage.
+    pub fn fits(&self, form: PlugForm) -> bool {
+        self.form.is_none_or(|f| f == form)
+    }
+
+    /// Whether a transceiver drawing `power_w` is within the cage's power class.
+    pub fn within_class(&self, power_w: f64) -> bool {
+        let class = self.power_class_w();
+        class <= 0.0 || power_w <= class + 1e-9
+    }
+}
+
+/// A port's cage as [`Place`] and [`CageShape`]; None for a port of a device that is not in the design.
+fn locate(design: &Design, port: &PortRef) -> Option<(Place, CageShape)> {
     let device = design.devices.get(&port.device)?;
     Some(match design.parts.get(&device.part).map(|p| &p.kind) {
         Some(PartKind::Switch(s)) => {
             let per = s.ports_per_cage.max(1);
-            let n: Option<u32> = port.port.strip_prefix('p').and_then(|n| n.parse().ok());
+            let n = port
+                .port
+                .strip_prefix('p')
+                .and_then(|n| n.parse::<u16>().ok())
+                .or_else(|| super::ports::split_port(&port.port).map(|(n, _)| n));
+            let held = n.map_or(1, |n| per.saturating_mul(device.breakout.split_of(n)));
+            let mut shape = CageShape::new(1, Top::Finned);
+            shape.form = s.cage_form;
+            shape.class_w_bits = s.cage_power_w.to_bits();
             match n {
-                Some(n) if per > 1 && n >= 1 => (
-                    Place::SwitchCage((n - 1) / u32::from(per) + 1),
-                    per,
-                    Top::Finned,
-                ),
-                _ => (Place::Own, 1, Top::Finned),
+                Some(n) if held > 1 && n >= 1 => {
+                    shape.ports = held;
+                    (Place::SwitchCage((n - 1) / u16::from(per) + 1), shape)
+                }
+                _ => (Place::Own, shape),
             }
         }
         Some(PartKind::Server(s)) => {
@@ -54,19 +102,20 @@ fn locate(design: &Design, port: &PortRef) -> Option<(Place, u8, Top)> {
                     .is_some_and(|n| n.role == super::part::NicRole::Compute)
             };
             match port.nic_slot_and_port() {
-                Some((slot, k)) if per > 1 && compute(slot) => {
-                    (Place::NicCage(slot / u16::from(per), k), per, Top::Flat)
-                }
-                _ => (Place::Own, 1, Top::Flat),
+                Some((slot, k)) if per > 1 && compute(slot) => (
+                    Place::NicCage(slot / u16::from(per), k),
+                    CageShape::new(per, Top::Flat),
+                ),
+                _ => (Place::Own, CageShape::new(1, Top::Flat)),
             }
         }
-        _ => (Place::Own, 1, Top::Flat),
+        _ => (Place::Own, CageShape::new(1, Top::Flat)),
     })
 }
 
 /// Where a port's transceiver sits (see [`Cage`]); None for a port of a device that is not in the design.
 pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
-    let (place, ports, top) = locate(design, port)?;
+    let (place, shape) = locate(design, port)?;
     let name = match place {
         Place::Own => port.port.clone(),
         Place::SwitchCage(n) => format!("p{n}"),
@@ -75,41 +124,22 @@ pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
     Some(Cage {
         device: port.device,
         name,
-        ports,
-        top,
+        ports: shape.ports,
+        top: shape.top,
     })
 }
 
-/// The shape of a port's cage, (ports it holds, top): all a transceiver choice reads of [`cage_of`], without
-/// writing the cage's name.
-pub fn cage_shape(design: &Design, port: &PortRef) -> Option<(u8, Top)> {
-    locate(design, port).map(|(_, ports, top)| (ports, top))
+/// The shape of a port's cage: all a transceiver choice reads of [`cage_of`], without writing the cage's name.
+pub fn cage_shape(design: &Design, port: &PortRef) -> Option<CageShape> {
+    locate(design, port).map(|(_, shape)| shape)
 }
 
 /// The cheapest transceiver of the design's parts for one end of a fibre: its protocol, port rate and fibre,
-/// reaching `length_m`, with the cage's port count and top (any port count or top when none has them).
+/// reaching `length_m`, that fits the cage's form; with the cage's port count and top and within its power class
+/// when one has them (else any port count or top, else above the class: the `cage-power` finding says so).
 pub fn transceiver_for<'a>(
     design: &'a Design,
-    cage: &Cage,
-    protocol: Protocol,
-    gbps: f64,
-    fibre: Fibre,
-    length_m: f64,
-) -> Option<(&'a PartId, &'a Part, &'a TransceiverSpec)> {
-    transceiver_for_shape(
-        design,
-        (cage.ports, cage.top),
-        protocol,
-        gbps,
-        fibre,
-        length_m,
-    )
-}
-
-/// [`transceiver_for`] a cage of a given shape, (ports, top).
-fn transceiver_for_shape<'a>(
-    design: &'a Design,
-    (ports, top): (u8, Top),
+    shape: CageShape,
     protocol: Protocol,
     gbps: f64,
     fibre: Fibre,
@@ -124,7 +154,8 @@ fn transceiver_for_shape<'a>(
                     if t.protocol == protocol
                         && t.fibre == fibre
                         && (t.port_gbps() - gbps).abs() < 0.5
-                        && t.reach_m >= length_m - 1e-9 =>
+                        && t.reach_m >= length_m - 1e-9
+                        && shape.fits(t.form) =>
                 {
                     Some((id, p, t))
                 }
@@ -134,7 +165,11 @@ fn transceiver_for_shape<'a>(
     let cheapest = |it: &mut dyn Iterator<Item = (&'a PartId, &'a Part, &'a TransceiverSpec)>| {
         it.min_by(|a, b| a.1.price_usd.total_cmp(&b.1.price_usd).then(a.0.cmp(b.0)))
     };
-    cheapest(&mut fits().filter(|(_, _, t)| t.ports == ports && t.top == top))
+    let shaped = |t: &TransceiverSpec| t.ports == shape.ports && t.top == shape.top;
+    let class = |p: &Part| shape.within_class(p.power_w);
+    cheapest(&mut fits().filter(|(_, p, t)| shaped(t) && class(p)))
+        .or_else(|| cheapest(&mut fits().filter(|(_, p, _)| class(p))))
+        .or_else(|| cheapest(&mut fits().filter(|(_, _, t)| shaped(t))))
         .or_else(|| cheapest(&mut fits()))
 }
 
@@ -160,8 +195,8 @@ type BuildKey = (
     Protocol,
     u64,
     u64,
-    Option<(u8, Top)>,
-    Option<(u8, Top)>,
+    Option<CageShape>,
+    Option<CageShape>,
 );
 
 /// Builds already worked out for one state of a design's parts: a SuperPOD's links repeat a few lengths and cage
@@ -269,7 +304,7 @@ fn build_with(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f6
     if let Some(fibre) = c.fibre {
         for (slot, port) in ends.iter_mut().zip([&link.a, &link.b]) {
             let t = cage_shape(design, port).and_then(|shape| {
-                transceiver_for_shape(
+                transceiver_for(
                     design,
                     shape,
                     link.medium.protocol(),
@@ -320,14 +355,15 @@ fn is_fibre(design: &Design, cable: &PartId) -> bool {
     cable_spec(design, cable).is_some_and(|(_, c)| c.fibre.is_some())
 }
 
-/// The cable parts of the design that carry a link's protocol at its rate, by id.
+/// The cable parts of the design that carry a link's protocol at its rate, by id; not splitters, which a link
+/// takes only when pinned (a splitter's legs go to several devices of one cage's lanes).
 fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
     let (protocol, gbps) = (link.medium.protocol(), link.medium.gbps());
     design
         .parts
         .iter()
         .filter(|(_, p)| {
-            matches!(&p.kind, PartKind::Cable(c) if c.protocol == protocol && (c.gbps - gbps).abs() < 0.5)
+            matches!(&p.kind, PartKind::Cable(c) if c.protocol == protocol && (c.gbps - gbps).abs() < 0.5 && c.legs <= 1)
         })
         .map(|(id, _)| id.clone())
         .collect()

@@ -2,6 +2,7 @@
 //! and the parameters the analysis needs. No GUI types live here; the canvas and the analysis both read this.
 
 pub mod build;
+pub mod cages;
 pub mod floor;
 mod grouped;
 mod ids;
@@ -340,6 +341,39 @@ pub struct Device {
     /// Review note about this device.
     #[serde(skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// The breakout its switch ports run (docs/file-format.md); absent: every port in its part's native mode.
+    #[serde(skip_serializing_if = "Breakout::is_native")]
+    pub breakout: Breakout,
+}
+
+/// A switch's breakout: how many logical ports each of its ports runs as (1: native, 2: two at half the rate, ...),
+/// one of its part's `breakouts`. Ports of one cage run one mode (docs/analysis.md, "Cages and breakouts").
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct Breakout {
+    /// The split of every port not listed in `ports`; 0 or 1: native.
+    #[serde(skip_serializing_if = "is_native_split")]
+    pub split: u8,
+    /// The split of single ports by number (`p3` is 3), over `split`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ports: BTreeMap<u16, u8>,
+}
+
+fn is_native_split(split: &u8) -> bool {
+    *split <= 1
+}
+
+impl Breakout {
+    /// Whether every port runs natively (nothing declared: the field is not written).
+    pub fn is_native(&self) -> bool {
+        is_native_split(&self.split) && self.ports.values().all(is_native_split)
+    }
+
+    /// The logical ports port `n` runs as (1: native).
+    pub fn split_of(&self, n: u16) -> u8 {
+        self.ports.get(&n).copied().unwrap_or(self.split).max(1)
+    }
 }
 
 impl Device {
@@ -359,6 +393,7 @@ impl Default for Device {
             gpus: BTreeMap::new(),
             nics: BTreeMap::new(),
             notes: String::new(),
+            breakout: Breakout::default(),
         }
     }
 }

@@ -534,6 +534,29 @@ pub struct SwitchSpec {
     /// port pN is in cage (N - 1) / 2); 0 or 1: a cage per port.
     #[serde(skip_serializing_if = "is_zero_u8")]
     pub ports_per_cage: u8,
+    /// Breakouts a port can run besides its native mode, as the logical ports it becomes (2: two ports at half its
+    /// rate, as an NDR port on a 1:2 splitter runs as two NDR200 ports); empty: none. A device picks one per port
+    /// ([`crate::model::Breakout`]); the ports of one cage share it (docs/analysis.md, "Cages and breakouts").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub breakouts: Vec<u8>,
+    /// Most logical ports the switch runs in all, whatever its breakouts (Spectrum-4 SN5600: 256); 0: no cap
+    /// beyond the ports times their largest breakout.
+    #[serde(skip_serializing_if = "is_zero_u16")]
+    pub max_logical_ports: u16,
+    /// Power class of one cage, W: the most a transceiver in it may draw (QM9700 17 W, SN5600 18 W); 0: not stated.
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub cage_power_w: f64,
+    /// The plug form the cages take (a transceiver of another form does not fit); None: not stated, any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cage_form: Option<PlugForm>,
+}
+
+fn is_zero_u16(x: &u16) -> bool {
+    *x == 0
+}
+
+fn is_zero_f64(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Default for SwitchSpec {
@@ -548,6 +571,10 @@ impl Default for SwitchSpec {
             uplink_gbps: 0.0,
             sharp: false,
             ports_per_cage: 0,
+            breakouts: Vec::new(),
+            max_logical_ports: 0,
+            cage_power_w: 0.0,
+            cage_form: None,
         }
     }
 }
@@ -627,6 +654,10 @@ pub struct CableSpec {
     /// `max_length_m`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stock_lengths_m: Vec<f64>,
+    /// Legs of a splitter cable (2: one cage's lanes to two ports, as the NVIDIA MCP7Y00 800G to 2x400G); 0 or 1:
+    /// a straight cable. Each leg is a link of its own at the cable's rate (`gbps`), exactly.
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    pub legs: u8,
 }
 
 /// The fibre a cable is and a transceiver needs.
@@ -652,6 +683,16 @@ pub enum PlugForm {
     QsfpDd,
     /// QSFP56.
     Qsfp56,
+}
+
+/// A plug form factor as messages and reports write it ("OSFP", "QSFP-DD").
+pub fn plug_name(form: PlugForm) -> &'static str {
+    match form {
+        PlugForm::Osfp => "OSFP",
+        PlugForm::Qsfp112 => "QSFP112",
+        PlugForm::QsfpDd => "QSFP-DD",
+        PlugForm::Qsfp56 => "QSFP56",
+    }
 }
 
 /// The top of a transceiver: finned for switch cages (which have no riding heat sink), flat for NICs and DGX cages.
@@ -720,6 +761,7 @@ impl Default for CableSpec {
             optical: false,
             fibre: None,
             stock_lengths_m: Vec::new(),
+            legs: 0,
         }
     }
 }

@@ -177,6 +177,12 @@ fn numbered(name: &str, prefix: &str) -> Option<u16> {
     canonical_number(digits).filter(|n| *n >= 1)
 }
 
+/// Parses a broken-out switch port, "p12/2" (the second logical port of port 12), into (12, 2).
+pub(crate) fn split_port(name: &str) -> Option<(u16, u16)> {
+    let (n, k) = name.split_once('/')?;
+    Some((numbered(n, "p")?, canonical_number(k).filter(|k| *k >= 1)?))
+}
+
 /// A number written the one way `to_string` writes it (no sign, no leading zero), without allocating: port names
 /// are parsed for every cable end of a design.
 fn canonical_number(digits: &str) -> Option<u16> {
@@ -232,6 +238,34 @@ pub(super) fn device_ports(design: &Design, device: &Device) -> Vec<PortInfo> {
             .collect::<Vec<_>>()
     };
     match &part.kind {
+        PartKind::Switch(s) if !device.breakout.is_native() => {
+            let mut out = Vec::new();
+            for i in 1..=s.ports {
+                let split = device.breakout.split_of(i);
+                if split == 1 {
+                    out.push(PortInfo {
+                        name: format!("p{i}"),
+                        protocols: s.protocols.clone(),
+                        max_gbps: s.port_gbps,
+                        role: PortRole::Fabric,
+                    });
+                    continue;
+                }
+                out.extend((1..=split).map(|k| PortInfo {
+                    name: format!("p{i}/{k}"),
+                    protocols: s.protocols.clone(),
+                    max_gbps: s.port_gbps / f64::from(split),
+                    role: PortRole::Fabric,
+                }));
+            }
+            out.extend((1..=s.uplink_ports).map(|i| PortInfo {
+                name: format!("u{i}"),
+                protocols: s.protocols.clone(),
+                max_gbps: s.uplink_gbps,
+                role: PortRole::Fabric,
+            }));
+            out
+        }
         PartKind::Switch(s) => {
             let mut out = numbered(s.ports, &s.protocols, s.port_gbps, PortRole::Fabric);
             out.extend((1..=s.uplink_ports).map(|i| PortInfo {
@@ -294,9 +328,16 @@ impl Design {
         match &part.kind {
             PartKind::Switch(s) => {
                 if let Some(n) = numbered(port, "p") {
-                    (n <= s.ports).then_some(PortSpec {
+                    (n <= s.ports && device.breakout.split_of(n) == 1).then_some(PortSpec {
                         protocols: &s.protocols,
                         max_gbps: s.port_gbps,
+                        role: PortRole::Fabric,
+                    })
+                } else if let Some((n, k)) = split_port(port) {
+                    let split = device.breakout.split_of(n);
+                    (n <= s.ports && split > 1 && k <= u16::from(split)).then(|| PortSpec {
+                        protocols: &s.protocols,
+                        max_gbps: s.port_gbps / f64::from(split),
                         role: PortRole::Fabric,
                     })
                 } else {
