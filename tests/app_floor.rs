@@ -77,7 +77,8 @@ fn dragging_a_rack_moves_it_its_cables_follow_and_undo_puts_it_back() {
     assert_eq!(place(&h, s001), (2, 1));
 
     // A click selects the rack, as on the racks view.
-    click_at(&mut h, screen(&h, c008).center());
+    let at = screen(&h, c008).center();
+    click_at(&mut h, at);
     assert_eq!(
         h.state()
             .ui
@@ -95,16 +96,21 @@ fn dragging_a_rack_moves_it_its_cables_follow_and_undo_puts_it_back() {
     // one 600 mm place (S001's width) further; the rack is grabbed at its centre, so drop it at slot 3's centre.
     let s = screen(&h, s001);
     let to = egui::pos2(s.right() + 1.5 * s.width(), s.center().y);
-    drag_and_drop(&mut h, screen(&h, c008).center(), to);
+    let from = screen(&h, c008).center();
+    drag_and_drop(&mut h, from, to);
     assert_eq!(place(&h, c008), (2, 3), "{}", h.state().ui.status.text);
     let after = lengths(&h, c008);
     assert_eq!(
         before.keys().collect::<Vec<_>>(),
         after.keys().collect::<Vec<_>>()
     );
-    // C008 was in row 0, one aisle from the leaves in N001 (row 1); in row 2 it stands behind them across the hot
-    // aisle: its node-to-leaf runs grow.
-    let leaf_links: Vec<&LinkId> = {
+    // C008's node-to-leaf runs to N001 (row 1, slot 0, 800 mm: centre 0.4 m along). From row 0, slot 7 (centre
+    // 7 x 0.6 + 0.3 = 4.5 m along): 4.1 m along the row + 2.4 m across (1.2 m rack, 1.2 m cold aisle) = 6.5 m over
+    // the trays. From row 2, slot 3 (0.8 + 0.6 + 0.6 + 0.3 = 2.3 m along): 1.9 m + 2.1 m (row 2 at 4.5 m, row 1 at
+    // 2.4 m) = 4.0 m. Up to the 0.3 m tray from a DGX's middle (U3 to U27 of a 42U rack, 1.87 m) and from a leaf:
+    // 2.2 to 3.8 m for both ends. x 1.2 slack: (6.5 + 2.2..3.8) x 1.2 = 10.4..12.4 m, ordered 15 m; (4.0 +
+    // 2.2..3.8) x 1.2 = 7.4..9.4 m, ordered 10 m.
+    let leaf_links: Vec<LinkId> = {
         let d = h.state().design();
         before
             .keys()
@@ -114,13 +120,13 @@ fn dragging_a_rack_moves_it_its_cables_follow_and_undo_puts_it_back() {
                     .iter()
                     .any(|e| d.devices[e].rack == n001)
             })
+            .copied()
             .collect()
     };
     assert!(!leaf_links.is_empty());
-    assert!(
-        leaf_links.iter().any(|k| after[*k] > before[*k]),
-        "{before:?} -> {after:?}"
-    );
+    for k in &leaf_links {
+        assert_eq!((before[k], after[k]), (15.0, 10.0), "{k:?}");
+    }
     // The report follows the edit: the cables ordered by length change.
     step(&mut h);
     assert_ne!(ordered(&h), report_before);
@@ -138,7 +144,8 @@ fn a_drop_on_a_taken_place_is_refused_with_the_reason() {
     floor_view(&mut h);
     let (c001, c002) = (rack(&h, "C001"), rack(&h, "C002"));
     let revision_lengths = lengths(&h, c001);
-    drag_and_drop(&mut h, screen(&h, c001).center(), screen(&h, c002).center());
+    let (from, to) = (screen(&h, c001).center(), screen(&h, c002).center());
+    drag_and_drop(&mut h, from, to);
     assert_eq!(place(&h, c001), (0, 0));
     assert_eq!(lengths(&h, c001), revision_lengths);
     let status = &h.state().ui.status.text;
@@ -160,7 +167,8 @@ fn floor_view_dark_1600x1000() {
     floor_view(&mut h);
     // The spine rack selected: its runs to the leaves drawn with their lengths.
     let n002 = rack(&h, "N002");
-    click_at(&mut h, screen(&h, n002).center());
+    let at = screen(&h, n002).center();
+    click_at(&mut h, at);
     h.hover_at(egui::pos2(5.0, 995.0));
     h.run_steps(6);
     h.snapshot("floor_dark_1600x1000");

@@ -183,6 +183,39 @@ fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> Arc<FloorLa
     }
 }
 
+/// Designs up to this many links preview a dragged rack's runs at its target (the preview copies the design once
+/// per place the rack passes over: a few milliseconds at 4 SU).
+const PREVIEW_MAX_LINKS: usize = 20_000;
+
+/// The floor with a dragged rack moved to its target, kept while the target stays put; None for its own place, a
+/// place it may not take, or a design too large to copy per place.
+fn preview_layout(
+    ctx: &egui::Context,
+    (design, revision): (&Design, u64),
+    rack: RackId,
+    t: &Target,
+) -> Option<Arc<FloorLayout>> {
+    let Ok(Some(edit)) = &t.verdict else {
+        return None;
+    };
+    if design.links.len() > PREVIEW_MAX_LINKS {
+        return None;
+    }
+    let id = egui::Id::unique("racksmith_floor_preview");
+    let key = (revision, rack, t.row, t.slot);
+    let cached: Option<((u64, RackId, u16, u16), Arc<FloorLayout>)> = ctx.data(|d| d.get_temp(id));
+    if let Some((k, layout)) = cached
+        && k == key
+    {
+        return Some(layout);
+    }
+    let mut moved = design.clone();
+    edit.clone().apply(&mut moved).ok()?;
+    let layout = Arc::new(FloorLayout::new(&moved));
+    ctx.data_mut(|d| d.insert_temp(id, (key, layout.clone())));
+    Some(layout)
+}
+
 /// The site shown: its floor, its last row with racks and the width of its bands (the longest row and two empty
 /// places to drop at its end), canvas points.
 struct Site<'a> {
@@ -225,11 +258,14 @@ impl<'a> Site<'a> {
         )
     }
 
-    /// The rows and aisles, canvas space, with room for the row labels.
+    /// The rows and aisles and the new row after them, canvas space, with room for the row labels.
     fn bounds(&self) -> Rect {
         Rect::from_min_max(
             pos2(-LABEL_MARGIN, 0.0),
-            pos2(self.width, self.band(self.last_row).bottom()),
+            pos2(
+                self.width,
+                self.band(self.last_row.saturating_add(1)).bottom(),
+            ),
         )
     }
 }
@@ -400,9 +436,19 @@ pub fn floor_ui(
     };
     paint.floor(ui.visuals());
     paint.racks(&selected, hovered.map(|r| r.id), focus);
-    if let Some(f) = focus {
-        paint.runs(f);
-    }
+    // While a rack is dragged to a place it may take, its runs are drawn from there with the lengths they would
+    // have: the design with the move applied, laid out once per place.
+    let preview = ghost
+        .as_ref()
+        .zip(state.canvas.floor.drag)
+        .and_then(|((t, _), d)| preview_layout(ui.ctx(), (design, revision), d.rack, t));
+    let labels = match (&preview, focus) {
+        (Some(p), Some(f)) => Paint { layout: p, ..paint }.runs(f),
+        (None, Some(f)) => paint.runs(f),
+        (_, None) => Vec::new(),
+    };
+    paint.names(&selected, hovered.map(|r| r.id));
+    paint.run_labels(labels);
     if let Some((t, name)) = &ghost {
         paint.ghost(t, name);
     }
@@ -559,6 +605,7 @@ fn rack_tooltip_ui(ui: &mut egui::Ui, r: &FloorRack, peers: usize) {
 }
 
 /// What the paint step works with.
+#[derive(Clone, Copy)]
 struct Paint<'a> {
     painter: &'a egui::Painter,
     layout: &'a FloorLayout,
@@ -667,7 +714,6 @@ impl Paint<'_> {
             .and_then(|f| self.layout.runs.get(&f))
             .map(|runs| runs.iter().map(|r| r.peer).collect())
             .unwrap_or_default();
-        let size = (11.0 * self.zoom).clamp(MIN_LABEL_PT, 16.0);
         for r in self
             .layout
             .racks
@@ -691,6 +737,25 @@ impl Paint<'_> {
             };
             self.painter
                 .rect(screen, 2.0, fill, stroke, StrokeKind::Inside);
+        }
+    }
+
+    /// The racks' names, across a rack when they fit, else along it (drawn over the runs).
+    fn names(&self, selected: &std::collections::BTreeSet<RackId>, hovered: Option<RackId>) {
+        let size = (11.0 * self.zoom).clamp(MIN_LABEL_PT, 16.0);
+        for r in self
+            .layout
+            .racks
+            .iter()
+            .filter(|r| r.site == self.site.name)
+        {
+            let screen = self.to_screen * r.rect;
+            let emphasis = if selected.contains(&r.id) || hovered == Some(r.id) {
+                1.0
+            } else {
+                0.0
+            };
+            let fill = category_fill_with(r.kind.unwrap_or(Category::Rack), self.dark, emphasis);
             let galley = self.painter.layout_no_wrap(
                 r.name.clone(),
                 egui::FontId::proportional(size),
@@ -710,18 +775,19 @@ impl Paint<'_> {
         }
     }
 
-    /// The cable runs from a rack to the racks it is cabled to on this floor, with their lengths; labels that
-    /// would cover another are left out (the peer's hover text has them).
-    fn runs(&self, from: RackId) {
+    /// The cable runs from a rack to the racks it is cabled to on this floor, their labels returned to be drawn
+    /// over the names: each at the first of a few places along its line where it covers no other label (one that
+    /// finds none is left out: the peer's hover text has it).
+    fn runs(&self, from: RackId) -> Vec<(Rect, std::sync::Arc<egui::Galley>)> {
         let (Some(a), Some(runs)) = (self.layout.rack(from), self.layout.runs.get(&from)) else {
-            return;
+            return Vec::new();
         };
         if a.site != self.site.name {
-            return;
+            return Vec::new();
         }
         let line = theme::status_color(Status::Good, self.dark);
         let start = self.to_screen * a.rect.center();
-        let mut placed: Vec<Rect> = Vec::new();
+        let mut labels: Vec<(Rect, std::sync::Arc<egui::Galley>)> = Vec::new();
         let font = egui::FontId::proportional(MIN_LABEL_PT + 1.0);
         let on_floor = runs
             .iter()
@@ -747,18 +813,29 @@ impl Paint<'_> {
             let galley = self
                 .painter
                 .layout_no_wrap(text, font.clone(), Color32::WHITE);
-            let mid = start + (end - start) * 0.55;
-            let tip = Rect::from_center_size(mid, galley.size() + vec2(8.0, 4.0));
-            if placed.iter().any(|p| p.intersects(tip)) {
-                continue;
+            let free = [0.55f32, 0.75, 0.35, 0.9, 0.2].iter().find_map(|t| {
+                let tip = Rect::from_center_size(
+                    start + (end - start) * *t,
+                    galley.size() + vec2(8.0, 4.0),
+                );
+                (!labels.iter().any(|(p, _)| p.intersects(tip))).then_some(tip)
+            });
+            if let Some(tip) = free {
+                labels.push((tip, galley));
             }
-            placed.push(tip);
+        }
+        self.painter.circle_filled(start, 4.0, line);
+        labels
+    }
+
+    /// The runs' labels, on dark boxes.
+    fn run_labels(&self, labels: Vec<(Rect, std::sync::Arc<egui::Galley>)>) {
+        for (tip, galley) in labels {
             self.painter
-                .rect_filled(tip, 3.0, Color32::from_black_alpha(200));
+                .rect_filled(tip, 3.0, Color32::from_black_alpha(210));
             self.painter
                 .galley(tip.min + vec2(4.0, 2.0), galley, Color32::WHITE);
         }
-        self.painter.circle_filled(start, 4.0, line);
     }
 
     /// Where a dragged rack would land, green when it may, red with the reason when not.
