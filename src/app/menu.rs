@@ -363,6 +363,11 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
                 .on_hover_text("The same design as a logical fabric: servers, leaf, spine and core tiers");
             ui.selectable_value(&mut app.ui.canvas.view_mode, ViewMode::Both, "Both")
                 .on_hover_text("Racks and fabric side by side");
+            ui.selectable_value(&mut app.ui.canvas.view_mode, ViewMode::Floor, "Floor")
+                .on_hover_text(
+                    "The floor from above: rows, aisles and racks at their places; drag a rack to move it, hover \
+                     it for its cable runs",
+                );
             ui.separator();
             use super::state::RackFace;
             ui.selectable_value(&mut app.ui.canvas.rack_face, RackFace::Front, "Front")

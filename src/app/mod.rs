@@ -204,6 +204,16 @@ impl RacksmithApp {
         fabric::node_pos(layout, self.ui.canvas.fabric_rect?, device)
     }
 
+    /// Screen rect of a rack in the floor view as last drawn (for driving drags in tests).
+    pub fn floor_rack_screen_rect(&self, ctx: &egui::Context, rack: RackId) -> Option<egui::Rect> {
+        canvas::floor::rack_screen_rect(
+            ctx,
+            (&self.doc.design, self.doc.layout_revision),
+            &self.ui.canvas.floor,
+            rack,
+        )
+    }
+
     /// Screen rect of a device in the current view.
     pub fn device_screen_rect(&self, device: DeviceId) -> Option<egui::Rect> {
         canvas::device_screen_rect(&self.doc.design, &self.ui, device)
@@ -317,7 +327,21 @@ impl RacksmithApp {
                             cmds,
                         );
                     };
+                // The floor keeps its own view: a fit asked for while it is shown frames the floor, and the racks
+                // when they are shown again.
+                let floor = &mut ui_state.canvas.floor;
+                if mode == state::ViewMode::Floor {
+                    if let Some(t) = ui_state.canvas.view.fit.take() {
+                        floor.view.fit = Some(t);
+                        floor.racks_fit = Some(t);
+                    }
+                } else if let Some(t) = floor.racks_fit.take() {
+                    ui_state.canvas.view.fit = Some(t);
+                }
                 match mode {
+                    state::ViewMode::Floor => {
+                        canvas::floor::floor_ui(ui, (design, layout_revision), ui_state, &mut cmds)
+                    }
                     state::ViewMode::Racks => racks_view(ui, ui_state, &mut cmds),
                     state::ViewMode::Fabric => fabric_view(ui, ui_state, &mut cmds),
                     state::ViewMode::Both => {

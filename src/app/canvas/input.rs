@@ -104,22 +104,30 @@ pub(super) fn view_input(
             };
         }
     }
-    // The wheel, or ctrl+wheel / pinch.
+    zoom_at_pointer(ui, resp, rect, &mut state.canvas.view, 0.05..=4.0);
+}
+
+/// The wheel, or ctrl+wheel / pinch, zooming `view` around the pointer within `zooms` (the rack canvas and the
+/// floor view).
+pub(super) fn zoom_at_pointer(
+    ui: &egui::Ui,
+    resp: &egui::Response,
+    rect: Rect,
+    view: &mut super::state::View,
+    zooms: std::ops::RangeInclusive<f32>,
+) {
     if resp.contains_pointer()
         && let Some(p) = ui.input(|i| i.pointer.hover_pos())
     {
         let (scroll, zoom_delta) = ui.input(|i| (i.smooth_scroll_delta.y, i.zoom_delta()));
         let factor = zoom_delta * (scroll * 0.0015).exp();
         if (factor - 1.0).abs() > 1e-4 {
-            let from = TSTransform::new(
-                rect.min.to_vec2() + state.canvas.view.offset,
-                state.canvas.view.zoom,
-            );
+            let from = TSTransform::new(rect.min.to_vec2() + view.offset, view.zoom);
             let at = from.inverse() * p;
-            let zoom = (state.canvas.view.zoom * factor).clamp(0.05, 4.0);
-            state.canvas.view.zoom = zoom;
-            state.canvas.view.fitted = None;
-            state.canvas.view.offset = p - rect.min - at.to_vec2() * zoom;
+            let zoom = (view.zoom * factor).clamp(*zooms.start(), *zooms.end());
+            view.zoom = zoom;
+            view.fitted = None;
+            view.offset = p - rect.min - at.to_vec2() * zoom;
         }
     }
 }

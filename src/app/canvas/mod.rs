@@ -5,6 +5,7 @@
 //! state and commit one edit when they end.
 
 mod bundles;
+pub mod floor;
 mod input;
 mod layout;
 mod paint;

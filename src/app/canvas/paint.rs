@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeSet;
 
 /// Selection outline colour.
-const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
+pub(super) const SELECTION: Color32 = Color32::from_rgb(255, 210, 60);
 
 /// The smallest text the canvas draws, points. A label that would be smaller, or that does not fit its box at this
 /// size, is left out rather than drawn too small to read on a projector or cut mid-word (the hover text and the
@@ -876,7 +876,7 @@ fn paint_note_badges(
 }
 
 /// Outlines a rect in a verdict colour with a note beside it (drop targets and ghosts).
-fn outlined_with_tip(painter: &egui::Painter, r: Rect, c: Color32, msg: String) {
+pub(super) fn outlined_with_tip(painter: &egui::Painter, r: Rect, c: Color32, msg: String) {
     painter.rect(
         r,
         2.0,

@@ -35,6 +35,35 @@ pub struct CanvasState {
     pub view_mode: ViewMode,
     /// Hide hover tooltips on the canvas (screenshots, where the pointer rests at random).
     pub no_tooltips: bool,
+    /// The floor view's own pan, zoom, site and drag.
+    pub floor: FloorState,
+}
+
+/// The floor view's state: its pan and zoom (its own: the floor is drawn at another scale than the elevations),
+/// the site it shows and the rack being dragged.
+#[derive(Debug, Default)]
+pub struct FloorState {
+    /// Pan and zoom; canvas space is the floor at 0.1 point per millimetre.
+    pub view: View,
+    /// The site shown (a key of the racks' `site`); None: the first site with racks.
+    pub site: Option<String>,
+    /// The rack being dragged, previewed until it is dropped.
+    pub drag: Option<FloorDrag>,
+    /// Panning the view (a drag that started off the racks, or with the middle or right button).
+    pub panning: bool,
+    /// Where the floor view was drawn last frame, screen space.
+    pub rect: Option<egui::Rect>,
+    /// A fit of the rack canvas asked for while the floor was shown, handed back when the racks are shown again.
+    pub racks_fit: Option<FitTarget>,
+}
+
+/// A rack being dragged on the floor.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloorDrag {
+    /// The rack (it stays where it is until it is dropped).
+    pub rack: crate::model::RackId,
+    /// Where in the rack it was grabbed, from its top-left corner, canvas space.
+    pub grab: egui::Vec2,
 }
 
 /// What the last frame of the canvas drew (tests check culling and bundling with it).
@@ -133,4 +162,6 @@ pub enum ViewMode {
     Fabric,
     /// Both, side by side.
     Both,
+    /// The floor seen from above: rows, aisles and racks at their places, dragged between places.
+    Floor,
 }
