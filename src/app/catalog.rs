@@ -2,7 +2,9 @@
 //! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
 //! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
 
-use super::commands::{AppCommand, DocCommand, FileCommand};
+use super::catalogs::CatalogState;
+use super::commands::{AppCommand, DocCommand, FileCommand, Show};
+use super::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::figures::{self, Figure};
 use crate::catalog::user::{self, Origin};
 use crate::catalog::{Catalog, Category, Part, PartKind};
@@ -11,28 +13,76 @@ use crate::model::{Design, PartId};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The built-in and user catalogs, where the user catalog lives, and the catalog and sizing windows.
-#[derive(Default)]
-pub struct CatalogState {
-    /// The built-in catalog, as shipped.
-    pub builtin: Catalog,
-    /// The user's parts (new, duplicated, edited built-ins, imported).
-    pub user: Catalog,
-    /// The user catalog file; None keeps the user's parts for this session only.
-    pub path: Option<PathBuf>,
-    /// Why the user catalog file did not load: it is then never written over.
-    pub load_error: Option<String>,
-    /// The catalog window, when open.
-    pub window: Option<CatalogWindow>,
-    /// The sizing dialog, when open.
-    pub sizing: Option<super::sizing::SizingDialog>,
-    /// The Planning questions window, when open.
-    pub scenarios: Option<super::scenarios::ScenariosWindow>,
-}
-
-/// The catalog window's state.
+/// The parts catalog window: its browser (search, part shown, edit in progress) while open.
 #[derive(Default)]
 pub struct CatalogWindow {
+    browser: Option<CatalogBrowser>,
+}
+
+impl CatalogWindow {
+    /// The browser of the open window, opening it when closed (the app shell shows what it did there).
+    pub(super) fn opened(&mut self) -> &mut CatalogBrowser {
+        self.browser.get_or_insert_with(CatalogBrowser::default)
+    }
+
+    /// The browser, when the window is open.
+    pub(super) fn browser(&mut self) -> Option<&mut CatalogBrowser> {
+        self.browser.as_mut()
+    }
+}
+
+impl AppWindow for CatalogWindow {
+    fn id(&self) -> &'static str {
+        "catalog"
+    }
+
+    fn title(&self) -> &'static str {
+        "Parts catalog"
+    }
+
+    fn is_open(&self) -> bool {
+        self.browser.is_some()
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        match show {
+            Show::Catalog(part) => {
+                let w = self.opened();
+                if part.is_some() {
+                    w.select(part.clone());
+                }
+                true
+            }
+            Show::DesignParts => {
+                self.opened().only_design_parts();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        matches!(show, Show::Catalog(_) | Show::DesignParts) && self.is_open()
+    }
+
+    fn close(&mut self) {
+        self.browser = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        catalog_window_ui(
+            egui_ctx,
+            ctx,
+            (self.id(), self.title()),
+            &mut self.browser,
+            cmds,
+        );
+    }
+}
+
+/// The catalog window's browser: search, the part shown, the edit in progress, the last outcome.
+#[derive(Default)]
+pub struct CatalogBrowser {
     search: String,
     only_design: bool,
     selected: Option<PartId>,
@@ -50,7 +100,7 @@ pub struct CatalogWindow {
     unclear_import: Option<std::path::PathBuf>,
 }
 
-impl CatalogWindow {
+impl CatalogBrowser {
     /// Shows a part (None: none), dropping an edit in progress.
     pub(super) fn select(&mut self, part: Option<PartId>) {
         self.selected = part;
@@ -210,23 +260,21 @@ pub fn uses_in_design(design: &Design, id: &PartId) -> usize {
     devices + racks + links
 }
 
-/// The catalog window.
-pub fn catalog_window_ui(
-    ctx: &egui::Context,
-    design: &Design,
-    catalog: &Catalog,
-    st: &mut CatalogState,
-    windows: &crate::app::state::Windows,
+/// The catalog window, when open.
+fn catalog_window_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
+    (id, title): (&'static str, &'static str),
+    window: &mut Option<CatalogBrowser>,
     cmds: &mut Vec<AppCommand>,
 ) {
     let CatalogState {
         builtin,
         user,
-        window,
         path,
         load_error,
-        ..
-    } = st;
+    } = ctx.catalogs;
+    let (design, catalog) = (&**ctx.design, ctx.catalog);
     let Some(w) = window.as_mut() else {
         return;
     };
@@ -238,68 +286,66 @@ pub fn catalog_window_ui(
         path: path.as_deref(),
     };
     let mut open = true;
-    let win = egui::Window::new("Parts catalog")
-        .id(crate::app::escape::Closable::Catalog.id())
+    let win = egui::Window::new(title)
+        .id(egui_id(id))
         .open(&mut open)
         .collapsible(false)
         .resizable(true)
         .default_size([780.0, 660.0]);
-    super::widgets::placed(
-        win,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopLeft,
-    )
-    .show(ctx, |ui| {
-        if let Some(e) = load_error {
-            ui.colored_label(
-                super::theme::status(ui, super::theme::Status::Bad),
-                e.as_str(),
-            );
-        }
-        if let Some((err, text)) = &w.message {
-            let status = if *err {
-                super::theme::Status::Bad
-            } else {
-                super::theme::Status::Good
-            };
-            ui.colored_label(super::theme::status(ui, status), text);
-        }
-        for warning in &w.warnings {
-            ui.colored_label(
-                super::theme::status(ui, super::theme::Status::Short),
-                format!("⚠ {warning}"),
-            );
-        }
-        if let Some(path) = w.unclear_import.clone() {
-            ui.horizontal(|ui| {
-                ui.label("Import it as:");
-                for kind in crate::catalog::netbox::ImportKind::ALL {
-                    if ui.button(kind.name()).clicked() {
-                        cmds.push(FileCommand::ImportNetboxAs(path.clone(), kind).into());
-                    }
-                }
-            });
-        }
-        ui.horizontal_top(|ui| {
-            ui.vertical(|ui| {
-                ui.set_width(250.0);
-                list_ui(ui, shown, w, cmds);
-            });
-            ui.separator();
-            ui.vertical(|ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("catalog_detail")
-                    .auto_shrink([false, false])
-                    .show(ui, |ui| {
-                        if w.draft.is_some() {
-                            draft_ui(ui, catalog, w, cmds);
-                        } else {
-                            detail_ui(ui, shown, w, cmds);
+    super::widgets::placed(win, ctx.central_rect, super::widgets::WindowSpot::TopLeft).show(
+        egui_ctx,
+        |ui| {
+            if let Some(e) = load_error {
+                ui.colored_label(
+                    super::theme::status(ui, super::theme::Status::Bad),
+                    e.as_str(),
+                );
+            }
+            if let Some((err, text)) = &w.message {
+                let status = if *err {
+                    super::theme::Status::Bad
+                } else {
+                    super::theme::Status::Good
+                };
+                ui.colored_label(super::theme::status(ui, status), text);
+            }
+            for warning in &w.warnings {
+                ui.colored_label(
+                    super::theme::status(ui, super::theme::Status::Short),
+                    format!("⚠ {warning}"),
+                );
+            }
+            if let Some(path) = w.unclear_import.clone() {
+                ui.horizontal(|ui| {
+                    ui.label("Import it as:");
+                    for kind in crate::catalog::netbox::ImportKind::ALL {
+                        if ui.button(kind.name()).clicked() {
+                            cmds.push(FileCommand::ImportNetboxAs(path.clone(), kind).into());
                         }
-                    });
+                    }
+                });
+            }
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    ui.set_width(250.0);
+                    list_ui(ui, shown, w, cmds);
+                });
+                ui.separator();
+                ui.vertical(|ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("catalog_detail")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            if w.draft.is_some() {
+                                draft_ui(ui, catalog, w, cmds);
+                            } else {
+                                detail_ui(ui, shown, w, cmds);
+                            }
+                        });
+                });
             });
-        });
-    });
+        },
+    );
     if !open {
         *window = None;
     }
@@ -317,7 +363,12 @@ struct Shown<'a> {
 }
 
 /// The part list: new, import, search, and the parts by category.
-fn list_ui(ui: &mut egui::Ui, shown: Shown<'_>, w: &mut CatalogWindow, cmds: &mut Vec<AppCommand>) {
+fn list_ui(
+    ui: &mut egui::Ui,
+    shown: Shown<'_>,
+    w: &mut CatalogBrowser,
+    cmds: &mut Vec<AppCommand>,
+) {
     let Shown {
         design,
         catalog,
@@ -453,7 +504,7 @@ fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
 fn detail_ui(
     ui: &mut egui::Ui,
     shown: Shown<'_>,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Shown {
@@ -531,7 +582,7 @@ fn design_use_ui(
     design: &Design,
     catalog: &Catalog,
     id: &PartId,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(copy) = design.parts.get(id) else {
@@ -573,7 +624,7 @@ fn overrides_ui(
     ui: &mut egui::Ui,
     copy: &Part,
     id: &PartId,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     // The typed text follows the document after an override, an undo or a reset.
@@ -662,7 +713,7 @@ fn swap_ui(
     catalog: &Catalog,
     copy: &Part,
     id: &PartId,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let same_kind =
@@ -716,7 +767,7 @@ fn swap_ui(
 fn draft_ui(
     ui: &mut egui::Ui,
     catalog: &Catalog,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(d) = w.draft.as_mut() else {

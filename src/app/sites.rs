@@ -2,45 +2,99 @@
 //! plant, PUE and prices, the availability the service must meet, and what the analysis says of each site. Each
 //! change is one `Edit::SetSite` (or `Edit::SetParams` for the target), so it undoes in one step.
 
-use super::commands::{AppCommand, DocCommand};
-use super::state::{EditingState, StatusLine, Windows};
+use super::commands::{AppCommand, DocCommand, Show, UiCommand};
 use super::widgets::num_field;
+use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::Report;
 use crate::analysis::rates::Rates;
 use crate::edit::Edit;
 use crate::model::{Cooling, Design, Site, SiteCooling};
+use std::collections::HashMap;
 
-/// Draws the sites window when open.
-pub fn sites_window_ui(
-    ctx: &egui::Context,
-    design: &Design,
-    report: Option<&Report>,
-    windows: &mut Windows,
-    fields: (&mut EditingState, &mut StatusLine),
-    cmds: &mut Vec<AppCommand>,
-) {
-    if !windows.show_sites {
-        return;
+/// Edit > Sites…: open or not, and what is being typed into it.
+#[derive(Default)]
+pub struct SitesWindow {
+    open: bool,
+    typing: Typing,
+}
+
+/// Text being typed in the Sites window, committed as one edit when a field loses focus.
+#[derive(Default)]
+struct Typing {
+    /// Number fields being edited, by field key.
+    field_buffers: HashMap<String, String>,
+    /// The name typed for a new site.
+    new_site_name: String,
+}
+
+impl SitesWindow {
+    const ID: &'static str = "sites";
+    const TITLE: &'static str = "Sites";
+
+    /// The name typed for a new site, not yet added.
+    pub fn new_site_name(&self) -> &str {
+        &self.typing.new_site_name
     }
-    let mut open = true;
-    let window = egui::Window::new("Sites")
-        .id(crate::app::escape::Closable::Sites.id())
-        .open(&mut open)
-        .default_width(420.0);
-    super::widgets::placed(
-        window,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopRight,
-    )
-    .show(ctx, |ui| {
-        egui::ScrollArea::vertical()
-            .max_height(600.0)
-            .show(ui, |ui| {
-                sites_ui(ui, design, report, &mut *fields.0, &mut *fields.1, cmds)
-            });
-    });
-    if !open {
-        windows.show_sites = false;
+}
+
+impl AppWindow for SitesWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let mine = *show == Show::Sites;
+        self.open |= mine;
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::Sites && self.open
+    }
+
+    fn close(&mut self) {
+        self.open = false;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        if !self.open {
+            return;
+        }
+        let mut open = true;
+        let window = egui::Window::new(Self::TITLE)
+            .id(egui_id(Self::ID))
+            .open(&mut open)
+            .default_width(420.0);
+        // A refusal goes on the status line before the window's edits, as when it was written there at once.
+        let first = cmds.len();
+        let mut refusal = None;
+        let report = ctx.report.map(|r| &**r);
+        super::widgets::placed(
+            window,
+            ctx.central_rect,
+            super::widgets::WindowSpot::TopRight,
+        )
+        .show(egui_ctx, |ui| {
+            egui::ScrollArea::vertical()
+                .max_height(600.0)
+                .show(ui, |ui| {
+                    sites_ui(ui, ctx.design, report, &mut self.typing, &mut refusal, cmds)
+                });
+        });
+        if let Some(e) = refusal {
+            cmds.insert(first, UiCommand::Refuse(e).into());
+        }
+        if !open {
+            self.open = false;
+        }
     }
 }
 
@@ -49,8 +103,8 @@ fn sites_ui(
     ui: &mut egui::Ui,
     design: &Design,
     report: Option<&Report>,
-    editing: &mut EditingState,
-    status: &mut StatusLine,
+    editing: &mut Typing,
+    refusal: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
     if design.sites.is_empty() {
@@ -96,7 +150,7 @@ fn sites_ui(
     ui.separator();
     target_ui(ui, design, editing, &mut err, cmds);
     if let Some(e) = err {
-        status.refuse(e);
+        *refusal = Some(e);
     }
 }
 
@@ -106,7 +160,7 @@ fn site_fields_ui(
     design: &Design,
     name: &str,
     site: &Site,
-    editing: &mut crate::app::state::EditingState,
+    editing: &mut Typing,
     err: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
@@ -299,7 +353,7 @@ fn site_figures_ui(ui: &mut egui::Ui, name: &str, report: Option<&Report>) {
 fn target_ui(
     ui: &mut egui::Ui,
     design: &Design,
-    editing: &mut crate::app::state::EditingState,
+    editing: &mut Typing,
     err: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {

@@ -3,7 +3,8 @@
 //! that size. The design comes from the same sizing as `racksmith size` (`templates::sizing`) and opens as one
 //! step ("discard changes?" first when needed).
 
-use super::commands::{AppCommand, FileCommand};
+use super::commands::{AppCommand, FileCommand, Show};
+use super::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::Catalog;
 use crate::templates::sizing::{self, BudgetOption, Sized};
 
@@ -324,30 +325,30 @@ fn user_words(e: &crate::templates::TemplateError) -> String {
 }
 
 /// The sizing window.
-pub fn sizing_dialog_ui(
-    ctx: &egui::Context,
-    catalog: &Catalog,
+fn sizing_dialog_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
     dialog: &mut Option<SizingDialog>,
-    windows: &crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) {
+    let catalog = ctx.catalog;
     let Some(d) = dialog.as_mut() else {
         return;
     };
     let mut open = true;
     let mut done = false;
-    let window = egui::Window::new("Size from a requirement")
-        .id(crate::app::escape::Closable::Sizing.id())
+    let window = egui::Window::new(SizingWindow::TITLE)
+        .id(egui_id(SizingWindow::ID))
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
         .default_width(480.0);
     super::widgets::placed(
         window,
-        windows.central_rect,
+        ctx.central_rect,
         super::widgets::WindowSpot::TopCentre,
     )
-    .show(ctx, |ui| {
+    .show(egui_ctx, |ui| {
         ui.horizontal(|ui| {
             for g in Goal::ALL {
                 if ui.selectable_label(d.goal == g, g.label()).clicked() && d.goal != g {
@@ -382,6 +383,51 @@ pub fn sizing_dialog_ui(
     });
     if done || !open {
         *dialog = None;
+    }
+}
+
+/// File > Size from a requirement: the dialog, while open.
+#[derive(Default)]
+pub struct SizingWindow {
+    dialog: Option<SizingDialog>,
+}
+
+impl SizingWindow {
+    const ID: &'static str = "sizing";
+    const TITLE: &'static str = "Size from a requirement";
+}
+
+impl AppWindow for SizingWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let mine = *show == Show::Sizing;
+        if mine {
+            self.dialog = Some(SizingDialog::default());
+        }
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::Sizing && self.is_open()
+    }
+
+    fn close(&mut self) {
+        self.dialog = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        sizing_dialog_ui(egui_ctx, ctx, &mut self.dialog, cmds);
     }
 }
 

@@ -4,8 +4,9 @@
 //! the part it is about. With a training job, the job's failure levers too (faster storage, spares, per-replica
 //! recovery: [`reliability_levers_ui`], which the analysis pane's "Failures and checkpoints" section shows alike).
 
-use super::commands::{AppCommand, UiCommand};
+use super::commands::{AppCommand, Show, UiCommand};
 use super::selection::{FitTarget, Selection};
+use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::Report;
 use crate::analysis::whatif::{self, Failure, Impact};
 use crate::model::Design;
@@ -15,7 +16,7 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// What the window keeps between frames (UI state: never saved, never undone).
 #[derive(Default)]
-pub struct WhatIfState {
+pub struct WhatIfWindow {
     /// Whether the window is open.
     pub open: bool,
     /// A single failure asked for from the inspector ("What if it fails?"), started on the next frame.
@@ -56,7 +57,7 @@ pub struct Outcome {
     pub impacts: Option<Vec<Impact>>,
 }
 
-impl WhatIfState {
+impl WhatIfWindow {
     /// Starts the N-1 sweep of `design` (analysed as `before`), cancelling a job still running.
     pub fn start_sweep(
         &mut self,
@@ -176,13 +177,66 @@ pub struct WhatIfInputs<'a> {
     pub report: Option<Arc<Report>>,
 }
 
+impl WhatIfWindow {
+    const ID: &'static str = "whatif";
+    const TITLE: &'static str = "Failure what-ifs";
+}
+
+impl AppWindow for WhatIfWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let Show::WhatIf(failure) = show else {
+            return false;
+        };
+        if failure.is_some() {
+            self.requested = failure.clone();
+        }
+        self.open = true;
+        true
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        matches!(show, Show::WhatIf(_)) && self.open
+    }
+
+    fn close(&mut self) {
+        self.cancel();
+        self.open = false;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        let input = WhatIfInputs {
+            design: ctx.design,
+            revision: ctx.revision,
+            report: ctx.fresh_report(),
+        };
+        whatif_window_ui(
+            egui_ctx,
+            &input,
+            self,
+            (ctx.selection, ctx.central_rect),
+            cmds,
+        );
+    }
+}
+
 /// The window, when open.
-pub fn whatif_window_ui(
+fn whatif_window_ui(
     ctx: &egui::Context,
     input: &WhatIfInputs<'_>,
-    st: &mut WhatIfState,
-    selection: &Selection,
-    central_rect: Option<egui::Rect>,
+    st: &mut WhatIfWindow,
+    (selection, central_rect): (&Selection, Option<egui::Rect>),
     cmds: &mut Vec<AppCommand>,
 ) {
     let running = st.poll();
@@ -197,8 +251,8 @@ pub fn whatif_window_ui(
         return;
     }
     let mut open = true;
-    let window = egui::Window::new("Failure what-ifs")
-        .id(crate::app::escape::Closable::WhatIf.id())
+    let window = egui::Window::new(WhatIfWindow::TITLE)
+        .id(egui_id(WhatIfWindow::ID))
         .open(&mut open)
         .default_width(620.0)
         .vscroll(true);
@@ -213,7 +267,7 @@ pub fn whatif_window_ui(
 fn whatif_ui(
     ui: &mut egui::Ui,
     input: &WhatIfInputs<'_>,
-    st: &mut WhatIfState,
+    st: &mut WhatIfWindow,
     selection: &Selection,
     cmds: &mut Vec<AppCommand>,
 ) {
