@@ -734,7 +734,10 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "pending: split by report section",
     ),
     ("analysis/whatif/rank.rs:new", "pending: split by phase"),
-    ("app/sites.rs:site_fields_ui", "pending: split by phase"),
+    (
+        "app/windows/sites.rs:site_fields_ui",
+        "pending: split by phase",
+    ),
     (
         "catalog/netbox/part.rs:part_kind",
         "pending: split by phase",

@@ -145,7 +145,7 @@ impl RacksmithApp {
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned());
         comparison.b_file = other_file;
-        let shown = Some(super::compare::CompareState {
+        let shown = Some(super::windows::compare::CompareState {
             comparison,
             a_design: Design::clone(&self.doc.design),
             a_report: a,
@@ -187,7 +187,7 @@ impl RacksmithApp {
                     diff.slow.len(),
                     diff.extra.len()
                 ));
-                let shown = Some(super::as_built::AsBuiltState {
+                let shown = Some(super::windows::as_built::AsBuiltState {
                     file: name,
                     diff,
                     revision: self.doc.revision,

@@ -1,11 +1,11 @@
 //! The comparison window: the open design against another file or a sample, side by side with the differences
 //! (the same figures as `racksmith compare`), and its export as HTML or CSV.
 
-use super::commands::{AppCommand, FileCommand, Show};
-use super::dialogs::CompareFormat;
-use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::Report;
 use crate::analysis::compare::Comparison;
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::dialogs::CompareFormat;
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::model::Design;
 use std::sync::Arc;
 
@@ -104,15 +104,15 @@ fn compare_window_ui(
         .open(&mut open)
         .resizable(true)
         .default_width(640.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
         ctx.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
     .show(egui_ctx, |ui| {
         if stale {
             ui.colored_label(
-                super::theme::status(ui, super::theme::Status::Short),
+                crate::app::theme::status(ui, crate::app::theme::Status::Short),
                 format!(
                     "The open design has changed since this comparison: {open_side} is the design as it was then. \
                      Compare again to follow it."
@@ -185,8 +185,8 @@ fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
                 // Green when B is better by the row's own direction, amber when worse; a size is neither.
                 let better = r.better();
                 let color = match better {
-                    "B" => super::theme::status(ui, super::theme::Status::Good),
-                    "A" => super::theme::status(ui, super::theme::Status::Short),
+                    "B" => crate::app::theme::status(ui, crate::app::theme::Status::Good),
+                    "A" => crate::app::theme::status(ui, crate::app::theme::Status::Short),
                     _ => ui.visuals().text_color(),
                 };
                 ui.colored_label(color, fmt(r.difference));

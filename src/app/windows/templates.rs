@@ -2,8 +2,8 @@
 //! switches by tier, cables by type, IT kW, capex) before creating it. The design is made by the same generators
 //! as `racksmith new` (`templates`).
 
-use super::commands::{AppCommand, FileCommand, Show};
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::templates::{self, Preview};
 
 /// A preview being made on a thread: the options it is for and where it arrives.
@@ -97,7 +97,7 @@ impl TemplateDialog {
         let (tx, rx) = std::sync::mpsc::channel();
         let catalog = catalog.clone();
         let ctx = ctx.clone();
-        super::background::spawn(move || {
+        crate::app::background::spawn(move || {
             let _ = tx.send(make(&catalog));
             ctx.request_repaint();
         });
@@ -171,10 +171,10 @@ fn template_dialog_ui(
         .collapsible(false)
         .resizable(false)
         .default_width(460.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
         wctx.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
     .show(ctx, |ui| {
         let list = templates::list();
@@ -218,7 +218,10 @@ fn template_dialog_ui(
         match &dialog.preview {
             Some(Ok(p)) => preview_ui(ui, p),
             Some(Err(e)) => {
-                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+                ui.colored_label(
+                    crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                    e,
+                );
             }
             None => {}
         }

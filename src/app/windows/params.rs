@@ -2,9 +2,9 @@
 //! Each change is one `Edit::SetParams`. Every field accepts the range of its figure in `io::limits` (the
 //! table validation checks files against), never a range of its own.
 
-use super::commands::{AppCommand, DocCommand, Show, UiCommand};
-use super::widgets::num_field;
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::widgets::num_field;
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::edit::Edit;
 use crate::io::limits::Figure as F;
 use crate::model::{Design, Params, Serving};
@@ -61,10 +61,10 @@ impl AppWindow for ParamsWindow {
         // A refusal goes on the status line before the window's edits, as when it was written there at once.
         let first = cmds.len();
         let mut refusal = None;
-        super::widgets::placed(
+        crate::app::widgets::placed(
             window,
             ctx.central_rect,
-            super::widgets::WindowSpot::TopRight,
+            crate::app::widgets::WindowSpot::TopRight,
         )
         .show(egui_ctx, |ui| {
             params_ui(ui, ctx.design, &mut self.field_buffers, &mut refusal, cmds)

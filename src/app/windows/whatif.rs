@@ -4,11 +4,11 @@
 //! the part it is about. With a training job, the job's failure levers too (faster storage, spares, per-replica
 //! recovery: [`reliability_levers_ui`], which the analysis pane's "Failures and checkpoints" section shows alike).
 
-use super::commands::{AppCommand, Show, UiCommand};
-use super::selection::{FitTarget, Selection};
-use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::Report;
 use crate::analysis::whatif::{self, Failure, Impact};
+use crate::app::commands::{AppCommand, Show, UiCommand};
+use crate::app::selection::{FitTarget, Selection};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::model::Design;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -94,7 +94,7 @@ impl WhatIfWindow {
         let progress = Arc::new(Progress::default());
         // The document's design is shared, not copied: an edit meanwhile copies it on write instead.
         let (design, p, ctx, asked) = (design.clone(), progress.clone(), ctx.clone(), what.clone());
-        super::background::spawn(move || {
+        crate::app::background::spawn(move || {
             let result = match asked {
                 Asked::Sweep => whatif::sweep_with(&design, &before, &|done, total| {
                     p.done.store(done, Ordering::Relaxed);
@@ -256,8 +256,12 @@ fn whatif_window_ui(
         .open(&mut open)
         .default_width(620.0)
         .vscroll(true);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopRight)
-        .show(ctx, |ui| whatif_ui(ui, input, st, selection, cmds));
+    crate::app::widgets::placed(
+        window,
+        central_rect,
+        crate::app::widgets::WindowSpot::TopRight,
+    )
+    .show(ctx, |ui| whatif_ui(ui, input, st, selection, cmds));
     if !open {
         st.cancel();
         st.open = false;
@@ -448,7 +452,10 @@ fn progress_ui(ui: &mut egui::Ui, job: &Job) -> bool {
 fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppCommand>) {
     if o.revision != revision {
         ui.colored_label(
-            super::theme::status_color(super::theme::Status::Short, ui.visuals().dark_mode),
+            crate::app::theme::status_color(
+                crate::app::theme::Status::Short,
+                ui.visuals().dark_mode,
+            ),
             "The design has changed since: run it again for the current design.",
         );
     }
@@ -496,7 +503,8 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppC
 
 fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
     let lost = |(a, b): (usize, usize)| b < a;
-    let bad = super::theme::status_color(super::theme::Status::Bad, ui.visuals().dark_mode);
+    let bad =
+        crate::app::theme::status_color(crate::app::theme::Status::Bad, ui.visuals().dark_mode);
     let pair = |ui: &mut egui::Ui, text: String, worse: bool| {
         if worse {
             ui.colored_label(bad, text);

@@ -10,11 +10,11 @@
 
 mod cards;
 
-use super::commands::{AppCommand, DocCommand, Show, UiCommand};
-use super::theme::{self, Status};
-use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::Report;
 use crate::analysis::scenarios::{self, ScenarioResult};
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::theme::{self, Status};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::{Catalog, PartKind};
 use crate::edit::Edit;
 use crate::io::limits::Figure as F;
@@ -111,7 +111,7 @@ impl TableCache {
             let (tx, rx) = std::sync::mpsc::channel();
             let (design, catalog, scenarios) = (design.clone(), catalog.clone(), key.1.clone());
             let ctx = ctx.clone();
-            super::background::spawn(move || {
+            crate::app::background::spawn(move || {
                 let _ = tx.send(crate::templates::planning::evaluate_all(
                     &design, &catalog, &scenarios,
                 ));
@@ -209,8 +209,12 @@ fn planning_window_ui(
         .default_width(600.0)
         .default_height(height)
         .vscroll(true);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopLeft)
-        .show(ctx, |ui| planning_ui(ui, input, st, cmds));
+    crate::app::widgets::placed(
+        window,
+        central_rect,
+        crate::app::widgets::WindowSpot::TopLeft,
+    )
+    .show(ctx, |ui| planning_ui(ui, input, st, cmds));
     if !open {
         st.open = false;
     }

@@ -2,10 +2,10 @@
 //! and width), what is installed, and putting a part in a slot or clearing it, one edit each (built by
 //! `edit::Gestures::slot`). A part that does not fit a slot is refused with the reason, shown at the slot.
 
-use super::commands::{AppCommand, DocCommand, Show, UiCommand};
-use super::state::PartDrag;
-use super::theme::{self, Status};
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::state::PartDrag;
+use crate::app::theme::{self, Status};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::{Catalog, Category, Part, PartKind, ServerSpec, SlotSpec};
 use crate::edit::{Gestures, SlotKind};
 use crate::model::{Design, Device, DeviceId, PartId};
@@ -286,10 +286,10 @@ fn server_window_ui(
         .open(&mut open)
         .default_width(860.0)
         .resizable(true);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
         ctx.central_rect,
-        super::widgets::WindowSpot::TopLeft,
+        crate::app::widgets::WindowSpot::TopLeft,
     )
     .show(egui_ctx, |ui| {
         tree_summary_ui(ui, server);
@@ -300,7 +300,7 @@ fn server_window_ui(
         );
         egui::ScrollArea::both().max_height(560.0).show(ui, |ui| {
             let build = Gestures::new(design, catalog);
-            super::server_tree::pcie_tree_ui(ui, &build, (id, d), server, cmds, &mut refuse);
+            crate::app::server_tree::pcie_tree_ui(ui, &build, (id, d), server, cmds, &mut refuse);
             egui::CollapsingHeader::new("Slots as a list")
                 .id_salt("slots_list")
                 .show(ui, |ui| {

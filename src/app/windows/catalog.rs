@@ -2,9 +2,9 @@
 //! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
 //! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
 
-use super::catalogs::CatalogState;
-use super::commands::{AppCommand, DocCommand, FileCommand, Show};
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::catalogs::CatalogState;
+use crate::app::commands::{AppCommand, DocCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::figures::{self, Figure};
 use crate::catalog::user::{self, Origin};
 use crate::catalog::{Catalog, Category, Part, PartKind};
@@ -21,12 +21,12 @@ pub struct CatalogWindow {
 
 impl CatalogWindow {
     /// The browser of the open window, opening it when closed (the app shell shows what it did there).
-    pub(super) fn opened(&mut self) -> &mut CatalogBrowser {
+    pub(in crate::app) fn opened(&mut self) -> &mut CatalogBrowser {
         self.browser.get_or_insert_with(CatalogBrowser::default)
     }
 
     /// The browser, when the window is open.
-    pub(super) fn browser(&mut self) -> Option<&mut CatalogBrowser> {
+    pub(in crate::app) fn browser(&mut self) -> Option<&mut CatalogBrowser> {
         self.browser.as_mut()
     }
 }
@@ -102,30 +102,30 @@ pub struct CatalogBrowser {
 
 impl CatalogBrowser {
     /// Shows a part (None: none), dropping an edit in progress.
-    pub(super) fn select(&mut self, part: Option<PartId>) {
+    pub(in crate::app) fn select(&mut self, part: Option<PartId>) {
         self.selected = part;
         self.draft = None;
     }
 
     /// Lists only the parts the open design uses, whatever was searched.
-    pub(super) fn only_design_parts(&mut self) {
+    pub(in crate::app) fn only_design_parts(&mut self) {
         self.only_design = true;
         self.search.clear();
     }
 
     /// Puts the outcome of the last action at the top of the window.
-    pub(super) fn say(&mut self, is_error: bool, text: String) {
+    pub(in crate::app) fn say(&mut self, is_error: bool, text: String) {
         self.message = Some((is_error, text));
     }
 
     /// Shows a part just imported from NetBox with what the importer noticed.
-    pub(super) fn imported(&mut self, id: PartId, warnings: Vec<String>) {
+    pub(in crate::app) fn imported(&mut self, id: PartId, warnings: Vec<String>) {
         self.select(Some(id));
         self.warnings = warnings;
     }
 
     /// Asks which kind of part a NetBox file is (None: no question open).
-    pub(super) fn ask_kind(&mut self, file: Option<PathBuf>) {
+    pub(in crate::app) fn ask_kind(&mut self, file: Option<PathBuf>) {
         self.unclear_import = file;
     }
 }
@@ -166,7 +166,7 @@ impl Draft {
     fn refill(&mut self) {
         self.values = figures::figures(&self.part)
             .into_iter()
-            .map(|f| (f.path, super::widgets::fmt_num(f.value)))
+            .map(|f| (f.path, crate::app::widgets::fmt_num(f.value)))
             .collect();
         self.sources = self
             .values
@@ -292,60 +292,62 @@ fn catalog_window_ui(
         .collapsible(false)
         .resizable(true)
         .default_size([780.0, 660.0]);
-    super::widgets::placed(win, ctx.central_rect, super::widgets::WindowSpot::TopLeft).show(
-        egui_ctx,
-        |ui| {
-            if let Some(e) = load_error {
-                ui.colored_label(
-                    super::theme::status(ui, super::theme::Status::Bad),
-                    e.as_str(),
-                );
-            }
-            if let Some((err, text)) = &w.message {
-                let status = if *err {
-                    super::theme::Status::Bad
-                } else {
-                    super::theme::Status::Good
-                };
-                ui.colored_label(super::theme::status(ui, status), text);
-            }
-            for warning in &w.warnings {
-                ui.colored_label(
-                    super::theme::status(ui, super::theme::Status::Short),
-                    format!("⚠ {warning}"),
-                );
-            }
-            if let Some(path) = w.unclear_import.clone() {
-                ui.horizontal(|ui| {
-                    ui.label("Import it as:");
-                    for kind in crate::catalog::netbox::ImportKind::ALL {
-                        if ui.button(kind.name()).clicked() {
-                            cmds.push(FileCommand::ImportNetboxAs(path.clone(), kind).into());
-                        }
+    crate::app::widgets::placed(
+        win,
+        ctx.central_rect,
+        crate::app::widgets::WindowSpot::TopLeft,
+    )
+    .show(egui_ctx, |ui| {
+        if let Some(e) = load_error {
+            ui.colored_label(
+                crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                e.as_str(),
+            );
+        }
+        if let Some((err, text)) = &w.message {
+            let status = if *err {
+                crate::app::theme::Status::Bad
+            } else {
+                crate::app::theme::Status::Good
+            };
+            ui.colored_label(crate::app::theme::status(ui, status), text);
+        }
+        for warning in &w.warnings {
+            ui.colored_label(
+                crate::app::theme::status(ui, crate::app::theme::Status::Short),
+                format!("⚠ {warning}"),
+            );
+        }
+        if let Some(path) = w.unclear_import.clone() {
+            ui.horizontal(|ui| {
+                ui.label("Import it as:");
+                for kind in crate::catalog::netbox::ImportKind::ALL {
+                    if ui.button(kind.name()).clicked() {
+                        cmds.push(FileCommand::ImportNetboxAs(path.clone(), kind).into());
                     }
-                });
-            }
-            ui.horizontal_top(|ui| {
-                ui.vertical(|ui| {
-                    ui.set_width(250.0);
-                    list_ui(ui, shown, w, cmds);
-                });
-                ui.separator();
-                ui.vertical(|ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("catalog_detail")
-                        .auto_shrink([false, false])
-                        .show(ui, |ui| {
-                            if w.draft.is_some() {
-                                draft_ui(ui, catalog, w, cmds);
-                            } else {
-                                detail_ui(ui, shown, w, cmds);
-                            }
-                        });
-                });
+                }
             });
-        },
-    );
+        }
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(250.0);
+                list_ui(ui, shown, w, cmds);
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("catalog_detail")
+                    .auto_shrink([false, false])
+                    .show(ui, |ui| {
+                        if w.draft.is_some() {
+                            draft_ui(ui, catalog, w, cmds);
+                        } else {
+                            detail_ui(ui, shown, w, cmds);
+                        }
+                    });
+            });
+        });
+    });
     if !open {
         *window = None;
     }
@@ -472,7 +474,7 @@ pub fn overridden_mark_ui(ui: &mut egui::Ui, design: &Design, device: &crate::mo
         .collect();
     if !notes.is_empty() {
         ui.colored_label(
-            super::theme::status(ui, super::theme::Status::Short),
+            crate::app::theme::status(ui, crate::app::theme::Status::Short),
             "overridden",
         )
         .on_hover_text(notes.join("\n"));
@@ -487,11 +489,11 @@ fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
         .show(ui, |ui| {
             for Figure { path, value, .. } in figures::figures(part) {
                 ui.label(&path);
-                ui.label(super::widgets::fmt_num(value));
+                ui.label(crate::app::widgets::fmt_num(value));
                 match figures::source_of(part, &path) {
                     Some(s) => ui.add(egui::Label::new(egui::RichText::new(s).small()).wrap()),
                     None => ui.colored_label(
-                        super::theme::status(ui, super::theme::Status::Short),
+                        crate::app::theme::status(ui, crate::app::theme::Status::Short),
                         "estimate (no source)",
                     ),
                 };
@@ -643,7 +645,7 @@ fn overrides_ui(
         };
         let (value, source) = w.override_buf.entry(field.to_string()).or_insert_with(|| {
             (
-                super::widgets::fmt_num(current),
+                crate::app::widgets::fmt_num(current),
                 copy.source(field).unwrap_or("").to_string(),
             )
         });
@@ -655,12 +657,12 @@ fn overrides_ui(
             set = ui.button(format!("Set {short}")).clicked();
             if let Some(o) = copy.overrides.get(field) {
                 ui.colored_label(
-                    super::theme::status(ui, super::theme::Status::Short),
+                    crate::app::theme::status(ui, crate::app::theme::Status::Short),
                     "overridden",
                 )
                 .on_hover_text(format!(
                     "catalog: {} ({})",
-                    super::widgets::fmt_num(o.catalog),
+                    crate::app::widgets::fmt_num(o.catalog),
                     o.catalog_source.as_deref().unwrap_or("no source")
                 ));
                 if ui.button(format!("Reset {short}")).clicked() {
@@ -829,7 +831,10 @@ fn draft_ui(
             }
         });
     for e in &d.errors {
-        ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+        ui.colored_label(
+            crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+            e,
+        );
     }
     ui.horizontal(|ui| {
         if ui.button("Save to user catalog").clicked() {

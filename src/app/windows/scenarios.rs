@@ -2,8 +2,8 @@
 //! its inputs with sliders, read the answer and its derivation (formula, numbers, sources), and open the design it
 //! is about for editing ("discard changes?" first when needed, through the same path as a sized design).
 
-use super::commands::{AppCommand, FileCommand, Show};
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::Catalog;
 use crate::templates::scenarios::{self, Answer};
 
@@ -154,10 +154,10 @@ fn scenarios_window_ui(
         // answer may still be on its way, and would cut the derivation and the buttons off).
         .resizable(false)
         .default_width(640.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         frame,
         ctx.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
     .show(egui_ctx, |ui| {
         // The buttons first, at the window's foot, so a long answer can never push them out of it.
@@ -219,7 +219,10 @@ fn scenarios_window_ui(
                     });
             }
             Some(Err(e)) => {
-                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+                ui.colored_label(
+                    crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                    e,
+                );
             }
             None => {}
         }

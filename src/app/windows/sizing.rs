@@ -3,8 +3,8 @@
 //! that size. The design comes from the same sizing as `racksmith size` (`templates::sizing`) and opens as one
 //! step ("discard changes?" first when needed).
 
-use super::commands::{AppCommand, FileCommand, Show};
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::Catalog;
 use crate::templates::sizing::{self, BudgetOption, Sized};
 
@@ -288,7 +288,7 @@ impl SizingDialog {
 
 /// The height a derivation may take before it scrolls: a third of the screen, at least 120 points, so the window
 /// with its inputs and buttons stays on screen at 1024x700 as at 1600x1000.
-pub(super) fn derivation_height(ui: &egui::Ui) -> f32 {
+pub(in crate::app) fn derivation_height(ui: &egui::Ui) -> f32 {
     (ui.ctx().content_rect().height() / 3.0).max(120.0)
 }
 
@@ -343,10 +343,10 @@ fn sizing_dialog_ui(
         .collapsible(false)
         .resizable(false)
         .default_width(480.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
         ctx.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
     .show(egui_ctx, |ui| {
         ui.horizontal(|ui| {
@@ -362,7 +362,10 @@ fn sizing_dialog_ui(
         match &d.preview {
             Some(Ok(o)) => outcome_ui(ui, o),
             Some(Err(e)) => {
-                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+                ui.colored_label(
+                    crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                    e,
+                );
             }
             None => {}
         }

@@ -2,11 +2,11 @@
 //! plant, PUE and prices, the availability the service must meet, and what the analysis says of each site. Each
 //! change is one `Edit::SetSite` (or `Edit::SetParams` for the target), so it undoes in one step.
 
-use super::commands::{AppCommand, DocCommand, Show, UiCommand};
-use super::widgets::num_field;
-use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::Report;
 use crate::analysis::rates::Rates;
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::widgets::num_field;
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::edit::Edit;
 use crate::model::{Cooling, Design, Site, SiteCooling};
 use std::collections::HashMap;
@@ -77,10 +77,10 @@ impl AppWindow for SitesWindow {
         let first = cmds.len();
         let mut refusal = None;
         let report = ctx.report.map(|r| &**r);
-        super::widgets::placed(
+        crate::app::widgets::placed(
             window,
             ctx.central_rect,
-            super::widgets::WindowSpot::TopRight,
+            crate::app::widgets::WindowSpot::TopRight,
         )
         .show(egui_ctx, |ui| {
             egui::ScrollArea::vertical()

@@ -2,10 +2,10 @@
 //! (`analysis::asbuilt`), as a table a technician works down: missing, miswired, slow and extra cables by both
 //! ends, unknown devices and devices not found. "Show" selects a designed cable on the canvas.
 
-use super::commands::{AppCommand, Show, UiCommand};
-use super::selection::{FitTarget, Selection};
-use super::window::{AppWindow, WindowContext, egui_id};
 use crate::analysis::asbuilt::FabricDiff;
+use crate::app::commands::{AppCommand, Show, UiCommand};
+use crate::app::selection::{FitTarget, Selection};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use egui::RichText;
 
 /// What the window shows: the file read, the difference, and the revision of the design it was made against.
@@ -83,14 +83,14 @@ fn as_built_window_ui(
         .default_width(720.0)
         .default_height(480.0)
         .vscroll(true);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopCentre).show(
+    crate::app::widgets::placed(window, central_rect, crate::app::widgets::WindowSpot::TopCentre).show(
         ctx,
         |ui| {
             let d = &st.diff;
             ui.label(RichText::new(format!("{} against the open design", st.file)).strong());
             if st.revision != revision {
                 ui.colored_label(
-                    super::theme::status(ui, super::theme::Status::Short),
+                    crate::app::theme::status(ui, crate::app::theme::Status::Short),
                     "The design has changed since: check the file again to compare with it as it is now.",
                 );
             }

@@ -1,8 +1,8 @@
 //! Help > Getting started, Keyboard shortcuts and About: one window with a page for each.
 
-use super::commands::{AppCommand, Show};
-use super::state::HelpPage;
-use super::window::{AppWindow, WindowContext, egui_id};
+use crate::app::commands::{AppCommand, Show};
+use crate::app::state::HelpPage;
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 
 /// The steps of the getting-started guide: a heading and what to do.
 const GETTING_STARTED: [(&str, &str); 7] = [
@@ -102,43 +102,45 @@ fn help_window_ui(
         .open(&mut open)
         .collapsible(false)
         .default_width(520.0);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::Centre).show(
-        ctx,
-        |ui| {
-            ui.horizontal(|ui| {
-                ui.selectable_value(&mut page, HelpPage::GettingStarted, "Getting started");
-                ui.selectable_value(&mut page, HelpPage::Shortcuts, "Keyboard shortcuts");
-                ui.selectable_value(&mut page, HelpPage::About, "About");
-            });
-            ui.separator();
-            match page {
-                HelpPage::GettingStarted => {
-                    for (step, text) in GETTING_STARTED {
-                        ui.strong(step);
-                        ui.add(egui::Label::new(text).wrap());
-                        ui.add_space(4.0);
-                    }
-                }
-                HelpPage::Shortcuts => {
-                    let rows = super::actions::help_rows(ui.ctx());
-                    egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                        for (k, v) in rows {
-                            ui.strong(k);
-                            ui.label(v);
-                            ui.end_row();
-                        }
-                    });
-                }
-                HelpPage::About => {
-                    ui.strong("Racksmith");
-                    ui.label(format!("Version {}", crate::about::version_text()));
-                    ui.label(
-                        "Quote this line in a bug report. Report format: the JSON of the analysis \
-                     (docs/report-json.md); design format: the format_version of design files.",
-                    );
+    crate::app::widgets::placed(
+        window,
+        central_rect,
+        crate::app::widgets::WindowSpot::Centre,
+    )
+    .show(ctx, |ui| {
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut page, HelpPage::GettingStarted, "Getting started");
+            ui.selectable_value(&mut page, HelpPage::Shortcuts, "Keyboard shortcuts");
+            ui.selectable_value(&mut page, HelpPage::About, "About");
+        });
+        ui.separator();
+        match page {
+            HelpPage::GettingStarted => {
+                for (step, text) in GETTING_STARTED {
+                    ui.strong(step);
+                    ui.add(egui::Label::new(text).wrap());
+                    ui.add_space(4.0);
                 }
             }
-        },
-    );
+            HelpPage::Shortcuts => {
+                let rows = crate::app::actions::help_rows(ui.ctx());
+                egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+                    for (k, v) in rows {
+                        ui.strong(k);
+                        ui.label(v);
+                        ui.end_row();
+                    }
+                });
+            }
+            HelpPage::About => {
+                ui.strong("Racksmith");
+                ui.label(format!("Version {}", crate::about::version_text()));
+                ui.label(
+                    "Quote this line in a bug report. Report format: the JSON of the analysis \
+                     (docs/report-json.md); design format: the format_version of design files.",
+                );
+            }
+        }
+    });
     *shown = open.then_some(page);
 }
