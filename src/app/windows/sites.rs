@@ -155,6 +155,28 @@ fn sites_ui(
 }
 
 /// One site's editable fields.
+/// One site's rows as they are drawn: the design, the site, and the edit a changed field makes (one undo step).
+struct SiteRows<'a> {
+    design: &'a Design,
+    name: &'a str,
+    site: &'a Site,
+    changed: Option<(String, Site)>,
+}
+
+impl SiteRows<'_> {
+    /// The site with one change, labelled for the Edit menu.
+    fn set(&mut self, label: &str, f: impl FnOnce(&mut Site)) {
+        let mut s = self.site.clone();
+        f(&mut s);
+        self.changed = Some((format!("Site {}: {label}", self.name), s));
+    }
+
+    /// The key of one of this site's fields (its text while typed).
+    fn key(&self, k: &str) -> String {
+        format!("site_{}_{k}", self.name)
+    }
+}
+
 fn site_fields_ui(
     ui: &mut egui::Ui,
     design: &Design,
@@ -164,137 +186,19 @@ fn site_fields_ui(
     err: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let mut changed: Option<(String, Site)> = None;
-    let mut set = |label: &str, f: &dyn Fn(&mut Site)| {
-        let mut s = site.clone();
-        f(&mut s);
-        changed = Some((format!("Site {name}: {label}"), s));
+    let mut rows = SiteRows {
+        design,
+        name,
+        site,
+        changed: None,
     };
     let b = &mut editing.field_buffers;
     egui::Grid::new(("site_grid", name))
         .num_columns(2)
         .show(ui, |ui| {
-            let label = ui.label("Region");
-            let mut region = site.region.clone();
-            let r = ui
-                .add(egui::TextEdit::singleline(&mut region).desired_width(110.0))
-                .labelled_by(label.id);
-            ui.end_row();
-            if r.changed() {
-                set("region", &|s| s.region.clone_from(&region));
-            }
-            let key = |k: &str| format!("site_{name}_{k}");
-            if let Some(v) = num_field(
-                ui,
-                b,
-                &key("avail"),
-                "Availability (%)",
-                site.availability * 100.0,
-                1e-6..=100.0,
-                err,
-            ) {
-                set("availability", &|s| s.availability = v / 100.0);
-            }
-            ui.label("Cooling plant");
-            ui.horizontal(|ui| {
-                for (mode, text, tip) in [
-                    (
-                        SiteCooling::AirAndLiquid,
-                        "Air and liquid",
-                        "Facility water for CDUs: racks may be air- or liquid-cooled",
-                    ),
-                    (
-                        SiteCooling::AirOnly,
-                        "Air only",
-                        "No facility water: liquid-cooled racks are refused here",
-                    ),
-                ] {
-                    if ui
-                        .selectable_label(site.cooling == mode, text)
-                        .on_hover_text(tip)
-                        .clicked()
-                        && site.cooling != mode
-                    {
-                        set("cooling", &|s| s.cooling = mode);
-                    }
-                }
-            });
-            ui.end_row();
-            // What the site is charged at: its own figure, else the design's (as the analysis resolves it).
-            let air = Rates::of_site(design, name, Cooling::Air);
-            let liquid = Rates::of_site(design, name, Cooling::Liquid);
-            for (k, label, current, shown, range, apply) in [
-                (
-                    "pue",
-                    "PUE (air)",
-                    site.pue,
-                    air.pue,
-                    1.0..=5.0,
-                    (|s: &mut Site, v| s.pue = v) as fn(&mut Site, Option<f64>),
-                ),
-                (
-                    "pue_liquid",
-                    "PUE (liquid)",
-                    site.pue_liquid,
-                    liquid.pue,
-                    1.0..=5.0,
-                    |s, v| s.pue_liquid = v,
-                ),
-                (
-                    "kwh",
-                    "Electricity ($/kWh)",
-                    site.electricity_usd_per_kwh,
-                    air.usd_per_kwh,
-                    0.0..=10.0,
-                    |s, v| s.electricity_usd_per_kwh = v,
-                ),
-                (
-                    "colo",
-                    "Colocation ($/kW-month)",
-                    site.colocation_usd_per_kw_month,
-                    air.colocation_usd_per_kw_month,
-                    0.0..=1e5,
-                    |s, v| s.colocation_usd_per_kw_month = v,
-                ),
-            ] {
-                if let Some(v) = num_field(ui, b, &key(k), label, shown, range, err) {
-                    set(label, &|s| apply(s, Some(v)));
-                }
-                if current.is_some() {
-                    ui.label("");
-                    if ui
-                        .small_button("use the design's value")
-                        .on_hover_text("Clear the site's own figure")
-                        .clicked()
-                    {
-                        set(label, &|s| apply(s, None));
-                    }
-                    ui.end_row();
-                }
-            }
-            // The fibre route to each other site (either site may state it; this one writes its own).
-            for other in design.sites.keys().filter(|o| o.as_str() != name) {
-                let shown = design.site_distance_km(name, other).unwrap_or(0.0);
-                let label = format!("Distance to {other} (km)");
-                if let Some(v) = num_field(
-                    ui,
-                    b,
-                    &key(&format!("km_{other}")),
-                    &label,
-                    shown,
-                    0.0..=40_075.0,
-                    err,
-                ) {
-                    let other = other.clone();
-                    set(&label, &|s| {
-                        if v > 0.0 {
-                            s.distance_km.insert(other.clone(), v);
-                        } else {
-                            s.distance_km.remove(&other);
-                        }
-                    });
-                }
-            }
+            basics_ui(ui, &mut rows, b, err);
+            prices_ui(ui, &mut rows, b, err);
+            distances_ui(ui, &mut rows, b, err);
         });
     let racks = design.racks.values().filter(|r| r.site == name).count();
     if ui
@@ -315,10 +219,156 @@ fn site_fields_ui(
             .into(),
         );
     }
-    if let Some((label, s)) = changed {
+    if let Some((label, s)) = rows.changed {
         cmds.push(
             DocCommand::Edit(label, Edit::SetSite(name.to_string(), Some(Box::new(s)))).into(),
         );
+    }
+}
+
+/// The region, the availability and the cooling plant.
+fn basics_ui(
+    ui: &mut egui::Ui,
+    rows: &mut SiteRows<'_>,
+    b: &mut HashMap<String, String>,
+    err: &mut Option<String>,
+) {
+    let label = ui.label("Region");
+    let mut region = rows.site.region.clone();
+    let r = ui
+        .add(egui::TextEdit::singleline(&mut region).desired_width(110.0))
+        .labelled_by(label.id);
+    ui.end_row();
+    if r.changed() {
+        rows.set("region", |s| s.region.clone_from(&region));
+    }
+    if let Some(v) = num_field(
+        ui,
+        b,
+        &rows.key("avail"),
+        "Availability (%)",
+        rows.site.availability * 100.0,
+        1e-6..=100.0,
+        err,
+    ) {
+        rows.set("availability", |s| s.availability = v / 100.0);
+    }
+    ui.label("Cooling plant");
+    ui.horizontal(|ui| {
+        for (mode, text, tip) in [
+            (
+                SiteCooling::AirAndLiquid,
+                "Air and liquid",
+                "Facility water for CDUs: racks may be air- or liquid-cooled",
+            ),
+            (
+                SiteCooling::AirOnly,
+                "Air only",
+                "No facility water: liquid-cooled racks are refused here",
+            ),
+        ] {
+            if ui
+                .selectable_label(rows.site.cooling == mode, text)
+                .on_hover_text(tip)
+                .clicked()
+                && rows.site.cooling != mode
+            {
+                rows.set("cooling", |s| s.cooling = mode);
+            }
+        }
+    });
+    ui.end_row();
+}
+
+/// What the site is charged at: its own figure, else the design's (as the analysis resolves it).
+fn prices_ui(
+    ui: &mut egui::Ui,
+    rows: &mut SiteRows<'_>,
+    b: &mut HashMap<String, String>,
+    err: &mut Option<String>,
+) {
+    let air = Rates::of_site(rows.design, rows.name, Cooling::Air);
+    let liquid = Rates::of_site(rows.design, rows.name, Cooling::Liquid);
+    for (k, label, current, shown, range, apply) in [
+        (
+            "pue",
+            "PUE (air)",
+            rows.site.pue,
+            air.pue,
+            1.0..=5.0,
+            (|s: &mut Site, v| s.pue = v) as fn(&mut Site, Option<f64>),
+        ),
+        (
+            "pue_liquid",
+            "PUE (liquid)",
+            rows.site.pue_liquid,
+            liquid.pue,
+            1.0..=5.0,
+            |s, v| s.pue_liquid = v,
+        ),
+        (
+            "kwh",
+            "Electricity ($/kWh)",
+            rows.site.electricity_usd_per_kwh,
+            air.usd_per_kwh,
+            0.0..=10.0,
+            |s, v| s.electricity_usd_per_kwh = v,
+        ),
+        (
+            "colo",
+            "Colocation ($/kW-month)",
+            rows.site.colocation_usd_per_kw_month,
+            air.colocation_usd_per_kw_month,
+            0.0..=1e5,
+            |s, v| s.colocation_usd_per_kw_month = v,
+        ),
+    ] {
+        if let Some(v) = num_field(ui, b, &rows.key(k), label, shown, range, err) {
+            rows.set(label, |s| apply(s, Some(v)));
+        }
+        if current.is_some() {
+            ui.label("");
+            if ui
+                .small_button("use the design's value")
+                .on_hover_text("Clear the site's own figure")
+                .clicked()
+            {
+                rows.set(label, |s| apply(s, None));
+            }
+            ui.end_row();
+        }
+    }
+}
+
+/// The fibre route to each other site (either site may state it; this one writes its own).
+fn distances_ui(
+    ui: &mut egui::Ui,
+    rows: &mut SiteRows<'_>,
+    b: &mut HashMap<String, String>,
+    err: &mut Option<String>,
+) {
+    let (design, name) = (rows.design, rows.name);
+    for other in design.sites.keys().filter(|o| o.as_str() != name) {
+        let shown = design.site_distance_km(name, other).unwrap_or(0.0);
+        let label = format!("Distance to {other} (km)");
+        if let Some(v) = num_field(
+            ui,
+            b,
+            &rows.key(&format!("km_{other}")),
+            &label,
+            shown,
+            0.0..=40_075.0,
+            err,
+        ) {
+            let other = other.clone();
+            rows.set(&label, |s| {
+                if v > 0.0 {
+                    s.distance_km.insert(other.clone(), v);
+                } else {
+                    s.distance_km.remove(&other);
+                }
+            });
+        }
     }
 }
 
