@@ -44,3 +44,90 @@ windows! {
     sizing::SizingWindow,
     scenarios::QuestionsWindow,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::registry;
+    use crate::app::catalogs::CatalogState;
+    use crate::app::commands::Show;
+    use crate::app::selection::Selection;
+    use crate::app::state::HelpPage;
+    use crate::app::window::WindowContext;
+    use crate::catalog::Catalog;
+    use crate::model::{Design, DeviceId};
+    use std::collections::BTreeSet;
+    use std::sync::Arc;
+
+    /// Every request a window answers (the inspector is a panel, opened by the app).
+    fn shows() -> Vec<Show> {
+        vec![
+            Show::Templates,
+            Show::Catalog(None),
+            Show::DesignParts,
+            Show::Sizing,
+            Show::Params,
+            Show::Sites,
+            Show::Planning,
+            Show::WhatIf(None),
+            Show::Server(DeviceId(7)),
+            Show::Help(HelpPage::Shortcuts),
+            Show::PlanningQuestions,
+        ]
+    }
+
+    #[test]
+    fn each_show_opens_one_window_and_a_toggle_closes_it() {
+        let (design, catalog) = (Arc::new(Design::default()), Catalog::default());
+        let (catalogs, selection) = (CatalogState::default(), Selection::default());
+        let ctx = WindowContext {
+            design: &design,
+            revision: 1,
+            generation: 0,
+            catalog: &catalog,
+            catalogs: &catalogs,
+            report: None,
+            stale: false,
+            background: false,
+            selection: &selection,
+            central_rect: None,
+        };
+        for show in shows() {
+            let mut windows = registry();
+            assert!(windows.open(&show, &ctx), "{show:?} opened no window");
+            let open: Vec<&str> = windows
+                .iter()
+                .filter(|w| w.is_open())
+                .map(|w| w.id())
+                .collect();
+            assert_eq!(open.len(), 1, "{show:?} opened {open:?}");
+            assert!(windows.iter().any(|w| w.is_showing(&show)), "{show:?}");
+            assert!(windows.toggle(&show, &ctx));
+            assert!(windows.iter().all(|w| !w.is_open()), "{show:?} stayed open");
+        }
+        // Open on one server (or page), a toggle for another opens that one instead of closing.
+        let mut windows = registry();
+        windows.open(&Show::Server(DeviceId(7)), &ctx);
+        windows.toggle(&Show::Server(DeviceId(8)), &ctx);
+        assert!(
+            windows
+                .iter()
+                .any(|w| w.is_showing(&Show::Server(DeviceId(8))))
+        );
+        assert!(
+            !windows
+                .iter()
+                .any(|w| w.is_showing(&Show::Server(DeviceId(7))))
+        );
+        assert!(
+            !windows.open(&Show::Inspector, &ctx),
+            "the inspector is a panel"
+        );
+    }
+
+    #[test]
+    fn window_ids_are_unique() {
+        let windows = registry();
+        let ids: BTreeSet<&str> = windows.iter().map(|w| w.id()).collect();
+        assert_eq!(ids.len(), windows.iter().count());
+    }
+}
