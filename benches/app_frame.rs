@@ -21,7 +21,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
-use racksmith::app::{DocCommand, RacksmithApp};
+use racksmith::app::{DocCommand, RacksmithApp, Show, UiCommand};
 use racksmith::catalog::Catalog;
 use racksmith::edit::Edit;
 use std::time::{Duration, Instant};
@@ -118,7 +118,7 @@ fn frame(c: &mut Criterion) {
         h.state_mut().ui.canvas.view.fit = Some(racksmith::app::state::FitTarget::All);
         h.run_steps(2);
         // A planning slider dragged: one edit per frame, the analysis behind on its worker.
-        h.state_mut().ui.windows.planning.open = true;
+        h.state_mut().push(UiCommand::Show(Show::Planning).into());
         h.run_steps(3);
         group.bench_function(BenchmarkId::new("slider", &su), |b| {
             b.iter(|| {
@@ -130,7 +130,7 @@ fn frame(c: &mut Criterion) {
                 h.step();
             })
         });
-        h.state_mut().ui.windows.planning.open = false;
+        h.state_mut().push(UiCommand::Toggle(Show::Planning).into());
         h.state_mut().wait_for_analysis();
         h.run_steps(3);
         // Zoomed in on the top left, then on a part of the design with links drawn one by one.
@@ -189,7 +189,8 @@ fn planning_slider(c: &mut Criterion) {
     let catalog = Catalog::builtin().expect("catalog");
     let design = racksmith::samples::superpod_h100(&catalog, 1).expect("generate");
     let mut app = RacksmithApp::new_for_test(design);
-    app.ui.windows.planning.open = true;
+    app.push(UiCommand::Show(Show::Planning).into());
+    app.apply_commands();
     let mut h = Harness::builder()
         .with_size(egui::vec2(1600.0, 1000.0))
         .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);

@@ -10,6 +10,8 @@ use common::{Answers, add_rack, click_rack, harness, menu_path, open_sample, sav
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::RacksmithApp;
+use racksmith::app::window::AppWindow;
+use racksmith::app::windows::{AsBuiltWindow, HelpWindow, WhatIfWindow};
 
 fn dirty_default() -> Harness<'static, RacksmithApp> {
     let mut h = harness(racksmith::samples::default_design());
@@ -289,7 +291,15 @@ fn escape_closes_the_window_on_top_then_a_prompt_answers_cancel() {
     let mut h = harness(racksmith::samples::default_design());
     menu_path(&mut h, &["View", "Failure what-ifs…"]);
     menu_path(&mut h, &["Help", "Planning questions…"]);
-    assert!(h.state().ui.windows.whatif.open);
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .open
+    );
     // The window opened last is on top: the first Escape closes it, the second the one below.
     h.key_press(egui::Key::Escape);
     step(&mut h);
@@ -297,20 +307,61 @@ fn escape_closes_the_window_on_top_then_a_prompt_answers_cancel() {
         h.query_by_label("Planning questions").is_none(),
         "the window on top closed"
     );
-    assert!(h.state().ui.windows.whatif.open, "the one below stays");
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .open,
+        "the one below stays"
+    );
     h.key_press(egui::Key::Escape);
     step(&mut h);
-    assert!(!h.state().ui.windows.whatif.open);
+    assert!(
+        !h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .open
+    );
     // Opened after the help, the What-if window is on top: Escape closes it, not the help below it.
     menu_path(&mut h, &["Help", "Keyboard shortcuts"]);
     menu_path(&mut h, &["View", "Failure what-ifs…"]);
     h.key_press(egui::Key::Escape);
     step(&mut h);
-    assert!(!h.state().ui.windows.whatif.open);
-    assert!(h.state().ui.windows.help.is_some());
+    assert!(
+        !h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .open
+    );
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<HelpWindow>()
+            .unwrap()
+            .is_open()
+    );
     h.key_press(egui::Key::Escape);
     step(&mut h);
-    assert!(h.state().ui.windows.help.is_none());
+    assert!(
+        !h.state()
+            .ui
+            .windows
+            .registry
+            .get::<HelpWindow>()
+            .unwrap()
+            .is_open()
+    );
 
     // The unsaved-changes prompt: Escape is Cancel, and the work stays.
     add_rack(&mut h, "+ 42U rack");
@@ -394,8 +445,9 @@ fn check_as_built_shows_what_differs_and_selects_the_cable() {
         .state()
         .ui
         .windows
-        .as_built
-        .as_ref()
+        .registry
+        .get::<AsBuiltWindow>()
+        .and_then(|w| w.shown.as_ref())
         .expect("the window is open");
     assert_eq!(st.diff.missing[0].link, Some(gone));
     h.get_by_label("Show").click();
@@ -404,7 +456,15 @@ fn check_as_built_shows_what_differs_and_selects_the_cable() {
     // Escape closes it.
     h.key_press(egui::Key::Escape);
     step(&mut h);
-    assert!(h.state().ui.windows.as_built.is_none());
+    assert!(
+        !h.state()
+            .ui
+            .windows
+            .registry
+            .get::<AsBuiltWindow>()
+            .unwrap()
+            .is_open()
+    );
 }
 
 #[test]

@@ -13,6 +13,7 @@ use egui_kittest::kittest::Queryable;
 use racksmith::analysis::bandwidth::main_gpu;
 use racksmith::analysis::format::usd;
 use racksmith::app::RacksmithApp;
+use racksmith::app::windows::PlanningWindow;
 use racksmith::model::PartId;
 
 /// Opens View > Planning.
@@ -21,7 +22,15 @@ fn open_planning(h: &mut Harness<'static, RacksmithApp>) {
     step(h);
     h.get_by_label("Planning…").click();
     step(h);
-    assert!(h.state().ui.windows.planning.open);
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<PlanningWindow>()
+            .unwrap()
+            .open
+    );
 }
 
 /// Sets a slider through its accessibility action, as a screen reader or a test would.
@@ -205,12 +214,32 @@ fn scenarios_are_saved_switched_compared_and_kept_in_the_file() {
     h.get_by_label("cheap power (current)");
 
     // Side by side: both analysed, the differences marked.
-    h.state_mut().ui.windows.planning.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<PlanningWindow>()
+        .unwrap()
+        .wait();
     step(&mut h);
-    h.state_mut().ui.windows.planning.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<PlanningWindow>()
+        .unwrap()
+        .wait();
     step(&mut h);
     h.get_by_label("Side by side");
-    let results = h.state().ui.windows.planning.table_results().to_vec();
+    let results = h
+        .state()
+        .ui
+        .windows
+        .registry
+        .get::<PlanningWindow>()
+        .unwrap()
+        .table_results()
+        .to_vec();
     assert_eq!(results.len(), 2);
     let tco = |i: usize| results[i].headline.as_ref().unwrap().tco_usd;
     assert!(tco(1) != tco(0));
@@ -266,7 +295,13 @@ fn planning_window_snapshot() {
     let mut h = snapshot_harness(d, egui::vec2(1600.0, 1000.0), egui::Theme::Dark, 5);
     open_planning(&mut h);
     h.run_steps(2);
-    h.state_mut().ui.windows.planning.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<PlanningWindow>()
+        .unwrap()
+        .wait();
     h.run_steps(5);
     h.snapshot("planning_dark_1600x1000");
 }
@@ -296,12 +331,20 @@ fn a_scenario_whose_gpus_do_not_fit_is_refused_with_the_reason() {
         h.state()
             .ui
             .windows
-            .planning
+            .registry
+            .get::<PlanningWindow>()
+            .unwrap()
             .gpu_refusal
             .as_deref()
             .is_some_and(|w| w.contains("does not fit")),
         "{:?}",
-        h.state().ui.windows.planning.gpu_refusal
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<PlanningWindow>()
+            .unwrap()
+            .gpu_refusal
     );
 }
 

@@ -10,6 +10,11 @@ use common::{
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
+use racksmith::app::window::AppWindow;
+use racksmith::app::windows::{
+    CompareWindow, HelpWindow, ParamsWindow, PlanningWindow, ServerWindow, SitesWindow,
+    TemplatesWindow, WhatIfWindow,
+};
 use racksmith::app::{DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp};
 use racksmith::catalog::{Catalog, PartKind};
 use racksmith::model::{Design, DeviceId, PartId, PortRef, RackId};
@@ -514,8 +519,9 @@ fn compare_the_open_design_with_a_sample() {
         .state()
         .ui
         .windows
-        .comparison
-        .clone()
+        .registry
+        .get::<CompareWindow>()
+        .and_then(|w| w.shown.clone())
         .expect("comparison open")
         .comparison;
     let gpus = c.rows.iter().find(|r| r.figure == "GPUs").unwrap();
@@ -530,7 +536,17 @@ fn compare_the_open_design_with_a_sample() {
     // Swap puts the H100 design first.
     h.get_by_label("Swap A and B").click();
     step(&mut h);
-    let c = h.state().ui.windows.comparison.clone().unwrap().comparison;
+    let c = h
+        .state()
+        .ui
+        .windows
+        .registry
+        .get::<CompareWindow>()
+        .unwrap()
+        .shown
+        .clone()
+        .unwrap()
+        .comparison;
     assert_eq!(c.rows.iter().find(|r| r.figure == "GPUs").unwrap().a, 60.0);
 }
 
@@ -1046,8 +1062,9 @@ fn compare_with_a_file_picked_in_the_in_app_dialog() {
         .state()
         .ui
         .windows
-        .comparison
-        .clone()
+        .registry
+        .get::<CompareWindow>()
+        .and_then(|w| w.shown.clone())
         .expect("comparison open");
     assert_eq!(c.b_design.gpu_count(), 60);
     h.get_by_label("Compare designs");
@@ -1668,7 +1685,8 @@ fn sites_are_added_edited_and_undone_from_the_sites_window() {
     step(&mut h);
     h.get_by_label("New site").type_text("north");
     step(&mut h);
-    assert_eq!(h.state().ui.editing.new_site_name, "north");
+    let sites = h.state().ui.windows.registry.get::<SitesWindow>();
+    assert_eq!(sites.map(|w| w.new_site_name()), Some("north"));
     h.get_by_label("Add site").click();
     step(&mut h);
     let d = h.state().design();
@@ -1778,21 +1796,52 @@ fn one_command_opens_and_toggles_every_window() {
     }
     app.apply_commands();
     let w = &app.ui.windows;
-    assert!(w.show_params && w.show_sites && w.planning.open && w.whatif.open);
+    let r = &w.registry;
+    assert!(r.get::<ParamsWindow>().unwrap().is_open());
+    assert!(r.get::<SitesWindow>().unwrap().is_open());
+    assert!(r.get::<PlanningWindow>().unwrap().is_open());
+    let whatif = r.get::<WhatIfWindow>().unwrap();
+    assert!(whatif.is_open());
     assert_eq!(
-        w.whatif.requested,
+        whatif.requested,
         Some(racksmith::analysis::whatif::Failure::Device(server))
     );
-    assert_eq!(w.server_window, Some(server));
-    assert_eq!(w.help, Some(HelpPage::Shortcuts));
-    assert!(w.template_dialog.is_some());
+    // Each window is open on what was asked: that server, that page (and not on another).
+    let servers = r.get::<ServerWindow>().unwrap();
+    assert!(servers.is_showing(&Show::Server(server)));
+    assert!(!servers.is_showing(&Show::Server(DeviceId(u64::MAX))));
+    let help = r.get::<HelpWindow>().unwrap();
+    assert!(help.is_showing(&Show::Help(HelpPage::Shortcuts)));
+    assert!(!help.is_showing(&Show::Help(HelpPage::About)));
+    assert!(r.get::<TemplatesWindow>().unwrap().is_open());
     assert!(!w.right_collapsed && !w.inspector_collapsed);
     app.push(UiCommand::Toggle(Show::Params).into());
     app.push(UiCommand::Toggle(Show::Help(HelpPage::Shortcuts)).into());
     app.apply_commands();
-    assert!(!app.ui.windows.show_params);
-    assert_eq!(app.ui.windows.help, None);
+    assert!(
+        !app.ui
+            .windows
+            .registry
+            .get::<ParamsWindow>()
+            .unwrap()
+            .is_open()
+    );
+    assert!(
+        !app.ui
+            .windows
+            .registry
+            .get::<HelpWindow>()
+            .unwrap()
+            .is_open()
+    );
     app.push(UiCommand::Toggle(Show::Params).into());
     app.apply_commands();
-    assert!(app.ui.windows.show_params);
+    assert!(
+        app.ui
+            .windows
+            .registry
+            .get::<ParamsWindow>()
+            .unwrap()
+            .is_open()
+    );
 }

@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::whatif::{Failure, Impact};
 use racksmith::app::RacksmithApp;
+use racksmith::app::windows::WhatIfWindow;
 use racksmith::model::{Design, DeviceId};
 
 /// The app with `design` open and analysed (a what-if compares against the current analysis).
@@ -23,7 +24,15 @@ fn harness(design: Design) -> Harness<'static, RacksmithApp> {
 
 fn open_whatifs(h: &mut Harness<'static, RacksmithApp>) {
     menu(h, "View", "Failure what-ifs…");
-    assert!(h.state().ui.windows.whatif.open);
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .open
+    );
 }
 
 fn device(d: &Design, name: &str) -> DeviceId {
@@ -43,7 +52,13 @@ fn the_sweep_lists_what_cuts_gpus_off_worst_first_and_shows_the_part() {
     open_whatifs(&mut h);
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
-    h.state_mut().ui.windows.whatif.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<WhatIfWindow>()
+        .unwrap()
+        .wait();
     h.run_steps(3);
     let impacts = impacts(&h).expect("not cancelled");
     assert!(impacts.len() >= 2);
@@ -88,9 +103,23 @@ fn what_if_it_fails_from_the_inspector_gives_one_parts_impact() {
     assert!(h.state().ui.selection.devices.contains(&server));
     h.get_by_label("What if it fails?").click();
     h.run_steps(3);
-    h.state_mut().ui.windows.whatif.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<WhatIfWindow>()
+        .unwrap()
+        .wait();
     h.run_steps(3);
-    assert!(h.state().ui.windows.whatif.open);
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .open
+    );
     let impacts = impacts(&h).unwrap();
     assert_eq!(impacts.len(), 1);
     assert_eq!(impacts[0].failure, Failure::Device(server));
@@ -108,15 +137,41 @@ fn a_cancelled_sweep_lists_nothing_and_can_run_again() {
     h.step();
     // Cancel right after the frame that started the job: whether or not its thread has finished, a job cancelled
     // before its result is shown counts as cancelled.
-    assert!(h.state().ui.windows.whatif.running());
-    h.state_mut().ui.windows.whatif.cancel();
-    h.state_mut().ui.windows.whatif.wait();
+    assert!(
+        h.state()
+            .ui
+            .windows
+            .registry
+            .get::<WhatIfWindow>()
+            .unwrap()
+            .running()
+    );
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<WhatIfWindow>()
+        .unwrap()
+        .cancel();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<WhatIfWindow>()
+        .unwrap()
+        .wait();
     h.run_steps(3);
     assert!(impacts(&h).is_none());
     assert!(h.query_by_label("Cancelled.").is_some());
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
-    h.state_mut().ui.windows.whatif.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<WhatIfWindow>()
+        .unwrap()
+        .wait();
     h.run_steps(3);
     assert!(impacts(&h).as_ref().is_some_and(|i| i.len() >= 2));
 }
@@ -130,7 +185,13 @@ fn whatif_window_snapshot() {
     open_whatifs(&mut h);
     h.get_by_label("Run N-1 sweep").click();
     h.run_steps(2);
-    h.state_mut().ui.windows.whatif.wait();
+    h.state_mut()
+        .ui
+        .windows
+        .registry
+        .get_mut::<WhatIfWindow>()
+        .unwrap()
+        .wait();
     h.run_steps(5);
     h.snapshot("whatif_dark_1600x1000");
 }
@@ -138,7 +199,13 @@ fn whatif_window_snapshot() {
 /// The impacts of the what-if window's last result (None: cancelled; the test fails when there is no result).
 fn impacts(h: &Harness<'static, RacksmithApp>) -> Option<Vec<Impact>> {
     let state = h.state();
-    let outcome = state.ui.windows.whatif.outcome();
+    let outcome = state
+        .ui
+        .windows
+        .registry
+        .get::<WhatIfWindow>()
+        .unwrap()
+        .outcome();
     outcome.expect("the what-if finished").impacts.clone()
 }
 

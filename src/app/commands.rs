@@ -218,11 +218,6 @@ impl RacksmithApp {
             self.ui.files.after_save = None;
         }
         self.ui.selection.retain_existing(&self.doc.design);
-        if let Some(d) = self.ui.windows.server_window
-            && !self.doc.design.devices.contains_key(&d)
-        {
-            self.ui.windows.server_window = None;
-        }
     }
 
     /// Asks for the document's analysis and waits for the worker to finish it.
@@ -317,7 +312,13 @@ impl RacksmithApp {
             FileCommand::Export(format, view) => self.ask_path(FilePurpose::Export(format, view)),
             FileCommand::ExportTo(format, view, p) => self.export_to(format, view, &p),
             FileCommand::ExportComparison(c) => {
-                if self.ui.windows.comparison.is_some() {
+                if self
+                    .ui
+                    .windows
+                    .registry
+                    .get::<windows::CompareWindow>()
+                    .is_some_and(|w| w.shown.is_some())
+                {
                     self.ask_path(FilePurpose::ExportComparison(c));
                 } else {
                     self.ui
@@ -342,13 +343,7 @@ impl RacksmithApp {
     fn apply_ui(&mut self, cmd: UiCommand) {
         match cmd {
             UiCommand::Show(what) => self.show_window(what),
-            UiCommand::Toggle(what) => {
-                if self.is_shown(&what) {
-                    self.hide_window(&what);
-                } else {
-                    self.show_window(what);
-                }
-            }
+            UiCommand::Toggle(what) => self.toggle_window(what),
             UiCommand::Refuse(why) => self.ui.status.refuse(why),
             UiCommand::Select(sel) => self.ui.selection = sel,
             UiCommand::ToggleDevice(d) => {
@@ -782,68 +777,29 @@ pub(super) fn changes_layout(edit: &Edit) -> bool {
 }
 
 impl RacksmithApp {
-    /// Opens a window or panel ([`UiCommand::Show`]).
+    /// Opens a window or panel ([`UiCommand::Show`]): the inspector here, any window through the registry.
     fn show_window(&mut self, what: Show) {
-        let w = &mut self.ui.windows;
-        match what {
-            Show::Templates => w.template_dialog = Some(templates::TemplateDialog::on(0)),
-            Show::Catalog(part) => self.show_catalog(part),
-            Show::DesignParts => self.show_design_parts(),
-            Show::Sizing => self.show_sizing(),
-            Show::Params => w.show_params = true,
-            Show::Sites => w.show_sites = true,
-            Show::Planning => w.planning.open = true,
-            Show::WhatIf(failure) => {
-                if failure.is_some() {
-                    w.whatif.requested = failure;
-                }
-                w.whatif.open = true;
-            }
-            Show::Server(id) => w.server_window = Some(id),
-            Show::Help(page) => w.help = Some(page),
-            Show::PlanningQuestions => {
-                self.catalogs.scenarios = Some(scenarios::ScenariosWindow::new(&self.catalog));
-            }
-            Show::Inspector => {
-                w.inspector_collapsed = false;
-                w.right_collapsed = false;
-            }
+        if what == Show::Inspector {
+            self.ui.windows.inspector_collapsed = false;
+            self.ui.windows.right_collapsed = false;
+            return;
         }
+        let (context, registry) = self.window_context();
+        registry.open(&what, &context);
     }
 
-    /// Whether a window is open (for [`UiCommand::Toggle`]).
-    fn is_shown(&self, what: &Show) -> bool {
-        let w = &self.ui.windows;
-        match what {
-            Show::Templates => w.template_dialog.is_some(),
-            Show::Catalog(_) | Show::DesignParts => self.catalogs.window.is_some(),
-            Show::Sizing => self.catalogs.sizing.is_some(),
-            Show::Params => w.show_params,
-            Show::Sites => w.show_sites,
-            Show::Planning => w.planning.open,
-            Show::WhatIf(_) => w.whatif.open,
-            Show::Server(id) => w.server_window == Some(*id),
-            Show::Help(page) => w.help == Some(*page),
-            Show::PlanningQuestions => self.catalogs.scenarios.is_some(),
-            Show::Inspector => !w.inspector_collapsed && !w.right_collapsed,
+    /// Closes the window or panel if it shows what `what` names, opens it otherwise ([`UiCommand::Toggle`]).
+    fn toggle_window(&mut self, what: Show) {
+        if what == Show::Inspector {
+            let w = &mut self.ui.windows;
+            if !w.inspector_collapsed && !w.right_collapsed {
+                w.inspector_collapsed = true;
+            } else {
+                self.show_window(what);
+            }
+            return;
         }
-    }
-
-    /// Closes a window ([`UiCommand::Toggle`] on an open one).
-    fn hide_window(&mut self, what: &Show) {
-        let w = &mut self.ui.windows;
-        match what {
-            Show::Templates => w.template_dialog = None,
-            Show::Catalog(_) | Show::DesignParts => self.catalogs.window = None,
-            Show::Sizing => self.catalogs.sizing = None,
-            Show::Params => w.show_params = false,
-            Show::Sites => w.show_sites = false,
-            Show::Planning => w.planning.open = false,
-            Show::WhatIf(_) => w.whatif.open = false,
-            Show::Server(_) => w.server_window = None,
-            Show::Help(_) => w.help = None,
-            Show::PlanningQuestions => self.catalogs.scenarios = None,
-            Show::Inspector => w.inspector_collapsed = true,
-        }
+        let (context, registry) = self.window_context();
+        registry.toggle(&what, &context);
     }
 }

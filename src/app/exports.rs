@@ -7,6 +7,7 @@
 //! older design than the one on screen.
 
 use super::dialogs::{CompareFormat, today, view_name, write_error_reason};
+use super::windows::CompareWindow;
 use super::{AppCommand, FileCommand, RacksmithApp};
 use crate::analysis::Report;
 use crate::export::{Format, Options, View};
@@ -189,7 +190,8 @@ impl RacksmithApp {
 
     /// Exports the open comparison as HTML or CSV.
     pub(super) fn export_comparison_to(&mut self, format: CompareFormat, path: &Path) {
-        let Some(c) = self.ui.windows.comparison.as_ref() else {
+        let shown = self.ui.windows.registry.get::<CompareWindow>();
+        let Some(c) = shown.and_then(|w| w.shown.as_ref()) else {
             self.ui.status.refuse("No comparison is open");
             return;
         };

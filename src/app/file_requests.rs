@@ -4,7 +4,7 @@
 
 use super::RacksmithApp;
 use super::dialogs::{DialogRequest, FilePurpose, InAppDialog, NativeDialogs, NativeOutcome};
-use super::state;
+use super::windows::{AsBuiltWindow, CompareWindow};
 use crate::export::View;
 use crate::model::Design;
 use std::path::{Path, PathBuf};
@@ -145,7 +145,7 @@ impl RacksmithApp {
             .and_then(|p| p.file_name())
             .map(|n| n.to_string_lossy().into_owned());
         comparison.b_file = other_file;
-        self.ui.windows.comparison = Some(state::CompareState {
+        let shown = Some(super::windows::compare::CompareState {
             comparison,
             a_design: Design::clone(&self.doc.design),
             a_report: a,
@@ -154,6 +154,9 @@ impl RacksmithApp {
             made_at: (self.doc.generation, self.doc.revision),
             open_is_a: true,
         });
+        if let Some(w) = self.ui.windows.registry.get_mut::<CompareWindow>() {
+            w.shown = shown;
+        }
     }
 
     /// Compares the open design with a design file.
@@ -184,11 +187,14 @@ impl RacksmithApp {
                     diff.slow.len(),
                     diff.extra.len()
                 ));
-                self.ui.windows.as_built = Some(super::as_built::AsBuiltState {
+                let shown = Some(super::windows::as_built::AsBuiltState {
                     file: name,
                     diff,
                     revision: self.doc.revision,
                 });
+                if let Some(w) = self.ui.windows.registry.get_mut::<AsBuiltWindow>() {
+                    w.shown = shown;
+                }
             }
             Err(e) => {
                 self.ui.windows.error = Some(format!("Could not read the fabric's topology:\n{e}"))

@@ -154,7 +154,7 @@ fn device_ui(
             ui.label("Part");
             ui.horizontal_wrapped(|ui| {
                 ui.label(part.map_or_else(|| d.part.to_string(), |p| p.name.clone()));
-                super::catalog::overridden_mark_ui(ui, design, d);
+                super::windows::catalog::overridden_mark_ui(ui, design, d);
                 if ui
                     .small_button("Catalog…")
                     .on_hover_text(

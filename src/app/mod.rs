@@ -5,13 +5,11 @@
 mod actions;
 pub mod analysis_pane;
 pub mod analysis_state;
-mod as_built;
 mod background;
 mod cabling;
 mod canvas;
-mod catalog;
+mod catalogs;
 mod commands;
-mod compare;
 mod dialogs;
 mod escape;
 mod exports;
@@ -21,23 +19,17 @@ mod files;
 mod inspector;
 mod menu;
 mod palette;
-mod params;
-mod planning;
-mod scenarios;
 pub mod selection;
-mod server;
 mod server_tree;
-mod sites;
-mod sizing;
 pub mod state;
-mod templates;
 mod theme;
 mod user_catalog;
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 mod web_link;
-mod whatif;
 mod widgets;
+pub mod window;
+pub mod windows;
 
 use crate::catalog::Catalog;
 use crate::edit::{Edit, Gestures};
@@ -58,8 +50,8 @@ use std::sync::Arc;
 pub struct RacksmithApp {
     /// Parts catalog: the built-in parts with the user's over them.
     pub catalog: Catalog,
-    /// The built-in and user catalogs, the catalog window and the sizing dialog.
-    catalogs: catalog::CatalogState,
+    /// The built-in and user catalogs apart, and the user catalog file.
+    catalogs: catalogs::CatalogState,
     /// The open document.
     pub doc: Document,
     /// The report shown and the worker (or, in the browser, the slices) computing the next one.
@@ -137,14 +129,20 @@ impl RacksmithApp {
     ) -> Self {
         let catalog = Catalog::builtin().unwrap_or_default();
         Self {
-            catalogs: catalog::CatalogState {
+            catalogs: catalogs::CatalogState {
                 builtin: catalog.clone(),
                 ..Default::default()
             },
             catalog,
             doc: Document::new(design, path),
             analysis: AnalysisState::default(),
-            ui: UiState::default(),
+            ui: UiState {
+                windows: state::Windows {
+                    registry: windows::registry(),
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
             commands: Vec::new(),
             fabric_layout: None,
             dialogs: dialogs::dialogs_from_env(),
@@ -358,107 +356,30 @@ impl RacksmithApp {
             });
     }
 
+    /// What the windows read (the document, its analysis, the catalogs, the selection), beside the registry that
+    /// holds them, to open or draw them.
+    fn window_context(&mut self) -> (window::WindowContext<'_>, &mut window::WindowRegistry) {
+        let ui = &mut self.ui;
+        let context = window::WindowContext {
+            design: &self.doc.design,
+            revision: self.doc.revision,
+            generation: self.doc.generation,
+            catalog: &self.catalog,
+            catalogs: &self.catalogs,
+            report: self.analysis.report.as_ref(),
+            stale: self.analysis.is_stale(self.doc.revision),
+            background: !self.analysis.is_inline(),
+            selection: &ui.selection,
+            central_rect: ui.windows.central_rect,
+        };
+        (context, &mut ui.windows.registry)
+    }
+
     /// The floating windows and dialogs; their commands are applied after the frame.
     fn windows_ui(&mut self, ctx: &egui::Context) {
         let mut cmds = Vec::new();
-        server::server_window_ui(
-            ctx,
-            &self.doc.design,
-            &self.catalog,
-            (&mut self.ui.windows, &mut self.ui.status),
-            &mut cmds,
-        );
-        let ui = &mut self.ui;
-        params::params_window_ui(
-            ctx,
-            &self.doc.design,
-            &mut ui.windows,
-            (&mut ui.editing, &mut ui.status),
-            &mut cmds,
-        );
-        sites::sites_window_ui(
-            ctx,
-            &self.doc.design,
-            self.analysis.report.as_deref(),
-            &mut ui.windows,
-            (&mut ui.editing, &mut ui.status),
-            &mut cmds,
-        );
-        let planning = planning::PlanningInputs {
-            design: &self.doc.design,
-            revision: self.doc.revision,
-            catalog: &self.catalog,
-            report: self.analysis.report.as_deref(),
-            stale: self.analysis.is_stale(self.doc.revision),
-        };
-        planning::planning_window_ui(
-            ctx,
-            &planning,
-            &mut self.ui.windows.planning,
-            self.ui.windows.central_rect,
-            &mut cmds,
-        );
-        let whatif = whatif::WhatIfInputs {
-            design: &self.doc.design,
-            revision: self.doc.revision,
-            report: self
-                .analysis
-                .report
-                .clone()
-                .filter(|_| !self.analysis.is_stale(self.doc.revision)),
-        };
-        whatif::whatif_window_ui(
-            ctx,
-            &whatif,
-            &mut self.ui.windows.whatif,
-            &self.ui.selection,
-            self.ui.windows.central_rect,
-            &mut cmds,
-        );
-        menu::help_window_ui(ctx, &mut self.ui.windows);
-        as_built::as_built_window_ui(
-            ctx,
-            &mut self.ui.windows.as_built,
-            self.doc.revision,
-            self.ui.windows.central_rect,
-            &mut cmds,
-        );
-        compare::compare_window_ui(
-            ctx,
-            &mut self.ui.windows,
-            (self.doc.generation, self.doc.revision),
-            &mut cmds,
-        );
-        templates::template_dialog_ui(
-            ctx,
-            &self.catalog,
-            !self.analysis.is_inline(),
-            &mut self.ui.windows.template_dialog,
-            self.ui.windows.central_rect,
-            &mut cmds,
-        );
-        catalog::catalog_window_ui(
-            ctx,
-            &self.doc.design,
-            &self.catalog,
-            &mut self.catalogs,
-            &self.ui.windows,
-            &mut cmds,
-        );
-        sizing::sizing_dialog_ui(
-            ctx,
-            &self.catalog,
-            &mut self.catalogs.sizing,
-            &self.ui.windows,
-            &mut cmds,
-        );
-        scenarios::scenarios_window_ui(
-            ctx,
-            &self.catalog,
-            &mut self.catalogs.scenarios,
-            &self.ui.windows,
-            &mut cmds,
-        );
+        let (context, registry) = self.window_context();
+        registry.ui(ctx, &context, &mut cmds);
         files::dialogs_ui(ctx, self, &mut cmds);
         let prompts = dialogs::Prompts {
             file_dialog: &mut self.ui.files.file_dialog,

@@ -3,7 +3,6 @@
 //! Selection, hover and pan/zoom live here, never in the document or the undo history; the analysis is held in
 //! [`super::analysis_state`].
 
-use crate::analysis::Report;
 use crate::edit::History;
 use crate::model::{Design, DeviceId, LinkId, RackId};
 use std::collections::HashMap;
@@ -237,8 +236,6 @@ pub struct EditingState {
     /// A review note being typed: whose it is and the text so far. Committed as one edit when the field loses
     /// focus or on Ctrl+Enter.
     pub notes_buffer: Option<(NoteTarget, String)>,
-    /// The name typed for a new site (Sites window).
-    pub new_site_name: String,
     /// The parts palette's search text.
     pub search: String,
     /// Devices copied with Ctrl+C, with the specs of the parts they use (so they paste into another design too).
@@ -250,27 +247,12 @@ pub struct EditingState {
     pub confirm_delete: Option<String>,
 }
 
-/// The windows over the canvas and the side panel: which are open, and the state each owns.
+/// The windows over the canvas, each owning its state ([`super::window::WindowRegistry`]), and how the side
+/// panel is folded.
 #[derive(Default)]
 pub struct Windows {
-    /// The New from template dialog, when open.
-    pub template_dialog: Option<super::templates::TemplateDialog>,
-    /// Server whose internals window is open.
-    pub server_window: Option<DeviceId>,
-    /// The help window's page, when it is open.
-    pub help: Option<HelpPage>,
-    /// Whether the parameters window is open.
-    pub show_params: bool,
-    /// Whether the sites window is open.
-    pub show_sites: bool,
-    /// The open design compared with another, when the comparison window is open.
-    pub comparison: Option<CompareState>,
-    /// The fabric as found against the open design (File > Check as built…), when the window is open.
-    pub as_built: Option<super::as_built::AsBuiltState>,
-    /// The Planning window (View > Planning): open or not, the scenario name typed, the side-by-side table.
-    pub planning: super::planning::PlanningState,
-    /// The failure what-ifs window: open or not, the N-1 sweep or single what-if running, the last result.
-    pub whatif: super::whatif::WhatIfState,
+    /// Every floating window's state, in drawing order ([`super::windows`] lists them).
+    pub registry: super::window::WindowRegistry,
     /// An error to show in a window (a file that did not load, with its line and column; a link not copied).
     pub error: Option<String>,
     /// Whether the inspector and analysis pane is collapsed to give the canvas the width.
@@ -298,36 +280,6 @@ pub enum NoteTarget {
     Device(DeviceId),
     /// A cable's note (its inspector and the cabling plan).
     Link(LinkId),
-}
-
-/// The comparison window's content: the figures, and both designs with their reports for exporting it.
-#[derive(Debug, Clone)]
-pub struct CompareState {
-    /// The figures side by side.
-    pub comparison: crate::analysis::compare::Comparison,
-    /// Design A (the open design when the comparison was made).
-    pub a_design: Design,
-    /// A's analysis, as the comparison's figures were taken from it.
-    pub a_report: Arc<Report>,
-    /// Design B (the file or sample it was compared with).
-    pub b_design: Design,
-    /// B's analysis, as the comparison's figures were taken from it.
-    pub b_report: Arc<Report>,
-    /// The open document's (generation, revision) when the comparison was made: once the open design changes, or
-    /// another is opened, the window says A no longer follows it.
-    pub made_at: (u64, u64),
-    /// Whether A is the open design (false after Swap A and B: then B is).
-    pub open_is_a: bool,
-}
-
-impl CompareState {
-    /// Swaps A and B, figures and designs.
-    pub fn swap(&mut self) {
-        self.comparison.swap();
-        self.open_is_a = !self.open_is_a;
-        std::mem::swap(&mut self.a_design, &mut self.b_design);
-        std::mem::swap(&mut self.a_report, &mut self.b_report);
-    }
 }
 
 /// A page of the help window.

@@ -3,7 +3,8 @@
 //! window that asks for these is `catalog.rs`.
 
 use super::RacksmithApp;
-use super::catalog::CatalogWindow;
+use super::windows::CatalogWindow;
+use super::windows::catalog::CatalogBrowser;
 use crate::catalog::Catalog;
 use crate::catalog::user;
 use crate::model::PartId;
@@ -58,34 +59,21 @@ impl RacksmithApp {
                 (true, format!("{done}, but not saved: {e}"))
             }
         };
-        if let Some(w) = self.catalogs.window.as_mut() {
+        if let Some(w) = self.catalog_browser() {
             w.say(msg.0, msg.1);
         }
     }
 
-    /// Opens the parts catalog window, on a part when given.
-    pub(super) fn show_catalog(&mut self, part: Option<crate::model::PartId>) {
-        let w = self
-            .catalogs
-            .window
-            .get_or_insert_with(CatalogWindow::default);
-        if part.is_some() {
-            w.select(part);
-        }
+    /// The parts catalog window's browser, when the window is open.
+    fn catalog_browser(&mut self) -> Option<&mut CatalogBrowser> {
+        let w = self.ui.windows.registry.get_mut::<CatalogWindow>()?;
+        w.browser()
     }
 
-    /// Opens the parts catalog window on the parts the design uses.
-    pub(super) fn show_design_parts(&mut self) {
-        let w = self
-            .catalogs
-            .window
-            .get_or_insert_with(CatalogWindow::default);
-        w.only_design_parts();
-    }
-
-    /// Opens the Size from a requirement dialog.
-    pub(super) fn show_sizing(&mut self) {
-        self.catalogs.sizing = Some(super::sizing::SizingDialog::default());
+    /// The parts catalog window's browser, opening the window when closed (to show what was done).
+    fn opened_catalog_browser(&mut self) -> Option<&mut CatalogBrowser> {
+        let w = self.ui.windows.registry.get_mut::<CatalogWindow>()?;
+        Some(w.opened())
     }
 
     /// Saves a part to the user catalog file, replacing the part it was edited from when it was renamed.
@@ -99,7 +87,7 @@ impl RacksmithApp {
             self.catalogs.user.parts.remove(&old);
         }
         self.catalogs.user.parts.insert(id.clone(), part);
-        if let Some(w) = self.catalogs.window.as_mut() {
+        if let Some(w) = self.catalog_browser() {
             w.select(Some(id.clone()));
         }
         self.save_user_catalog(format!("Saved part {id} to the user catalog"));
@@ -116,7 +104,7 @@ impl RacksmithApp {
         let what = if self.catalogs.builtin.parts.contains_key(id) {
             format!("Reverted {id} to the built-in part")
         } else {
-            if let Some(w) = self.catalogs.window.as_mut() {
+            if let Some(w) = self.catalog_browser() {
                 w.select(None);
             }
             format!("Deleted {id} from the user catalog")
@@ -148,7 +136,7 @@ impl RacksmithApp {
                 (true, m)
             }
         };
-        if let Some(w) = self.catalogs.window.as_mut() {
+        if let Some(w) = self.catalog_browser() {
             w.say(msg.0, msg.1);
         }
     }
@@ -159,7 +147,7 @@ impl RacksmithApp {
         path: &std::path::Path,
         kind: Option<crate::catalog::netbox::ImportKind>,
     ) {
-        if let Some(w) = self.catalogs.window.as_mut() {
+        if let Some(w) = self.catalog_browser() {
             w.ask_kind(None);
         }
         match crate::catalog::netbox::import_as(path, &self.catalogs.builtin, kind) {
@@ -177,11 +165,9 @@ impl RacksmithApp {
                 };
                 let category = imported.part.kind.category().label();
                 self.catalogs.user.parts.insert(id.clone(), imported.part);
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.imported(id.clone(), imported.warnings.clone());
+                if let Some(w) = self.opened_catalog_browser() {
+                    w.imported(id.clone(), imported.warnings.clone());
+                }
                 let n = imported.warnings.len();
                 self.save_user_catalog(format!(
                     "Imported {} as {id}, a {} part because {} ({}: check them before trusting the part)",
@@ -194,21 +180,17 @@ impl RacksmithApp {
             Err(e @ crate::catalog::netbox::ImportError::UnclearKind { .. }) => {
                 // The data does not say: the window asks which kind it is.
                 let m = format!("Not imported yet: {e}");
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.say(true, m);
-                w.ask_kind(Some(path.to_path_buf()));
+                if let Some(w) = self.opened_catalog_browser() {
+                    w.say(true, m);
+                    w.ask_kind(Some(path.to_path_buf()));
+                }
             }
             Err(e) => {
                 let m = format!("Not imported: {e}");
                 self.ui.status.refuse(m.clone());
-                let w = self
-                    .catalogs
-                    .window
-                    .get_or_insert_with(CatalogWindow::default);
-                w.say(true, m);
+                if let Some(w) = self.opened_catalog_browser() {
+                    w.say(true, m);
+                }
             }
         }
     }

@@ -82,16 +82,45 @@ pub fn card_views(design: &Design, r: &Report, pattern: Pattern) -> Vec<CardView
         .collect()
 }
 
-/// The headline cards, each coloured by its figure against its target and by the findings that concern it.
-pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
-    let s = &r.summary;
-    let mut cards: Vec<(Headline, Card)> = Vec::new();
-    let mut push = |h: Headline, title: &str, value: String, sub: String, status, tip| {
+/// The headline cards as they are made, each with the headline its findings attach to.
+#[derive(Default)]
+struct Headlines(Vec<(Headline, Card)>);
+
+impl Headlines {
+    fn push(
+        &mut self,
+        h: Headline,
+        title: &str,
+        value: String,
+        sub: String,
+        status: Status,
+        tip: String,
+    ) {
         let mut one = Vec::new();
         card(&mut one, title, value, sub, status, tip);
-        cards.extend(one.into_iter().map(|c| (h, c)));
-    };
-    push(
+        self.0.extend(one.into_iter().map(|c| (h, c)));
+    }
+}
+
+/// The headline cards, each coloured by its figure against its target and by the findings that concern it.
+pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Vec<Card> {
+    let mut cards = Headlines::default();
+    fabric_cards(&mut cards, r, pattern);
+    cost_cards(&mut cards, design, r);
+    cards
+        .0
+        .into_iter()
+        .map(|(h, mut c)| {
+            apply_findings(&mut c, r, h);
+            c
+        })
+        .collect()
+}
+
+/// The fabric's cards: GPUs, bisection, the bottleneck under the pattern, p99 latency.
+fn fabric_cards(cards: &mut Headlines, r: &Report, pattern: Pattern) {
+    let s = &r.summary;
+    cards.push(
         Headline::Gpus,
         "GPUs",
         if s.gpus == 0 {
@@ -130,7 +159,7 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
             Status::Info,
         ),
     };
-    push(
+    cards.push(
         Headline::Bisection,
         "Bisection",
         value,
@@ -149,7 +178,7 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
         Some(u) => u.clone(),
         None => (value, sub, status),
     };
-    push(Headline::Bottleneck, "Bottleneck", value, sub, status, tip);
+    cards.push(Headline::Bottleneck, "Bottleneck", value, sub, status, tip);
     let (value, sub, status) = match &unconnected {
         Some(u) => u.clone(),
         None => (
@@ -162,7 +191,7 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
             Status::Info,
         ),
     };
-    push(
+    cards.push(
         Headline::Latency,
         "p99 latency",
         value,
@@ -176,12 +205,17 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
             r.latency.allreduce.best
         ),
     );
+}
+
+/// The cost and facility cards: power, capex, $/GPU-hour and availability.
+fn cost_cards(cards: &mut Headlines, design: &Design, r: &Report) {
+    let s = &r.summary;
     let power_status = if s.power_budget_kw > 0.0 {
         Status::of_use(s.it_power_kw / s.power_budget_kw)
     } else {
         Status::Info
     };
-    push(
+    cards.push(
         Headline::Power,
         "Power",
         format!("{:.1} / {:.1} kW", s.it_power_kw, s.power_budget_kw),
@@ -192,7 +226,7 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
             s.it_power_kw, s.power_budget_kw, r.power.pue
         ),
     );
-    push(
+    cards.push(
         Headline::Capex,
         "Capex",
         usd(s.capex_usd),
@@ -205,7 +239,7 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
         "Capex = Σ over the bill of materials of quantity × unit price (catalog or design override).".into(),
     );
     let cloud = r.cost.cloud_usd_per_gpu_hour;
-    push(
+    cards.push(
         Headline::CostPerGpuHour,
         "$/GPU-hour",
         if s.gpus == 0 {
@@ -222,7 +256,7 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
         ),
     );
     if let Some((value, sub, status, tip)) = availability_card(r) {
-        push(
+        cards.push(
             Headline::Availability,
             "Availability",
             value,
@@ -231,13 +265,6 @@ pub(super) fn summary_cards(design: &Design, r: &Report, pattern: Pattern) -> Ve
             tip,
         );
     }
-    cards
-        .into_iter()
-        .map(|(h, mut c)| {
-            apply_findings(&mut c, r, h);
-            c
-        })
-        .collect()
 }
 
 /// The service's availability over its sites and what losing one costs, or the single points of failure of a

@@ -632,7 +632,7 @@ pub(super) fn reliability_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.end_row();
                     }
                 });
-            crate::app::whatif::reliability_levers_ui(ui, rel);
+            crate::app::windows::whatif::reliability_levers_ui(ui, rel);
             ui.label(
                 egui::RichText::new(
                     "Rates per part from Llama 3's 54 days on 16,384 H100 and Alibaba HPN's network; the band \

@@ -1,18 +1,97 @@
 //! The comparison window: the open design against another file or a sample, side by side with the differences
 //! (the same figures as `racksmith compare`), and its export as HTML or CSV.
 
-use super::commands::{AppCommand, FileCommand};
-use super::dialogs::CompareFormat;
+use crate::analysis::Report;
 use crate::analysis::compare::Comparison;
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::dialogs::CompareFormat;
+use crate::app::window::{AppWindow, WindowContext, egui_id};
+use crate::model::Design;
+use std::sync::Arc;
+
+/// File > Compare with…: the comparison, while one is open (the app shell makes it when a file or sample is
+/// chosen).
+#[derive(Default)]
+pub struct CompareWindow {
+    /// The comparison shown.
+    pub shown: Option<CompareState>,
+}
+
+impl CompareWindow {
+    const ID: &'static str = "compare";
+    const TITLE: &'static str = "Compare designs";
+}
+
+impl AppWindow for CompareWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.shown.is_some()
+    }
+
+    /// Opens on a comparison only, which the shell makes from a file; no [`Show`] names it.
+    fn open(&mut self, _show: &Show, _ctx: &WindowContext) -> bool {
+        false
+    }
+
+    fn is_showing(&self, _show: &Show) -> bool {
+        false
+    }
+
+    fn close(&mut self) {
+        self.shown = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        compare_window_ui(egui_ctx, ctx, &mut self.shown, cmds);
+    }
+}
+
+/// The comparison window's content: the figures, and both designs with their reports for exporting it.
+#[derive(Debug, Clone)]
+pub struct CompareState {
+    /// The figures side by side.
+    pub comparison: crate::analysis::compare::Comparison,
+    /// Design A (the open design when the comparison was made).
+    pub a_design: Design,
+    /// A's analysis, as the comparison's figures were taken from it.
+    pub a_report: Arc<Report>,
+    /// Design B (the file or sample it was compared with).
+    pub b_design: Design,
+    /// B's analysis, as the comparison's figures were taken from it.
+    pub b_report: Arc<Report>,
+    /// The open document's (generation, revision) when the comparison was made: once the open design changes, or
+    /// another is opened, the window says A no longer follows it.
+    pub made_at: (u64, u64),
+    /// Whether A is the open design (false after Swap A and B: then B is).
+    pub open_is_a: bool,
+}
+
+impl CompareState {
+    /// Swaps A and B, figures and designs.
+    pub fn swap(&mut self) {
+        self.comparison.swap();
+        self.open_is_a = !self.open_is_a;
+        std::mem::swap(&mut self.a_design, &mut self.b_design);
+        std::mem::swap(&mut self.a_report, &mut self.b_report);
+    }
+}
 
 /// Draws the comparison window when one is open.
-pub fn compare_window_ui(
-    ctx: &egui::Context,
-    windows: &mut crate::app::state::Windows,
-    open_now: (u64, u64),
+fn compare_window_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
+    shown: &mut Option<CompareState>,
     cmds: &mut Vec<AppCommand>,
 ) {
-    let Some(state) = windows.comparison.as_ref() else {
+    let open_now = (ctx.generation, ctx.revision);
+    let Some(state) = shown.as_ref() else {
         return;
     };
     let c = &state.comparison;
@@ -20,20 +99,20 @@ pub fn compare_window_ui(
     let open_side = if state.open_is_a { "A" } else { "B" };
     let mut open = true;
     let mut swap = false;
-    let window = egui::Window::new("Compare designs")
-        .id(crate::app::escape::Closable::Compare.id())
+    let window = egui::Window::new(CompareWindow::TITLE)
+        .id(egui_id(CompareWindow::ID))
         .open(&mut open)
         .resizable(true)
         .default_width(640.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        ctx.central_rect,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
-    .show(ctx, |ui| {
+    .show(egui_ctx, |ui| {
         if stale {
             ui.colored_label(
-                super::theme::status(ui, super::theme::Status::Short),
+                crate::app::theme::status(ui, crate::app::theme::Status::Short),
                 format!(
                     "The open design has changed since this comparison: {open_side} is the design as it was then. \
                      Compare again to follow it."
@@ -74,11 +153,11 @@ pub fn compare_window_ui(
             }
         });
     });
-    if swap && let Some(c) = windows.comparison.as_mut() {
+    if swap && let Some(c) = shown.as_mut() {
         c.swap();
     }
     if !open {
-        windows.comparison = None;
+        *shown = None;
     }
 }
 
@@ -106,8 +185,8 @@ fn comparison_ui(ui: &mut egui::Ui, c: &Comparison) {
                 // Green when B is better by the row's own direction, amber when worse; a size is neither.
                 let better = r.better();
                 let color = match better {
-                    "B" => super::theme::status(ui, super::theme::Status::Good),
-                    "A" => super::theme::status(ui, super::theme::Status::Short),
+                    "B" => crate::app::theme::status(ui, crate::app::theme::Status::Good),
+                    "A" => crate::app::theme::status(ui, crate::app::theme::Status::Short),
                     _ => ui.visuals().text_color(),
                 };
                 ui.colored_label(color, fmt(r.difference));

@@ -2,7 +2,8 @@
 //! switches by tier, cables by type, IT kW, capex) before creating it. The design is made by the same generators
 //! as `racksmith new` (`templates`).
 
-use super::commands::{AppCommand, FileCommand};
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::templates::{self, Preview};
 
 /// A preview being made on a thread: the options it is for and where it arrives.
@@ -96,7 +97,7 @@ impl TemplateDialog {
         let (tx, rx) = std::sync::mpsc::channel();
         let catalog = catalog.clone();
         let ctx = ctx.clone();
-        super::background::spawn(move || {
+        crate::app::background::spawn(move || {
             let _ = tx.send(make(&catalog));
             ctx.request_repaint();
         });
@@ -105,87 +106,136 @@ impl TemplateDialog {
     }
 }
 
+/// File > New from template: the dialog, while open.
+#[derive(Default)]
+pub struct TemplatesWindow {
+    dialog: Option<TemplateDialog>,
+}
+
+impl TemplatesWindow {
+    const ID: &'static str = "templates";
+    const TITLE: &'static str = "New from template";
+}
+
+impl AppWindow for TemplatesWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let mine = *show == Show::Templates;
+        if mine {
+            self.dialog = Some(TemplateDialog::on(0));
+        }
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::Templates && self.is_open()
+    }
+
+    fn close(&mut self) {
+        self.dialog = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        template_dialog_ui(egui_ctx, ctx, &mut self.dialog, cmds);
+    }
+}
+
 /// The New from template window.
-pub fn template_dialog_ui(
-    ctx: &egui::Context,
-    catalog: &crate::catalog::Catalog,
-    background: bool,
+fn template_dialog_ui(
+    egui_ctx: &egui::Context,
+    wctx: &WindowContext,
     slot: &mut Option<TemplateDialog>,
-    central_rect: Option<egui::Rect>,
     cmds: &mut Vec<AppCommand>,
 ) {
+    let (ctx, catalog, background) = (egui_ctx, wctx.catalog, wctx.background);
     let Some(dialog) = slot.as_mut() else {
         return;
     };
     let mut open = true;
     let mut create = false;
     let mut cancel = false;
-    let window = egui::Window::new("New from template")
-        .id(crate::app::escape::Closable::Template.id())
+    let window = egui::Window::new(TemplatesWindow::TITLE)
+        .id(egui_id(TemplatesWindow::ID))
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
         .default_width(460.0);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopCentre).show(
-        ctx,
-        |ui| {
-            let list = templates::list();
-            let current = list.get(dialog.template).map_or("", |t| t.name);
-            egui::ComboBox::from_label("Template")
-                .selected_text(current)
-                .show_ui(ui, |ui| {
-                    for (i, t) in list.iter().enumerate() {
-                        if ui.selectable_label(i == dialog.template, t.name).clicked()
-                            && i != dialog.template
-                        {
-                            *dialog = TemplateDialog::on(i);
-                        }
+    crate::app::widgets::placed(
+        window,
+        wctx.central_rect,
+        crate::app::widgets::WindowSpot::TopCentre,
+    )
+    .show(ctx, |ui| {
+        let list = templates::list();
+        let current = list.get(dialog.template).map_or("", |t| t.name);
+        egui::ComboBox::from_label("Template")
+            .selected_text(current)
+            .show_ui(ui, |ui| {
+                for (i, t) in list.iter().enumerate() {
+                    if ui.selectable_label(i == dialog.template, t.name).clicked()
+                        && i != dialog.template
+                    {
+                        *dialog = TemplateDialog::on(i);
                     }
-                });
-            let Some(t) = list.get(dialog.template) else {
-                return;
-            };
-            ui.label(egui::RichText::new(t.summary).weak());
-            egui::Grid::new("template_options")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    for (o, v) in t.options.iter().zip(dialog.values.iter_mut()) {
-                        let l = ui
-                            .label(templates::option_label(o.name))
-                            .on_hover_text(o.help);
-                        ui.add(egui::TextEdit::singleline(v).desired_width(160.0))
-                            .labelled_by(l.id)
-                            .on_hover_text(o.help);
-                        ui.end_row();
-                    }
-                });
-            let busy = dialog.refresh(catalog, background, ctx);
-            ui.separator();
-            if busy {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.label("Making the preview…");
-                });
-            }
-            match &dialog.preview {
-                Some(Ok(p)) => preview_ui(ui, p),
-                Some(Err(e)) => {
-                    ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
-                }
-                None => {}
-            }
-            ui.separator();
-            ui.horizontal(|ui| {
-                let ok = matches!(dialog.preview, Some(Ok(_))) && !busy;
-                if ui.add_enabled(ok, egui::Button::new("Create")).clicked() {
-                    create = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    cancel = true;
                 }
             });
-        },
-    );
+        let Some(t) = list.get(dialog.template) else {
+            return;
+        };
+        ui.label(egui::RichText::new(t.summary).weak());
+        egui::Grid::new("template_options")
+            .num_columns(2)
+            .show(ui, |ui| {
+                for (o, v) in t.options.iter().zip(dialog.values.iter_mut()) {
+                    let l = ui
+                        .label(templates::option_label(o.name))
+                        .on_hover_text(o.help);
+                    ui.add(egui::TextEdit::singleline(v).desired_width(160.0))
+                        .labelled_by(l.id)
+                        .on_hover_text(o.help);
+                    ui.end_row();
+                }
+            });
+        let busy = dialog.refresh(catalog, background, ctx);
+        ui.separator();
+        if busy {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Making the preview…");
+            });
+        }
+        match &dialog.preview {
+            Some(Ok(p)) => preview_ui(ui, p),
+            Some(Err(e)) => {
+                ui.colored_label(
+                    crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                    e,
+                );
+            }
+            None => {}
+        }
+        ui.separator();
+        ui.horizontal(|ui| {
+            let ok = matches!(dialog.preview, Some(Ok(_))) && !busy;
+            if ui.add_enabled(ok, egui::Button::new("Create")).clicked() {
+                create = true;
+            }
+            if ui.button("Cancel").clicked() {
+                cancel = true;
+            }
+        });
+    });
     if create {
         let name = templates::list()
             .get(dialog.template)

@@ -2,60 +2,100 @@
 //! Each change is one `Edit::SetParams`. Every field accepts the range of its figure in `io::limits` (the
 //! table validation checks files against), never a range of its own.
 
-use super::commands::{AppCommand, DocCommand};
-use super::state::{EditingState, StatusLine, Windows};
-use super::widgets::num_field;
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::widgets::num_field;
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::edit::Edit;
 use crate::io::limits::Figure as F;
 use crate::model::{Design, Params, Serving};
 use std::collections::HashMap;
 
-/// Draws the parameters window when open.
-pub fn params_window_ui(
-    ctx: &egui::Context,
-    design: &Design,
-    windows: &mut Windows,
-    fields: (&mut EditingState, &mut StatusLine),
-    cmds: &mut Vec<AppCommand>,
-) {
-    if !windows.show_params {
-        return;
+/// Edit > Parameters: open or not, and the number fields being typed (committed when a field loses focus).
+#[derive(Default)]
+pub struct ParamsWindow {
+    open: bool,
+    field_buffers: HashMap<String, String>,
+}
+
+impl ParamsWindow {
+    const ID: &'static str = "params";
+    const TITLE: &'static str = "Parameters";
+}
+
+impl AppWindow for ParamsWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
     }
-    let mut open = true;
-    let window = egui::Window::new("Parameters")
-        .id(crate::app::escape::Closable::Params.id())
-        .open(&mut open)
-        .default_width(380.0);
-    super::widgets::placed(
-        window,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopRight,
-    )
-    .show(ctx, |ui| params_ui(ui, design, fields.0, fields.1, cmds));
-    if !open {
-        windows.show_params = false;
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let mine = *show == Show::Params;
+        self.open |= mine;
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::Params && self.open
+    }
+
+    fn close(&mut self) {
+        self.open = false;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        if !self.open {
+            return;
+        }
+        let mut open = true;
+        let window = egui::Window::new(Self::TITLE)
+            .id(egui_id(Self::ID))
+            .open(&mut open)
+            .default_width(380.0);
+        // A refusal goes on the status line before the window's edits, as when it was written there at once.
+        let first = cmds.len();
+        let mut refusal = None;
+        crate::app::widgets::placed(
+            window,
+            ctx.central_rect,
+            crate::app::widgets::WindowSpot::TopRight,
+        )
+        .show(egui_ctx, |ui| {
+            params_ui(ui, ctx.design, &mut self.field_buffers, &mut refusal, cmds)
+        });
+        if let Some(e) = refusal {
+            cmds.insert(first, UiCommand::Refuse(e).into());
+        }
+        if !open {
+            self.open = false;
+        }
     }
 }
 
-/// The parameter fields (also usable inside another panel).
-pub fn params_ui(
+/// The parameter fields.
+fn params_ui(
     ui: &mut egui::Ui,
     design: &Design,
-    editing: &mut EditingState,
-    status: &mut StatusLine,
+    b: &mut HashMap<String, String>,
+    refusal: &mut Option<String>,
     cmds: &mut Vec<AppCommand>,
 ) {
     let p = &design.params;
     let mut err = None;
     let mut new: Option<(String, Params)> = None;
-    let b = &mut editing.field_buffers;
     traffic_fields_ui(ui, p, b, &mut err, &mut new);
     ui.separator();
     serving_fields_ui(ui, p, b, &mut err, &mut new);
     ui.separator();
     cost_fields_ui(ui, p, b, &mut err, &mut new);
     if let Some(e) = err {
-        status.refuse(e);
+        *refusal = Some(e);
     }
     if let Some((label, q)) = new {
         cmds.push(DocCommand::Edit(label, Edit::SetParams(Box::new(q))).into());

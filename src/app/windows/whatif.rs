@@ -4,10 +4,11 @@
 //! the part it is about. With a training job, the job's failure levers too (faster storage, spares, per-replica
 //! recovery: [`reliability_levers_ui`], which the analysis pane's "Failures and checkpoints" section shows alike).
 
-use super::commands::{AppCommand, UiCommand};
-use super::selection::{FitTarget, Selection};
 use crate::analysis::Report;
 use crate::analysis::whatif::{self, Failure, Impact};
+use crate::app::commands::{AppCommand, Show, UiCommand};
+use crate::app::selection::{FitTarget, Selection};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::model::Design;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -15,7 +16,7 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// What the window keeps between frames (UI state: never saved, never undone).
 #[derive(Default)]
-pub struct WhatIfState {
+pub struct WhatIfWindow {
     /// Whether the window is open.
     pub open: bool,
     /// A single failure asked for from the inspector ("What if it fails?"), started on the next frame.
@@ -56,7 +57,7 @@ pub struct Outcome {
     pub impacts: Option<Vec<Impact>>,
 }
 
-impl WhatIfState {
+impl WhatIfWindow {
     /// Starts the N-1 sweep of `design` (analysed as `before`), cancelling a job still running.
     pub fn start_sweep(
         &mut self,
@@ -93,7 +94,7 @@ impl WhatIfState {
         let progress = Arc::new(Progress::default());
         // The document's design is shared, not copied: an edit meanwhile copies it on write instead.
         let (design, p, ctx, asked) = (design.clone(), progress.clone(), ctx.clone(), what.clone());
-        super::background::spawn(move || {
+        crate::app::background::spawn(move || {
             let result = match asked {
                 Asked::Sweep => whatif::sweep_with(&design, &before, &|done, total| {
                     p.done.store(done, Ordering::Relaxed);
@@ -176,13 +177,66 @@ pub struct WhatIfInputs<'a> {
     pub report: Option<Arc<Report>>,
 }
 
+impl WhatIfWindow {
+    const ID: &'static str = "whatif";
+    const TITLE: &'static str = "Failure what-ifs";
+}
+
+impl AppWindow for WhatIfWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let Show::WhatIf(failure) = show else {
+            return false;
+        };
+        if failure.is_some() {
+            self.requested = failure.clone();
+        }
+        self.open = true;
+        true
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        matches!(show, Show::WhatIf(_)) && self.open
+    }
+
+    fn close(&mut self) {
+        self.cancel();
+        self.open = false;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        let input = WhatIfInputs {
+            design: ctx.design,
+            revision: ctx.revision,
+            report: ctx.fresh_report(),
+        };
+        whatif_window_ui(
+            egui_ctx,
+            &input,
+            self,
+            (ctx.selection, ctx.central_rect),
+            cmds,
+        );
+    }
+}
+
 /// The window, when open.
-pub fn whatif_window_ui(
+fn whatif_window_ui(
     ctx: &egui::Context,
     input: &WhatIfInputs<'_>,
-    st: &mut WhatIfState,
-    selection: &Selection,
-    central_rect: Option<egui::Rect>,
+    st: &mut WhatIfWindow,
+    (selection, central_rect): (&Selection, Option<egui::Rect>),
     cmds: &mut Vec<AppCommand>,
 ) {
     let running = st.poll();
@@ -197,13 +251,17 @@ pub fn whatif_window_ui(
         return;
     }
     let mut open = true;
-    let window = egui::Window::new("Failure what-ifs")
-        .id(crate::app::escape::Closable::WhatIf.id())
+    let window = egui::Window::new(WhatIfWindow::TITLE)
+        .id(egui_id(WhatIfWindow::ID))
         .open(&mut open)
         .default_width(620.0)
         .vscroll(true);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopRight)
-        .show(ctx, |ui| whatif_ui(ui, input, st, selection, cmds));
+    crate::app::widgets::placed(
+        window,
+        central_rect,
+        crate::app::widgets::WindowSpot::TopRight,
+    )
+    .show(ctx, |ui| whatif_ui(ui, input, st, selection, cmds));
     if !open {
         st.cancel();
         st.open = false;
@@ -213,7 +271,7 @@ pub fn whatif_window_ui(
 fn whatif_ui(
     ui: &mut egui::Ui,
     input: &WhatIfInputs<'_>,
-    st: &mut WhatIfState,
+    st: &mut WhatIfWindow,
     selection: &Selection,
     cmds: &mut Vec<AppCommand>,
 ) {
@@ -394,7 +452,10 @@ fn progress_ui(ui: &mut egui::Ui, job: &Job) -> bool {
 fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppCommand>) {
     if o.revision != revision {
         ui.colored_label(
-            super::theme::status_color(super::theme::Status::Short, ui.visuals().dark_mode),
+            crate::app::theme::status_color(
+                crate::app::theme::Status::Short,
+                ui.visuals().dark_mode,
+            ),
             "The design has changed since: run it again for the current design.",
         );
     }
@@ -442,7 +503,8 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome, revision: u64, cmds: &mut Vec<AppC
 
 fn impact_row(ui: &mut egui::Ui, i: &Impact, cmds: &mut Vec<AppCommand>) {
     let lost = |(a, b): (usize, usize)| b < a;
-    let bad = super::theme::status_color(super::theme::Status::Bad, ui.visuals().dark_mode);
+    let bad =
+        crate::app::theme::status_color(crate::app::theme::Status::Bad, ui.visuals().dark_mode);
     let pair = |ui: &mut egui::Ui, text: String, worse: bool| {
         if worse {
             ui.colored_label(bad, text);

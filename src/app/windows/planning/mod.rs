@@ -10,10 +10,11 @@
 
 mod cards;
 
-use super::commands::{AppCommand, DocCommand, UiCommand};
-use super::theme::{self, Status};
 use crate::analysis::Report;
 use crate::analysis::scenarios::{self, ScenarioResult};
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::theme::{self, Status};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::{Catalog, PartKind};
 use crate::edit::Edit;
 use crate::io::limits::Figure as F;
@@ -25,7 +26,7 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// What the Planning window keeps between frames (UI state: never saved, never undone).
 #[derive(Default)]
-pub struct PlanningState {
+pub struct PlanningWindow {
     /// Whether the window is open.
     pub open: bool,
     /// The name typed for the next saved scenario.
@@ -45,7 +46,7 @@ pub struct PlanningState {
     table: TableCache,
 }
 
-impl PlanningState {
+impl PlanningWindow {
     /// The settings the window shows as one scenario: the design's parameters with the GPU model and count chosen
     /// here (the scenario "Save scenario" keeps).
     pub fn draft(&self, design: &Design) -> Scenario {
@@ -110,7 +111,7 @@ impl TableCache {
             let (tx, rx) = std::sync::mpsc::channel();
             let (design, catalog, scenarios) = (design.clone(), catalog.clone(), key.1.clone());
             let ctx = ctx.clone();
-            super::background::spawn(move || {
+            crate::app::background::spawn(move || {
                 let _ = tx.send(crate::templates::planning::evaluate_all(
                     &design, &catalog, &scenarios,
                 ));
@@ -145,11 +146,55 @@ pub struct PlanningInputs<'a> {
     pub stale: bool,
 }
 
+impl PlanningWindow {
+    const ID: &'static str = "planning";
+    const TITLE: &'static str = "Planning";
+}
+
+impl AppWindow for PlanningWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.open
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let mine = *show == Show::Planning;
+        self.open |= mine;
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::Planning && self.open
+    }
+
+    fn close(&mut self) {
+        self.open = false;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        let input = PlanningInputs {
+            design: ctx.design,
+            revision: ctx.revision,
+            catalog: ctx.catalog,
+            report: ctx.report.map(|r| &**r),
+            stale: ctx.stale,
+        };
+        planning_window_ui(egui_ctx, &input, self, ctx.central_rect, cmds);
+    }
+}
+
 /// Draws the Planning window when open.
-pub fn planning_window_ui(
+fn planning_window_ui(
     ctx: &egui::Context,
     input: &PlanningInputs<'_>,
-    st: &mut PlanningState,
+    st: &mut PlanningWindow,
     central_rect: Option<egui::Rect>,
     cmds: &mut Vec<AppCommand>,
 ) {
@@ -158,14 +203,18 @@ pub fn planning_window_ui(
     }
     let mut open = true;
     let height = central_rect.map_or(700.0, |r| r.height() - 24.0);
-    let window = egui::Window::new("Planning")
-        .id(crate::app::escape::Closable::Planning.id())
+    let window = egui::Window::new(PlanningWindow::TITLE)
+        .id(egui_id(PlanningWindow::ID))
         .open(&mut open)
         .default_width(600.0)
         .default_height(height)
         .vscroll(true);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopLeft)
-        .show(ctx, |ui| planning_ui(ui, input, st, cmds));
+    crate::app::widgets::placed(
+        window,
+        central_rect,
+        crate::app::widgets::WindowSpot::TopLeft,
+    )
+    .show(ctx, |ui| planning_ui(ui, input, st, cmds));
     if !open {
         st.open = false;
     }
@@ -174,7 +223,7 @@ pub fn planning_window_ui(
 fn planning_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
-    st: &mut PlanningState,
+    st: &mut PlanningWindow,
     cmds: &mut Vec<AppCommand>,
 ) {
     egui::Grid::new("planning_sliders")
@@ -437,7 +486,7 @@ const LIVE_DRAG_DEVICES: usize = 120;
 fn sliders_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
-    st: &mut PlanningState,
+    st: &mut PlanningWindow,
     cmds: &mut Vec<AppCommand>,
 ) {
     let p = &input.design.params;
@@ -476,7 +525,7 @@ fn set_serving(q: &mut Params, f: impl FnOnce(&mut crate::model::Serving)) {
 /// The cluster to plan with: a GPU model and a GPU count. Neither edits the design: they make the draft scenario
 /// (analysed on a copy, or on a cluster built anew when the server or the count changes; `templates::planning`),
 /// which "Save scenario" keeps and "Apply" makes the design, one undo step.
-fn cluster_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningState) {
+fn cluster_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningWindow) {
     let design = input.design;
     let name = ui.label("GPU model");
     let Some(current) = crate::analysis::bandwidth::main_gpu(design) else {
@@ -599,7 +648,7 @@ fn draft_text(input: &PlanningInputs<'_>, draft: &Scenario) -> Option<String> {
 fn scenarios_ui(
     ui: &mut egui::Ui,
     input: &PlanningInputs<'_>,
-    st: &mut PlanningState,
+    st: &mut PlanningWindow,
     cmds: &mut Vec<AppCommand>,
 ) {
     let design = input.design;
@@ -716,7 +765,7 @@ fn unique_name(list: &[Scenario]) -> String {
 }
 
 /// The chosen scenarios in columns, values that differ from the first column's highlighted.
-fn side_by_side_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningState) {
+fn side_by_side_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut PlanningWindow) {
     let shown: Vec<Scenario> = input
         .design
         .scenarios

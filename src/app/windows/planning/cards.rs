@@ -1,11 +1,11 @@
 //! The Planning window's figures: the big-number cards (GPUs needed, owned against cloud, break-even, TCO, p99,
 //! all-reduce) and the charts under them, drawn from the report the sliders moved.
 
-use super::super::theme::Status;
-use super::super::widgets::{Card, card, card_ui};
 use crate::analysis::Report;
 use crate::analysis::format::usd;
 use crate::analysis::scenarios;
+use crate::app::theme::Status;
+use crate::app::widgets::{Card, card, card_ui};
 use crate::model::Design;
 
 /// The big-number cards: GPUs needed, owned against cloud $/GPU-h, break-even, TCO, p99 and all-reduce.
@@ -50,7 +50,7 @@ pub(super) fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
                 .into(),
         ),
     }
-    let cost_status = super::super::analysis_pane::owned_cost_status(
+    let cost_status = crate::app::analysis_pane::owned_cost_status(
         h.owned_usd_per_gpu_hour,
         h.cloud_usd_per_gpu_hour,
         h.gpus,
@@ -64,11 +64,7 @@ pub(super) fn cards_ui(ui: &mut egui::Ui, design: &Design, r: &Report) {
         ),
         r.cost.cloud_price_source.clone(),
         cost_status,
-        super::super::analysis_pane::owned_cost_formula(
-            r,
-            design.params.utilisation_target,
-            h.gpus,
-        ),
+        crate::app::analysis_pane::owned_cost_formula(r, design.params.utilisation_target, h.gpus),
     );
     card(
         &mut cards,

@@ -2,9 +2,10 @@
 //! and width), what is installed, and putting a part in a slot or clearing it, one edit each (built by
 //! `edit::Gestures::slot`). A part that does not fit a slot is refused with the reason, shown at the slot.
 
-use super::commands::{AppCommand, DocCommand};
-use super::state::{PartDrag, StatusLine, Windows};
-use super::theme::{self, Status};
+use crate::app::commands::{AppCommand, DocCommand, Show, UiCommand};
+use crate::app::state::PartDrag;
+use crate::app::theme::{self, Status};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::{Catalog, Category, Part, PartKind, ServerSpec, SlotSpec};
 use crate::edit::{Gestures, SlotKind};
 use crate::model::{Design, Device, DeviceId, PartId};
@@ -173,24 +174,72 @@ fn tree_summary_ui(ui: &mut egui::Ui, server: &ServerSpec) {
     }
 }
 
-/// Draws the server internals window when one is open.
-pub fn server_window_ui(
-    ctx: &egui::Context,
-    design: &Design,
-    catalog: &Catalog,
-    (windows, status): (&mut Windows, &mut StatusLine),
+/// The server internals window: the server it shows, while open.
+#[derive(Default)]
+pub struct ServerWindow {
+    server: Option<DeviceId>,
+}
+
+impl ServerWindow {
+    const ID: &'static str = "server";
+    const TITLE: &'static str = "Server internals";
+}
+
+impl AppWindow for ServerWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.server.is_some()
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let Show::Server(id) = show else {
+            return false;
+        };
+        self.server = Some(*id);
+        true
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        matches!(show, Show::Server(id) if self.server == Some(*id))
+    }
+
+    fn close(&mut self) {
+        self.server = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        // A refusal goes on the status line before the window's edits, as when it was written there at once.
+        let first = cmds.len();
+        if let Some(e) = server_window_ui(egui_ctx, ctx, &mut self.server, cmds) {
+            cmds.insert(first, UiCommand::Refuse(e).into());
+        }
+    }
+}
+
+/// Draws the server internals window when one is open (closing it once its server is gone); returns why a part
+/// was refused a slot.
+fn server_window_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
+    shown: &mut Option<DeviceId>,
     cmds: &mut Vec<AppCommand>,
-) {
-    let Some(id) = windows.server_window else {
-        return;
-    };
+) -> Option<String> {
+    let (design, catalog) = (&**ctx.design, ctx.catalog);
+    let id = (*shown)?;
     let Some(d) = design.devices.get(&id) else {
-        windows.server_window = None;
-        return;
+        *shown = None;
+        return None;
     };
     let Some(PartKind::Server(server)) = design.parts.get(&d.part).map(|p| &p.kind) else {
-        windows.server_window = None;
-        return;
+        *shown = None;
+        return None;
     };
     // Parts offered: the catalog's plus any overridden or custom ones in the design.
     let mut offers: BTreeMap<&PartId, &Part> = catalog.parts.iter().collect();
@@ -232,17 +281,17 @@ pub fn server_window_ui(
     ];
     let mut open = true;
     let mut refuse = None;
-    let window = egui::Window::new(format!("Server internals — {}", d.name))
-        .id(crate::app::escape::Closable::Server.id())
+    let window = egui::Window::new(format!("{} — {}", ServerWindow::TITLE, d.name))
+        .id(egui_id(ServerWindow::ID))
         .open(&mut open)
         .default_width(860.0)
         .resizable(true);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopLeft,
+        ctx.central_rect,
+        crate::app::widgets::WindowSpot::TopLeft,
     )
-    .show(ctx, |ui| {
+    .show(egui_ctx, |ui| {
         tree_summary_ui(ui, server);
         ui.label(
             egui::RichText::new("Drag GPUs and NICs from Parts onto the slots.")
@@ -251,7 +300,7 @@ pub fn server_window_ui(
         );
         egui::ScrollArea::both().max_height(560.0).show(ui, |ui| {
             let build = Gestures::new(design, catalog);
-            super::server_tree::pcie_tree_ui(ui, &build, (id, d), server, cmds, &mut refuse);
+            crate::app::server_tree::pcie_tree_ui(ui, &build, (id, d), server, cmds, &mut refuse);
             egui::CollapsingHeader::new("Slots as a list")
                 .id_salt("slots_list")
                 .show(ui, |ui| {
@@ -269,10 +318,8 @@ pub fn server_window_ui(
             .weak(),
         );
     });
-    if let Some(e) = refuse {
-        status.refuse(e);
-    }
     if !open {
-        windows.server_window = None;
+        *shown = None;
     }
+    refuse
 }

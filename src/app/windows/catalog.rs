@@ -2,7 +2,9 @@
 //! edit, delete and import parts into the user catalog file; and, for the open design, override a part's price
 //! and power or replace a part everywhere (one undo step each). A figure without a source shows as "estimate".
 
-use super::commands::{AppCommand, DocCommand, FileCommand};
+use crate::app::catalogs::CatalogState;
+use crate::app::commands::{AppCommand, DocCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::figures::{self, Figure};
 use crate::catalog::user::{self, Origin};
 use crate::catalog::{Catalog, Category, Part, PartKind};
@@ -11,28 +13,76 @@ use crate::model::{Design, PartId};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// The built-in and user catalogs, where the user catalog lives, and the catalog and sizing windows.
-#[derive(Default)]
-pub struct CatalogState {
-    /// The built-in catalog, as shipped.
-    pub builtin: Catalog,
-    /// The user's parts (new, duplicated, edited built-ins, imported).
-    pub user: Catalog,
-    /// The user catalog file; None keeps the user's parts for this session only.
-    pub path: Option<PathBuf>,
-    /// Why the user catalog file did not load: it is then never written over.
-    pub load_error: Option<String>,
-    /// The catalog window, when open.
-    pub window: Option<CatalogWindow>,
-    /// The sizing dialog, when open.
-    pub sizing: Option<super::sizing::SizingDialog>,
-    /// The Planning questions window, when open.
-    pub scenarios: Option<super::scenarios::ScenariosWindow>,
-}
-
-/// The catalog window's state.
+/// The parts catalog window: its browser (search, part shown, edit in progress) while open.
 #[derive(Default)]
 pub struct CatalogWindow {
+    browser: Option<CatalogBrowser>,
+}
+
+impl CatalogWindow {
+    /// The browser of the open window, opening it when closed (the app shell shows what it did there).
+    pub(in crate::app) fn opened(&mut self) -> &mut CatalogBrowser {
+        self.browser.get_or_insert_with(CatalogBrowser::default)
+    }
+
+    /// The browser, when the window is open.
+    pub(in crate::app) fn browser(&mut self) -> Option<&mut CatalogBrowser> {
+        self.browser.as_mut()
+    }
+}
+
+impl AppWindow for CatalogWindow {
+    fn id(&self) -> &'static str {
+        "catalog"
+    }
+
+    fn title(&self) -> &'static str {
+        "Parts catalog"
+    }
+
+    fn is_open(&self) -> bool {
+        self.browser.is_some()
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        match show {
+            Show::Catalog(part) => {
+                let w = self.opened();
+                if part.is_some() {
+                    w.select(part.clone());
+                }
+                true
+            }
+            Show::DesignParts => {
+                self.opened().only_design_parts();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        matches!(show, Show::Catalog(_) | Show::DesignParts) && self.is_open()
+    }
+
+    fn close(&mut self) {
+        self.browser = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        catalog_window_ui(
+            egui_ctx,
+            ctx,
+            (self.id(), self.title()),
+            &mut self.browser,
+            cmds,
+        );
+    }
+}
+
+/// The catalog window's browser: search, the part shown, the edit in progress, the last outcome.
+#[derive(Default)]
+pub struct CatalogBrowser {
     search: String,
     only_design: bool,
     selected: Option<PartId>,
@@ -50,32 +100,32 @@ pub struct CatalogWindow {
     unclear_import: Option<std::path::PathBuf>,
 }
 
-impl CatalogWindow {
+impl CatalogBrowser {
     /// Shows a part (None: none), dropping an edit in progress.
-    pub(super) fn select(&mut self, part: Option<PartId>) {
+    pub(in crate::app) fn select(&mut self, part: Option<PartId>) {
         self.selected = part;
         self.draft = None;
     }
 
     /// Lists only the parts the open design uses, whatever was searched.
-    pub(super) fn only_design_parts(&mut self) {
+    pub(in crate::app) fn only_design_parts(&mut self) {
         self.only_design = true;
         self.search.clear();
     }
 
     /// Puts the outcome of the last action at the top of the window.
-    pub(super) fn say(&mut self, is_error: bool, text: String) {
+    pub(in crate::app) fn say(&mut self, is_error: bool, text: String) {
         self.message = Some((is_error, text));
     }
 
     /// Shows a part just imported from NetBox with what the importer noticed.
-    pub(super) fn imported(&mut self, id: PartId, warnings: Vec<String>) {
+    pub(in crate::app) fn imported(&mut self, id: PartId, warnings: Vec<String>) {
         self.select(Some(id));
         self.warnings = warnings;
     }
 
     /// Asks which kind of part a NetBox file is (None: no question open).
-    pub(super) fn ask_kind(&mut self, file: Option<PathBuf>) {
+    pub(in crate::app) fn ask_kind(&mut self, file: Option<PathBuf>) {
         self.unclear_import = file;
     }
 }
@@ -116,7 +166,7 @@ impl Draft {
     fn refill(&mut self) {
         self.values = figures::figures(&self.part)
             .into_iter()
-            .map(|f| (f.path, super::widgets::fmt_num(f.value)))
+            .map(|f| (f.path, crate::app::widgets::fmt_num(f.value)))
             .collect();
         self.sources = self
             .values
@@ -210,23 +260,21 @@ pub fn uses_in_design(design: &Design, id: &PartId) -> usize {
     devices + racks + links
 }
 
-/// The catalog window.
-pub fn catalog_window_ui(
-    ctx: &egui::Context,
-    design: &Design,
-    catalog: &Catalog,
-    st: &mut CatalogState,
-    windows: &crate::app::state::Windows,
+/// The catalog window, when open.
+fn catalog_window_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
+    (id, title): (&'static str, &'static str),
+    window: &mut Option<CatalogBrowser>,
     cmds: &mut Vec<AppCommand>,
 ) {
     let CatalogState {
         builtin,
         user,
-        window,
         path,
         load_error,
-        ..
-    } = st;
+    } = ctx.catalogs;
+    let (design, catalog) = (&**ctx.design, ctx.catalog);
     let Some(w) = window.as_mut() else {
         return;
     };
@@ -238,35 +286,35 @@ pub fn catalog_window_ui(
         path: path.as_deref(),
     };
     let mut open = true;
-    let win = egui::Window::new("Parts catalog")
-        .id(crate::app::escape::Closable::Catalog.id())
+    let win = egui::Window::new(title)
+        .id(egui_id(id))
         .open(&mut open)
         .collapsible(false)
         .resizable(true)
         .default_size([780.0, 660.0]);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         win,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopLeft,
+        ctx.central_rect,
+        crate::app::widgets::WindowSpot::TopLeft,
     )
-    .show(ctx, |ui| {
+    .show(egui_ctx, |ui| {
         if let Some(e) = load_error {
             ui.colored_label(
-                super::theme::status(ui, super::theme::Status::Bad),
+                crate::app::theme::status(ui, crate::app::theme::Status::Bad),
                 e.as_str(),
             );
         }
         if let Some((err, text)) = &w.message {
             let status = if *err {
-                super::theme::Status::Bad
+                crate::app::theme::Status::Bad
             } else {
-                super::theme::Status::Good
+                crate::app::theme::Status::Good
             };
-            ui.colored_label(super::theme::status(ui, status), text);
+            ui.colored_label(crate::app::theme::status(ui, status), text);
         }
         for warning in &w.warnings {
             ui.colored_label(
-                super::theme::status(ui, super::theme::Status::Short),
+                crate::app::theme::status(ui, crate::app::theme::Status::Short),
                 format!("⚠ {warning}"),
             );
         }
@@ -317,7 +365,12 @@ struct Shown<'a> {
 }
 
 /// The part list: new, import, search, and the parts by category.
-fn list_ui(ui: &mut egui::Ui, shown: Shown<'_>, w: &mut CatalogWindow, cmds: &mut Vec<AppCommand>) {
+fn list_ui(
+    ui: &mut egui::Ui,
+    shown: Shown<'_>,
+    w: &mut CatalogBrowser,
+    cmds: &mut Vec<AppCommand>,
+) {
     let Shown {
         design,
         catalog,
@@ -421,7 +474,7 @@ pub fn overridden_mark_ui(ui: &mut egui::Ui, design: &Design, device: &crate::mo
         .collect();
     if !notes.is_empty() {
         ui.colored_label(
-            super::theme::status(ui, super::theme::Status::Short),
+            crate::app::theme::status(ui, crate::app::theme::Status::Short),
             "overridden",
         )
         .on_hover_text(notes.join("\n"));
@@ -436,11 +489,11 @@ fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
         .show(ui, |ui| {
             for Figure { path, value, .. } in figures::figures(part) {
                 ui.label(&path);
-                ui.label(super::widgets::fmt_num(value));
+                ui.label(crate::app::widgets::fmt_num(value));
                 match figures::source_of(part, &path) {
                     Some(s) => ui.add(egui::Label::new(egui::RichText::new(s).small()).wrap()),
                     None => ui.colored_label(
-                        super::theme::status(ui, super::theme::Status::Short),
+                        crate::app::theme::status(ui, crate::app::theme::Status::Short),
                         "estimate (no source)",
                     ),
                 };
@@ -453,7 +506,7 @@ fn figures_grid_ui(ui: &mut egui::Ui, part: &Part) {
 fn detail_ui(
     ui: &mut egui::Ui,
     shown: Shown<'_>,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Shown {
@@ -531,7 +584,7 @@ fn design_use_ui(
     design: &Design,
     catalog: &Catalog,
     id: &PartId,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(copy) = design.parts.get(id) else {
@@ -573,7 +626,7 @@ fn overrides_ui(
     ui: &mut egui::Ui,
     copy: &Part,
     id: &PartId,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     // The typed text follows the document after an override, an undo or a reset.
@@ -592,7 +645,7 @@ fn overrides_ui(
         };
         let (value, source) = w.override_buf.entry(field.to_string()).or_insert_with(|| {
             (
-                super::widgets::fmt_num(current),
+                crate::app::widgets::fmt_num(current),
                 copy.source(field).unwrap_or("").to_string(),
             )
         });
@@ -604,12 +657,12 @@ fn overrides_ui(
             set = ui.button(format!("Set {short}")).clicked();
             if let Some(o) = copy.overrides.get(field) {
                 ui.colored_label(
-                    super::theme::status(ui, super::theme::Status::Short),
+                    crate::app::theme::status(ui, crate::app::theme::Status::Short),
                     "overridden",
                 )
                 .on_hover_text(format!(
                     "catalog: {} ({})",
-                    super::widgets::fmt_num(o.catalog),
+                    crate::app::widgets::fmt_num(o.catalog),
                     o.catalog_source.as_deref().unwrap_or("no source")
                 ));
                 if ui.button(format!("Reset {short}")).clicked() {
@@ -662,7 +715,7 @@ fn swap_ui(
     catalog: &Catalog,
     copy: &Part,
     id: &PartId,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let same_kind =
@@ -716,7 +769,7 @@ fn swap_ui(
 fn draft_ui(
     ui: &mut egui::Ui,
     catalog: &Catalog,
-    w: &mut CatalogWindow,
+    w: &mut CatalogBrowser,
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(d) = w.draft.as_mut() else {
@@ -778,7 +831,10 @@ fn draft_ui(
             }
         });
     for e in &d.errors {
-        ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+        ui.colored_label(
+            crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+            e,
+        );
     }
     ui.horizontal(|ui| {
         if ui.button("Save to user catalog").clicked() {

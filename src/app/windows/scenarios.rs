@@ -2,7 +2,8 @@
 //! its inputs with sliders, read the answer and its derivation (formula, numbers, sources), and open the design it
 //! is about for editing ("discard changes?" first when needed, through the same path as a sized design).
 
-use super::commands::{AppCommand, FileCommand};
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::Catalog;
 use crate::templates::scenarios::{self, Answer};
 
@@ -15,7 +16,7 @@ type Key = (usize, Vec<f64>);
 /// out on a thread of its own, one at a time: the window keeps the last answer, marked as being redone, and
 /// starts the newest inputs' answer when the running one ends (inputs passed over while it ran are never
 /// answered). The browser has no threads and answers in the frame.
-pub struct ScenariosWindow {
+pub struct Questions {
     selected: usize,
     values: Vec<Vec<f64>>,
     answer_for: Option<Key>,
@@ -24,7 +25,7 @@ pub struct ScenariosWindow {
     running: Option<(Key, std::sync::mpsc::Receiver<Result<Answer, String>>)>,
 }
 
-impl ScenariosWindow {
+impl Questions {
     /// The window with every input at its default (the shared sizing defaults, estimated from `catalog` where
     /// the default is an estimate).
     pub fn new(catalog: &Catalog) -> Self {
@@ -133,32 +134,32 @@ fn answer_for(catalog: &Catalog, (selected, values): &Key) -> Result<Answer, Str
 }
 
 /// The Planning questions window.
-pub fn scenarios_window_ui(
-    ctx: &egui::Context,
-    catalog: &Catalog,
-    window: &mut Option<ScenariosWindow>,
-    windows: &crate::app::state::Windows,
+fn scenarios_window_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
+    window: &mut Option<Questions>,
     cmds: &mut Vec<AppCommand>,
 ) {
+    let catalog = ctx.catalog;
     let Some(w) = window.as_mut() else {
         return;
     };
     let mut open = true;
     let mut done = false;
-    let frame = egui::Window::new("Planning questions")
-        .id(crate::app::escape::Closable::Scenarios.id())
+    let frame = egui::Window::new(QuestionsWindow::TITLE)
+        .id(egui_id(QuestionsWindow::ID))
         .open(&mut open)
         .collapsible(false)
         // Sized by its content each frame (a resizable window keeps the height of its first frame, when the
         // answer may still be on its way, and would cut the derivation and the buttons off).
         .resizable(false)
         .default_width(640.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         frame,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        ctx.central_rect,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
-    .show(ctx, |ui| {
+    .show(egui_ctx, |ui| {
         // The buttons first, at the window's foot, so a long answer can never push them out of it.
         egui::Panel::bottom("planning_buttons").show(ui, |ui| {
             ui.horizontal(|ui| {
@@ -202,7 +203,7 @@ pub fn scenarios_window_ui(
                 ui.spinner();
                 ui.label("Answering for these inputs…");
             });
-            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            egui_ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
         match &w.answer {
             Some(Ok(a)) => {
@@ -218,12 +219,60 @@ pub fn scenarios_window_ui(
                     });
             }
             Some(Err(e)) => {
-                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+                ui.colored_label(
+                    crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                    e,
+                );
             }
             None => {}
         }
     });
     if done || !open {
         *window = None;
+    }
+}
+
+/// Help > Planning questions: the questions, while open.
+#[derive(Default)]
+pub struct QuestionsWindow {
+    questions: Option<Questions>,
+}
+
+impl QuestionsWindow {
+    const ID: &'static str = "planning_questions";
+    const TITLE: &'static str = "Planning questions";
+}
+
+impl AppWindow for QuestionsWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.questions.is_some()
+    }
+
+    fn open(&mut self, show: &Show, ctx: &WindowContext) -> bool {
+        let mine = *show == Show::PlanningQuestions;
+        if mine {
+            self.questions = Some(Questions::new(ctx.catalog));
+        }
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::PlanningQuestions && self.is_open()
+    }
+
+    fn close(&mut self) {
+        self.questions = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        scenarios_window_ui(egui_ctx, ctx, &mut self.questions, cmds);
     }
 }

@@ -3,7 +3,8 @@
 //! that size. The design comes from the same sizing as `racksmith size` (`templates::sizing`) and opens as one
 //! step ("discard changes?" first when needed).
 
-use super::commands::{AppCommand, FileCommand};
+use crate::app::commands::{AppCommand, FileCommand, Show};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use crate::catalog::Catalog;
 use crate::templates::sizing::{self, BudgetOption, Sized};
 
@@ -287,7 +288,7 @@ impl SizingDialog {
 
 /// The height a derivation may take before it scrolls: a third of the screen, at least 120 points, so the window
 /// with its inputs and buttons stays on screen at 1024x700 as at 1600x1000.
-pub(super) fn derivation_height(ui: &egui::Ui) -> f32 {
+pub(in crate::app) fn derivation_height(ui: &egui::Ui) -> f32 {
     (ui.ctx().content_rect().height() / 3.0).max(120.0)
 }
 
@@ -324,30 +325,30 @@ fn user_words(e: &crate::templates::TemplateError) -> String {
 }
 
 /// The sizing window.
-pub fn sizing_dialog_ui(
-    ctx: &egui::Context,
-    catalog: &Catalog,
+fn sizing_dialog_ui(
+    egui_ctx: &egui::Context,
+    ctx: &WindowContext,
     dialog: &mut Option<SizingDialog>,
-    windows: &crate::app::state::Windows,
     cmds: &mut Vec<AppCommand>,
 ) {
+    let catalog = ctx.catalog;
     let Some(d) = dialog.as_mut() else {
         return;
     };
     let mut open = true;
     let mut done = false;
-    let window = egui::Window::new("Size from a requirement")
-        .id(crate::app::escape::Closable::Sizing.id())
+    let window = egui::Window::new(SizingWindow::TITLE)
+        .id(egui_id(SizingWindow::ID))
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
         .default_width(480.0);
-    super::widgets::placed(
+    crate::app::widgets::placed(
         window,
-        windows.central_rect,
-        super::widgets::WindowSpot::TopCentre,
+        ctx.central_rect,
+        crate::app::widgets::WindowSpot::TopCentre,
     )
-    .show(ctx, |ui| {
+    .show(egui_ctx, |ui| {
         ui.horizontal(|ui| {
             for g in Goal::ALL {
                 if ui.selectable_label(d.goal == g, g.label()).clicked() && d.goal != g {
@@ -361,7 +362,10 @@ pub fn sizing_dialog_ui(
         match &d.preview {
             Some(Ok(o)) => outcome_ui(ui, o),
             Some(Err(e)) => {
-                ui.colored_label(super::theme::status(ui, super::theme::Status::Bad), e);
+                ui.colored_label(
+                    crate::app::theme::status(ui, crate::app::theme::Status::Bad),
+                    e,
+                );
             }
             None => {}
         }
@@ -382,6 +386,51 @@ pub fn sizing_dialog_ui(
     });
     if done || !open {
         *dialog = None;
+    }
+}
+
+/// File > Size from a requirement: the dialog, while open.
+#[derive(Default)]
+pub struct SizingWindow {
+    dialog: Option<SizingDialog>,
+}
+
+impl SizingWindow {
+    const ID: &'static str = "sizing";
+    const TITLE: &'static str = "Size from a requirement";
+}
+
+impl AppWindow for SizingWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.dialog.is_some()
+    }
+
+    fn open(&mut self, show: &Show, _ctx: &WindowContext) -> bool {
+        let mine = *show == Show::Sizing;
+        if mine {
+            self.dialog = Some(SizingDialog::default());
+        }
+        mine
+    }
+
+    fn is_showing(&self, show: &Show) -> bool {
+        *show == Show::Sizing && self.is_open()
+    }
+
+    fn close(&mut self) {
+        self.dialog = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        sizing_dialog_ui(egui_ctx, ctx, &mut self.dialog, cmds);
     }
 }
 

@@ -2,9 +2,10 @@
 //! (`analysis::asbuilt`), as a table a technician works down: missing, miswired, slow and extra cables by both
 //! ends, unknown devices and devices not found. "Show" selects a designed cable on the canvas.
 
-use super::commands::{AppCommand, UiCommand};
-use super::selection::{FitTarget, Selection};
 use crate::analysis::asbuilt::FabricDiff;
+use crate::app::commands::{AppCommand, Show, UiCommand};
+use crate::app::selection::{FitTarget, Selection};
+use crate::app::window::{AppWindow, WindowContext, egui_id};
 use egui::RichText;
 
 /// What the window shows: the file read, the difference, and the revision of the design it was made against.
@@ -17,32 +18,79 @@ pub struct AsBuiltState {
     pub revision: u64,
 }
 
+/// File > Check as built…: the difference, while one is open (the app shell makes it when a file is read).
+#[derive(Default)]
+pub struct AsBuiltWindow {
+    /// The difference shown.
+    pub shown: Option<AsBuiltState>,
+}
+
+impl AsBuiltWindow {
+    const ID: &'static str = "as_built";
+    const TITLE: &'static str = "As built against as designed";
+}
+
+impl AppWindow for AsBuiltWindow {
+    fn id(&self) -> &'static str {
+        Self::ID
+    }
+
+    fn title(&self) -> &'static str {
+        Self::TITLE
+    }
+
+    fn is_open(&self) -> bool {
+        self.shown.is_some()
+    }
+
+    /// Opens on a difference only, which the shell makes from a file; no [`Show`] names it.
+    fn open(&mut self, _show: &Show, _ctx: &WindowContext) -> bool {
+        false
+    }
+
+    fn is_showing(&self, _show: &Show) -> bool {
+        false
+    }
+
+    fn close(&mut self) {
+        self.shown = None;
+    }
+
+    fn ui(&mut self, egui_ctx: &egui::Context, ctx: &WindowContext, cmds: &mut Vec<AppCommand>) {
+        as_built_window_ui(
+            egui_ctx,
+            &mut self.shown,
+            (ctx.revision, ctx.central_rect),
+            cmds,
+        );
+    }
+}
+
 /// Draws the window when a difference is open.
-pub fn as_built_window_ui(
+fn as_built_window_ui(
     ctx: &egui::Context,
     state: &mut Option<AsBuiltState>,
-    revision: u64,
-    central_rect: Option<egui::Rect>,
+    (revision, central_rect): (u64, Option<egui::Rect>),
     cmds: &mut Vec<AppCommand>,
 ) {
     let Some(st) = state.as_ref() else {
         return;
     };
     let mut open = true;
-    let window = egui::Window::new("As built against as designed")
-        .id(crate::app::escape::Closable::AsBuilt.id())
+    let window = egui::Window::new(AsBuiltWindow::TITLE)
+        .id(egui_id(AsBuiltWindow::ID))
         .open(&mut open)
         .default_width(720.0)
         .default_height(480.0)
         .vscroll(true);
-    super::widgets::placed(window, central_rect, super::widgets::WindowSpot::TopCentre).show(
+    crate::app::widgets::placed(window, central_rect, crate::app::widgets::WindowSpot::TopCentre).show(
         ctx,
         |ui| {
             let d = &st.diff;
             ui.label(RichText::new(format!("{} against the open design", st.file)).strong());
             if st.revision != revision {
                 ui.colored_label(
-                    super::theme::status(ui, super::theme::Status::Short),
+                    crate::app::theme::status(ui, crate::app::theme::Status::Short),
                     "The design has changed since: check the file again to compare with it as it is now.",
                 );
             }
