@@ -701,26 +701,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "analysis/findings.rs:resilience_findings",
         "pending: split by phase",
     ),
-    (
-        "analysis/routing/all_to_all.rs:all_to_all",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/ecmp.rs:walk_products",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/oracle.rs:route_reference",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/symmetry.rs:orbits",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/tree.rs:route_forest",
-        "pending: split by phase",
-    ),
     ("analysis/scenarios.rs:table", "pending: split by phase"),
     (
         "analysis/text.rs:render",
