@@ -687,7 +687,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     ),
     ("io/limits.rs", "pending: another change"),
     // Pending: to split by phase around small context types (issue 41).
-    ("analysis/cost.rs:analyze", "pending: split by phase"),
     (
         "analysis/nccl.rs",
         "pending: split by concern (the launch, fill and band terms grew it)",
@@ -697,16 +696,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "edit/mod.rs",
         "pending: split by concern (the floor's re-estimation grew it)",
     ),
-    (
-        "analysis/findings.rs:resilience_findings",
-        "pending: split by phase",
-    ),
-    ("analysis/scenarios.rs:table", "pending: split by phase"),
-    (
-        "analysis/text.rs:render",
-        "pending: split by report section",
-    ),
-    ("analysis/whatif/rank.rs:new", "pending: split by phase"),
     ("app/sites.rs:site_fields_ui", "pending: split by phase"),
     (
         "catalog/netbox/part.rs:part_kind",
