@@ -697,12 +697,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "pending: split by concern (the floor's re-estimation grew it)",
     ),
     ("app/sites.rs:site_fields_ui", "pending: split by phase"),
-    (
-        "catalog/netbox/part.rs:part_kind",
-        "pending: split by phase",
-    ),
-    ("catalog/netbox.rs", "pending: split by concern"),
-    ("catalog/netbox.rs:import_as", "pending: split by phase"),
     ("catalog/swap.rs:plan", "pending: split by phase"),
     ("export/html/mod.rs:cards", "pending: split by card"),
     ("export/netbox.rs:files", "pending: split by file"),
