@@ -486,7 +486,7 @@ fn switch_parts(
                     Some(_) => "qm8700",
                     None => "sn5600",
                 });
-                let base_part = part(&cat, base)?.clone();
+                let base_part = part(cat, base)?.clone();
                 let (base_ports, base_gbps) = match &base_part.kind {
                     PartKind::Switch(s) => (s.ports, s.port_gbps),
                     _ => (0, 0.0),
@@ -538,7 +538,7 @@ fn host_parts(
 ) -> Result<(), ImportError> {
     let slots = usize::from(max_slot) + 1;
     let server_id = format!("discovered-server-{slots}nic");
-    let mut host_part = part(&cat, "hgx-h100-8gpu")?.clone();
+    let mut host_part = part(cat, "hgx-h100-8gpu")?.clone();
     host_part.name =
         format!("Server as discovered ({slots} NIC slots; model and GPUs not reported)");
     host_part.part_number = None;
@@ -594,7 +594,7 @@ fn nic_parts(
                 Some(_) => "cx6-hdr-2p",
                 None => "cx7-eth-2x200",
             };
-            let (base_ports, base_gbps) = match &part(&cat, base)?.kind {
+            let (base_ports, base_gbps) = match &part(cat, base)?.kind {
                 PartKind::Nic(s) => (s.ports, s.port_gbps),
                 _ => (0, 0.0),
             };
@@ -605,7 +605,7 @@ fn nic_parts(
                 let ports = ports.max(base_ports);
                 let id = format!("discovered-nic-{base}-{ports}p-{gbps}g");
                 if cat.get(&id).is_none() {
-                    let mut p = part(&cat, base)?.clone();
+                    let mut p = part(cat, base)?.clone();
                     p.name = format!("NIC as discovered ({ports} ports at {gbps} Gb/s, as {base})");
                     p.part_number = None;
                     if let PartKind::Nic(s) = &mut p.kind {
@@ -678,7 +678,7 @@ fn place(
 ) -> Result<Vec<Option<DeviceId>>, ImportError> {
     let cat = b.catalog;
     let rack_part = "rack-42u";
-    let rack_units = match &part(&cat, rack_part)?.kind {
+    let rack_units = match &part(cat, rack_part)?.kind {
         PartKind::Rack(r) => r.units,
         _ => 42,
     };

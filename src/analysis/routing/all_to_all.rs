@@ -40,9 +40,11 @@ pub(super) fn all_to_all(
 /// A destination class: the NVLink flag and the (rail, component) pairs of a group's ports, sorted.
 type Class = (bool, Vec<(u16, usize)>);
 
-/// Vectors per (class, mode): switch -> traffic, and their total (sources), or the GPUs that can receive
-/// (destinations).
-type Vectors = BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)>;
+/// One vector: switch -> traffic, and its total (sources), or the GPUs that can receive (destinations).
+type Vector = (HashMap<usize, f64>, f64);
+
+/// Vectors per (class, mode).
+type Vectors = BTreeMap<(usize, Mode), Vector>;
 
 /// A group of like servers as the all-to-all reads it: its members, its representative's compute ports and their
 /// components.
@@ -250,10 +252,7 @@ fn a2a_sources(r: &mut Router, list: &[Group<'_>], classes: &[Class], gpus_total
 }
 
 /// The source vectors of class `k`, by mode.
-fn class_keys(
-    src: &Vectors,
-    k: usize,
-) -> impl Iterator<Item = ((usize, Mode), &(HashMap<usize, f64>, f64))> {
+fn class_keys(src: &Vectors, k: usize) -> impl Iterator<Item = ((usize, Mode), &Vector)> {
     src.range((k, (0, 0, false))..=(k, (usize::MAX, u16::MAX, true)))
         .map(|(key, v)| (*key, v))
 }
