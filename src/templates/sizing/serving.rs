@@ -247,7 +247,7 @@ pub fn resolve_replica_rps(
 
 /// The smallest design that serves the request rate under the p99 target at the planned utilisation: replicas
 /// from the queue, servers from replicas, fabric from servers, and the derivation of each in `why`
-/// ([`serving_why`]).
+/// (`serving_why`).
 pub fn serving(catalog: &Catalog, need: &ServingNeed) -> Result<Sized, TemplateError> {
     check_serving(need)?;
     let (replica_rps, replica_how) = resolve_replica_rps(

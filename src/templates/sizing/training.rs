@@ -8,7 +8,7 @@ use crate::catalog::{Catalog, PartKind};
 use crate::model::{Design, Training};
 use crate::templates::{MAX_SIZED_GPUS, TemplateError};
 
-/// The defaults of a training requirement where the user gives none, shared as [`SERVING_DEFAULTS`] is.
+/// The defaults of a training requirement where the user gives none, shared as [`super::SERVING_DEFAULTS`] is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrainingDefaults {
     /// Model parameters.
@@ -77,7 +77,7 @@ fn spares_needed(replacements_per_s: f64, repair_s: f64) -> u64 {
 
 /// The smallest design that finishes the training job within the days asked: the floor from compute and memory,
 /// a search over server counts on the analysis's own formulas with failures counted, the answer checked on its own
-/// analysis, and the derivation in `why` ([`training_why`]).
+/// analysis, and the derivation in `why` (`training_why`).
 pub fn training(catalog: &Catalog, need: &TrainingNeed) -> Result<Sized, TemplateError> {
     check_training(need)?;
     let name = format!(
