@@ -216,7 +216,6 @@ fn lost_key(classes: Option<&HashMap<u16, u32>>, lost: &[(u16, u16)]) -> LostKey
     key
 }
 
-/// What the ranking reads from the intact design, built once.
 /// A GPU server node: its place in `bw.servers`, its shape class and its cabled ports (NIC slot, port, rate).
 type ServerNode = (usize, usize, Vec<(u16, u16, u64)>);
 
@@ -224,6 +223,7 @@ type ServerNode = (usize, usize, Vec<(u16, u16, u64)>);
 /// class and the ports it loses, sorted.
 type LostKey = Vec<(u32, Vec<u16>)>;
 
+/// What the ranking reads from the intact design, built once.
 struct Ranker<'a> {
     design: &'a Design,
     topo: &'a Topology,
