@@ -674,70 +674,18 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     ),
     (
         "io/limits.rs:check_params",
-        "a table: one range check per parameter (and src/io/ is another change's)",
+        "a table: one range check per parameter",
     ),
     (
-        "io/limits.rs:check_part",
-        "a table: one range check per part figure (and src/io/ is another change's)",
+        "io/limits/part.rs:check_part",
+        "a table: one range check per part figure, an arm per kind of part",
     ),
-    // Pending: another change holds these files (templates, io, edit); split them there.
-    ("templates/clos.rs:leaf_spine", "pending: another change"),
-    ("templates/discovered.rs:build", "pending: another change"),
-    ("templates/sizing.rs:serving", "pending: another change"),
-    ("templates/sizing.rs:training", "pending: another change"),
-    ("templates/sizing.rs:budget", "pending: another change"),
-    ("templates/superpod.rs:superpod", "pending: another change"),
-    ("templates/sizing.rs", "pending: another change"),
-    ("io/limits.rs", "pending: another change"),
     // Pending: to split by phase around small context types (issue 41).
-    ("analysis/cost.rs:analyze", "pending: split by phase"),
     (
         "analysis/nccl.rs",
         "pending: split by concern (the launch, fill and band terms grew it)",
     ),
     ("analysis/nccl.rs:bandwidth", "pending: split by phase"),
-    (
-        "edit/mod.rs",
-        "pending: split by concern (the floor's re-estimation grew it)",
-    ),
-    (
-        "analysis/findings.rs:resilience_findings",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/all_to_all.rs:all_to_all",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/ecmp.rs:walk_products",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/oracle.rs:route_reference",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/symmetry.rs:orbits",
-        "pending: split by phase",
-    ),
-    (
-        "analysis/routing/tree.rs:route_forest",
-        "pending: split by phase",
-    ),
-    ("analysis/scenarios.rs:table", "pending: split by phase"),
-    (
-        "analysis/text.rs:render",
-        "pending: split by report section",
-    ),
-    ("analysis/whatif/rank.rs:new", "pending: split by phase"),
-    (
-        "catalog/netbox/part.rs:part_kind",
-        "pending: split by phase",
-    ),
-    ("catalog/netbox.rs", "pending: split by concern"),
-    ("catalog/netbox.rs:import_as", "pending: split by phase"),
-    ("catalog/swap.rs:plan", "pending: split by phase"),
-    ("export/svg.rs:rack_elevation", "pending: split by phase"),
 ];
 
 /// Every function (free, in an impl or a trait) of a parsed file outside `#[cfg(test)]`, with its line count.

@@ -430,9 +430,9 @@ fn category(kind: &PartKind) -> &'static str {
 }
 
 /// The cost section: capital cost by category, the running costs, TCO, cost per GPU-hour and the cloud options.
-///
-/// One function on purpose: it is the cost model's chain of formulas (docs/analysis.md, "Cost"), each figure read
-/// from the ones before it in the order the document derives them.
+/// The cost model's chain of formulas (docs/analysis.md, "Cost"), each figure read from the ones before it in the
+/// order the document derives them: quantities, the bill of materials, the running costs, the cloud and serving
+/// figures.
 pub(crate) fn analyze(
     design: &Design,
     power: &PowerReport,
@@ -440,71 +440,13 @@ pub(crate) fn analyze(
     builds: &super::physical::Builds,
 ) -> CostReport {
     let p = &design.params;
-    let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();
-    for r in design.racks.values() {
-        *qty.entry(&r.part).or_default() += 1;
-    }
-    for d in design.devices.values() {
-        *qty.entry(&d.part).or_default() += 1;
-        for part in d.gpus.values().chain(d.nics.values()) {
-            *qty.entry(part).or_default() += 1;
-        }
-    }
-    let mut unpriced_links = 0;
-    for l in design.links.values() {
-        match &l.cable {
-            Some(c) => *qty.entry(c).or_default() += 1,
-            None => unpriced_links += 1,
-        }
-    }
-    // Transceivers per cage: a twin-port one carries the two links of its cage.
-    for (part, n) in super::physical::transceiver_counts(builds) {
-        *qty.entry(part).or_default() += n;
-    }
-    let mut bom = Vec::new();
-    let mut capex = 0.0;
-    let mut by_cat: BTreeMap<String, f64> = BTreeMap::new();
-    let mut qty: Vec<(&PartId, u64)> = qty.into_iter().collect();
-    qty.sort();
-    let mut procurement = Procurement::default();
-    for (part, q) in qty {
-        let Some(spec) = design.parts.get(part) else {
-            continue;
-        };
-        let cat = category(&spec.kind);
-        let spares = p.spares.get(cat).map_or(0, |s| s.for_quantity(q));
-        procurement.spares_usd += spec.price_usd * spares as f64;
-        match spec.lead_time_weeks {
-            Some(w) => match procurement.earliest_live_weeks {
-                Some(best) if w < best => {}
-                Some(best) if (w - best).abs() < 1e-9 => {
-                    procurement.limiting_parts.push(part.0.clone())
-                }
-                _ => {
-                    procurement.earliest_live_weeks = Some(w);
-                    procurement.limiting_parts = vec![part.0.clone()];
-                }
-            },
-            None => procurement.unknown_lead_time.push(part.0.clone()),
-        }
-        let total = spec.price_usd * (q + spares) as f64;
-        capex += total;
-        *by_cat.entry(cat.to_string()).or_default() += total;
-        bom.push(BomLine {
-            part: part.0.clone(),
-            name: spec.name.clone(),
-            category: cat.to_string(),
-            quantity: q,
-            unit_usd: spec.price_usd,
-            total_usd: round(total, 2),
-            price_source: crate::catalog::figures::source_or_estimate(spec, "price_usd"),
-            spares,
-            lead_time_weeks: spec.lead_time_weeks,
-            part_number: spec.part_number.clone(),
-            overridden: crate::catalog::figures::override_notes(spec),
-            unsourced: crate::catalog::figures::unsourced(spec),
-        });
-    }
+    let (qty, unpriced_links) = quantities(design, builds);
+    let Capital {
+        bom,
+        capex,
+        by_cat,
+        mut procurement,
+    } = capital(design, qty);
     let util = design.params.utilisation_target;
     let (energy, colocation) = energy_and_colocation(design, power, util);
     let support = capex * p.support_fraction_per_year;
@@ -520,22 +462,7 @@ pub(crate) fn analyze(
     } else {
         0.0
     };
-    let (cloud, cloud_source) = match p.cloud_usd_per_gpu_hour {
-        Some(c) => (c, "design parameter".to_string()),
-        None => main_gpu(design)
-            .and_then(|g| design.parts.get(&g).map(|part| (g, part)))
-            .and_then(|(g, part)| match &part.kind {
-                PartKind::Gpu(spec) => Some((
-                    spec.cloud_usd_per_hour,
-                    format!(
-                        "{g}: {}",
-                        part.source("gpu.cloud_usd_per_hour").unwrap_or("catalog")
-                    ),
-                )),
-                _ => None,
-            })
-            .unwrap_or((0.0, "no GPUs".into())),
-    };
+    let (cloud, cloud_source) = cloud_price(design);
     let cloud_month = cloud * gpus * HOURS_PER_MONTH * util;
     let opex_month = opex / 12.0;
     let break_even = break_even_months(capex, cloud_month, opex_month);
@@ -549,21 +476,7 @@ pub(crate) fn analyze(
     };
     let break_even = break_even.unwrap_or(f64::INFINITY);
     let per_hour = yearly_owned / HOURS_PER_YEAR;
-    let (per_million, needed, in_design) = match &p.serving {
-        Some(s) => {
-            let replicas = (bw.gpus as u64) / u64::from(s.gpus_per_replica.max(1));
-            let x = s.throughput_for(main_gpu(design).as_ref());
-            let needed = if x > 0.0 && util > 0.0 {
-                (s.request_rate_rps / (x * util)).ceil() as u64
-            } else {
-                0
-            };
-            let capacity = replicas as f64 * x * util;
-            let per_m = (capacity > 0.0).then(|| round(per_hour / (capacity * 3600.0) * 1e6, 4));
-            (per_m, Some(needed), Some(replicas))
-        }
-        None => (None, None, None),
-    };
+    let (per_million, needed, in_design) = serving_costs(design, bw.gpus, util, per_hour);
     procurement.spares_usd = round(procurement.spares_usd, 2);
     let served_per_hour = p.serving.as_ref().map(|s| {
         let replicas = (bw.gpus as u64) / u64::from(s.gpus_per_replica.max(1));
@@ -620,6 +533,146 @@ pub(crate) fn analyze(
         prices_note: "Unit prices are the design's part prices (copied from the built-in catalog when each part was \
                       added; edit a part in the design to override). Street prices move fast: check them."
             .into(),
+    }
+}
+
+/// How many of each part the design uses (racks, devices, their GPUs and NICs, cables and transceivers per cage),
+/// sorted by part, and the links with no cable part (unpriced).
+fn quantities<'d>(
+    design: &'d Design,
+    builds: &'d super::physical::Builds,
+) -> (Vec<(&'d PartId, u64)>, usize) {
+    let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();
+    for r in design.racks.values() {
+        *qty.entry(&r.part).or_default() += 1;
+    }
+    for d in design.devices.values() {
+        *qty.entry(&d.part).or_default() += 1;
+        for part in d.gpus.values().chain(d.nics.values()) {
+            *qty.entry(part).or_default() += 1;
+        }
+    }
+    let mut unpriced_links = 0;
+    for l in design.links.values() {
+        match &l.cable {
+            Some(c) => *qty.entry(c).or_default() += 1,
+            None => unpriced_links += 1,
+        }
+    }
+    // Transceivers per cage: a twin-port one carries the two links of its cage.
+    for (part, n) in super::physical::transceiver_counts(builds) {
+        *qty.entry(part).or_default() += n;
+    }
+    let mut qty: Vec<(&PartId, u64)> = qty.into_iter().collect();
+    qty.sort();
+    (qty, unpriced_links)
+}
+
+/// The capital side of the cost: the bill of materials with spares, its total and totals by category, and the
+/// procurement figures (spares' cost, lead times).
+struct Capital {
+    bom: Vec<BomLine>,
+    capex: f64,
+    by_cat: BTreeMap<String, f64>,
+    procurement: Procurement,
+}
+
+/// The [`Capital`] of the parts in `qty` at the design's prices and spares.
+fn capital(design: &Design, qty: Vec<(&PartId, u64)>) -> Capital {
+    let p = &design.params;
+    let mut bom = Vec::new();
+    let mut capex = 0.0;
+    let mut by_cat: BTreeMap<String, f64> = BTreeMap::new();
+    let mut procurement = Procurement::default();
+    for (part, q) in qty {
+        let Some(spec) = design.parts.get(part) else {
+            continue;
+        };
+        let cat = category(&spec.kind);
+        let spares = p.spares.get(cat).map_or(0, |s| s.for_quantity(q));
+        procurement.spares_usd += spec.price_usd * spares as f64;
+        match spec.lead_time_weeks {
+            Some(w) => match procurement.earliest_live_weeks {
+                Some(best) if w < best => {}
+                Some(best) if (w - best).abs() < 1e-9 => {
+                    procurement.limiting_parts.push(part.0.clone())
+                }
+                _ => {
+                    procurement.earliest_live_weeks = Some(w);
+                    procurement.limiting_parts = vec![part.0.clone()];
+                }
+            },
+            None => procurement.unknown_lead_time.push(part.0.clone()),
+        }
+        let total = spec.price_usd * (q + spares) as f64;
+        capex += total;
+        *by_cat.entry(cat.to_string()).or_default() += total;
+        bom.push(BomLine {
+            part: part.0.clone(),
+            name: spec.name.clone(),
+            category: cat.to_string(),
+            quantity: q,
+            unit_usd: spec.price_usd,
+            total_usd: round(total, 2),
+            price_source: crate::catalog::figures::source_or_estimate(spec, "price_usd"),
+            spares,
+            lead_time_weeks: spec.lead_time_weeks,
+            part_number: spec.part_number.clone(),
+            overridden: crate::catalog::figures::override_notes(spec),
+            unsourced: crate::catalog::figures::unsourced(spec),
+        });
+    }
+    Capital {
+        bom,
+        capex,
+        by_cat,
+        procurement,
+    }
+}
+
+/// The cloud price per GPU-hour and where it comes from: the design's parameter, else the main GPU's catalog
+/// figure.
+fn cloud_price(design: &Design) -> (f64, String) {
+    match design.params.cloud_usd_per_gpu_hour {
+        Some(c) => (c, "design parameter".to_string()),
+        None => main_gpu(design)
+            .and_then(|g| design.parts.get(&g).map(|part| (g, part)))
+            .and_then(|(g, part)| match &part.kind {
+                PartKind::Gpu(spec) => Some((
+                    spec.cloud_usd_per_hour,
+                    format!(
+                        "{g}: {}",
+                        part.source("gpu.cloud_usd_per_hour").unwrap_or("catalog")
+                    ),
+                )),
+                _ => None,
+            })
+            .unwrap_or((0.0, "no GPUs".into())),
+    }
+}
+
+/// Serving's cost figures: the cost per 1M requests at `per_hour`, the replicas the request rate needs and those
+/// the design's `gpus` hold (all None without a serving workload).
+fn serving_costs(
+    design: &Design,
+    gpus: usize,
+    util: f64,
+    per_hour: f64,
+) -> (Option<f64>, Option<u64>, Option<u64>) {
+    match &design.params.serving {
+        Some(s) => {
+            let replicas = (gpus as u64) / u64::from(s.gpus_per_replica.max(1));
+            let x = s.throughput_for(main_gpu(design).as_ref());
+            let needed = if x > 0.0 && util > 0.0 {
+                (s.request_rate_rps / (x * util)).ceil() as u64
+            } else {
+                0
+            };
+            let capacity = replicas as f64 * x * util;
+            let per_m = (capacity > 0.0).then(|| round(per_hour / (capacity * 3600.0) * 1e6, 4));
+            (per_m, Some(needed), Some(replicas))
+        }
+        None => (None, None, None),
     }
 }
 

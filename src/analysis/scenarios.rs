@@ -138,10 +138,13 @@ fn trim(x: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The side-by-side table of scenario results: the settings first, then the figures.
-pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
-    type Cell = Box<dyn Fn(&Scenario, Option<&Headline>) -> String>;
-    let rows: Vec<(&str, bool, Cell)> = vec![
+/// One row of the scenario table: its label, whether it is a setting, and how to show it for a scenario and its
+/// headline.
+type Cell = Box<dyn Fn(&Scenario, Option<&Headline>) -> String>;
+
+/// The settings' rows: what each scenario changes.
+fn setting_rows() -> Vec<(&'static str, bool, Cell)> {
+    vec![
         (
             "GPU model",
             true,
@@ -203,6 +206,12 @@ pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
             true,
             Box::new(|s, _| bytes_text(s.latency_message_bytes)),
         ),
+    ]
+}
+
+/// The figures' rows: what the analysis gives under each scenario.
+fn figure_rows() -> Vec<(&'static str, bool, Cell)> {
+    vec![
         (
             "GPUs needed",
             false,
@@ -268,7 +277,13 @@ pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
             false,
             Box::new(|_, h| fmt_opt(h.map(|h| h.allreduce_ms), |x| format!("{x:.2} ms"))),
         ),
-    ];
+    ]
+}
+
+/// The side-by-side table of scenario results: the settings first, then the figures.
+pub fn table(results: &[ScenarioResult]) -> Vec<Row> {
+    let mut rows = setting_rows();
+    rows.extend(figure_rows());
     rows.into_iter()
         .map(|(label, setting, cell)| {
             let values: Vec<String> = results

@@ -6,10 +6,27 @@ use crate::catalog::Catalog;
 use crate::model::part::{Category, PartKind};
 use std::fmt::Write as _;
 
-/// The report as text. One function on purpose: it writes the sections top to bottom in the order they are read,
-/// each a few lines of `writeln!`, and splitting it would only spread that order over several places.
+/// The report as text: the sections top to bottom in the order they are read.
 pub fn render(r: &Report) -> String {
     let mut o = String::new();
+    headline(&mut o, r);
+    bandwidth(&mut o, r);
+    latency(&mut o, r);
+    racks(&mut o, r);
+    facility(&mut o, r);
+    if let Some(rel) = &r.reliability {
+        let _ = writeln!(o, "\nFailures and checkpoints");
+        for (k, v) in super::reliability::lines(rel) {
+            let _ = writeln!(o, "  {k:<16} {v}");
+        }
+    }
+    bill_of_materials(&mut o, r);
+    findings(&mut o, r);
+    o
+}
+
+/// The headline: the design's size, bottleneck, network figures, power, cost, procurement and serving.
+fn headline(o: &mut String, r: &Report) {
     let s = &r.summary;
     let _ = writeln!(o, "Racksmith analysis: {}", s.design);
     let _ = writeln!(o, "{}", "=".repeat(20 + s.design.len()));
@@ -94,7 +111,10 @@ pub fn render(r: &Report) -> String {
                 .map_or("n/a".into(), |c| format!("${c:.3}"))
         );
     }
+}
 
+/// Bandwidth per GPU by pattern, and the bisection.
+fn bandwidth(o: &mut String, r: &Report) {
     let _ = writeln!(o, "\nBandwidth (per GPU, per direction)");
     for p in &r.bandwidth.patterns {
         let _ = writeln!(
@@ -108,7 +128,10 @@ pub fn render(r: &Report) -> String {
         "  bisection {:.1} Gb/s ({})",
         r.bandwidth.bisection.gbps, r.bandwidth.bisection.method
     );
+}
 
+/// Latency by path class, and the all-reduce by algorithm.
+fn latency(o: &mut String, r: &Report) {
     let _ = writeln!(
         o,
         "\nLatency ({} B messages, {})",
@@ -149,7 +172,10 @@ pub fn render(r: &Report) -> String {
             alg.algorithm, alg.time_ms, alg.algbw_gbyte_s, alg.busbw_gbyte_s
         );
     }
+}
 
+/// Each rack's power, heat, weight and space.
+fn racks(o: &mut String, r: &Report) {
     let _ = writeln!(o, "\nRacks");
     for rk in &r.power.racks {
         let _ = writeln!(
@@ -166,7 +192,10 @@ pub fn render(r: &Report) -> String {
             rk.units_total
         );
     }
+}
 
+/// Each site's facility power and cooling.
+fn facility(o: &mut String, r: &Report) {
     let _ = writeln!(o, "\nFacility");
     for f in &r.cooling.sites {
         let name = f.label();
@@ -184,14 +213,10 @@ pub fn render(r: &Report) -> String {
             );
         }
     }
+}
 
-    if let Some(rel) = &r.reliability {
-        let _ = writeln!(o, "\nFailures and checkpoints");
-        for (k, v) in super::reliability::lines(rel) {
-            let _ = writeln!(o, "  {k:<16} {v}");
-        }
-    }
-
+/// The bill of materials.
+fn bill_of_materials(o: &mut String, r: &Report) {
     let _ = writeln!(o, "\nBill of materials");
     for line in &r.cost.bom {
         let _ = writeln!(
@@ -203,7 +228,11 @@ pub fn render(r: &Report) -> String {
             bom_marks(line)
         );
     }
+}
 
+/// The findings, by severity count then one by one.
+fn findings(o: &mut String, r: &Report) {
+    let s = &r.summary;
     let _ = writeln!(
         o,
         "\nFindings ({} errors, {} warnings, {} info)",
@@ -221,7 +250,6 @@ pub fn render(r: &Report) -> String {
             f.code, f.message, f.fix
         );
     }
-    o
 }
 
 /// What the text report adds to a BOM line: an unsourced price is an estimate; overrides are named.

@@ -10,7 +10,7 @@
 //! reason, and [`import_files`] keeps going past a bad file. Parts keep their NetBox slug and interface names
 //! ([`NetboxOrigin`]) so that a design exported back to NetBox names what NetBox has.
 
-use super::{Catalog, Part, PartKind};
+use super::{Catalog, Part};
 use crate::model::Protocol;
 use crate::model::part::{NetboxInterface, NetboxOrigin};
 use serde::Deserialize;
@@ -280,195 +280,6 @@ pub fn missing_in_sequence(names: &[&str]) -> Vec<String> {
     missing
 }
 
-/// Lower-case alphanumeric words of a model name ("NVIDIA DGX A100 640GB" -> nvidia, dgx, a100, 640gb).
-fn words(text: &str) -> Vec<String> {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect()
-}
-
-/// The built-in part a device type describes: the one whose id's words appear, whole and in order, among the
-/// model's words (`QM9700` is `qm9700`, `NVIDIA DGX A100 640GB` is `dgx-a100`, but `PowerEdge T420` is not `t4`).
-/// The longest such id wins.
-fn catalog_match<'a>(catalog: &'a Catalog, model: &str) -> Option<(&'a str, &'a Part)> {
-    let model = words(model);
-    catalog
-        .parts
-        .iter()
-        .filter(|(id, _)| {
-            let id = words(id.as_str());
-            !id.is_empty() && model.windows(id.len()).any(|w| w == id.as_slice())
-        })
-        .max_by_key(|(id, _)| id.as_str().len())
-        .map(|(id, p)| (id.as_str(), p))
-}
-
-/// Interface names that are a device's management or console port rather than a data port.
-fn management_name(name: &str) -> bool {
-    let n = name.to_lowercase();
-    [
-        "mgmt",
-        "management",
-        "bmc",
-        "ipmi",
-        "ilo",
-        "idrac",
-        "xcc",
-        "fnm",
-        "console",
-    ]
-    .iter()
-    .any(|p| n.starts_with(p))
-}
-
-/// Makers whose rack equipment is storage.
-const STORAGE_MAKERS: [&str; 9] = [
-    "netapp",
-    "pure storage",
-    "ddn",
-    "datadirect networks",
-    "hitachi vantara",
-    "vast data",
-    "infinidat",
-    "nimble storage",
-    "qumulo",
-];
-
-/// A Supermicro-style GPU server model word: digits then G and a letter (`421GE`, `4029GP`, `8125GS`).
-fn gpu_server_word(w: &str) -> bool {
-    let digits = w.chars().take_while(char::is_ascii_digit).count();
-    let rest: Vec<char> = w.chars().skip(digits).collect();
-    (3..=4).contains(&digits)
-        && rest.len() == 2
-        && rest.first() == Some(&'g')
-        && rest.get(1).is_some_and(char::is_ascii_alphabetic)
-}
-
-/// What the data says the device is, with the evidence; None with what was looked at when it does not say.
-fn kind_from_data(
-    dt: &DeviceType,
-    data_ports: usize,
-    catalog_kind: Option<&PartKind>,
-) -> Result<(ImportKind, String), String> {
-    let model = words(&dt.model);
-    let bays: Vec<String> = dt
-        .module_bays
-        .iter()
-        .chain(&dt.device_bays)
-        .map(Bay::text)
-        .collect();
-    let maker = dt.manufacturer.to_lowercase();
-    match catalog_kind {
-        Some(PartKind::Server(_)) => {
-            return Ok((
-                ImportKind::Server,
-                "the built-in part of this model is a server".into(),
-            ));
-        }
-        Some(PartKind::Switch(_)) => {
-            return Ok((
-                ImportKind::Switch,
-                "the built-in part of this model is a switch".into(),
-            ));
-        }
-        Some(PartKind::Storage(_)) => {
-            return Ok((
-                ImportKind::Storage,
-                "the built-in part of this model is storage".into(),
-            ));
-        }
-        _ => {}
-    }
-    if bays.iter().any(|b| b.contains("gpu")) {
-        return Ok((ImportKind::Server, "it has GPU bays".into()));
-    }
-    if model.iter().any(|w| w == "dgx" || w == "hgx") || model.iter().any(|w| gpu_server_word(w)) {
-        return Ok((
-            ImportKind::Server,
-            format!("\"{}\" names a GPU server", dt.model),
-        ));
-    }
-    if dt
-        .interfaces
-        .iter()
-        .any(|i| i.kind.starts_with("infiniband-"))
-    {
-        return Ok((ImportKind::Switch, "it has InfiniBand interfaces".into()));
-    }
-    if data_ports >= 16 {
-        return Ok((
-            ImportKind::Switch,
-            format!("it has {data_ports} data ports"),
-        ));
-    }
-    if STORAGE_MAKERS.iter().any(|m| maker == *m) {
-        return Ok((
-            ImportKind::Storage,
-            format!("{} makes storage", dt.manufacturer),
-        ));
-    }
-    if model.iter().any(|w| w == "storage" || w == "emc") {
-        return Ok((
-            ImportKind::Storage,
-            format!("\"{}\" names storage", dt.model),
-        ));
-    }
-    if model.iter().any(|w| w == "switch") {
-        return Ok((
-            ImportKind::Switch,
-            format!("\"{}\" names a switch", dt.model),
-        ));
-    }
-    let server_ports = dt.interfaces.iter().any(|i| {
-        let n = i.name.to_lowercase();
-        ["bmc", "ipmi", "ilo", "idrac", "xcc"]
-            .iter()
-            .any(|p| n.starts_with(p))
-    });
-    let server_words = [
-        "poweredge",
-        "proliant",
-        "thinksystem",
-        "superserver",
-        "sys",
-        "as",
-    ];
-    let server_bays = bays
-        .iter()
-        .any(|b| b.contains("pci") || b.contains("cpu") || b.contains("dimm"));
-    if server_ports || model.iter().any(|w| server_words.contains(&w.as_str())) || server_bays {
-        return Ok((
-            ImportKind::Server,
-            "it has a BMC port, PCIe or CPU bays, or a server model name".into(),
-        ));
-    }
-    let drive_bays = bays
-        .iter()
-        .filter(|b| {
-            ["slot", "drive", "disk", "bay"]
-                .iter()
-                .any(|w| b.contains(w))
-        })
-        .count();
-    if drive_bays >= 12 && data_ports == 0 {
-        return Ok((
-            ImportKind::Storage,
-            format!("a disk enclosure: {drive_bays} drive slots and no data ports"),
-        ));
-    }
-    if data_ports >= 4 {
-        return Ok((
-            ImportKind::Switch,
-            format!("it has {data_ports} data ports and no server hint"),
-        ));
-    }
-    Err(format!(
-        "{data_ports} data ports, no GPU, CPU or PCIe bays, no BMC port, a maker ({}) not known for one kind",
-        dt.manufacturer
-    ))
-}
-
 /// A valid part id from a slug: whitespace and quotes become dashes.
 fn part_id(slug: &str) -> String {
     slug.trim()
@@ -481,233 +292,6 @@ fn part_id(slug: &str) -> String {
             }
         })
         .collect()
-}
-
-/// Largest device type file read: the library's largest are about 100 KB.
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
-
-/// Deepest nesting of YAML flow collections (`[`, `{`) read: a device type nests two or three; a parser given
-/// 100,000 levels takes time that grows with their square.
-pub const MAX_NESTING: usize = 64;
-
-/// Nodes a device type file may expand to through its anchors and aliases: this many per byte of the file, plus
-/// [`EXPANSION_BASE`]. A node takes at least two bytes written out, so a file without aliases holds at most half a
-/// node per byte: the budget is at least eight times what the file itself holds. A 1.3 MB file whose aliases
-/// expand to a hundred gigabytes is refused within a fraction of a second instead of filling memory.
-pub const EXPANSION_PER_BYTE: u64 = 4;
-/// Nodes any device type file may expand to whatever its size (see [`EXPANSION_PER_BYTE`]).
-pub const EXPANSION_BASE: u64 = 100_000;
-
-/// Counts the nodes of a YAML document as the parser expands its aliases, without building them, and fails as
-/// soon as `left` runs out; the parser's error then carries the line and column where the budget ran out.
-struct CountNodes<'a>(&'a std::cell::Cell<u64>);
-
-impl CountNodes<'_> {
-    fn tick<E: serde::de::Error>(&self) -> Result<(), E> {
-        let left = self.0.get();
-        if left == 0 {
-            return Err(E::custom(
-                "anchors and aliases expand the file past its budget (docs/limits.md, \"YAML\")",
-            ));
-        }
-        self.0.set(left - 1);
-        Ok(())
-    }
-}
-
-impl<'de> serde::de::DeserializeSeed<'de> for CountNodes<'_> {
-    type Value = ();
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for CountNodes<'_> {
-    type Value = ();
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("any YAML node")
-    }
-    fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_i64<E: serde::de::Error>(self, _: i64) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_u64<E: serde::de::Error>(self, _: u64) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_i128<E: serde::de::Error>(self, _: i128) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_u128<E: serde::de::Error>(self, _: u128) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_bytes<E: serde::de::Error>(self, _: &[u8]) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
-        self.tick()
-    }
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        self.tick()?;
-        serde::de::DeserializeSeed::deserialize(CountNodes(self.0), d)
-    }
-    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        self.tick()?;
-        serde::de::DeserializeSeed::deserialize(CountNodes(self.0), d)
-    }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.tick()?;
-        while seq.next_element_seed(CountNodes(self.0))?.is_some() {}
-        Ok(())
-    }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.tick()?;
-        while map.next_key_seed(CountNodes(self.0))?.is_some() {
-            map.next_value_seed(CountNodes(self.0))?;
-        }
-        Ok(())
-    }
-    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
-        // A tagged node (`!tag value`): the tag, then its value.
-        use serde::de::VariantAccess;
-        self.tick()?;
-        let ((), value) = data.variant_seed(CountNodes(self.0))?;
-        value.newtype_variant_seed(CountNodes(self.0))
-    }
-}
-
-/// Refuses YAML text whose aliases expand it past [`EXPANSION_PER_BYTE`] nodes per byte plus [`EXPANSION_BASE`],
-/// before anything is built from it: memory stays in proportion to the file (the parser's events), and time to the
-/// budget. The message names the line and column where the budget ran out.
-fn check_expansion(text: &str) -> Result<(), String> {
-    use serde::de::DeserializeSeed;
-    let budget = (text.len() as u64)
-        .saturating_mul(EXPANSION_PER_BYTE)
-        .saturating_add(EXPANSION_BASE);
-    let left = std::cell::Cell::new(budget);
-    match CountNodes(&left).deserialize(serde_norway::Deserializer::from_str(text)) {
-        Ok(()) => Ok(()),
-        Err(e) if left.get() == 0 => Err(format!(
-            "{e}: the file expands to more than {budget} YAML nodes ({EXPANSION_PER_BYTE} per byte of its {} bytes \
-             plus {EXPANSION_BASE}); a device type has no need of that",
-            text.len()
-        )),
-        // The YAML reader's own limit on aliases followed (100 per event of the file): said as the budget is.
-        Err(e) if e.to_string().contains("repetition limit exceeded") => Err(format!(
-            "{e}: the file's aliases are followed more than 100 times per node it holds; a device type has no need \
-             of that"
-        )),
-        // Any other error is the parser's own, reported when the file is parsed below.
-        Err(_) => Ok(()),
-    }
-}
-
-/// The line at which flow collections (`[`, `{`) nest deeper than `max`, if they do. Quoted text and comments are
-/// skipped; this is a guard run before the YAML parser, not a parser.
-fn flow_depth_over(text: &str, max: usize) -> Option<usize> {
-    let (mut depth, mut line) = (0usize, 1usize);
-    let mut quote: Option<char> = None;
-    let mut comment = false;
-    let mut prev = ' ';
-    for c in text.chars() {
-        if c == '\n' {
-            line += 1;
-            comment = false;
-        } else if comment {
-            // The rest of the line is a comment.
-        } else if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                '\'' | '"' => quote = Some(c),
-                '#' if prev.is_whitespace() => comment = true,
-                '[' | '{' => {
-                    depth += 1;
-                    if depth > max {
-                        return Some(line);
-                    }
-                }
-                ']' | '}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-        prev = c;
-    }
-    None
-}
-
-/// Reads and parses one device type file, refusing what is not a device type (a module type, an empty file, a
-/// device type without a model) before any figure is read.
-fn read_device_type(path: &Path, shown: &str) -> Result<DeviceType, ImportError> {
-    // Checked before a byte is read (a FIFO, a device, a sparse file of gigabytes), like every file a command reads.
-    let text = crate::io::read_checked_text(path, MAX_FILE_BYTES, "a NetBox device type").map_err(
-        |e| match e {
-            crate::io::LoadError::Io { source, .. } => ImportError::Io {
-                path: shown.to_string(),
-                source,
-            },
-            other => ImportError::Parse {
-                path: shown.to_string(),
-                message: other.to_string(),
-            },
-        },
-    )?;
-    if let Some(depth) = flow_depth_over(&text, MAX_NESTING) {
-        return Err(ImportError::Parse {
-            path: shown.to_string(),
-            message: format!(
-                "line {depth}: brackets nested deeper than {MAX_NESTING} levels; a device type nests a few"
-            ),
-        });
-    }
-    let refuse = |reason: String| ImportError::Refused {
-        path: shown.to_string(),
-        reason,
-    };
-    check_expansion(&text).map_err(|message| ImportError::Parse {
-        path: shown.to_string(),
-        message,
-    })?;
-    let value: serde_norway::Value =
-        serde_norway::from_str(&text).map_err(|e| ImportError::Parse {
-            path: shown.to_string(),
-            message: e.to_string(),
-        })?;
-    let Some(map) = value.as_mapping() else {
-        return Err(if value.is_null() {
-            refuse("the file is empty".into())
-        } else {
-            refuse("the file is not a YAML mapping of device type fields".into())
-        });
-    };
-    let has = |k: &str| map.contains_key(serde_norway::Value::from(k));
-    if !has("u_height") && !has("slug") {
-        return Err(refuse(
-            "a NetBox module type (a card, PSU or module that goes in a device's bay: no slug, no u_height), not a \
-             device type; Racksmith imports device types"
-                .into(),
-        ));
-    }
-    let dt: DeviceType = serde_norway::from_value(value).map_err(|e| ImportError::Parse {
-        path: shown.to_string(),
-        message: e.to_string(),
-    })?;
-    if dt.model.trim().is_empty() {
-        return Err(refuse("the device type has no model".into()));
-    }
-    Ok(dt)
 }
 
 /// The data interfaces grouped by rate: the most numerous rate is the part's ports, a faster group a switch's uplinks.
@@ -786,7 +370,7 @@ pub fn import(path: &Path, catalog: &Catalog) -> Result<Imported, ImportError> {
 
 /// Imports one NetBox device type file as a part of `kind` when given, else of the kind its data says (refused as
 /// [`ImportError::UnclearKind`] when the data does not say). The steps (read, height, interfaces, kind, port groups,
-/// power, the part) run in the order their warnings should read, each step a call or a short block.
+/// power, the part) run in the order their warnings should read, each step a call.
 pub fn import_as(
     path: &Path,
     catalog: &Catalog,
@@ -803,40 +387,10 @@ pub fn import_as(
     let dt = read_device_type(path, &shown)?;
     let mut warnings = Vec::new();
 
-    // Height: whole rack units; a non-integral height takes the next whole unit.
-    let u = dt.u_height.unwrap_or(1.0);
-    if !u.is_finite() || !(0.0..=60.0).contains(&u) {
-        return Err(refuse(format!(
-            "u_height {u} is not a height a rack holds (0 to 60)"
-        )));
-    }
-    if u == 0.0 || dt.subdevice_role.as_deref() == Some("child") {
-        return Err(refuse(format!(
-            "a child device (u_height {u}, subdevice_role {}) that mounts in a parent's device bay; Racksmith places \
-             whole rack-mounted units: import the chassis it goes in",
-            dt.subdevice_role.as_deref().unwrap_or("none")
-        )));
-    }
-    let height_u = u.ceil();
-    if height_u != u {
-        warnings.push(format!(
-            "{name}: u_height {u} is not a whole number of rack units; the part takes {height_u}U, the units it \
-             blocks in a rack"
-        ));
-    }
+    let height_u = height_u(&dt, &name, &mut warnings).map_err(refuse)?;
 
     // Data interfaces: not management-only, not named as a management port, with a rate the type names.
-    let data: Vec<(&Interface, f64)> = dt
-        .interfaces
-        .iter()
-        .filter(|i| !i.mgmt_only && !management_name(&i.name))
-        .filter(|i| {
-            !i.description
-                .as_deref()
-                .is_some_and(|d| d.to_lowercase().contains("management"))
-        })
-        .filter_map(|i| interface_gbps(&i.kind).map(|g| (i, g)))
-        .collect();
+    let data = data_interfaces(&dt);
     let known = catalog_match(catalog, &dt.model);
     let (kind, why) = match kind {
         Some(k) => (k, "chosen by the user".to_string()),
@@ -847,20 +401,7 @@ pub fn import_as(
             }
         })?,
     };
-    let unrated: Vec<&str> = dt
-        .interfaces
-        .iter()
-        .filter(|i| !i.mgmt_only && interface_gbps(&i.kind).is_none() && i.kind != "virtual")
-        .map(|i| i.name.as_str())
-        .collect();
-    if !unrated.is_empty() {
-        warnings.push(format!(
-            "{name}: {} interfaces of a type with no Ethernet or InfiniBand rate (Fibre Channel, other) are not \
-             modelled: {}",
-            unrated.len(),
-            unrated.join(", ")
-        ));
-    }
+    warn_unrated(&dt, &name, &mut warnings);
 
     let groups = port_groups(&data, kind, &name, &mut warnings);
     let (speed, ports, uplink_gbps, uplink_ports) = (
@@ -870,33 +411,9 @@ pub fn import_as(
         groups.uplink_ports,
     );
     let names: Vec<&str> = data.iter().map(|(i, _)| i.name.as_str()).collect();
-    let missing = missing_in_sequence(&names);
-    if !missing.is_empty() {
-        warnings.push(format!(
-            "{name}: {} interfaces, but the numbering has gaps: {} missing",
-            data.len(),
-            missing.join(", ")
-        ));
-    }
+    warn_gaps(&names, &name, &mut warnings);
 
-    // InfiniBand when the interfaces say so (their type, or IB port names), or the model is a Quantum switch.
-    let lower = dt.model.to_lowercase();
-    let infiniband = ports
-        .iter()
-        .any(|i| i.kind.starts_with("infiniband-") || i.name.to_uppercase().starts_with("IB"))
-        || lower.starts_with("qm")
-        || lower.contains("quantum");
-    let protocols = if infiniband {
-        vec![Protocol::InfiniBand]
-    } else {
-        vec![Protocol::Ethernet]
-    };
-    if infiniband && speed > 0.0 && crate::model::IbRate::from_gbps(speed).is_none() {
-        warnings.push(format!(
-            "{name}: InfiniBand ports at {speed}G: Racksmith cables InfiniBand at EDR (100G) to XDR (800G), so no link \
-             can be cabled to them"
-        ));
-    }
+    let protocols = protocols(&dt, &ports, speed, &name, &mut warnings);
 
     let (draws, power_w, weight_kg) = part::power_and_weight(&dt, &name, &mut warnings);
 
@@ -928,6 +445,142 @@ pub fn import_as(
     part::compare_with_builtin(&found, &draws, power_w, &mut warnings);
     let part_kind = part::part_kind(kind, &found, &mut sources, &mut port_names, &mut warnings)
         .map_err(refuse)?;
+    let id = import_id(catalog, &dt, &name, &mut warnings);
+    let part = Part {
+        name: if words(&dt.model).first() == words(&dt.manufacturer).first() {
+            dt.model.clone()
+        } else {
+            format!("{} {}", dt.manufacturer, dt.model)
+        },
+        vendor: dt.manufacturer.clone(),
+        height_u: height_u as u16,
+        power_w,
+        weight_kg: weight_kg.unwrap_or(0.0),
+        price_usd: 0.0,
+        sources,
+        part_number: dt.part_number.clone().filter(|p| !p.trim().is_empty()),
+        kind: part_kind,
+        netbox: Some(origin(&dt, port_names)),
+        ..Part::default()
+    };
+    // Never hand back a part the catalog loader would refuse.
+    let problems = super::user::check(&id, &part);
+    if !problems.is_empty() {
+        return Err(refuse(format!(
+            "the part would not load: {}",
+            problems.join("; ")
+        )));
+    }
+    Ok(Imported {
+        id,
+        part,
+        warnings,
+        file: shown,
+        kind_reason: why,
+    })
+}
+
+/// The part's height in whole rack units (a non-integral height takes the next whole unit, with a warning);
+/// refused with the reason for a height no rack holds or a child device.
+fn height_u(dt: &DeviceType, name: &str, warnings: &mut Vec<String>) -> Result<f64, String> {
+    let u = dt.u_height.unwrap_or(1.0);
+    if !u.is_finite() || !(0.0..=60.0).contains(&u) {
+        return Err(format!(
+            "u_height {u} is not a height a rack holds (0 to 60)"
+        ));
+    }
+    if u == 0.0 || dt.subdevice_role.as_deref() == Some("child") {
+        return Err(format!(
+            "a child device (u_height {u}, subdevice_role {}) that mounts in a parent's device bay; Racksmith places \
+             whole rack-mounted units: import the chassis it goes in",
+            dt.subdevice_role.as_deref().unwrap_or("none")
+        ));
+    }
+    let height_u = u.ceil();
+    if height_u != u {
+        warnings.push(format!(
+            "{name}: u_height {u} is not a whole number of rack units; the part takes {height_u}U, the units it \
+             blocks in a rack"
+        ));
+    }
+    Ok(height_u)
+}
+
+/// Data interfaces: not management-only, not named as a management port, with a rate the type names.
+fn data_interfaces(dt: &DeviceType) -> Vec<(&Interface, f64)> {
+    dt.interfaces
+        .iter()
+        .filter(|i| !i.mgmt_only && !management_name(&i.name))
+        .filter(|i| {
+            !i.description
+                .as_deref()
+                .is_some_and(|d| d.to_lowercase().contains("management"))
+        })
+        .filter_map(|i| interface_gbps(&i.kind).map(|g| (i, g)))
+        .collect()
+}
+
+/// Warns of interfaces of a type with no Ethernet or InfiniBand rate (Fibre Channel, other), not modelled.
+fn warn_unrated(dt: &DeviceType, name: &str, warnings: &mut Vec<String>) {
+    let unrated: Vec<&str> = dt
+        .interfaces
+        .iter()
+        .filter(|i| !i.mgmt_only && interface_gbps(&i.kind).is_none() && i.kind != "virtual")
+        .map(|i| i.name.as_str())
+        .collect();
+    if !unrated.is_empty() {
+        warnings.push(format!(
+            "{name}: {} interfaces of a type with no Ethernet or InfiniBand rate (Fibre Channel, other) are not \
+             modelled: {}",
+            unrated.len(),
+            unrated.join(", ")
+        ));
+    }
+}
+
+/// Warns when the data interfaces' numbering has gaps.
+fn warn_gaps(names: &[&str], name: &str, warnings: &mut Vec<String>) {
+    let missing = missing_in_sequence(names);
+    if !missing.is_empty() {
+        warnings.push(format!(
+            "{name}: {} interfaces, but the numbering has gaps: {} missing",
+            names.len(),
+            missing.join(", ")
+        ));
+    }
+}
+
+/// The part's protocols: InfiniBand when the interfaces say so (their type, or IB port names), or the model is a
+/// Quantum switch, else Ethernet; with a warning for InfiniBand ports at a rate no cable carries.
+fn protocols(
+    dt: &DeviceType,
+    ports: &[&Interface],
+    speed: f64,
+    name: &str,
+    warnings: &mut Vec<String>,
+) -> Vec<Protocol> {
+    let lower = dt.model.to_lowercase();
+    let infiniband = ports
+        .iter()
+        .any(|i| i.kind.starts_with("infiniband-") || i.name.to_uppercase().starts_with("IB"))
+        || lower.starts_with("qm")
+        || lower.contains("quantum");
+    if infiniband && speed > 0.0 && crate::model::IbRate::from_gbps(speed).is_none() {
+        warnings.push(format!(
+            "{name}: InfiniBand ports at {speed}G: Racksmith cables InfiniBand at EDR (100G) to XDR (800G), so no link \
+             can be cabled to them"
+        ));
+    }
+    if infiniband {
+        vec![Protocol::InfiniBand]
+    } else {
+        vec![Protocol::Ethernet]
+    }
+}
+
+/// The part's id: the slug made valid (or the file's name without a slug), renamed when a built-in part has it;
+/// each change with a warning.
+fn import_id(catalog: &Catalog, dt: &DeviceType, name: &str, warnings: &mut Vec<String>) -> String {
     let mut id = part_id(if dt.slug.trim().is_empty() {
         name.trim_end_matches(".yaml").trim_end_matches(".yml")
     } else {
@@ -946,52 +599,26 @@ pub fn import_as(
         ));
         id = new.as_str().to_string();
     }
-    let part = Part {
-        name: if words(&dt.model).first() == words(&dt.manufacturer).first() {
-            dt.model.clone()
-        } else {
-            format!("{} {}", dt.manufacturer, dt.model)
-        },
-        vendor: dt.manufacturer.clone(),
-        height_u: height_u as u16,
-        power_w,
-        weight_kg: weight_kg.unwrap_or(0.0),
-        price_usd: 0.0,
-        sources,
-        part_number: dt.part_number.clone().filter(|p| !p.trim().is_empty()),
-        kind: part_kind,
-        netbox: Some(NetboxOrigin {
-            slug: dt.slug.clone(),
-            manufacturer: dt.manufacturer.clone(),
-            model: dt.model.clone(),
-            ports: port_names,
-            interfaces: dt
-                .interfaces
-                .iter()
-                .map(|i| NetboxInterface {
-                    name: i.name.clone(),
-                    kind: i.kind.clone(),
-                    mgmt_only: i.mgmt_only,
-                })
-                .collect(),
-        }),
-        ..Part::default()
-    };
-    // Never hand back a part the catalog loader would refuse.
-    let problems = super::user::check(&id, &part);
-    if !problems.is_empty() {
-        return Err(refuse(format!(
-            "the part would not load: {}",
-            problems.join("; ")
-        )));
+    id
+}
+
+/// Where the part came from in NetBox: its slug, maker, model, ports' NetBox names and interfaces.
+fn origin(dt: &DeviceType, port_names: BTreeMap<String, String>) -> NetboxOrigin {
+    NetboxOrigin {
+        slug: dt.slug.clone(),
+        manufacturer: dt.manufacturer.clone(),
+        model: dt.model.clone(),
+        ports: port_names,
+        interfaces: dt
+            .interfaces
+            .iter()
+            .map(|i| NetboxInterface {
+                name: i.name.clone(),
+                kind: i.kind.clone(),
+                mgmt_only: i.mgmt_only,
+            })
+            .collect(),
     }
-    Ok(Imported {
-        id,
-        part,
-        warnings,
-        file: shown,
-        kind_reason: why,
-    })
 }
 
 /// Imports many files: each one imported (with its warnings) or refused (with its reason), a bad file never
@@ -1031,7 +658,15 @@ fn first_kw(text: &str) -> Option<f64> {
     head.get(start..)?.parse().ok()
 }
 
+mod kind;
 mod part;
+mod read;
+
+use kind::{catalog_match, kind_from_data, management_name, words};
+use read::read_device_type;
+pub use read::{EXPANSION_BASE, EXPANSION_PER_BYTE, MAX_FILE_BYTES, MAX_NESTING};
+#[cfg(test)]
+use {kind::gpu_server_word, read::flow_depth_over};
 
 #[cfg(test)]
 mod tests;

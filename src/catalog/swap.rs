@@ -120,14 +120,62 @@ fn nic_prefix(port: &str) -> Option<&str> {
 /// new part, the devices and cables that use the old one, and the cables moved to other ports. Not yet checked as
 /// a whole: [`PartSwap::trial`] does that.
 ///
-/// One function on purpose: each step reads what the steps before it found (the devices as they will be, the
-/// ends displaced, the ports taken), the order the re-homing rules are stated in.
+/// Each step reads what the steps before it found (the parts, the devices as they will be, the ends displaced, the
+/// ports taken), in the order the re-homing rules are stated in.
 pub fn plan(
     design: &Design,
     catalog: &Catalog,
     from: &str,
     to: &str,
 ) -> Result<PartSwap, SwapError> {
+    let (from_id, to_id, new) = parts(design, catalog, from, to)?;
+    let (devices, cables) = users(design, &from_id, &to_id);
+    if devices.is_empty() && cables.is_empty() {
+        return Err(SwapError::Refused(format!(
+            "nothing in the design uses {from}"
+        )));
+    }
+
+    // The devices as they will be, to ask which ports they will have.
+    let mut after = design.clone();
+    after.parts.insert(to_id.clone(), new.clone());
+    for (id, nd) in &devices {
+        after.devices.insert(*id, nd.clone());
+    }
+    let (displaced, taken) = displaced(design, &after, &devices);
+    let (moved, rehomed, homeless) = rehome(design, &after, &displaced, taken, (&cables, &to_id));
+    if !homeless.is_empty() {
+        return Err(homeless_error(from, to, &homeless));
+    }
+
+    let recabled: Vec<(LinkId, Link)> = cables
+        .iter()
+        .filter(|id| !displaced.contains_key(id))
+        .filter_map(|id| {
+            let mut nl = design.links.get(id)?.clone();
+            nl.cable = Some(to_id.clone());
+            Some((*id, nl))
+        })
+        .collect();
+    Ok(PartSwap {
+        from: from_id,
+        new_part: (!design.parts.contains_key(&to_id)).then_some((to_id.clone(), new)),
+        to: to_id,
+        devices: devices.into_iter().collect(),
+        moved,
+        recabled,
+        rehomed,
+    })
+}
+
+/// The two parts of a swap, `from` in the design and `to` from the design or the catalog; refused when either is
+/// missing, they are the same, or they are of different kinds.
+fn parts(
+    design: &Design,
+    catalog: &Catalog,
+    from: &str,
+    to: &str,
+) -> Result<(PartId, PartId, Part), SwapError> {
     let from_id = PartId::new(from);
     let to_id = PartId::new(to);
     let Some(old) = design.parts.get(&from_id) else {
@@ -153,20 +201,29 @@ pub fn plan(
             new.kind.category().label()
         )));
     }
+    Ok((from_id, to_id, new))
+}
+
+/// What uses part `from_id`: the devices (as they will be, with `to_id` in its place) and the cables.
+fn users(
+    design: &Design,
+    from_id: &PartId,
+    to_id: &PartId,
+) -> (BTreeMap<DeviceId, Device>, Vec<LinkId>) {
     let mut devices: BTreeMap<DeviceId, Device> = BTreeMap::new();
     for (id, d) in &design.devices {
-        let uses = d.part == from_id
-            || d.gpus.values().any(|p| *p == from_id)
-            || d.nics.values().any(|p| *p == from_id);
+        let uses = d.part == *from_id
+            || d.gpus.values().any(|p| p == from_id)
+            || d.nics.values().any(|p| p == from_id);
         if !uses {
             continue;
         }
         let mut nd = d.clone();
-        if nd.part == from_id {
+        if nd.part == *from_id {
             nd.part = to_id.clone();
         }
         for p in nd.gpus.values_mut().chain(nd.nics.values_mut()) {
-            if *p == from_id {
+            if p == from_id {
                 *p = to_id.clone();
             }
         }
@@ -175,27 +232,24 @@ pub fn plan(
     let cables: Vec<LinkId> = design
         .links
         .iter()
-        .filter(|(_, l)| l.cable.as_ref() == Some(&from_id))
+        .filter(|(_, l)| l.cable.as_ref() == Some(from_id))
         .map(|(id, _)| *id)
         .collect();
-    if devices.is_empty() && cables.is_empty() {
-        return Err(SwapError::Refused(format!(
-            "nothing in the design uses {from}"
-        )));
-    }
+    (devices, cables)
+}
 
-    // The devices as they will be, to ask which ports they will have.
-    let mut after = design.clone();
-    after.parts.insert(to_id.clone(), new.clone());
-    for (id, nd) in &devices {
-        after.devices.insert(*id, nd.clone());
-    }
+/// The cable ends on a swapped device whose port the new part lacks or cannot run the cable on (per cable, which
+/// of its two ends), and the ports still taken once those are lifted.
+fn displaced(
+    design: &Design,
+    after: &Design,
+    devices: &BTreeMap<DeviceId, Device>,
+) -> (BTreeMap<LinkId, Vec<bool>>, BTreeSet<PortRef>) {
     let fits = |end: &PortRef, link: &Link| {
         after
             .port_spec(end)
             .is_some_and(|s| s.accepts(&link.medium).is_ok())
     };
-    // Cable ends on a swapped device whose port the new part lacks or cannot run the cable on.
     let mut displaced: BTreeMap<LinkId, Vec<bool>> = BTreeMap::new();
     for (id, l) in &design.links {
         let ends: Vec<bool> = [&l.a, &l.b]
@@ -216,10 +270,23 @@ pub fn plan(
             }
         }
     }
+    (displaced, taken)
+}
+
+/// Moves each displaced end to a free port of its device that carries the cable (of the same role, and the same
+/// NIC when it has one free), the cable taking `to` when it was `from`. Returns the cables moved, what moved
+/// where, and the cables with no free port.
+fn rehome(
+    design: &Design,
+    after: &Design,
+    displaced: &BTreeMap<LinkId, Vec<bool>>,
+    mut taken: BTreeSet<PortRef>,
+    (cables, to_id): (&[LinkId], &PartId),
+) -> (Vec<(LinkId, Link)>, Vec<String>, Vec<String>) {
     let mut moved: Vec<(LinkId, Link)> = Vec::new();
     let mut rehomed = Vec::new();
     let mut homeless = Vec::new();
-    for (id, ends) in &displaced {
+    for (id, ends) in displaced {
         let Some(l) = design.links.get(id) else {
             continue;
         };
@@ -273,38 +340,22 @@ pub fn plan(
             homeless.push(design.describe_link(*id));
         }
     }
-    if !homeless.is_empty() {
-        let n = homeless.len();
-        let shown: Vec<&str> = homeless.iter().take(8).map(String::as_str).collect();
-        return Err(SwapError::Refused(format!(
-            "{to} does not fit where {from} is: {n} cable{} would have no free port of {to} that carries {}: {}{}",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "it" } else { "them" },
-            shown.join(", "),
-            if n > shown.len() {
-                format!(" (and {} more)", n - shown.len())
-            } else {
-                String::new()
-            }
-        )));
-    }
+    (moved, rehomed, homeless)
+}
 
-    let recabled: Vec<(LinkId, Link)> = cables
-        .iter()
-        .filter(|id| !displaced.contains_key(id))
-        .filter_map(|id| {
-            let mut nl = design.links.get(id)?.clone();
-            nl.cable = Some(to_id.clone());
-            Some((*id, nl))
-        })
-        .collect();
-    Ok(PartSwap {
-        from: from_id,
-        new_part: (!design.parts.contains_key(&to_id)).then_some((to_id.clone(), new)),
-        to: to_id,
-        devices: devices.into_iter().collect(),
-        moved,
-        recabled,
-        rehomed,
-    })
+/// The refusal when cables would have no free port: how many, and the first few.
+fn homeless_error(from: &str, to: &str, homeless: &[String]) -> SwapError {
+    let n = homeless.len();
+    let shown: Vec<&str> = homeless.iter().take(8).map(String::as_str).collect();
+    SwapError::Refused(format!(
+        "{to} does not fit where {from} is: {n} cable{} would have no free port of {to} that carries {}: {}{}",
+        if n == 1 { "" } else { "s" },
+        if n == 1 { "it" } else { "them" },
+        shown.join(", "),
+        if n > shown.len() {
+            format!(" (and {} more)", n - shown.len())
+        } else {
+            String::new()
+        }
+    ))
 }

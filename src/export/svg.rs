@@ -350,19 +350,44 @@ pub fn racks_svg(design: &Design, report: &Report) -> String {
     svg.finish(&format!("{}: rack elevations", design.name))
 }
 
-/// One rack's elevation at (x, y). One function on purpose: the frame, the units, each device and its labels are
-/// drawn in paint order, and the coordinates they share (rack origin, unit height) stay in one place.
+/// One rack's elevation at (x, y), in paint order: the frame and its units, each device with its labels, the
+/// footer.
 fn rack_elevation(svg: &mut Svg, design: &Design, report: &Report, first: RackId, x: f64, y: f64) {
     let Some(rack) = design.racks.get(&first) else {
         return;
     };
+    let top = rack_frame(svg, rack, x, y);
+    let mut devices: Vec<(&DeviceId, &Device)> = design
+        .devices
+        .iter()
+        .filter(|(_, d)| d.rack == first)
+        .collect();
+    devices.sort_by_key(|(id, d)| (d.position_u, **id));
+    for (id, d) in devices {
+        let Some(part) = design.parts.get(&d.part) else {
+            continue;
+        };
+        if part.height_u == 0 {
+            continue;
+        }
+        rack_device(svg, design, report, (id, d, part), rack.height_u, (x, top));
+    }
+    rack_footer(svg, report, (first, rack), x, top);
+}
+
+/// The gutter each side of a rack's body, where its unit numbers are, px.
+const GUTTER: f64 = 26.0;
+
+/// A rack's frame at (x, y): its name (with a badge for its notes), its body and its unit numbers both sides.
+/// Returns the top of the body.
+fn rack_frame(svg: &mut Svg, rack: &crate::model::Rack, x: f64, y: f64) -> f64 {
     svg.bold(x, y + 16.0, 15.0, "start", "#1a1a1a", &fit(&rack.name, 34));
     if !rack.notes.is_empty() {
         badge(svg, x + RACK_W - 10.0, y + 10.0, &rack.notes);
     }
     let top = y + 28.0;
     let h = f64::from(rack.height_u) * U_PX;
-    let gutter = 26.0;
+    let gutter = GUTTER;
     svg.rect(x, top, RACK_W, h + 8.0, "#2b2b2b", "#111111");
     svg.rect(
         x + gutter,
@@ -384,96 +409,108 @@ fn rack_elevation(svg: &mut Svg, design: &Design, report: &Report, first: RackId
             &u.to_string(),
         );
     }
-    let mut devices: Vec<(&DeviceId, &Device)> = design
-        .devices
-        .iter()
-        .filter(|(_, d)| d.rack == first)
-        .collect();
-    devices.sort_by_key(|(id, d)| (d.position_u, **id));
-    for (id, d) in devices {
-        let Some(part) = design.parts.get(&d.part) else {
-            continue;
-        };
-        let hu = part.height_u;
-        if hu == 0 {
-            continue;
-        }
-        let top_u = d.position_u.saturating_add(hu - 1).min(rack.height_u);
-        let dy = top + 4.0 + f64::from(rack.height_u.saturating_sub(top_u)) * U_PX;
-        let dh = f64::from(hu) * U_PX - 1.0;
-        let fill = device_fill(design, d);
-        let fill = fill.as_str();
-        let label = format!("{}: {}", d.name, part.name);
-        let mut tip = format!("{} ({}), U{}-U{}", d.name, part.name, d.position_u, top_u);
-        if !d.gpus.is_empty() {
-            let _ = write!(tip, ", {} GPUs", d.gpus.len());
-        }
-        svg.rect_titled(
-            x + gutter + 1.0,
-            dy + 0.5,
-            RACK_W - 2.0 * gutter - 2.0,
-            dh,
-            fill,
-            "#ffffff",
-            &tip,
-        );
-        if hu >= 3 {
-            // Tall devices get three lines: name, part, and what is inside with its draw.
-            let name = &d.name;
-            let watts = report
-                .power
-                .devices
-                .iter()
-                .find(|p| p.device == *id)
-                .map_or(part.power_w, |p| p.power_w);
-            let mut inside = Vec::new();
-            if !d.gpus.is_empty() {
-                inside.push(format!("{} GPUs", d.gpus.len()));
-            }
-            if !d.nics.is_empty() {
-                inside.push(format!("{} NICs", d.nics.len()));
-            }
-            inside.push(format!("{:.1} kW", watts / 1000.0));
-            let mid = dy + dh / 2.0;
-            svg.bold(
-                x + gutter + 6.0,
-                mid - 9.0,
-                11.5,
-                "start",
-                "#ffffff",
-                &fit(name, 34),
-            );
-            svg.text(
-                x + gutter + 6.0,
-                mid + 5.0,
-                10.0,
-                "start",
-                "#e8eef6",
-                &fit(&part.name, 40),
-            );
-            svg.text(
-                x + gutter + 6.0,
-                mid + 18.0,
-                10.0,
-                "start",
-                "#e8eef6",
-                &inside.join(" · "),
-            );
-        } else {
-            let size = if hu >= 2 { 11.0 } else { 9.5 };
-            svg.text(
-                x + gutter + 6.0,
-                dy + dh / 2.0 + size * 0.35,
-                size,
-                "start",
-                "#ffffff",
-                &fit(&label, if hu >= 2 { 36 } else { 40 }),
-            );
-        }
-        if !d.notes.is_empty() {
-            badge(svg, x + RACK_W - gutter - 9.0, dy + 7.5, &d.notes);
-        }
+    top
+}
+
+/// One device in a rack whose body's top is at `(x, top)`: a box over its units with a tooltip, its name, part and
+/// (when three units or taller) what is inside with its draw, and a badge for its notes.
+fn rack_device(
+    svg: &mut Svg,
+    design: &Design,
+    report: &Report,
+    (id, d, part): (&DeviceId, &Device, &crate::model::part::Part),
+    rack_height_u: u16,
+    (x, top): (f64, f64),
+) {
+    let gutter = GUTTER;
+    let hu = part.height_u;
+    let top_u = d.position_u.saturating_add(hu - 1).min(rack_height_u);
+    let dy = top + 4.0 + f64::from(rack_height_u.saturating_sub(top_u)) * U_PX;
+    let dh = f64::from(hu) * U_PX - 1.0;
+    let fill = device_fill(design, d);
+    let fill = fill.as_str();
+    let label = format!("{}: {}", d.name, part.name);
+    let mut tip = format!("{} ({}), U{}-U{}", d.name, part.name, d.position_u, top_u);
+    if !d.gpus.is_empty() {
+        let _ = write!(tip, ", {} GPUs", d.gpus.len());
     }
+    svg.rect_titled(
+        x + gutter + 1.0,
+        dy + 0.5,
+        RACK_W - 2.0 * gutter - 2.0,
+        dh,
+        fill,
+        "#ffffff",
+        &tip,
+    );
+    if hu >= 3 {
+        // Tall devices get three lines: name, part, and what is inside with its draw.
+        let name = &d.name;
+        let watts = report
+            .power
+            .devices
+            .iter()
+            .find(|p| p.device == *id)
+            .map_or(part.power_w, |p| p.power_w);
+        let mut inside = Vec::new();
+        if !d.gpus.is_empty() {
+            inside.push(format!("{} GPUs", d.gpus.len()));
+        }
+        if !d.nics.is_empty() {
+            inside.push(format!("{} NICs", d.nics.len()));
+        }
+        inside.push(format!("{:.1} kW", watts / 1000.0));
+        let mid = dy + dh / 2.0;
+        svg.bold(
+            x + gutter + 6.0,
+            mid - 9.0,
+            11.5,
+            "start",
+            "#ffffff",
+            &fit(name, 34),
+        );
+        svg.text(
+            x + gutter + 6.0,
+            mid + 5.0,
+            10.0,
+            "start",
+            "#e8eef6",
+            &fit(&part.name, 40),
+        );
+        svg.text(
+            x + gutter + 6.0,
+            mid + 18.0,
+            10.0,
+            "start",
+            "#e8eef6",
+            &inside.join(" · "),
+        );
+    } else {
+        let size = if hu >= 2 { 11.0 } else { 9.5 };
+        svg.text(
+            x + gutter + 6.0,
+            dy + dh / 2.0 + size * 0.35,
+            size,
+            "start",
+            "#ffffff",
+            &fit(&label, if hu >= 2 { 36 } else { 40 }),
+        );
+    }
+    if !d.notes.is_empty() {
+        badge(svg, x + RACK_W - gutter - 9.0, dy + 7.5, &d.notes);
+    }
+}
+
+/// A rack's footer below its body: the power against the budget, the free units, and the coolant flow of a
+/// liquid-cooled rack.
+fn rack_footer(
+    svg: &mut Svg,
+    report: &Report,
+    (first, rack): (RackId, &crate::model::Rack),
+    x: f64,
+    top: f64,
+) {
+    let h = f64::from(rack.height_u) * U_PX;
     let power = report.power.racks.iter().find(|p| p.rack == first);
     let (kw, budget_kw, u_used) = power.map_or((0.0, rack.power_budget_w / 1000.0, 0), |p| {
         (p.power_w / 1000.0, p.budget_w / 1000.0, p.units_used)

@@ -3,7 +3,7 @@
 //! with power budgets and cables them (`leaf_spine`), with in-row CDUs where the racks need liquid cooling.
 
 use super::{Opts, TemplateError, gpu_models_allowed, gpu_part, server_for};
-use crate::catalog::{Catalog, NicRole, PartKind};
+use crate::catalog::{Catalog, NicRole, PartKind, ServerSpec};
 use crate::edit::{Builder, EditError};
 use crate::model::{Design, DeviceId, Params, PortRef, RackId};
 use std::collections::BTreeMap;
@@ -238,15 +238,60 @@ pub fn clos(ports: usize, leaf_block: usize, full_up: usize, leaf_up: &[usize]) 
 }
 
 /// The leaf-spine and inference-row templates: servers in racks, leaves sized for the oversubscription, the tiers
-/// of the Clos plan above them, and the cabling.
-///
-/// One function on purpose: it follows the build order (racks, servers, leaves, upper tiers, cables, power), each
-/// step reading the ids the steps before it handed out; split, every step would take and return the same lists.
+/// of the Clos plan above them, and the cabling. Built in order (parts, sizes, racks of servers, racks of
+/// switches, cables, power), each phase reading the ids the phases before it handed out.
 pub(super) fn leaf_spine(
     catalog: &Catalog,
     spec: &FabricSpec,
     opts: &Opts<'_>,
 ) -> Result<Design, TemplateError> {
+    let parts = clos_parts(catalog, spec, opts)?;
+    let size = clos_size(spec, &parts, opts)?;
+    let mut design = Design {
+        name: format!(
+            "Leaf-spine: {} {} servers, {}, {}:1, {} rail(s)",
+            spec.servers,
+            spec.gpu,
+            fabric_name(spec.fabric),
+            spec.oversubscription,
+            size.rails
+        ),
+        notes: leaf_spine_notes(&parts, &size),
+        params: Params::default(),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, catalog);
+    let mut slot = 0u16;
+    let servers = place_servers(&mut b, spec, &parts, &mut slot)?;
+    let switches = place_switches(&mut b, &parts, &size, &mut slot)?;
+    cable_fabric(&mut b, &parts, &size, &servers, &switches)?;
+    budget_racks(&mut b, &mut slot)?;
+    Ok(design)
+}
+
+/// The parts a leaf-spine build uses: the server for the GPU model and its compute NIC slots, the NIC (a PCIe
+/// server's own, else the server's default) and its rate, and the switch and cables for the fabric at that rate.
+struct ClosParts<'c> {
+    server_part: &'static str,
+    server: &'c ServerSpec,
+    compute_slots: Vec<u16>,
+    nic_part: Option<&'static str>,
+    nic_gbps: f64,
+    switch: &'static str,
+    /// Server-to-leaf cables, at the NIC's rate.
+    cable: &'static str,
+    /// Switch-to-switch cables, at the switch's rate.
+    trunk: &'static str,
+    ports: usize,
+    switch_gbps: f64,
+}
+
+/// Chooses the parts of a leaf-spine build ([`ClosParts`]) from the catalog, the GPU model and the fabric.
+fn clos_parts<'c>(
+    catalog: &'c Catalog,
+    spec: &FabricSpec,
+    opts: &Opts<'_>,
+) -> Result<ClosParts<'c>, TemplateError> {
     let Some(server_part) = server_for(&spec.gpu) else {
         return Err(opts.bad("gpu", gpu_models_allowed()));
     };
@@ -264,14 +309,6 @@ pub(super) fn leaf_spine(
         .filter(|(_, s)| s.role == NicRole::Compute)
         .map(|(i, _)| i as u16)
         .collect();
-    let nics = compute_slots.len();
-    let mut rails = spec.rails.unwrap_or(nics);
-    if rails == 0 || !nics.is_multiple_of(rails) {
-        return Err(opts.bad(
-            "rails",
-            format!("a divisor of the {nics} compute NICs per server"),
-        ));
-    }
     // NIC and switch parts by fabric and NIC speed.
     let nic_part = if pcie { Some("cx7-ndr") } else { None };
     let nic_gbps = match nic_part.or_else(|| {
@@ -300,7 +337,47 @@ pub(super) fn leaf_spine(
         Some(PartKind::Switch(s)) => s.port_gbps,
         _ => nic_gbps,
     };
-    let f = (nic_gbps / switch_gbps).min(1.0);
+    Ok(ClosParts {
+        server_part,
+        server,
+        compute_slots,
+        nic_part,
+        nic_gbps,
+        switch,
+        cable,
+        trunk,
+        ports,
+        switch_gbps,
+    })
+}
+
+/// The sizes of a leaf-spine build: rails, servers per leaf group and uplinks per leaf, the leaves, and the Clos
+/// plan of the tiers above them.
+struct ClosSize {
+    rails: usize,
+    per_leaf: usize,
+    up: usize,
+    leaves: usize,
+    leaf_block: usize,
+    plan: ClosPlan,
+}
+
+/// Sizes a leaf-spine build ([`ClosSize`]): the rails (asked, or the compact choice), the leaves for the
+/// oversubscription, and the tiers above them.
+fn clos_size(
+    spec: &FabricSpec,
+    parts: &ClosParts<'_>,
+    opts: &Opts<'_>,
+) -> Result<ClosSize, TemplateError> {
+    let (nics, ports) = (parts.compute_slots.len(), parts.ports);
+    let mut rails = spec.rails.unwrap_or(nics);
+    if rails == 0 || !nics.is_multiple_of(rails) {
+        return Err(opts.bad(
+            "rails",
+            format!("a divisor of the {nics} compute NICs per server"),
+        ));
+    }
+    let f = (parts.nic_gbps / parts.switch_gbps).min(1.0);
     let one_leaf = spec.compact
         && match compact_rails(spec.servers, nics, ports, spec.oversubscription, f) {
             Some(k) => {
@@ -340,15 +417,31 @@ pub(super) fn leaf_spine(
         half
     };
     let plan = clos(ports, leaf_block, up, &leaf_up);
+    Ok(ClosSize {
+        rails,
+        per_leaf,
+        up,
+        leaves,
+        leaf_block,
+        plan,
+    })
+}
+
+/// The fabric's name in a design's title.
+fn fabric_name(fabric: Fabric) -> &'static str {
+    match fabric {
+        Fabric::InfiniBand => "InfiniBand",
+        Fabric::Roce => "RoCE",
+    }
+}
+
+/// The notes of a leaf-spine design: what was built and the reference architecture its tiers follow.
+fn leaf_spine_notes(parts: &ClosParts<'_>, size: &ClosSize) -> String {
+    let (plan, ports, leaf_block) = (&size.plan, parts.ports, size.leaf_block);
     let tiers = plan.uppers.iter().map(|u| u.tier).max().unwrap_or(1);
     let above: Vec<usize> = (2..=tiers)
         .map(|t| plan.uppers.iter().filter(|u| u.tier == t).count())
         .collect();
-
-    let fabric_name = match spec.fabric {
-        Fabric::InfiniBand => "InfiniBand",
-        Fabric::Roce => "RoCE",
-    };
     let reference = match tiers {
         0 | 1 => "one leaf group, no spine".to_string(),
         2 => "two tiers: every leaf wired evenly to every spine".to_string(),
@@ -358,32 +451,36 @@ pub(super) fn leaf_spine(
              planes as in NVIDIA's DGX SuperPOD reference architectures (pods of 4 SU under core planes)"
         ),
     };
-    let mut design = Design {
-        name: format!(
-            "Leaf-spine: {} {} servers, {fabric_name}, {}:1, {rails} rail(s)",
-            spec.servers, spec.gpu, spec.oversubscription
-        ),
-        notes: format!(
-            "Generated by `racksmith new leaf-spine`: {per_leaf} servers per leaf group, {leaves} leaves ({switch}, \
-             {up} uplinks each), {}; {reference}. Racks budgeted at the servers' maximum draw plus 10%.",
-            if above.is_empty() {
-                "no switch above the leaves".to_string()
-            } else {
-                above
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| format!("{n} {}", tier_name(i as u8 + 2)))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ),
-        params: Params::default(),
-        ..Design::default()
-    };
-    let mut b = Builder::new(&mut design, catalog);
-    let mut slot = 0u16;
-    let server_h = catalog.get(server_part).map_or(8, |p| p.height_u.max(1));
-    // Up to 32U of servers per 42U rack; a rack-scale system gets a 48U rack of its own.
+    format!(
+        "Generated by `racksmith new leaf-spine`: {} servers per leaf group, {} leaves ({}, {} uplinks each), {}; \
+         {reference}. Racks budgeted at the servers' maximum draw plus 10%.",
+        size.per_leaf,
+        size.leaves,
+        parts.switch,
+        size.up,
+        if above.is_empty() {
+            "no switch above the leaves".to_string()
+        } else {
+            above
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{n} {}", tier_name(i as u8 + 2)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    )
+}
+
+/// Racks of servers: up to 32U of servers per 42U rack (a rack-scale system gets a 48U rack of its own), each
+/// server filled with its GPUs and, on a PCIe server, its NICs. Returns the servers in order.
+fn place_servers(
+    b: &mut Builder<'_>,
+    spec: &FabricSpec,
+    parts: &ClosParts<'_>,
+    slot: &mut u16,
+) -> Result<Vec<DeviceId>, TemplateError> {
+    let server_part = parts.server_part;
+    let server_h = b.catalog.get(server_part).map_or(8, |p| p.height_u.max(1));
     let (rack_part, room) = if server_h > 32 {
         ("rack-48u", 46)
     } else {
@@ -394,12 +491,7 @@ pub(super) fn leaf_spine(
     let mut servers: Vec<DeviceId> = Vec::with_capacity(spec.servers);
     for n in 0..spec.servers {
         if n % per_rack == 0 {
-            rack = new_rack(
-                &mut b,
-                rack_part,
-                format!("C{:03}", n / per_rack + 1),
-                &mut slot,
-            )?;
+            rack = new_rack(b, rack_part, format!("C{:03}", n / per_rack + 1), slot)?;
         }
         let u = 3 + server_h * (n % per_rack) as u16;
         let dev = b.add_device(server_part, &format!("gpu-{:04}", n + 1), rack, u)?;
@@ -407,43 +499,68 @@ pub(super) fn leaf_spine(
             .design
             .devices
             .get(&dev)
-            .map(|_| 0..server.gpu_slots.len() as u16)
+            .map(|_| 0..parts.server.gpu_slots.len() as u16)
         {
             b.fill_gpus(dev, gpu_part(&spec.gpu), gpu_slots)?;
         }
-        if let Some(nic) = nic_part {
-            b.fill_nics(dev, nic, compute_slots.iter().copied())?;
+        if let Some(nic) = parts.nic_part {
+            b.fill_nics(dev, nic, parts.compute_slots.iter().copied())?;
         }
         servers.push(dev);
     }
-    // Switch racks of up to 16, fewer when 16 fully cabled switches would draw more than an air-cooled rack
-    // sheds (about 40 kW, docs/analysis.md "Cooling"): a switch with every port cabled carries half of each
-    // cable's optics.
+    Ok(servers)
+}
+
+/// Racks of switches, leaves first then the tiers above: up to 16 a rack, fewer when 16 fully cabled switches
+/// would draw more than an air-cooled rack sheds (about 40 kW, docs/analysis.md "Cooling"); a switch with every
+/// port cabled carries half of each cable's optics. Returns the switches by index (leaves, then the plan's).
+fn place_switches(
+    b: &mut Builder<'_>,
+    parts: &ClosParts<'_>,
+    size: &ClosSize,
+    slot: &mut u16,
+) -> Result<Vec<DeviceId>, TemplateError> {
+    let (catalog, leaves, rails) = (b.catalog, size.leaves, size.rails);
     let part_w = |id: &str| catalog.get(id).map_or(0.0, |p| p.power_w);
-    let switch_w = part_w(switch) + ports as f64 * part_w(cable).max(part_w(trunk)) / 2.0;
+    let switch_w = part_w(parts.switch)
+        + parts.ports as f64 * part_w(parts.cable).max(part_w(parts.trunk)) / 2.0;
     let per_switch_rack = if switch_w > 0.0 {
         ((AIR_RACK_W / switch_w).floor() as usize).clamp(1, 16)
     } else {
         16
     };
-    let total_switches = leaves + plan.uppers.len();
+    let total_switches = leaves + size.plan.uppers.len();
+    let mut rack = RackId(0);
     let mut switches: Vec<DeviceId> = Vec::with_capacity(total_switches);
     for i in 0..total_switches {
         if i % per_switch_rack == 0 {
             rack = new_rack(
-                &mut b,
+                b,
                 "rack-42u",
                 format!("N{:03}", i / per_switch_rack + 1),
-                &mut slot,
+                slot,
             )?;
         }
-        let name = match plan.uppers.get(i.wrapping_sub(leaves)) {
+        let name = match size.plan.uppers.get(i.wrapping_sub(leaves)) {
             Some(u) if i >= leaves => u.name.clone(),
             _ => format!("leaf-g{:02}-r{}", i / rails + 1, i % rails + 1),
         };
         let u = 1 + 2 * (i % per_switch_rack) as u16;
-        switches.push(b.add_device(switch, &name, rack, u)?);
+        switches.push(b.add_device(parts.switch, &name, rack, u)?);
     }
+    Ok(switches)
+}
+
+/// Cables the fabric: each server's compute NICs to its group's leaves (rail i on leaf i), then the plan's
+/// switch-to-switch links, each port taken in turn.
+fn cable_fabric(
+    b: &mut Builder<'_>,
+    parts: &ClosParts<'_>,
+    size: &ClosSize,
+    servers: &[DeviceId],
+    switches: &[DeviceId],
+) -> Result<(), TemplateError> {
+    let (rails, leaves) = (size.rails, size.leaves);
     let mut next_port = vec![1usize; switches.len()];
     let mut take = |sw: usize| -> Option<String> {
         let p = next_port.get_mut(sw)?;
@@ -452,8 +569,8 @@ pub(super) fn leaf_spine(
         Some(name)
     };
     for (n, dev) in servers.iter().enumerate() {
-        let group = n / per_leaf;
-        for (i, slot) in compute_slots.iter().enumerate() {
+        let group = n / size.per_leaf;
+        for (i, slot) in parts.compute_slots.iter().enumerate() {
             let leaf = group * rails + i % rails;
             let Some(port) = take(leaf) else { continue };
             let (Some(&leaf_dev), Some(nic_port)) =
@@ -462,15 +579,15 @@ pub(super) fn leaf_spine(
                 continue;
             };
             wire(
-                &mut b,
+                b,
                 PortRef::new(*dev, nic_port),
                 PortRef::new(leaf_dev, port),
                 15.0,
-                cable,
+                parts.cable,
             )?;
         }
     }
-    for &(lower, upper) in &plan.links {
+    for &(lower, upper) in &size.plan.links {
         let (Some(lp), Some(up_port)) = (take(lower), take(upper)) else {
             continue;
         };
@@ -480,15 +597,19 @@ pub(super) fn leaf_spine(
         // Leaf to spine within a row of racks; higher tiers run between rows.
         let metres = if lower < leaves { 30.0 } else { 50.0 };
         wire(
-            &mut b,
+            b,
             PortRef::new(l, lp),
             PortRef::new(u, up_port),
             metres,
-            trunk,
+            parts.trunk,
         )?;
     }
-    // Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
-    // holding liquid-cooled systems are liquid-cooled.
+    Ok(())
+}
+
+/// Budgets from what each rack holds once cabled (the one rack power figure, analysis::power), plus 10%; racks
+/// holding liquid-cooled systems are liquid-cooled, and in-row CDUs carry their heat.
+fn budget_racks(b: &mut Builder<'_>, slot: &mut u16) -> Result<(), TemplateError> {
     let loads = rack_loads_w(b.design, b.design.racks.keys().copied());
     let mut liquid_w = 0.0;
     for (r, (devices_w, optics_w, liquid)) in loads {
@@ -496,10 +617,10 @@ pub(super) fn leaf_spine(
         if liquid {
             liquid_w += load;
         }
-        set_budget(&mut b, r, (load * 1.1 / 1000.0).ceil() * 1000.0, liquid)?;
+        set_budget(b, r, (load * 1.1 / 1000.0).ceil() * 1000.0, liquid)?;
     }
-    add_cdus(&mut b, &mut slot, liquid_w / 1000.0)?;
-    Ok(design)
+    add_cdus(b, slot, liquid_w / 1000.0)?;
+    Ok(())
 }
 
 /// What each of `racks` holds once cabled, W: its devices at maximum draw (the one figure of analysis::power) and

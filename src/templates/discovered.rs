@@ -343,7 +343,7 @@ fn within(what: &str, count: usize, limit: usize) -> Result<(), ImportError> {
     Ok(())
 }
 
-/// The design: parts chosen, racks packed, links drawn.
+/// The design: parts chosen, racks packed, links drawn, each choice the fabric did not make said in the notes.
 fn build(
     catalog: &Catalog,
     mut f: Fabric,
@@ -355,52 +355,116 @@ fn build(
     }
     within("devices", f.nodes.len(), limits::MAX_DEVICES)?;
     within("links", f.wires.len(), limits::MAX_LINKS)?;
-    // What each node needs: its highest port (switch) or per NIC slot its highest port (host), its fastest medium.
-    let mut need_ports: Vec<u16> = vec![0; f.nodes.len()];
-    let mut nic_ports: Vec<BTreeMap<u16, u16>> = vec![BTreeMap::new(); f.nodes.len()];
-    let mut fastest: Vec<Option<Medium>> = vec![None; f.nodes.len()];
-    for w in &f.wires {
-        for (i, slot, port) in [w.a, w.b] {
-            if let Some(p) = need_ports.get_mut(i) {
-                *p = (*p).max(port);
-            }
-            if let Some(m) = nic_ports.get_mut(i) {
-                let e = m.entry(slot).or_default();
-                *e = (*e).max(port);
-            }
-            if let (Some(x), Some(m)) = (fastest.get_mut(i), w.medium) {
-                *x = Some(match *x {
-                    Some(old) if old.gbps() >= m.gbps() => old,
-                    _ => m,
-                });
-            }
-        }
-    }
-    let max_port = need_ports.iter().copied().max().unwrap_or(0);
-    within(
-        "ports on one device",
-        usize::from(max_port),
-        usize::from(limits::MAX_PORTS),
-    )?;
-    let max_slot = nic_ports
-        .iter()
-        .filter_map(|m| m.keys().next_back())
-        .copied()
-        .max()
-        .unwrap_or(0);
-    within(
-        "NIC slots on one server",
-        usize::from(max_slot) + 1,
-        limits::MAX_NIC_SLOTS,
-    )?;
-
+    let needs = Needs::of(&f)?;
     let mut cat = catalog.clone();
     let mut notes = std::mem::take(&mut f.notes);
-    let ib = |m: Option<Medium>| match m {
+    let mut part_of = switch_parts(&mut cat, &f, &needs, &mut notes)?;
+    host_parts(&mut cat, &f, needs.max_slot, &mut part_of, &mut notes)?;
+    let nic_of = nic_parts(&mut cat, &f, &needs)?;
+    let groups = groups(&f, map);
+    within(
+        "racks (at least one per group)",
+        groups.len(),
+        limits::MAX_RACKS,
+    )?;
+    let mut design = Design {
+        name: format!("Imported from {source}"),
+        ..Design::default()
+    };
+    let mut b = Builder::new(&mut design, &cat);
+    let device_of = place(&mut b, &f, &groups, &part_of, &nic_of)?;
+    let twice = draw_links(&mut b, &f, &device_of)?;
+    if twice > 0 {
+        notes.push(format!(
+            "{twice} cables on a port already cabled (or port 0) left out"
+        ));
+    }
+    notes.push("cable lengths are 10 m: the fabric does not report them".into());
+    design.notes = format!(
+        "Imported by `racksmith import-fabric` from {source}: {} devices, {} links. {}.",
+        design.devices.len(),
+        design.links.len(),
+        notes.join("; ")
+    );
+    Ok(design)
+}
+
+/// What each node needs: its highest port (switch) or per NIC slot its highest port (host), its fastest medium,
+/// and the most NIC slots a host needs.
+struct Needs {
+    ports: Vec<u16>,
+    nic_ports: Vec<BTreeMap<u16, u16>>,
+    fastest: Vec<Option<Medium>>,
+    max_slot: u16,
+}
+
+impl Needs {
+    /// The needs of every node of `f`, refused past the loader's limits.
+    fn of(f: &Fabric) -> Result<Self, ImportError> {
+        // What each node needs: its highest port (switch) or per NIC slot its highest port (host), its fastest medium.
+        let mut need_ports: Vec<u16> = vec![0; f.nodes.len()];
+        let mut nic_ports: Vec<BTreeMap<u16, u16>> = vec![BTreeMap::new(); f.nodes.len()];
+        let mut fastest: Vec<Option<Medium>> = vec![None; f.nodes.len()];
+        for w in &f.wires {
+            for (i, slot, port) in [w.a, w.b] {
+                if let Some(p) = need_ports.get_mut(i) {
+                    *p = (*p).max(port);
+                }
+                if let Some(m) = nic_ports.get_mut(i) {
+                    let e = m.entry(slot).or_default();
+                    *e = (*e).max(port);
+                }
+                if let (Some(x), Some(m)) = (fastest.get_mut(i), w.medium) {
+                    *x = Some(match *x {
+                        Some(old) if old.gbps() >= m.gbps() => old,
+                        _ => m,
+                    });
+                }
+            }
+        }
+        let max_port = need_ports.iter().copied().max().unwrap_or(0);
+        within(
+            "ports on one device",
+            usize::from(max_port),
+            usize::from(limits::MAX_PORTS),
+        )?;
+        let max_slot = nic_ports
+            .iter()
+            .filter_map(|m| m.keys().next_back())
+            .copied()
+            .max()
+            .unwrap_or(0);
+        within(
+            "NIC slots on one server",
+            usize::from(max_slot) + 1,
+            limits::MAX_NIC_SLOTS,
+        )?;
+        Ok(Self {
+            ports: need_ports,
+            nic_ports,
+            fastest,
+            max_slot,
+        })
+    }
+}
+
+/// The InfiniBand rate of a medium, if it is InfiniBand.
+fn ib(m: Option<Medium>) -> Option<IbRate> {
+    match m {
         Some(Medium::InfiniBand(r)) => Some(r),
         _ => None,
-    };
-    // Switch parts.
+    }
+}
+
+/// Each switch's part (the catalog's for its reported model, else a switch part as discovered, added to `cat`),
+/// by node; hosts' entries are left empty.
+fn switch_parts(
+    cat: &mut Catalog,
+    f: &Fabric,
+    needs: &Needs,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>, ImportError> {
+    let (need_ports, fastest) = (&needs.ports, &needs.fastest);
     let mut part_of: Vec<String> = vec![String::new(); f.nodes.len()];
     let mut unrecognised = 0usize;
     for (i, n) in f.nodes.iter().enumerate() {
@@ -422,7 +486,7 @@ fn build(
                     Some(_) => "qm8700",
                     None => "sn5600",
                 });
-                let base_part = part(&cat, base)?.clone();
+                let base_part = part(cat, base)?.clone();
                 let (base_ports, base_gbps) = match &base_part.kind {
                     PartKind::Switch(s) => (s.ports, s.port_gbps),
                     _ => (0, 0.0),
@@ -460,10 +524,21 @@ fn build(
              with the figures of the catalog switch of their speed"
         ));
     }
-    // The host part: a server with the NIC slots the widest host needs and no GPU slots.
+    Ok(part_of)
+}
+
+/// The host part: a server with the NIC slots the widest host needs (`max_slot` + 1) and no GPU slots, added to
+/// `cat` and set as every host's part in `part_of`.
+fn host_parts(
+    cat: &mut Catalog,
+    f: &Fabric,
+    max_slot: u16,
+    part_of: &mut [String],
+    notes: &mut Vec<String>,
+) -> Result<(), ImportError> {
     let slots = usize::from(max_slot) + 1;
     let server_id = format!("discovered-server-{slots}nic");
-    let mut host_part = part(&cat, "hgx-h100-8gpu")?.clone();
+    let mut host_part = part(cat, "hgx-h100-8gpu")?.clone();
     host_part.name =
         format!("Server as discovered ({slots} NIC slots; model and GPUs not reported)");
     host_part.part_number = None;
@@ -495,7 +570,17 @@ fn build(
             p.clone_from(&server_id);
         }
     }
-    // Each host's NIC parts, by slot.
+    Ok(())
+}
+
+/// Each host's NIC parts, by slot: the catalog's NIC for its speed and port count, or a NIC as discovered (added
+/// to `cat`) when the catalog's is too small.
+fn nic_parts(
+    cat: &mut Catalog,
+    f: &Fabric,
+    needs: &Needs,
+) -> Result<Vec<BTreeMap<u16, String>>, ImportError> {
+    let (nic_ports, fastest) = (&needs.nic_ports, &needs.fastest);
     let mut nic_of: Vec<BTreeMap<u16, String>> = vec![BTreeMap::new(); f.nodes.len()];
     for (i, n) in f.nodes.iter().enumerate() {
         if n.switch {
@@ -509,7 +594,7 @@ fn build(
                 Some(_) => "cx6-hdr-2p",
                 None => "cx7-eth-2x200",
             };
-            let (base_ports, base_gbps) = match &part(&cat, base)?.kind {
+            let (base_ports, base_gbps) = match &part(cat, base)?.kind {
                 PartKind::Nic(s) => (s.ports, s.port_gbps),
                 _ => (0, 0.0),
             };
@@ -520,7 +605,7 @@ fn build(
                 let ports = ports.max(base_ports);
                 let id = format!("discovered-nic-{base}-{ports}p-{gbps}g");
                 if cat.get(&id).is_none() {
-                    let mut p = part(&cat, base)?.clone();
+                    let mut p = part(cat, base)?.clone();
                     p.name = format!("NIC as discovered ({ports} ports at {gbps} Gb/s, as {base})");
                     p.part_number = None;
                     if let PartKind::Nic(s) = &mut p.kind {
@@ -536,7 +621,12 @@ fn build(
             }
         }
     }
-    // Groups: the map's rack; else a leaf and the hosts whose first cable reaches it; the other switches together.
+    Ok(nic_of)
+}
+
+/// Groups of nodes, one or more racks each: the map's rack; else a leaf and the hosts whose first cable reaches
+/// it; the other switches together.
+fn groups(f: &Fabric, map: &NameMap) -> BTreeMap<String, Vec<usize>> {
     let mut first_switch: Vec<Option<usize>> = vec![None; f.nodes.len()];
     let mut has_hosts: Vec<bool> = vec![false; f.nodes.len()];
     for w in &f.wires {
@@ -574,26 +664,28 @@ fn build(
         };
         groups.entry(group).or_default().push(i);
     }
-    within(
-        "racks (at least one per group)",
-        groups.len(),
-        limits::MAX_RACKS,
-    )?;
+    groups
+}
 
-    let mut design = Design {
-        name: format!("Imported from {source}"),
-        ..Design::default()
-    };
-    let mut b = Builder::new(&mut design, &cat);
+/// Places every node in its group's 42U racks (switches first, then hosts, by name), with its NICs. Returns each
+/// node's device.
+fn place(
+    b: &mut Builder<'_>,
+    f: &Fabric,
+    groups: &BTreeMap<String, Vec<usize>>,
+    part_of: &[String],
+    nic_of: &[BTreeMap<u16, String>],
+) -> Result<Vec<Option<DeviceId>>, ImportError> {
+    let cat = b.catalog;
     let rack_part = "rack-42u";
-    let rack_units = match &part(&cat, rack_part)?.kind {
+    let rack_units = match &part(cat, rack_part)?.kind {
         PartKind::Rack(r) => r.units,
         _ => 42,
     };
     let mut slot_no = 0u32;
     let mut device_of: Vec<Option<DeviceId>> = vec![None; f.nodes.len()];
     let mut rack_count = 0usize;
-    for (group, members) in &groups {
+    for (group, members) in groups {
         let mut members = members.clone();
         members.sort_by_key(|&i| f.nodes.get(i).map(|n| (!n.switch, n.name.clone())));
         let mut rack: Option<(RackId, u16)> = None;
@@ -638,7 +730,15 @@ fn build(
             }
         }
     }
-    // Links, each port once.
+    Ok(device_of)
+}
+
+/// Draws the links, each port once. Returns how many cables were left out (a port cabled twice, or port 0).
+fn draw_links(
+    b: &mut Builder<'_>,
+    f: &Fabric,
+    device_of: &[Option<DeviceId>],
+) -> Result<usize, ImportError> {
     let mut used: BTreeSet<(DeviceId, String)> = BTreeSet::new();
     let mut twice = 0usize;
     let port_name = |i: usize, slot: u16, port: u16| -> String {
@@ -671,26 +771,14 @@ fn build(
                     Medium::InfiniBand(IbRate::Ndr | IbRate::Xdr) => "ib-ndr-optic",
                     _ => "ib-hdr-aoc",
                 };
-                super::wiring::link(&mut b, ra, rz, m, 10.0, cable)?;
+                super::wiring::link(b, ra, rz, m, 10.0, cable)?;
             }
             None => {
                 b.connect(ra, rz, 10.0, None)?;
             }
         }
     }
-    if twice > 0 {
-        notes.push(format!(
-            "{twice} cables on a port already cabled (or port 0) left out"
-        ));
-    }
-    notes.push("cable lengths are 10 m: the fabric does not report them".into());
-    design.notes = format!(
-        "Imported by `racksmith import-fabric` from {source}: {} devices, {} links. {}.",
-        design.devices.len(),
-        design.links.len(),
-        notes.join("; ")
-    );
-    Ok(design)
+    Ok(twice)
 }
 
 #[cfg(test)]

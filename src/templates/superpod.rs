@@ -164,9 +164,8 @@ pub const DGX_B200: SuperPodSystem = SuperPodSystem {
 /// A DGX SuperPOD of `units` scalable units of a system: the H100 reference architecture's fabric (see
 /// [`superpod_h100`]), which the B200 reference architecture keeps (32 systems and 8 rails per SU, QM9700 NDR).
 ///
-/// One function on purpose: it follows the reference architecture's build order (racks, node links, leaf to spine,
-/// spine to core, storage fabric), each step reading the ids the steps before it handed out, as NVIDIA's tables
-/// are read; split, every step would take and return the same half-dozen id lists.
+/// Built in the reference architecture's order, as NVIDIA's tables are read: compute racks, leaves and node links,
+/// the tiers above the leaves (two up to 8 SU, three up to 256, four at 512 and 1,024), the storage fabric.
 pub fn superpod(
     catalog: &Catalog,
     units: usize,
@@ -191,19 +190,37 @@ pub fn superpod(
         ..Design::default()
     };
     let mut b = Builder::new(&mut design, catalog);
-    let nodes = units * 32 - system.ufm_slots.min(1);
     let mut place = Placer::default();
+    let (dgx, leaves) = compute_fabric(&mut b, &mut place, units, system)?;
+    if units <= 8 {
+        two_tiers(&mut b, &mut place, units, &leaves)?;
+    } else if units > 256 {
+        four_tiers(&mut b, &mut place, units, &leaves)?;
+    } else {
+        three_tiers(&mut b, &mut place, units, &leaves)?;
+    }
+    // The compute fabric's cables follow the floor: lengths estimated from the racks' places, media by reach.
+    super::wiring::follow_floor(&mut b, NDR)?;
+    storage_fabric(&mut b, &mut place, units, &dgx)?;
+    Ok(design)
+}
+
+/// The compute racks (`per_rack` systems each), the 8 rail leaves of every SU, and the node links. Returns the
+/// systems and the leaves in order.
+fn compute_fabric(
+    b: &mut Builder<'_>,
+    place: &mut Placer,
+    units: usize,
+    system: &SuperPodSystem,
+) -> Result<(Vec<DeviceId>, Vec<DeviceId>), EditError> {
+    let nodes = units * 32 - system.ufm_slots.min(1);
     // Compute racks: `per_rack` DGX each, from U3 up (U3, U11, U19, U27 for four 8U systems).
     let per_rack = system.per_rack.max(1);
     let mut dgx = Vec::with_capacity(nodes);
     let mut rack = RackId(0);
     for n in 0..nodes {
         if n % per_rack == 0 {
-            rack = place.rack(
-                &mut b,
-                format!("C{:03}", n / per_rack + 1),
-                system.rack_budget_w,
-            )?;
+            rack = place.rack(b, format!("C{:03}", n / per_rack + 1), system.rack_budget_w)?;
         }
         let u = 3 + system.height_u * (n % per_rack) as u16;
         dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
@@ -212,7 +229,7 @@ pub fn superpod(
     place.tier();
     for su in 0..units {
         for rail in 0..8 {
-            leaves.push(place.switch(&mut b, format!("leaf-su{:02}-r{}", su + 1, rail + 1))?);
+            leaves.push(place.switch(b, format!("leaf-su{:02}-r{}", su + 1, rail + 1))?);
         }
     }
     // Node links: DGX n, NIC i -> leaf i of its SU, port (n mod 32) + 1.
@@ -223,7 +240,7 @@ pub fn superpod(
                 continue;
             };
             link(
-                &mut b,
+                b,
                 p(*d, format!("nic{rail}/p1")),
                 p(leaf, format!("p{}", n % 32 + 1)),
                 NDR,
@@ -232,160 +249,190 @@ pub fn superpod(
             )?;
         }
     }
-    if units <= 8 {
-        // Two tiers up to 8 SU (NVIDIA's tables: 1 SU 4 spines, 2 SU 8, 3 and 4 SU 16, 8 SU 32): at 8 SU each of
-        // the 64 leaves has one cable to each of 32 spines, 64 x 32 uplinks = 32 spines x 64 ports.
-        let spines_n = match units {
-            1 => 4,
-            2 => 8,
-            3 | 4 => 16,
-            _ => 32,
-        };
-        place.tier();
-        let spines: Vec<DeviceId> = (0..spines_n)
-            .map(|s| place.switch(&mut b, format!("spine-{:02}", s + 1)))
-            .collect::<Result<_, _>>()?;
-        let per_spine = 32 / spines_n;
-        let mut spine_port = vec![0usize; spines_n];
-        for (li, leaf) in leaves.iter().enumerate() {
-            let _ = li;
-            for (si, spine) in spines.iter().enumerate() {
-                for k in 0..per_spine {
-                    let up = 33 + si * per_spine + k;
-                    let Some(sp) = spine_port.get_mut(si) else {
+    Ok((dgx, leaves))
+}
+
+/// Two tiers, up to 8 SU: every leaf cabled evenly to every spine.
+fn two_tiers(
+    b: &mut Builder<'_>,
+    place: &mut Placer,
+    units: usize,
+    leaves: &[DeviceId],
+) -> Result<(), EditError> {
+    // Two tiers up to 8 SU (NVIDIA's tables: 1 SU 4 spines, 2 SU 8, 3 and 4 SU 16, 8 SU 32): at 8 SU each of
+    // the 64 leaves has one cable to each of 32 spines, 64 x 32 uplinks = 32 spines x 64 ports.
+    let spines_n = match units {
+        1 => 4,
+        2 => 8,
+        3 | 4 => 16,
+        _ => 32,
+    };
+    place.tier();
+    let spines: Vec<DeviceId> = (0..spines_n)
+        .map(|s| place.switch(b, format!("spine-{:02}", s + 1)))
+        .collect::<Result<_, _>>()?;
+    let per_spine = 32 / spines_n;
+    let mut spine_port = vec![0usize; spines_n];
+    for (li, leaf) in leaves.iter().enumerate() {
+        let _ = li;
+        for (si, spine) in spines.iter().enumerate() {
+            for k in 0..per_spine {
+                let up = 33 + si * per_spine + k;
+                let Some(sp) = spine_port.get_mut(si) else {
+                    continue;
+                };
+                *sp += 1;
+                link(
+                    b,
+                    p(*leaf, format!("p{up}")),
+                    p(*spine, format!("p{sp}")),
+                    NDR,
+                    30.0,
+                    "ib-ndr-optic",
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Four tiers, 512 and 1,024 SU: groups of 128 SU under core planes, joined by super-cores.
+fn four_tiers(
+    b: &mut Builder<'_>,
+    place: &mut Placer,
+    units: usize,
+    leaves: &[DeviceId],
+) -> Result<(), EditError> {
+    // Four tiers (512 and 1,024 SU): the 64-port cores of 256 SU are full, so cores split their ports, half
+    // down and half up. Groups of 128 SU (32 pods); in each group, plane j has 32 cores and spine j of every
+    // pod has one cable to each of them. Above them, for each plane j and core index c, groups/2 super-cores
+    // join the groups' cores (j, c): at 512 SU 2 super-cores and 16 cables from each core to each, at 1,024
+    // SU 4 super-cores and 8 cables. Every super-core uses its 64 ports and every tier is non-blocking.
+    let groups = units / 128;
+    let supers_per = groups / 2;
+    let up_links = 32 / supers_per;
+    let mut supers = Vec::with_capacity(32 * 32 * supers_per);
+    for plane in 0..32 {
+        for c in 0..32 {
+            for k in 0..supers_per {
+                supers.push(
+                    place.switch(b, format!("super-{:02}-{:02}-{}", plane + 1, c + 1, k + 1))?,
+                );
+            }
+        }
+    }
+    let mut super_port = vec![0usize; supers.len()];
+    for g in 0..groups {
+        let mut cores = Vec::with_capacity(32 * 32);
+        for plane in 0..32 {
+            for c in 0..32 {
+                let core =
+                    place.switch(b, format!("core-g{}-{:02}-{:02}", g + 1, plane + 1, c + 1))?;
+                for k in 0..supers_per {
+                    let si = (plane * 32 + c) * supers_per + k;
+                    let Some(&sup) = supers.get(si) else { continue };
+                    for x in 0..up_links {
+                        let Some(sp) = super_port.get_mut(si) else {
+                            continue;
+                        };
+                        *sp += 1;
+                        link(
+                            b,
+                            p(core, format!("p{}", 33 + k * up_links + x)),
+                            p(sup, format!("p{sp}")),
+                            NDR,
+                            50.0,
+                            "ib-ndr-optic",
+                        )?;
+                    }
+                }
+                cores.push(core);
+            }
+        }
+        for pod in g * 32..(g + 1) * 32 {
+            for j in 0..32 {
+                let spine = place.switch(b, format!("spine-p{:03}-{:02}", pod + 1, j + 1))?;
+                pod_spine_links(b, leaves, pod, j, spine)?;
+                for c in 0..32 {
+                    let Some(&core) = cores.get(j * 32 + c) else {
                         continue;
                     };
-                    *sp += 1;
                     link(
-                        &mut b,
-                        p(*leaf, format!("p{up}")),
-                        p(*spine, format!("p{sp}")),
+                        b,
+                        p(spine, format!("p{}", 33 + c)),
+                        p(core, format!("p{}", pod % 32 + 1)),
                         NDR,
-                        30.0,
+                        50.0,
                         "ib-ndr-optic",
                     )?;
                 }
             }
         }
-    } else if units > 256 {
-        // Four tiers (512 and 1,024 SU): the 64-port cores of 256 SU are full, so cores split their ports, half
-        // down and half up. Groups of 128 SU (32 pods); in each group, plane j has 32 cores and spine j of every
-        // pod has one cable to each of them. Above them, for each plane j and core index c, groups/2 super-cores
-        // join the groups' cores (j, c): at 512 SU 2 super-cores and 16 cables from each core to each, at 1,024
-        // SU 4 super-cores and 8 cables. Every super-core uses its 64 ports and every tier is non-blocking.
-        let groups = units / 128;
-        let supers_per = groups / 2;
-        let up_links = 32 / supers_per;
-        let mut supers = Vec::with_capacity(32 * 32 * supers_per);
-        for plane in 0..32 {
-            for c in 0..32 {
-                for k in 0..supers_per {
-                    supers.push(place.switch(
-                        &mut b,
-                        format!("super-{:02}-{:02}-{}", plane + 1, c + 1, k + 1),
-                    )?);
-                }
-            }
+    }
+    Ok(())
+}
+
+/// Three tiers, 16 to 256 SU: pods of 4 SU under core planes.
+fn three_tiers(
+    b: &mut Builder<'_>,
+    place: &mut Placer,
+    units: usize,
+    leaves: &[DeviceId],
+) -> Result<(), EditError> {
+    // Three tiers: pods of 4 SU (32 leaves, 32 spines), core planes of the fewest switches that take every
+    // spine's 32 uplinks evenly: the smallest divisor of 32 with pods x 32 / c <= 64 ports (units / 8 when
+    // the units are a power of two: 64 cores at 16 SU, 128 at 32, 256 at 64, as NVIDIA's B200 table).
+    let pods = units / 4;
+    let cores_per_plane = [1usize, 2, 4, 8, 16, 32]
+        .into_iter()
+        .find(|c| pods * 32 / c <= 64)
+        .unwrap_or(32);
+    let mut cores = Vec::with_capacity(32 * cores_per_plane);
+    for plane in 0..32 {
+        for c in 0..cores_per_plane {
+            cores.push(place.switch(b, format!("core-{:02}-{:02}", plane + 1, c + 1))?);
         }
-        let mut super_port = vec![0usize; supers.len()];
-        for g in 0..groups {
-            let mut cores = Vec::with_capacity(32 * 32);
-            for plane in 0..32 {
-                for c in 0..32 {
-                    let core = place.switch(
-                        &mut b,
-                        format!("core-g{}-{:02}-{:02}", g + 1, plane + 1, c + 1),
-                    )?;
-                    for k in 0..supers_per {
-                        let si = (plane * 32 + c) * supers_per + k;
-                        let Some(&sup) = supers.get(si) else { continue };
-                        for x in 0..up_links {
-                            let Some(sp) = super_port.get_mut(si) else {
-                                continue;
-                            };
-                            *sp += 1;
-                            link(
-                                &mut b,
-                                p(core, format!("p{}", 33 + k * up_links + x)),
-                                p(sup, format!("p{sp}")),
-                                NDR,
-                                50.0,
-                                "ib-ndr-optic",
-                            )?;
-                        }
-                    }
-                    cores.push(core);
-                }
-            }
-            for pod in g * 32..(g + 1) * 32 {
-                for j in 0..32 {
-                    let spine =
-                        place.switch(&mut b, format!("spine-p{:03}-{:02}", pod + 1, j + 1))?;
-                    pod_spine_links(&mut b, &leaves, pod, j, spine)?;
-                    for c in 0..32 {
-                        let Some(&core) = cores.get(j * 32 + c) else {
-                            continue;
-                        };
-                        link(
-                            &mut b,
-                            p(spine, format!("p{}", 33 + c)),
-                            p(core, format!("p{}", pod % 32 + 1)),
-                            NDR,
-                            50.0,
-                            "ib-ndr-optic",
-                        )?;
-                    }
-                }
-            }
-        }
-    } else {
-        // Three tiers: pods of 4 SU (32 leaves, 32 spines), core planes of the fewest switches that take every
-        // spine's 32 uplinks evenly: the smallest divisor of 32 with pods x 32 / c <= 64 ports (units / 8 when
-        // the units are a power of two: 64 cores at 16 SU, 128 at 32, 256 at 64, as NVIDIA's B200 table).
-        let pods = units / 4;
-        let cores_per_plane = [1usize, 2, 4, 8, 16, 32]
-            .into_iter()
-            .find(|c| pods * 32 / c <= 64)
-            .unwrap_or(32);
-        let mut cores = Vec::with_capacity(32 * cores_per_plane);
-        for plane in 0..32 {
+    }
+    let mut core_port = vec![0usize; cores.len()];
+    let links_per_core = 32 / cores_per_plane;
+    for pod in 0..pods {
+        for j in 0..32 {
+            let spine = place.switch(b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
+            pod_spine_links(b, leaves, pod, j, spine)?;
             for c in 0..cores_per_plane {
-                cores.push(place.switch(&mut b, format!("core-{:02}-{:02}", plane + 1, c + 1))?);
-            }
-        }
-        let mut core_port = vec![0usize; cores.len()];
-        let links_per_core = 32 / cores_per_plane;
-        for pod in 0..pods {
-            for j in 0..32 {
-                let spine = place.switch(&mut b, format!("spine-p{:02}-{:02}", pod + 1, j + 1))?;
-                pod_spine_links(&mut b, &leaves, pod, j, spine)?;
-                for c in 0..cores_per_plane {
-                    let ci = j * cores_per_plane + c;
-                    let Some(&core) = cores.get(ci) else { continue };
-                    for k in 0..links_per_core {
-                        let Some(cp) = core_port.get_mut(ci) else {
-                            continue;
-                        };
-                        *cp += 1;
-                        let up = 33 + c * links_per_core + k;
-                        link(
-                            &mut b,
-                            p(spine, format!("p{up}")),
-                            p(core, format!("p{cp}")),
-                            NDR,
-                            50.0,
-                            "ib-ndr-optic",
-                        )?;
-                    }
+                let ci = j * cores_per_plane + c;
+                let Some(&core) = cores.get(ci) else { continue };
+                for k in 0..links_per_core {
+                    let Some(cp) = core_port.get_mut(ci) else {
+                        continue;
+                    };
+                    *cp += 1;
+                    let up = 33 + c * links_per_core + k;
+                    link(
+                        b,
+                        p(spine, format!("p{up}")),
+                        p(core, format!("p{cp}")),
+                        NDR,
+                        50.0,
+                        "ib-ndr-optic",
+                    )?;
                 }
             }
         }
     }
-    // The compute fabric's cables follow the floor: lengths estimated from the racks' places, media by reach.
-    super::wiring::follow_floor(&mut b, NDR)?;
-    // Storage fabric per SU.
+    Ok(())
+}
+
+/// The storage fabric of every SU: a storage rack of 4 storage leaves and 3 AI400X2 appliances, every system's
+/// two BlueField-3 ports on all four leaves.
+fn storage_fabric(
+    b: &mut Builder<'_>,
+    place: &mut Placer,
+    units: usize,
+    dgx: &[DeviceId],
+) -> Result<(), EditError> {
     for su in 0..units {
-        let srack = place.rack(&mut b, format!("S{:03}", su + 1), 25_000.0)?;
+        let srack = place.rack(b, format!("S{:03}", su + 1), 25_000.0)?;
         let sleaves: Vec<DeviceId> = (0..4)
             .map(|i| {
                 b.add_device(
@@ -405,7 +452,7 @@ pub fn superpod(
                 };
                 *pp += 1;
                 link(
-                    &mut b,
+                    b,
                     p(*d, format!("nic{slot}/p{k}")),
                     p(sl, format!("p{pp}")),
                     HDR,
@@ -428,7 +475,7 @@ pub fn superpod(
                 };
                 *pp += 1;
                 link(
-                    &mut b,
+                    b,
                     p(app, format!("p{}", k + 1)),
                     p(sl, format!("p{pp}")),
                     NDR,
@@ -438,7 +485,7 @@ pub fn superpod(
             }
         }
     }
-    Ok(design)
+    Ok(())
 }
 
 /// Where the generators put things: racks in rows of 16 (42U, with the budget given), and 1U switches two units

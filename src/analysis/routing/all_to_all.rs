@@ -21,27 +21,123 @@ pub(super) type ClassShares = (usize, Vec<(Mode, f64)>);
 /// with groups x ports and with the switch pairs that carry demand, never with pairs of groups. The result equals
 /// [`all_to_all_pairs`] (tested).
 ///
-/// One function on purpose: its phases (classes, per-class shares, product terms, own-traffic corrections) share
-/// the groups' per-port tables, and splitting it would pass those tables through every call.
+/// In phases: the groups and their destination classes ([`a2a_groups`]), the source vectors ([`a2a_sources`]),
+/// the destination vectors ([`a2a_destinations`]), the access cables out and in, and the switch demand.
 pub(super) fn all_to_all(
     r: &mut Router,
     servers: &[Server],
     groups: &[Vec<usize>],
     gpus_total: f64,
 ) {
-    struct Group<'a> {
-        members: &'a [usize],
-        ports: &'a [Port],
-        n: f64,
-        gpus: f64,
-        nvlink: bool,
-        /// C_h / (G - g_h) when the group sends, else None.
-        per_gpu: Option<f64>,
-        class: usize,
+    let (list, classes) = a2a_groups(r, servers, groups, gpus_total);
+    let sources = a2a_sources(r, &list, &classes, gpus_total);
+    let dests = a2a_destinations(&list, &sources.src);
+    access_out(r, servers, &list, &sources, &dests);
+    access_in(r, servers, &list, &sources, &dests);
+    switch_demand(r, &list, sources, dests);
+}
+
+/// A destination class: the NVLink flag and the (rail, component) pairs of a group's ports, sorted.
+type Class = (bool, Vec<(u16, usize)>);
+
+/// One vector: switch -> traffic, and its total (sources), or the GPUs that can receive (destinations).
+type Vector = (HashMap<usize, f64>, f64);
+
+/// Vectors per (class, mode).
+type Vectors = BTreeMap<(usize, Mode), Vector>;
+
+/// A group of like servers as the all-to-all reads it: its members, its representative's compute ports and their
+/// components.
+struct Group<'a> {
+    members: &'a [usize],
+    ports: &'a [Port],
+    /// The component of each port's switch (`usize::MAX` when unknown).
+    comps: Vec<usize>,
+    n: f64,
+    gpus: f64,
+    nvlink: bool,
+    /// C_h / (G - g_h) when the group sends, else None.
+    per_gpu: Option<f64>,
+    class: usize,
+}
+
+impl Group<'_> {
+    /// Each port with its component.
+    fn ports(&self) -> impl Iterator<Item = (&Port, usize)> {
+        self.ports.iter().zip(self.comps.iter().copied())
     }
+
+    /// Source side, toward one class: the share of each source port (Router::pairs: with rails, only ports on
+    /// rails the destination shares).
+    fn shares(&self, class: &Class) -> Vec<(Mode, f64)> {
+        let rails = self.nvlink && class.0;
+        let shared = |(p, c): (&Port, usize)| class.1.binary_search(&(p.rail, c)).is_ok();
+        let use_rails = rails && self.ports().any(shared);
+        let total: f64 = self
+            .ports()
+            .filter(|x| !use_rails || shared(*x))
+            .map(|(p, _)| p.gbps)
+            .sum();
+        self.ports()
+            .map(|(p, c)| {
+                let share = if total > 0.0 && (!use_rails || shared((p, c))) {
+                    p.gbps / total
+                } else {
+                    0.0
+                };
+                // Without rails the rail does not steer the traffic: one mode per component, so a server of many
+                // NICs on one fabric has one destination split, not one per rail (docs/limits.md, `wide-servers`).
+                ((c, if rails { p.rail } else { 0 }, rails), share)
+            })
+            .collect()
+    }
+
+    /// Destination side: how a port of a given mode divides over the group's ports (fractions summing to 1, or
+    /// nothing when the group has no port to receive).
+    fn split(&self, (c, rail, rails): Mode) -> Vec<(usize, f64)> {
+        let reach: Vec<usize> = (0..self.ports.len())
+            .filter(|j| self.comps.get(*j) == Some(&c))
+            .collect();
+        let mut cands = if reach.is_empty() {
+            (0..self.ports.len()).collect()
+        } else {
+            reach
+        };
+        if rails {
+            let same: Vec<usize> = cands
+                .iter()
+                .copied()
+                .filter(|j| self.ports.get(*j).is_some_and(|q| q.rail == rail))
+                .collect();
+            if !same.is_empty() {
+                cands = same;
+            }
+        }
+        let total: f64 = cands
+            .iter()
+            .filter_map(|j| self.ports.get(*j))
+            .map(|q| q.gbps)
+            .sum();
+        if total <= 0.0 {
+            return Vec::new();
+        }
+        cands
+            .into_iter()
+            .filter_map(|j| self.ports.get(j).map(|q| (j, q.gbps / total)))
+            .collect()
+    }
+}
+
+/// The groups as the all-to-all reads them, and the destination classes they fall in (by first appearance).
+fn a2a_groups<'a>(
+    r: &Router,
+    servers: &'a [Server],
+    groups: &'a [Vec<usize>],
+    gpus_total: f64,
+) -> (Vec<Group<'a>>, Vec<Class>) {
     let comp = |p: &Port| r.component.get(p.switch).copied().unwrap_or(usize::MAX);
     // Destination classes: NVLink flag and the (rail, component) pairs of the ports.
-    let mut class_ids: BTreeMap<(bool, Vec<(u16, usize)>), usize> = BTreeMap::new();
+    let mut class_ids: BTreeMap<Class, usize> = BTreeMap::new();
     let mut list: Vec<Group<'_>> = Vec::with_capacity(groups.len());
     for g in groups {
         let Some(rep) = g.first().and_then(|i| servers.get(*i)) else {
@@ -57,6 +153,7 @@ pub(super) fn all_to_all(
         list.push(Group {
             members: g,
             ports: &rep.compute,
+            comps: rep.compute.iter().map(comp).collect(),
             n: g.len() as f64,
             gpus: rep.gpus,
             nvlink: rep.nvlink,
@@ -64,72 +161,21 @@ pub(super) fn all_to_all(
             class,
         });
     }
-    let classes: Vec<(bool, Vec<(u16, usize)>)> = {
-        let mut v: Vec<_> = class_ids.into_iter().collect();
-        v.sort_by_key(|(_, id)| *id);
-        v.into_iter().map(|(k, _)| k).collect()
-    };
-    // Source side, per class: the share of each source port (Router::pairs: with rails, only ports on rails the
-    // destination shares).
-    let shares = |g: &Group<'_>, class: &(bool, Vec<(u16, usize)>)| -> Vec<(Mode, f64)> {
-        let rails = g.nvlink && class.0;
-        let shared = |p: &Port| class.1.binary_search(&(p.rail, comp(p))).is_ok();
-        let use_rails = rails && g.ports.iter().any(shared);
-        let total: f64 = g
-            .ports
-            .iter()
-            .filter(|p| !use_rails || shared(p))
-            .map(|p| p.gbps)
-            .sum();
-        g.ports
-            .iter()
-            .map(|p| {
-                let share = if total > 0.0 && (!use_rails || shared(p)) {
-                    p.gbps / total
-                } else {
-                    0.0
-                };
-                // Without rails the rail does not steer the traffic: one mode per component, so a server of many
-                // NICs on one fabric has one destination split, not one per rail (docs/limits.md, `wide-servers`).
-                ((comp(p), if rails { p.rail } else { 0 }, rails), share)
-            })
-            .collect()
-    };
-    // Destination side: how a port of a given mode divides over a group's ports (fractions summing to 1, or
-    // nothing when the group has no port to receive).
-    let split = |g: &Group<'_>, (c, rail, rails): Mode| -> Vec<(usize, f64)> {
-        let reach: Vec<usize> = (0..g.ports.len())
-            .filter(|j| g.ports.get(*j).is_some_and(|q| comp(q) == c))
-            .collect();
-        let mut cands = if reach.is_empty() {
-            (0..g.ports.len()).collect()
-        } else {
-            reach
-        };
-        if rails {
-            let same: Vec<usize> = cands
-                .iter()
-                .copied()
-                .filter(|j| g.ports.get(*j).is_some_and(|q| q.rail == rail))
-                .collect();
-            if !same.is_empty() {
-                cands = same;
-            }
-        }
-        let total: f64 = cands
-            .iter()
-            .filter_map(|j| g.ports.get(*j))
-            .map(|q| q.gbps)
-            .sum();
-        if total <= 0.0 {
-            return Vec::new();
-        }
-        cands
-            .into_iter()
-            .filter_map(|j| g.ports.get(j).map(|q| (j, q.gbps / total)))
-            .collect()
-    };
+    let mut v: Vec<_> = class_ids.into_iter().collect();
+    v.sort_by_key(|(_, id)| *id);
+    (list, v.into_iter().map(|(k, _)| k).collect())
+}
 
+/// The source side: the vectors a(s) per (class, mode) with their totals, and each source group's shares per
+/// class it reaches.
+struct Sources {
+    src: Vectors,
+    group_shares: Vec<Vec<ClassShares>>,
+}
+
+/// The source vectors ([`Sources`]); adds the offered all-to-all traffic, and what cannot leave a group's fabric
+/// as lost.
+fn a2a_sources(r: &mut Router, list: &[Group<'_>], classes: &[Class], gpus_total: f64) -> Sources {
     // The classes each component reaches, and the GPUs of each class that can receive (groups with port
     // bandwidth): a group sends only to the classes that share a component with its ports; what it would send to
     // the others cannot leave its fabric and is unroutable. Visiting only those keeps the work linear in the groups
@@ -144,7 +190,7 @@ pub(super) fn all_to_all(
         }
     }
     let mut receivers = vec![0.0; classes.len()];
-    for g in &list {
+    for g in list {
         if g.ports.iter().map(|p| p.gbps).sum::<f64>() > 0.0
             && let Some(w) = receivers.get_mut(g.class)
         {
@@ -152,20 +198,18 @@ pub(super) fn all_to_all(
         }
     }
     let mut reached = vec![false; classes.len()];
-
-    // Source vectors a(s) per (class, mode), their totals, and each source group's shares per class it reaches.
-    let mut src: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
+    let mut src: Vectors = BTreeMap::new();
     let mut group_shares: Vec<Vec<ClassShares>> = Vec::with_capacity(list.len());
-    for g in &list {
+    for g in list {
         let Some(per_gpu) = g.per_gpu else {
             group_shares.push(Vec::new());
             continue;
         };
         r.offered[Pattern::AllToAll.index()] += per_gpu * g.n * (gpus_total - g.gpus);
         let mut reach: Vec<usize> = g
-            .ports
+            .comps
             .iter()
-            .filter_map(|p| classes_of.get(&comp(p)))
+            .filter_map(|c| classes_of.get(c))
             .flatten()
             .copied()
             .collect();
@@ -190,7 +234,7 @@ pub(super) fn all_to_all(
         }
         let mine: Vec<ClassShares> = reach
             .iter()
-            .filter_map(|&k| classes.get(k).map(|c| (k, shares(g, c))))
+            .filter_map(|&k| classes.get(k).map(|c| (k, g.shares(c))))
             .collect();
         for (k, sh) in &mine {
             let k = *k;
@@ -204,16 +248,29 @@ pub(super) fn all_to_all(
         }
         group_shares.push(mine);
     }
-    // Destination vectors b(t) per (class, mode) and the GPUs W that can receive in that mode.
-    let mut dst: BTreeMap<(usize, Mode), (HashMap<usize, f64>, f64)> = BTreeMap::new();
+    Sources { src, group_shares }
+}
+
+/// The source vectors of class `k`, by mode.
+fn class_keys(src: &Vectors, k: usize) -> impl Iterator<Item = ((usize, Mode), &Vector)> {
+    src.range((k, (0, 0, false))..=(k, (usize::MAX, u16::MAX, true)))
+        .map(|(key, v)| (*key, v))
+}
+
+/// The destination side: the vectors b(t) per (class, mode) with the GPUs W that can receive in that mode, and
+/// each group's split per mode it receives in.
+struct Destinations {
+    dst: Vectors,
+    splits: HashMap<(usize, Mode), Vec<(usize, f64)>>,
+}
+
+/// The destination vectors ([`Destinations`]) for the modes the sources send in.
+fn a2a_destinations(list: &[Group<'_>], src: &Vectors) -> Destinations {
+    let mut dst: Vectors = BTreeMap::new();
     let mut splits: HashMap<(usize, Mode), Vec<(usize, f64)>> = HashMap::default();
-    let class_keys = |k: usize| {
-        src.range((k, (0, 0, false))..=(k, (usize::MAX, u16::MAX, true)))
-            .map(|(key, v)| (*key, v))
-    };
     for (gi, g) in list.iter().enumerate() {
-        for ((k, mode), _) in class_keys(g.class) {
-            let sp = split(g, mode);
+        for ((k, mode), _) in class_keys(src, g.class) {
+            let sp = g.split(mode);
             if sp.is_empty() {
                 continue;
             }
@@ -227,28 +284,39 @@ pub(super) fn all_to_all(
             splits.insert((gi, mode), sp);
         }
     }
-    // What a group sends to its own members, to take out of the products: per source mode, C_h / (G - g_h) x the
-    // share of its ports in that mode.
-    let own = |gi: usize, g: &Group<'_>| -> Vec<(Mode, f64, usize)> {
-        let Some(per_gpu) = g.per_gpu else {
-            return Vec::new();
-        };
-        let Some((_, sh)) = group_shares
-            .get(gi)
-            .and_then(|v| v.iter().find(|(k, _)| *k == g.class))
-        else {
-            return Vec::new();
-        };
-        sh.iter()
-            .enumerate()
-            .filter(|(_, (_, share))| *share > 0.0)
-            .map(|(i, (mode, share))| (*mode, per_gpu * share, i))
-            .collect()
-    };
+    Destinations { dst, splits }
+}
 
-    // Access cables, out: each source member's port carries C_h / (G - g_h) x share x (W - own GPUs).
+/// What group `gi` sends to its own members, to take out of the products: per source mode, C_h / (G - g_h) x the
+/// share of its ports in that mode, with the port.
+fn own(gi: usize, g: &Group<'_>, group_shares: &[Vec<ClassShares>]) -> Vec<(Mode, f64, usize)> {
+    let Some(per_gpu) = g.per_gpu else {
+        return Vec::new();
+    };
+    let Some((_, sh)) = group_shares
+        .get(gi)
+        .and_then(|v| v.iter().find(|(k, _)| *k == g.class))
+    else {
+        return Vec::new();
+    };
+    sh.iter()
+        .enumerate()
+        .filter(|(_, (_, share))| *share > 0.0)
+        .map(|(i, (mode, share))| (*mode, per_gpu * share, i))
+        .collect()
+}
+
+/// Access cables, out: each source member's port carries C_h / (G - g_h) x share x (W - own GPUs).
+fn access_out(
+    r: &mut Router,
+    servers: &[Server],
+    list: &[Group<'_>],
+    sources: &Sources,
+    dests: &Destinations,
+) {
+    let (dst, splits) = (&dests.dst, &dests.splits);
     for (gi, g) in list.iter().enumerate() {
-        let (Some(per_gpu), Some(sh)) = (g.per_gpu, group_shares.get(gi)) else {
+        let (Some(per_gpu), Some(sh)) = (g.per_gpu, sources.group_shares.get(gi)) else {
             continue;
         };
         let mut out = vec![0.0; g.ports.len()];
@@ -271,16 +339,25 @@ pub(super) fn all_to_all(
         }
         put_access(r, servers, g.members, &out, true);
     }
-    // Access cables, in: each destination member's port j receives g_k x sum over modes of split(j) x (the
-    // sources' total in that mode less the group's own).
+}
+
+/// Access cables, in: each destination member's port j receives g_k x sum over modes of split(j) x (the sources'
+/// total in that mode less the group's own).
+fn access_in(
+    r: &mut Router,
+    servers: &[Server],
+    list: &[Group<'_>],
+    sources: &Sources,
+    dests: &Destinations,
+) {
     for (gi, g) in list.iter().enumerate() {
         let mut own_by_mode: BTreeMap<Mode, f64> = BTreeMap::new();
-        for (mode, x, _) in own(gi, g) {
+        for (mode, x, _) in own(gi, g, &sources.group_shares) {
             *own_by_mode.entry(mode).or_default() += x;
         }
         let mut inn = vec![0.0; g.ports.len()];
-        for ((_, mode), (_, alpha)) in class_keys(g.class) {
-            let Some(sp) = splits.get(&(gi, mode)) else {
+        for ((_, mode), (_, alpha)) in class_keys(&sources.src, g.class) {
+            let Some(sp) = dests.splits.get(&(gi, mode)) else {
                 continue;
             };
             let rest = alpha - own_by_mode.get(&mode).copied().unwrap_or(0.0);
@@ -295,9 +372,12 @@ pub(super) fn all_to_all(
         }
         put_access(r, servers, g.members, &inn, false);
     }
+}
 
-    // Switch demand: the products a(s) b(t), less each group's traffic to itself.
-    for (key, (a, _)) in src {
+/// Switch demand: the products a(s) b(t), less each group's traffic to itself.
+fn switch_demand(r: &mut Router, list: &[Group<'_>], sources: Sources, dests: Destinations) {
+    let Destinations { mut dst, splits } = dests;
+    for (key, (a, _)) in sources.src {
         let Some((b, _)) = dst.remove(&key) else {
             continue;
         };
@@ -310,7 +390,7 @@ pub(super) fn all_to_all(
     }
     let mut own_pairs: BTreeMap<(usize, usize), f64> = BTreeMap::new();
     for (gi, g) in list.iter().enumerate() {
-        for (mode, x, i) in own(gi, g) {
+        for (mode, x, i) in own(gi, g, &sources.group_shares) {
             let (Some(sp), Some(p)) = (splits.get(&(gi, mode)), g.ports.get(i)) else {
                 continue;
             };

@@ -514,8 +514,8 @@ pub(super) fn clear_structure(key: &[(u32, u64)], s: &mut Scratch) {
 /// source, less a member's term to itself and with each group's own traffic taken out; walked farthest first, then
 /// the last hop per member. Emits (directed edge slot, Gb/s) and returns the traffic with no path.
 ///
-/// One function on purpose: the walk's inner loops are the hot path of the whole analysis, and keeping them in one
-/// body keeps the scratch arrays in registers and the loop bounds visible to the optimiser.
+/// The phases are small functions the optimiser inlines: the walk's inner loops are the hot path of the whole
+/// analysis.
 pub(super) fn walk_products(
     csr: &Csr,
     products: &Products,
@@ -524,10 +524,20 @@ pub(super) fn walk_products(
     s: &mut Scratch,
     mut emit: impl FnMut(u32, f64),
 ) -> f64 {
-    let mut lost = 0.0;
     if products.terms.is_empty() {
-        return lost;
+        return 0.0;
     }
+    inject_products(products, members, s);
+    let lost = settle_injected(s);
+    let lost = walk_down(s, lost, &mut emit);
+    last_hops(csr, products, key, members, s, &mut emit);
+    lost
+}
+
+/// Injects the product terms at their sources (a(v) x the class's b, less each member's term to itself) and the
+/// groups' own traffic.
+#[inline]
+fn inject_products(products: &Products, members: &[usize], s: &mut Scratch) {
     for ProductTerm {
         sources: a,
         destinations: b,
@@ -555,6 +565,13 @@ pub(super) fn walk_products(
             s.inject_a2a(v, products.net(v, t, own), products.whole(v, t));
         }
     }
+}
+
+/// Settles what was injected: the own traffic cancelled, and what cannot reach the class lost. Returns the lost
+/// traffic.
+#[inline]
+fn settle_injected(s: &mut Scratch) -> f64 {
+    let mut lost = 0.0;
     for ii in 0..s.injected.len() {
         let Some(&v) = s.injected.get(ii) else {
             continue;
@@ -577,7 +594,13 @@ pub(super) fn walk_products(
     }
     s.injected.clear();
 
-    // Farthest first: each switch passes on what it holds to its next hops; the neighbours hand over below.
+    lost
+}
+
+/// Farthest first: each switch passes on what it holds to its next hops; the neighbours hand over below. Returns
+/// `lost` plus the traffic at a switch with no next hop (added in walk order).
+#[inline]
+fn walk_down(s: &mut Scratch, mut lost: f64, emit: &mut impl FnMut(u32, f64)) -> f64 {
     for oi in (0..s.order.len()).rev() {
         let Some(&v) = s.order.get(oi) else { continue };
         let Some(h) = s.a2a.get_mut(v) else { continue };
@@ -604,7 +627,19 @@ pub(super) fn walk_products(
         }
     }
 
-    // The last hop, per member: what its sources deliver to each neighbour.
+    lost
+}
+
+/// The last hop, per member: what its sources deliver to each neighbour, emitted on the member's own cables.
+#[inline]
+fn last_hops(
+    csr: &Csr,
+    products: &Products,
+    key: &[(u32, u64)],
+    members: &[usize],
+    s: &mut Scratch,
+    emit: &mut impl FnMut(u32, f64),
+) {
     let mut at_term: Vec<Option<Vec<f64>>> = vec![None; products.terms.len()];
     let mut arr: Vec<f64> = vec![0.0; key.len()];
     let mut arr_minus: Vec<f64> = vec![0.0; key.len()];
@@ -679,7 +714,6 @@ pub(super) fn walk_products(
             }
         }
     }
-    lost
 }
 
 /// The demand map's traffic (rings, storage, serving) to `members`, one class, on the structure built for the

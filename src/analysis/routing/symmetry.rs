@@ -146,82 +146,138 @@ pub(super) struct Orbit {
 /// of the classes' neighbours, plus, per class, its region times the (at most four) representatives it is tried
 /// against.
 ///
-/// One function on purpose: the canonical forms, the region checks and the demand comparison read the same
-/// per-switch arrays (`member_of`, `key_of`, `owners`), built once here.
+/// In phases around the per-switch arrays they all read ([`Regions`]): the canonical forms, then per form the
+/// classes grouped into orbits by the region checks and the demand comparison.
 pub(super) fn orbits(
     f: &Fabric,
     csr: &Csr,
     classes: &[DestinationClass],
     products: &Products,
 ) -> Vec<Orbit> {
-    const NONE: u32 = u32::MAX;
-    const TRIES: usize = 4;
-    let n = f.adj.len();
-    let mut member_of = vec![NONE; n];
-    let mut key_of = vec![NONE; n];
-    let mut owners = vec![0u32; n];
-    for (c, (key, members)) in classes.iter().enumerate() {
-        for &t in members {
-            if let Some(x) = member_of.get_mut(t) {
-                *x = c as u32;
+    let mut regions = Regions::new(f, csr, classes, products);
+    let forms = regions.forms(f.ingress.map(|v| v as u32));
+    let mut out = regions.group(forms);
+    out.sort_by_key(|o| o.rep);
+    out
+}
+
+/// No class.
+const NONE: u32 = u32::MAX;
+
+/// Per neighbour: the capacity to the members and the switches beyond with their capacities.
+type Beyond = (u64, Vec<(u32, u64)>);
+
+/// A class's canonical form: its size and its neighbours' [`Beyond`] in canonical order.
+type Form = (usize, Vec<Beyond>);
+
+/// The destination classes' regions as [`orbits`] reads them, with the per-switch arrays built once.
+struct Regions<'a> {
+    csr: &'a Csr,
+    classes: &'a [DestinationClass],
+    products: &'a Products,
+    /// Per switch, the class it is a member of ([`NONE`] if none).
+    member_of: Vec<u32>,
+    /// Per switch, the (last) class whose key holds it.
+    key_of: Vec<u32>,
+    /// Per switch, how many classes' keys hold it.
+    owners: Vec<u32>,
+    /// Per class: its neighbours in canonical order.
+    canonical: Vec<Vec<u32>>,
+}
+
+impl<'a> Regions<'a> {
+    fn new(
+        f: &Fabric,
+        csr: &'a Csr,
+        classes: &'a [DestinationClass],
+        products: &'a Products,
+    ) -> Self {
+        let n = f.adj.len();
+        let mut member_of = vec![NONE; n];
+        let mut key_of = vec![NONE; n];
+        let mut owners = vec![0u32; n];
+        for (c, (key, members)) in classes.iter().enumerate() {
+            for &t in members {
+                if let Some(x) = member_of.get_mut(t) {
+                    *x = c as u32;
+                }
+            }
+            for &(w, _) in key {
+                if let (Some(o), Some(k)) = (owners.get_mut(w as usize), key_of.get_mut(w as usize))
+                {
+                    *o += 1;
+                    *k = c as u32;
+                }
             }
         }
-        for &(w, _) in key {
-            if let (Some(o), Some(k)) = (owners.get_mut(w as usize), key_of.get_mut(w as usize)) {
-                *o += 1;
-                *k = c as u32;
-            }
+        Self {
+            csr,
+            classes,
+            products,
+            member_of,
+            key_of,
+            owners,
+            canonical: vec![Vec::new(); classes.len()],
         }
     }
-    let ingress = f.ingress.map(|v| v as u32);
-    // Per neighbour: the capacity to the members and the switches beyond with their capacities.
-    type Beyond = (u64, Vec<(u32, u64)>);
-    type Form = (usize, Vec<Beyond>);
-    let mut forms: BTreeMap<Form, Vec<usize>> = BTreeMap::new();
-    // Per class: its neighbours in canonical order.
-    let mut canonical: Vec<Vec<u32>> = vec![Vec::new(); classes.len()];
-    for (c, (key, members)) in classes.iter().enumerate() {
-        let eligible = !key.is_empty()
-            && key
-                .iter()
-                .all(|(w, _)| owners.get(*w as usize) == Some(&1) && Some(*w) != ingress)
-            && members.iter().all(|t| Some(*t as u32) != ingress);
-        if !eligible {
-            continue;
-        }
-        let mut sigs: Vec<(Beyond, u32)> = Vec::with_capacity(key.len());
-        let mut ok = true;
-        for &(w, cap) in key {
-            let mut beyond: Vec<(u32, u64)> = Vec::new();
-            for &(x, _, xcap, _) in csr.neighbours(w as usize) {
-                if member_of.get(x as usize) == Some(&(c as u32)) {
-                    continue;
+
+    /// The eligible classes by canonical form (each class's neighbours in canonical order kept in `canonical`):
+    /// a class is eligible when its neighbours are its own, have no cables between them and its region does not
+    /// include the serving `ingress`.
+    fn forms(&mut self, ingress: Option<u32>) -> BTreeMap<Form, Vec<usize>> {
+        let (csr, classes) = (self.csr, self.classes);
+        let (member_of, key_of, owners) = (&self.member_of, &self.key_of, &self.owners);
+        let canonical = &mut self.canonical;
+        let mut forms: BTreeMap<Form, Vec<usize>> = BTreeMap::new();
+        for (c, (key, members)) in classes.iter().enumerate() {
+            let eligible = !key.is_empty()
+                && key
+                    .iter()
+                    .all(|(w, _)| owners.get(*w as usize) == Some(&1) && Some(*w) != ingress)
+                && members.iter().all(|t| Some(*t as u32) != ingress);
+            if !eligible {
+                continue;
+            }
+            let mut sigs: Vec<(Beyond, u32)> = Vec::with_capacity(key.len());
+            let mut ok = true;
+            for &(w, cap) in key {
+                let mut beyond: Vec<(u32, u64)> = Vec::new();
+                for &(x, _, xcap, _) in csr.neighbours(w as usize) {
+                    if member_of.get(x as usize) == Some(&(c as u32)) {
+                        continue;
+                    }
+                    if key_of.get(x as usize) == Some(&(c as u32)) {
+                        ok = false;
+                        break;
+                    }
+                    beyond.push((x, xcap.to_bits()));
                 }
-                if key_of.get(x as usize) == Some(&(c as u32)) {
-                    ok = false;
+                if !ok {
                     break;
                 }
-                beyond.push((x, xcap.to_bits()));
+                beyond.sort_unstable();
+                sigs.push(((cap, beyond), w));
             }
             if !ok {
-                break;
+                continue;
             }
-            beyond.sort_unstable();
-            sigs.push(((cap, beyond), w));
-        }
-        if !ok {
-            continue;
-        }
-        sigs.sort_unstable();
-        if let Some(x) = canonical.get_mut(c) {
-            *x = sigs.iter().map(|s| s.1).collect();
+            sigs.sort_unstable();
+            if let Some(x) = canonical.get_mut(c) {
+                *x = sigs.iter().map(|s| s.1).collect();
+            }
+            forms
+                .entry((members.len(), sigs.into_iter().map(|s| s.0).collect()))
+                .or_default()
+                .push(c);
         }
         forms
-            .entry((members.len(), sigs.into_iter().map(|s| s.0).collect()))
-            .or_default()
-            .push(c);
     }
-    let relabel = |a: usize, b: usize| -> Option<Relabel> {
+
+    /// The relabelling that swaps the regions of classes `a` and `b` (members paired in id order, neighbours in
+    /// canonical order), if their regions do not touch.
+    fn relabel(&self, a: usize, b: usize) -> Option<Relabel> {
+        let (classes, canonical, csr) = (self.classes, &self.canonical, self.csr);
+        let (member_of, key_of) = (&self.member_of, &self.key_of);
         let (ma, mb) = (&classes.get(a)?.1, &classes.get(b)?.1);
         let (na, nb) = (canonical.get(a)?, canonical.get(b)?);
         if ma.len() != mb.len() || na.len() != nb.len() {
@@ -247,8 +303,12 @@ pub(super) fn orbits(
             node.insert(y, x);
         }
         Some(Relabel { node })
-    };
-    let same_demand = |a: usize, b: usize, r: &Relabel| -> bool {
+    }
+
+    /// Whether class `b`'s all-to-all demand is class `a`'s relabelled by `r`: the same destination weights per
+    /// member, the same source weights on both regions and the same own-traffic corrections.
+    fn same_demand(&self, a: usize, b: usize, r: &Relabel) -> bool {
+        let (classes, products) = (self.classes, self.products);
         let (Some((_, ma)), Some((_, mb))) = (classes.get(a), classes.get(b)) else {
             return false;
         };
@@ -292,53 +352,59 @@ pub(super) fn orbits(
             }
         }
         true
-    };
-    let mut out: Vec<Orbit> = Vec::new();
-    let mut placed = vec![false; classes.len()];
-    for list in forms.into_values() {
-        let mut reps: Vec<usize> = Vec::new();
-        for c in list {
-            let mut home = None;
-            for &oi in reps.iter().take(TRIES) {
-                let Some(rep) = out.get(oi).map(|o| o.rep) else {
-                    continue;
-                };
-                if let Some(r) = relabel(rep, c)
-                    && same_demand(rep, c, &r)
-                {
-                    home = Some((oi, r));
-                    break;
-                }
-            }
-            match home {
-                Some((oi, r)) => {
-                    if let Some(o) = out.get_mut(oi) {
-                        o.others.push((c, r));
+    }
+
+    /// The orbits: per form, each class joins the first of at most four representatives it is swapped with and
+    /// has the same demand as, else starts an orbit of its own; classes of no form are orbits alone.
+    fn group(&self, forms: BTreeMap<Form, Vec<usize>>) -> Vec<Orbit> {
+        const TRIES: usize = 4;
+        let classes = self.classes;
+        let mut out: Vec<Orbit> = Vec::new();
+        let mut placed = vec![false; classes.len()];
+        for list in forms.into_values() {
+            let mut reps: Vec<usize> = Vec::new();
+            for c in list {
+                let mut home = None;
+                for &oi in reps.iter().take(TRIES) {
+                    let Some(rep) = out.get(oi).map(|o| o.rep) else {
+                        continue;
+                    };
+                    if let Some(r) = self.relabel(rep, c)
+                        && self.same_demand(rep, c, &r)
+                    {
+                        home = Some((oi, r));
+                        break;
                     }
                 }
-                None => {
-                    reps.push(out.len());
-                    out.push(Orbit {
-                        rep: c,
-                        others: Vec::new(),
-                    });
+                match home {
+                    Some((oi, r)) => {
+                        if let Some(o) = out.get_mut(oi) {
+                            o.others.push((c, r));
+                        }
+                    }
+                    None => {
+                        reps.push(out.len());
+                        out.push(Orbit {
+                            rep: c,
+                            others: Vec::new(),
+                        });
+                    }
+                }
+                if let Some(p) = placed.get_mut(c) {
+                    *p = true;
                 }
             }
-            if let Some(p) = placed.get_mut(c) {
-                *p = true;
+        }
+        for (c, p) in placed.iter().enumerate() {
+            if !p {
+                out.push(Orbit {
+                    rep: c,
+                    others: Vec::new(),
+                });
             }
         }
+        out
     }
-    for (c, p) in placed.iter().enumerate() {
-        if !p {
-            out.push(Orbit {
-                rep: c,
-                others: Vec::new(),
-            });
-        }
-    }
-    out.sort_by_key(|o| o.rep);
-    out
 }
 
 /// With `map` set to the relabelling `r`, the slots of the cables at its regions that hold a load (`holds`) move

@@ -178,7 +178,9 @@ impl Paths {
 }
 
 /// ECMP routing on a forest ([`is_forest`]): the same loads per directed edge and unroutable traffic as
-/// [`super::ecmp::route`], to rounding, and the work done (nodes and demand entries visited).
+/// [`super::ecmp::route`], to rounding, and the work done (nodes and demand entries visited). In phases: the
+/// pairwise demand on its paths, the all-to-all products each on its virtual tree, the groups' own traffic taken
+/// out, then the subtree sums on each switch's cable to its parent.
 pub(super) fn route_forest(
     f: &Fabric,
     demand: &HashMap<usize, HashMap<usize, Loads>>,
@@ -196,6 +198,41 @@ pub(super) fn route_forest(
     };
     let mut unroutable = [0.0; P];
     // Pairwise demand (rings, storage, serving).
+    work += pairwise(&t, demand, &mut paths, &mut unroutable);
+    // The all-to-all products, each on its virtual tree.
+    let (mut lost_plus, mut lost_minus) = (0.0, 0.0);
+    // (node, a, b), reused per term.
+    let mut nodes: Vec<(usize, f64, f64)> = Vec::new();
+    for term in &products.terms {
+        let virt = virtual_tree(&t, term, &mut nodes);
+        work += virt.len() as u64;
+        virtual_paths(&t, &virt, &mut paths, &mut lost_plus);
+    }
+    // Each group's traffic to its own members comes out of the products (all of the pair's when only rounding is
+    // left, as the walk takes it).
+    work += own_out(&t, products, &mut paths, &mut lost_minus);
+    let loads = edge_loads(f, &t, &mut paths);
+    if let Some(u) = unroutable.get_mut(Pattern::AllToAll.index()) {
+        *u += cancel(lost_plus, lost_minus) + products.lost;
+    }
+    (loads, unroutable, work)
+}
+
+/// The all-to-all share of a load vector.
+fn a2a(x: f64) -> Loads {
+    all_to_all_only(x)
+}
+
+/// The pairwise demand on its paths (up from the source and down to the destination, to their lowest common
+/// ancestor); between trees, unroutable. Returns the work (demand entries visited).
+fn pairwise(
+    t: &Rooted,
+    demand: &HashMap<usize, HashMap<usize, Loads>>,
+    paths: &mut Paths,
+    unroutable: &mut Loads,
+) -> u64 {
+    let root = t.root();
+    let mut work = 0;
     for (&dst, sources) in demand {
         for (&src, amount) in sources {
             work += 1;
@@ -204,130 +241,144 @@ pub(super) fn route_forest(
             }
             let l = t.lca(src, dst);
             if l == root {
-                add_scaled(&mut unroutable, amount, 1.0);
+                add_scaled(unroutable, amount, 1.0);
                 continue;
             }
             paths.add(src, l, amount, true, true);
             paths.add(dst, l, amount, false, true);
         }
     }
-    // The all-to-all products, each on its virtual tree.
-    let a2a = |x: f64| all_to_all_only(x);
-    let (mut lost_plus, mut lost_minus) = (0.0, 0.0);
-    // (node, a, b), reused per term.
-    let mut nodes: Vec<(usize, f64, f64)> = Vec::new();
-    for term in &products.terms {
-        nodes.clear();
-        nodes.extend(term.sources.iter().map(|&(v, a)| (v, a, 0.0)));
-        nodes.extend(term.destinations.iter().map(|(&v, &b)| (v, 0.0, b)));
-        let tin = |v: usize| t.tin.get(v).copied().unwrap_or(0);
-        nodes.sort_unstable_by_key(|x| (tin(x.0), x.0));
-        let mut merged: Vec<(usize, f64, f64)> = Vec::with_capacity(nodes.len() * 2 + 1);
-        for &(v, a, b) in &nodes {
-            match merged.last_mut() {
-                Some(last) if last.0 == v => {
-                    last.1 += a;
-                    last.2 += b;
-                }
-                _ => merged.push((v, a, b)),
+    work
+}
+
+/// The virtual tree of a product term: its sources and destinations (merged per node), the lowest common
+/// ancestors of neighbours in preorder and the virtual root, in preorder with (node, a, b). `nodes` is scratch.
+fn virtual_tree(
+    t: &Rooted,
+    term: &ProductTerm,
+    nodes: &mut Vec<(usize, f64, f64)>,
+) -> Vec<(usize, f64, f64)> {
+    let root = t.root();
+    nodes.clear();
+    nodes.extend(term.sources.iter().map(|&(v, a)| (v, a, 0.0)));
+    nodes.extend(term.destinations.iter().map(|(&v, &b)| (v, 0.0, b)));
+    let tin = |v: usize| t.tin.get(v).copied().unwrap_or(0);
+    nodes.sort_unstable_by_key(|x| (tin(x.0), x.0));
+    let mut merged: Vec<(usize, f64, f64)> = Vec::with_capacity(nodes.len() * 2 + 1);
+    for &(v, a, b) in nodes.iter() {
+        match merged.last_mut() {
+            Some(last) if last.0 == v => {
+                last.1 += a;
+                last.2 += b;
             }
-        }
-        // The ancestors of neighbours in preorder and the virtual root complete the virtual tree.
-        let k = merged.len();
-        for i in 1..k {
-            if let (Some(x), Some(y)) = (merged.get(i - 1), merged.get(i)) {
-                let l = t.lca(x.0, y.0);
-                merged.push((l, 0.0, 0.0));
-            }
-        }
-        merged.push((root, 0.0, 0.0));
-        merged.sort_by_key(|x| (tin(x.0), x.0));
-        let mut virt: Vec<(usize, f64, f64)> = Vec::with_capacity(merged.len());
-        for &(v, a, b) in &merged {
-            match virt.last_mut() {
-                Some(last) if last.0 == v => {
-                    last.1 += a;
-                    last.2 += b;
-                }
-                _ => virt.push((v, a, b)),
-            }
-        }
-        work += virt.len() as u64;
-        // Each virtual node's parent (a position in `virt`), from a stack of the current path.
-        let mut vparent = vec![usize::MAX; virt.len()];
-        let mut stack: Vec<usize> = Vec::new();
-        for (i, &(v, _, _)) in virt.iter().enumerate() {
-            while let Some(&top) = stack.last() {
-                if virt.get(top).is_some_and(|x| t.above(x.0, v)) {
-                    break;
-                }
-                stack.pop();
-            }
-            if let (Some(&top), Some(p)) = (stack.last(), vparent.get_mut(i)) {
-                *p = top;
-            }
-            stack.push(i);
-        }
-        // Sums below each virtual node, children before parents.
-        let (mut a_sub, mut b_sub): (Vec<f64>, Vec<f64>) = virt.iter().map(|x| (x.1, x.2)).unzip();
-        for i in (0..virt.len()).rev() {
-            let Some(&p) = vparent.get(i) else { continue };
-            let (a, b) = (
-                a_sub.get(i).copied().unwrap_or(0.0),
-                b_sub.get(i).copied().unwrap_or(0.0),
-            );
-            if let (Some(x), Some(y)) = (a_sub.get_mut(p), b_sub.get_mut(p)) {
-                *x += a;
-                *y += b;
-            }
-        }
-        let b_all = b_sub.first().copied().unwrap_or(0.0);
-        // Each node's tree: the virtual node just below the root.
-        let mut top = vec![0usize; virt.len()];
-        for i in 1..virt.len() {
-            let p = vparent.get(i).copied().unwrap_or(0);
-            let tp = if p == 0 {
-                i
-            } else {
-                top.get(p).copied().unwrap_or(i)
-            };
-            if let Some(x) = top.get_mut(i) {
-                *x = tp;
-            }
-        }
-        for i in 1..virt.len() {
-            let (Some(&(v, _, _)), Some(&p), Some(&tp)) = (virt.get(i), vparent.get(i), top.get(i))
-            else {
-                continue;
-            };
-            let (a, b) = (
-                a_sub.get(i).copied().unwrap_or(0.0),
-                b_sub.get(i).copied().unwrap_or(0.0),
-            );
-            if p == 0 {
-                // Sources of this tree to destinations of the others: no path.
-                lost_plus += a * cancel(b_all, b);
-                continue;
-            }
-            let (a_tree, b_tree) = (
-                a_sub.get(tp).copied().unwrap_or(0.0),
-                b_sub.get(tp).copied().unwrap_or(0.0),
-            );
-            let Some(&(pv, _, _)) = virt.get(p) else {
-                continue;
-            };
-            let up = a * cancel(b_tree, b);
-            let down = cancel(a_tree, a) * b;
-            if up != 0.0 {
-                paths.add(v, pv, &a2a(up), true, true);
-            }
-            if down != 0.0 {
-                paths.add(v, pv, &a2a(down), false, true);
-            }
+            _ => merged.push((v, a, b)),
         }
     }
-    // Each group's traffic to its own members comes out of the products (all of the pair's when only rounding is
-    // left, as the walk takes it).
+    // The ancestors of neighbours in preorder and the virtual root complete the virtual tree.
+    let k = merged.len();
+    for i in 1..k {
+        if let (Some(x), Some(y)) = (merged.get(i - 1), merged.get(i)) {
+            let l = t.lca(x.0, y.0);
+            merged.push((l, 0.0, 0.0));
+        }
+    }
+    merged.push((root, 0.0, 0.0));
+    merged.sort_by_key(|x| (tin(x.0), x.0));
+    let mut virt: Vec<(usize, f64, f64)> = Vec::with_capacity(merged.len());
+    for &(v, a, b) in &merged {
+        match virt.last_mut() {
+            Some(last) if last.0 == v => {
+                last.1 += a;
+                last.2 += b;
+            }
+            _ => virt.push((v, a, b)),
+        }
+    }
+    virt
+}
+
+/// The loads of one product term on its virtual tree `virt`: at each virtual edge, the sources below to the
+/// destinations elsewhere in their tree (up) and back (down); sources to other trees add to `lost_plus`.
+fn virtual_paths(t: &Rooted, virt: &[(usize, f64, f64)], paths: &mut Paths, lost_plus: &mut f64) {
+    // Each virtual node's parent (a position in `virt`), from a stack of the current path.
+    let mut vparent = vec![usize::MAX; virt.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for (i, &(v, _, _)) in virt.iter().enumerate() {
+        while let Some(&top) = stack.last() {
+            if virt.get(top).is_some_and(|x| t.above(x.0, v)) {
+                break;
+            }
+            stack.pop();
+        }
+        if let (Some(&top), Some(p)) = (stack.last(), vparent.get_mut(i)) {
+            *p = top;
+        }
+        stack.push(i);
+    }
+    // Sums below each virtual node, children before parents.
+    let (mut a_sub, mut b_sub): (Vec<f64>, Vec<f64>) = virt.iter().map(|x| (x.1, x.2)).unzip();
+    for i in (0..virt.len()).rev() {
+        let Some(&p) = vparent.get(i) else { continue };
+        let (a, b) = (
+            a_sub.get(i).copied().unwrap_or(0.0),
+            b_sub.get(i).copied().unwrap_or(0.0),
+        );
+        if let (Some(x), Some(y)) = (a_sub.get_mut(p), b_sub.get_mut(p)) {
+            *x += a;
+            *y += b;
+        }
+    }
+    let b_all = b_sub.first().copied().unwrap_or(0.0);
+    // Each node's tree: the virtual node just below the root.
+    let mut top = vec![0usize; virt.len()];
+    for i in 1..virt.len() {
+        let p = vparent.get(i).copied().unwrap_or(0);
+        let tp = if p == 0 {
+            i
+        } else {
+            top.get(p).copied().unwrap_or(i)
+        };
+        if let Some(x) = top.get_mut(i) {
+            *x = tp;
+        }
+    }
+    for i in 1..virt.len() {
+        let (Some(&(v, _, _)), Some(&p), Some(&tp)) = (virt.get(i), vparent.get(i), top.get(i))
+        else {
+            continue;
+        };
+        let (a, b) = (
+            a_sub.get(i).copied().unwrap_or(0.0),
+            b_sub.get(i).copied().unwrap_or(0.0),
+        );
+        if p == 0 {
+            // Sources of this tree to destinations of the others: no path.
+            *lost_plus += a * cancel(b_all, b);
+            continue;
+        }
+        let (a_tree, b_tree) = (
+            a_sub.get(tp).copied().unwrap_or(0.0),
+            b_sub.get(tp).copied().unwrap_or(0.0),
+        );
+        let Some(&(pv, _, _)) = virt.get(p) else {
+            continue;
+        };
+        let up = a * cancel(b_tree, b);
+        let down = cancel(a_tree, a) * b;
+        if up != 0.0 {
+            paths.add(v, pv, &a2a(up), true, true);
+        }
+        if down != 0.0 {
+            paths.add(v, pv, &a2a(down), false, true);
+        }
+    }
+}
+
+/// Each group's traffic to its own members taken out of the paths (or, between trees, added to `lost_minus`).
+/// Returns the work (entries visited).
+fn own_out(t: &Rooted, products: &Products, paths: &mut Paths, lost_minus: &mut f64) -> u64 {
+    let root = t.root();
+    let mut work = 0;
     for (&dst, list) in &products.own {
         for &(src, own) in list {
             work += 1;
@@ -345,14 +396,19 @@ pub(super) fn route_forest(
             }
             let l = t.lca(src, dst);
             if l == root {
-                lost_minus += out;
+                *lost_minus += out;
                 continue;
             }
             paths.add(src, l, &a2a(out), true, false);
             paths.add(dst, l, &a2a(out), false, false);
         }
     }
-    // Subtree sums, children before parents; each switch's cable to its parent carries them.
+    work
+}
+
+/// Subtree sums, children before parents; each switch's cable to its parent carries them.
+fn edge_loads(f: &Fabric, t: &Rooted, paths: &mut Paths) -> Vec<(Loads, Loads)> {
+    let root = t.root();
     let mut loads = vec![([0.0; P], [0.0; P]); f.ends.len()];
     for &v in t.order.iter().rev() {
         let v = v as usize;
@@ -399,8 +455,5 @@ pub(super) fn route_forest(
         // The edge's first end is the child: up is a to b.
         *l = if a == v { (up, down) } else { (down, up) };
     }
-    if let Some(u) = unroutable.get_mut(Pattern::AllToAll.index()) {
-        *u += cancel(lost_plus, lost_minus) + products.lost;
-    }
-    (loads, unroutable, work)
+    loads
 }

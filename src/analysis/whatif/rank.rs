@@ -216,7 +216,6 @@ fn lost_key(classes: Option<&HashMap<u16, u32>>, lost: &[(u16, u16)]) -> LostKey
     key
 }
 
-/// What the ranking reads from the intact design, built once.
 /// A GPU server node: its place in `bw.servers`, its shape class and its cabled ports (NIC slot, port, rate).
 type ServerNode = (usize, usize, Vec<(u16, u16, u64)>);
 
@@ -224,6 +223,7 @@ type ServerNode = (usize, usize, Vec<(u16, u16, u64)>);
 /// class and the ports it loses, sorted.
 type LostKey = Vec<(u32, Vec<u16>)>;
 
+/// What the ranking reads from the intact design, built once.
 struct Ranker<'a> {
     design: &'a Design,
     topo: &'a Topology,
@@ -257,24 +257,119 @@ struct Ranker<'a> {
     dark_work: usize,
 }
 
-impl<'a> Ranker<'a> {
-    fn new(design: &'a Design, topo: &'a Topology, bw: &'a BandwidthReport) -> Self {
-        let n = topo.graph.node_count();
-        let mut own = vec![(0usize, 0usize); n];
-        for v in topo.graph.node_indices() {
-            let Some(w) = topo.graph.node_weight(v) else {
-                continue;
-            };
-            if let Some(o) = own.get_mut(v.index()) {
-                match w.kind {
-                    NodeKind::GpuServer => {
-                        o.0 = design.devices.get(&w.device).map_or(0, |d| d.gpus.len());
-                    }
-                    NodeKind::Storage => o.1 = 1,
-                    _ => {}
+/// GPUs and storage appliances of each node itself.
+fn own_counts(design: &Design, topo: &Topology) -> Vec<(usize, usize)> {
+    let n = topo.graph.node_count();
+    let mut own = vec![(0usize, 0usize); n];
+    for v in topo.graph.node_indices() {
+        let Some(w) = topo.graph.node_weight(v) else {
+            continue;
+        };
+        if let Some(o) = own.get_mut(v.index()) {
+            match w.kind {
+                NodeKind::GpuServer => {
+                    o.0 = design.devices.get(&w.device).map_or(0, |d| d.gpus.len());
                 }
+                NodeKind::Storage => o.1 = 1,
+                _ => {}
             }
         }
+    }
+    own
+}
+
+/// Per GPU server node, its place in `bw.servers`, its shape class and its cabled ports (the report's servers are
+/// in device order, as are the topology's NIC ports); and per shape class, its NIC slots' interchangeability
+/// classes.
+fn server_shapes(
+    design: &Design,
+    topo: &Topology,
+    bw: &BandwidthReport,
+) -> (HashMap<usize, ServerNode>, Vec<HashMap<u16, u32>>) {
+    let mut servers = HashMap::default();
+    type ShapeKey<'b> = (
+        &'b crate::model::PartId,
+        &'b std::collections::BTreeMap<u16, crate::model::PartId>,
+        &'b std::collections::BTreeMap<u16, crate::model::PartId>,
+        Vec<(u16, u16, u64)>,
+    );
+    let mut shapes: HashMap<ShapeKey<'_>, usize> = HashMap::default();
+    let mut nic_class = Vec::new();
+    let mut rest = topo.nic_ports.as_slice();
+    for (i, sb) in bw.servers.iter().enumerate() {
+        let (Some(d), Some(&node)) = (design.devices.get(&sb.device), topo.node_of.get(&sb.device))
+        else {
+            continue;
+        };
+        let ports = crate::analysis::next_run(&mut rest, |c| c.device, sb.device);
+        let cabled = cabled_ports(design, d, ports);
+        let next = shapes.len();
+        let class = *shapes
+            .entry((&d.part, &d.gpus, &d.nics, cabled.clone()))
+            .or_insert(next);
+        if class == next {
+            nic_class.push(nic_classes(design, d, &cabled));
+        }
+        servers.insert(node.index(), (i, class, cabled));
+    }
+    (servers, nic_class)
+}
+
+/// Rail-ring loads sent up and uplink capacity per switch node, and the capacity of each tier boundary (0: servers
+/// to leaves), Gb/s.
+fn uplinks(topo: &Topology, bw: &BandwidthReport) -> (HashMap<usize, (f64, f64)>, Vec<f64>) {
+    let rail = Pattern::RailRings.index();
+    let load: HashMap<LinkId, f64> = bw
+        .routing
+        .links
+        .iter()
+        .map(|l| (l.link, l.loads_gbps.get(rail).copied().unwrap_or(0.0)))
+        .collect();
+    let tier = |v: usize| topo.node_tier.get(v).copied().unwrap_or(0);
+    let is_switch = |v: NodeIndex| {
+        topo.graph
+            .node_weight(v)
+            .is_some_and(|w| w.kind == NodeKind::Switch)
+    };
+    let mut up: HashMap<usize, (f64, f64)> = HashMap::default();
+    let mut boundary: Vec<f64> = Vec::new();
+    for e in topo.graph.edge_indices() {
+        let (Some((a, b)), Some(w)) = (topo.graph.edge_endpoints(e), topo.graph.edge_weight(e))
+        else {
+            continue;
+        };
+        let at = match (is_switch(a), is_switch(b)) {
+            (true, true) => {
+                let (lo, hi) = if tier(a.index()) <= tier(b.index()) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                if tier(lo.index()) == 0 || tier(hi.index()) != tier(lo.index()) + 1 {
+                    continue;
+                }
+                let carried: f64 = topo.links(e).iter().filter_map(|l| load.get(l)).sum();
+                let x = up.entry(lo.index()).or_default();
+                x.0 += carried;
+                x.1 += w.gbps;
+                usize::from(tier(lo.index()))
+            }
+            (true, false) | (false, true) => 0,
+            (false, false) => continue,
+        };
+        if boundary.len() <= at {
+            boundary.resize(at + 1, 0.0);
+        }
+        if let Some(b) = boundary.get_mut(at) {
+            *b += if at == 0 { w.compute_gbps } else { w.gbps };
+        }
+    }
+    (up, boundary)
+}
+
+impl<'a> Ranker<'a> {
+    fn new(design: &'a Design, topo: &'a Topology, bw: &'a BandwidthReport) -> Self {
+        let own = own_counts(design, topo);
         let s = search(topo, &own);
         let mut best = (NONE, 0, 0);
         for (c, (g, _)) in s.comps.iter().enumerate() {
@@ -286,82 +381,9 @@ impl<'a> Ranker<'a> {
         }
         let reach = best.1;
         let reaching_storage = s.comps.iter().filter(|c| c.1 > 0).map(|c| c.0).sum();
-        // Servers, their cabled ports and shape classes (the report's servers are in device order, as are the
-        // topology's NIC ports).
-        let mut servers = HashMap::default();
-        type ShapeKey<'b> = (
-            &'b crate::model::PartId,
-            &'b std::collections::BTreeMap<u16, crate::model::PartId>,
-            &'b std::collections::BTreeMap<u16, crate::model::PartId>,
-            Vec<(u16, u16, u64)>,
-        );
-        let mut shapes: HashMap<ShapeKey<'_>, usize> = HashMap::default();
-        let mut nic_class = Vec::new();
-        let mut rest = topo.nic_ports.as_slice();
-        for (i, sb) in bw.servers.iter().enumerate() {
-            let (Some(d), Some(&node)) =
-                (design.devices.get(&sb.device), topo.node_of.get(&sb.device))
-            else {
-                continue;
-            };
-            let ports = crate::analysis::next_run(&mut rest, |c| c.device, sb.device);
-            let cabled = cabled_ports(design, d, ports);
-            let next = shapes.len();
-            let class = *shapes
-                .entry((&d.part, &d.gpus, &d.nics, cabled.clone()))
-                .or_insert(next);
-            if class == next {
-                nic_class.push(nic_classes(design, d, &cabled));
-            }
-            servers.insert(node.index(), (i, class, cabled));
-        }
-        // Rail-ring loads on each switch's uplinks.
+        let (servers, nic_class) = server_shapes(design, topo, bw);
         let rail = Pattern::RailRings.index();
-        let load: HashMap<LinkId, f64> = bw
-            .routing
-            .links
-            .iter()
-            .map(|l| (l.link, l.loads_gbps.get(rail).copied().unwrap_or(0.0)))
-            .collect();
-        let tier = |v: usize| topo.node_tier.get(v).copied().unwrap_or(0);
-        let is_switch = |v: NodeIndex| {
-            topo.graph
-                .node_weight(v)
-                .is_some_and(|w| w.kind == NodeKind::Switch)
-        };
-        let mut up: HashMap<usize, (f64, f64)> = HashMap::default();
-        let mut boundary: Vec<f64> = Vec::new();
-        for e in topo.graph.edge_indices() {
-            let (Some((a, b)), Some(w)) = (topo.graph.edge_endpoints(e), topo.graph.edge_weight(e))
-            else {
-                continue;
-            };
-            let at = match (is_switch(a), is_switch(b)) {
-                (true, true) => {
-                    let (lo, hi) = if tier(a.index()) <= tier(b.index()) {
-                        (a, b)
-                    } else {
-                        (b, a)
-                    };
-                    if tier(lo.index()) == 0 || tier(hi.index()) != tier(lo.index()) + 1 {
-                        continue;
-                    }
-                    let carried: f64 = topo.links(e).iter().filter_map(|l| load.get(l)).sum();
-                    let x = up.entry(lo.index()).or_default();
-                    x.0 += carried;
-                    x.1 += w.gbps;
-                    usize::from(tier(lo.index()))
-                }
-                (true, false) | (false, true) => 0,
-                (false, false) => continue,
-            };
-            if boundary.len() <= at {
-                boundary.resize(at + 1, 0.0);
-            }
-            if let Some(b) = boundary.get_mut(at) {
-                *b += if at == 0 { w.compute_gbps } else { w.gbps };
-            }
-        }
+        let (up, boundary) = uplinks(topo, bw);
         let hottest = bw
             .routing
             .patterns

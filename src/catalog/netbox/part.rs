@@ -118,8 +118,8 @@ pub(super) fn compare_with_builtin(
 }
 
 /// The spec of the part of `kind`, with the source of its figures and its ports' NetBox names; refused with the
-/// reason when nothing could be cabled to it. One `match` with an arm per kind, each arm the figures NetBox gives
-/// for that kind and the warnings about what it does not give.
+/// reason when nothing could be cabled to it. One arm per kind, each the figures NetBox gives for that kind and the
+/// warnings about what it does not give.
 pub(super) fn part_kind(
     kind: ImportKind,
     found: &Found<'_>,
@@ -127,12 +127,27 @@ pub(super) fn part_kind(
     port_names: &mut BTreeMap<String, String>,
     warnings: &mut Vec<String>,
 ) -> Result<PartKind, String> {
+    Ok(match kind {
+        ImportKind::Switch => switch_kind(found, sources, port_names)?,
+        ImportKind::Storage => storage_kind(found, sources, port_names, warnings),
+        ImportKind::Server => server_kind(found, sources, warnings),
+    })
+}
+
+/// A count as a port or slot count.
+fn count(n: usize) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+/// A switch: its main ports and uplinks from the interfaces; refused without a data interface of a known rate.
+fn switch_kind(
+    found: &Found<'_>,
+    sources: &mut BTreeMap<String, String>,
+    port_names: &mut BTreeMap<String, String>,
+) -> Result<PartKind, String> {
     let Found {
         dt,
-        name,
         source,
-        data,
-        known,
         speed,
         ports,
         uplink_gbps,
@@ -140,140 +155,166 @@ pub(super) fn part_kind(
         ..
     } = *found;
     let protocols = found.protocols.clone();
-    let count = |n: usize| u16::try_from(n).unwrap_or(u16::MAX);
-    Ok(match kind {
-        ImportKind::Switch => {
-            if ports.is_empty() {
-                return Err(format!(
-                    "a switch with no data interfaces of a known rate ({} interfaces in the file): nothing could be \
-                     cabled to it",
-                    dt.interfaces.len()
-                ));
-            }
-            for (k, i) in ports.iter().enumerate() {
-                port_names.insert(format!("p{}", k + 1), i.name.clone());
-            }
-            for (k, i) in uplink_ports.iter().enumerate() {
-                port_names.insert(format!("u{}", k + 1), i.name.clone());
-            }
-            for f in ["switch.ports", "switch.port_gbps"] {
-                sources.insert(f.to_string(), format!("{source}: interfaces"));
-            }
-            sources.insert(
-                "switch.protocols".into(),
-                format!("{source}: InfiniBand interface types or IB port names, else Ethernet"),
-            );
-            sources.insert("switch.latency_ns".into(), "default: 500 ns; set it".into());
-            PartKind::Switch(SwitchSpec {
-                ports: count(ports.len()),
-                port_gbps: speed,
-                protocols,
-                uplink_ports: count(uplink_ports.len()),
-                uplink_gbps,
-                ..SwitchSpec::default()
-            })
+    if ports.is_empty() {
+        return Err(format!(
+            "a switch with no data interfaces of a known rate ({} interfaces in the file): nothing could be \
+                 cabled to it",
+            dt.interfaces.len()
+        ));
+    }
+    for (k, i) in ports.iter().enumerate() {
+        port_names.insert(format!("p{}", k + 1), i.name.clone());
+    }
+    for (k, i) in uplink_ports.iter().enumerate() {
+        port_names.insert(format!("u{}", k + 1), i.name.clone());
+    }
+    for f in ["switch.ports", "switch.port_gbps"] {
+        sources.insert(f.to_string(), format!("{source}: interfaces"));
+    }
+    sources.insert(
+        "switch.protocols".into(),
+        format!("{source}: InfiniBand interface types or IB port names, else Ethernet"),
+    );
+    sources.insert("switch.latency_ns".into(), "default: 500 ns; set it".into());
+    Ok(PartKind::Switch(SwitchSpec {
+        ports: count(ports.len()),
+        port_gbps: speed,
+        protocols,
+        uplink_ports: count(uplink_ports.len()),
+        uplink_gbps,
+        ..SwitchSpec::default()
+    }))
+}
+
+/// Storage: its ports from the interfaces; NetBox gives no throughput or capacity, which a warning asks for.
+fn storage_kind(
+    found: &Found<'_>,
+    sources: &mut BTreeMap<String, String>,
+    port_names: &mut BTreeMap<String, String>,
+    warnings: &mut Vec<String>,
+) -> PartKind {
+    let Found {
+        name,
+        source,
+        speed,
+        ports,
+        ..
+    } = *found;
+    let protocols = found.protocols.clone();
+    for (k, i) in ports.iter().enumerate() {
+        port_names.insert(format!("p{}", k + 1), i.name.clone());
+    }
+    if !ports.is_empty() {
+        for f in ["storage.ports", "storage.port_gbps"] {
+            sources.insert(f.to_string(), format!("{source}: interfaces"));
         }
-        ImportKind::Storage => {
-            for (k, i) in ports.iter().enumerate() {
-                port_names.insert(format!("p{}", k + 1), i.name.clone());
-            }
-            if !ports.is_empty() {
-                for f in ["storage.ports", "storage.port_gbps"] {
-                    sources.insert(f.to_string(), format!("{source}: interfaces"));
-                }
-            }
-            let with = if ports.is_empty() {
-                "no data ports of a known rate (its controllers' ports, if any, are not in this file)".to_string()
-            } else {
-                format!("{} data ports at {speed}G", ports.len())
-            };
-            warnings.push(format!(
-                "{name}: storage with {with}; NetBox gives no throughput or capacity: set read_gbyte_s, \
-                 write_gbyte_s and capacity_tb"
-            ));
-            PartKind::Storage(StorageSpec {
-                read_gbyte_s: 0.0,
-                write_gbyte_s: 0.0,
-                capacity_tb: 0.0,
-                ports: count(ports.len()),
-                port_gbps: speed,
-                protocols,
-            })
-        }
-        ImportKind::Server => {
-            if let Some((
-                id,
-                Part {
-                    kind: PartKind::Server(spec),
-                    ..
-                },
-            )) = known
-            {
-                warnings.push(format!(
-                    "{name}: a server; its GPU and NIC slots are the built-in {id}'s (NetBox lists no slots)"
-                ));
-                PartKind::Server(spec.clone())
-            } else {
-                let gpu_bays: Vec<&Bay> = dt
-                    .module_bays
-                    .iter()
-                    .filter(|b| b.text().contains("gpu"))
-                    .collect();
-                let gpu_slots: Vec<GpuSlotSpec> = gpu_bays
-                    .iter()
-                    .map(|b| GpuSlotSpec {
-                        form: if b.text().contains("pci") {
-                            FormFactor::Pcie
-                        } else {
-                            FormFactor::Sxm
-                        },
-                        slot: SlotSpec {
-                            parent: "cpu0".into(),
-                            link: None,
-                        },
-                    })
-                    .collect();
-                let cpus = dt
-                    .module_bays
-                    .iter()
-                    .filter(|b| {
-                        let n = b.name.to_lowercase();
-                        n.starts_with("cpu") && n.len() > 3
-                    })
-                    .count();
-                let onboard: Vec<&str> = data.iter().map(|(i, _)| i.name.as_str()).collect();
-                warnings.push(format!(
-                    "{name}: a server with {}; its network ports come from NICs in NIC slots, which NetBox does not \
-                     list: add NIC slots before cabling it{}",
-                    match gpu_slots.len() {
-                        0 => "no GPU slots (no GPU bays in the file)".to_string(),
-                        n => format!("{n} GPU slots (its GPU bays)"),
-                    },
-                    if onboard.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (its onboard interfaces {} are not modelled)", onboard.join(", "))
-                    }
-                ));
-                if !gpu_slots.is_empty() {
-                    sources.insert(
-                        "server.gpu_slots".into(),
-                        format!("{source}: GPU module bays"),
-                    );
-                }
-                if cpus > 1 {
-                    // Sockets need the bandwidth between them, which NetBox does not give: one root complex.
-                    warnings.push(format!(
-                        "{name}: {cpus} CPU bays, modelled as one root complex (cpu0): NetBox gives no bandwidth \
-                         between sockets; set cpu_sockets and inter_socket_gbyte_s for the real board"
-                    ));
-                }
-                PartKind::Server(ServerSpec {
-                    cpu_sockets: 1,
-                    gpu_slots,
-                    ..ServerSpec::default()
-                })
-            }
-        }
+    }
+    let with = if ports.is_empty() {
+        "no data ports of a known rate (its controllers' ports, if any, are not in this file)"
+            .to_string()
+    } else {
+        format!("{} data ports at {speed}G", ports.len())
+    };
+    warnings.push(format!(
+        "{name}: storage with {with}; NetBox gives no throughput or capacity: set read_gbyte_s, \
+             write_gbyte_s and capacity_tb"
+    ));
+    PartKind::Storage(StorageSpec {
+        read_gbyte_s: 0.0,
+        write_gbyte_s: 0.0,
+        capacity_tb: 0.0,
+        ports: count(ports.len()),
+        port_gbps: speed,
+        protocols,
     })
+}
+
+/// A server: the built-in part's slots when the model is known, else GPU slots from its GPU bays and one root
+/// complex; its NIC slots are not in NetBox, which a warning says.
+fn server_kind(
+    found: &Found<'_>,
+    sources: &mut BTreeMap<String, String>,
+    warnings: &mut Vec<String>,
+) -> PartKind {
+    let Found {
+        dt,
+        name,
+        source,
+        data,
+        known,
+        ..
+    } = *found;
+    if let Some((
+        id,
+        Part {
+            kind: PartKind::Server(spec),
+            ..
+        },
+    )) = known
+    {
+        warnings.push(format!(
+                "{name}: a server; its GPU and NIC slots are the built-in {id}'s (NetBox lists no slots)"
+            ));
+        PartKind::Server(spec.clone())
+    } else {
+        let gpu_bays: Vec<&Bay> = dt
+            .module_bays
+            .iter()
+            .filter(|b| b.text().contains("gpu"))
+            .collect();
+        let gpu_slots: Vec<GpuSlotSpec> = gpu_bays
+            .iter()
+            .map(|b| GpuSlotSpec {
+                form: if b.text().contains("pci") {
+                    FormFactor::Pcie
+                } else {
+                    FormFactor::Sxm
+                },
+                slot: SlotSpec {
+                    parent: "cpu0".into(),
+                    link: None,
+                },
+            })
+            .collect();
+        let cpus = dt
+            .module_bays
+            .iter()
+            .filter(|b| {
+                let n = b.name.to_lowercase();
+                n.starts_with("cpu") && n.len() > 3
+            })
+            .count();
+        let onboard: Vec<&str> = data.iter().map(|(i, _)| i.name.as_str()).collect();
+        warnings.push(format!(
+                "{name}: a server with {}; its network ports come from NICs in NIC slots, which NetBox does not \
+                 list: add NIC slots before cabling it{}",
+                match gpu_slots.len() {
+                    0 => "no GPU slots (no GPU bays in the file)".to_string(),
+                    n => format!("{n} GPU slots (its GPU bays)"),
+                },
+                if onboard.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (its onboard interfaces {} are not modelled)", onboard.join(", "))
+                }
+            ));
+        if !gpu_slots.is_empty() {
+            sources.insert(
+                "server.gpu_slots".into(),
+                format!("{source}: GPU module bays"),
+            );
+        }
+        if cpus > 1 {
+            // Sockets need the bandwidth between them, which NetBox does not give: one root complex.
+            warnings.push(format!(
+                    "{name}: {cpus} CPU bays, modelled as one root complex (cpu0): NetBox gives no bandwidth \
+                     between sockets; set cpu_sockets and inter_socket_gbyte_s for the real board"
+                ));
+        }
+        PartKind::Server(ServerSpec {
+            cpu_sockets: 1,
+            gpu_slots,
+            ..ServerSpec::default()
+        })
+    }
 }
