@@ -199,9 +199,11 @@ pub fn superpod(
     } else {
         three_tiers(&mut b, &mut place, units, &leaves)?;
     }
-    // The compute fabric's cables follow the floor: lengths estimated from the racks' places, media by reach.
-    super::wiring::follow_floor(&mut b, NDR)?;
     storage_fabric(&mut b, &mut place, units, &dgx)?;
+    // Every cable follows the floor, the compute and the storage fabric's: lengths estimated from the racks' places
+    // and the ports' units, media by reach (a storage appliance's cable to the leaf in its own rack is copper).
+    super::wiring::follow_floor(&mut b, NDR)?;
+    super::wiring::follow_floor(&mut b, HDR)?;
     Ok(design)
 }
 
