@@ -187,6 +187,9 @@ fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> Arc<FloorLa
 /// per place the rack passes over: a few milliseconds at 4 SU).
 const PREVIEW_MAX_LINKS: usize = 20_000;
 
+/// A preview's design revision, rack and target row and slot.
+type PreviewKey = (u64, RackId, u16, u16);
+
 /// The floor with a dragged rack moved to its target, kept while the target stays put; None for its own place, a
 /// place it may not take, or a design too large to copy per place.
 fn preview_layout(
@@ -203,7 +206,7 @@ fn preview_layout(
     }
     let id = egui::Id::unique("racksmith_floor_preview");
     let key = (revision, rack, t.row, t.slot);
-    let cached: Option<((u64, RackId, u16, u16), Arc<FloorLayout>)> = ctx.data(|d| d.get_temp(id));
+    let cached: Option<(PreviewKey, Arc<FloorLayout>)> = ctx.data(|d| d.get_temp(id));
     if let Some((k, layout)) = cached
         && k == key
     {
@@ -254,7 +257,7 @@ impl<'a> Site<'a> {
         let bottom = self.band(row.saturating_add(1)).top();
         (
             Rect::from_min_max(pos2(0.0, top), pos2(self.width, bottom)),
-            row % 2 == 0,
+            row.is_multiple_of(2),
         )
     }
 
