@@ -139,6 +139,16 @@ fn dragging_a_rack_moves_it_its_cables_follow_and_undo_puts_it_back() {
 }
 
 #[test]
+fn the_view_menu_offers_the_floor_plan() {
+    let mut h = harness(racksmith::samples::default_design());
+    common::menu(&mut h, "View", "Floor plan");
+    assert_eq!(h.state().ui.canvas.view_mode, ViewMode::Floor);
+    step(&mut h);
+    let c001 = rack(&h, "C001");
+    assert!(screen(&h, c001).width() > 0.0);
+}
+
+#[test]
 fn a_drop_on_a_taken_place_is_refused_with_the_reason() {
     let mut h = harness(racksmith::samples::default_design());
     floor_view(&mut h);
