@@ -372,20 +372,11 @@ pub fn floor_ui(
 ) {
     let layout = layout_of(ui.ctx(), design, revision);
     let floor = &mut state.canvas.floor;
-    let shown = floor
-        .site
-        .clone()
-        .filter(|s| layout.sites.contains(s))
-        .or_else(|| layout.sites.first().cloned())
-        .unwrap_or_default();
+    let shown = shown_site(&layout, floor).cloned().unwrap_or_default();
     if layout.sites.len() > 1 {
         site_picker_ui(ui, &layout.sites, &shown, floor);
     }
-    let site_name = floor
-        .site
-        .clone()
-        .filter(|s| layout.sites.contains(s))
-        .unwrap_or(shown);
+    let site_name = shown_site(&layout, floor).cloned().unwrap_or_default();
     let site = Site::new(design, &layout, &site_name);
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     let selected = selected_racks(design, &state.selection);
@@ -463,11 +454,19 @@ pub fn floor_ui(
     }
 }
 
+/// The site the floor view shows: the one picked while it has racks, else the first with racks.
+fn shown_site<'a>(layout: &'a FloorLayout, floor: &FloorState) -> Option<&'a String> {
+    floor
+        .site
+        .as_ref()
+        .and_then(|s| layout.sites.iter().find(|x| *x == s))
+        .or_else(|| layout.sites.first())
+}
+
 /// The site picker above the floor, when racks stand in several sites.
 fn site_picker_ui(ui: &mut egui::Ui, sites: &[String], shown: &str, floor: &mut FloorState) {
     ui.horizontal(|ui| {
-        ui.label("Site");
-        egui::ComboBox::from_id_salt("floor_site")
+        egui::ComboBox::from_label("site on the floor")
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 for s in sites {
@@ -902,6 +901,9 @@ pub fn rack_screen_rect(
 ) -> Option<Rect> {
     let layout = layout_of(ctx, design, revision);
     let r = layout.rack(rack)?;
+    if Some(&r.site) != shown_site(&layout, floor) {
+        return None;
+    }
     let rect = floor.rect?;
     let t = TSTransform::new(rect.min.to_vec2() + floor.view.offset, floor.view.zoom);
     Some(t * r.rect)
