@@ -9,6 +9,7 @@
 #   cargo build --release
 #   benches/click_to_pixels.sh [SU] [CLICKS]          # defaults: 4 SU, 5 clicks
 #   RACKSMITH_RENDERER=wgpu benches/click_to_pixels.sh 4   # the other renderer (glow is the desktop default)
+#   PRE_CLICK=737,37 benches/click_to_pixels.sh 4      # in the floor view (the toolbar's Floor at 1600x1000)
 #
 # Needs xvfb and python3 (X11 and XTest through ctypes: libx11-6, libxtst6). The figures depend on the load of the
 # machine: run it on a quiet one and read the load average it prints.
@@ -114,6 +115,16 @@ while len(set(grab()[::4096])) < 2:
         sys.exit("the window never appeared")
     time.sleep(0.2)
 settle(3.0, 120)
+# PRE_CLICK=x,y: one click before the measured ones, e.g. on the toolbar's Floor to measure in the floor view.
+if os.environ.get("PRE_CLICK"):
+    xtst.XTestFakeMotionEvent(dpy, -1, *(int(v) for v in os.environ["PRE_CLICK"].split(",")), 0)
+    x11.XSync(dpy, 0)
+    time.sleep(0.3)
+    xtst.XTestFakeButtonEvent(dpy, 1, 1, 0)
+    xtst.XTestFakeButtonEvent(dpy, 1, 0, 0)
+    x11.XFlush(dpy)
+    time.sleep(2)
+    settle(2.0, 60)
 xtst.XTestFakeMotionEvent(dpy, -1, *CLICK, 0)
 x11.XSync(dpy, 0)
 settle(1.0, 10)

@@ -139,6 +139,16 @@ fn dragging_a_rack_moves_it_its_cables_follow_and_undo_puts_it_back() {
 }
 
 #[test]
+fn the_view_menu_offers_the_floor_plan() {
+    let mut h = harness(racksmith::samples::default_design());
+    common::menu(&mut h, "View", "Floor plan");
+    assert_eq!(h.state().ui.canvas.view_mode, ViewMode::Floor);
+    step(&mut h);
+    let c001 = rack(&h, "C001");
+    assert!(screen(&h, c001).width() > 0.0);
+}
+
+#[test]
 fn a_drop_on_a_taken_place_is_refused_with_the_reason() {
     let mut h = harness(racksmith::samples::default_design());
     floor_view(&mut h);
@@ -172,4 +182,24 @@ fn floor_view_dark_1600x1000() {
     h.hover_at(egui::pos2(5.0, 995.0));
     h.run_steps(6);
     h.snapshot("floor_dark_1600x1000");
+}
+
+#[test]
+fn a_design_in_two_sites_shows_one_floor_at_a_time_picked_above_it() {
+    let mut h = harness(racksmith::samples::sample("l40s-two-regions").unwrap());
+    floor_view(&mut h);
+    let (e01, w01) = (rack(&h, "E01"), rack(&h, "W01"));
+    // The first site by name (east) is shown; west's racks are not on it.
+    assert!(h.state().floor_rack_screen_rect(&h.ctx, e01).is_some());
+    assert!(h.state().floor_rack_screen_rect(&h.ctx, w01).is_none());
+    h.get_by_label("site on the floor").click();
+    step(&mut h);
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "west")
+        .click();
+    step(&mut h);
+    step(&mut h);
+    assert!(h.state().floor_rack_screen_rect(&h.ctx, e01).is_none());
+    let w = screen(&h, w01);
+    let rect = h.state().ui.canvas.floor.rect.unwrap();
+    assert!(rect.contains(w.center()), "{w:?} in {rect:?}");
 }

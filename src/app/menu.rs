@@ -238,6 +238,17 @@ fn view_menu_ui(ui: &mut egui::Ui, app: &mut RacksmithApp, cmds: &mut Vec<AppCom
         "Hide links (except the selection's)",
     );
     ui.separator();
+    // The toolbar's Racks / Fabric / Both / Floor, named here as views.
+    use super::state::ViewMode;
+    for (mode, label) in [
+        (ViewMode::Racks, "Rack elevations"),
+        (ViewMode::Fabric, "Fabric view"),
+        (ViewMode::Both, "Racks and fabric"),
+        (ViewMode::Floor, "Floor plan"),
+    ] {
+        ui.radio_value(&mut app.ui.canvas.view_mode, mode, label);
+    }
+    ui.separator();
     if ui
         .button("Planning…")
         .on_hover_text(

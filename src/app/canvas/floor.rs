@@ -187,6 +187,9 @@ fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> Arc<FloorLa
 /// per place the rack passes over: a few milliseconds at 4 SU).
 const PREVIEW_MAX_LINKS: usize = 20_000;
 
+/// A preview's design revision, rack and target row and slot.
+type PreviewKey = (u64, RackId, u16, u16);
+
 /// The floor with a dragged rack moved to its target, kept while the target stays put; None for its own place, a
 /// place it may not take, or a design too large to copy per place.
 fn preview_layout(
@@ -203,7 +206,7 @@ fn preview_layout(
     }
     let id = egui::Id::unique("racksmith_floor_preview");
     let key = (revision, rack, t.row, t.slot);
-    let cached: Option<((u64, RackId, u16, u16), Arc<FloorLayout>)> = ctx.data(|d| d.get_temp(id));
+    let cached: Option<(PreviewKey, Arc<FloorLayout>)> = ctx.data(|d| d.get_temp(id));
     if let Some((k, layout)) = cached
         && k == key
     {
@@ -254,7 +257,7 @@ impl<'a> Site<'a> {
         let bottom = self.band(row.saturating_add(1)).top();
         (
             Rect::from_min_max(pos2(0.0, top), pos2(self.width, bottom)),
-            row % 2 == 0,
+            row.is_multiple_of(2),
         )
     }
 
@@ -369,20 +372,11 @@ pub fn floor_ui(
 ) {
     let layout = layout_of(ui.ctx(), design, revision);
     let floor = &mut state.canvas.floor;
-    let shown = floor
-        .site
-        .clone()
-        .filter(|s| layout.sites.contains(s))
-        .or_else(|| layout.sites.first().cloned())
-        .unwrap_or_default();
+    let shown = shown_site(&layout, floor).cloned().unwrap_or_default();
     if layout.sites.len() > 1 {
         site_picker_ui(ui, &layout.sites, &shown, floor);
     }
-    let site_name = floor
-        .site
-        .clone()
-        .filter(|s| layout.sites.contains(s))
-        .unwrap_or(shown);
+    let site_name = shown_site(&layout, floor).cloned().unwrap_or_default();
     let site = Site::new(design, &layout, &site_name);
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
     let selected = selected_racks(design, &state.selection);
@@ -460,11 +454,19 @@ pub fn floor_ui(
     }
 }
 
+/// The site the floor view shows: the one picked while it has racks, else the first with racks.
+fn shown_site<'a>(layout: &'a FloorLayout, floor: &FloorState) -> Option<&'a String> {
+    floor
+        .site
+        .as_ref()
+        .and_then(|s| layout.sites.iter().find(|x| *x == s))
+        .or_else(|| layout.sites.first())
+}
+
 /// The site picker above the floor, when racks stand in several sites.
 fn site_picker_ui(ui: &mut egui::Ui, sites: &[String], shown: &str, floor: &mut FloorState) {
     ui.horizontal(|ui| {
-        ui.label("Site");
-        egui::ComboBox::from_id_salt("floor_site")
+        egui::ComboBox::from_label("site on the floor")
             .selected_text(shown)
             .show_ui(ui, |ui| {
                 for s in sites {
@@ -899,6 +901,9 @@ pub fn rack_screen_rect(
 ) -> Option<Rect> {
     let layout = layout_of(ctx, design, revision);
     let r = layout.rack(rack)?;
+    if Some(&r.site) != shown_site(&layout, floor) {
+        return None;
+    }
     let rect = floor.rect?;
     let t = TSTransform::new(rect.min.to_vec2() + floor.view.offset, floor.view.zoom);
     Some(t * r.rect)
