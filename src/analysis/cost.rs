@@ -437,7 +437,7 @@ pub(crate) fn analyze(
     design: &Design,
     power: &PowerReport,
     bw: &BandwidthReport,
-    builds: &super::physical::Builds,
+    builds: &super::physical::Builds<'_>,
 ) -> CostReport {
     let p = &design.params;
     let mut qty: rustc_hash::FxHashMap<&PartId, u64> = Default::default();
