@@ -133,10 +133,13 @@ pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
     })
 }
 
+/// A cage shared by several ports, as integers: its device and its number there (see [`cage_key`]).
+pub type SharedCage = (DeviceId, u32);
+
 /// A port's cage as integers, for counting transceivers without naming cages: `Some((device, number))` for a cage
 /// shared by several ports (a switch's cage number; a NIC cage as `1 << 31 | first slot << 16 | port`), None for
 /// the port's own; with its [`CageShape`]. None for a port of a device that is not in the design.
-pub fn cage_key(design: &Design, port: &PortRef) -> Option<(Option<(DeviceId, u32)>, CageShape)> {
+pub fn cage_key(design: &Design, port: &PortRef) -> Option<(Option<SharedCage>, CageShape)> {
     let (place, shape) = locate(design, port)?;
     let key = match place {
         Place::Own => None,
@@ -484,7 +487,7 @@ impl Design {
             let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
             // Auto links on copper with an end in a shared cage: the only ones that may have to move. Most
             // designs have few or none, so the fibres' cages are keyed only on the devices those cages are on.
-            let mut copper: Vec<(LinkId, [Option<(DeviceId, u32)>; 2])> = Vec::new();
+            let mut copper: Vec<(LinkId, [Option<SharedCage>; 2])> = Vec::new();
             for (id, l) in &self.links {
                 let l = moved.get(id).unwrap_or(l);
                 if !l.auto_cable || fibre_of(l) {
@@ -502,7 +505,7 @@ impl Design {
                 .iter()
                 .flat_map(|(_, cs)| cs.iter().flatten().map(|c| c.0))
                 .collect();
-            let mut fibre_cages: rustc_hash::FxHashSet<(DeviceId, u32)> = Default::default();
+            let mut fibre_cages: rustc_hash::FxHashSet<SharedCage> = Default::default();
             for (id, l) in &self.links {
                 let l = moved.get(id).unwrap_or(l);
                 if !(devices.contains(&l.a.device) || devices.contains(&l.b.device)) || !fibre_of(l)
