@@ -437,7 +437,7 @@ pub(crate) fn analyze(
     design: &Design,
     power: &PowerReport,
     bw: &BandwidthReport,
-    builds: &super::physical::Builds,
+    builds: &super::physical::Builds<'_>,
 ) -> CostReport {
     let p = &design.params;
     let (qty, unpriced_links) = quantities(design, builds);

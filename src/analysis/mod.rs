@@ -222,8 +222,10 @@ fn costs(
     bandwidth: &bandwidth::BandwidthReport,
     latency: &latency::LatencyReport,
 ) -> Costs {
-    let power = power::analyze(design);
+    // One pass works out every link's build; power (the optics at each end), the physical section and the BOM
+    // read it.
     let builds = physical::builds(design);
+    let power = power::analyze(design, &builds);
     let (physical, physical_findings) = physical::analyze(design, &builds);
     let mut cost = cost::analyze(design, &power, bandwidth, &builds);
     if let Some(s) = &latency.serving {

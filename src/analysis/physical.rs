@@ -4,9 +4,9 @@
 
 use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
-use crate::model::build::{Build, Cage, cage_of, cage_shape, cheapest_build};
+use crate::model::build::{Build, Cage, cage_key, cage_of, cheapest_build};
 use crate::model::part::{PartKind, PlugForm};
-use crate::model::{Design, LinkId, PartId};
+use crate::model::{Design, DeviceId, LinkId, PartId, PortRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -65,59 +65,59 @@ pub fn form_name(form: PlugForm) -> &'static str {
     crate::model::part::plug_name(form)
 }
 
-/// Every link's build and the cages its transceivers sit in, in one pass over the links.
-pub struct Builds {
-    /// The build of each link, in id order.
-    pub links: Vec<(LinkId, Build)>,
-    /// The transceiver in each cage that holds an end of a fibre (the first link's, by id).
-    pub cages: BTreeMap<Cage, PartId>,
-    /// Cages whose transceiver draws more than their power class, with the class, W (docs/analysis.md, "Cages and
-    /// breakouts"): a transceiver chosen there because none within the class reaches.
-    pub over_class: Vec<(Cage, f64)>,
+/// Every link's build and the transceivers of the cages they use, in one pass over the links.
+pub struct Builds<'a> {
+    /// The build of each link, in id order (links of one build share it).
+    pub links: Vec<(LinkId, std::rc::Rc<Build>)>,
+    /// Transceivers by part: one per cage that holds an end of a fibre (the first link's, by id).
+    pub transceivers: BTreeMap<&'a PartId, u64>,
+    /// Cages whose transceiver draws more than their power class, each by a port in it, with the class, W
+    /// (docs/analysis.md, "Cages and breakouts"): a transceiver chosen there because none within the class reaches.
+    pub over_class: Vec<(PortRef, f64)>,
 }
 
-/// The builds of a design.
-pub fn builds(design: &Design) -> Builds {
+/// The builds of a design. Cages are told apart by integers ([`cage_key`]), never named: a 128-SU SuperPOD has
+/// 235,000 link ends.
+pub fn builds(design: &Design) -> Builds<'_> {
     let mut links = Vec::with_capacity(design.links.len());
-    let mut cages = BTreeMap::new();
+    let mut shared: rustc_hash::FxHashSet<(DeviceId, u32)> = Default::default();
+    let mut transceivers: BTreeMap<&PartId, u64> = BTreeMap::new();
     let mut over_class = Vec::new();
     let mut cache = crate::model::build::BuildCache::default();
     for (id, l) in &design.links {
-        let b = cache.build_of(design, l);
+        let b = cache.shared_build_of(design, l);
         for (port, t) in [&l.a, &l.b].into_iter().zip(&b.ends) {
-            if let (Some(t), Some(cage)) = (t, cage_of(design, port)) {
-                if let std::collections::btree_map::Entry::Vacant(e) = cages.entry(cage) {
-                    let power_w = design.parts.get(t).map_or(0.0, |p| p.power_w);
-                    if let Some(shape) =
-                        cage_shape(design, port).filter(|s| !s.within_class(power_w))
-                    {
-                        over_class.push((e.key().clone(), shape.power_class_w()));
-                    }
-                    e.insert(t.clone());
-                }
+            let Some(t) = t else { continue };
+            let Some((key, shape)) = cage_key(design, port) else {
+                continue;
+            };
+            if key.is_some_and(|k| !shared.insert(k)) {
+                continue;
+            }
+            let Some((part_id, part)) = design.parts.get_key_value(t) else {
+                continue;
+            };
+            *transceivers.entry(part_id).or_default() += 1;
+            if !shape.within_class(part.power_w) {
+                over_class.push((port.clone(), shape.power_class_w()));
             }
         }
         links.push((*id, b));
     }
-    over_class.sort_by(|a, b| a.0.cmp(&b.0));
     Builds {
         links,
-        cages,
+        transceivers,
         over_class,
     }
 }
 
 /// Transceivers by part: one per cage (see [`builds`]).
-pub fn transceiver_counts(builds: &Builds) -> BTreeMap<&PartId, u64> {
-    let mut out: BTreeMap<&PartId, u64> = BTreeMap::new();
-    for t in builds.cages.values() {
-        *out.entry(t).or_default() += 1;
-    }
-    out
+pub fn transceiver_counts<'b>(builds: &'b Builds<'_>) -> impl Iterator<Item = (&'b PartId, u64)> {
+    builds.transceivers.iter().map(|(p, n)| (*p, *n))
 }
 
 /// The physical section and its findings.
-pub fn analyze(design: &Design, builds: &Builds) -> (PhysicalReport, Vec<Finding>) {
+pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Finding>) {
     let mut report = PhysicalReport::default();
     for (part, count) in transceiver_counts(builds) {
         let Some(p) = design.parts.get(part) else {
@@ -263,32 +263,47 @@ fn reach_finding(short: Vec<(LinkId, String)>) -> Option<Finding> {
 
 /// One warning listing the cages whose transceiver draws more than the cage's power class (the switch may not power
 /// or cool it): "cage p3 of leaf-01 holds osfp-x (19 W) in a 17 W cage".
-fn cage_power_finding(design: &Design, builds: &Builds) -> Option<Finding> {
-    if builds.over_class.is_empty() {
+fn cage_power_finding(design: &Design, builds: &Builds<'_>) -> Option<Finding> {
+    let mut over: Vec<(Cage, f64, &PortRef)> = builds
+        .over_class
+        .iter()
+        .filter_map(|(port, class)| Some((cage_of(design, port)?, *class, port)))
+        .collect();
+    if over.is_empty() {
         return None;
     }
-    let say = |cage: &Cage, class: f64| {
+    over.sort_by(|a, b| a.0.cmp(&b.0));
+    // The transceiver in a cage is the one its first link (by id) takes there.
+    let first = |cage: &Cage| {
+        design.links.values().find_map(|l| {
+            [&l.a, &l.b].into_iter().find_map(|end| {
+                (cage_of(design, end).as_ref() == Some(cage))
+                    .then(|| crate::model::build::build_of(design, l))
+                    .and_then(|b| {
+                        let i = usize::from(end == &l.b);
+                        b.ends.get(i).cloned().flatten()
+                    })
+            })
+        })
+    };
+    let say = |(cage, class, _): &(Cage, f64, &PortRef)| {
         let device = design
             .devices
             .get(&cage.device)
             .map_or_else(|| cage.device.to_string(), |d| d.name.clone());
-        let t = builds.cages.get(cage);
+        let t = first(cage);
         let w = t
+            .as_ref()
             .and_then(|t| design.parts.get(t))
             .map_or(0.0, |p| p.power_w);
         format!(
             "cage {} of {device} holds {} ({w} W) in a {class} W cage",
             cage.name,
-            t.map_or("?", |t| t.0.as_str())
+            t.as_ref().map_or("?", |t| t.0.as_str())
         )
     };
-    let listed: Vec<String> = builds
-        .over_class
-        .iter()
-        .take(4)
-        .map(|(c, class)| say(c, *class))
-        .collect();
-    let n = builds.over_class.len();
+    let listed: Vec<String> = over.iter().take(4).map(say).collect();
+    let n = over.len();
     let message = format!(
         "{} over {} power class: {}{}",
         super::format::count(n, "cage is", "cages are"),
@@ -302,7 +317,8 @@ fn cage_power_finding(design: &Design, builds: &Builds) -> Option<Finding> {
         message,
         "use a transceiver within the cage's class (a shorter reach draws less), or a switch whose cages take it",
     );
-    let mut devices: Vec<_> = builds.over_class.iter().map(|(c, _)| c.device).collect();
+    let mut devices: Vec<_> = over.iter().map(|(c, _, _)| c.device).collect();
+    devices.sort();
     devices.dedup();
     f.devices = devices;
     Some(f)

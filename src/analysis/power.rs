@@ -102,14 +102,14 @@ pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
 /// Optics power drawn at a link's a and b ends, W: half of its cable's (an active cable or an optics kit), plus,
 /// for a fibre, the end's transceiver shared by the links of its cage (half a twin-port one's each).
 fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
-    link_optics_w_in(design, l, &mut crate::model::build::BuildCache::default())
+    optics_of(design, l, || crate::model::build::build_of(design, l))
 }
 
-/// [`link_optics_w`] with the builds of one pass remembered.
-fn link_optics_w_in(
+/// [`link_optics_w`] with the link's build worked out by `build` when the link is a fibre.
+fn optics_of<B: std::borrow::Borrow<crate::model::build::Build>>(
     design: &Design,
     l: &crate::model::Link,
-    cache: &mut crate::model::build::BuildCache,
+    build: impl FnOnce() -> B,
 ) -> [f64; 2] {
     let Some(part) = l.cable.as_ref().and_then(|c| design.parts.get(c)) else {
         return [0.0, 0.0];
@@ -119,10 +119,11 @@ fn link_optics_w_in(
     if !fibre {
         return [half, half];
     }
-    let build = cache.build_of(design, l);
-    build.ends.map(|t| {
+    let build = build();
+    build.borrow().ends.each_ref().map(|t| {
         half + t
-            .and_then(|t| design.parts.get(&t))
+            .as_ref()
+            .and_then(|t| design.parts.get(t))
             .map_or(0.0, |p| match &p.kind {
                 PartKind::Transceiver(x) => p.power_w / f64::from(x.ports.max(1)),
                 _ => p.power_w,
@@ -130,12 +131,14 @@ fn link_optics_w_in(
     })
 }
 
-/// The optics power of every link, by device at either end.
-fn optics_by_device(design: &Design) -> rustc_hash::FxHashMap<DeviceId, f64> {
+/// The optics power of every link, by device at either end, from the links' builds (one per link, in id order).
+fn optics_by_device(
+    design: &Design,
+    builds: &super::physical::Builds<'_>,
+) -> rustc_hash::FxHashMap<DeviceId, f64> {
     let mut optics: rustc_hash::FxHashMap<DeviceId, f64> = Default::default();
-    let mut cache = crate::model::build::BuildCache::default();
-    for l in design.links.values() {
-        let [a, b] = link_optics_w_in(design, l, &mut cache);
+    for (l, (_, build)) in design.links.values().zip(&builds.links) {
+        let [a, b] = optics_of(design, l, || &**build);
         *optics.entry(l.a.device).or_default() += a;
         *optics.entry(l.b.device).or_default() += b;
     }
@@ -264,8 +267,8 @@ pub fn rack_power_w_except(design: &Design, rack: RackId, except: Option<DeviceI
     devices + optics
 }
 
-pub(crate) fn analyze(design: &Design) -> PowerReport {
-    let optics = optics_by_device(design);
+pub(crate) fn analyze(design: &Design, builds: &super::physical::Builds<'_>) -> PowerReport {
+    let optics = optics_by_device(design, builds);
     let mut devices = Vec::with_capacity(design.devices.len());
     let mut racks: BTreeMap<RackId, RackPower> = design
         .racks

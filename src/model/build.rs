@@ -4,9 +4,13 @@
 //! link flagged `estimated_length` takes its length from the floor ([`super::floor`]). Both are re-estimated here
 //! when racks or devices move; a link without the flags is kept as written.
 
-use super::floor::{FloorPlan, stock_length};
+use super::floor::{FloorPlan, PortHeights, stock_length};
+
+/// A pass's floor plan and the devices' port heights on it.
+type Plan<'a> = (&'a FloorPlan, &'a PortHeights);
 use super::part::{CableSpec, Fibre, Part, PartKind, PlugForm, Top, TransceiverSpec};
 use super::{Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
+use std::rc::Rc;
 
 /// The cage a port's transceiver sits in: ports of one twin-port cage share it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -129,6 +133,24 @@ pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
     })
 }
 
+/// A cage shared by several ports, as integers: its device and its number there (see [`cage_key`]).
+pub type SharedCage = (DeviceId, u32);
+
+/// A port's cage as integers, for counting transceivers without naming cages: `Some((device, number))` for a cage
+/// shared by several ports (a switch's cage number; a NIC cage as `1 << 31 | first slot << 16 | port`), None for
+/// the port's own; with its [`CageShape`]. None for a port of a device that is not in the design.
+pub fn cage_key(design: &Design, port: &PortRef) -> Option<(Option<SharedCage>, CageShape)> {
+    let (place, shape) = locate(design, port)?;
+    let key = match place {
+        Place::Own => None,
+        Place::SwitchCage(n) => Some((port.device, u32::from(n))),
+        Place::NicCage(cage, k) => {
+            Some((port.device, 1 << 31 | u32::from(cage) << 16 | u32::from(k)))
+        }
+    };
+    Some((key, shape))
+}
+
 /// The shape of a port's cage: all a transceiver choice reads of [`cage_of`], without writing the cage's name.
 pub fn cage_shape(design: &Design, port: &PortRef) -> Option<CageShape> {
     locate(design, port).map(|(_, shape)| shape)
@@ -188,10 +210,11 @@ pub struct Build {
     pub ends: [Option<PartId>; 2],
 }
 
-/// What decides a build: the cable (None: the cheapest, see [`cheapest_build`]), the link's protocol and rate (as
-/// bits), the length (as bits) and the shape of each end's cage (see [`cage_shape`]).
+/// What decides a build: the cable (by its number in [`BuildCache`]; None: the cheapest, see [`cheapest_build`]),
+/// the link's protocol and rate (as bits), the length (as bits) and the shape of each end's cage (see
+/// [`cage_shape`]).
 type BuildKey = (
-    Option<PartId>,
+    Option<u32>,
     Protocol,
     u64,
     u64,
@@ -204,15 +227,31 @@ type BuildKey = (
 /// "Cable lengths from the floor"). Valid while the design's parts do not change: make one per pass.
 #[derive(Default)]
 pub struct BuildCache {
-    builds: rustc_hash::FxHashMap<BuildKey, Build>,
-    cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Build>>,
+    builds: rustc_hash::FxHashMap<BuildKey, Rc<Build>>,
+    cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Rc<Build>>>,
     cables: rustc_hash::FxHashMap<(Protocol, u64), Vec<PartId>>,
+    /// A number for each cable part met, so that a key holds no copy of its name.
+    numbers: rustc_hash::FxHashMap<PartId, u32>,
 }
 
 impl BuildCache {
-    fn key(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f64) -> BuildKey {
+    fn key(
+        &mut self,
+        design: &Design,
+        link: &Link,
+        cable: Option<&PartId>,
+        length_m: f64,
+    ) -> BuildKey {
+        let cable = cable.map(|c| match self.numbers.get(c) {
+            Some(n) => *n,
+            None => {
+                let n = u32::try_from(self.numbers.len()).unwrap_or(u32::MAX);
+                self.numbers.insert(c.clone(), n);
+                n
+            }
+        });
         (
-            cable.cloned(),
+            cable,
             link.medium.protocol(),
             link.medium.gbps().to_bits(),
             length_m.to_bits(),
@@ -228,18 +267,21 @@ impl BuildCache {
         link: &Link,
         cable: Option<&PartId>,
         length_m: f64,
-    ) -> Build {
-        let key = Self::key(design, link, cable, length_m);
-        if let Some(b) = self.builds.get(&key) {
-            return b.clone();
-        }
-        let b = build_with(design, link, cable, length_m);
-        self.builds.insert(key, b.clone());
-        b
+    ) -> Rc<Build> {
+        let key = self.key(design, link, cable, length_m);
+        self.builds
+            .entry(key)
+            .or_insert_with(|| Rc::new(build_with(design, link, cable, length_m)))
+            .clone()
     }
 
     /// [`build_of`], remembered.
     pub fn build_of(&mut self, design: &Design, link: &Link) -> Build {
+        Build::clone(&self.shared_build_of(design, link))
+    }
+
+    /// [`build_of`], remembered and shared with the other links of the same build (no copy of its part names).
+    pub fn shared_build_of(&mut self, design: &Design, link: &Link) -> Rc<Build> {
         self.build_with(design, link, link.cable.as_ref(), link.length_m)
     }
 
@@ -250,8 +292,8 @@ impl BuildCache {
         link: &Link,
         length_m: f64,
         fibre_only: bool,
-    ) -> Option<Build> {
-        let key = (Self::key(design, link, None, length_m), fibre_only);
+    ) -> Option<Rc<Build>> {
+        let key = (self.key(design, link, None, length_m), fibre_only);
         if let Some(b) = self.cheapest.get(&key) {
             return b.clone();
         }
@@ -372,7 +414,9 @@ fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
 /// The cheapest build of the design's parts that reaches `length_m` for a link (copper, else fibre and
 /// transceivers); None when none reaches.
 pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Build> {
-    BuildCache::default().cheapest(design, link, length_m, false)
+    BuildCache::default()
+        .cheapest(design, link, length_m, false)
+        .map(|b| Build::clone(&b))
 }
 
 impl Design {
@@ -388,6 +432,8 @@ impl Design {
             return Vec::new();
         }
         let plan = FloorPlan::new(self);
+        let heights = self.port_heights();
+        let plan = (&plan, &heights);
         let mut cache = BuildCache::default();
         let mut changed = Vec::new();
         let updates: Vec<(LinkId, Link)> = self
@@ -395,7 +441,7 @@ impl Design {
             .iter()
             .filter(|(_, l)| l.estimated_length || l.auto_cable)
             .filter_map(|(id, l)| {
-                let new = self.change_of(&plan, l, &mut cache)?;
+                let new = self.change_of(plan, l, &mut cache)?;
                 (new != *l).then_some((*id, new))
             })
             .collect();
@@ -405,7 +451,7 @@ impl Design {
                 old.insert(id, std::mem::replace(l, new));
             }
         }
-        for (id, new) in self.one_medium_per_cage(&plan, &mut cache) {
+        for (id, new) in self.one_medium_per_cage(plan, &mut cache) {
             if let Some(l) = self.links.get_mut(&id) {
                 let was = std::mem::replace(l, new);
                 old.entry(id).or_insert(was);
@@ -421,36 +467,47 @@ impl Design {
     /// A twin-port cage runs one medium: an auto link on copper that shares a cage with a fibre goes on fibre too
     /// (the cheapest that reaches), repeated until no cage mixes them (each round only moves copper to fibre, so
     /// it ends). Returns the links to change.
-    fn one_medium_per_cage(&self, plan: &FloorPlan, cache: &mut BuildCache) -> Vec<(LinkId, Link)> {
+    fn one_medium_per_cage(&self, plan: Plan<'_>, cache: &mut BuildCache) -> Vec<(LinkId, Link)> {
         let mut moved: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
+        // Fibre cables by name, looked up once each (a large design asks for the same few per link).
+        let fibres: rustc_hash::FxHashSet<&str> = self
+            .parts
+            .iter()
+            .filter(|(_, p)| matches!(&p.kind, PartKind::Cable(c) if c.fibre.is_some()))
+            .map(|(id, _)| id.as_str())
+            .collect();
+        let fibre_of = |l: &Link| {
+            l.cable
+                .as_ref()
+                .is_some_and(|c| fibres.contains(c.as_str()))
+        };
+        // A shared cage's integer key (see [`cage_key`]); None for a port's own cage.
+        let shared = |end: &PortRef| cage_key(self, end).and_then(|(k, _)| k);
         loop {
             let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
-            let fibre_of = |l: &Link| l.cable.as_ref().is_some_and(|c| is_fibre(self, c));
             // Auto links on copper with an end in a shared cage: the only ones that may have to move. Most
-            // designs have few or none, so the fibres' cages are named only on the devices those cages are on.
-            let mut copper: Vec<(LinkId, Vec<Cage>)> = Vec::new();
-            for (id, l) in self.links.keys().filter_map(|id| Some((id, link(id)?))) {
+            // designs have few or none, so the fibres' cages are keyed only on the devices those cages are on.
+            let mut copper: Vec<(LinkId, [Option<SharedCage>; 2])> = Vec::new();
+            for (id, l) in &self.links {
+                let l = moved.get(id).unwrap_or(l);
                 if !l.auto_cable || fibre_of(l) {
                     continue;
                 }
-                let cages: Vec<Cage> = [&l.a, &l.b]
-                    .into_iter()
-                    .filter_map(|end| cage_of(self, end))
-                    .filter(|c| c.ports > 1)
-                    .collect();
-                if !cages.is_empty() {
+                let cages = [shared(&l.a), shared(&l.b)];
+                if cages.iter().any(Option::is_some) {
                     copper.push((*id, cages));
                 }
             }
             if copper.is_empty() {
                 return moved.into_iter().collect();
             }
-            let devices: std::collections::BTreeSet<DeviceId> = copper
+            let devices: rustc_hash::FxHashSet<DeviceId> = copper
                 .iter()
-                .flat_map(|(_, cs)| cs.iter().map(|c| c.device))
+                .flat_map(|(_, cs)| cs.iter().flatten().map(|c| c.0))
                 .collect();
-            let mut fibre_cages = std::collections::BTreeSet::new();
-            for l in self.links.keys().filter_map(&link) {
+            let mut fibre_cages: rustc_hash::FxHashSet<SharedCage> = Default::default();
+            for (id, l) in &self.links {
+                let l = moved.get(id).unwrap_or(l);
                 if !(devices.contains(&l.a.device) || devices.contains(&l.b.device)) || !fibre_of(l)
                 {
                     continue;
@@ -459,20 +516,20 @@ impl Design {
                     .into_iter()
                     .filter(|e| devices.contains(&e.device))
                 {
-                    if let Some(c) = cage_of(self, end).filter(|c| c.ports > 1) {
+                    if let Some(c) = shared(end) {
                         fibre_cages.insert(c);
                     }
                 }
             }
             let mut round = Vec::new();
             for (id, cages) in &copper {
-                if !cages.iter().any(|c| fibre_cages.contains(c)) {
+                if !cages.iter().flatten().any(|c| fibre_cages.contains(c)) {
                     continue;
                 }
                 let Some(l) = link(id) else { continue };
                 let raw = match l.estimated_length {
                     true => self
-                        .estimate_link(plan, l)
+                        .estimate_in(plan.0, plan.1, l)
                         .map_or(l.length_m, |e| e.length_m),
                     false => l.length_m,
                 };
@@ -499,14 +556,14 @@ impl Design {
 
     /// [`Design::reestimated`] with the builds of this pass remembered.
     fn reestimated_in(&self, plan: &FloorPlan, link: &Link, cache: &mut BuildCache) -> Link {
-        self.change_of(plan, link, cache)
+        self.change_of((plan, &PortHeights::default()), link, cache)
             .unwrap_or_else(|| link.clone())
     }
 
     /// What re-estimation changes in a flagged link, None when nothing (without copying the link then).
-    fn change_of(&self, plan: &FloorPlan, link: &Link, cache: &mut BuildCache) -> Option<Link> {
+    fn change_of(&self, plan: Plan<'_>, link: &Link, cache: &mut BuildCache) -> Option<Link> {
         let raw = if link.estimated_length {
-            self.estimate_link(plan, link)?.length_m
+            self.estimate_in(plan.0, plan.1, link)?.length_m
         } else {
             link.length_m
         };

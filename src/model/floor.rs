@@ -121,6 +121,9 @@ impl FloorPlan {
     }
 }
 
+/// Each device's rack and port height above its rack's floor, m, for one pass over a design's links.
+pub(crate) type PortHeights = rustc_hash::FxHashMap<DeviceId, (RackId, f64)>;
+
 /// A cable length estimated from the floor, before rounding to a stock length.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
@@ -154,8 +157,37 @@ impl Design {
     /// rack is missing or the racks stand in different sites (a site-to-site run is the sites' distance, not the
     /// floor's).
     pub fn estimate_length(&self, plan: &FloorPlan, a: DeviceId, b: DeviceId) -> Option<Estimate> {
-        let (ra, ha) = self.port_height_m(a)?;
-        let (rb, hb) = self.port_height_m(b)?;
+        self.estimate_between(plan, self.port_height_m(a)?, self.port_height_m(b)?)
+    }
+
+    /// Every device's rack and port height (see [`Design::port_height_m`]), worked out once for a pass over many
+    /// links ([`Design::estimate_in`]).
+    pub(crate) fn port_heights(&self) -> PortHeights {
+        self.devices
+            .keys()
+            .filter_map(|id| Some((*id, self.port_height_m(*id)?)))
+            .collect()
+    }
+
+    /// [`Design::estimate_link`] with the devices' port heights worked out already (`heights`; a device missing
+    /// there is looked up).
+    pub(crate) fn estimate_in(
+        &self,
+        plan: &FloorPlan,
+        heights: &PortHeights,
+        link: &Link,
+    ) -> Option<Estimate> {
+        let at = |d: DeviceId| heights.get(&d).copied().or_else(|| self.port_height_m(d));
+        self.estimate_between(plan, at(link.a.device)?, at(link.b.device)?)
+    }
+
+    /// The estimate between two ports given by their rack and height.
+    fn estimate_between(
+        &self,
+        plan: &FloorPlan,
+        (ra, ha): (RackId, f64),
+        (rb, hb): (RackId, f64),
+    ) -> Option<Estimate> {
         let (rack_a, rack_b) = (self.racks.get(&ra)?, self.racks.get(&rb)?);
         if rack_a.site != rack_b.site {
             return None;
