@@ -384,7 +384,19 @@ impl Optics {
     fn of(design: &Design) -> Self {
         let mut optics = Optics::default();
         let mut models = HashSet::new();
-        for (cage, part) in &crate::analysis::physical::builds(design).cages {
+        // The transceiver in each cage that holds an end of a fibre: the first link's, by id (as the physical
+        // section counts them).
+        let mut cages: BTreeMap<crate::model::build::Cage, PartId> = BTreeMap::new();
+        let mut builds = crate::model::build::BuildCache::default();
+        for l in design.links.values() {
+            let b = builds.build_of(design, l);
+            for (port, t) in [&l.a, &l.b].into_iter().zip(b.ends) {
+                if let (Some(t), Some(cage)) = (t, crate::model::build::cage_of(design, port)) {
+                    cages.entry(cage).or_insert(t);
+                }
+            }
+        }
+        for (cage, part) in &cages {
             let Some(device) = design.devices.get(&cage.device) else {
                 continue;
             };
