@@ -696,11 +696,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     // Pending: to split by phase around small context types (issue 41).
     ("analysis/cost.rs:analyze", "pending: split by phase"),
     (
-        "analysis/nccl.rs",
-        "pending: split by concern (the launch, fill and band terms grew it)",
-    ),
-    ("analysis/nccl.rs:bandwidth", "pending: split by phase"),
-    (
         "edit/mod.rs",
         "pending: split by concern (the floor's re-estimation grew it)",
     ),
