@@ -7,7 +7,7 @@
 //! for small messages, no point off by more than 1.5x; and when a point falls outside its class's band.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a broken fixture should stop the test loudly
 
-use racksmith::analysis::nccl::{Algorithm, Class, Collective, CpuVendor};
+use racksmith::analysis::nccl::{Algorithm, Class, Collective, CpuVendor, P2pPath};
 use racksmith::catalog::Catalog;
 use racksmith::model::part::{NicRole, PartKind};
 use racksmith::model::{Design, PartId};
@@ -61,7 +61,7 @@ struct Point {
     note: String,
 }
 
-const GROUPS: [(&str, &str, f64); 7] = [
+const GROUPS: [(&str, &str, f64); 8] = [
     ("intra-node", "Large messages inside one server", 0.12),
     ("multi-node", "Large messages across servers", 0.12),
     ("medium", "Medium sizes, 1 to 256 MiB", 0.15),
@@ -69,6 +69,7 @@ const GROUPS: [(&str, &str, f64); 7] = [
     ("blackwell", "Blackwell (B200, GB200)", 0.12),
     ("ag-rs", "All-gather and reduce-scatter", 0.12),
     ("all-to-all", "All-to-all", 0.12),
+    ("point-to-point", "Point-to-point (send/receive)", 0.12),
 ];
 
 /// No point may be off by more than this factor.
@@ -186,6 +187,42 @@ fn geo_error(rows: &[&Row]) -> f64 {
     mean.exp() - 1.0
 }
 
+/// A send/receive point: the design's point-to-point figure on the point's path (across servers when the design
+/// has two or more), its bandwidth or its small send's time.
+fn send_recv_row<'a>(p: &'a Point, shape: &racksmith::analysis::nccl::CommShape) -> Row<'a> {
+    let path = if shape.nodes > 1 {
+        P2pPath::AcrossServers
+    } else {
+        P2pPath::SameServer
+    };
+    let f = shape
+        .point_to_point()
+        .into_iter()
+        .find(|f| f.path == path)
+        .unwrap_or_else(|| panic!("{}: no {} figure", p.id, path.name()));
+    let (predicted, measured, unit, class) = match p.measured {
+        Measured::BusBw(m) => (
+            f.bandwidth_gbyte_s,
+            m,
+            "GB/s busbw",
+            if shape.nodes > 1 {
+                Class::LargeMulti
+            } else {
+                Class::LargeIntra
+            },
+        ),
+        Measured::TimeUs(m) => (f.latency_us, m, "us", Class::Small),
+    };
+    Row {
+        point: p,
+        predicted,
+        measured,
+        picked: format!("P2P ({})", path.name()),
+        unit,
+        class,
+    }
+}
+
 fn table() -> (String, Vec<String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let text =
@@ -205,6 +242,10 @@ fn table() -> (String, Vec<String>) {
             .shape
             .clone();
         shape.gpus_per_process = p.edits.gpus_per_process.unwrap_or(1);
+        if p.collective == "send-recv" {
+            rows.push(send_recv_row(p, &shape));
+            continue;
+        }
         let coll = Collective::ALL
             .into_iter()
             .find(|c| c.name() == p.collective)

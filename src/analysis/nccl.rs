@@ -9,11 +9,12 @@
 //!
 //! Files, one concern each: `tables` (NCCL's constants and the efficiencies with their sources), `band`
 //! (classes and bands), `bandwidth` and `latency` (the two terms of each algorithm), `shape` (what the model
-//! reads from a drawing), `report` (the report section and the sweep).
+//! reads from a drawing), `p2p` (send and receive between two GPUs), `report` (the report section and the sweep).
 
 mod band;
 mod bandwidth;
 mod latency;
+mod p2p;
 mod report;
 mod shape;
 mod tables;
@@ -22,6 +23,7 @@ pub use crate::model::part::CpuVendor;
 pub use band::{
     BAND_ALL_TO_ALL, BAND_LARGE_INTRA, BAND_LARGE_MULTI, BAND_MEDIUM, BAND_SMALL, Band, Class,
 };
+pub use p2p::{P2pPath, PointToPoint};
 pub use report::{CollectiveReport, NcclReport, SweepRow, report, sweep, sweep_sizes};
 pub use shape::shape;
 pub use tables::{

@@ -1,7 +1,7 @@
 //! The NCCL section of the report: each collective at the design's size with NCCL's pick, and the expected
 //! nccl-tests sweep.
 
-use super::{Algorithm, Band, Collective, CommShape, Estimate, Proto};
+use super::{Algorithm, Band, Collective, CommShape, Estimate, PointToPoint, Proto};
 use crate::analysis::format::round;
 use serde::Serialize;
 
@@ -75,6 +75,9 @@ pub struct NcclReport {
     pub collectives: Vec<CollectiveReport>,
     /// Expected `all_reduce_perf -b 8 -e 16G -f 2` table.
     pub allreduce_sweep: Vec<SweepRow>,
+    /// Send/receive between two GPUs (nccl-tests' `sendrecv_perf`): inside a server and across servers, where the
+    /// design has them.
+    pub point_to_point: Vec<PointToPoint>,
     /// How to read it.
     pub note: String,
 }
@@ -118,10 +121,28 @@ pub fn report(shape: CommShape, bytes: f64) -> NcclReport {
         })
         .collect();
     let allreduce_sweep = sweep(&shape, Collective::AllReduce);
+    let point_to_point = shape
+        .point_to_point()
+        .into_iter()
+        .map(|mut f| {
+            for v in [
+                &mut f.bandwidth_gbyte_s,
+                &mut f.bandwidth_low,
+                &mut f.bandwidth_high,
+                &mut f.latency_us,
+                &mut f.latency_low_us,
+                &mut f.latency_high_us,
+            ] {
+                *v = round(*v, 3);
+            }
+            f
+        })
+        .collect();
     NcclReport {
         shape,
         collectives,
         allreduce_sweep,
+        point_to_point,
         note: "NCCL's tuning model (NVIDIA/nccl src/graph/tuning.cc) on the design's NVLink and rails, with \
                per-medium efficiencies from published measurements (docs/analysis.md, docs/validation.md). \
                Estimates, not measurements."

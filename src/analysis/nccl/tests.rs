@@ -306,3 +306,27 @@ fn collnet_only_with_sharp_and_never_by_default() {
     let p = s.pick(Collective::AllReduce, 1e9, None).unwrap();
     assert!(p.default_enabled);
 }
+
+#[test]
+fn point_to_point_by_hand() {
+    // Two DGX H100 (Intel hosts, one process per GPU, 8 NDR rails each).
+    // Same server: NVLink 4 at 450 GB/s x 20.6/25 = 370.8 GB/s; an 8-byte send: ring LL base 6.6 us + one NVLink
+    // LL step 0.6 us + launch 1.65 us = 8.85 us.
+    // Across servers: 8 x 50 GB/s x 0.94 / 8 rails = 47 GB/s; 6.6 + network LL step 2.7 + post overhead 1.0 + 1.65
+    // = 11.95 us.
+    let f = dgx_h100(2).point_to_point();
+    assert_eq!(f.len(), 2);
+    let (same, across) = (&f[0], &f[1]);
+    assert_eq!(same.path, P2pPath::SameServer);
+    assert!((same.bandwidth_gbyte_s - 370.8).abs() < 1e-9);
+    assert!((same.latency_us - 8.85).abs() < 1e-9);
+    assert_eq!(across.path, P2pPath::AcrossServers);
+    assert!((across.bandwidth_gbyte_s - 47.0).abs() < 1e-9);
+    assert!((across.latency_us - 11.95).abs() < 1e-9);
+    // The band: the class factors around the expected value (large inside a server: 0.80-1.05).
+    assert!((same.bandwidth_low - 370.8 * BAND_LARGE_INTRA.0).abs() < 1e-9);
+    // One server: nothing crosses the network.
+    let one = dgx_h100(1).point_to_point();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].path, P2pPath::SameServer);
+}
