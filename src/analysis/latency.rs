@@ -205,7 +205,7 @@ pub struct TrainingTime {
     pub tensor_s_per_step: f64,
     /// Pipeline sends per step, s.
     pub pipeline_s_per_step: f64,
-    /// Pipeline bubble per step: compute x (PP - 1) / microbatches, s.
+    /// Pipeline bubble per step: compute x (PP - 1) / (microbatches x model chunks per stage), s.
     pub bubble_s_per_step: f64,
     /// Expert all-to-alls per step, s.
     pub expert_s_per_step: f64,
@@ -726,6 +726,7 @@ pub fn training_time(
                 pipeline: t.pipeline_parallel,
                 expert: t.expert_parallel,
                 microbatches: t.microbatches,
+                virtual_stages: t.virtual_stages,
                 sharded: t.sharded_optimizer,
                 gpu_memory_gb,
             };
