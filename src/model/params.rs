@@ -279,6 +279,14 @@ pub struct Training {
     /// default): the plain 1F1B schedule. At most the layers of a stage count.
     #[serde(skip_serializing_if = "is_one")]
     pub virtual_stages: u32,
+    /// Tokens per sequence: adds attention's compute, 12 x layers x hidden x sequence FLOPs per token (Narayanan et
+    /// al., SC 2021, equation 3), to the 6 per parameter. 0 (the default): not counted.
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub sequence_length: f64,
+    /// Context-parallel degree: each sequence split over this many GPUs, which pass keys and values round a ring
+    /// each layer (ring attention). 1 (the default): none.
+    #[serde(skip_serializing_if = "is_one")]
+    pub context_parallel: u32,
     /// Optimiser state sharded over the data-parallel group (ZeRO / FSDP): gradients are reduce-scattered and
     /// weights all-gathered instead of one all-reduce.
     pub sharded_optimizer: bool,
@@ -304,6 +312,10 @@ pub struct Training {
 
 fn is_one(v: &u32) -> bool {
     *v == 1
+}
+
+fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// Default checkpoint bytes per parameter.
@@ -350,6 +362,8 @@ impl Default for Training {
             expert_parallel: 1,
             microbatches: 0,
             virtual_stages: 1,
+            sequence_length: 0.0,
+            context_parallel: 1,
             sharded_optimizer: false,
             mfu_scope: MfuScope::ComputeOnly,
             checkpoint_bytes_per_parameter: CHECKPOINT_BYTES_PER_PARAMETER,
