@@ -192,8 +192,9 @@ impl CommShape {
     }
 
     /// CollNet (InfiniBand SHARP): the switches reduce, so each server sends its reduced buffer once (algbw bound
-    /// by the rails at NCCL's 0.9) and the node-local part runs at NVLink speed; Hopper and later x .85 for Direct.
-    /// Direct needs NVSwitch (`nvsCount == 0` disables it).
+    /// by the rails at NCCL's 0.9) and the node-local part runs at NVLink speed. Direct needs NVSwitch
+    /// (`nvsCount == 0` disables it) and, as `ncclTopoTuneModel` has it, a NIC per GPU for full speed: with f = GPUs
+    /// per NIC, bandwidth / (f - (f - 1) / 2); Hopper and later x .85.
     fn collnet_algbw(&self, a: Algorithm) -> Option<f64> {
         if !self.sharp || self.nodes <= 1 {
             return None;
@@ -202,8 +203,12 @@ impl CommShape {
             return None;
         }
         let mut bw = (self.net_bus_gbyte_s() * 0.9).min(self.intra_bus_gbyte_s());
-        if a == Algorithm::CollNetDirect && self.arch.index() >= 2 {
-            bw *= 0.85;
+        if a == Algorithm::CollNetDirect {
+            let f = (self.ppn() / self.nics_per_node.max(1) as f64).max(1.0);
+            bw /= f - (f - 1.0) / 2.0;
+            if self.arch.index() >= 2 {
+                bw *= 0.85;
+            }
         }
         Some(bw)
     }

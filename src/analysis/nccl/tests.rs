@@ -330,3 +330,26 @@ fn point_to_point_by_hand() {
     assert_eq!(one.len(), 1);
     assert_eq!(one[0].path, P2pPath::SameServer);
 }
+
+#[test]
+fn collnet_direct_wants_a_nic_per_gpu() {
+    // Two DGX H100 with SHARP: Chain algbw min(376 x 0.9, 370.8) = 338.4 GB/s; Direct x 0.85 = 287.64. With four
+    // NICs (f = 2 GPUs a NIC): rails 200 x 0.94 = 188, x 0.9 = 169.2; Direct / (2 - 1/2) x 0.85 = 95.88, Chain
+    // 169.2 (NCCL's ncclTopoTuneModel).
+    let mut s = dgx_h100(2);
+    s.sharp = true;
+    let bw = |s: &CommShape, a| {
+        s.bandwidth(Collective::AllReduce, a, Proto::Simple)
+            .unwrap()
+    };
+    assert!((bw(&s, Algorithm::CollNetChain).0 - 338.4).abs() < 1e-9);
+    assert!((bw(&s, Algorithm::CollNetDirect).0 - 338.4 * 0.85).abs() < 1e-9);
+    assert!(
+        !bw(&s, Algorithm::CollNetDirect).1,
+        "CollNet is not on by default"
+    );
+    s.nics_per_node = 4;
+    s.net_line_gbyte_s_per_node = 200.0;
+    assert!((bw(&s, Algorithm::CollNetChain).0 - 169.2).abs() < 1e-9);
+    assert!((bw(&s, Algorithm::CollNetDirect).0 - 169.2 / 1.5 * 0.85).abs() < 1e-9);
+}
