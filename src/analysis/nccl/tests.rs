@@ -353,3 +353,26 @@ fn collnet_direct_wants_a_nic_per_gpu() {
     assert!((bw(&s, Algorithm::CollNetChain).0 - 169.2).abs() < 1e-9);
     assert!((bw(&s, Algorithm::CollNetDirect).0 - 169.2 / 1.5 * 0.85).abs() < 1e-9);
 }
+
+#[test]
+fn b200_clusters_pick_the_ring_from_four_nodes() {
+    // DGX B200: NVLink 5 at 900 GB/s x 0.802 = 721.8 GB/s, 8 NDR rails: 376 GB/s. Four nodes, 16 GiB: the ring's
+    // bus is min(721.8, 376) = 376; NVLS-tree's min(900 x 425/900 x 2 x 31/32, 376) x 0.9 = 338.4, so NCCL's ring
+    // wins (published B200 runs at 4 or more nodes: NVLS-tree about 290, the ring 306-335 GB/s). Two nodes: the
+    // tree's network term doubles, NVLS-tree 2 x 376 = 752 against the ring's 376, so NVLS-tree.
+    let b200 = |nodes| CommShape {
+        arch: Arch::Blackwell,
+        intra_line_gbyte_s: 900.0,
+        intra_efficiency: nvlink_efficiency(5),
+        ..dgx_h100(nodes)
+    };
+    let big = 16.0 * 1024.0 * 1024.0 * 1024.0;
+    let four = b200(4).pick(Collective::AllReduce, big, None).unwrap();
+    assert_eq!(four.algorithm, Algorithm::Ring);
+    let tree = b200(4)
+        .pick(Collective::AllReduce, big, Some(Algorithm::NvlsTree))
+        .unwrap();
+    assert!((tree.peak_algbw_gbyte_s - 338.4 * 32.0 / 62.0).abs() < 1e-9);
+    let two = b200(2).pick(Collective::AllReduce, big, None).unwrap();
+    assert_eq!(two.algorithm, Algorithm::NvlsTree);
+}
