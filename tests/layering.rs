@@ -680,12 +680,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "io/limits/part.rs:check_part",
         "a table: one range check per part figure, an arm per kind of part",
     ),
-    // Pending: to split by phase around small context types (issue 41).
-    (
-        "analysis/nccl.rs",
-        "pending: split by concern (the launch, fill and band terms grew it)",
-    ),
-    ("analysis/nccl.rs:bandwidth", "pending: split by phase"),
 ];
 
 /// Every function (free, in an impl or a trait) of a parsed file outside `#[cfg(test)]`, with its line count.

@@ -72,10 +72,17 @@ pub fn days_lines(
                 "pipeline bubble",
                 t.bubble_s_per_step * per_day,
                 pp.map_or(String::new(), |p| {
-                    format!(
-                        "(PP {} - 1) / {} microbatches of compute",
-                        p.pipeline, p.microbatches
-                    )
+                    if p.virtual_stages > 1 {
+                        format!(
+                            "(PP {} - 1) / ({} microbatches x {} chunks a stage) of compute",
+                            p.pipeline, p.microbatches, p.virtual_stages
+                        )
+                    } else {
+                        format!(
+                            "(PP {} - 1) / {} microbatches of compute",
+                            p.pipeline, p.microbatches
+                        )
+                    }
                 }),
             ),
             (
@@ -92,6 +99,11 @@ pub fn days_lines(
                 "expert all-to-alls",
                 t.expert_s_per_step * per_day,
                 format!("{:.3} s a step", t.expert_s_per_step),
+            ),
+            (
+                "context-parallel key and value sends",
+                t.context_s_per_step * per_day,
+                format!("{:.3} s a step", t.context_s_per_step),
             ),
             (
                 "data-parallel gradients, exposed",

@@ -205,11 +205,14 @@ pub struct TrainingTime {
     pub tensor_s_per_step: f64,
     /// Pipeline sends per step, s.
     pub pipeline_s_per_step: f64,
-    /// Pipeline bubble per step: compute x (PP - 1) / microbatches, s.
+    /// Pipeline bubble per step: compute x (PP - 1) / (microbatches x model chunks per stage), s.
     pub bubble_s_per_step: f64,
     /// Expert all-to-alls per step, s.
     pub expert_s_per_step: f64,
-    /// One step, s: compute + bubble + tensor + pipeline + expert + exposed data-parallel with a compute-only MFU;
+    /// Context parallelism's ring-attention sends per step, s (0 without context parallelism).
+    pub context_s_per_step: f64,
+    /// One step, s: compute + bubble + tensor + pipeline + expert + context + exposed data-parallel with a
+    /// compute-only MFU;
     /// compute alone with an end-to-end MFU.
     pub step_s: f64,
     /// What the MFU covers.
@@ -714,7 +717,10 @@ pub fn training_time(
     if rate <= 0.0 || t.batch_tokens <= 0.0 {
         return None;
     }
-    let compute = 6.0 * t.parameters * t.batch_tokens / rate;
+    // 6 FLOPs per parameter per token, plus attention's when the sequence length is given.
+    let flops_per_token = 6.0 * t.parameters
+        + super::parallel::attention_flops_per_token(t.parameters, t.sequence_length);
+    let compute = flops_per_token * t.batch_tokens / rate;
     let p = gpus as f64;
     let (layout, comm) = match shape {
         Some(s) => {
@@ -726,6 +732,8 @@ pub fn training_time(
                 pipeline: t.pipeline_parallel,
                 expert: t.expert_parallel,
                 microbatches: t.microbatches,
+                virtual_stages: t.virtual_stages,
+                context: t.context_parallel,
                 sharded: t.sharded_optimizer,
                 gpu_memory_gb,
             };
@@ -745,7 +753,7 @@ pub fn training_time(
         .as_ref()
         .map_or(0.0, |l| compute * parallel::bubble_share(l));
     let exposed = comm.data_s * (1.0 - t.overlap.clamp(0.0, 1.0));
-    let waits = bubble + comm.tensor_s + comm.pipeline_s + comm.expert_s + exposed;
+    let waits = bubble + comm.tensor_s + comm.pipeline_s + comm.expert_s + comm.context_s + exposed;
     let step = match t.mfu_scope {
         crate::model::MfuScope::ComputeOnly => compute + waits,
         crate::model::MfuScope::EndToEnd => compute,
@@ -773,6 +781,7 @@ pub fn training_time(
         pipeline_s_per_step: round(comm.pipeline_s, 6),
         bubble_s_per_step: round(bubble, 6),
         expert_s_per_step: round(comm.expert_s, 6),
+        context_s_per_step: round(comm.context_s, 6),
         step_s: round(step, 6),
         mfu_scope: t.mfu_scope,
     })

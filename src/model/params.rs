@@ -274,6 +274,19 @@ pub struct Training {
     pub expert_parallel: u32,
     /// Microbatches per step in the pipeline; 0: four per pipeline stage.
     pub microbatches: u32,
+    /// Model chunks each pipeline stage holds under the interleaved schedule (Narayanan et al., SC 2021, section
+    /// 2.2.2): the bubble shrinks to (PP - 1) / (microbatches x this) and the pipeline's sends grow by it. 1 (the
+    /// default): the plain 1F1B schedule. At most the layers of a stage count.
+    #[serde(skip_serializing_if = "is_one")]
+    pub virtual_stages: u32,
+    /// Tokens per sequence: adds attention's compute, 12 x layers x hidden x sequence FLOPs per token (Narayanan et
+    /// al., SC 2021, equation 3), to the 6 per parameter. 0 (the default): not counted.
+    #[serde(skip_serializing_if = "is_zero_f64")]
+    pub sequence_length: f64,
+    /// Context-parallel degree: each sequence split over this many GPUs, which pass keys and values round a ring
+    /// each layer (ring attention). 1 (the default): none.
+    #[serde(skip_serializing_if = "is_one")]
+    pub context_parallel: u32,
     /// Optimiser state sharded over the data-parallel group (ZeRO / FSDP): gradients are reduce-scattered and
     /// weights all-gathered instead of one all-reduce.
     pub sharded_optimizer: bool,
@@ -295,6 +308,14 @@ pub struct Training {
     /// `restart_s` alone.
     #[serde(skip_serializing_if = "is_default_repair")]
     pub repair_s: f64,
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+fn is_zero_f64(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// Default checkpoint bytes per parameter.
@@ -340,6 +361,9 @@ impl Default for Training {
             pipeline_parallel: 0,
             expert_parallel: 1,
             microbatches: 0,
+            virtual_stages: 1,
+            sequence_length: 0.0,
+            context_parallel: 1,
             sharded_optimizer: false,
             mfu_scope: MfuScope::ComputeOnly,
             checkpoint_bytes_per_parameter: CHECKPOINT_BYTES_PER_PARAMETER,

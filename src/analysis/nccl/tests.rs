@@ -306,3 +306,73 @@ fn collnet_only_with_sharp_and_never_by_default() {
     let p = s.pick(Collective::AllReduce, 1e9, None).unwrap();
     assert!(p.default_enabled);
 }
+
+#[test]
+fn point_to_point_by_hand() {
+    // Two DGX H100 (Intel hosts, one process per GPU, 8 NDR rails each).
+    // Same server: NVLink 4 at 450 GB/s x 20.6/25 = 370.8 GB/s; an 8-byte send: ring LL base 6.6 us + one NVLink
+    // LL step 0.6 us + launch 1.65 us = 8.85 us.
+    // Across servers: 8 x 50 GB/s x 0.94 / 8 rails = 47 GB/s; 6.6 + network LL step 2.7 + post overhead 1.0 + 1.65
+    // = 11.95 us.
+    let f = dgx_h100(2).point_to_point();
+    assert_eq!(f.len(), 2);
+    let (same, across) = (&f[0], &f[1]);
+    assert_eq!(same.path, P2pPath::SameServer);
+    assert!((same.bandwidth_gbyte_s - 370.8).abs() < 1e-9);
+    assert!((same.latency_us - 8.85).abs() < 1e-9);
+    assert_eq!(across.path, P2pPath::AcrossServers);
+    assert!((across.bandwidth_gbyte_s - 47.0).abs() < 1e-9);
+    assert!((across.latency_us - 11.95).abs() < 1e-9);
+    // The band: the class factors around the expected value (large inside a server: 0.80-1.05).
+    assert!((same.bandwidth_low - 370.8 * BAND_LARGE_INTRA.0).abs() < 1e-9);
+    // One server: nothing crosses the network.
+    let one = dgx_h100(1).point_to_point();
+    assert_eq!(one.len(), 1);
+    assert_eq!(one[0].path, P2pPath::SameServer);
+}
+
+#[test]
+fn collnet_direct_wants_a_nic_per_gpu() {
+    // Two DGX H100 with SHARP: Chain algbw min(376 x 0.9, 370.8) = 338.4 GB/s; Direct x 0.85 = 287.64. With four
+    // NICs (f = 2 GPUs a NIC): rails 200 x 0.94 = 188, x 0.9 = 169.2; Direct / (2 - 1/2) x 0.85 = 95.88, Chain
+    // 169.2 (NCCL's ncclTopoTuneModel).
+    let mut s = dgx_h100(2);
+    s.sharp = true;
+    let bw = |s: &CommShape, a| {
+        s.bandwidth(Collective::AllReduce, a, Proto::Simple)
+            .unwrap()
+    };
+    assert!((bw(&s, Algorithm::CollNetChain).0 - 338.4).abs() < 1e-9);
+    assert!((bw(&s, Algorithm::CollNetDirect).0 - 338.4 * 0.85).abs() < 1e-9);
+    assert!(
+        !bw(&s, Algorithm::CollNetDirect).1,
+        "CollNet is not on by default"
+    );
+    s.nics_per_node = 4;
+    s.net_line_gbyte_s_per_node = 200.0;
+    assert!((bw(&s, Algorithm::CollNetChain).0 - 169.2).abs() < 1e-9);
+    assert!((bw(&s, Algorithm::CollNetDirect).0 - 169.2 / 1.5 * 0.85).abs() < 1e-9);
+}
+
+#[test]
+fn b200_clusters_pick_the_ring_from_four_nodes() {
+    // DGX B200: NVLink 5 at 900 GB/s x 0.802 = 721.8 GB/s, 8 NDR rails: 376 GB/s. Four nodes, 16 GiB: the ring's
+    // bus is min(721.8, 376) = 376; NVLS-tree's min(900 x 425/900 x 2 x 31/32, 376) x 0.9 = 338.4, so NCCL's ring
+    // wins (published B200 runs at 4 or more nodes: NVLS-tree about 290, the ring 306-335 GB/s). Two nodes: the
+    // tree's network term doubles, NVLS-tree 2 x 376 = 752 against the ring's 376, so NVLS-tree.
+    let b200 = |nodes| CommShape {
+        arch: Arch::Blackwell,
+        intra_line_gbyte_s: 900.0,
+        intra_efficiency: nvlink_efficiency(5),
+        ..dgx_h100(nodes)
+    };
+    let big = 16.0 * 1024.0 * 1024.0 * 1024.0;
+    let four = b200(4).pick(Collective::AllReduce, big, None).unwrap();
+    assert_eq!(four.algorithm, Algorithm::Ring);
+    let tree = b200(4)
+        .pick(Collective::AllReduce, big, Some(Algorithm::NvlsTree))
+        .unwrap();
+    assert!((tree.peak_algbw_gbyte_s - 338.4 * 32.0 / 62.0).abs() < 1e-9);
+    let two = b200(2).pick(Collective::AllReduce, big, None).unwrap();
+    assert_eq!(two.algorithm, Algorithm::NvlsTree);
+}

@@ -133,6 +133,7 @@ pub(super) fn latency_ui(ui: &mut egui::Ui, r: &Report) {
                  \"Collectives as NCCL runs them\", and docs/validation.md",
             );
             nccl_alternatives(ui, r);
+            nccl_point_to_point(ui, r);
             nccl_plot(ui, r);
             ui.label("Textbook alpha-beta forms, for comparison:")
             .on_hover_text(format!(
@@ -181,6 +182,28 @@ fn nccl_alternatives(ui: &mut egui::Ui, r: &Report) {
         .on_hover_text(
             "Expected value and band: the range published measurements of this class span around it \
              (docs/validation.md)",
+        );
+    }
+}
+
+/// Send/receive between two GPUs, inside a server and across servers (the report's
+/// `latency.nccl.point_to_point`), each with its band.
+fn nccl_point_to_point(ui: &mut egui::Ui, r: &Report) {
+    let Some(n) = &r.latency.nccl else {
+        return;
+    };
+    for f in &n.point_to_point {
+        ui.label(format!(
+            "  send/recv, {}: {:.1} GB/s ({:.1}-{:.1}), 8 B in {:.1} us",
+            f.path.name(),
+            f.bandwidth_gbyte_s,
+            f.bandwidth_low,
+            f.bandwidth_high,
+            f.latency_us
+        ))
+        .on_hover_text(
+            "Point-to-point as nccl-tests' sendrecv_perf measures it: a large send's bandwidth and an 8-byte \
+             send's time, with the band of their class (docs/validation.md)",
         );
     }
 }
