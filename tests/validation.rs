@@ -230,3 +230,43 @@ fn an_unknown_nic_role_is_refused_by_name() {
     assert!(msg.contains("Compute, Storage or Management"), "{msg}");
     assert!(msg.contains("bad.ron"), "{msg}");
 }
+
+/// The training job's sequence length (attention's compute) is a figure like the others: NaN, negative and past
+/// ten million tokens are refused at load with the field, the file, its line and column; 0 (not counted) and
+/// 8,192 load.
+#[test]
+fn a_training_sequence_length_out_of_range_is_refused_with_its_place() {
+    let d = racksmith::samples::sample("h100-60gpu-training").unwrap();
+    for (bad, written) in [
+        (f64::NAN, "sequence_length: NaN"),
+        (-1.0, "sequence_length: -1.0"),
+        (2e7, "sequence_length: 20000000.0"),
+    ] {
+        let mut b = d.clone();
+        b.params.training.as_mut().unwrap().sequence_length = bad;
+        let text = racksmith::io::design_to_string(&b).unwrap();
+        let line = text
+            .lines()
+            .position(|l| l.contains(written))
+            .unwrap_or_else(|| panic!("{written} in the file"))
+            + 1;
+        let err = racksmith::io::design_from_str(&text, std::path::Path::new("job.ron"))
+            .expect_err("refused")
+            .to_string();
+        let problem = err
+            .lines()
+            .find(|l| l.contains("training.sequence_length"))
+            .unwrap_or_else(|| panic!("{err}"));
+        assert!(err.contains("job.ron"), "{err}");
+        assert!(
+            problem.contains(&format!("line {line}, column")),
+            "{problem}"
+        );
+    }
+    for good in [0.0, 8192.0] {
+        let mut b = d.clone();
+        b.params.training.as_mut().unwrap().sequence_length = good;
+        let text = racksmith::io::design_to_string(&b).unwrap();
+        racksmith::io::design_from_str(&text, std::path::Path::new("job.ron")).unwrap();
+    }
+}

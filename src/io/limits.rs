@@ -189,6 +189,8 @@ pub enum Figure {
     TokensPerRequest,
     /// Parameters of the trained model.
     TrainingParameters,
+    /// Tokens per training sequence (attention's compute; 0: not counted).
+    SequenceLength,
     /// Tokens the training job reads.
     TrainingTokens,
     /// Tokens of one batch.
@@ -215,7 +217,7 @@ pub enum Figure {
 
 impl Figure {
     /// Every figure, in the order the parameters are checked.
-    pub const ALL: [Figure; 40] = [
+    pub const ALL: [Figure; 41] = [
         Figure::UtilisationTarget,
         Figure::ElectricityUsdPerKwh,
         Figure::Pue,
@@ -245,6 +247,7 @@ impl Figure {
         Figure::ResponseBytes,
         Figure::TokensPerRequest,
         Figure::TrainingParameters,
+        Figure::SequenceLength,
         Figure::TrainingTokens,
         Figure::BatchTokens,
         Figure::Mfu,
@@ -289,6 +292,8 @@ impl Figure {
             Figure::LatencyTargetMs => Range::above(0.0, 1e7),
             Figure::RequestBytes | Figure::ResponseBytes => Range::closed(0.0, 1e12),
             Figure::TokensPerRequest => Range::closed(0.0, 1e7),
+            // Up to ten million tokens a sequence (the longest published contexts are about 1e7).
+            Figure::SequenceLength => Range::closed(0.0, 1e7),
             Figure::TrainingTokens => Range::above(0.0, 1e18),
             Figure::GradientBytesPerParameter => Range::above(0.0, 16.0),
             Figure::CheckpointBytesPerParameter => Range::above(0.0, 64.0),
@@ -527,6 +532,11 @@ pub fn check_params(p: &Params, problems: &mut Vec<FigureProblem>) {
     if let Some(t) = &p.training {
         c.figure("training.parameters", F::TrainingParameters, t.parameters);
         c.figure("training.tokens", F::TrainingTokens, t.tokens);
+        c.figure(
+            "training.sequence_length",
+            F::SequenceLength,
+            t.sequence_length,
+        );
         c.figure("training.batch_tokens", F::BatchTokens, t.batch_tokens);
         c.figure("training.mfu", F::Mfu, t.mfu);
         c.figure(
