@@ -507,3 +507,25 @@ fn html_report_carries_the_pull_list() {
     assert_eq!(row, r#"<tr class="bad">"#);
     assert!(html.contains("1 link is longer than its medium reaches"));
 }
+
+/// The report's collectives section gives send/receive between two GPUs as the JSON report does: a row inside a
+/// server and one across servers, each with its band.
+#[test]
+fn html_report_gives_send_receive_between_two_gpus() {
+    let (d, r) = sample("superpod-h100-1su");
+    let n = r.latency.nccl.as_ref().unwrap();
+    assert_eq!(n.point_to_point.len(), 2);
+    let html = text(&d, &r, Format::Html, &Options::default());
+    assert!(html.contains("<h3>Send/receive between two GPUs (sendrecv_perf)</h3>"));
+    for f in &n.point_to_point {
+        let row = format!(
+            r#"<tr><td>{}</td><td class="n">{:.1} GB/s</td><td class="n">{:.1}-{:.1} GB/s</td><td class="n">{:.1} us</td>"#,
+            f.path.name(),
+            f.bandwidth_gbyte_s,
+            f.bandwidth_low,
+            f.bandwidth_high,
+            f.latency_us
+        );
+        assert!(html.contains(&row), "{row}");
+    }
+}

@@ -566,7 +566,25 @@ pub(super) fn collectives_section(out: &mut String, r: &Report) {
             e.band.busbw_high
         );
     }
-    out.push_str("</tbody></table>\n<h3>Expected all_reduce_perf -b 8 -e 16G -f 2</h3>\n");
+    out.push_str("</tbody></table>\n");
+    if !n.point_to_point.is_empty() {
+        out.push_str("<h3>Send/receive between two GPUs (sendrecv_perf)</h3>\n<table><thead><tr><th>Path</th><th class=\"n\">Large send</th><th class=\"n\">Band</th><th class=\"n\">8 B send</th><th class=\"n\">Band</th></tr></thead><tbody>\n");
+        for f in &n.point_to_point {
+            let _ = writeln!(
+                out,
+                r#"<tr><td>{}</td><td class="n">{:.1} GB/s</td><td class="n">{:.1}-{:.1} GB/s</td><td class="n">{:.1} us</td><td class="n">{:.1}-{:.1} us</td></tr>"#,
+                f.path.name(),
+                f.bandwidth_gbyte_s,
+                f.bandwidth_low,
+                f.bandwidth_high,
+                f.latency_us,
+                f.latency_low_us,
+                f.latency_high_us
+            );
+        }
+        out.push_str("</tbody></table>\n");
+    }
+    out.push_str("<h3>Expected all_reduce_perf -b 8 -e 16G -f 2</h3>\n");
     out.push_str("<table><thead><tr><th class=\"n\">Size</th><th>Algorithm</th><th class=\"n\">Time (us)</th><th class=\"n\">algbw (GB/s)</th><th class=\"n\">busbw (GB/s)</th><th class=\"n\">busbw band (GB/s)</th></tr></thead><tbody>\n");
     for row in &n.allreduce_sweep {
         let _ = writeln!(
