@@ -387,7 +387,7 @@ mod tests {
             "10,290 W = part 4,250 + 8 GPUs 5,600 + 10 NICs 350 + half the optics of 12 cables 90"
         );
         // The rack's optics are the sum of its devices' halves.
-        let r = analyze(&d);
+        let r = analyze(&d, &crate::analysis::physical::builds(&d));
         let rack = &r.racks[0];
         let halves: f64 = d
             .devices
@@ -409,7 +409,7 @@ mod tests {
         assert!((rack_power_w(&d, rack) - 13_774.0).abs() < 1e-9);
         assert!((rack_power_w_except(&d, rack, Some(*dgx)) - 3_484.0).abs() < 1e-9);
         // The report's figures are the same function's.
-        let r = analyze(&d);
+        let r = analyze(&d, &crate::analysis::physical::builds(&d));
         assert_eq!(r.racks[0].power_w, rack_power_w(&d, rack));
         for x in &r.devices {
             assert!(
