@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::app::RacksmithApp;
 use racksmith::app::window::AppWindow;
-use racksmith::app::windows::{AsBuiltWindow, HelpWindow, WhatIfWindow};
+use racksmith::app::windows::{as_built::AsBuiltWindow, help::HelpWindow, whatif::WhatIfWindow};
 
 fn dirty_default() -> Harness<'static, RacksmithApp> {
     let mut h = harness(racksmith::samples::default_design());

@@ -13,7 +13,7 @@ use egui_kittest::kittest::Queryable;
 use racksmith::analysis::bandwidth::main_gpu;
 use racksmith::analysis::format::usd;
 use racksmith::app::RacksmithApp;
-use racksmith::app::windows::PlanningWindow;
+use racksmith::app::windows::planning::PlanningWindow;
 use racksmith::model::PartId;
 
 /// Opens View > Planning.

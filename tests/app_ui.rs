@@ -12,8 +12,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable};
 use racksmith::app::window::AppWindow;
 use racksmith::app::windows::{
-    CompareWindow, HelpWindow, ParamsWindow, PlanningWindow, ServerWindow, SitesWindow,
-    TemplatesWindow, WhatIfWindow,
+    compare::CompareWindow, help::HelpWindow, params::ParamsWindow, planning::PlanningWindow,
+    server::ServerWindow, sites::SitesWindow, templates::TemplatesWindow, whatif::WhatIfWindow,
 };
 use racksmith::app::{DialogRequest, NativeDialogs, NativeOutcome, NoNativeDialogs, RacksmithApp};
 use racksmith::catalog::{Catalog, PartKind};

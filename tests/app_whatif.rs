@@ -11,7 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use racksmith::analysis::whatif::{Failure, Impact};
 use racksmith::app::RacksmithApp;
-use racksmith::app::windows::WhatIfWindow;
+use racksmith::app::windows::whatif::WhatIfWindow;
 use racksmith::model::{Design, DeviceId};
 
 /// The app with `design` open and analysed (a what-if compares against the current analysis).

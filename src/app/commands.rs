@@ -316,7 +316,7 @@ impl RacksmithApp {
                     .ui
                     .windows
                     .registry
-                    .get::<windows::CompareWindow>()
+                    .get::<windows::compare::CompareWindow>()
                     .is_some_and(|w| w.shown.is_some())
                 {
                     self.ask_path(FilePurpose::ExportComparison(c));

@@ -7,7 +7,7 @@
 //! older design than the one on screen.
 
 use super::dialogs::{CompareFormat, today, view_name, write_error_reason};
-use super::windows::CompareWindow;
+use super::windows::compare::CompareWindow;
 use super::{AppCommand, FileCommand, RacksmithApp};
 use crate::analysis::Report;
 use crate::export::{Format, Options, View};

@@ -4,7 +4,7 @@
 
 use super::RacksmithApp;
 use super::dialogs::{DialogRequest, FilePurpose, InAppDialog, NativeDialogs, NativeOutcome};
-use super::windows::{AsBuiltWindow, CompareWindow};
+use super::windows::{as_built::AsBuiltWindow, compare::CompareWindow};
 use crate::export::View;
 use crate::model::Design;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! window that asks for these is `catalog.rs`.
 
 use super::RacksmithApp;
-use super::windows::CatalogWindow;
 use super::windows::catalog::CatalogBrowser;
+use super::windows::catalog::CatalogWindow;
 use crate::catalog::Catalog;
 use crate::catalog::user;
 use crate::model::PartId;

@@ -139,3 +139,6 @@ fn as_built_window_ui(
         *state = None;
     }
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = AsBuiltWindow;

@@ -888,3 +888,6 @@ fn draft_figures_ui(ui: &mut egui::Ui, d: &mut Draft) {
             }
         });
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = CatalogWindow;

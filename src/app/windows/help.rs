@@ -144,3 +144,6 @@ fn help_window_ui(
     });
     *shown = open.then_some(page);
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = HelpWindow;

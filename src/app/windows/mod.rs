@@ -1,49 +1,27 @@
 //! The floating windows, one file each, and their list in drawing order (a window later in the list opens over one
-//! earlier). Adding a window is its file here, implementing [`AppWindow`], declared below and given one line in
-//! the list: the registry, `Show`, Toggle, Escape and the tests find it through the list. (The `mod` lines stay
-//! out of the list's macro: rustfmt does not follow modules declared inside a macro.)
+//! earlier). Adding a window is one new file here, implementing [`AppWindow`] and naming its type `Window`, and one
+//! line in the list below (`pub mod name;`): build.rs writes the registry from those lines, and `Show`, Toggle,
+//! Escape and the tests find the window through the registry. (rustfmt.toml keeps the lines in the order written.)
 
-pub(super) mod as_built;
-pub(super) mod catalog;
-pub(super) mod compare;
-pub(super) mod help;
-pub(super) mod params;
-pub(super) mod planning;
-pub(super) mod scenarios;
-pub(super) mod server;
-pub(super) mod sites;
-pub(super) mod sizing;
-pub(super) mod templates;
-pub(super) mod whatif;
+// One line per window, in drawing order (a window later in the list opens over one earlier): build.rs reads these
+// lines and writes `registry()` from them, each file's `Window` boxed in this order.
+pub mod server;
+pub mod params;
+pub mod sites;
+pub mod planning;
+pub mod whatif;
+pub mod help;
+pub mod as_built;
+pub mod compare;
+pub mod templates;
+pub mod catalog;
+pub mod sizing;
+pub mod scenarios;
 
 use super::window::{AppWindow, WindowRegistry};
 
-/// Re-exports each window's type (the tests name them) and builds the registry from the same list.
-macro_rules! windows {
-    ($($module:ident :: $window:ident),* $(,)?) => {
-        $(pub use $module::$window;)*
-
-        /// Every window, closed, in drawing order.
-        pub fn registry() -> WindowRegistry {
-            WindowRegistry::new(vec![$(Box::new($window::default()) as Box<dyn AppWindow>),*])
-        }
-    };
-}
-
-windows! {
-    server::ServerWindow,
-    params::ParamsWindow,
-    sites::SitesWindow,
-    planning::PlanningWindow,
-    whatif::WhatIfWindow,
-    help::HelpWindow,
-    as_built::AsBuiltWindow,
-    compare::CompareWindow,
-    templates::TemplatesWindow,
-    catalog::CatalogWindow,
-    sizing::SizingWindow,
-    scenarios::QuestionsWindow,
-}
+// `pub fn registry() -> WindowRegistry`: every window, closed, in the order of the `mod` lines above.
+include!(concat!(env!("OUT_DIR"), "/windows.rs"));
 
 #[cfg(test)]
 mod tests {
@@ -52,6 +30,7 @@ mod tests {
     use crate::app::commands::Show;
     use crate::app::selection::Selection;
     use crate::app::state::HelpPage;
+    use crate::app::window::AppWindow as _;
     use crate::app::window::WindowContext;
     use crate::catalog::Catalog;
     use crate::model::{Design, DeviceId};
@@ -129,5 +108,25 @@ mod tests {
         let windows = registry();
         let ids: BTreeSet<&str> = windows.iter().map(|w| w.id()).collect();
         assert_eq!(ids.len(), windows.iter().count());
+    }
+
+    /// The registry is the list of `pub mod` lines, in their order: one window per line, the first drawn first.
+    #[test]
+    fn the_registry_is_the_list_of_modules_in_order() {
+        let lines: Vec<&str> = include_str!("mod.rs")
+            .lines()
+            .filter_map(|l| l.strip_prefix("pub mod ")?.strip_suffix(';'))
+            .collect();
+        assert_eq!(lines.len(), 12);
+        let windows = registry();
+        assert_eq!(windows.iter().count(), lines.len());
+        // The first line's window is the server internals; the last, the planning questions.
+        assert_eq!(lines.first(), Some(&"server"));
+        assert_eq!(lines.last(), Some(&"scenarios"));
+        let ids: Vec<&str> = windows.iter().map(|w| w.id()).collect();
+        let server = super::server::Window::default();
+        let questions = super::scenarios::Window::default();
+        assert_eq!(ids.first(), Some(&server.id()));
+        assert_eq!(ids.last(), Some(&questions.id()));
     }
 }

@@ -436,3 +436,6 @@ fn changed_serving(p: &Params, f: impl FnOnce(&mut Serving)) -> Params {
     }
     q
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = ParamsWindow;

@@ -276,3 +276,6 @@ impl AppWindow for QuestionsWindow {
         scenarios_window_ui(egui_ctx, ctx, &mut self.questions, cmds);
     }
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = QuestionsWindow;

@@ -323,3 +323,6 @@ fn server_window_ui(
     }
     refuse
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = ServerWindow;

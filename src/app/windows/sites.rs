@@ -432,3 +432,6 @@ fn target_ui(
             }
         });
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = SitesWindow;

@@ -511,3 +511,6 @@ fn outcome_ui(ui: &mut egui::Ui, o: &Outcome) {
             }
         });
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = SizingWindow;

@@ -270,3 +270,6 @@ fn preview_ui(ui: &mut egui::Ui, p: &Preview) {
         crate::analysis::format::thousands(p.capex_usd, 0)
     ));
 }
+
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = TemplatesWindow;

@@ -837,6 +837,9 @@ fn side_by_side_ui(ui: &mut egui::Ui, input: &PlanningInputs<'_>, st: &mut Plann
     }
 }
 
+/// The window this file adds to the registry (src/app/windows/mod.rs lists the file; build.rs the window).
+pub type Window = PlanningWindow;
+
 #[cfg(test)]
 mod tests {
     use super::*;
