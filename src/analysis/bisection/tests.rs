@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::catalog::Catalog;
 use crate::samples::{dgx_fabric, sample, superpod_h100};

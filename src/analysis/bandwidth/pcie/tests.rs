@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::catalog::Catalog;
 use crate::model::part::{FormFactor, GpuSlotSpec, NicSlotSpec, PcieSwitchSpec, SlotSpec};
