@@ -32,6 +32,7 @@
 
 use super::ExportError;
 use super::escape::{comment_line, csv_field};
+use crate::model::build::Build;
 use crate::model::part::{NetboxInterface, Part, PartKind};
 use crate::model::{Design, DeviceId, Medium, PartId, Protocol};
 use serde::Serialize;
@@ -381,18 +382,16 @@ struct Optics {
 }
 
 impl Optics {
-    fn of(design: &Design) -> Self {
+    fn of(design: &Design, builds: &[Build]) -> Self {
         let mut optics = Optics::default();
         let mut models = HashSet::new();
         // The transceiver in each cage that holds an end of a fibre: the first link's, by id (as the physical
         // section counts them).
         let mut cages: BTreeMap<crate::model::build::Cage, PartId> = BTreeMap::new();
-        let mut builds = crate::model::build::BuildCache::default();
-        for l in design.links.values() {
-            let b = builds.build_of(design, l);
-            for (port, t) in [&l.a, &l.b].into_iter().zip(b.ends) {
+        for (l, b) in design.links.values().zip(builds) {
+            for (port, t) in [&l.a, &l.b].into_iter().zip(&b.ends) {
                 if let (Some(t), Some(cage)) = (t, crate::model::build::cage_of(design, port)) {
-                    cages.entry(cage).or_insert(t);
+                    cages.entry(cage).or_insert_with(|| t.clone());
                 }
             }
         }
@@ -437,7 +436,14 @@ impl Optics {
 /// design has fibres, the transceivers' module types and the modules in each device's cages.
 pub fn files(design: &Design) -> Result<Files, ExportError> {
     let types = device_types(design);
-    let optics = Optics::of(design);
+    // Every link's build, worked out once: the modules read their transceivers, the cables their ordered lengths.
+    let mut cache = crate::model::build::BuildCache::default();
+    let builds: Vec<Build> = design
+        .links
+        .values()
+        .map(|l| cache.build_of(design, l))
+        .collect();
+    let optics = Optics::of(design, &builds);
     let mut out: Files = vec![
         ("01-sites.csv".into(), sites_csv(design)?),
         ("02-racks.csv".into(), racks_csv(design)?),
@@ -451,7 +457,7 @@ pub fn files(design: &Design) -> Result<Files, ExportError> {
         ),
         ("05-device-roles.csv".into(), roles_csv(design)?),
         ("06-devices.csv".into(), devices_csv(design, &types)?),
-        ("07-cables.csv".into(), cables_csv(design, &types)?),
+        ("07-cables.csv".into(), cables_csv(design, &types, &builds)?),
     ];
     if !optics.modules.is_empty() {
         out.push((
@@ -645,10 +651,13 @@ fn devices_csv(design: &Design, types: &BTreeMap<PartId, TypeOf>) -> Result<Vec<
 
 /// `07-cables.csv`: both ends by device and interface name, the cable's type, its length as ordered (the stock
 /// length of its part) and the label the pull list gives it.
-fn cables_csv(design: &Design, types: &BTreeMap<PartId, TypeOf>) -> Result<Vec<u8>, ExportError> {
+fn cables_csv(
+    design: &Design,
+    types: &BTreeMap<PartId, TypeOf>,
+    builds: &[Build],
+) -> Result<Vec<u8>, ExportError> {
     let mut rows = Vec::new();
-    let mut builds = crate::model::build::BuildCache::default();
-    for (id, l) in &design.links {
+    for ((id, l), build) in design.links.iter().zip(builds) {
         let end = |p: &crate::model::PortRef| -> Option<(String, String)> {
             let d = design.devices.get(&p.device)?;
             let name = types
@@ -661,7 +670,7 @@ fn cables_csv(design: &Design, types: &BTreeMap<PartId, TypeOf>) -> Result<Vec<u
         let (Some((a_dev, a_port)), Some((b_dev, b_port))) = (end(&l.a), end(&l.b)) else {
             continue;
         };
-        let ordered = builds.build_of(design, l).ordered_m;
+        let ordered = build.ordered_m;
         rows.push(vec![
             a_dev,
             "dcim.interface".into(),

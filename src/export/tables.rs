@@ -174,6 +174,47 @@ pub const PULL_SCHEDULE_HEADER: [&str; 20] = [
     "cable_label",
 ];
 
+/// A part's part number, when the design's copy of the part states one (else empty).
+pub fn part_number(design: &Design, part: &str) -> String {
+    design
+        .parts
+        .get(&crate::model::PartId::new(part))
+        .and_then(|p| p.part_number.clone())
+        .unwrap_or_default()
+}
+
+/// One link of the pull list's schedule, as the CSV and the HTML report's cabling plan both give it.
+pub struct ScheduleRow {
+    /// The A end: rack, unit, device and port ([`link_end`]).
+    pub a: [String; 4],
+    /// The Z end, as `a`.
+    pub z: [String; 4],
+    /// The cage each end's transceiver sits in (its name; empty for a port of no device).
+    pub cages: [String; 2],
+    /// Each end's transceiver part, for a fibre.
+    pub transceivers: [Option<String>; 2],
+    /// The link's build: cable, ordered length and whether it reaches.
+    pub build: crate::model::build::Build,
+}
+
+/// A link's schedule row, its build worked out through `builds` (one cache per pass over the links).
+pub fn schedule_row(
+    design: &Design,
+    builds: &mut crate::model::build::BuildCache,
+    link: &Link,
+) -> ScheduleRow {
+    let build = builds.build_of(design, link);
+    let cage =
+        |p: &PortRef| crate::model::build::cage_of(design, p).map_or_else(String::new, |c| c.name);
+    ScheduleRow {
+        a: link_end(design, &link.a),
+        z: link_end(design, &link.b),
+        cages: [cage(&link.a), cage(&link.b)],
+        transceivers: build.ends.clone().map(|t| t.map(|t| t.0)),
+        build,
+    }
+}
+
 /// The pull list (docs/exports.md, "Pull list"): the transceivers, then cables and fibres by part and ordered
 /// length, with counts; a blank line; then the schedule, one row per link with both ends' rack, unit, device,
 /// port, cage and transceiver, the medium, the part, the ordered length and whether it is an estimate.
@@ -181,20 +222,13 @@ pub fn pull_list_csv(design: &Design, report: &Report) -> Result<Vec<u8>, Export
     let err = write_err("pull-list");
     let mut w = csv::Writer::from_writer(Vec::new());
     record(&mut w, PULL_PARTS_HEADER).map_err(&err)?;
-    let number = |part: &str| {
-        design
-            .parts
-            .get(&crate::model::PartId::new(part))
-            .and_then(|p| p.part_number.clone())
-            .unwrap_or_default()
-    };
     for t in &report.physical.transceivers {
         let kind = format!("{} {}-port transceiver", t.form_factor, t.ports);
         record(
             &mut w,
             [
                 t.part.as_str(),
-                &number(&t.part),
+                t.part_number.as_deref().unwrap_or_default(),
                 &kind,
                 "",
                 &t.count.to_string(),
@@ -207,7 +241,7 @@ pub fn pull_list_csv(design: &Design, report: &Report) -> Result<Vec<u8>, Export
             &mut w,
             [
                 c.part.as_str(),
-                &number(&c.part),
+                &part_number(design, &c.part),
                 "cable",
                 &format!("{}", c.length_m),
                 &c.count.to_string(),
@@ -222,16 +256,14 @@ pub fn pull_list_csv(design: &Design, report: &Report) -> Result<Vec<u8>, Export
     record(&mut w, PULL_SCHEDULE_HEADER).map_err(&err)?;
     let mut builds = crate::model::build::BuildCache::default();
     for (id, link) in &design.links {
-        let build = builds.build_of(design, link);
-        let [ar, au, ad, ap] = link_end(design, &link.a);
-        let [zr, zu, zd, zp] = link_end(design, &link.b);
-        let cage = |p: &PortRef| {
-            crate::model::build::cage_of(design, p).map_or_else(String::new, |c| c.name)
-        };
-        let [at, zt] = build
-            .ends
-            .clone()
-            .map(|t| t.map_or_else(String::new, |t| t.0));
+        let ScheduleRow {
+            a: [ar, au, ad, ap],
+            z: [zr, zu, zd, zp],
+            cages: [a_cage, z_cage],
+            transceivers: [at, zt],
+            build,
+        } = schedule_row(design, &mut builds, link);
+        let [at, zt] = [at, zt].map(Option::unwrap_or_default);
         record(
             &mut w,
             [
@@ -240,13 +272,13 @@ pub fn pull_list_csv(design: &Design, report: &Report) -> Result<Vec<u8>, Export
                 &au,
                 &ad,
                 &ap,
-                &cage(&link.a),
+                &a_cage,
                 &at,
                 &zr,
                 &zu,
                 &zd,
                 &zp,
-                &cage(&link.b),
+                &z_cage,
                 &zt,
                 &link.medium.to_string(),
                 link.cable.as_ref().map_or("", |c| c.as_str()),

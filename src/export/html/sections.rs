@@ -246,20 +246,13 @@ pub(super) fn physical_section(out: &mut String, design: &Design, r: &Report) {
             if p.out_of_reach == 1 { "its" } else { "their" }
         );
     }
-    let number = |part: &str| {
-        design
-            .parts
-            .get(&crate::model::PartId::new(part))
-            .and_then(|p| p.part_number.clone())
-            .unwrap_or_default()
-    };
     out.push_str("<h3>Transceivers</h3>\n<table><thead><tr><th>Part</th><th>Part number</th><th>Form factor</th><th class=\"n\">Links each</th><th class=\"n\">Count</th><th class=\"n\">Power</th></tr></thead><tbody>\n");
     for t in &p.transceivers {
         let _ = writeln!(
             out,
             r#"<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} W</td></tr>"#,
             e(&t.part),
-            e(&number(&t.part)),
+            e(t.part_number.as_deref().unwrap_or_default()),
             e(&t.form_factor),
             t.ports,
             thousands(t.count as f64, 0),
@@ -277,7 +270,7 @@ pub(super) fn physical_section(out: &mut String, design: &Design, r: &Report) {
             out,
             r#"<tr><td><code>{}</code></td><td>{}</td><td class="n">{} m</td><td class="n">{}</td></tr>"#,
             e(&c.part),
-            e(&number(&c.part)),
+            e(&tables::part_number(design, &c.part)),
             c.length_m,
             thousands(c.count as f64, 0),
         );
@@ -295,10 +288,11 @@ fn watts_text(w: f64) -> String {
 }
 
 /// A port and, when its transceiver's cage is named otherwise (a twin-port cage's second port), the cage.
-fn port_and_cage(design: &Design, port: &crate::model::PortRef, name: &str) -> String {
-    match crate::model::build::cage_of(design, port) {
-        Some(c) if c.name != port.port => format!("{name} (cage {})", c.name),
-        _ => name.to_string(),
+fn port_and_cage(port: &str, cage: &str) -> String {
+    if cage.is_empty() || cage == port {
+        port.to_string()
+    } else {
+        format!("{port} (cage {cage})")
     }
 }
 
@@ -314,15 +308,19 @@ pub(super) fn cabling_section(out: &mut String, design: &Design) {
     out.push_str("<table><thead><tr><th>Label</th><th>A rack</th><th class=\"n\">A U</th><th>A device</th><th>A port</th><th>Z rack</th><th class=\"n\">Z U</th><th>Z device</th><th>Z port</th><th>Medium</th><th>Cable</th><th>Transceivers</th><th class=\"n\">Length</th></tr></thead><tbody>\n");
     let mut builds = crate::model::build::BuildCache::default();
     for (id, l) in &design.links {
-        let build = builds.build_of(design, l);
-        let [ar, au, ad, ap] = tables::link_end(design, &l.a);
-        let [zr, zu, zd, zp] = tables::link_end(design, &l.b);
-        let optics = match &build.ends {
+        let tables::ScheduleRow {
+            a: [ar, au, ad, ap],
+            z: [zr, zu, zd, zp],
+            cages: [a_cage, z_cage],
+            transceivers,
+            build,
+        } = tables::schedule_row(design, &mut builds, l);
+        let optics = match transceivers {
             [None, None] => String::new(),
             [a, z] => format!(
                 "{} / {}",
-                a.as_ref().map_or("none", |t| t.as_str()),
-                z.as_ref().map_or("none", |t| t.as_str())
+                a.as_deref().unwrap_or("none"),
+                z.as_deref().unwrap_or("none")
             ),
         };
         let length = format!(
@@ -339,11 +337,11 @@ pub(super) fn cabling_section(out: &mut String, design: &Design) {
             e(&ar),
             au,
             e(&ad),
-            e(&port_and_cage(design, &l.a, &ap)),
+            e(&port_and_cage(&ap, &a_cage)),
             e(&zr),
             zu,
             e(&zd),
-            e(&port_and_cage(design, &l.b, &zp)),
+            e(&port_and_cage(&zp, &z_cage)),
             e(&l.medium.to_string()),
             e(l.cable.as_ref().map_or("none", |c| c.as_str())),
             e(&optics),
