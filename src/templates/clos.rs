@@ -265,6 +265,7 @@ pub(super) fn leaf_spine(
     let servers = place_servers(&mut b, spec, &parts, &mut slot)?;
     let switches = place_switches(&mut b, &parts, &size, &mut slot)?;
     cable_fabric(&mut b, &parts, &size, &servers, &switches)?;
+    super::wiring::follow_floor_all(&mut b)?;
     budget_racks(&mut b, &mut slot)?;
     Ok(design)
 }
@@ -624,8 +625,9 @@ fn budget_racks(b: &mut Builder<'_>, slot: &mut u16) -> Result<(), TemplateError
 }
 
 /// What each of `racks` holds once cabled, W: its devices at maximum draw (the one figure of analysis::power) and
-/// half the power of each cable with an end in it; and whether it holds a liquid-cooled system. One pass over
-/// devices and links (the rack power of each rack in turn would be racks x devices).
+/// the optics at each cable end in it (half an active cable's or a kit's; a fibre's share of its transceiver, as
+/// analysis::power counts them); and whether it holds a liquid-cooled system. One pass over devices and links (the
+/// rack power of each rack in turn would be racks x devices).
 pub(super) fn rack_loads_w(
     design: &crate::model::Design,
     racks: impl Iterator<Item = RackId>,
@@ -639,19 +641,14 @@ pub(super) fn rack_loads_w(
         }
     }
     for l in design.links.values() {
-        let half_w = l
-            .cable
-            .as_ref()
-            .and_then(|c| design.parts.get(c))
-            .map_or(0.0, |p| p.power_w)
-            / 2.0;
-        for end in [l.a.device, l.b.device] {
+        let ends = crate::analysis::power::link_optics_w(design, l);
+        for (end, w) in [l.a.device, l.b.device].into_iter().zip(ends) {
             if let Some(load) = design
                 .devices
                 .get(&end)
                 .and_then(|d| loads.get_mut(&d.rack))
             {
-                load.1 += half_w;
+                load.1 += w;
             }
         }
     }

@@ -221,6 +221,8 @@ pub fn add_storage(
             "ib-ndr-optic",
         )?;
     }
+    // The storage fabric's cables follow the floor as the compute fabric's do.
+    super::wiring::follow_floor_all(&mut b)?;
     // Budgets from what each new rack holds once cabled, plus 10% (one pass over devices and links).
     let loads = super::clos::rack_loads_w(b.design, racks.iter().copied());
     for (r, (devices_w, optics_w, _)) in loads {

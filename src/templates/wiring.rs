@@ -75,10 +75,38 @@ pub(crate) fn nvme_storage(
     Ok(())
 }
 
-/// Sets a rack's power budget, W.
 /// Every link of `medium` so far follows the floor (lengths estimated, media chosen by reach, both re-estimated
 /// when racks move), with the catalog's cables and transceivers of that medium copied in to choose from.
 pub(crate) fn follow_floor(b: &mut Builder<'_>, medium: Medium) -> Result<(), EditError> {
+    flag_medium(b, medium)?;
+    b.design.reestimate();
+    Ok(())
+}
+
+/// Every cabled link so far follows the floor ([`follow_floor`] for each medium among them that the catalog has
+/// a cable for; NVLink and PCIe stay as drawn), with one re-estimation for all of them.
+pub(crate) fn follow_floor_all(b: &mut Builder<'_>) -> Result<(), EditError> {
+    let mut media: Vec<Medium> = Vec::new();
+    for l in b.design.links.values() {
+        if matches!(l.medium, Medium::InfiniBand(_) | Medium::Ethernet(_))
+            && !media.contains(&l.medium)
+        {
+            media.push(l.medium);
+        }
+    }
+    let mut any = false;
+    for m in media {
+        any |= flag_medium(b, m)?;
+    }
+    if any {
+        b.design.reestimate();
+    }
+    Ok(())
+}
+
+/// Copies the catalog's cables and transceivers of `medium` into the design and flags its links
+/// `estimated_length` and `auto_cable`. False (and nothing flagged) when the catalog has no cable of it.
+fn flag_medium(b: &mut Builder<'_>, medium: Medium) -> Result<bool, EditError> {
     let (protocol, gbps) = (medium.protocol(), medium.gbps());
     let ids: Vec<String> = b
         .catalog
@@ -92,6 +120,9 @@ pub(crate) fn follow_floor(b: &mut Builder<'_>, medium: Medium) -> Result<(), Ed
         })
         .map(|(id, _)| id.as_str().to_string())
         .collect();
+    if ids.is_empty() {
+        return Ok(false);
+    }
     for id in ids {
         if let Some(e) = b.ensure_part(&id)? {
             e.apply(b.design)?;
@@ -103,10 +134,10 @@ pub(crate) fn follow_floor(b: &mut Builder<'_>, medium: Medium) -> Result<(), Ed
             l.auto_cable = true;
         }
     }
-    b.design.reestimate();
-    Ok(())
+    Ok(true)
 }
 
+/// Sets a rack's power budget, W.
 pub(crate) fn set_budget(
     b: &mut Builder<'_>,
     rack: RackId,
