@@ -101,7 +101,7 @@ pub fn device_power_weight(design: &Design, device: &Device) -> (f64, f64) {
 
 /// Optics power drawn at a link's a and b ends, W: half of its cable's (an active cable or an optics kit), plus,
 /// for a fibre, the end's transceiver shared by the links of its cage (half a twin-port one's each).
-pub(crate) fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
+fn link_optics_w(design: &Design, l: &crate::model::Link) -> [f64; 2] {
     optics_of(design, l, || crate::model::build::build_of(design, l))
 }
 
@@ -132,7 +132,7 @@ fn optics_of<B: std::borrow::Borrow<crate::model::build::Build>>(
 }
 
 /// The optics power of every link, by device at either end, from the links' builds (one per link, in id order).
-fn optics_by_device(
+pub(crate) fn optics_by_device(
     design: &Design,
     builds: &super::physical::Builds<'_>,
 ) -> rustc_hash::FxHashMap<DeviceId, f64> {

@@ -640,16 +640,14 @@ pub(super) fn rack_loads_w(
             load.2 |= design.parts.get(&d.part).is_some_and(|p| p.liquid_cooled);
         }
     }
-    for l in design.links.values() {
-        let ends = crate::analysis::power::link_optics_w(design, l);
-        for (end, w) in [l.a.device, l.b.device].into_iter().zip(ends) {
-            if let Some(load) = design
-                .devices
-                .get(&end)
-                .and_then(|d| loads.get_mut(&d.rack))
-            {
-                load.1 += w;
-            }
+    let builds = crate::analysis::physical::builds(design);
+    for (device, w) in crate::analysis::power::optics_by_device(design, &builds) {
+        if let Some(load) = design
+            .devices
+            .get(&device)
+            .and_then(|d| loads.get_mut(&d.rack))
+        {
+            load.1 += w;
         }
     }
     loads
