@@ -401,7 +401,10 @@ fn table() -> (String, Vec<String>) {
          - RoCE is planned at InfiniBand's per-NIC efficiency: the one well-configured published RoCE run (four 400G \
          NICs a server, NCCL issue 1368) reaches 0.95 of the line rate in a ring, as InfiniBand does; RoCE fabrics \
          get no SHARP. Published RoCE runs far below the line rate (NCCL issue 2409, nccl-tests issue 169) are \
-         configuration faults their threads discuss, not a planning figure.\n\
+         configuration faults their threads discuss, not a planning figure. The same five RoCE servers' ring at 1 \
+         MiB measured 354.9 us (NCCL issue 1368, the sweep's first row) where the model gives about 198 (Ring/LL128, \
+         1.79x fast): no RoCE-specific mechanism with a source was found, so it is not in the table, and small and \
+         medium ring figures on RoCE may be optimistic.\n\
          - Twenty GB200 NVL72 racks keep rising to 406 GB/s at 16 GiB, above the 8 rails' 338 the model plans \
          (CoreWeave's fabric has SHARP, which the model counts only with CollNet enabled); one rack at 1 GiB \
          measures 681 GB/s where the model gives 817: NVLS on 72 GPUs fills more slowly than on 8.\n\
