@@ -606,7 +606,13 @@ fn issue_39_examples_hold_within_one_and_a_half() {
         point(ten, "", 16384.0 * MIB, "None", 321.0),
         // Two HGX A100 with four HDR NICs each: 91 GB/s (the ring 94), not a tree at 138.
         point(a100, "compute_nics: Some(4)", 8192.0 * MIB, "None", 91.0),
-        point(a100, "compute_nics: Some(4)", 8192.0 * MIB, "Some(\"Ring\")", 94.0),
+        point(
+            a100,
+            "compute_nics: Some(4)",
+            8192.0 * MIB,
+            "Some(\"Ring\")",
+            94.0,
+        ),
         // InfiniBand SHARP: CollNet Chain 546 GB/s on 8 servers, Direct 589 on 16.
         point(sharp8, "", 8192.0 * MIB, "Some(\"CollNetChain\")", 546.0),
         point(sharp16, "", 8192.0 * MIB, "Some(\"CollNetDirect\")", 589.0),
@@ -621,9 +627,7 @@ fn issue_39_examples_hold_within_one_and_a_half() {
             .unwrap()
             .shape;
         let forced = p.algorithm.as_deref().and_then(Algorithm::parse);
-        let e = shape
-            .pick(Collective::AllReduce, p.bytes, forced)
-            .unwrap();
+        let e = shape.pick(Collective::AllReduce, p.bytes, forced).unwrap();
         let Measured::BusBw(m) = p.measured else {
             unreachable!()
         };
