@@ -243,10 +243,12 @@ fn superpod_1su_is_balanced() {
     // a tree of the 31 nodes across. Rails 8 x 50 GB/s x 0.94 = 376 GB/s below NVLS 275 x 2 x 247/248 = 547.8, x 0.9
     // from three servers on: bus 338.4 and algbw 338.4 x 248 / 494 = 169.89 GB/s; latency 25 + 2 x log2i(31) x 14 =
     // 25 + 2 x 4 x 14 = 137 us, + launch 1.65 = 138.65 us; fill: NVLS-tree's 64 KiB chunk at 4+ nodes, one round of
-    // 8 steps x 16 channels = 8 MiB. 1 GB: 0.13865 + (1e9 + 8388608) / 169.89e9 s = 0.13865 + 5.9356 = 6.0743 ms.
+    // 8 steps x 16 channels = 8 MiB, and a stage of 16 channels x 8 heads x 64 KiB = 8 MiB for each of the further 7
+    // of 2 x log2i(31) = 8 hops through the tree of servers: 64 MiB. 1 GB: 0.13865 + (1e9 + 67108864) / 169.89e9 s
+    // = 0.13865 + 6.2814 = 6.4200 ms.
     // (Ring: bus 370.8, latency (8.4 + 434 x 3.4 + 60 x 14) x 1.4 = 3,253.6 us, about 8.7 ms.)
     assert_eq!(r.latency.allreduce.best, "NVLSTree/Simple");
-    let nvls_tree = 138.65e-6 + (1e9 + 8_388_608.0) / (338.4e9 * 248.0 / 494.0);
+    let nvls_tree = 138.65e-6 + (1e9 + 67_108_864.0) / (338.4e9 * 248.0 / 494.0);
     close(
         r.summary.allreduce_ms,
         nvls_tree * 1e3,

@@ -364,6 +364,32 @@ impl CommShape {
         NCCL_STEPS * ops * chunk
     }
 
+    /// Bytes the pipeline holds before the bandwidth term runs at full rate: one round of NCCL's chunks
+    /// (`round_bytes`) and, for a tree across servers, one stage more per further hop a chunk takes through the
+    /// tree. A stage is NCCL's `concurrentOps` chunks (`calcCollChunking`, `src/enqueue.cc`): channels x NVLS heads
+    /// (one per rail, 8 on an 8-GPU board) for NVLS-tree, channels for Tree. NVLS-tree's chunks cross 2 log2i(nodes)
+    /// network hops (up the tree of servers and down again, `log2i` as NCCL's latency term counts levels); Tree's
+    /// also cross the chain of GPUs inside each server both ways, 2 (ppn - 1 + log2i(nodes)). At medium sizes each
+    /// operation then carries only a few chunks: ten 8x H100 servers at 32 MiB are 4 chunks of 64 KiB per operation
+    /// against 6 hops (issue 39's example: 83 GB/s measured, NVLS-tree 186 before this term).
+    fn fill_bytes(&self, a: Algorithm, bytes: f64) -> f64 {
+        let round = self.round_bytes(a, bytes);
+        let first = (bytes / 2.0).min(round);
+        if self.nodes <= 1 {
+            return first;
+        }
+        let levels = (self.nodes as f64).log2().floor();
+        let (hops, stage) = match a {
+            Algorithm::NvlsTree => (
+                2.0 * levels,
+                round * self.ppn().min(RACK_SCALE_RAILS as f64) / NCCL_STEPS,
+            ),
+            Algorithm::Tree => (2.0 * (self.ppn() - 1.0 + levels), round / NCCL_STEPS),
+            _ => return first,
+        };
+        first + (hops - 1.0).max(0.0) * (bytes / 2.0).min(stage)
+    }
+
     /// Every algorithm and protocol that runs for `coll` at `bytes`, with its time (`ncclTopoGetAlgoTime`).
     pub fn estimates(&self, coll: Collective, bytes: f64) -> Vec<Estimate> {
         let algorithms: &[Algorithm] = if coll == Collective::AllToAll {
@@ -413,10 +439,11 @@ impl CommShape {
                 lat += launch;
                 // Pipeline fill (Simple and LL128, which move NCCL's chunks through its step slots; LL's 8-byte
                 // flags do not): until one round of chunks is in flight, at most half the message, the bandwidth
-                // term runs at half rate. Calibrated on the Azure ND H100 v5 NVLS sweep's medium sizes. Not for
-                // all-to-all, whose sends to every peer run at once, each with its own slots.
+                // term runs at half rate; a tree across servers fills a stage more per hop (`fill_bytes`).
+                // Calibrated on the Azure ND H100 v5 NVLS sweep's medium sizes. Not for all-to-all, whose sends to
+                // every peer run at once, each with its own slots.
                 let fill = if p != Proto::LL && a != Algorithm::P2p {
-                    (bytes / 2.0).min(self.round_bytes(a, bytes)) / (1000.0 * bw)
+                    self.fill_bytes(a, bytes) / (1000.0 * bw)
                 } else {
                     0.0
                 };

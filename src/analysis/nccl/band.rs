@@ -90,8 +90,9 @@ impl Class {
 /// Band of large messages inside a server: measured / expected spans 0.83 (one GB200 NVL72 rack at 1 GiB,
 /// CoreWeave) to 1.01 over the class's points in docs/validation.md, rounded outward to 0.05.
 pub const BAND_LARGE_INTRA: (f64, f64) = (0.80, 1.05);
-/// Band of large messages across servers: 0.92 to 1.20 (twenty GB200 NVL72 racks at 16 GiB, CoreWeave).
-pub const BAND_LARGE_MULTI: (f64, f64) = (0.90, 1.25);
+/// Band of large messages across servers: 0.93 to 1.33 (248 H200 servers at 512 MiB, NVIDIA/nccl-tests issue 283,
+/// where NVLS-tree's tree of servers is eight levels deep; twenty GB200 NVL72 racks at 16 GiB, CoreWeave, 1.21).
+pub const BAND_LARGE_MULTI: (f64, f64) = (0.90, 1.35);
 /// Band of medium sizes (1 to 256 MiB): 0.88 to 1.26 (three A100 servers with four HDR NICs each at 128 MiB,
 /// NVIDIA/nccl-tests issue 119).
 pub const BAND_MEDIUM: (f64, f64) = (0.85, 1.30);

@@ -376,3 +376,48 @@ fn b200_clusters_pick_the_ring_from_four_nodes() {
     let two = b200(2).pick(Collective::AllReduce, big, None).unwrap();
     assert_eq!(two.algorithm, Algorithm::NvlsTree);
 }
+
+#[test]
+fn trees_across_servers_fill_a_stage_per_hop_by_hand() {
+    // Ten DGX H100 (80 GPUs), 32 MiB, NVLS-tree: bus min(275 x 2 x 79/80 = 543.1, rails 8 x 50 x 0.94 = 376) = 376,
+    // x 0.9 from three servers on = 338.4; algbw 338.4 x 80/158 = 171.342 GB/s. Latency 25 + 2 x log2i(10) = 3 x 14
+    // = 109 + launch 1.65 = 110.65 us. Chunk 64 KiB (4 or more nodes; 32 MiB is not below 4 x 16 x 64 KiB), round
+    // 8 x 16 x 64 KiB = 8 MiB, stage 16 channels x 8 heads x 64 KiB = 8 MiB, hops 2 x 3 = 6: fill = min(16 MiB,
+    // 8 MiB) + 5 x 8 MiB = 48 MiB = 50331648 B / 171342 = 293.75 us. Time 110.65 + 33554432 / 171342 (195.83) +
+    // 293.75 = 600.23 us; busbw 33554432 / 600.23 / 1000 x 158/80 = 110.41 GB/s (issue 39: 83 measured).
+    let s = dgx_h100(10);
+    let est = s.estimates(Collective::AllReduce, 33554432.0);
+    let e = est
+        .iter()
+        .find(|e| e.algorithm == Algorithm::NvlsTree)
+        .unwrap();
+    let algbw = 338.4 * 80.0 / 158.0;
+    assert!(close(e.peak_algbw_gbyte_s, algbw, 1e-12));
+    assert!(close(e.latency_us, 110.65, 1e-12));
+    assert!(close(e.fill_us, 50331648.0 / (1000.0 * algbw), 1e-12));
+    let t = 110.65 + (33554432.0 + 50331648.0) / (1000.0 * algbw);
+    assert!(close(e.time_us, t, 1e-12));
+    assert!(close(e.busbw_gbyte_s, 110.41, 1e-3), "{}", e.busbw_gbyte_s);
+    // Tree/LL128: round 8 x 16 x 128 KiB = 16 MiB, stage 16 x 128 KiB = 2 MiB, hops 2 x (7 + 3) = 20: fill =
+    // min(16 MiB, 16 MiB) + 19 x 2 MiB = 54 MiB, at the tree's corrected rate.
+    let tree = est
+        .iter()
+        .find(|e| e.algorithm == Algorithm::Tree && e.protocol == Proto::LL128)
+        .unwrap();
+    let rate = 33554432.0 / (tree.time_us - tree.latency_us - tree.fill_us);
+    assert!(close(tree.fill_us * rate, 54.0 * 1048576.0, 1e-9));
+    // The ring keeps one round (8 x 16 x 128 KiB = 16 MiB) whatever the node count.
+    let ring = est
+        .iter()
+        .find(|e| e.algorithm == Algorithm::Ring && e.protocol == Proto::Simple)
+        .unwrap();
+    let rate = 33554432.0 / (ring.time_us - ring.latency_us - ring.fill_us);
+    assert!(close(ring.fill_us * rate, 16777216.0, 1e-9));
+    // One server: NVLS keeps its one round too (16 MiB at 32 MiB: chunk 64 KiB, round 8 MiB).
+    let one = dgx_h100(1)
+        .estimates(Collective::AllReduce, 33554432.0)
+        .into_iter()
+        .find(|e| e.algorithm == Algorithm::Nvls)
+        .unwrap();
+    assert!(close(one.fill_us, 8388608.0 / 275000.0, 1e-12));
+}
