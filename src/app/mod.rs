@@ -402,7 +402,14 @@ impl RacksmithApp {
     /// After drawing: dropped files, the frame's commands, close and quit, autosave, the title and screenshots.
     fn after_frame(&mut self, ctx: &egui::Context) {
         files::dropped_files(ctx, self);
+        let applied = !self.commands.is_empty();
         self.apply_commands();
+        // This pass drew the state from before its commands (a click's selection, a menu's window, an edit): the
+        // pass runs again at once, inside the same frame, so the first frame after a click shows what it did,
+        // without a frame (a full raster under software rendering) of its own (issue 38).
+        if applied {
+            ctx.request_discard("commands applied");
+        }
         files::close_request(ctx, self);
         if self.quit_requested {
             self.quit_requested = false;
@@ -523,9 +530,10 @@ impl eframe::App for RacksmithApp {
 /// a remote desktop or Xvfb) glow shows a click's result in about a sixth of the time wgpu on lavapipe takes, at a
 /// third of the CPU (docs/analysis.md, "Click to changed pixels"); on a GPU both are far under a frame.
 /// `RACKSMITH_VSYNC=0` stops waiting for vertical sync (for measurements).
-/// No dithering: the fragment shader's noise is scaled to leave flat colours alone, and the app draws flat colours,
-/// so it changed no pixel while costing every pixel of every frame under software rendering (issue 38;
-/// `RACKSMITH_DITHER=1` turns it back on, for comparison).
+/// No dithering: the fragment shader's noise is scaled to leave flat colours alone and the app draws flat colours;
+/// at 4 SU it moved 4% of the window's pixels by at most 4 of 255 levels (anti-aliased edges), not to be seen, while
+/// costing every pixel of every frame under software rendering: a menu click's CPU 182 -> 155 ms, its first
+/// changed pixels 119 -> 79 ms (issue 38; `RACKSMITH_DITHER=1` turns it back on, for comparison).
 #[cfg(not(target_arch = "wasm32"))]
 fn renderer_options(mut options: eframe::NativeOptions) -> eframe::NativeOptions {
     options.renderer = match std::env::var("RACKSMITH_RENDERER").as_deref() {
