@@ -207,7 +207,7 @@ fn targets(app: &RacksmithApp) -> (Pos2, RackId, DeviceId) {
     let (at, rack) = empty.expect("an empty unit in view");
     let server = devices
         .iter()
-        .filter(|(_, r)| canvas.shrink(4.0).contains_rect(**r) && r.height() > 12.0)
+        .filter(|(_, r)| canvas.shrink(4.0).contains_rect(**r))
         .max_by(|a, b| a.1.height().total_cmp(&b.1.height()))
         .map(|(d, _)| *d)
         .expect("a server in view");
