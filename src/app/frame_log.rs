@@ -48,7 +48,15 @@ impl FrameLog {
         let causes: Vec<String> = ctx
             .repaint_causes()
             .iter()
-            .map(|c| format!("{}:{}", c.file, c.line))
+            .map(|c| {
+                // A dependency's source as `crate-version/src/file.rs`, without the registry's path before it.
+                let file = c
+                    .file
+                    .split_once("/registry/src/")
+                    .and_then(|(_, f)| f.split_once('/'))
+                    .map_or(c.file, |(_, f)| f);
+                format!("{file}:{}", c.line)
+            })
             .collect();
         let causes = if causes.is_empty() {
             "-".to_owned()
