@@ -16,6 +16,8 @@ mod exports;
 mod fabric;
 mod file_requests;
 mod files;
+#[cfg(not(target_arch = "wasm32"))]
+mod frame_log;
 mod inspector;
 mod menu;
 mod palette;
@@ -76,6 +78,9 @@ pub struct RacksmithApp {
     /// The browser's side: files being read, local storage (web build).
     #[cfg(target_arch = "wasm32")]
     web: web::WebState,
+    /// `RACKSMITH_FRAME_LOG`: a line per frame, for measuring the running app.
+    #[cfg(not(target_arch = "wasm32"))]
+    frame_log: Option<frame_log::FrameLog>,
 }
 
 impl RacksmithApp {
@@ -156,6 +161,8 @@ impl RacksmithApp {
             last_link: None,
             #[cfg(target_arch = "wasm32")]
             web: web::WebState::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            frame_log: None,
         }
     }
 
@@ -395,7 +402,14 @@ impl RacksmithApp {
     /// After drawing: dropped files, the frame's commands, close and quit, autosave, the title and screenshots.
     fn after_frame(&mut self, ctx: &egui::Context) {
         files::dropped_files(ctx, self);
+        let applied = !self.commands.is_empty();
         self.apply_commands();
+        // This pass drew the state from before its commands (a click's selection, a menu's window, an edit): the
+        // pass runs again at once, inside the same frame, so the first frame after a click shows what it did,
+        // without a frame (a full raster under software rendering) of its own (issue 38).
+        if applied {
+            ctx.request_discard("commands applied");
+        }
         files::close_request(ctx, self);
         if self.quit_requested {
             self.quit_requested = false;
@@ -473,7 +487,7 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
         app.analysis.report.as_deref(),
         stale,
         app.ui.canvas.load_pattern,
-        app.doc.generation,
+        (app.doc.generation, app.analysis.report_revision),
         &mut cmds,
     );
     app.commands.extend(cmds);
@@ -481,7 +495,13 @@ fn right_panel_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
 
 impl eframe::App for RacksmithApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        #[cfg(not(target_arch = "wasm32"))]
+        let start = std::time::Instant::now();
         self.show(ui);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(log) = &mut self.frame_log {
+            log.frame(ui.ctx(), start.elapsed(), _frame.info().cpu_usage);
+        }
     }
 
     fn persist_egui_memory(&self) -> bool {
@@ -510,12 +530,17 @@ impl eframe::App for RacksmithApp {
 /// a remote desktop or Xvfb) glow shows a click's result in about a sixth of the time wgpu on lavapipe takes, at a
 /// third of the CPU (docs/analysis.md, "Click to changed pixels"); on a GPU both are far under a frame.
 /// `RACKSMITH_VSYNC=0` stops waiting for vertical sync (for measurements).
+/// No dithering: the fragment shader's noise is scaled to leave flat colours alone and the app draws flat colours;
+/// at 4 SU it moved 4% of the window's pixels by at most 4 of 255 levels (anti-aliased edges), not to be seen, while
+/// costing every pixel of every frame under software rendering: a menu click's CPU 182 -> 155 ms, its first
+/// changed pixels 119 -> 79 ms (issue 38; `RACKSMITH_DITHER=1` turns it back on, for comparison).
 #[cfg(not(target_arch = "wasm32"))]
 fn renderer_options(mut options: eframe::NativeOptions) -> eframe::NativeOptions {
     options.renderer = match std::env::var("RACKSMITH_RENDERER").as_deref() {
         Ok("wgpu") => eframe::Renderer::Wgpu,
         _ => eframe::Renderer::Glow,
     };
+    options.dithering = std::env::var("RACKSMITH_DITHER").as_deref() == Ok("1");
     if std::env::var("RACKSMITH_VSYNC").as_deref() == Ok("0") {
         options.glow_options.vsync = false;
         options.wgpu_options.surface.present_mode = eframe::wgpu::PresentMode::AutoNoVsync;
@@ -588,6 +613,7 @@ fn app_creator(
         };
         let path_for_recent = path.clone();
         let mut app = RacksmithApp::new(design, path, shot, recovery);
+        app.frame_log = frame_log::FrameLog::from_env();
         if app.screenshot.is_none() {
             // A screenshot shows the built-in catalog only, the same on every machine.
             app.set_user_catalog(crate::catalog::user::default_path());

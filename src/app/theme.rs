@@ -107,6 +107,16 @@ pub fn apply(ctx: &egui::Context) {
         s.visuals.weak_text_color = Some(LIGHT_WEAK_TEXT);
         s.visuals.text_cursor.blink = false;
     });
+    // No fades or slides: each one repaints the whole window every frame for its duration (0.2 s, about 14 frames
+    // at 60 Hz for a menu opening), and under software rendering each of those frames is a full raster (issue 38).
+    // Menus, popups, tooltips, collapsing headers and windows appear and go at once.
+    // egui waits for the pointer's smoothed velocity to reach zero before starting a tooltip's delay, repainting
+    // every frame meanwhile (6 frames after each move over a rack, `tooltip.rs`'s "wait for mouse to stop"); the
+    // delay since the last movement alone (0.5 s) keeps tooltips from showing while the pointer moves, at one frame.
+    ctx.all_styles_mut(|s| {
+        s.animation_time = 0.0;
+        s.interaction.show_tooltips_only_when_still = false;
+    });
 }
 
 /// Status text colour for the theme a `Ui` shows.

@@ -26,9 +26,11 @@ pub fn analysis_ui(
     report: Option<&Report>,
     stale: bool,
     pattern: Pattern,
-    generation: u64,
+    (generation, report_revision): (u64, u64),
     cmds: &mut Vec<AppCommand>,
 ) {
+    // What the sections' sizes depend on: the report (of this document).
+    let stamp = (generation, report_revision);
     ui.horizontal(|ui| {
         ui.heading("Analysis");
         if stale {
@@ -66,28 +68,61 @@ pub fn analysis_ui(
                     });
                 }
                 ui.add_space(4.0);
-                job_ui(ui, design, r);
-                reliability_ui(ui, r);
-                findings_ui(ui, r, cmds);
-                bandwidth_ui(ui, r);
-                latency_ui(ui, r);
-                power_ui(ui, r);
-                sites_ui(ui, r);
-                facility_ui(ui, r);
-                cost_ui(ui, r);
+                job_ui(ui, stamp, design, r);
+                reliability_ui(ui, stamp, r);
+                findings_ui(ui, stamp, r, cmds);
+                bandwidth_ui(ui, stamp, r);
+                latency_ui(ui, stamp, r);
+                power_ui(ui, stamp, r);
+                sites_ui(ui, stamp, r);
+                facility_ui(ui, stamp, r);
+                cost_ui(ui, stamp, r);
             });
         });
 }
 
-fn findings_ui(ui: &mut egui::Ui, r: &Report, cmds: &mut Vec<AppCommand>) {
+/// What a section's size depends on: the document's generation and the report's revision.
+type Stamp = (u64, u64);
+
+/// A section of the pane: its header, always drawn (it is what the user scrolls to and clicks), and its body through
+/// [`lazy_body`].
+fn section(
+    ui: &mut egui::Ui,
+    stamp: Stamp,
+    header: egui::CollapsingHeader,
+    body: impl FnOnce(&mut egui::Ui),
+) {
+    header.show(ui, |ui| lazy_body(ui, stamp, body));
+}
+
+/// Draws a section's body; or, when it was drawn for the same report (`stamp`, from the report's revision) at the same
+/// width and its room would now be out of view, only takes that room. The sections below the fold then cost no
+/// layout and no shapes a frame (at 128 SU the rack power chart alone is 2,600 bars), and the scroll extent stays
+/// that of the drawn pane. A body scrolled into view is drawn, and measured again, in the same frame.
+fn lazy_body(ui: &mut egui::Ui, stamp: Stamp, body: impl FnOnce(&mut egui::Ui)) {
+    let id = ui.scope_id().with("lazy_body");
+    let width = ui.available_width().to_bits();
+    let known = ui.data(|d| d.get_temp::<(Stamp, u32, egui::Vec2)>(id));
+    if let Some((s, w, size)) = known
+        && (s, w) == (stamp, width)
+        && !ui.is_rect_visible(egui::Rect::from_min_size(ui.cursor().min, size))
+    {
+        ui.allocate_space(size);
+        return;
+    }
+    let size = ui.scope(body).response.rect.size();
+    ui.data_mut(|d| d.insert_temp(id, (stamp, width, size)));
+}
+
+fn findings_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report, cmds: &mut Vec<AppCommand>) {
     let s = &r.summary;
-    egui::CollapsingHeader::new(format!(
+    let header = egui::CollapsingHeader::new(format!(
         "Findings: {} errors, {} warnings, {} info",
         s.errors, s.warnings, s.infos
     ))
     .id_salt("findings")
-    .default_open(true)
-    .show(ui, |ui| {
+    .default_open(true);
+    section(ui, stamp, header, |ui| {
         if r.findings.is_empty() {
             ui.label("No findings.");
         }

@@ -2,18 +2,22 @@
 //! per rack, sites and availability, the facility and cost.
 
 use super::super::theme::{self, Status};
+use super::{Stamp, section};
 use crate::analysis::Report;
 use crate::analysis::format::{self, usd};
 use egui::{Color32, RichText};
 use egui_plot::{Bar, BarChart, GridMark, Legend, Line, Plot};
 
-pub(super) fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
-    egui::CollapsingHeader::new("Bandwidth")
-        .id_salt("bandwidth")
-        .show(ui, |ui| {
+pub(super) fn bandwidth_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Bandwidth").id_salt("bandwidth"),
+        |ui| {
             // One block per pattern, the limiter wrapped under its figures: a table column clipped it.
             for p in &r.bandwidth.patterns {
-                let status = Status::of_achieved(p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu);
+                let status =
+                    Status::of_achieved(p.achieved_gbyte_s_per_gpu, p.demand_gbyte_s_per_gpu);
                 ui.horizontal_wrapped(|ui| {
                     ui.strong(&p.pattern);
                     ui.colored_label(
@@ -35,7 +39,8 @@ pub(super) fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
                 ui.add_space(3.0);
             }
             ui.label(format!(
-                "Bisection {:.1} Tb/s", r.bandwidth.bisection.gbps / 1000.0
+                "Bisection {:.1} Tb/s",
+                r.bandwidth.bisection.gbps / 1000.0
             ))
             .on_hover_text(&r.bandwidth.bisection.method);
             let st = &r.bandwidth.storage;
@@ -44,7 +49,8 @@ pub(super) fn bandwidth_ui(ui: &mut egui::Ui, r: &Report) {
                 st.appliances, st.deliverable_gbyte_s, st.per_gpu_gbyte_s, st.limiter
             ))
             .on_hover_text("deliverable = min(rated read, network into the appliances); per GPU = deliverable / GPUs");
-        });
+        },
+    );
 }
 
 fn log_fmt(m: GridMark, _r: &std::ops::RangeInclusive<f64>) -> String {
@@ -65,10 +71,12 @@ fn log_fmt(m: GridMark, _r: &std::ops::RangeInclusive<f64>) -> String {
     }
 }
 
-pub(super) fn latency_ui(ui: &mut egui::Ui, r: &Report) {
-    egui::CollapsingHeader::new("Latency and collectives")
-        .id_salt("latency")
-        .show(ui, |ui| {
+pub(super) fn latency_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Latency and collectives").id_salt("latency"),
+        |ui| {
             ui.label(RichText::new(&r.latency.note).small().weak());
             egui::Grid::new("lat_grid").striped(true).show(ui, |ui| {
                 for h in ["Path", "p50 µs", "p99 µs", "p99.9 µs", "hops"] {
@@ -91,14 +99,19 @@ pub(super) fn latency_ui(ui: &mut egui::Ui, r: &Report) {
             });
             // Latency percentiles per path class.
             let classes: Vec<String> = r.latency.paths.iter().map(|p| p.class.clone()).collect();
-            let mk = |name: &str, k: usize, f: &dyn Fn(&crate::analysis::latency::PathLatency) -> f64, c: Color32| {
+            let mk = |name: &str,
+                      k: usize,
+                      f: &dyn Fn(&crate::analysis::latency::PathLatency) -> f64,
+                      c: Color32| {
                 BarChart::new(
                     name,
                     r.latency
                         .paths
                         .iter()
                         .enumerate()
-                        .map(|(i, p)| Bar::new(i as f64 + (k as f64 - 1.0) * 0.25, f(p) / 1000.0).width(0.22))
+                        .map(|(i, p)| {
+                            Bar::new(i as f64 + (k as f64 - 1.0) * 0.25, f(p) / 1000.0).width(0.22)
+                        })
                         .collect(),
                 )
                 .color(c)
@@ -116,7 +129,12 @@ pub(super) fn latency_ui(ui: &mut egui::Ui, r: &Report) {
                 .show(ui, |pu| {
                     pu.bar_chart(mk("p50", 0, &|p| p.p50_ns, Color32::from_rgb(90, 160, 230)));
                     pu.bar_chart(mk("p99", 1, &|p| p.p99_ns, Color32::from_rgb(230, 170, 40)));
-                    pu.bar_chart(mk("p99.9", 2, &|p| p.p999_ns, Color32::from_rgb(230, 70, 60)));
+                    pu.bar_chart(mk(
+                        "p99.9",
+                        2,
+                        &|p| p.p999_ns,
+                        Color32::from_rgb(230, 70, 60),
+                    ));
                 });
 
             let a = &r.latency.allreduce;
@@ -147,7 +165,8 @@ pub(super) fn latency_ui(ui: &mut egui::Ui, r: &Report) {
                 ));
             }
             allreduce_plot(ui, r);
-        });
+        },
+    );
 }
 
 fn index_label(labels: &[String], v: f64) -> String {
@@ -281,11 +300,14 @@ fn allreduce_plot(ui: &mut egui::Ui, r: &Report) {
         });
 }
 
-pub(super) fn power_ui(ui: &mut egui::Ui, r: &Report) {
-    egui::CollapsingHeader::new("Power and space")
-        .id_salt("power")
-        .default_open(true)
-        .show(ui, |ui| {
+pub(super) fn power_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Power and space")
+            .id_salt("power")
+            .default_open(true),
+        |ui| {
             ui.label(format!(
                 "IT {:.1} kW of {:.1} kW budget; facility {:.1} kW (PUE {}); heat {:.0} BTU/h",
                 r.power.it_power_w / 1000.0,
@@ -349,12 +371,19 @@ pub(super) fn power_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.end_row();
                     }
                 });
-            if let Some(more) = r.power.racks.len().checked_sub(RACK_ROWS).filter(|n| *n > 0) {
+            if let Some(more) = r
+                .power
+                .racks
+                .len()
+                .checked_sub(RACK_ROWS)
+                .filter(|n| *n > 0)
+            {
                 ui.weak(format!(
                     "The {RACK_ROWS} racks nearest their budget; {more} more in the chart and the HTML report."
                 ));
             }
-        });
+        },
+    );
 }
 
 /// Racks listed in the power table: all of them up to this many, else this many nearest their budget (a row per
@@ -375,41 +404,51 @@ fn shown_racks(
 
 /// The sites (designs with sites only): each one's availability, racks and GPUs, the requests it carries and what
 /// the others carry when it is lost, and the service's availability against its target. Figures from the report.
-pub(super) fn sites_ui(ui: &mut egui::Ui, r: &Report) {
+pub(super) fn sites_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
     let st = &r.sites;
     if st.sites.is_empty() {
         return;
     }
-    egui::CollapsingHeader::new(format!(
-        "Sites and availability ({})",
-        format::count(st.sites.len(), "site", "sites")
-    ))
-    .id_salt("sites")
-    .default_open(true)
-    .show(ui, |ui| {
-        match (st.service_availability, st.availability_target) {
-            (Some(a), Some(t)) => {
-                let status = if a + 1e-12 < t { Status::Bad } else { Status::Good };
-                ui.colored_label(
-                    theme::status(ui, status),
-                    format!(
-                        "Service availability {:.3}% (target {:.3}%)",
-                        a * 100.0,
-                        t * 100.0
-                    ),
-                );
-            }
-            (Some(a), None) => {
-                ui.label(format!("Service availability {:.3}% (no target set)", a * 100.0));
-            }
-            _ => {
-                ui.label(
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new(format!(
+            "Sites and availability ({})",
+            format::count(st.sites.len(), "site", "sites")
+        ))
+        .id_salt("sites")
+        .default_open(true),
+        |ui| {
+            match (st.service_availability, st.availability_target) {
+                (Some(a), Some(t)) => {
+                    let status = if a + 1e-12 < t {
+                        Status::Bad
+                    } else {
+                        Status::Good
+                    };
+                    ui.colored_label(
+                        theme::status(ui, status),
+                        format!(
+                            "Service availability {:.3}% (target {:.3}%)",
+                            a * 100.0,
+                            t * 100.0
+                        ),
+                    );
+                }
+                (Some(a), None) => {
+                    ui.label(format!(
+                        "Service availability {:.3}% (no target set)",
+                        a * 100.0
+                    ));
+                }
+                _ => {
+                    ui.label(
                     "Service availability: the design serves no requests (set a request rate in Parameters).",
                 );
+                }
             }
-        }
-        let demand = st.demand_rps;
-        egui::Grid::new("sites_grid").striped(true).show(ui, |ui| {
+            let demand = st.demand_rps;
+            egui::Grid::new("sites_grid").striped(true).show(ui, |ui| {
             for h in ["Site", "up", "racks", "GPUs", "req/s", "if lost"] {
                 ui.strong(h);
             }
@@ -443,16 +482,20 @@ pub(super) fn sites_ui(ui: &mut egui::Ui, r: &Report) {
                 ui.end_row();
             }
         });
-    });
+        },
+    );
 }
 
 /// Cooling and facility per site: IT, air and liquid heat, overhead, facility kW and PUE, coolant against the CDUs.
-pub(super) fn facility_ui(ui: &mut egui::Ui, r: &Report) {
+pub(super) fn facility_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
     let c = &r.cooling;
-    egui::CollapsingHeader::new("Cooling and facility")
-        .id_salt("facility")
-        .default_open(false)
-        .show(ui, |ui| {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Cooling and facility")
+            .id_salt("facility")
+            .default_open(false),
+        |ui| {
             ui.label(format!(
                 "{:.1} kW on air, {:.1} kW on liquid ({:.0} L/min of coolant); overhead {:.1} kW",
                 c.air_kw, c.liquid_kw, c.coolant_l_min, c.overhead_kw
@@ -510,14 +553,17 @@ pub(super) fn facility_ui(ui: &mut egui::Ui, r: &Report) {
                         ui.end_row();
                     }
                 });
-        });
+        },
+    );
 }
 
-pub(super) fn cost_ui(ui: &mut egui::Ui, r: &Report) {
+pub(super) fn cost_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
     let c = &r.cost;
-    egui::CollapsingHeader::new("Cost")
-        .id_salt("cost")
-        .show(ui, |ui| {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Cost").id_salt("cost"),
+        |ui| {
             egui::Grid::new("cost_grid").num_columns(2).show(ui, |ui| {
                 let row = |ui: &mut egui::Ui, k: &str, v: String, tip: &str| {
                     ui.label(k);
@@ -635,17 +681,20 @@ pub(super) fn cost_ui(ui: &mut egui::Ui, r: &Report) {
                         }
                     });
                 });
-        });
+        },
+    );
 }
 
 /// A training job's failures and checkpoints (`analysis::reliability::lines`, as the HTML report shows them).
-pub(super) fn reliability_ui(ui: &mut egui::Ui, r: &Report) {
+pub(super) fn reliability_ui(ui: &mut egui::Ui, stamp: Stamp, r: &Report) {
     let Some(rel) = &r.reliability else {
         return;
     };
-    egui::CollapsingHeader::new("Failures and checkpoints")
-        .default_open(false)
-        .show(ui, |ui| {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Failures and checkpoints").default_open(false),
+        |ui| {
             egui::Grid::new("reliability_lines")
                 .num_columns(2)
                 .show(ui, |ui| {
@@ -665,19 +714,22 @@ pub(super) fn reliability_ui(ui: &mut egui::Ui, r: &Report) {
                 .small()
                 .weak(),
             );
-        });
+        },
+    );
 }
 
 /// The job the design runs (training days line by line, job cost; serving capacity) and, for a sized design, what
 /// it was sized for, from `analysis::job` as the HTML report shows it.
-pub(super) fn job_ui(ui: &mut egui::Ui, design: &crate::model::Design, r: &Report) {
+pub(super) fn job_ui(ui: &mut egui::Ui, stamp: Stamp, design: &crate::model::Design, r: &Report) {
     let lines = crate::analysis::job::job_lines(design, r);
     if lines.is_empty() {
         return;
     }
-    egui::CollapsingHeader::new("Job")
-        .default_open(true)
-        .show(ui, |ui| {
+    section(
+        ui,
+        stamp,
+        egui::CollapsingHeader::new("Job").default_open(true),
+        |ui| {
             egui::Grid::new("job_lines").num_columns(2).show(ui, |ui| {
                 for (k, v) in &lines {
                     ui.label(k);
@@ -685,5 +737,6 @@ pub(super) fn job_ui(ui: &mut egui::Ui, design: &crate::model::Design, r: &Repor
                     ui.end_row();
                 }
             });
-        });
+        },
+    );
 }
