@@ -244,24 +244,29 @@ pub fn rack_power_w(design: &Design, rack: RackId) -> f64 {
     rack_power_w_except(design, rack, None)
 }
 
-/// [`rack_power_w`] without one device (the one being moved, for a placement preview).
+/// [`rack_power_w`] without one device (the one being moved, for a placement preview). O(devices + links), with a
+/// link's build worked out only when it has an end in the rack: a drag's preview asks this every frame.
 pub fn rack_power_w_except(design: &Design, rack: RackId, except: Option<DeviceId>) -> f64 {
-    let counted = |id: &DeviceId| {
-        Some(*id) != except && design.devices.get(id).is_some_and(|d| d.rack == rack)
-    };
+    let inside: rustc_hash::FxHashSet<DeviceId> = design
+        .devices
+        .iter()
+        .filter(|(id, d)| Some(**id) != except && d.rack == rack)
+        .map(|(id, _)| *id)
+        .collect();
     let devices: f64 = design
         .devices
         .iter()
-        .filter(|(id, _)| counted(id))
+        .filter(|(id, _)| inside.contains(*id))
         .map(|(_, d)| device_power_weight(design, d).0)
         .sum();
     let optics: f64 = design
         .links
         .values()
+        .filter(|l| inside.contains(&l.a.device) || inside.contains(&l.b.device))
         .map(|l| {
             let [a, b] = link_optics_w(design, l);
-            a * f64::from(u8::from(counted(&l.a.device)))
-                + b * f64::from(u8::from(counted(&l.b.device)))
+            a * f64::from(u8::from(inside.contains(&l.a.device)))
+                + b * f64::from(u8::from(inside.contains(&l.b.device)))
         })
         .sum();
     devices + optics
