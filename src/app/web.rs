@@ -79,7 +79,12 @@ pub fn start() {
         let started = runner
             .start(
                 canvas,
-                eframe::WebOptions::default(),
+                // No dithering, as on the desktop (src/app/mod.rs, renderer_options): flat colours lose nothing and
+                // a software-rendered browser saves its per-pixel noise every frame (issue 38).
+                eframe::WebOptions {
+                    dithering: false,
+                    ..Default::default()
+                },
                 Box::new(|cc| Ok(Box::new(app_for_page(cc)))),
             )
             .await;
