@@ -82,3 +82,42 @@ fn a_reused_scene_draws_what_a_fresh_one_does_with_the_hovered_device_emphasised
     assert_ne!(plain, reused, "the hovered device is drawn emphasised");
     assert_eq!(plain.len(), reused.len(), "and only drawn again, not added");
 }
+
+/// Zoomed in on a 4-SU SuperPOD, the view panned a little: the scene painted before the pan, moved, draws what
+/// one painted afresh at the new place does (to a hundredth of a point), links and labels included.
+#[test]
+fn a_scene_moved_with_the_pan_draws_what_a_fresh_one_does() {
+    let catalog = Catalog::builtin().unwrap();
+    let design = racksmith::samples::superpod_h100(&catalog, 4).unwrap();
+    let mut h = common::harness(design);
+    h.state_mut().ui.canvas.view.zoom = 1.0;
+    h.state_mut().ui.canvas.view.offset = egui::vec2(-300.0, -200.0);
+    h.state_mut().ui.canvas.view.fitted = None;
+    h.run_steps(2);
+    let before = canvas_shapes(&h);
+    h.state_mut().ui.canvas.view.offset += egui::vec2(37.0, -23.0);
+    h.run_steps(2);
+    let moved = canvas_shapes(&h);
+    h.state_mut().ui.canvas.hide_links = true;
+    h.step();
+    h.state_mut().ui.canvas.hide_links = false;
+    h.step();
+    let fresh = canvas_shapes(&h);
+    assert_ne!(before, moved, "the pan moved the drawing");
+    assert_eq!(moved.len(), fresh.len());
+    // Positions are written with their decimals: a moved shape may differ from a fresh one in the last digits of a
+    // float, so each line is compared with its numbers rounded to a hundredth.
+    let rounded = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                l.split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-'))
+                    .filter_map(|n| n.parse::<f64>().ok())
+                    .map(|n| format!("{:.2}", n + 0.0))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(rounded(&moved), rounded(&fresh));
+}
