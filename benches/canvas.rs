@@ -23,7 +23,11 @@ fn harness(design: racksmith::model::Design) -> Harness<'static, RacksmithApp> {
         .with_max_steps(100)
         .build_ui_state(|ui, app: &mut RacksmithApp| app.show(ui), app);
     h.state_mut().ui.windows.right_collapsed = true;
-    h.run_steps(3);
+    // The first frame lays the design out (racks, devices, links, bundles) and fits it.
+    let t = std::time::Instant::now();
+    h.step();
+    println!("first frame: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    h.run_steps(2);
     h.state_mut().wait_for_analysis();
     h.run_steps(3);
     h
@@ -40,6 +44,32 @@ fn counts(h: &Harness<'static, RacksmithApp>) -> (usize, usize, usize, f64) {
         .cloned()
         .collect();
     let n = shapes.len();
+    // The same, by kind of shape (each tessellated on its own): triangles and pixels.
+    let mut kinds: std::collections::BTreeMap<&str, (usize, f64)> = Default::default();
+    for s in &shapes {
+        let kind = match &s.shape {
+            egui::Shape::Rect(_) => "rect",
+            egui::Shape::Text(_) => "text",
+            egui::Shape::CubicBezier(_) => "curve",
+            egui::Shape::LineSegment { .. } => "line",
+            _ => "other",
+        };
+        let e = kinds.entry(kind).or_default();
+        for p in h.ctx.tessellate(vec![s.clone()], out.pixels_per_point) {
+            if let egui::epaint::Primitive::Mesh(m) = p.primitive {
+                e.0 += m.indices.len() / 3;
+                for tri in m.indices.chunks_exact(3) {
+                    let corners = [0, 1, 2].map(|k| m.vertices[tri[k] as usize].pos);
+                    e.1 += f64::from(clipped_area(&corners, p.clip_rect));
+                }
+            }
+        }
+    }
+    let by_kind: Vec<String> = kinds
+        .iter()
+        .map(|(k, (t, a))| format!("{k} {t} tri {:.2} Mpx", a / 1e6))
+        .collect();
+    println!("  by kind: {}", by_kind.join(", "));
     let prims = h.ctx.tessellate(shapes, out.pixels_per_point);
     let (mut v, mut t, mut area) = (0, 0, 0.0f64);
     for p in prims {

@@ -10,11 +10,11 @@ use super::bundles;
 use super::paint::Badge;
 use crate::app::state::{CanvasDrawn, RackFace, Selection, UiState};
 use crate::model::DeviceId;
-use egui::epaint::ClippedShape;
+use egui::epaint::{ClippedShape, Primitive, TessellationOptions};
 use egui::{Color32, Rect, Vec2};
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What painting the scene found besides its shapes.
 pub(super) struct Parts {
@@ -91,7 +91,15 @@ pub(super) struct Scene {
     atlas_fill: f32,
     /// What painting it found.
     pub parts: Parts,
+    /// Its shapes tessellated for the painter's clip where they were painted, with the font atlas's size and the
+    /// tessellation options then: made the first time it is replayed unmoved with no device hovered, and handed
+    /// to the painter on such frames instead of the shapes (egui then only copies the triangles).
+    meshes: OnceLock<Meshes>,
 }
+
+/// A scene's triangles: the font atlas's size and the tessellation options they were made with, and each mesh (or
+/// text, kept as it is) with its clip.
+type Meshes = ([usize; 2], TessellationOptions, Vec<(Rect, egui::Shape)>);
 
 /// The scene of this frame: the last one when nothing it depends on changed and the view did not pan out of
 /// it, else painted by `paint` (on a scratch layer without a clip, whose shapes are taken into the scene).
@@ -126,6 +134,7 @@ pub(super) fn of(
         shapes: list.all_entries().cloned().collect(),
         atlas_fill: ctx.fonts(|fonts| fonts.font_atlas_fill_ratio()),
         parts,
+        meshes: OnceLock::new(),
     });
     ctx.data_mut(|d| d.insert_temp(id, scene.clone()));
     scene
@@ -160,7 +169,11 @@ impl Scene {
                 }
             });
         };
-        match hovered.and_then(|id| Some((id, self.parts.devices.get(&id)?.clone()))) {
+        let splice = hovered.and_then(|id| Some((id, self.parts.devices.get(&id)?.clone())));
+        if splice.is_none() && moved == Vec2::ZERO && self.add_meshes(painter) {
+            return;
+        }
+        match splice {
             Some((id, at)) => {
                 add(self.shapes.get(..at.start).unwrap_or_default());
                 again(painter, id);
@@ -168,6 +181,51 @@ impl Scene {
             }
             None => add(&self.shapes),
         }
+    }
+
+    /// Hands the scene's triangles to `painter` (tessellating them the first time); false, having added nothing,
+    /// when the font atlas or the tessellation options changed since they were made.
+    fn add_meshes(&self, painter: &egui::Painter) -> bool {
+        let ctx = painter.ctx();
+        let now = (
+            ctx.fonts(|fonts| fonts.font_image_size()),
+            ctx.tessellation_options(|o| *o),
+        );
+        let (atlas, options, meshes) = self.meshes.get_or_init(|| {
+            let clip = painter.clip_rect();
+            let mut out: Vec<(Rect, egui::Shape)> = Vec::new();
+            let mut batch: Vec<ClippedShape> = Vec::new();
+            let tessellate = |batch: &mut Vec<ClippedShape>, out: &mut Vec<(Rect, egui::Shape)>| {
+                let primitives = ctx.tessellate(std::mem::take(batch), ctx.pixels_per_point());
+                out.extend(primitives.into_iter().filter_map(|p| match p.primitive {
+                    Primitive::Mesh(m) => Some((p.clip_rect, egui::Shape::Mesh(Arc::new(m)))),
+                    Primitive::Callback(_) => None,
+                }));
+            };
+            // Texts stay texts, in their place (tests and accessibility read them; egui lays their glyphs out
+            // cheaply): the runs of other shapes between them become meshes.
+            for s in &self.shapes {
+                let clip_rect = s.clip_rect.intersect(clip);
+                if matches!(s.shape, egui::Shape::Text(_)) {
+                    tessellate(&mut batch, &mut out);
+                    out.push((clip_rect, s.shape.clone()));
+                } else {
+                    batch.push(ClippedShape::new(clip_rect, s.shape.clone()));
+                }
+            }
+            tessellate(&mut batch, &mut out);
+            (now.0, now.1, out)
+        });
+        if (*atlas, *options) != now {
+            return false;
+        }
+        ctx.graphics_mut(|g| {
+            let list = g.entry(painter.layer_id());
+            for (clip, shape) in meshes {
+                list.add(*clip, shape.clone());
+            }
+        });
+        true
     }
 }
 
