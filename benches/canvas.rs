@@ -148,6 +148,34 @@ fn canvas(c: &mut Criterion) {
                 h.state_mut().ui.canvas.view.fit = Some(racksmith::app::state::FitTarget::All);
             }
             h.run_steps(3);
+            // What egui's tessellation of the whole frame costs: with a device under the pointer (the canvas's
+            // scene handed over as shapes, as every frame did before it was kept) and with the pointer off the
+            // canvas (its triangles, made once).
+            let device = h
+                .state()
+                .device_screen_rects()
+                .values()
+                .map(|r| r.center())
+                .filter(|c| rect.shrink(20.0).contains(*c))
+                .min_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)))
+                .expect("a device in view");
+            for (what, at) in [
+                ("on a device", device),
+                ("off", rect.min - egui::vec2(1.0, 1.0)),
+            ] {
+                h.hover_at(at);
+                h.run_steps(3);
+                let out = h.output().shapes.clone();
+                let ppp = h.output().pixels_per_point;
+                let t = std::time::Instant::now();
+                for _ in 0..10 {
+                    h.ctx.tessellate(out.clone(), ppp);
+                }
+                println!(
+                    "  tessellating the frame, pointer {what}: {:.2} ms",
+                    t.elapsed().as_secs_f64() * 1e3 / 10.0
+                );
+            }
             let (shapes, v, t, area) = counts(&h);
             println!(
                 "canvas {name} {view}: {shapes} shapes, {v} vertices, {t} triangles, {:.2} Mpx (canvas {:.2} Mpx)",

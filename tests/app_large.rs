@@ -127,4 +127,11 @@ fn a_scene_moved_with_the_pan_draws_what_a_fresh_one_does() {
     let fresh = canvas_triangles(&h);
     assert_ne!(before, moved, "the pan moved the drawing");
     assert_eq!(moved, fresh, "the moved scene draws what a fresh one does");
+    // The next frame changes nothing: the scene's own triangles are handed over, the same as its shapes gave.
+    h.step();
+    assert_eq!(
+        canvas_triangles(&h),
+        fresh,
+        "its triangles draw what its shapes do"
+    );
 }

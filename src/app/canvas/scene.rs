@@ -91,6 +91,9 @@ pub(super) struct Scene {
     atlas_fill: f32,
     /// What painting it found.
     pub parts: Parts,
+    /// The pass it was painted in: the frame that paints it hands egui its shapes (egui tessellates them once
+    /// either way), the frames that reuse it its triangles.
+    pass: u64,
     /// Its shapes tessellated for the painter's clip where they were painted, with the font atlas's size and the
     /// tessellation options then: made the first time it is replayed unmoved with no device hovered, and handed
     /// to the painter on such frames instead of the shapes (egui then only copies the triangles).
@@ -134,6 +137,7 @@ pub(super) fn of(
         shapes: list.all_entries().cloned().collect(),
         atlas_fill: ctx.fonts(|fonts| fonts.font_atlas_fill_ratio()),
         parts,
+        pass: ctx.cumulative_pass_nr(),
         meshes: OnceLock::new(),
     });
     ctx.data_mut(|d| d.insert_temp(id, scene.clone()));
@@ -184,9 +188,13 @@ impl Scene {
     }
 
     /// Hands the scene's triangles to `painter` (tessellating them the first time); false, having added nothing,
-    /// when the font atlas or the tessellation options changed since they were made.
+    /// in the pass that painted the scene and when the font atlas or the tessellation options changed since they
+    /// were made.
     fn add_meshes(&self, painter: &egui::Painter) -> bool {
         let ctx = painter.ctx();
+        if ctx.cumulative_pass_nr() == self.pass {
+            return false;
+        }
         let now = (
             ctx.fonts(|fonts| fonts.font_image_size()),
             ctx.tessellation_options(|o| *o),
