@@ -879,12 +879,9 @@ fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, d: &Device, links: usiz
 /// Side of a note badge on screen, points.
 const BADGE: f32 = 13.0;
 
-/// A note badge drawn: its rect on screen, whose note it is ("rack R01", a device's name) and the note.
-pub(super) type Badge = (Rect, String, String);
-
 /// Marks racks and devices that carry a review note with a small badge (top right of the rack's header, right end
 /// of the device). Returns each badge's rect with whose note it is and the note, for the hover text.
-fn paint_note_badges(painter: &egui::Painter, f: &Frame<'_>) -> Vec<Badge> {
+fn paint_note_badges(painter: &egui::Painter, f: &Frame<'_>) -> Vec<scene::Badge> {
     let (layout, design, screen_from_canvas): (_, &Design, TSTransform) =
         (&f.layout, f.design, f.screen_from_canvas);
     let visible = f.cull;

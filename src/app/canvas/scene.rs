@@ -7,7 +7,6 @@
 
 use super::Frame;
 use super::bundles;
-use super::paint::Badge;
 use crate::app::state::{CanvasDrawn, RackFace, Selection, UiState};
 use crate::model::DeviceId;
 use egui::epaint::{ClippedShape, Primitive, TessellationOptions};
@@ -15,6 +14,9 @@ use egui::{Color32, Rect, Vec2};
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
+
+/// A note badge drawn: its rect on screen, whose note it is ("rack R01", a device's name) and the note.
+pub(super) type Badge = (Rect, String, String);
 
 /// What painting the scene found besides its shapes.
 pub(super) struct Parts {
