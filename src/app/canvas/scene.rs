@@ -13,7 +13,7 @@ use egui::epaint::{ClippedShape, Primitive, TessellationOptions};
 use egui::{Color32, Rect, Vec2};
 use rustc_hash::FxHashMap as HashMap;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A note badge drawn: its rect on screen, whose note it is ("rack R01", a device's name) and the note.
 pub(super) type Badge = (Rect, String, String);
@@ -100,11 +100,20 @@ pub(super) struct Scene {
     /// tessellation options then: made the first time it is replayed unmoved with no device hovered, and handed
     /// to the painter on such frames instead of the shapes (egui then only copies the triangles).
     meshes: OnceLock<Meshes>,
+    /// The same, before and after the hovered device (drawn again between them), for the last device hovered.
+    around: Mutex<Option<Around>>,
 }
 
-/// A scene's triangles: the font atlas's size and the tessellation options they were made with, and each mesh (or
-/// text, kept as it is) with its clip.
-type Meshes = ([usize; 2], TessellationOptions, Vec<(Rect, egui::Shape)>);
+/// A scene's triangles, with the font atlas's size and the tessellation options they were made with.
+type Meshes = ([usize; 2], TessellationOptions, Triangles);
+
+/// The triangles before and after a hovered device, with the atlas's size and options they were made with.
+type Around = (
+    DeviceId,
+    ([usize; 2], TessellationOptions),
+    Triangles,
+    Triangles,
+);
 
 /// The scene of this frame: the last one when nothing it depends on changed and the view did not pan out of
 /// it, else painted by `paint` (on a scratch layer without a clip, whose shapes are taken into the scene).
@@ -141,6 +150,7 @@ pub(super) fn of(
         parts,
         pass: ctx.cumulative_pass_nr(),
         meshes: OnceLock::new(),
+        around: Mutex::new(None),
     });
     ctx.data_mut(|d| d.insert_temp(id, scene.clone()));
     scene
@@ -176,7 +186,22 @@ impl Scene {
             });
         };
         let splice = hovered.and_then(|id| Some((id, self.parts.devices.get(&id)?.clone())));
-        if splice.is_none() && moved == Vec2::ZERO && self.add_meshes(painter) {
+        if moved == Vec2::ZERO
+            && let Some((before, after)) = self.triangles(painter, splice.as_ref())
+        {
+            let add = |list: &[(Rect, egui::Shape)]| {
+                painter.ctx().graphics_mut(|g| {
+                    let paint_list = g.entry(painter.layer_id());
+                    for (clip, shape) in list {
+                        paint_list.add(*clip, shape.clone());
+                    }
+                });
+            };
+            add(&before);
+            if let Some((id, _)) = splice {
+                again(painter, id);
+            }
+            add(&after);
             return;
         }
         match splice {
@@ -189,54 +214,66 @@ impl Scene {
         }
     }
 
-    /// Hands the scene's triangles to `painter` (tessellating them the first time); false, having added nothing,
-    /// in the pass that painted the scene and when the font atlas or the tessellation options changed since they
-    /// were made.
-    fn add_meshes(&self, painter: &egui::Painter) -> bool {
+    /// The scene's triangles, made the first time they are asked for: all of them, or with a hovered device
+    /// (`splice`: it and where its shapes are) those before and after it. None in the pass that painted the scene
+    /// (egui tessellates its shapes once, as before) and when the font atlas or the tessellation options changed.
+    fn triangles(
+        &self,
+        painter: &egui::Painter,
+        splice: Option<&(DeviceId, Range<usize>)>,
+    ) -> Option<(Triangles, Triangles)> {
         let ctx = painter.ctx();
         if ctx.cumulative_pass_nr() == self.pass {
-            return false;
+            return None;
         }
         let now = (
             ctx.fonts(|fonts| fonts.font_image_size()),
             ctx.tessellation_options(|o| *o),
         );
-        let (atlas, options, meshes) = self.meshes.get_or_init(|| {
-            let clip = painter.clip_rect();
-            let mut out: Vec<(Rect, egui::Shape)> = Vec::new();
-            let mut batch: Vec<ClippedShape> = Vec::new();
-            let tessellate = |batch: &mut Vec<ClippedShape>, out: &mut Vec<(Rect, egui::Shape)>| {
-                let primitives = ctx.tessellate(std::mem::take(batch), ctx.pixels_per_point());
-                out.extend(primitives.into_iter().filter_map(|p| match p.primitive {
-                    Primitive::Mesh(m) => Some((p.clip_rect, egui::Shape::Mesh(Arc::new(m)))),
-                    Primitive::Callback(_) => None,
-                }));
-            };
-            // Texts stay texts, in their place (tests and accessibility read them; egui lays their glyphs out
-            // cheaply): the runs of other shapes between them become meshes.
-            for s in &self.shapes {
-                let clip_rect = s.clip_rect.intersect(clip);
-                if matches!(s.shape, egui::Shape::Text(_)) {
-                    tessellate(&mut batch, &mut out);
-                    out.push((clip_rect, s.shape.clone()));
-                } else {
-                    batch.push(ClippedShape::new(clip_rect, s.shape.clone()));
-                }
-            }
-            tessellate(&mut batch, &mut out);
-            (now.0, now.1, out)
-        });
-        if (*atlas, *options) != now {
-            return false;
+        let clip = painter.clip_rect();
+        let Some((id, at)) = splice else {
+            let (atlas, options, all) = self
+                .meshes
+                .get_or_init(|| (now.0, now.1, tessellated(ctx, clip, &self.shapes)));
+            return ((*atlas, *options) == now).then(|| (all.clone(), Triangles::default()));
+        };
+        let mut around = self.around.lock().ok()?;
+        let fresh = !matches!(&*around, Some((h, made, ..)) if h == id && *made == now);
+        if fresh {
+            let before = tessellated(ctx, clip, self.shapes.get(..at.start).unwrap_or_default());
+            let after = tessellated(ctx, clip, self.shapes.get(at.end..).unwrap_or_default());
+            *around = Some((*id, now, before, after));
         }
-        ctx.graphics_mut(|g| {
-            let list = g.entry(painter.layer_id());
-            for (clip, shape) in meshes {
-                list.add(*clip, shape.clone());
-            }
-        });
-        true
+        around.as_ref().map(|(.., b, a)| (b.clone(), a.clone()))
     }
+}
+
+/// Triangles handed to the painter: each mesh (or text, kept as it is) with its clip.
+type Triangles = Arc<Vec<(Rect, egui::Shape)>>;
+
+/// `shapes` tessellated for `clip`: texts stay texts, in their place (tests and accessibility read them; egui lays
+/// their glyphs out cheaply), the runs of other shapes between them become meshes.
+fn tessellated(ctx: &egui::Context, clip: Rect, shapes: &[ClippedShape]) -> Triangles {
+    let mut out: Vec<(Rect, egui::Shape)> = Vec::new();
+    let mut batch: Vec<ClippedShape> = Vec::new();
+    let tessellate = |batch: &mut Vec<ClippedShape>, out: &mut Vec<(Rect, egui::Shape)>| {
+        let primitives = ctx.tessellate(std::mem::take(batch), ctx.pixels_per_point());
+        out.extend(primitives.into_iter().filter_map(|p| match p.primitive {
+            Primitive::Mesh(m) => Some((p.clip_rect, egui::Shape::Mesh(Arc::new(m)))),
+            Primitive::Callback(_) => None,
+        }));
+    };
+    for s in shapes {
+        let clip_rect = s.clip_rect.intersect(clip);
+        if matches!(s.shape, egui::Shape::Text(_)) {
+            tessellate(&mut batch, &mut out);
+            out.push((clip_rect, s.shape.clone()));
+        } else {
+            batch.push(ClippedShape::new(clip_rect, s.shape.clone()));
+        }
+    }
+    tessellate(&mut batch, &mut out);
+    Arc::new(out)
 }
 
 /// What a view painted once keeps: its key, the font atlas's fill then, its shapes and what painting returned.
