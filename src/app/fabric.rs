@@ -88,6 +88,45 @@ pub fn fabric_ui(
     };
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click());
     let painter = ui.painter_at(rect);
+    // Painted once per revision, report, size, theme, selection and pattern: a frame where only the pointer or a
+    // menu changes hands the same shapes to the painter again (a 128-SU design has tens of thousands of pairs).
+    let v = ui.visuals();
+    let key = (
+        (revision, report.map(|r| std::ptr::from_ref(r) as usize)),
+        (rect, painter.clip_rect(), ui.ctx().pixels_per_point()),
+        (v.dark_mode, v.weak_text_color(), v.selection.stroke.color),
+        (selection.clone(), pattern.index()),
+    );
+    let id = egui::Id::unique("racksmith_fabric_scene");
+    let boxes = super::canvas::scene::reuse(&painter, id, key, |painter| {
+        paint_fabric(
+            ui,
+            painter,
+            rect,
+            (design, layout),
+            report,
+            (selection, pattern),
+        )
+    });
+    let mut hovered: Option<DeviceId> = None;
+    let pointer = resp.hover_pos();
+    for (id, r) in &boxes {
+        if pointer.is_some_and(|p| r.expand(2.0).contains(p)) {
+            hovered = Some(*id);
+        }
+    }
+    node_input(ui, &resp, design, layout, hovered, cmds);
+}
+
+/// The fabric view's tiers, cables and nodes; returns each node's box on screen.
+fn paint_fabric(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    (design, layout): (&Design, &FabricLayout),
+    report: Option<&Report>,
+    (selection, pattern): (&Selection, crate::analysis::pattern::Pattern),
+) -> HashMap<DeviceId, Rect> {
     painter.text(
         rect.left_top() + vec2(8.0, 6.0),
         egui::Align2::LEFT_TOP,
@@ -103,7 +142,7 @@ pub fn fabric_ui(
             egui::FontId::proportional(14.0),
             ui.visuals().weak_text_color(),
         );
-        return;
+        return HashMap::new();
     }
     // Node boxes, rows from the bottom up.
     let rows = layout.rows.len() as f32;
@@ -168,8 +207,6 @@ pub fn fabric_ui(
         );
     }
     // Boxes on top of the lines.
-    let mut hovered: Option<DeviceId> = None;
-    let pointer = resp.hover_pos();
     for (id, r) in &boxes {
         let Some(d) = design.devices.get(id) else {
             continue;
@@ -198,11 +235,8 @@ pub fn fabric_ui(
                 super::theme::text_on(fill),
             );
         }
-        if pointer.is_some_and(|p| r.expand(2.0).contains(p)) {
-            hovered = Some(*id);
-        }
     }
-    node_input(ui, &resp, design, layout, hovered, cmds);
+    boxes
 }
 
 /// The hovered node's tooltip; a click selects it (shift adds), or clears the selection off the nodes.

@@ -330,15 +330,38 @@ fn worst_loads_of(
 }
 
 /// A bundle drawn this frame: its index, its curve on screen and its stroke width.
-type Shown = (usize, [Pos2; 4], f32);
+pub(super) type Shown = (usize, [Pos2; 4], f32);
 
-/// Draws the bundles in view; returns how many were drawn and the one under the pointer, if any.
+/// The bundles drawn in a frame: their level and each one's index, curve and width (what the pointer is tested
+/// against while the drawing is reused).
+#[derive(Default)]
+pub(super) struct Drawn {
+    level: Option<Level>,
+    shown: Vec<Shown>,
+    /// How many of them are in view (the others are drawn for the view to be panned without painting again).
+    in_view: usize,
+}
+
+impl Drawn {
+    /// How many bundles were drawn in view.
+    pub(super) fn len(&self) -> usize {
+        self.in_view
+    }
+
+    /// The drawn bundle under a screen point, with its level.
+    pub(super) fn under(&self, p: Pos2) -> Option<(Level, usize)> {
+        self.level.zip(under(&self.shown, p))
+    }
+}
+
+/// Draws the bundles in `cull` (canvas space, the view and a margin); returns which were drawn, where, and how
+/// many of them are in `visible`.
 pub(super) fn paint_bundles(
     painter: &egui::Painter,
-    (layout, bundles, t, visible): (&Layout, &Bundles, TSTransform, Rect),
+    (layout, bundles, t): (&Layout, &Bundles, TSTransform),
+    (cull, visible): (Rect, Rect),
     (report, key): (Option<&Report>, LoadsKey),
-    pointer: Option<Pos2>,
-) -> (usize, Option<(Level, usize)>) {
+) -> Drawn {
     let level = Level::at(t.scaling);
     let list = bundles.at(level);
     let loads = worst_loads_of(painter.ctx(), (layout, bundles), report, key);
@@ -349,10 +372,12 @@ pub(super) fn paint_bundles(
         Level::Rows => 1.0,
     };
     let mut shown: Vec<Shown> = Vec::new();
+    let mut in_view = 0;
     for (i, b) in list.iter().enumerate() {
-        if !b.bounds.intersects(visible) {
+        if !b.bounds.intersects(cull) {
             continue;
         }
+        in_view += usize::from(b.bounds.intersects(visible));
         let share = (b.count as f32 / max).sqrt();
         let width = (0.8 + 7.0 * share) * scale;
         let load = loads.as_ref().and_then(|l| l.of(level, i));
@@ -367,8 +392,11 @@ pub(super) fn paint_bundles(
         ));
         shown.push((i, curve, width));
     }
-    let hovered = pointer.and_then(|p| under(&shown, p)).map(|i| (level, i));
-    (shown.len(), hovered)
+    Drawn {
+        level: Some(level),
+        shown,
+        in_view,
+    }
 }
 
 /// The drawn bundle whose curve passes nearest a screen point, within a few points of its edge.

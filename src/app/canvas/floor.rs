@@ -428,21 +428,41 @@ pub fn floor_ui(
         zoom: state.canvas.floor.view.zoom,
         dark: ui.visuals().dark_mode,
     };
-    paint.floor(ui.visuals());
-    paint.racks(&selected, hovered.map(|r| r.id), focus);
     // While a rack is dragged to a place it may take, its runs are drawn from there with the lengths they would
     // have: the design with the move applied, laid out once per place.
     let preview = ghost
         .as_ref()
         .zip(state.canvas.floor.drag)
         .and_then(|((t, _), d)| preview_layout(ui.ctx(), (design, revision), d.rack, t));
-    let labels = match (&preview, focus) {
-        (Some(p), Some(f)) => Paint { layout: p, ..paint }.runs(f),
-        (None, Some(f)) => paint.runs(f),
-        (_, None) => Vec::new(),
-    };
-    paint.names(&selected, hovered.map(|r| r.id));
-    paint.run_labels(labels);
+    // The floor, racks, runs and names are painted once per view, hover, selection and drop place, and handed to
+    // the painter again on frames where none of those changed (a menu opened, the pointer moving over one rack).
+    let v = ui.visuals();
+    let key = (
+        (revision, site_name.clone(), rect, painter.clip_rect()),
+        (screen_from_canvas, ui.ctx().pixels_per_point()),
+        (v.dark_mode, v.weak_text_color()),
+        (selected.clone(), hovered.map(|r| r.id), focus),
+        (
+            ghost.as_ref().map(|(t, _)| (t.row, t.slot)),
+            preview.is_some(),
+        ),
+    );
+    let id = egui::Id::unique("racksmith_floor_scene");
+    super::scene::reuse(&painter, id, key, |p| {
+        let paint = Paint {
+            painter: p,
+            ..paint
+        };
+        paint.floor(ui.visuals());
+        paint.racks(&selected, hovered.map(|r| r.id), focus);
+        let labels = match (&preview, focus) {
+            (Some(p), Some(f)) => Paint { layout: p, ..paint }.runs(f),
+            (None, Some(f)) => paint.runs(f),
+            (_, None) => Vec::new(),
+        };
+        paint.names(&selected, hovered.map(|r| r.id));
+        paint.run_labels(labels);
+    });
     if let Some((t, name)) = &ghost {
         paint.ghost(t, name);
     }

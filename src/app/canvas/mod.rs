@@ -10,6 +10,7 @@ mod input;
 mod layout;
 mod paint;
 mod rules;
+pub(in crate::app) mod scene;
 pub mod state;
 
 use super::commands::AppCommand;
@@ -48,6 +49,9 @@ struct Frame<'a> {
     pointer: Option<Pos2>,
     /// The pointer, canvas space.
     pointer_in_canvas: Option<Pos2>,
+    /// What is painted, canvas space: the part on screen and a margin of a quarter of the canvas around it (so
+    /// the painted scene is reused while the view pans that far).
+    cull: Rect,
 }
 
 impl<'a> Frame<'a> {
@@ -65,6 +69,7 @@ impl<'a> Frame<'a> {
         );
         let canvas_from_screen = screen_from_canvas.inverse();
         let pointer = ui.input(|i| i.pointer.interact_pos());
+        let margin = 0.25 * rect.size().max_elem() / state.canvas.view.zoom.max(1e-3);
         Self {
             design,
             layout,
@@ -77,6 +82,7 @@ impl<'a> Frame<'a> {
             zoom: state.canvas.view.zoom,
             pointer,
             pointer_in_canvas: pointer.map(|p| canvas_from_screen * p),
+            cull: (canvas_from_screen * rect).expand(margin),
         }
     }
 

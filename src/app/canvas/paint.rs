@@ -2,7 +2,7 @@
 //! badges, then the previews the input step found (selection band, drop targets, ghosts) and the hover tooltips.
 
 use super::layout::{RAIL_W, U_H};
-use super::{Frame, Overlays, bundles};
+use super::{Frame, Overlays, bundles, scene};
 use crate::analysis::Report;
 use crate::analysis::power::device_power_weight;
 use crate::app::state::{CanvasDrag, CanvasDrawn, CanvasState, PartDrag, RackFace, UiState};
@@ -53,34 +53,38 @@ pub(super) fn paint(
 ) -> CanvasDrawn {
     let painter = ui.painter_at(f.rect);
     let pointer = f.pointer.filter(|p| f.rect.contains(*p));
-    paint_sites(ui, &painter, f);
-    paint_racks(ui, &painter, f, report, &state.selection);
-    // Zoomed out, a bundle per pair of racks (or rows) stands for their links, behind the devices like cable trays
-    // so the faces stay readable; the selection's links are drawn one by one over everything.
-    let bundled = bundles::bundled(f.zoom, f.design.links.len());
     let loads_key = (
         f.revisions.0,
         f.revisions.1,
         state.canvas.load_pattern.index(),
     );
-    let (bundles, hovered_bundle) = if bundled && !state.canvas.hide_links {
-        let view = (&*f.layout, &*f.bundles, f.screen_from_canvas, f.visible());
-        let pointer = pointer.filter(|_| overlays.hovered_device.is_none());
-        bundles::paint_bundles(&painter, view, (report, loads_key), pointer)
-    } else {
-        (0, None)
-    };
-    paint_devices(ui, &painter, f, report, state, overlays.hovered_device);
-    let links = paint_links(
-        &painter,
-        f,
-        report,
-        &state.selection,
-        &state.canvas,
-        !bundled && !state.canvas.hide_links,
-    );
-    // Badges go over the links, which start at the devices' right ends.
-    let hovered_note = paint_note_badges(&painter, f, pointer);
+    let scene = scene::of(ui, &painter, f, (state, report.is_some()), |p| {
+        paint_scene(ui, p, f, (report, loads_key), state)
+    });
+    // The hovered device (emphasised already when selected) drawn again, emphasised, in its place in the scene.
+    let hovered = overlays
+        .hovered_device
+        .filter(|id| !state.selection.devices.contains(id));
+    let moved = scene.moved(f);
+    scene.replay(&painter, moved, hovered, |p, id| {
+        if let Some(cr) = f.layout.devices.get(&id) {
+            paint_device(ui, p, f, (report, state), (id, *cr), 0.5);
+        }
+    });
+    let parts = &scene.parts;
+    // The scene's badges and bundles are where they were painted: the pointer is moved back to meet them.
+    let pointer_then = pointer.map(|p| p - moved);
+    let hovered_note = pointer_then.and_then(|p| {
+        parts
+            .badges
+            .iter()
+            .rev()
+            .find(|(r, ..)| r.expand(2.0).contains(p))
+            .map(|(_, whose, note)| (whose.clone(), note.clone()))
+    });
+    let hovered_bundle = pointer_then
+        .filter(|_| overlays.hovered_device.is_none())
+        .and_then(|p| parts.bundles.under(p));
     paint_overlays(&painter, f, overlays);
     let weak = ui.visuals().weak_text_color();
     if f.design.racks.is_empty() {
@@ -128,7 +132,49 @@ pub(super) fn paint(
         egui::FontId::proportional(11.0),
         weak,
     );
-    CanvasDrawn { links, bundles }
+    parts.drawn
+}
+
+/// What stays put while only the pointer, the hover or a menu changes: sites, racks, bundles, devices (the
+/// selection's emphasised), links and note badges.
+fn paint_scene(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    (report, loads_key): (Option<&Report>, bundles::LoadsKey),
+    state: &UiState,
+) -> scene::Parts {
+    paint_sites(ui, painter, f);
+    paint_racks(ui, painter, f, report, &state.selection);
+    // Zoomed out, a bundle per pair of racks (or rows) stands for their links, behind the devices like cable trays
+    // so the faces stay readable; the selection's links are drawn one by one over everything.
+    let bundled = bundles::bundled(f.zoom, f.design.links.len());
+    let bundles = if bundled && !state.canvas.hide_links {
+        let view = (&*f.layout, &*f.bundles, f.screen_from_canvas);
+        bundles::paint_bundles(painter, view, (f.cull, f.visible()), (report, loads_key))
+    } else {
+        bundles::Drawn::default()
+    };
+    let devices = paint_devices(ui, painter, f, report, state);
+    let links = paint_links(
+        painter,
+        f,
+        report,
+        &state.selection,
+        &state.canvas,
+        !bundled && !state.canvas.hide_links,
+    );
+    // Badges go over the links, which start at the devices' right ends.
+    let badges = paint_note_badges(painter, f);
+    scene::Parts {
+        drawn: CanvasDrawn {
+            links,
+            bundles: bundles.len(),
+        },
+        bundles,
+        devices,
+        badges,
+    }
 }
 
 /// Sites as floors: a frame around each site's racks with the site's name and region (designs with sites only).
@@ -178,7 +224,7 @@ fn paint_racks(
     selection: &crate::app::state::Selection,
 ) {
     let (zoom, t) = (f.zoom, f.screen_from_canvas);
-    let visible = f.visible();
+    let visible = f.cull;
     let text_color = ui.visuals().text_color();
     let weak = ui.visuals().weak_text_color();
     let rack_power: HashMap<RackId, (f64, f64)> = report
@@ -262,30 +308,24 @@ fn paint_racks(
     }
 }
 
-/// Devices as boxes in their category's colour, labelled with their name and GPU count.
+/// Devices as boxes in their category's colour, labelled with their name and GPU count (the selection's
+/// emphasised). Returns where each device's shapes are in the painter's list, for the hovered one to be drawn again
+/// over a reused scene.
 fn paint_devices(
     ui: &egui::Ui,
     painter: &egui::Painter,
     f: &Frame<'_>,
     report: Option<&Report>,
     state: &UiState,
-    hovered: Option<DeviceId>,
-) {
-    let visible = f.visible();
-    let dark = ui.visuals().dark_mode;
-    // A device's cabled ports, from the links at it (the layout's index; a lookup per port would scan every link).
-    let cabled_ports = |id: DeviceId| -> Vec<&str> {
-        f.layout
-            .links_of
-            .get(&id)
-            .into_iter()
-            .flatten()
-            .filter_map(|lid| f.design.links.get(lid))
-            .flat_map(|l| [&l.a, &l.b])
-            .filter(|end| end.device == id)
-            .map(|end| end.port.as_str())
-            .collect()
+) -> HashMap<DeviceId, std::ops::Range<usize>> {
+    let visible = f.cull;
+    let next = || {
+        painter.ctx().graphics(|g| {
+            g.get(painter.layer_id())
+                .map_or(0, |l: &egui::layers::PaintList| l.next_idx().0)
+        })
     };
+    let mut ranges = HashMap::default();
     // Devices too short on screen for a label of their own, by rack: runs of them are labelled together.
     let mut unlabelled: Vec<(RackId, crate::catalog::Category, Rect)> = Vec::new();
     for (id, cr) in f
@@ -294,90 +334,109 @@ fn paint_devices(
         .iter()
         .filter(|(_, r)| r.intersects(visible))
     {
-        let Some(d) = f.design.devices.get(id) else {
-            continue;
-        };
-        let cat = f
-            .design
-            .parts
-            .get(&d.part)
-            .map_or(crate::catalog::Category::Accessory, |p| p.kind.category());
-        let selected = state.selection.devices.contains(id);
-        let emphasis = if selected {
+        let emphasis = if state.selection.devices.contains(id) {
             1.0
-        } else if hovered == Some(*id) {
-            0.5
         } else {
             0.0
         };
-        let fill = crate::app::widgets::category_fill_with(cat, dark, emphasis);
-        let r = (f.screen_from_canvas * *cr).shrink(0.5);
-        painter.rect(
-            r,
-            2.0 * f.zoom,
-            fill,
-            Stroke::new(
-                if selected { 2.0 } else { 0.5 },
-                if selected {
-                    SELECTION
-                } else {
-                    Color32::from_black_alpha(120)
-                },
-            ),
-            StrokeKind::Inside,
-        );
-        let label_color = theme::text_on(fill);
-        // The name at least `MIN_LABEL_PT` tall (larger when zoomed in), with the GPU count when it fits too.
-        let size = (r.height() - 3.0)
-            .min((12.0 * f.zoom).max(MIN_LABEL_PT))
-            .min(16.0);
-        let label = if size >= MIN_LABEL_PT {
-            let mut texts = vec![d.name.clone()];
-            if !d.gpus.is_empty() {
-                texts.insert(0, format!("{}  {}×GPU", d.name, d.gpus.len()));
-            }
-            let font = egui::FontId::proportional(size);
-            fitting(painter, texts, &font, label_color, r.width() - 6.0)
-        } else {
-            unlabelled.push((d.rack, cat, r));
-            None
-        };
-        if let Some(galley) = label {
-            // With room for a second line, the name goes to the top and the panel cues below it.
-            let tall = r.height() >= 3.0 + galley.size().y + 2.0 + cue_size(f.zoom) + 4.0;
-            let y = if tall {
-                r.top() + 3.0
-            } else {
-                r.center().y - galley.size().y / 2.0
-            };
-            painter.with_clip_rect(r.intersect(f.rect)).galley(
-                pos2(r.left() + 4.0, y),
-                galley,
-                label_color,
-            );
-            if tall {
-                let ports = cabled_ports(*id);
-                panel_cues(
-                    painter,
-                    f,
-                    report,
-                    &state.canvas,
-                    (*id, d),
-                    &ports,
-                    r,
-                    label_color,
-                );
-            }
+        let from = next();
+        if let Some(short) = paint_device(ui, painter, f, (report, state), (*id, *cr), emphasis) {
+            unlabelled.push(short);
         }
+        ranges.insert(*id, from..next());
     }
-    paint_runs(painter, f, dark, unlabelled);
+    paint_runs(painter, ui.visuals().dark_mode, unlabelled);
+    ranges
+}
+
+/// One device, its fill emphasised by `emphasis` (1 selected, 0.5 hovered); returns its rack, category and screen
+/// rect when it is too short for a label of its own (runs of those are labelled together).
+fn paint_device(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    (report, state): (Option<&Report>, &UiState),
+    (id, cr): (DeviceId, Rect),
+    emphasis: f32,
+) -> Option<(RackId, crate::catalog::Category, Rect)> {
+    let d = f.design.devices.get(&id)?;
+    let cat = f
+        .design
+        .parts
+        .get(&d.part)
+        .map_or(crate::catalog::Category::Accessory, |p| p.kind.category());
+    let selected = state.selection.devices.contains(&id);
+    let fill = crate::app::widgets::category_fill_with(cat, ui.visuals().dark_mode, emphasis);
+    let r = (f.screen_from_canvas * cr).shrink(0.5);
+    painter.rect(
+        r,
+        2.0 * f.zoom,
+        fill,
+        Stroke::new(
+            if selected { 2.0 } else { 0.5 },
+            if selected {
+                SELECTION
+            } else {
+                Color32::from_black_alpha(120)
+            },
+        ),
+        StrokeKind::Inside,
+    );
+    let label_color = theme::text_on(fill);
+    // The name at least `MIN_LABEL_PT` tall (larger when zoomed in), with the GPU count when it fits too.
+    let size = (r.height() - 3.0)
+        .min((12.0 * f.zoom).max(MIN_LABEL_PT))
+        .min(16.0);
+    if size < MIN_LABEL_PT {
+        return Some((d.rack, cat, r));
+    }
+    let mut texts = vec![d.name.clone()];
+    if !d.gpus.is_empty() {
+        texts.insert(0, format!("{}  {}×GPU", d.name, d.gpus.len()));
+    }
+    let font = egui::FontId::proportional(size);
+    let galley = fitting(painter, texts, &font, label_color, r.width() - 6.0)?;
+    // With room for a second line, the name goes to the top and the panel cues below it.
+    let tall = r.height() >= 3.0 + galley.size().y + 2.0 + cue_size(f.zoom) + 4.0;
+    let y = if tall {
+        r.top() + 3.0
+    } else {
+        r.center().y - galley.size().y / 2.0
+    };
+    painter
+        .with_clip_rect(r)
+        .galley(pos2(r.left() + 4.0, y), galley, label_color);
+    if tall {
+        // Its cabled ports, from the links at it (the layout's index; a lookup per port would scan every link).
+        let ports: Vec<&str> = f
+            .layout
+            .links_of
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .filter_map(|lid| f.design.links.get(lid))
+            .flat_map(|l| [&l.a, &l.b])
+            .filter(|end| end.device == id)
+            .map(|end| end.port.as_str())
+            .collect();
+        panel_cues(
+            painter,
+            f,
+            report,
+            &state.canvas,
+            (id, d),
+            &ports,
+            r,
+            label_color,
+        );
+    }
+    None
 }
 
 /// Labels runs of adjacent devices of one category that are each too short for a label ("16 switches"), so a
 /// stack of 1U switches is named at zoom levels where none of them can be.
 fn paint_runs(
     painter: &egui::Painter,
-    f: &Frame<'_>,
     dark: bool,
     mut unlabelled: Vec<(RackId, crate::catalog::Category, Rect)>,
 ) {
@@ -422,7 +481,7 @@ fn paint_runs(
             // On a plate of the devices' fill, so the words read the same over the devices and the gaps.
             let at = pos2(run.left() + 3.0, run.center().y - galley.size().y / 2.0);
             let plate = Rect::from_min_size(at, galley.size()).expand2(vec2(2.0, 1.0));
-            let clip = painter.with_clip_rect(run.intersect(f.rect));
+            let clip = painter.with_clip_rect(run);
             clip.rect(
                 plate,
                 2.0,
@@ -451,7 +510,7 @@ fn panel_cues(
     let ports = f.design.ports(id);
     let is_cabled = |name: &str| cabled_ports.contains(&name);
     let cabled = ports.iter().filter(|p| is_cabled(&p.name)).count();
-    let clip = painter.with_clip_rect(r.intersect(f.rect));
+    let clip = painter.with_clip_rect(r);
     let font = egui::FontId::proportional(cue_size(f.zoom));
     let line2 = pos2(r.left() + 4.0, r.top() + 3.0 + font.size + 5.0);
     let room = r.width() - 6.0;
@@ -536,10 +595,12 @@ fn paint_links(
     let mut ink = LinkInk::new(f, report, canvas);
     let mut drawn = 0;
     if draw_all {
+        // Those in the margin are drawn for the view to be panned without painting again, and not counted.
         let visible = f.visible();
         for g in &f.layout.links {
-            if g.bounds.intersects(visible) && !selected.contains(&g.id) {
-                drawn += usize::from(ink.link(painter, g.id, false));
+            if g.bounds.intersects(f.cull) && !selected.contains(&g.id) {
+                let shown = ink.link(painter, g.id, false);
+                drawn += usize::from(shown && g.bounds.intersects(visible));
             }
         }
     }
@@ -819,16 +880,12 @@ fn device_tooltip_ui(ui: &mut egui::Ui, design: &Design, d: &Device, links: usiz
 const BADGE: f32 = 13.0;
 
 /// Marks racks and devices that carry a review note with a small badge (top right of the rack's header, right end
-/// of the device). Returns whose note is under the pointer, with the note, for the hover text.
-fn paint_note_badges(
-    painter: &egui::Painter,
-    f: &Frame<'_>,
-    pointer: Option<Pos2>,
-) -> Option<(String, String)> {
+/// of the device). Returns each badge's rect with whose note it is and the note, for the hover text.
+fn paint_note_badges(painter: &egui::Painter, f: &Frame<'_>) -> Vec<scene::Badge> {
     let (layout, design, screen_from_canvas): (_, &Design, TSTransform) =
         (&f.layout, f.design, f.screen_from_canvas);
-    let visible = f.visible();
-    let mut hovered = None;
+    let visible = f.cull;
+    let mut badges = Vec::new();
     let mut badge = |corner: Pos2, whose: &str, note: &str| {
         let r = Rect::from_min_size(corner - vec2(BADGE + 3.0, -3.0), Vec2::splat(BADGE));
         painter.rect(
@@ -845,9 +902,7 @@ fn paint_note_badges(
             egui::FontId::proportional(BADGE - 3.0),
             Color32::BLACK,
         );
-        if pointer.is_some_and(|p| r.expand(2.0).contains(p)) {
-            hovered = Some((whose.to_string(), note.to_string()));
-        }
+        badges.push((r, whose.to_string(), note.to_string()));
     };
     for g in &layout.racks {
         if let Some(rack) = design.racks.get(&g.id)
@@ -872,7 +927,7 @@ fn paint_note_badges(
             badge(corner, &d.name, &d.notes);
         }
     }
-    hovered
+    badges
 }
 
 /// Outlines a rect in a verdict colour with a note beside it (drop targets and ghosts).

@@ -1,0 +1,317 @@
+//! The canvas's scene: everything it draws that stays put while only the pointer, the hover or a menu changes
+//! (sites, racks, bundles, devices, links, note badges), painted once per design and report revision, view,
+//! canvas rect, theme, selection and display option, and handed to the painter again on the frames that follow.
+//! A frame that changes nothing on the canvas (a menu opened over it, the pointer moving along a device) costs
+//! the copy of a list of shapes instead of laying out every rack and device again. The hovered device is drawn
+//! again in its own place in the list, so the reused scene looks exactly like a fresh one.
+
+use super::Frame;
+use super::bundles;
+use crate::app::state::{CanvasDrawn, RackFace, Selection, UiState};
+use crate::model::DeviceId;
+use egui::epaint::{ClippedShape, Primitive, TessellationOptions};
+use egui::{Color32, Rect, Vec2};
+use rustc_hash::FxHashMap as HashMap;
+use std::ops::Range;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// A note badge drawn: its rect on screen, whose note it is ("rack R01", a device's name) and the note.
+pub(super) type Badge = (Rect, String, String);
+
+/// What painting the scene found besides its shapes.
+pub(super) struct Parts {
+    /// What the frame drew (links one by one, bundles).
+    pub drawn: CanvasDrawn,
+    /// The bundles drawn, for the pointer to be tested against.
+    pub bundles: bundles::Drawn,
+    /// Where each device's shapes are in the scene's list.
+    pub devices: HashMap<DeviceId, Range<usize>>,
+    /// The note badges drawn.
+    pub badges: Vec<Badge>,
+}
+
+/// What the scene depends on: the same key, the same shapes.
+#[derive(Clone, PartialEq)]
+struct Key {
+    /// The design's and the report's revisions, and whether there is a report.
+    revisions: (u64, u64, bool),
+    /// The canvas on screen and the painter's clip.
+    rect: (Rect, Rect),
+    zoom: f32,
+    /// Dark mode and the visuals' colours the canvas paints with (faint and extreme backgrounds, text, weak text).
+    visuals: (bool, [Color32; 4]),
+    pixels_per_point: f32,
+    selection: Selection,
+    /// The rack face, the traffic pattern colouring the links, whether links are hidden.
+    canvas: (RackFace, usize, bool),
+}
+
+impl Key {
+    fn new(
+        ui: &egui::Ui,
+        painter: &egui::Painter,
+        f: &Frame<'_>,
+        state: &UiState,
+        report: bool,
+    ) -> Self {
+        let v = ui.visuals();
+        Self {
+            revisions: (f.revisions.0, f.revisions.1, report),
+            rect: (f.rect, painter.clip_rect()),
+            zoom: f.zoom,
+            visuals: (
+                v.dark_mode,
+                [
+                    v.faint_bg_color,
+                    v.extreme_bg_color,
+                    v.text_color(),
+                    v.weak_text_color(),
+                ],
+            ),
+            pixels_per_point: ui.ctx().pixels_per_point(),
+            selection: state.selection.clone(),
+            canvas: (
+                state.canvas.rack_face,
+                state.canvas.load_pattern.index(),
+                state.canvas.hide_links,
+            ),
+        }
+    }
+}
+
+/// A painted scene.
+pub(super) struct Scene {
+    key: Key,
+    /// The view's translation it was painted at, screen space.
+    at: Vec2,
+    /// The part of the canvas it covers, canvas space: reused while the part on screen stays in it.
+    cull: Rect,
+    /// Its shapes, the canvas's own clipped to [`Rect::EVERYTHING`] (the canvas's clip is set when replayed).
+    shapes: Vec<ClippedShape>,
+    /// How full the font atlas was when the scene's text was laid out: a lower figure later means egui cleared
+    /// the atlas, and the scene's glyphs point into the old one.
+    atlas_fill: f32,
+    /// What painting it found.
+    pub parts: Parts,
+    /// The pass it was painted in: the frame that paints it hands egui its shapes (egui tessellates them once
+    /// either way), the frames that reuse it its triangles.
+    pass: u64,
+    /// Its shapes tessellated for the painter's clip where they were painted, with the font atlas's size and the
+    /// tessellation options then: made the first time it is replayed unmoved with no device hovered, and handed
+    /// to the painter on such frames instead of the shapes (egui then only copies the triangles).
+    meshes: OnceLock<Meshes>,
+    /// The same, before and after the hovered device (drawn again between them), for the last device hovered.
+    around: Mutex<Option<Around>>,
+}
+
+/// A scene's triangles, with the font atlas's size and the tessellation options they were made with.
+type Meshes = ([usize; 2], TessellationOptions, Triangles);
+
+/// The triangles before and after a hovered device, with the atlas's size and options they were made with.
+type Around = (
+    DeviceId,
+    ([usize; 2], TessellationOptions),
+    Triangles,
+    Triangles,
+);
+
+/// The scene of this frame: the last one when nothing it depends on changed and the view did not pan out of
+/// it, else painted by `paint` (on a scratch layer without a clip, whose shapes are taken into the scene).
+pub(super) fn of(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    f: &Frame<'_>,
+    (state, report): (&UiState, bool),
+    paint: impl FnOnce(&egui::Painter) -> Parts,
+) -> Arc<Scene> {
+    let ctx = ui.ctx();
+    let key = Key::new(ui, painter, f, state, report);
+    let id = egui::Id::unique("racksmith_canvas_scene");
+    let fill = ctx.fonts(|fonts| fonts.font_atlas_fill_ratio());
+    if let Some(scene) = ctx.data(|d| d.get_temp::<Arc<Scene>>(id))
+        && scene.key == key
+        && fill >= scene.atlas_fill
+        && scene.cull.contains_rect(f.visible())
+    {
+        return scene;
+    }
+    let scratch = egui::LayerId::new(painter.layer_id().order, id);
+    ctx.graphics_mut(|g| std::mem::take(g.entry(scratch)));
+    let mut scratch_painter = painter.clone().with_layer_id(scratch);
+    scratch_painter.set_clip_rect(Rect::EVERYTHING);
+    let parts = paint(&scratch_painter);
+    let list = ctx.graphics_mut(|g| std::mem::take(g.entry(scratch)));
+    let scene = Arc::new(Scene {
+        key,
+        at: f.screen_from_canvas.translation,
+        cull: f.cull,
+        shapes: list.all_entries().cloned().collect(),
+        atlas_fill: ctx.fonts(|fonts| fonts.font_atlas_fill_ratio()),
+        parts,
+        pass: ctx.cumulative_pass_nr(),
+        meshes: OnceLock::new(),
+        around: Mutex::new(None),
+    });
+    ctx.data_mut(|d| d.insert_temp(id, scene.clone()));
+    scene
+}
+
+impl Scene {
+    /// How far the view panned since the scene was painted, screen space.
+    pub(super) fn moved(&self, f: &Frame<'_>) -> Vec2 {
+        f.screen_from_canvas.translation - self.at
+    }
+
+    /// Hands the scene's shapes to `painter`, moved as far as the view panned and clipped to the painter's clip,
+    /// with the `hovered` device drawn by `again` in its own place (so what lies over it, links and run labels,
+    /// stays over it).
+    pub(super) fn replay(
+        &self,
+        painter: &egui::Painter,
+        moved: Vec2,
+        hovered: Option<DeviceId>,
+        again: impl FnOnce(&egui::Painter, DeviceId),
+    ) {
+        let clip = painter.clip_rect();
+        let add = |shapes: &[ClippedShape]| {
+            painter.ctx().graphics_mut(|g| {
+                let list = g.entry(painter.layer_id());
+                for s in shapes {
+                    let mut shape = s.shape.clone();
+                    if moved != Vec2::ZERO {
+                        shape.translate(moved);
+                    }
+                    list.add(s.clip_rect.translate(moved).intersect(clip), shape);
+                }
+            });
+        };
+        let splice = hovered.and_then(|id| Some((id, self.parts.devices.get(&id)?.clone())));
+        if moved == Vec2::ZERO
+            && let Some((before, after)) = self.triangles(painter, splice.as_ref())
+        {
+            let add = |list: &[(Rect, egui::Shape)]| {
+                painter.ctx().graphics_mut(|g| {
+                    let paint_list = g.entry(painter.layer_id());
+                    for (clip, shape) in list {
+                        paint_list.add(*clip, shape.clone());
+                    }
+                });
+            };
+            add(&before);
+            if let Some((id, _)) = splice {
+                again(painter, id);
+            }
+            add(&after);
+            return;
+        }
+        match splice {
+            Some((id, at)) => {
+                add(self.shapes.get(..at.start).unwrap_or_default());
+                again(painter, id);
+                add(self.shapes.get(at.end..).unwrap_or_default());
+            }
+            None => add(&self.shapes),
+        }
+    }
+
+    /// The scene's triangles, made the first time they are asked for: all of them, or with a hovered device
+    /// (`splice`: it and where its shapes are) those before and after it. None in the pass that painted the scene
+    /// (egui tessellates its shapes once, as before) and when the font atlas or the tessellation options changed.
+    fn triangles(
+        &self,
+        painter: &egui::Painter,
+        splice: Option<&(DeviceId, Range<usize>)>,
+    ) -> Option<(Triangles, Triangles)> {
+        let ctx = painter.ctx();
+        if ctx.cumulative_pass_nr() == self.pass {
+            return None;
+        }
+        let now = (
+            ctx.fonts(|fonts| fonts.font_image_size()),
+            ctx.tessellation_options(|o| *o),
+        );
+        let clip = painter.clip_rect();
+        let Some((id, at)) = splice else {
+            let (atlas, options, all) = self
+                .meshes
+                .get_or_init(|| (now.0, now.1, tessellated(ctx, clip, &self.shapes)));
+            return ((*atlas, *options) == now).then(|| (all.clone(), Triangles::default()));
+        };
+        let mut around = self.around.lock().ok()?;
+        let fresh = !matches!(&*around, Some((h, made, ..)) if h == id && *made == now);
+        if fresh {
+            let before = tessellated(ctx, clip, self.shapes.get(..at.start).unwrap_or_default());
+            let after = tessellated(ctx, clip, self.shapes.get(at.end..).unwrap_or_default());
+            *around = Some((*id, now, before, after));
+        }
+        around.as_ref().map(|(.., b, a)| (b.clone(), a.clone()))
+    }
+}
+
+/// Triangles handed to the painter: each mesh (or text, kept as it is) with its clip.
+type Triangles = Arc<Vec<(Rect, egui::Shape)>>;
+
+/// `shapes` tessellated for `clip`: texts stay texts, in their place (tests and accessibility read them; egui lays
+/// their glyphs out cheaply), the runs of other shapes between them become meshes.
+fn tessellated(ctx: &egui::Context, clip: Rect, shapes: &[ClippedShape]) -> Triangles {
+    let mut out: Vec<(Rect, egui::Shape)> = Vec::new();
+    let mut batch: Vec<ClippedShape> = Vec::new();
+    let tessellate = |batch: &mut Vec<ClippedShape>, out: &mut Vec<(Rect, egui::Shape)>| {
+        let primitives = ctx.tessellate(std::mem::take(batch), ctx.pixels_per_point());
+        out.extend(primitives.into_iter().filter_map(|p| match p.primitive {
+            Primitive::Mesh(m) => Some((p.clip_rect, egui::Shape::Mesh(Arc::new(m)))),
+            Primitive::Callback(_) => None,
+        }));
+    };
+    for s in shapes {
+        let clip_rect = s.clip_rect.intersect(clip);
+        if matches!(s.shape, egui::Shape::Text(_)) {
+            tessellate(&mut batch, &mut out);
+            out.push((clip_rect, s.shape.clone()));
+        } else {
+            batch.push(ClippedShape::new(clip_rect, s.shape.clone()));
+        }
+    }
+    tessellate(&mut batch, &mut out);
+    Arc::new(out)
+}
+
+/// What a view painted once keeps: its key, the font atlas's fill then, its shapes and what painting returned.
+type Kept<K, T> = Arc<(K, f32, Vec<ClippedShape>, T)>;
+
+/// Shapes painted once by `paint` and handed to `painter` again while `key` stays the same (the fabric view's
+/// nodes and cables), with what `paint` returned. `id` names the view.
+pub(in crate::app) fn reuse<K, T>(
+    painter: &egui::Painter,
+    id: egui::Id,
+    key: K,
+    paint: impl FnOnce(&egui::Painter) -> T,
+) -> T
+where
+    K: PartialEq + Clone + Send + Sync + 'static,
+    T: Clone + Send + Sync + 'static,
+{
+    let ctx = painter.ctx();
+    let fill = ctx.fonts(|fonts| fonts.font_atlas_fill_ratio());
+    let kept = match ctx.data(|d| d.get_temp::<Kept<K, T>>(id)) {
+        Some(kept) if kept.0 == key && fill >= kept.1 => kept,
+        _ => {
+            let scratch = egui::LayerId::new(painter.layer_id().order, id);
+            ctx.graphics_mut(|g| std::mem::take(g.entry(scratch)));
+            let out = paint(&painter.clone().with_layer_id(scratch));
+            let list = ctx.graphics_mut(|g| std::mem::take(g.entry(scratch)));
+            let fill = ctx.fonts(|fonts| fonts.font_atlas_fill_ratio());
+            let kept: Kept<K, T> =
+                Arc::new((key, fill, list.all_entries().cloned().collect(), out));
+            ctx.data_mut(|d| d.insert_temp(id, kept.clone()));
+            kept
+        }
+    };
+    ctx.graphics_mut(|g| {
+        let list = g.entry(painter.layer_id());
+        for s in &kept.2 {
+            list.add(s.clip_rect, s.shape.clone());
+        }
+    });
+    kept.3.clone()
+}
