@@ -246,6 +246,11 @@ pub struct BuildCache<'a> {
     /// Each build worked out, with its number (in the order met).
     builds: rustc_hash::FxHashMap<BuildKey, (Rc<Build>, u32)>,
     cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Chosen>>,
+    /// The cheapest builds by what decides them at a length ([`Reach`]): the lengths estimated from a floor are
+    /// thousands, the builds they take a few.
+    by_reach: rustc_hash::FxHashMap<(BuildKey, bool, Reach), Option<Chosen>>,
+    /// The reach of each transceiver of the design's parts, distinct, sorted (None: not read yet).
+    reaches: Option<Vec<f64>>,
     cables: rustc_hash::FxHashMap<(Protocol, u64), Vec<PartId>>,
     /// A number for each cable part met, so that a key holds no copy of its name.
     numbers: rustc_hash::FxHashMap<PartId, u32>,
@@ -257,6 +262,12 @@ struct Chosen {
     build: Rc<Build>,
     fibre: bool,
 }
+
+/// What a length decides of a cheapest build, for up to eight cable candidates: each candidate's stock length at
+/// or above it (as bits; `u64::MAX`: none) and whether it is within the candidate's reach (a bit each), and which
+/// transceiver reaches it reaches (a bit per distinct reach). Two lengths alike in all of these take the same
+/// cheapest build: a build that reaches is ordered at its stock length, never at the length itself.
+type Reach = ([u64; 8], u8, u64);
 
 /// A link's a and b ends located: each port's [`Place`] and [`CageShape`] (None: its device is not in the design).
 pub(crate) type Located = [Option<(Place, CageShape)>; 2];
@@ -376,6 +387,16 @@ impl<'a> BuildCache<'a> {
             .entry((link.medium.protocol(), link.medium.gbps().to_bits()))
             .or_insert_with(|| cables_for(design, link))
             .clone();
+        let reach = self.reach(design, &cables, length_m).map(|r| {
+            let mut k = key.clone();
+            k.0.3 = 0;
+            (k.0, k.1, r)
+        });
+        if let Some(b) = reach.as_ref().and_then(|r| self.by_reach.get(r)) {
+            let b = b.clone();
+            self.cheapest.insert(key, b.clone());
+            return b;
+        }
         let b = cables
             .iter()
             .filter(|c| !fibre_only || is_fibre(design, c))
@@ -391,7 +412,52 @@ impl<'a> BuildCache<'a> {
                 build,
             });
         self.cheapest.insert(key, b.clone());
+        if let Some(r) = reach {
+            self.by_reach.insert(r, b.clone());
+        }
         b
+    }
+
+    /// What `length_m` decides of the cheapest build among `cables` ([`Reach`]); None when that is not all of it
+    /// (more than eight candidates or 64 transceiver reaches, or a cable sold at any length).
+    fn reach(&mut self, design: &Design, cables: &[PartId], length_m: f64) -> Option<Reach> {
+        let reaches = self.reaches.get_or_insert_with(|| {
+            let mut r: Vec<f64> = design
+                .parts
+                .values()
+                .filter_map(|p| match &p.kind {
+                    PartKind::Transceiver(t) => Some(t.reach_m),
+                    _ => None,
+                })
+                .collect();
+            r.sort_by(f64::total_cmp);
+            r.dedup_by(|a, b| a.to_bits() == b.to_bits());
+            r
+        });
+        if cables.len() > 8 || reaches.len() > 64 {
+            return None;
+        }
+        let mut stock = [u64::MAX; 8];
+        let mut within = 0u8;
+        for (i, c) in cables.iter().enumerate() {
+            let (_, spec) = cable_spec(design, c)?;
+            if spec.stock_lengths_m.is_empty() {
+                return None;
+            }
+            if let Some(s) = stock_length(&spec.stock_lengths_m, length_m) {
+                stock[i] = s.to_bits();
+            }
+            if length_m <= spec.max_length_m + 1e-9 {
+                within |= 1 << i;
+            }
+        }
+        let mut mask = 0u64;
+        for (i, r) in reaches.iter().enumerate() {
+            if *r >= length_m - 1e-9 {
+                mask |= 1 << i;
+            }
+        }
+        Some((stock, within, mask))
     }
 }
 
