@@ -266,7 +266,8 @@ struct Chosen {
 /// What a length decides of a cheapest build, for up to eight cable candidates: each candidate's stock length at
 /// or above it (as bits; `u64::MAX`: none) and whether it is within the candidate's reach (a bit each), and which
 /// transceiver reaches it reaches (a bit per distinct reach). Two lengths alike in all of these take the same
-/// cheapest build: a build that reaches is ordered at its stock length, never at the length itself.
+/// cheapest build, the same cable at the same stock length (a cable with no stock lengths, ordered at the length
+/// itself, is marked only as reaching: its builds are not shared).
 type Reach = ([u64; 8], u8, u64);
 
 /// A link's a and b ends located: each port's [`Place`] and [`CageShape`] (None: its device is not in the design).
@@ -412,14 +413,23 @@ impl<'a> BuildCache<'a> {
                 build,
             });
         self.cheapest.insert(key, b.clone());
-        if let Some(r) = reach {
+        // Unless the build is of a cable sold at any length, ordered at this length.
+        let at_length = b.as_ref().is_some_and(|c| {
+            c.build
+                .cable
+                .as_ref()
+                .and_then(|id| cable_spec(design, id))
+                .is_some_and(|(_, spec)| spec.stock_lengths_m.is_empty())
+        });
+        if let Some(r) = reach.filter(|_| !at_length) {
             self.by_reach.insert(r, b.clone());
         }
         b
     }
 
     /// What `length_m` decides of the cheapest build among `cables` ([`Reach`]); None when that is not all of it
-    /// (more than eight candidates or 64 transceiver reaches, or a cable sold at any length).
+    /// (more than eight candidates or 64 transceiver reaches). A cable sold at any length (no stock lengths) is
+    /// ordered at the length itself: a cheapest build of one is not remembered by its [`Reach`].
     fn reach(&mut self, design: &Design, cables: &[PartId], length_m: f64) -> Option<Reach> {
         let reaches = self.reaches.get_or_insert_with(|| {
             let mut r: Vec<f64> = design
@@ -442,9 +452,11 @@ impl<'a> BuildCache<'a> {
         for (i, c) in cables.iter().enumerate() {
             let (_, spec) = cable_spec(design, c)?;
             if spec.stock_lengths_m.is_empty() {
-                return None;
-            }
-            if let Some(s) = stock_length(&spec.stock_lengths_m, length_m) {
+                // Sold at any length up to its reach: ordered at the length itself (see [`build_with`]).
+                if length_m <= spec.max_length_m {
+                    stock[i] = u64::MAX - 1;
+                }
+            } else if let Some(s) = stock_length(&spec.stock_lengths_m, length_m) {
                 stock[i] = s.to_bits();
             }
             if length_m <= spec.max_length_m + 1e-9 {
