@@ -195,7 +195,8 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
         .map(|b| b.cable.as_ref().and_then(|c| design.parts.get(c)))
         .collect();
     let mut per_build = vec![0u64; builds.distinct.len()];
-    let mut short: Vec<(LinkId, String)> = Vec::new();
+    // Links out of reach, with the message of each of the first four (all the finding lists).
+    let mut short: Vec<(LinkId, Option<String>)> = Vec::new();
     for ((id, b), &n) in builds.links.iter().zip(&builds.numbers) {
         let n = n as usize;
         if let Some(count) = per_build.get_mut(n) {
@@ -207,7 +208,8 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
             report.optics_cost_usd += p.price_usd;
         }
         if !b.reaches {
-            short.push((*id, reach_message(design, *id, b)));
+            let message = (short.len() < 4).then(|| reach_message(design, *id, b));
+            short.push((*id, message));
         }
     }
     // Lengths are keyed in millimetres so that equal stock lengths group exactly.
@@ -304,12 +306,16 @@ fn reach_message(design: &Design, id: LinkId, b: &Build) -> String {
 }
 
 /// One error listing the links out of reach (the link will not come up as drawn).
-fn reach_finding(short: Vec<(LinkId, String)>) -> Option<Finding> {
+fn reach_finding(short: Vec<(LinkId, Option<String>)>) -> Option<Finding> {
     let (_, first) = short.first()?;
     let message = if short.len() == 1 {
-        first.clone()
+        first.clone().unwrap_or_default()
     } else {
-        let listed: Vec<&str> = short.iter().take(4).map(|(_, m)| m.as_str()).collect();
+        let listed: Vec<&str> = short
+            .iter()
+            .take(4)
+            .filter_map(|(_, m)| m.as_deref())
+            .collect();
         let more = if short.len() > 4 { "; ..." } else { "" };
         format!(
             "{} links are longer than their cables reach: {}{more}",

@@ -254,6 +254,10 @@ pub struct BuildCache<'a> {
     cables: rustc_hash::FxHashMap<(Protocol, u64), Vec<PartId>>,
     /// A number for each cable part met, so that a key holds no copy of its name.
     numbers: rustc_hash::FxHashMap<PartId, u32>,
+    /// The cable parts by number.
+    named: Vec<PartId>,
+    /// The number last asked for.
+    last_number: Option<u32>,
 }
 
 /// The cheapest build of a link and whether its cable is a fibre.
@@ -307,14 +311,7 @@ impl<'a> BuildCache<'a> {
         length_m: f64,
         at: &Located,
     ) -> BuildKey {
-        let cable = cable.map(|c| match self.numbers.get(c) {
-            Some(n) => *n,
-            None => {
-                let n = u32::try_from(self.numbers.len()).unwrap_or(u32::MAX);
-                self.numbers.insert(c.clone(), n);
-                n
-            }
-        });
+        let cable = cable.map(|c| self.number(c));
         (
             cable,
             link.medium.protocol(),
@@ -323,6 +320,26 @@ impl<'a> BuildCache<'a> {
             at[0].map(|(_, s)| s),
             at[1].map(|(_, s)| s),
         )
+    }
+
+    /// A cable part's number; the last one asked is compared first (a design's links come in runs of one cable).
+    fn number(&mut self, cable: &PartId) -> u32 {
+        if let Some(n) = self.last_number
+            && self.named.get(n as usize) == Some(cable)
+        {
+            return n;
+        }
+        let n = match self.numbers.get(cable) {
+            Some(n) => *n,
+            None => {
+                let n = u32::try_from(self.named.len()).unwrap_or(u32::MAX);
+                self.numbers.insert(cable.clone(), n);
+                self.named.push(cable.clone());
+                n
+            }
+        };
+        self.last_number = Some(n);
+        n
     }
 
     /// [`build_with`], remembered, with its number.
