@@ -406,7 +406,7 @@ impl<'a> BuildCache<'a> {
             .or_insert_with(|| cables_for(design, link))
             .clone();
         let reach = self.reach(design, &cables, length_m).map(|r| {
-            let mut k = key.clone();
+            let mut k = key;
             k.0.3 = 0;
             (k.0, k.1, r)
         });
