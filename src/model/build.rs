@@ -824,3 +824,6 @@ impl Design {
         (Some(out), copper)
     }
 }
+
+#[cfg(test)]
+mod tests;
