@@ -4,7 +4,7 @@
 
 use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
-use crate::model::build::{Build, Cage, cage_key, cage_of, cheapest_build};
+use crate::model::build::{Build, Cage, cage_of, cheapest_build};
 use crate::model::part::{PartKind, PlugForm};
 use crate::model::{Design, DeviceId, LinkId, PartId, PortRef};
 use serde::Serialize;
@@ -74,40 +74,90 @@ pub struct Builds<'a> {
     /// Cages whose transceiver draws more than their power class, each by a port in it, with the class, W
     /// (docs/analysis.md, "Cages and breakouts"): a transceiver chosen there because none within the class reaches.
     pub over_class: Vec<(PortRef, f64)>,
+    /// Each link's build by its number (in [`Builds::distinct`]), in the order of `links`.
+    numbers: Vec<u32>,
+    /// The distinct builds, by number: the links' figures are read per build, not per link.
+    distinct: Vec<std::rc::Rc<Build>>,
+    /// Links whose length is estimated from the floor.
+    estimated: usize,
+    /// Links whose medium is chosen by reach.
+    auto_cable: usize,
 }
 
-/// The builds of a design. Cages are told apart by integers ([`cage_key`]), never named: a 128-SU SuperPOD has
-/// 235,000 link ends.
+/// One end of a distinct build, as [`builds`] counts it: the transceiver's part and whether it is within the
+/// power class of the cage (the cage's shape is part of the build's key).
+type EndPart<'a> = Option<(&'a PartId, bool)>;
+
+/// The builds of a design. Cages are told apart by integers ([`cage_key`]), never named, and each distinct build's
+/// transceivers are looked up once: a 128-SU SuperPOD has 235,000 link ends and a few hundred distinct builds.
 pub fn builds(design: &Design) -> Builds<'_> {
-    let mut links = Vec::with_capacity(design.links.len());
+    let n = design.links.len();
+    let (mut links, mut numbers) = (Vec::with_capacity(n), Vec::with_capacity(n));
     let mut shared: rustc_hash::FxHashSet<(DeviceId, u32)> = Default::default();
-    let mut transceivers: BTreeMap<&PartId, u64> = BTreeMap::new();
+    shared.reserve(n);
+    // Transceivers counted by distinct build and end, summed by part at the end.
+    let mut per_end: Vec<[u64; 2]> = Vec::new();
+    let mut ends: Vec<[EndPart<'_>; 2]> = Vec::new();
+    let mut distinct = Vec::new();
     let mut over_class = Vec::new();
-    let mut cache = crate::model::build::BuildCache::default();
+    let (mut estimated, mut auto_cable) = (0, 0);
+    let mut cache = crate::model::build::BuildCache::for_pass(design, None);
     for (id, l) in &design.links {
-        let b = cache.shared_build_of(design, l);
-        for (port, t) in [&l.a, &l.b].into_iter().zip(&b.ends) {
-            let Some(t) = t else { continue };
-            let Some((key, shape)) = cage_key(design, port) else {
-                continue;
-            };
-            if key.is_some_and(|k| !shared.insert(k)) {
+        estimated += usize::from(l.estimated_length);
+        auto_cable += usize::from(l.auto_cable);
+        let (b, number, at) = cache.numbered_build_of(design, l);
+        let k = number as usize;
+        if k == distinct.len() {
+            distinct.push(b.clone());
+            per_end.push([0, 0]);
+            ends.push([0, 1].map(|i| {
+                let t = b.ends[i].as_ref()?;
+                let (part_id, part) = design.parts.get_key_value(t)?;
+                let (_, shape) = at[i]?;
+                Some((part_id, shape.within_class(part.power_w)))
+            }));
+        }
+        for (i, port) in [&l.a, &l.b].into_iter().enumerate() {
+            if b.ends[i].is_none() {
                 continue;
             }
-            let Some((part_id, part)) = design.parts.get_key_value(t) else {
+            let Some((place, shape)) = at[i] else {
                 continue;
             };
-            *transceivers.entry(part_id).or_default() += 1;
-            if !shape.within_class(part.power_w) {
+            if crate::model::build::shared_key(port.device, &place)
+                .is_some_and(|c| !shared.insert(c))
+            {
+                continue;
+            }
+            let Some((_, within)) = ends.get(k).and_then(|e| e[i]) else {
+                continue;
+            };
+            if let Some(c) = per_end.get_mut(k) {
+                c[i] += 1;
+            }
+            if !within {
                 over_class.push((port.clone(), shape.power_class_w()));
             }
         }
         links.push((*id, b));
+        numbers.push(number);
+    }
+    let mut transceivers: BTreeMap<&PartId, u64> = BTreeMap::new();
+    for (e, counts) in ends.iter().zip(&per_end) {
+        for (end, count) in e.iter().zip(counts) {
+            if let (Some((part, _)), 1..) = (end, count) {
+                *transceivers.entry(part).or_default() += count;
+            }
+        }
     }
     Builds {
         links,
         transceivers,
         over_class,
+        numbers,
+        distinct,
+        estimated,
+        auto_cable,
     }
 }
 
@@ -138,21 +188,39 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
             power_w: round(p.power_w * count_f, 2),
         });
     }
-    // Lengths are keyed in millimetres so that equal stock lengths group exactly.
-    let mut cables: BTreeMap<(&PartId, i64), u64> = BTreeMap::new();
-    let mut short: Vec<(LinkId, String)> = Vec::new();
-    for (id, b) in &builds.links {
-        if let Some(c) = &b.cable {
-            *cables
-                .entry((c, (b.ordered_m * 1000.0).round() as i64))
-                .or_default() += 1;
-            if let Some(p) = design.parts.get(c) {
-                report.optics_power_w += p.power_w;
-                report.optics_cost_usd += p.price_usd;
-            }
+    // Each distinct build's cable part, looked up once; the links are counted by build.
+    let cable_parts: Vec<Option<&crate::model::part::Part>> = builds
+        .distinct
+        .iter()
+        .map(|b| b.cable.as_ref().and_then(|c| design.parts.get(c)))
+        .collect();
+    let mut per_build = vec![0u64; builds.distinct.len()];
+    // Links out of reach, with the message of each of the first four (all the finding lists).
+    let mut short: Vec<(LinkId, Option<String>)> = Vec::new();
+    for ((id, b), &n) in builds.links.iter().zip(&builds.numbers) {
+        let n = n as usize;
+        if let Some(count) = per_build.get_mut(n) {
+            *count += 1;
+        }
+        // Summed link by link, in id order, as the report always has (the same figure to the last bit).
+        if let Some(p) = cable_parts.get(n).copied().flatten() {
+            report.optics_power_w += p.power_w;
+            report.optics_cost_usd += p.price_usd;
         }
         if !b.reaches {
-            short.push((*id, reach_message(design, *id, b)));
+            let message = (short.len() < 4).then(|| reach_message(design, *id, b));
+            short.push((*id, message));
+        }
+    }
+    // Lengths are keyed in millimetres so that equal stock lengths group exactly.
+    let mut cables: BTreeMap<(&PartId, i64), u64> = BTreeMap::new();
+    for (b, count) in builds.distinct.iter().zip(per_build) {
+        if let Some(c) = &b.cable
+            && count > 0
+        {
+            *cables
+                .entry((c, (b.ordered_m * 1000.0).round() as i64))
+                .or_default() += count;
         }
     }
     report.cables = cables
@@ -164,8 +232,8 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
         })
         .collect();
     report.out_of_reach = short.len();
-    report.estimated_links = design.links.values().filter(|l| l.estimated_length).count();
-    report.auto_cable_links = design.links.values().filter(|l| l.auto_cable).count();
+    report.estimated_links = builds.estimated;
+    report.auto_cable_links = builds.auto_cable;
     report.optics_power_w = round(report.optics_power_w, 2);
     report.optics_cost_usd = round(report.optics_cost_usd, 2);
     let mut findings = Vec::new();
@@ -238,12 +306,16 @@ fn reach_message(design: &Design, id: LinkId, b: &Build) -> String {
 }
 
 /// One error listing the links out of reach (the link will not come up as drawn).
-fn reach_finding(short: Vec<(LinkId, String)>) -> Option<Finding> {
+fn reach_finding(short: Vec<(LinkId, Option<String>)>) -> Option<Finding> {
     let (_, first) = short.first()?;
     let message = if short.len() == 1 {
-        first.clone()
+        first.clone().unwrap_or_default()
     } else {
-        let listed: Vec<&str> = short.iter().take(4).map(|(_, m)| m.as_str()).collect();
+        let listed: Vec<&str> = short
+            .iter()
+            .take(4)
+            .filter_map(|(_, m)| m.as_deref())
+            .collect();
         let more = if short.len() > 4 { "; ..." } else { "" };
         format!(
             "{} links are longer than their cables reach: {}{more}",

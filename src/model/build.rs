@@ -4,13 +4,14 @@
 //! link flagged `estimated_length` takes its length from the floor ([`super::floor`]). Both are re-estimated here
 //! when racks or devices move; a link without the flags is kept as written.
 
-use super::floor::{FloorPlan, PortHeights, stock_length};
-
-/// A pass's floor plan and the devices' port heights on it.
-type Plan<'a> = (&'a FloorPlan, &'a PortHeights);
+use super::floor::{FloorPlan, stock_length};
 use super::part::{CableSpec, Fibre, Part, PartKind, PlugForm, Top, TransceiverSpec};
-use super::{Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
+use super::{Breakout, Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
+use std::collections::BTreeMap;
 use std::rc::Rc;
+
+mod ends;
+pub(crate) use ends::Ends;
 
 /// The cage a port's transceiver sits in: ports of one twin-port cage share it.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -28,7 +29,8 @@ pub struct Cage {
 
 /// Which cage a port's transceiver sits in, before it is named: the port's own, a switch's cage number, or a NIC
 /// cage (first slot of the cage, port); with the ports the cage holds and its top.
-enum Place {
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Place {
     Own,
     SwitchCage(u16),
     NicCage(u16, u16),
@@ -78,7 +80,16 @@ impl CageShape {
 /// A port's cage as [`Place`] and [`CageShape`]; None for a port of a device that is not in the design.
 fn locate(design: &Design, port: &PortRef) -> Option<(Place, CageShape)> {
     let device = design.devices.get(&port.device)?;
-    Some(match design.parts.get(&device.part).map(|p| &p.kind) {
+    Some(place_of(
+        design.parts.get(&device.part).map(|p| &p.kind),
+        &device.breakout,
+        port,
+    ))
+}
+
+/// A port's cage on a device of a part of `kind` (None: the part is not in the design) running `breakout`.
+fn place_of(kind: Option<&PartKind>, breakout: &Breakout, port: &PortRef) -> (Place, CageShape) {
+    match kind {
         Some(PartKind::Switch(s)) => {
             let per = s.ports_per_cage.max(1);
             let n = port
@@ -86,7 +97,7 @@ fn locate(design: &Design, port: &PortRef) -> Option<(Place, CageShape)> {
                 .strip_prefix('p')
                 .and_then(|n| n.parse::<u16>().ok())
                 .or_else(|| super::ports::split_port(&port.port).map(|(n, _)| n));
-            let held = n.map_or(1, |n| per.saturating_mul(device.breakout.split_of(n)));
+            let held = n.map_or(1, |n| per.saturating_mul(breakout.split_of(n)));
             let mut shape = CageShape::new(1, Top::Finned);
             shape.form = s.cage_form;
             shape.class_w_bits = s.cage_power_w.to_bits();
@@ -114,7 +125,7 @@ fn locate(design: &Design, port: &PortRef) -> Option<(Place, CageShape)> {
             }
         }
         _ => (Place::Own, CageShape::new(1, Top::Flat)),
-    })
+    }
 }
 
 /// Where a port's transceiver sits (see [`Cage`]); None for a port of a device that is not in the design.
@@ -141,14 +152,16 @@ pub type SharedCage = (DeviceId, u32);
 /// the port's own; with its [`CageShape`]. None for a port of a device that is not in the design.
 pub fn cage_key(design: &Design, port: &PortRef) -> Option<(Option<SharedCage>, CageShape)> {
     let (place, shape) = locate(design, port)?;
-    let key = match place {
+    Some((shared_key(port.device, &place), shape))
+}
+
+/// The integer key of a cage at `place` on `device` (see [`cage_key`]).
+pub(crate) fn shared_key(device: DeviceId, place: &Place) -> Option<SharedCage> {
+    match *place {
         Place::Own => None,
-        Place::SwitchCage(n) => Some((port.device, u32::from(n))),
-        Place::NicCage(cage, k) => {
-            Some((port.device, 1 << 31 | u32::from(cage) << 16 | u32::from(k)))
-        }
-    };
-    Some((key, shape))
+        Place::SwitchCage(n) => Some((device, u32::from(n))),
+        Place::NicCage(cage, k) => Some((device, 1 << 31 | u32::from(cage) << 16 | u32::from(k))),
+    }
 }
 
 /// The shape of a port's cage: all a transceiver choice reads of [`cage_of`], without writing the cage's name.
@@ -224,54 +237,131 @@ type BuildKey = (
 
 /// Builds already worked out for one state of a design's parts: a SuperPOD's links repeat a few lengths and cage
 /// shapes, so its 117,748 links are a few thousand choices, each scanning the parts once (docs/analysis.md,
-/// "Cable lengths from the floor"). Valid while the design's parts do not change: make one per pass.
+/// "Cable lengths from the floor"). Valid while the design's parts do not change: make one per pass. A pass over
+/// many links reads the devices from tables ([`Ends`]) made once for it.
 #[derive(Default)]
-pub struct BuildCache {
-    builds: rustc_hash::FxHashMap<BuildKey, Rc<Build>>,
-    cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Rc<Build>>>,
+pub struct BuildCache<'a> {
+    /// The design's devices (and racks) as tables; None: read from the design's maps (a few links).
+    ends: Option<Ends<'a>>,
+    /// Each build worked out, with its number (in the order met).
+    builds: rustc_hash::FxHashMap<BuildKey, (Rc<Build>, u32)>,
+    cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Chosen>>,
+    /// The cheapest builds by what decides them at a length ([`Reach`]): the lengths estimated from a floor are
+    /// thousands, the builds they take a few.
+    by_reach: rustc_hash::FxHashMap<(BuildKey, bool, Reach), Option<Chosen>>,
+    /// The reach of each transceiver of the design's parts, distinct, sorted (None: not read yet).
+    reaches: Option<Vec<f64>>,
     cables: rustc_hash::FxHashMap<(Protocol, u64), Vec<PartId>>,
     /// A number for each cable part met, so that a key holds no copy of its name.
     numbers: rustc_hash::FxHashMap<PartId, u32>,
+    /// The cable parts by number.
+    named: Vec<PartId>,
+    /// The number last asked for.
+    last_number: Option<u32>,
 }
 
-impl BuildCache {
+/// The cheapest build of a link and whether its cable is a fibre.
+#[derive(Clone)]
+struct Chosen {
+    build: Rc<Build>,
+    fibre: bool,
+}
+
+/// What a length decides of a cheapest build, for up to eight cable candidates: each candidate's stock length at
+/// or above it (as bits; `u64::MAX`: none) and whether it is within the candidate's reach (a bit each), and which
+/// transceiver reaches it reaches (a bit per distinct reach). Two lengths alike in all of these take the same
+/// cheapest build, the same cable at the same stock length (a cable with no stock lengths, ordered at the length
+/// itself, is marked only as reaching: its builds are not shared).
+type Reach = ([u64; 8], u8, u64);
+
+/// A link's a and b ends located: each port's [`Place`] and [`CageShape`] (None: its device is not in the design).
+pub(crate) type Located = [Option<(Place, CageShape)>; 2];
+
+impl<'a> BuildCache<'a> {
+    /// A cache for a pass over many links of `design`, its devices (and, with a plan, racks) read into tables.
+    pub(crate) fn for_pass(design: &'a Design, plan: Option<&FloorPlan>) -> Self {
+        Self {
+            ends: Some(Ends::new(design, plan)),
+            ..Self::default()
+        }
+    }
+
+    /// The tables of the pass, if made.
+    pub(crate) fn ends(&self) -> Option<&Ends<'a>> {
+        self.ends.as_ref()
+    }
+
+    /// A port's cage ([`locate`]), from the tables when made.
+    pub(crate) fn locate(&self, design: &Design, port: &PortRef) -> Option<(Place, CageShape)> {
+        match &self.ends {
+            Some(e) => e.locate(port),
+            None => locate(design, port),
+        }
+    }
+
+    /// A link's ends located.
+    pub(crate) fn located(&self, design: &Design, link: &Link) -> Located {
+        [self.locate(design, &link.a), self.locate(design, &link.b)]
+    }
+
     fn key(
         &mut self,
-        design: &Design,
         link: &Link,
         cable: Option<&PartId>,
         length_m: f64,
+        at: &Located,
     ) -> BuildKey {
-        let cable = cable.map(|c| match self.numbers.get(c) {
-            Some(n) => *n,
-            None => {
-                let n = u32::try_from(self.numbers.len()).unwrap_or(u32::MAX);
-                self.numbers.insert(c.clone(), n);
-                n
-            }
-        });
+        let cable = cable.map(|c| self.number(c));
         (
             cable,
             link.medium.protocol(),
             link.medium.gbps().to_bits(),
             length_m.to_bits(),
-            cage_shape(design, &link.a),
-            cage_shape(design, &link.b),
+            at[0].map(|(_, s)| s),
+            at[1].map(|(_, s)| s),
         )
     }
 
-    /// [`build_with`], remembered.
+    /// A cable part's number; the last one asked is compared first (a design's links come in runs of one cable).
+    fn number(&mut self, cable: &PartId) -> u32 {
+        if let Some(n) = self.last_number
+            && self.named.get(n as usize) == Some(cable)
+        {
+            return n;
+        }
+        let n = match self.numbers.get(cable) {
+            Some(n) => *n,
+            None => {
+                let n = u32::try_from(self.named.len()).unwrap_or(u32::MAX);
+                self.numbers.insert(cable.clone(), n);
+                self.named.push(cable.clone());
+                n
+            }
+        };
+        self.last_number = Some(n);
+        n
+    }
+
+    /// [`build_with`], remembered, with its number.
     fn build_with(
         &mut self,
         design: &Design,
         link: &Link,
         cable: Option<&PartId>,
         length_m: f64,
-    ) -> Rc<Build> {
-        let key = self.key(design, link, cable, length_m);
+        at: &Located,
+    ) -> (Rc<Build>, u32) {
+        let key = self.key(link, cable, length_m, at);
+        let n = u32::try_from(self.builds.len()).unwrap_or(u32::MAX);
+        let shapes = at.map(|a| a.map(|(_, s)| s));
         self.builds
             .entry(key)
-            .or_insert_with(|| Rc::new(build_with(design, link, cable, length_m)))
+            .or_insert_with(|| {
+                (
+                    Rc::new(build_with(design, link, cable, length_m, shapes)),
+                    n,
+                )
+            })
             .clone()
     }
 
@@ -282,7 +372,19 @@ impl BuildCache {
 
     /// [`build_of`], remembered and shared with the other links of the same build (no copy of its part names).
     pub fn shared_build_of(&mut self, design: &Design, link: &Link) -> Rc<Build> {
-        self.build_with(design, link, link.cable.as_ref(), link.length_m)
+        self.numbered_build_of(design, link).0
+    }
+
+    /// [`BuildCache::shared_build_of`] with the build's number in this cache (builds numbered in the order met,
+    /// from 0) and the link's ends located.
+    pub(crate) fn numbered_build_of(
+        &mut self,
+        design: &Design,
+        link: &Link,
+    ) -> (Rc<Build>, u32, Located) {
+        let at = self.located(design, link);
+        let (b, n) = self.build_with(design, link, link.cable.as_ref(), link.length_m, &at);
+        (b, n, at)
     }
 
     /// [`cheapest_build`] (among fibres only when `fibre_only`), remembered.
@@ -292,8 +394,9 @@ impl BuildCache {
         link: &Link,
         length_m: f64,
         fibre_only: bool,
-    ) -> Option<Rc<Build>> {
-        let key = (self.key(design, link, None, length_m), fibre_only);
+        at: &Located,
+    ) -> Option<Chosen> {
+        let key = (self.key(link, None, length_m, at), fibre_only);
         if let Some(b) = self.cheapest.get(&key) {
             return b.clone();
         }
@@ -302,18 +405,88 @@ impl BuildCache {
             .entry((link.medium.protocol(), link.medium.gbps().to_bits()))
             .or_insert_with(|| cables_for(design, link))
             .clone();
+        let reach = self.reach(design, &cables, length_m).map(|r| {
+            let mut k = key;
+            k.0.3 = 0;
+            (k.0, k.1, r)
+        });
+        if let Some(b) = reach.as_ref().and_then(|r| self.by_reach.get(r)) {
+            let b = b.clone();
+            self.cheapest.insert(key, b.clone());
+            return b;
+        }
         let b = cables
             .iter()
             .filter(|c| !fibre_only || is_fibre(design, c))
-            .map(|c| self.build_with(design, link, Some(c), length_m))
+            .map(|c| self.build_with(design, link, Some(c), length_m, at).0)
             .filter(|b| b.reaches)
             .min_by(|a, b| {
                 build_price(design, a)
                     .total_cmp(&build_price(design, b))
                     .then(a.cable.cmp(&b.cable))
+            })
+            .map(|build| Chosen {
+                fibre: build.cable.as_ref().is_some_and(|c| is_fibre(design, c)),
+                build,
             });
         self.cheapest.insert(key, b.clone());
+        // Unless the build is of a cable sold at any length, ordered at this length.
+        let at_length = b.as_ref().is_some_and(|c| {
+            c.build
+                .cable
+                .as_ref()
+                .and_then(|id| cable_spec(design, id))
+                .is_some_and(|(_, spec)| spec.stock_lengths_m.is_empty())
+        });
+        if let Some(r) = reach.filter(|_| !at_length) {
+            self.by_reach.insert(r, b.clone());
+        }
         b
+    }
+
+    /// What `length_m` decides of the cheapest build among `cables` ([`Reach`]); None when that is not all of it
+    /// (more than eight candidates or 64 transceiver reaches). A cable sold at any length (no stock lengths) is
+    /// ordered at the length itself: a cheapest build of one is not remembered by its [`Reach`].
+    fn reach(&mut self, design: &Design, cables: &[PartId], length_m: f64) -> Option<Reach> {
+        let reaches = self.reaches.get_or_insert_with(|| {
+            let mut r: Vec<f64> = design
+                .parts
+                .values()
+                .filter_map(|p| match &p.kind {
+                    PartKind::Transceiver(t) => Some(t.reach_m),
+                    _ => None,
+                })
+                .collect();
+            r.sort_by(f64::total_cmp);
+            r.dedup_by(|a, b| a.to_bits() == b.to_bits());
+            r
+        });
+        if cables.len() > 8 || reaches.len() > 64 {
+            return None;
+        }
+        let mut stock = [u64::MAX; 8];
+        let mut within = 0u8;
+        for (i, c) in cables.iter().enumerate() {
+            let (_, spec) = cable_spec(design, c)?;
+            if spec.stock_lengths_m.is_empty() {
+                // Sold at any length up to its reach: ordered at the length itself (see [`build_with`]).
+                if length_m <= spec.max_length_m {
+                    stock[i] = u64::MAX - 1;
+                }
+            } else if let Some(s) = stock_length(&spec.stock_lengths_m, length_m) {
+                stock[i] = s.to_bits();
+            }
+            if length_m <= spec.max_length_m + 1e-9 {
+                within |= 1 << i;
+            }
+        }
+        let mut mask = 0u64;
+        for (i, r) in reaches.iter().enumerate() {
+            if *r >= length_m - 1e-9 {
+                mask |= 1 << i;
+            }
+        }
+        Some((stock, within, mask))
     }
 }
 
@@ -326,7 +499,13 @@ fn cable_spec<'a>(design: &'a Design, id: &PartId) -> Option<(&'a Part, &'a Cabl
 }
 
 /// The build of a link with a given cable at a given length: the ordered length and each end's transceiver.
-fn build_with(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f64) -> Build {
+fn build_with(
+    design: &Design,
+    link: &Link,
+    cable: Option<&PartId>,
+    length_m: f64,
+    shapes: [Option<CageShape>; 2],
+) -> Build {
     let spec = cable.and_then(|c| cable_spec(design, c));
     let Some((_, c)) = spec else {
         return Build {
@@ -344,8 +523,8 @@ fn build_with(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f6
     let mut reaches = stock.is_some() && length_m <= c.max_length_m + 1e-9;
     let mut ends = [None, None];
     if let Some(fibre) = c.fibre {
-        for (slot, port) in ends.iter_mut().zip([&link.a, &link.b]) {
-            let t = cage_shape(design, port).and_then(|shape| {
+        for (slot, shape) in ends.iter_mut().zip(shapes) {
+            let t = shape.and_then(|shape| {
                 transceiver_for(
                     design,
                     shape,
@@ -369,7 +548,8 @@ fn build_with(design: &Design, link: &Link, cable: Option<&PartId>, length_m: f6
 
 /// The link's build as it stands (its cable at its length).
 pub fn build_of(design: &Design, link: &Link) -> Build {
-    build_with(design, link, link.cable.as_ref(), link.length_m)
+    let shapes = [&link.a, &link.b].map(|p| cage_shape(design, p));
+    build_with(design, link, link.cable.as_ref(), link.length_m, shapes)
 }
 
 /// The price of a build, USD: the cable plus each end's share of its transceiver (half a twin-port one).
@@ -414,15 +594,18 @@ fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
 /// The cheapest build of the design's parts that reaches `length_m` for a link (copper, else fibre and
 /// transceivers); None when none reaches.
 pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Build> {
-    BuildCache::default()
-        .cheapest(design, link, length_m, false)
-        .map(|b| Build::clone(&b))
+    let mut cache = BuildCache::default();
+    let at = cache.located(design, link);
+    cache
+        .cheapest(design, link, length_m, false, &at)
+        .map(|c| Build::clone(&c.build))
 }
 
 impl Design {
     /// Re-estimates every link flagged `estimated_length` or `auto_cable` (see the module's doc): its length from
     /// the floor, rounded up to the stock length of its cable, and its cable by reach. Returns the links that
-    /// changed, as they were (for an edit's inverse). In proportion to the links: the floor plan is built once.
+    /// changed, as they were (for an edit's inverse). In proportion to the links: the floor plan and the tables of
+    /// devices and racks are made once.
     pub fn reestimate(&mut self) -> Vec<(LinkId, Link)> {
         if !self
             .links
@@ -432,43 +615,61 @@ impl Design {
             return Vec::new();
         }
         let plan = FloorPlan::new(self);
-        let heights = self.port_heights();
-        let plan = (&plan, &heights);
-        let mut cache = BuildCache::default();
-        let mut changed = Vec::new();
-        let updates: Vec<(LinkId, Link)> = self
-            .links
-            .iter()
-            .filter(|(_, l)| l.estimated_length || l.auto_cable)
-            .filter_map(|(id, l)| {
-                let new = self.change_of(plan, l, &mut cache)?;
-                (new != *l).then_some((*id, new))
-            })
-            .collect();
-        let mut old: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
-        for (id, new) in updates {
-            if let Some(l) = self.links.get_mut(&id) {
-                old.insert(id, std::mem::replace(l, new));
-            }
-        }
-        for (id, new) in self.one_medium_per_cage(plan, &mut cache) {
+        let changes = self.reestimates(&plan);
+        let mut changed = Vec::with_capacity(changes.len());
+        for (id, new) in changes {
             if let Some(l) = self.links.get_mut(&id) {
                 let was = std::mem::replace(l, new);
-                old.entry(id).or_insert(was);
+                if *l != was {
+                    changed.push((id, was));
+                }
             }
         }
-        changed.extend(
-            old.into_iter()
-                .filter(|(id, l)| self.links.get(id) != Some(l)),
-        );
         changed
+    }
+
+    /// The flagged links re-estimation changes, as they become, by id.
+    fn reestimates(&self, plan: &FloorPlan) -> BTreeMap<LinkId, Link> {
+        let mut cache = BuildCache::for_pass(self, Some(plan));
+        let mut updates = BTreeMap::new();
+        // Whether an auto link stays on copper with an end in a shared cage: the only case a cage may mix media.
+        let mut mixed = false;
+        for (id, l) in &self.links {
+            if !(l.estimated_length || l.auto_cable) {
+                continue;
+            }
+            let raw = match l.estimated_length {
+                true => cache.ends().and_then(|e| e.estimate_m(l)),
+                false => None,
+            };
+            let (new, copper) = self.change_of(l, raw, &mut cache);
+            if copper && !mixed {
+                mixed = [&l.a, &l.b].into_iter().any(|end| {
+                    cache
+                        .locate(self, end)
+                        .is_some_and(|(p, _)| !matches!(p, Place::Own))
+                });
+            }
+            if let Some(new) = new {
+                updates.insert(*id, new);
+            }
+        }
+        if mixed {
+            let moved = self.one_medium_per_cage(&updates, &mut cache);
+            updates.extend(moved);
+        }
+        updates
     }
 
     /// A twin-port cage runs one medium: an auto link on copper that shares a cage with a fibre goes on fibre too
     /// (the cheapest that reaches), repeated until no cage mixes them (each round only moves copper to fibre, so
-    /// it ends). Returns the links to change.
-    fn one_medium_per_cage(&self, plan: Plan<'_>, cache: &mut BuildCache) -> Vec<(LinkId, Link)> {
-        let mut moved: std::collections::BTreeMap<LinkId, Link> = std::collections::BTreeMap::new();
+    /// it ends). The links are read with `base` (this pass's changes) over them. Returns the links to change.
+    fn one_medium_per_cage(
+        &self,
+        base: &BTreeMap<LinkId, Link>,
+        cache: &mut BuildCache<'_>,
+    ) -> Vec<(LinkId, Link)> {
+        let mut moved: BTreeMap<LinkId, Link> = BTreeMap::new();
         // Fibre cables by name, looked up once each (a large design asks for the same few per link).
         let fibres: rustc_hash::FxHashSet<&str> = self
             .parts
@@ -481,15 +682,21 @@ impl Design {
                 .as_ref()
                 .is_some_and(|c| fibres.contains(c.as_str()))
         };
-        // A shared cage's integer key (see [`cage_key`]); None for a port's own cage.
-        let shared = |end: &PortRef| cage_key(self, end).and_then(|(k, _)| k);
         loop {
-            let link = |id: &LinkId| moved.get(id).or_else(|| self.links.get(id));
+            // A shared cage's integer key (see [`cage_key`]); None for a port's own cage.
+            let shared = |end: &PortRef| {
+                cache
+                    .locate(self, end)
+                    .and_then(|(p, _)| shared_key(end.device, &p))
+            };
+            let now = |id: &LinkId, l: &'_ Link| -> Link {
+                moved.get(id).or_else(|| base.get(id)).unwrap_or(l).clone()
+            };
             // Auto links on copper with an end in a shared cage: the only ones that may have to move. Most
             // designs have few or none, so the fibres' cages are keyed only on the devices those cages are on.
             let mut copper: Vec<(LinkId, [Option<SharedCage>; 2])> = Vec::new();
             for (id, l) in &self.links {
-                let l = moved.get(id).unwrap_or(l);
+                let l = moved.get(id).or_else(|| base.get(id)).unwrap_or(l);
                 if !l.auto_cable || fibre_of(l) {
                     continue;
                 }
@@ -507,7 +714,7 @@ impl Design {
                 .collect();
             let mut fibre_cages: rustc_hash::FxHashSet<SharedCage> = Default::default();
             for (id, l) in &self.links {
-                let l = moved.get(id).unwrap_or(l);
+                let l = moved.get(id).or_else(|| base.get(id)).unwrap_or(l);
                 if !(devices.contains(&l.a.device) || devices.contains(&l.b.device)) || !fibre_of(l)
                 {
                     continue;
@@ -526,18 +733,22 @@ impl Design {
                 if !cages.iter().flatten().any(|c| fibre_cages.contains(c)) {
                     continue;
                 }
-                let Some(l) = link(id) else { continue };
+                let Some(l) = self.links.get(id).map(|l| now(id, l)) else {
+                    continue;
+                };
                 let raw = match l.estimated_length {
-                    true => self
-                        .estimate_in(plan.0, plan.1, l)
-                        .map_or(l.length_m, |e| e.length_m),
+                    true => cache
+                        .ends()
+                        .and_then(|e| e.estimate_m(&l))
+                        .unwrap_or(l.length_m),
                     false => l.length_m,
                 };
-                if let Some(b) = cache.cheapest(self, l, raw, true) {
+                let at = cache.located(self, &l);
+                if let Some(c) = cache.cheapest(self, &l, raw, true, &at) {
                     let mut new = l.clone();
-                    new.cable.clone_from(&b.cable);
+                    new.cable.clone_from(&c.build.cable);
                     if l.estimated_length {
-                        new.length_m = b.ordered_m;
+                        new.length_m = c.build.ordered_m;
                     }
                     round.push((*id, new));
                 }
@@ -551,32 +762,46 @@ impl Design {
 
     /// A flagged link as re-estimation leaves it (unchanged when its racks are on different sites).
     pub fn reestimated(&self, plan: &FloorPlan, link: &Link) -> Link {
-        self.reestimated_in(plan, link, &mut BuildCache::default())
-    }
-
-    /// [`Design::reestimated`] with the builds of this pass remembered.
-    fn reestimated_in(&self, plan: &FloorPlan, link: &Link, cache: &mut BuildCache) -> Link {
-        self.change_of((plan, &PortHeights::default()), link, cache)
+        let raw = match link.estimated_length {
+            true => self.estimate_link(plan, link).map(|e| e.length_m),
+            false => None,
+        };
+        self.change_of(link, raw, &mut BuildCache::default())
+            .0
             .unwrap_or_else(|| link.clone())
     }
 
-    /// What re-estimation changes in a flagged link, None when nothing (without copying the link then).
-    fn change_of(&self, plan: Plan<'_>, link: &Link, cache: &mut BuildCache) -> Option<Link> {
-        let raw = if link.estimated_length {
-            self.estimate_in(plan.0, plan.1, link)?.length_m
-        } else {
-            link.length_m
+    /// What re-estimation changes in a flagged link, given its length estimated from the floor (`raw`; None when
+    /// it has none): None when nothing (without copying the link then); and whether the link is an auto link left
+    /// on a cable that is not a fibre (copper, or none).
+    fn change_of(
+        &self,
+        link: &Link,
+        raw: Option<f64>,
+        cache: &mut BuildCache<'_>,
+    ) -> (Option<Link>, bool) {
+        let not_fibre = |c: Option<&PartId>| !c.is_some_and(|c| is_fibre(self, c));
+        let raw = match (link.estimated_length, raw) {
+            (true, Some(raw)) => raw,
+            (true, None) => return (None, link.auto_cable && not_fibre(link.cable.as_ref())),
+            (false, _) => link.length_m,
         };
-        let build = if link.auto_cable {
-            cache.cheapest(self, link, raw, false)
+        let at = cache.located(self, link);
+        let chosen = if link.auto_cable {
+            cache.cheapest(self, link, raw, false, &at)
         } else {
             None
         };
-        let (cable, length_m) = match &build {
-            Some(b) => (
-                b.cable.as_ref(),
+        let copper = link.auto_cable
+            && match &chosen {
+                Some(c) => !c.fibre,
+                None => not_fibre(link.cable.as_ref()),
+            };
+        let (cable, length_m) = match &chosen {
+            Some(c) => (
+                c.build.cable.as_ref(),
                 if link.estimated_length {
-                    b.ordered_m
+                    c.build.ordered_m
                 } else {
                     link.length_m
                 },
@@ -584,17 +809,21 @@ impl Design {
             None if link.estimated_length => (
                 link.cable.as_ref(),
                 cache
-                    .build_with(self, link, link.cable.as_ref(), raw)
+                    .build_with(self, link, link.cable.as_ref(), raw, &at)
+                    .0
                     .ordered_m,
             ),
             None => (link.cable.as_ref(), link.length_m),
         };
         if cable == link.cable.as_ref() && length_m.to_bits() == link.length_m.to_bits() {
-            return None;
+            return (None, copper);
         }
         let mut out = link.clone();
         out.cable = cable.cloned();
         out.length_m = length_m;
-        Some(out)
+        (Some(out), copper)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -121,9 +121,6 @@ impl FloorPlan {
     }
 }
 
-/// Each device's rack and port height above its rack's floor, m, for one pass over a design's links.
-pub(crate) type PortHeights = rustc_hash::FxHashMap<DeviceId, (RackId, f64)>;
-
 /// A cable length estimated from the floor, before rounding to a stock length.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Estimate {
@@ -160,27 +157,6 @@ impl Design {
         self.estimate_between(plan, self.port_height_m(a)?, self.port_height_m(b)?)
     }
 
-    /// Every device's rack and port height (see [`Design::port_height_m`]), worked out once for a pass over many
-    /// links ([`Design::estimate_in`]).
-    pub(crate) fn port_heights(&self) -> PortHeights {
-        self.devices
-            .keys()
-            .filter_map(|id| Some((*id, self.port_height_m(*id)?)))
-            .collect()
-    }
-
-    /// [`Design::estimate_link`] with the devices' port heights worked out already (`heights`; a device missing
-    /// there is looked up).
-    pub(crate) fn estimate_in(
-        &self,
-        plan: &FloorPlan,
-        heights: &PortHeights,
-        link: &Link,
-    ) -> Option<Estimate> {
-        let at = |d: DeviceId| heights.get(&d).copied().or_else(|| self.port_height_m(d));
-        self.estimate_between(plan, at(link.a.device)?, at(link.b.device)?)
-    }
-
     /// The estimate between two ports given by their rack and height.
     fn estimate_between(
         &self,
@@ -192,31 +168,51 @@ impl Design {
         if rack_a.site != rack_b.site {
             return None;
         }
-        let floor = self.floor_of(&rack_a.site);
-        let loops = 2.0 * floor.service_loop_m;
-        if ra == rb {
-            let vertical_m = (ha - hb).abs();
-            return Some(Estimate {
-                horizontal_m: 0.0,
-                vertical_m,
-                length_m: vertical_m + loops,
-            });
-        }
-        let (pa, pb) = (plan.place(ra)?, plan.place(rb)?);
-        let horizontal_m = ((pa.x_mm - pb.x_mm).abs() + (pa.y_mm - pb.y_mm).abs()) / 1000.0;
-        let tray = floor.tray_height_mm / 1000.0;
-        let up = |rack: &Rack, h: f64| (f64::from(rack.height_u) * RACK_UNIT_M - h).max(0.0) + tray;
-        let vertical_m = up(rack_a, ha) + up(rack_b, hb);
-        Some(Estimate {
-            horizontal_m,
-            vertical_m,
-            length_m: (horizontal_m + vertical_m) * floor.slack_factor + loops,
-        })
+        let places = if ra == rb {
+            None
+        } else {
+            Some((plan.place(ra)?, plan.place(rb)?))
+        };
+        Some(run(
+            self.floor_of(&rack_a.site),
+            places,
+            (rack_a.height_u, ha),
+            (rack_b.height_u, hb),
+        ))
     }
 
     /// The estimated length of a link, before stock rounding.
     pub fn estimate_link(&self, plan: &FloorPlan, link: &Link) -> Option<Estimate> {
         self.estimate_length(plan, link.a.device, link.b.device)
+    }
+}
+
+/// The run between two ports on a floor: inside one rack (`places` None) the vertical distance between them plus the
+/// loops; else over the trays between the racks' places, up from each port (its rack's height in units and the
+/// port's height, m) to the tray, times the slack, plus the loops.
+pub(crate) fn run(
+    floor: &Floor,
+    places: Option<(RackPlace, RackPlace)>,
+    (height_a_u, ha): (u16, f64),
+    (height_b_u, hb): (u16, f64),
+) -> Estimate {
+    let loops = 2.0 * floor.service_loop_m;
+    let Some((pa, pb)) = places else {
+        let vertical_m = (ha - hb).abs();
+        return Estimate {
+            horizontal_m: 0.0,
+            vertical_m,
+            length_m: vertical_m + loops,
+        };
+    };
+    let horizontal_m = ((pa.x_mm - pb.x_mm).abs() + (pa.y_mm - pb.y_mm).abs()) / 1000.0;
+    let tray = floor.tray_height_mm / 1000.0;
+    let up = |height_u: u16, h: f64| (f64::from(height_u) * RACK_UNIT_M - h).max(0.0) + tray;
+    let vertical_m = up(height_a_u, ha) + up(height_b_u, hb);
+    Estimate {
+        horizontal_m,
+        vertical_m,
+        length_m: (horizontal_m + vertical_m) * floor.slack_factor + loops,
     }
 }
 
