@@ -283,7 +283,7 @@ fn reach_message(design: &Design, id: LinkId, b: &Build) -> String {
             _ => None,
         });
     let what = match reach {
-        Some(r) if l.length_m > r => format!("{cable} reaches {r} m"),
+        Some(r) if l.length_m > r => format!("{cable} reaches {} m", metres(r)),
         Some(_) if b.ends.iter().any(Option::is_none) => {
             format!("{cable} has no transceiver of its rate that reaches at both ends")
         }
@@ -294,15 +294,25 @@ fn reach_message(design: &Design, id: LinkId, b: &Build) -> String {
         Some(n) => format!(
             "; {} ({} m) would reach",
             n.cable.as_ref().map_or("?", |c| c.0.as_str()),
-            n.ordered_m
+            metres(n.ordered_m)
         ),
         None => "; no cable of its protocol and rate in the design reaches".into(),
     };
     format!(
         "{} is {} m but {what}{next}",
         design.describe_link(id),
-        l.length_m
+        metres(l.length_m)
     )
+}
+
+/// A length for a message, to a tenth of a metre without a trailing ".0": 8.4, 10, 203.1 (an estimate out of
+/// every cable's reach is not rounded to a stock length, and its float noise is not for reading).
+fn metres(m: f64) -> String {
+    let s = format!("{m:.1}");
+    match s.strip_suffix(".0") {
+        Some(whole) => whole.to_string(),
+        None => s,
+    }
 }
 
 /// One error listing the links out of reach (the link will not come up as drawn).
@@ -394,4 +404,16 @@ fn cage_power_finding(design: &Design, builds: &Builds<'_>) -> Option<Finding> {
     devices.dedup();
     f.devices = devices;
     Some(f)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn message_lengths_read_to_a_tenth_of_a_metre() {
+        // An out-of-reach estimate keeps its float noise in the design; a message reads it rounded.
+        assert_eq!(super::metres(203.106_989_999_999_7), "203.1");
+        assert_eq!(super::metres(10.0), "10");
+        assert_eq!(super::metres(8.4), "8.4");
+        assert_eq!(super::metres(2.96), "3");
+    }
 }
