@@ -27,7 +27,7 @@ use egui::epaint::{ClippedPrimitive, Primitive};
 use egui::{Event, Modifiers, PointerButton, Pos2, RawInput, Rect, ViewportId, pos2, vec2};
 use racksmith::app::RacksmithApp;
 use racksmith::catalog::Catalog;
-use racksmith::model::{Design, DeviceId, RackId};
+use racksmith::model::Design;
 use std::time::{Duration, Instant};
 
 const SIZE: egui::Vec2 = vec2(1600.0, 1000.0);
@@ -192,8 +192,9 @@ fn count(prims: &[ClippedPrimitive], canvas: Rect) -> (usize, usize, f64, f64) {
     (v, t, px, in_canvas)
 }
 
-/// A point on an empty unit of the first rack in view (a click there selects the rack), and a server in view.
-fn targets(app: &RacksmithApp) -> (Pos2, RackId, DeviceId) {
+/// A point on an empty unit of the first rack in view (a click there selects the rack), and the tallest server in
+/// view with its centre.
+fn targets(app: &RacksmithApp) -> (Pos2, Pos2) {
     let canvas = app.ui.canvas.canvas_rect.expect("canvas laid out");
     let devices = app.device_screen_rects();
     let design = app.design();
@@ -204,14 +205,13 @@ fn targets(app: &RacksmithApp) -> (Pos2, RackId, DeviceId) {
                 .then_some((p, r))
         })
     });
-    let (at, rack) = empty.expect("an empty unit in view");
+    let (at, _) = empty.expect("an empty unit in view");
     let server = devices
-        .iter()
-        .filter(|(_, r)| canvas.shrink(4.0).contains_rect(**r))
-        .max_by(|a, b| a.1.height().total_cmp(&b.1.height()))
-        .map(|(d, _)| *d)
+        .values()
+        .filter(|r| canvas.shrink(4.0).contains_rect(**r))
+        .max_by(|a, b| a.height().total_cmp(&b.height()))
         .expect("a server in view");
-    (at, rack, server)
+    (at, server.center())
 }
 
 /// One step of a case: the events it sends (the frame that takes them is run by the caller).
@@ -313,13 +313,7 @@ fn table() {
         let t = Instant::now();
         let mut rig = Rig::new(design(su));
         eprintln!("{su} SU set up in {:.1} s", t.elapsed().as_secs_f64());
-        let (rack_at, _, server) = targets(&rig.app);
-        let server_at = rig
-            .app
-            .device_screen_rects()
-            .get(&server)
-            .expect("server")
-            .center();
+        let (rack_at, server_at) = targets(&rig.app);
         let floor = rig.app.ui.canvas.canvas_rect.expect("canvas").min + vec2(6.0, 6.0);
         eprintln!(
             "{su} SU at 1600x1000 (for benches/click_to_pixels.sh): SELECT_AT={:.0},{:.0} FLOOR_AT={:.0},{:.0} \
@@ -388,13 +382,7 @@ fn criterion_cases(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1));
     for su in sizes() {
         let mut rig = Rig::new(design(su));
-        let (rack_at, _, server) = targets(&rig.app);
-        let server_at = rig
-            .app
-            .device_screen_rects()
-            .get(&server)
-            .expect("server")
-            .center();
+        let (rack_at, server_at) = targets(&rig.app);
         for case in CASES {
             begin(&mut rig, case, server_at);
             let mut i = 0u32;
