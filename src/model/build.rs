@@ -155,6 +155,44 @@ pub fn cage_key(design: &Design, port: &PortRef) -> Option<(Option<SharedCage>, 
     Some((shared_key(port.device, &place), shape))
 }
 
+/// The shared cages met in one pass, to count each once: a bit per cage in two words per device (switch cages 1 to
+/// 64; NIC cages 0 to 15, ports 0 to 3), by the device's number in the pass's tables; any other in a hashed set.
+pub(crate) struct CagesSeen {
+    bits: Vec<[u64; 2]>,
+    others: rustc_hash::FxHashSet<SharedCage>,
+}
+
+impl CagesSeen {
+    /// An empty set for `devices` devices.
+    pub(crate) fn new(devices: usize) -> Self {
+        Self {
+            bits: vec![[0, 0]; devices],
+            others: Default::default(),
+        }
+    }
+
+    /// Marks the cage at `place` on `device` (number `index` in the tables, if any) seen; true when it was not
+    /// before. A port's own cage is never shared: always true.
+    pub(crate) fn insert(&mut self, device: DeviceId, index: Option<u32>, place: &Place) -> bool {
+        let bit = match *place {
+            Place::Own => return true,
+            Place::SwitchCage(n @ 1..=64) => Some((0, n - 1)),
+            Place::NicCage(cage @ 0..=15, k @ 0..=3) => Some((1, cage * 4 + k)),
+            _ => None,
+        };
+        let word = index.and_then(|i| self.bits.get_mut(i as usize));
+        match (bit, word) {
+            (Some((w, b)), Some(words)) => {
+                let mask = 1u64 << b;
+                let fresh = words[w] & mask == 0;
+                words[w] |= mask;
+                fresh
+            }
+            _ => shared_key(device, place).is_none_or(|c| self.others.insert(c)),
+        }
+    }
+}
+
 /// The integer key of a cage at `place` on `device` (see [`cage_key`]).
 pub(crate) fn shared_key(device: DeviceId, place: &Place) -> Option<SharedCage> {
     match *place {
