@@ -6,7 +6,7 @@ use super::finding::{Finding, FindingCode, Severity};
 use super::format::round;
 use crate::model::build::{Build, Cage, cage_of, cheapest_build};
 use crate::model::part::{PartKind, PlugForm};
-use crate::model::{Design, DeviceId, LinkId, PartId, PortRef};
+use crate::model::{Design, LinkId, PartId, PortRef};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -93,8 +93,6 @@ type EndPart<'a> = Option<(&'a PartId, bool)>;
 pub fn builds(design: &Design) -> Builds<'_> {
     let n = design.links.len();
     let (mut links, mut numbers) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    let mut shared: rustc_hash::FxHashSet<(DeviceId, u32)> = Default::default();
-    shared.reserve(n);
     // Transceivers counted by distinct build and end, summed by part at the end.
     let mut per_end: Vec<[u64; 2]> = Vec::new();
     let mut ends: Vec<[EndPart<'_>; 2]> = Vec::new();
@@ -102,6 +100,8 @@ pub fn builds(design: &Design) -> Builds<'_> {
     let mut over_class = Vec::new();
     let (mut estimated, mut auto_cable) = (0, 0);
     let mut cache = crate::model::build::BuildCache::for_pass(design, None);
+    let mut seen =
+        crate::model::build::CagesSeen::new(cache.ends().map_or(0, |e| e.device_count()));
     for (id, l) in &design.links {
         estimated += usize::from(l.estimated_length);
         auto_cable += usize::from(l.auto_cable);
@@ -124,9 +124,8 @@ pub fn builds(design: &Design) -> Builds<'_> {
             let Some((place, shape)) = at[i] else {
                 continue;
             };
-            if crate::model::build::shared_key(port.device, &place)
-                .is_some_and(|c| !shared.insert(c))
-            {
+            let index = cache.ends().and_then(|e| e.device_index(port.device));
+            if !seen.insert(port.device, index, &place) {
                 continue;
             }
             let Some((_, within)) = ends.get(k).and_then(|e| e[i]) else {

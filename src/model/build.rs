@@ -155,6 +155,44 @@ pub fn cage_key(design: &Design, port: &PortRef) -> Option<(Option<SharedCage>, 
     Some((shared_key(port.device, &place), shape))
 }
 
+/// The shared cages met in one pass, to count each once: a bit per cage in two words per device (switch cages 1 to
+/// 64; NIC cages 0 to 15, ports 0 to 3), by the device's number in the pass's tables; any other in a hashed set.
+pub(crate) struct CagesSeen {
+    bits: Vec<[u64; 2]>,
+    others: rustc_hash::FxHashSet<SharedCage>,
+}
+
+impl CagesSeen {
+    /// An empty set for `devices` devices.
+    pub(crate) fn new(devices: usize) -> Self {
+        Self {
+            bits: vec![[0, 0]; devices],
+            others: Default::default(),
+        }
+    }
+
+    /// Marks the cage at `place` on `device` (number `index` in the tables, if any) seen; true when it was not
+    /// before. A port's own cage is never shared: always true.
+    pub(crate) fn insert(&mut self, device: DeviceId, index: Option<u32>, place: &Place) -> bool {
+        let bit = match *place {
+            Place::Own => return true,
+            Place::SwitchCage(n @ 1..=64) => Some((0, n - 1)),
+            Place::NicCage(cage @ 0..=15, k @ 0..=3) => Some((1, cage * 4 + k)),
+            _ => None,
+        };
+        let word = index.and_then(|i| self.bits.get_mut(i as usize));
+        match (bit, word) {
+            (Some((w, b)), Some(words)) => {
+                let mask = 1u64 << b;
+                let fresh = words[w] & mask == 0;
+                words[w] |= mask;
+                fresh
+            }
+            _ => shared_key(device, place).is_none_or(|c| self.others.insert(c)),
+        }
+    }
+}
+
 /// The integer key of a cage at `place` on `device` (see [`cage_key`]).
 pub(crate) fn shared_key(device: DeviceId, place: &Place) -> Option<SharedCage> {
     match *place {
@@ -617,21 +655,27 @@ impl Design {
         let plan = FloorPlan::new(self);
         let changes = self.reestimates(&plan);
         let mut changed = Vec::with_capacity(changes.len());
-        for (id, new) in changes {
-            if let Some(l) = self.links.get_mut(&id) {
-                let was = std::mem::replace(l, new);
-                if *l != was {
-                    changed.push((id, was));
-                }
+        // The changes come in id order: one walk over the links applies them, the old link copied only where one
+        // changes (not a copy of the new one kept in a map).
+        let mut next = changes.into_iter().peekable();
+        for (id, l) in self.links.iter_mut() {
+            let Some((_, cable, length_m)) = next.next_if(|(c, ..)| c == id) else {
+                continue;
+            };
+            if cable != l.cable || length_m.to_bits() != l.length_m.to_bits() {
+                let was = l.clone();
+                l.cable = cable;
+                l.length_m = length_m;
+                changed.push((*id, was));
             }
         }
         changed
     }
 
-    /// The flagged links re-estimation changes, as they become, by id.
-    fn reestimates(&self, plan: &FloorPlan) -> BTreeMap<LinkId, Link> {
+    /// The flagged links re-estimation changes, as their new cable and length, in id order.
+    fn reestimates(&self, plan: &FloorPlan) -> Vec<(LinkId, Option<PartId>, f64)> {
         let mut cache = BuildCache::for_pass(self, Some(plan));
-        let mut updates = BTreeMap::new();
+        let mut updates = Vec::new();
         // Whether an auto link stays on copper with an end in a shared cage: the only case a cage may mix media.
         let mut mixed = false;
         for (id, l) in &self.links {
@@ -650,13 +694,31 @@ impl Design {
                         .is_some_and(|(p, _)| !matches!(p, Place::Own))
                 });
             }
-            if let Some(new) = new {
-                updates.insert(*id, new);
+            if let Some((cable, length_m)) = new {
+                updates.push((*id, cable, length_m));
             }
         }
         if mixed {
-            let moved = self.one_medium_per_cage(&updates, &mut cache);
-            updates.extend(moved);
+            // Rare: the links as this pass leaves them, for the rounds that move copper to fibre.
+            let base: BTreeMap<LinkId, Link> = updates
+                .iter()
+                .filter_map(|(id, cable, length_m)| {
+                    let mut l = self.links.get(id)?.clone();
+                    l.cable.clone_from(cable);
+                    l.length_m = *length_m;
+                    Some((*id, l))
+                })
+                .collect();
+            let moved = self.one_medium_per_cage(&base, &mut cache);
+            let mut all: BTreeMap<LinkId, (Option<PartId>, f64)> = updates
+                .into_iter()
+                .map(|(id, cable, length_m)| (id, (cable, length_m)))
+                .collect();
+            all.extend(moved.into_iter().map(|(id, l)| (id, (l.cable, l.length_m))));
+            updates = all
+                .into_iter()
+                .map(|(id, (cable, length_m))| (id, cable, length_m))
+                .collect();
         }
         updates
     }
@@ -766,20 +828,24 @@ impl Design {
             true => self.estimate_link(plan, link).map(|e| e.length_m),
             false => None,
         };
-        self.change_of(link, raw, &mut BuildCache::default())
-            .0
-            .unwrap_or_else(|| link.clone())
+        let mut out = link.clone();
+        if let (Some((cable, length_m)), _) = self.change_of(link, raw, &mut BuildCache::default())
+        {
+            out.cable = cable;
+            out.length_m = length_m;
+        }
+        out
     }
 
     /// What re-estimation changes in a flagged link, given its length estimated from the floor (`raw`; None when
-    /// it has none): None when nothing (without copying the link then); and whether the link is an auto link left
+    /// it has none): its new cable and length, None when nothing changes; and whether the link is an auto link left
     /// on a cable that is not a fibre (copper, or none).
     fn change_of(
         &self,
         link: &Link,
         raw: Option<f64>,
         cache: &mut BuildCache<'_>,
-    ) -> (Option<Link>, bool) {
+    ) -> (Option<(Option<PartId>, f64)>, bool) {
         let not_fibre = |c: Option<&PartId>| !c.is_some_and(|c| is_fibre(self, c));
         let raw = match (link.estimated_length, raw) {
             (true, Some(raw)) => raw,
@@ -818,10 +884,7 @@ impl Design {
         if cable == link.cable.as_ref() && length_m.to_bits() == link.length_m.to_bits() {
             return (None, copper);
         }
-        let mut out = link.clone();
-        out.cable = cable.cloned();
-        out.length_m = length_m;
-        (Some(out), copper)
+        (Some((cable.cloned(), length_m)), copper)
     }
 }
 

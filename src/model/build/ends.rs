@@ -93,6 +93,16 @@ impl<'a> Ends<'a> {
         }
     }
 
+    /// A device's number in the tables (0 to the number of devices), for dense per-device tables.
+    pub(crate) fn device_index(&self, id: DeviceId) -> Option<u32> {
+        self.index.get(&id).copied()
+    }
+
+    /// The number of devices in the tables.
+    pub(crate) fn device_count(&self) -> usize {
+        self.devices.len()
+    }
+
     fn device(&self, id: DeviceId) -> Option<&DeviceEnd<'a>> {
         self.devices.get(*self.index.get(&id)? as usize)
     }

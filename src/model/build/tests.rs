@@ -54,3 +54,33 @@ fn a_cheapest_build_shared_by_reach_is_the_one_worked_out_alone() {
     // 857 lengths are a handful of choices (DAC, ACC and MPO stock lengths, none past 50 m).
     assert!((1..40).contains(&hits), "{hits} distinct choices");
 }
+
+#[test]
+fn cages_seen_count_each_shared_cage_once_and_every_own_port() {
+    // Two devices in the tables (numbers 0 and 1) and one outside them (no number: the hashed set).
+    let (a, b, c) = (DeviceId(1), DeviceId(2), DeviceId(3));
+    let mut seen = CagesSeen::new(2);
+    let marks = [
+        (a, Some(0), Place::SwitchCage(3)),  // new
+        (a, Some(0), Place::SwitchCage(3)),  // the same cage: seen
+        (b, Some(1), Place::SwitchCage(3)),  // same number, other device: new
+        (a, Some(0), Place::SwitchCage(64)), // last bit of the word: new
+        (a, Some(0), Place::SwitchCage(65)), // past the word (hashed): new
+        (a, Some(0), Place::SwitchCage(65)), // seen
+        (a, Some(0), Place::NicCage(0, 3)),  // NIC word, bit 3, not switch cage 4: new
+        (a, Some(0), Place::SwitchCage(4)),  // new
+        (a, Some(0), Place::NicCage(0, 3)),  // seen
+        (c, None, Place::NicCage(1, 0)),     // no number (hashed): new
+        (c, None, Place::NicCage(1, 0)),     // seen
+        (a, Some(0), Place::Own),            // a port's own cage: always counted
+        (a, Some(0), Place::Own),
+    ];
+    let fresh: Vec<bool> = marks
+        .iter()
+        .map(|(d, i, p)| seen.insert(*d, *i, p))
+        .collect();
+    let want = [
+        true, false, true, true, true, false, true, true, false, true, false, true, true,
+    ];
+    assert_eq!(fresh, want);
+}
