@@ -401,3 +401,55 @@ fn the_pull_list_counts_parts_by_length_then_lists_each_link() {
         "{row}"
     );
 }
+
+/// A twin-port cage runs one medium (docs/analysis.md, "Cable lengths from the floor"): a link that would go on
+/// copper by its own length goes on fibre when the other port of its cage carries a fibre, and back on copper when
+/// that fibre is gone.
+#[test]
+fn a_copper_link_sharing_a_cage_with_a_fibre_goes_on_fibre() {
+    let (mut d, far, _) = two_racks(5, two_metre_floor());
+    let ra = *d.racks.iter().find(|(_, r)| r.name == "A").unwrap().0;
+    let sw_a = d.links[&far].a.device;
+    let c = catalog();
+    let sw_c = racksmith::edit::Builder::new(&mut d, &c)
+        .add_device("qm9700", "sw-c", ra, 3)
+        .unwrap();
+    // sw-a's p2 shares OSFP cage 1 with p1, which runs 10 m of multimode fibre to rack B. By its own length (2U
+    // apart in one rack: 88.9 mm x 1.2 = 0.11 m) sw-a p2 to sw-c p1 would be 0.5 m of DAC.
+    let near = LinkId(d.alloc_id());
+    d.links.insert(
+        near,
+        Link {
+            a: PortRef::new(sw_a, "p2"),
+            b: PortRef::new(sw_c, "p1"),
+            ..d.links[&far].clone()
+        },
+    );
+    d.reestimate();
+    assert_eq!(
+        d.links[&far].cable.as_ref().unwrap().as_str(),
+        "ib-ndr-mpo-mm"
+    );
+    assert_eq!(
+        d.links[&near].cable.as_ref().unwrap().as_str(),
+        "ib-ndr-mpo-mm"
+    );
+    // One twin-port transceiver in sw-a's cage 1 carries both links; sw-b's and sw-c's cages one each.
+    let r = analyze(&d);
+    let twin: u64 = r
+        .physical
+        .transceivers
+        .iter()
+        .filter(|t| t.ports == 2)
+        .map(|t| t.count)
+        .sum();
+    assert_eq!(twin, 3, "{:?}", r.physical.transceivers);
+    // Without the fibre, the short link goes back on copper at its stock length.
+    d.links.remove(&far);
+    d.reestimate();
+    assert_eq!(
+        d.links[&near].cable.as_ref().unwrap().as_str(),
+        "ib-ndr-dac"
+    );
+    assert_eq!(d.links[&near].length_m, 0.5);
+}
