@@ -19,6 +19,8 @@
 //! 16 SU while hovering.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark that cannot set up should stop loudly
 
+mod common;
+
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
 use racksmith::app::{DocCommand, RacksmithApp, Show, UiCommand};
@@ -100,21 +102,12 @@ fn frame(c: &mut Criterion) {
         h.state_mut().ui.windows.right_collapsed = false;
         h.run_steps(2);
         // Panning: the button held on the empty floor at the top left, the pointer moving.
-        let floor = canvas.min + egui::vec2(12.0, 12.0);
-        h.hover_at(floor);
-        h.step();
-        h.drag_at(floor);
-        h.step();
-        group.bench_function(BenchmarkId::new("pan", &su), |b| {
-            b.iter(|| {
-                i = i.wrapping_add(1);
-                let f = (i % 40) as f32;
-                h.hover_at(floor + egui::vec2(f * 3.0, f * 2.0));
-                h.step();
-            })
-        });
-        h.drop_at(floor);
-        h.run_steps(2);
+        common::pan(
+            &mut group,
+            BenchmarkId::new("pan", &su),
+            &mut h,
+            canvas.min + egui::vec2(12.0, 12.0),
+        );
         h.state_mut().ui.canvas.view.fit = Some(racksmith::app::state::FitTarget::All);
         h.run_steps(2);
         // A planning slider dragged: one edit per frame, the analysis behind on its worker.

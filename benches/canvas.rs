@@ -9,6 +9,8 @@
 //! `canvas 32su fit: 5123 shapes, 61234 vertices, 40123 triangles, 1.23 Mpx`.
 #![allow(clippy::expect_used, clippy::unwrap_used)] // a benchmark that cannot set up should stop loudly
 
+mod common;
+
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use egui_kittest::Harness;
 use racksmith::app::RacksmithApp;
@@ -204,21 +206,12 @@ fn canvas(c: &mut Criterion) {
             });
             h.key_press(egui::Key::Escape);
             h.run_steps(2);
-            let floor = rect.min + egui::vec2(4.0, 4.0);
-            h.hover_at(floor);
-            h.step();
-            h.drag_at(floor);
-            h.step();
-            group.bench_function(BenchmarkId::new(format!("pan_{view}"), &name), |b| {
-                b.iter(|| {
-                    i = i.wrapping_add(1);
-                    let f = (i % 40) as f32;
-                    h.hover_at(floor + egui::vec2(f * 3.0, f * 2.0));
-                    h.step();
-                })
-            });
-            h.drop_at(floor);
-            h.run_steps(2);
+            common::pan(
+                &mut group,
+                BenchmarkId::new(format!("pan_{view}"), &name),
+                &mut h,
+                rect.min + egui::vec2(4.0, 4.0),
+            );
         }
     }
     group.finish();
