@@ -138,12 +138,7 @@ fn oversubscribed_leaves_are_found_and_limit_the_fabric() {
 #[test]
 fn more_uplinks_remove_the_oversubscription() {
     let (mut d, _, leaves) = oversubscribed();
-    let spine = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "spine")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let spine = d.device_named("spine").unwrap();
     // Add 24 more uplinks per leaf: 32 up against 32 down. The spine has 64 ports: 16 used, 48 free.
     for (l, leaf) in leaves.iter().enumerate() {
         for k in 8..32u16 {

@@ -454,12 +454,7 @@ fn the_fabric_view_shows_tiers_and_selects_what_it_is_clicked_on() {
         ]
     );
     let d = h.state().design().clone();
-    let spine = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "spine-01")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let spine = d.device_named("spine-01").unwrap();
     let pos = h.state().fabric_node_pos(spine).expect("spine drawn");
     click_at(&mut h, pos);
     assert_eq!(selected_devices(&h), vec![spine]);
@@ -477,12 +472,7 @@ fn copy_and_paste_into_another_rack() {
     let (r2, _) = racksmith::edit::Builder::new(&mut d, &catalog)
         .add_rack("rack-42u", "R02", 0, 1)
         .unwrap();
-    let dgx = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "dgx-01")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let dgx = d.device_named("dgx-01").unwrap();
     let mut h = harness(d);
     let r = h.state().device_screen_rect(dgx).unwrap();
     click_at(&mut h, r.center());

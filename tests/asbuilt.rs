@@ -45,12 +45,7 @@ fn two_swapped_one_removed_one_slow_are_reported_exactly() {
     // back: 2 miswired, 1 missing, 1 slow, nothing else.
     let d = superpod(1);
     let mut built = d.clone();
-    let leaf = built
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-su01-r1")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf = built.device_named("leaf-su01-r1").unwrap();
     let mut to_leaf: Vec<racksmith::model::LinkId> = built
         .links
         .iter()
@@ -492,12 +487,7 @@ fn a_mapping_file_matches_nodes_named_otherwise() {
     let r = diff(&d, &found);
     assert!(!r.differs(), "{}", r.summary());
     // A switch reporting only its model, mapped by its GUID.
-    let leaf = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-su01-r1")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf = d.device_named("leaf-su01-r1").unwrap();
     let guid = racksmith::analysis::asbuilt::FabricNode::Switch(leaf).guid();
     let text = racksmith::export::ibnetdiscover::write(&d)
         .replace("\"leaf-su01-r1\"", "\"Quantum-2 Mellanox Technologies\"");

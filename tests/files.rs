@@ -201,18 +201,8 @@ fn link_problems_read_in_link_order_and_each_extra_user_names_the_one_before() {
 #[test]
 fn incompatible_speed_is_refused_with_a_reason() {
     let d = sample("a100-nic-starved").unwrap();
-    let leaf = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-01")
-        .map(|(id, _)| *id)
-        .unwrap();
-    let server = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "a100-01")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf = d.device_named("leaf-01").unwrap();
+    let server = d.device_named("a100-01").unwrap();
     // A QM8700 port runs HDR 200G at most: an NDR link between two free ports is refused for its speed (the
     // server's nic0/p1 is cabled already, so it would be refused for that before the speed was looked at).
     assert!(d.link_at(&PortRef::new(server, "nic0/p1")).is_some());
@@ -262,12 +252,7 @@ fn duplicate_ids_are_one_clear_error() {
 #[test]
 fn a_link_from_a_port_to_itself_is_one_problem() {
     let mut d = sample("dgx-h100-single").unwrap();
-    let leaf = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-01")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf = d.device_named("leaf-01").unwrap();
     let first = d.links.values().next().unwrap().clone();
     d.links.insert(
         LinkId(9_000),

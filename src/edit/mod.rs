@@ -627,15 +627,8 @@ fn link_batch(
         edits.push(e);
     }
     if new.estimated {
-        let (protocol, gbps) = (new.medium.protocol(), new.medium.gbps());
         for (pid, p) in catalog.in_category(crate::model::part::Category::Cable) {
-            let fits = match &p.kind {
-                PartKind::Cable(c) => c.protocol == protocol && (c.gbps - gbps).abs() < 0.5,
-                PartKind::Transceiver(t) => {
-                    t.protocol == protocol && (t.port_gbps() - gbps).abs() < 0.5
-                }
-                _ => false,
-            };
+            let fits = crate::model::build::builds_medium(&p.kind, new.medium);
             if fits && Some(pid.as_str()) != new.cable && !design.parts.contains_key(pid) {
                 edits.push(Edit::SetPart(pid.clone(), Some(Box::new(p.clone()))));
             }

@@ -528,6 +528,18 @@ impl<'a> BuildCache<'a> {
     }
 }
 
+/// Whether a part can make up a link of `medium`: a cable of its protocol and rate, or a transceiver whose ports
+/// run at it. The parts re-estimation chooses among, copied into a design with every link that follows the floor
+/// (the canvas's gestures and the templates alike).
+pub fn builds_medium(kind: &PartKind, medium: super::Medium) -> bool {
+    let (protocol, gbps) = (medium.protocol(), medium.gbps());
+    match kind {
+        PartKind::Cable(c) => c.protocol == protocol && (c.gbps - gbps).abs() < 0.5,
+        PartKind::Transceiver(t) => t.protocol == protocol && (t.port_gbps() - gbps).abs() < 0.5,
+        _ => false,
+    }
+}
+
 fn cable_spec<'a>(design: &'a Design, id: &PartId) -> Option<(&'a Part, &'a CableSpec)> {
     let p = design.parts.get(id)?;
     match &p.kind {

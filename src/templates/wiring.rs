@@ -2,7 +2,6 @@
 //! the InfiniBand media, and rack changes made through an edit.
 
 use crate::edit::{Builder, EditError};
-use crate::model::part::PartKind;
 use crate::model::{DeviceId, IbRate, Link, LinkId, Medium, PortRef, RackId};
 
 /// Adds a link without the per-link port search (the generators know their ports are free and compatible; the
@@ -107,17 +106,10 @@ pub(crate) fn follow_floor_all(b: &mut Builder<'_>) -> Result<(), EditError> {
 /// Copies the catalog's cables and transceivers of `medium` into the design and flags its links
 /// `estimated_length` and `auto_cable`. False (and nothing flagged) when the catalog has no cable of it.
 fn flag_medium(b: &mut Builder<'_>, medium: Medium) -> Result<bool, EditError> {
-    let (protocol, gbps) = (medium.protocol(), medium.gbps());
     let ids: Vec<String> = b
         .catalog
         .in_category(crate::model::part::Category::Cable)
-        .filter(|(_, p)| match &p.kind {
-            PartKind::Cable(c) => c.protocol == protocol && (c.gbps - gbps).abs() < 0.5,
-            PartKind::Transceiver(t) => {
-                t.protocol == protocol && (t.port_gbps() - gbps).abs() < 0.5
-            }
-            _ => false,
-        })
+        .filter(|(_, p)| crate::model::build::builds_medium(&p.kind, medium))
         .map(|(id, _)| id.as_str().to_string())
         .collect();
     if ids.is_empty() {

@@ -297,12 +297,7 @@ fn symmetric_classes_route_as_one() {
         .links
         .remove(&link_between(&base, "leaf-su09-r1", "spine-p03-05"));
     let mut unplugged = base.clone();
-    let dgx = base
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "dgx-0007")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let dgx = base.device_named("dgx-0007").unwrap();
     unplugged
         .links
         .retain(|_, l| l.a.device != dgx && l.b.device != dgx);
@@ -387,12 +382,7 @@ fn ecmp_splits_across_spines() {
     let catalog = crate::catalog::Catalog::builtin().unwrap();
     let d = crate::samples::superpod_h100(&catalog, 2).unwrap();
     let r = analyze(&d);
-    let leaf = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-su01-r1")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf = d.device_named("leaf-su01-r1").unwrap();
     let uplinks: Vec<f64> = r
         .links
         .iter()

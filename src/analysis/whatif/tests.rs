@@ -9,12 +9,7 @@ fn losing_a_rail_leaf_costs_bandwidth_not_gpus() {
     // one half to the other: before 8 x 15 x 400 = 48,000 Gb/s, after 7 x 15 x 400 = 42,000 Gb/s.
     let d = sample("superpod-h100-1su").unwrap();
     let before = crate::analysis::analyze_ranked(&d);
-    let leaf = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-su01-r1")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf = d.device_named("leaf-su01-r1").unwrap();
     let i = impact(&d, &before, Failure::Device(leaf));
     assert_eq!(i.gpus_reachable, (248, 248));
     assert_eq!(i.bisection_gbps, (48_000.0, 42_000.0));
@@ -201,12 +196,7 @@ fn rack_leaves_fail_alike() {
         1,
         "{sweep:?}"
     );
-    let last = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-0096")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let last = d.device_named("leaf-0096").unwrap();
     assert!(sweep[0].alike.contains(&Failure::Device(last)));
     let full = impact(&d, &before, Failure::Device(last));
     assert_eq!(full.gpus_reachable, sweep[0].gpus_reachable);
@@ -272,12 +262,7 @@ fn storage_behind_one_spine() -> (Design, LinkId) {
     let mut d =
         crate::samples::dgx_fabric(&c, &[vec![0], vec![0]], 2, 1, &[vec![1], vec![1]]).unwrap();
     let rack = *d.racks.keys().next().unwrap();
-    let leaf2 = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "leaf-02")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let leaf2 = d.device_named("leaf-02").unwrap();
     let ddn = crate::edit::Builder::new(&mut d, &c)
         .add_device("ddn-ai400x2", "ddn-01", rack, 35)
         .unwrap();
@@ -318,12 +303,7 @@ fn losing_the_only_path_to_storage_shows() {
     let (d, up) = storage_behind_one_spine();
     let before = analyze(&d);
     assert!((before.bandwidth.storage.per_gpu_gbyte_s - 3.125).abs() < 1e-9);
-    let spine = d
-        .devices
-        .iter()
-        .find(|(_, x)| x.name == "spine-01")
-        .map(|(id, _)| *id)
-        .unwrap();
+    let spine = d.device_named("spine-01").unwrap();
     let i = impact(&d, &before, Failure::Device(spine));
     assert_eq!(i.gpus_reachable, (16, 16));
     assert_eq!(i.gpus_reaching_storage, (16, 0));
