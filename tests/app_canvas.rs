@@ -274,16 +274,7 @@ fn zoomed_in_each_switch_has_its_own_label() {
         .map(|(id, x)| (*id, x.clone()))
         .expect("a leaf switch");
     // Zoomed to 1.0 with the leaf's rack in view.
-    h.state_mut().ui.canvas.view.zoom = 1.0;
-    h.state_mut().ui.canvas.view.fitted = None;
-    h.run_steps(2);
-    let at = h
-        .state()
-        .device_screen_rect(leaf_id)
-        .expect("leaf on screen");
-    let canvas = h.state().ui.canvas.canvas_rect.expect("canvas");
-    h.state_mut().ui.canvas.view.offset += canvas.center() - at.center();
-    h.run_steps(2);
+    common::zoom_in_on(&mut h, leaf_id);
     let texts = canvas_texts(&h);
     assert!(
         texts

@@ -70,17 +70,7 @@ fn a_reused_scene_draws_what_a_fresh_one_does_with_the_hovered_device_emphasised
         .map(|(id, _)| *id)
         .expect("a DGX");
     let mut h = common::harness(design);
-    h.state_mut().ui.canvas.view.zoom = 1.0;
-    h.state_mut().ui.canvas.view.fitted = None;
-    h.run_steps(2);
-    let rect = h
-        .state()
-        .device_screen_rect(device)
-        .expect("the DGX is placed");
-    let shift = rect.center() - h.state().ui.canvas.canvas_rect.unwrap().center();
-    h.state_mut().ui.canvas.view.offset -= shift;
-    h.run_steps(2);
-    let at = h.state().device_screen_rect(device).unwrap().center();
+    let at = common::zoom_in_on(&mut h, device).center();
     let away = h.state().ui.canvas.canvas_rect.unwrap().min + egui::vec2(2.0, 2.0);
     h.hover_at(away);
     h.run_steps(2);
@@ -88,11 +78,7 @@ fn a_reused_scene_draws_what_a_fresh_one_does_with_the_hovered_device_emphasised
     h.hover_at(at);
     h.run_steps(2);
     let reused = canvas_triangles(&h);
-    h.state_mut().ui.canvas.hide_links = true;
-    h.step();
-    h.state_mut().ui.canvas.hide_links = false;
-    h.step();
-    let fresh = canvas_triangles(&h);
+    let fresh = fresh_triangles(&mut h);
     assert!(
         reused.len() > 100,
         "the zoomed-in canvas draws devices and labels"
@@ -120,11 +106,7 @@ fn a_scene_moved_with_the_pan_draws_what_a_fresh_one_does() {
     h.state_mut().ui.canvas.view.offset += egui::vec2(37.0, -23.0);
     h.run_steps(2);
     let moved = canvas_triangles(&h);
-    h.state_mut().ui.canvas.hide_links = true;
-    h.step();
-    h.state_mut().ui.canvas.hide_links = false;
-    h.step();
-    let fresh = canvas_triangles(&h);
+    let fresh = fresh_triangles(&mut h);
     assert_ne!(before, moved, "the pan moved the drawing");
     assert_eq!(moved, fresh, "the moved scene draws what a fresh one does");
     // The next frame changes nothing: the scene's own triangles are handed over, the same as its shapes gave.
@@ -134,4 +116,14 @@ fn a_scene_moved_with_the_pan_draws_what_a_fresh_one_does() {
         fresh,
         "its triangles draw what its shapes do"
     );
+}
+
+/// The canvas's triangles from a scene painted afresh: hiding the links and showing them again makes the canvas
+/// paint its scene anew.
+fn fresh_triangles(h: &mut Harness<'static, RacksmithApp>) -> Vec<String> {
+    h.state_mut().ui.canvas.hide_links = true;
+    h.step();
+    h.state_mut().ui.canvas.hide_links = false;
+    h.step();
+    canvas_triangles(h)
 }

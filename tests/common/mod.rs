@@ -354,3 +354,23 @@ pub fn one_rack() -> (racksmith::model::Design, racksmith::model::RackId) {
     }
     (d, rack)
 }
+
+/// Zooms the canvas to 1.0 and moves the view so that `device` stands at the canvas's centre; returns its screen
+/// rectangle there.
+pub fn zoom_in_on(h: &mut Harness<'static, RacksmithApp>, device: DeviceId) -> egui::Rect {
+    h.state_mut().ui.canvas.view.zoom = 1.0;
+    h.state_mut().ui.canvas.view.fitted = None;
+    h.run_steps(2);
+    let (Some(at), Some(canvas)) = (
+        h.state().device_screen_rect(device),
+        h.state().ui.canvas.canvas_rect,
+    ) else {
+        panic!("device {device:?} is not placed on a laid-out canvas");
+    };
+    h.state_mut().ui.canvas.view.offset += canvas.center() - at.center();
+    h.run_steps(2);
+    let Some(rect) = h.state().device_screen_rect(device) else {
+        panic!("device {device:?} is not on the canvas");
+    };
+    rect
+}
