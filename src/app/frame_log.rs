@@ -1,10 +1,11 @@
 //! The opt-in frame log (`RACKSMITH_FRAME_LOG=path`, desktop only): one line per frame appended to the file, for
 //! measuring the app as it runs (frames per second of a drag, the longest frame while panning, frames while idle):
-//! `<ms since start> <unix time ms> <frame> <ui ms> <cpu ms> <causes>` (the unix time to line frames up with a
+//! `<ms since start> <unix time ms> <frame> <ui ms> <cpu ms> <causes> <layer>` (the unix time to line frames up with a
 //! script's clicks, `benches/click_to_pixels.sh`), where `ui ms` is the time spent in [`super::RacksmithApp::show`]
 //! this frame, `cpu ms` eframe's `cpu_usage` of the previous frame (ui, tessellation and GL submission, without the
 //! buffer swap or Mesa's rasteriser threads), and `causes` what asked for this frame (`file:line`, comma separated;
-//! `-` when input alone did). Written through a buffer flushed every frame, so a killed app loses no line.
+//! `-` when input alone did) and `layer` how often the canvas's OpenGL layer drew its scene and copied it so far
+//! (`drawn/copied`, `-` without the layer). Written through a buffer flushed every frame, so a killed app loses no line.
 
 use std::io::Write;
 use std::time::Instant;
@@ -43,7 +44,13 @@ impl FrameLog {
 
     /// Appends this frame's line: `ui` is the time the frame's ui took, `cpu_s` eframe's figure for the previous
     /// frame.
-    pub fn frame(&mut self, ctx: &egui::Context, ui: std::time::Duration, cpu_s: Option<f32>) {
+    /// `layer`: how often the canvas's OpenGL layer has drawn its scene and copied it so far.
+    pub fn frame(
+        &mut self,
+        ctx: &egui::Context,
+        (ui, cpu_s): (std::time::Duration, Option<f32>),
+        layer: Option<crate::app::canvas::gl_layer::Counts>,
+    ) {
         self.frame += 1;
         let causes: Vec<String> = ctx
             .repaint_causes()
@@ -66,7 +73,7 @@ impl FrameLog {
         // A failed write stops nothing: the log is for measuring, not for the app.
         let _ = writeln!(
             self.out,
-            "{:.1} {:.1} {} {:.2} {:.2} {causes}",
+            "{:.1} {:.1} {} {:.2} {:.2} {causes} {}",
             self.start.elapsed().as_secs_f64() * 1e3,
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -74,6 +81,7 @@ impl FrameLog {
             self.frame,
             ui.as_secs_f64() * 1e3,
             cpu_s.map_or(0.0, |s| s * 1e3),
+            layer.map_or_else(|| "-".to_owned(), |c| format!("{}/{}", c.drawn, c.copied)),
         )
         .and_then(|()| self.out.flush());
     }

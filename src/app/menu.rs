@@ -35,7 +35,7 @@ pub fn shortcuts(ctx: &egui::Context, app: &mut RacksmithApp) {
 /// The menu bar.
 pub fn menu_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     let mut cmds = Vec::new();
-    egui::Panel::top("menu_bar").show(ui, |ui| {
+    super::chrome_panel(egui::Panel::top("menu_bar"), ui, |ui| {
         egui::MenuBar::new().ui(ui, |ui| {
             ui.menu_button("File", |ui| file_menu_ui(ui, app, &mut cmds));
             ui.menu_button("Edit", |ui| edit_menu_ui(ui, app, &mut cmds));
@@ -306,7 +306,7 @@ fn help_menu_ui(ui: &mut egui::Ui, cmds: &mut Vec<AppCommand>) {
 /// The toolbar under the menu bar.
 pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
     let mut cmds = Vec::new();
-    egui::Panel::top("toolbar").show(ui, |ui| {
+    super::chrome_panel(egui::Panel::top("toolbar"), ui, |ui| {
         // Wraps to a second row in a narrow window rather than cutting off its last controls.
         ui.horizontal_wrapped(|ui| {
             if ui
@@ -409,7 +409,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
 
 /// The status bar: counts, analysis state, last message.
 pub fn status_bar_ui(ui: &mut egui::Ui, app: &mut RacksmithApp) {
-    egui::Panel::bottom("status_bar").show(ui, |ui| {
+    super::chrome_panel(egui::Panel::bottom("status_bar"), ui, |ui| {
         ui.horizontal(|ui| {
             let d = &app.doc.design;
             use crate::analysis::format::count;

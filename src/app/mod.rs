@@ -81,6 +81,9 @@ pub struct RacksmithApp {
     /// `RACKSMITH_FRAME_LOG`: a line per frame, for measuring the running app.
     #[cfg(not(target_arch = "wasm32"))]
     frame_log: Option<frame_log::FrameLog>,
+    /// The canvas's scene kept as pixels, on the OpenGL renderer (`canvas::gl_layer`).
+    #[cfg(not(target_arch = "wasm32"))]
+    gl_layer: Option<std::sync::Arc<canvas::gl_layer::GlLayer>>,
 }
 
 impl RacksmithApp {
@@ -163,6 +166,8 @@ impl RacksmithApp {
             web: web::WebState::default(),
             #[cfg(not(target_arch = "wasm32"))]
             frame_log: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            gl_layer: None,
         }
     }
 
@@ -260,47 +265,55 @@ impl RacksmithApp {
     fn side_panels_ui(&mut self, ui: &mut egui::Ui) {
         // Side panels take a share of the window, so a 1024 px window still leaves the canvas half its width.
         let width = ui.available_width();
-        egui::Panel::left("palette")
+        let palette = egui::Panel::left("palette")
             .resizable(true)
             .default_size((width * 0.2).clamp(190.0, 250.0))
             .min_size(160.0)
-            .max_size(420.0)
-            .show(ui, |ui| {
-                palette::palette_ui(ui, &self.catalog, &mut self.ui.editing.search);
-            });
+            .max_size(420.0);
+        chrome_panel(palette, ui, |ui| {
+            palette::palette_ui(ui, &self.catalog, &mut self.ui.editing.search);
+        });
         if self.ui.windows.right_collapsed {
-            egui::Panel::right("right_collapsed")
+            let panel = egui::Panel::right("right_collapsed")
                 .resizable(false)
-                .exact_size(28.0)
-                .show(ui, |ui| {
-                    if ui
-                        .button("◀")
-                        .on_hover_text("Show the inspector and analysis pane")
-                        .clicked()
-                    {
-                        self.ui.windows.right_collapsed = false;
-                    }
-                });
+                .exact_size(28.0);
+            chrome_panel(panel, ui, |ui| {
+                if ui
+                    .button("◀")
+                    .on_hover_text("Show the inspector and analysis pane")
+                    .clicked()
+                {
+                    self.ui.windows.right_collapsed = false;
+                }
+            });
         } else {
-            egui::Panel::right("right")
+            let panel = egui::Panel::right("right")
                 .resizable(true)
                 .default_size((width * 0.3).clamp(300.0, 460.0))
                 .min_size(260.0)
-                .max_size(640.0)
-                .show(ui, |ui| {
-                    right_panel_ui(ui, self);
-                });
+                .max_size(640.0);
+            chrome_panel(panel, ui, |ui| {
+                right_panel_ui(ui, self);
+            });
         }
     }
 
     /// The racks, the fabric or both, side by side; their commands are applied after the frame.
     fn central_ui(&mut self, ui: &mut egui::Ui) {
+        let mode = self.ui.canvas.view_mode;
+        let background = ui.visuals().extreme_bg_color;
+        // The racks alone fill the panel and paint their own background (kept as pixels with the scene on the
+        // desktop's OpenGL renderer: the panel's fill under it would be painted for nothing).
+        let fill = if mode == state::ViewMode::Racks {
+            egui::Color32::TRANSPARENT
+        } else {
+            background
+        };
         egui::CentralPanel::default()
-            .frame(egui::Frame::NONE.fill(ui.visuals().extreme_bg_color))
+            .frame(egui::Frame::NONE.fill(fill))
             .show(ui, |ui| {
                 self.ui.windows.central_rect = Some(ui.max_rect());
                 let mut cmds = Vec::new();
-                let mode = self.ui.canvas.view_mode;
                 let report = self.analysis.report.as_deref();
                 let report_revision = self.analysis.report_revision;
                 let (design, revision, ui_state) =
@@ -321,6 +334,7 @@ impl RacksmithApp {
                         );
                     };
                 let catalog = &self.catalog;
+                let own_background = (mode == state::ViewMode::Racks).then_some(background);
                 let racks_view =
                     |ui: &mut egui::Ui, st: &mut UiState, cmds: &mut Vec<AppCommand>| {
                         canvas::canvas_ui(
@@ -328,7 +342,7 @@ impl RacksmithApp {
                             (design, layout_revision),
                             catalog,
                             (report, report_revision),
-                            st,
+                            (st, own_background),
                             cmds,
                         );
                     };
@@ -497,10 +511,15 @@ impl eframe::App for RacksmithApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         #[cfg(not(target_arch = "wasm32"))]
         let start = std::time::Instant::now();
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(layer) = &self.gl_layer {
+            layer.share(ui.ctx());
+        }
         self.show(ui);
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(log) = &mut self.frame_log {
-            log.frame(ui.ctx(), start.elapsed(), _frame.info().cpu_usage);
+            let layer = self.gl_layer.as_ref().map(|l| l.counts());
+            log.frame(ui.ctx(), (start.elapsed(), _frame.info().cpu_usage), layer);
         }
     }
 
@@ -514,8 +533,21 @@ impl eframe::App for RacksmithApp {
     }
 
     // The desktop build has the glow renderer too (Cargo.toml), which hands its context to `on_exit`.
+    /// The panels' colour where the chrome's panels leave their fill to the clear ([`chrome_frame`]), else
+    /// eframe's.
+    fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.gl_layer.is_some() {
+            return visuals.panel_fill.to_normalized_gamma_f32();
+        }
+        egui::Color32::from_rgba_unmultiplied(12, 12, 12, 180).to_normalized_gamma_f32()
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
-    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+    fn on_exit(&mut self, gl: Option<&eframe::glow::Context>) {
+        if let (Some(layer), Some(gl)) = (&self.gl_layer, gl) {
+            layer.destroy(gl);
+        }
         // A clean exit: the recovery file is only for crashes. Unsaved work was confirmed as discarded.
         self.recovery.remove();
     }
@@ -540,12 +572,44 @@ fn renderer_options(mut options: eframe::NativeOptions) -> eframe::NativeOptions
         Ok("wgpu") => eframe::Renderer::Wgpu,
         _ => eframe::Renderer::Glow,
     };
-    options.dithering = std::env::var("RACKSMITH_DITHER").as_deref() == Ok("1");
+    options.dithering = dithering();
     if std::env::var("RACKSMITH_VSYNC").as_deref() == Ok("0") {
         options.glow_options.vsync = false;
         options.wgpu_options.surface.present_mode = eframe::wgpu::PresentMode::AutoNoVsync;
     }
     options
+}
+
+/// Shows `panel` as a panel of the window's chrome (menu bar, toolbar, status bar, side panels) with egui's frame,
+/// but without painting its fill where the window is cleared to that colour already (the desktop's OpenGL renderer:
+/// [`RacksmithApp`]'s `clear_color`). Under software rendering a fill costs every pixel it covers, each frame: the
+/// panels' fills were a third of the window's. What is drawn in it (a scroll area's fade) still knows the colour
+/// it stands on.
+pub(crate) fn chrome_panel<R>(
+    panel: egui::Panel,
+    ui: &mut egui::Ui,
+    add_contents: impl FnOnce(&mut egui::Ui) -> R,
+) -> egui::InnerResponse<R> {
+    let frame = egui::Frame::side_top_panel(ui.style());
+    #[cfg(not(target_arch = "wasm32"))]
+    if canvas::gl_layer::GlLayer::of(ui.ctx()).is_some() {
+        let fill = frame.fill;
+        return panel
+            .frame(frame.fill(egui::Color32::TRANSPARENT))
+            .show(ui, |ui| {
+                let info = egui::UiStackInfo::new(egui::UiKind::Frame)
+                    .with_frame(egui::Frame::NONE.fill(fill));
+                ui.scope_builder(egui::UiBuilder::new().ui_stack_info(info), add_contents)
+                    .inner
+            });
+    }
+    panel.frame(frame).show(ui, add_contents)
+}
+
+/// Whether the shader dithers: `RACKSMITH_DITHER=1` (for comparison; see [`renderer_options`]).
+#[cfg(not(target_arch = "wasm32"))]
+fn dithering() -> bool {
+    std::env::var("RACKSMITH_DITHER").as_deref() == Ok("1")
 }
 
 /// Opens the desktop app. With `screenshot`, renders until the design is laid out and analysed, writes a PNG of
@@ -614,6 +678,9 @@ fn app_creator(
         let path_for_recent = path.clone();
         let mut app = RacksmithApp::new(design, path, shot, recovery);
         app.frame_log = frame_log::FrameLog::from_env();
+        if cc.gl.is_some() {
+            app.gl_layer = canvas::gl_layer::GlLayer::new(dithering());
+        }
         if app.screenshot.is_none() {
             // A screenshot shows the built-in catalog only, the same on every machine.
             app.set_user_catalog(crate::catalog::user::default_path());

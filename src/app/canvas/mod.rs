@@ -6,6 +6,8 @@
 
 mod bundles;
 pub mod floor;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod gl_layer;
 mod input;
 mod layout;
 mod paint;
@@ -134,13 +136,15 @@ fn layout_of(ctx: &egui::Context, design: &Design, revision: u64) -> Cached {
     }
 }
 
-/// Draws the canvas and handles its input. `report` comes with the revision it was computed for.
+/// Draws the canvas and handles its input. `report` comes with the revision it was computed for. `background`:
+/// the colour the canvas paints under itself, when the caller painted nothing there (the canvas then fills the
+/// caller's whole area, and on the desktop's OpenGL renderer keeps its scene as pixels, `gl_layer`).
 pub fn canvas_ui(
     ui: &mut egui::Ui,
     (design, revision): (&Design, u64),
     catalog: &Catalog,
     (report, report_revision): (Option<&Report>, u64),
-    state: &mut UiState,
+    (state, background): (&mut UiState, Option<egui::Color32>),
     cmds: &mut Vec<AppCommand>,
 ) {
     let (rect, resp) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
@@ -149,7 +153,7 @@ pub fn canvas_ui(
     let revisions = (revision, report_revision);
     let frame = Frame::new(ui, (design, revisions), cached, rect, resp, state);
     let overlays = input::input(ui, &frame, catalog, state, cmds);
-    state.canvas.canvas_drawn = paint::paint(ui, &frame, report, state, &overlays);
+    state.canvas.canvas_drawn = paint::paint(ui, &frame, (report, background), state, &overlays);
 }
 
 /// The canvas's link bundles at the current zoom (per pair of racks, or of rows when far out): each one's hover

@@ -43,11 +43,12 @@ fn fitting(
         .find(|g| g.size().x <= width)
 }
 
-/// Draws the canvas.
+/// Draws the canvas, over its `background` when the caller painted none under it (the window's OpenGL layer,
+/// `gl_layer`, then keeps the scene as pixels).
 pub(super) fn paint(
     ui: &egui::Ui,
     f: &Frame<'_>,
-    report: Option<&Report>,
+    (report, background): (Option<&Report>, Option<Color32>),
     state: &UiState,
     overlays: &Overlays,
 ) -> CanvasDrawn {
@@ -66,11 +67,20 @@ pub(super) fn paint(
         .hovered_device
         .filter(|id| !state.selection.devices.contains(id));
     let moved = scene.moved(f);
-    scene.replay(&painter, moved, hovered, |p, id| {
-        if let Some(cr) = f.layout.devices.get(&id) {
-            paint_device(ui, p, f, (report, state), (id, *cr), 0.5);
+    #[cfg(not(target_arch = "wasm32"))]
+    let as_pixels = background.is_some_and(|bg| scene.as_pixels(&painter, moved, hovered, bg));
+    #[cfg(target_arch = "wasm32")]
+    let as_pixels = false;
+    if !as_pixels {
+        if let Some(bg) = background {
+            painter.rect_filled(f.rect, 0.0, bg);
         }
-    });
+        scene.replay(&painter, moved, hovered, |p, id| {
+            if let Some(cr) = f.layout.devices.get(&id) {
+                paint_device(ui, p, f, (report, state), (id, *cr), 0.5);
+            }
+        });
+    }
     let parts = &scene.parts;
     // The scene's badges and bundles are where they were painted: the pointer is moved back to meet them.
     let pointer_then = pointer.map(|p| p - moved);

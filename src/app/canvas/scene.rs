@@ -102,7 +102,20 @@ pub(super) struct Scene {
     meshes: OnceLock<Meshes>,
     /// The same, before and after the hovered device (drawn again between them), for the last device hovered.
     around: Mutex<Option<Around>>,
+    /// Its number, for the OpenGL layer to know whether it holds this scene's pixels.
+    #[cfg(not(target_arch = "wasm32"))]
+    number: u64,
+    /// All of it tessellated for the OpenGL layer (texts too), with the atlas's size and options then.
+    #[cfg(not(target_arch = "wasm32"))]
+    primitives: OnceLock<Pixels>,
 }
+
+/// A whole scene tessellated for the OpenGL layer, with the font atlas's size and the tessellation options then.
+#[cfg(not(target_arch = "wasm32"))]
+type Pixels = (
+    ([usize; 2], TessellationOptions),
+    Arc<Vec<egui::epaint::ClippedPrimitive>>,
+);
 
 /// A scene's triangles, with the font atlas's size and the tessellation options they were made with.
 type Meshes = ([usize; 2], TessellationOptions, Triangles);
@@ -151,6 +164,10 @@ pub(super) fn of(
         pass: ctx.cumulative_pass_nr(),
         meshes: OnceLock::new(),
         around: Mutex::new(None),
+        #[cfg(not(target_arch = "wasm32"))]
+        number: super::gl_layer::next_scene(),
+        #[cfg(not(target_arch = "wasm32"))]
+        primitives: OnceLock::new(),
     });
     ctx.data_mut(|d| d.insert_temp(id, scene.clone()));
     scene
@@ -212,6 +229,48 @@ impl Scene {
             }
             None => add(&self.shapes),
         }
+    }
+
+    /// Hands the scene to `painter` as the OpenGL layer's copy of its pixels (drawn once per scene), over
+    /// `background`: when the window has the layer, the view has not panned since the scene was painted and no
+    /// device is hovered (drawn again in the middle of the scene). False when it did not (the caller replays the
+    /// scene's shapes).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(super) fn as_pixels(
+        &self,
+        painter: &egui::Painter,
+        moved: Vec2,
+        hovered: Option<DeviceId>,
+        background: Color32,
+    ) -> bool {
+        let ctx = painter.ctx();
+        if moved != Vec2::ZERO || hovered.is_some_and(|id| self.parts.devices.contains_key(&id)) {
+            return false;
+        }
+        let Some(layer) = super::gl_layer::GlLayer::of(ctx) else {
+            return false;
+        };
+        let now = (
+            ctx.fonts(|fonts| fonts.font_image_size()),
+            ctx.tessellation_options(|o| *o),
+        );
+        let clip = painter.clip_rect();
+        let (made, primitives) = self.primitives.get_or_init(|| {
+            let shapes = self
+                .shapes
+                .iter()
+                .map(|s| ClippedShape::new(s.clip_rect.intersect(clip), s.shape.clone()))
+                .collect();
+            (
+                now,
+                Arc::new(ctx.tessellate(shapes, ctx.pixels_per_point())),
+            )
+        });
+        if *made != now {
+            return false;
+        }
+        painter.add(layer.callback(clip, self.number, primitives.clone(), background));
+        true
     }
 
     /// The scene's triangles, made the first time they are asked for: all of them, or with a hovered device

@@ -1,0 +1,343 @@
+//! The canvas's scene kept as pixels, on the desktop's OpenGL renderer (glow): the scene's triangles are drawn once
+//! into a framebuffer of the window's size, in the canvas's part of it, and every frame after copies those pixels
+//! to the window (`glBlitFramebuffer`) instead of drawing the triangles again.
+//!
+//! Why: under software rendering (Mesa's llvmpipe in a VM, over a remote desktop, under Xvfb) a frame costs what
+//! its triangles cover, and egui gives every input event three frames. The canvas of a 4-SU design covers its
+//! 0.8 million pixels about twice (the background, rack bodies, devices, links); a menu opened over it, a click
+//! that selects nothing new or the frames that follow a click drew all of it again. A copy of pixels costs a
+//! fraction of that (docs/analysis.md, "Frames per click and where a frame's time goes").
+//!
+//! The pixels are the same: the framebuffer is cleared to the canvas's background and the scene is drawn with
+//! egui's own painter (a second `egui_glow::Painter`, the same shader and blending, eframe's textures), at the
+//! window's size, so every vertex lands where it would on the window. `RACKSMITH_CANVAS_TEXTURE=0` turns the layer
+//! off, for comparison; `tests/gl_layer.rs` compares the two screenshots.
+//!
+//! The only unsafe code of the program is here: OpenGL's calls are foreign functions (`glow::HasContext` marks
+//! them unsafe). Each call is made on eframe's GL context, current while a paint callback runs, on objects this
+//! module made and owns.
+#![allow(unsafe_code)]
+
+use eframe::egui_glow::{CallbackFn, Painter};
+use eframe::glow::{self, HasContext};
+use egui::epaint::{ClippedPrimitive, Primitive};
+use egui::{Color32, PaintCallbackInfo, Rect, TextureId};
+use rustc_hash::FxHashMap as HashMap;
+use std::sync::{Arc, Mutex};
+
+/// What the layer holds, to be drawn again only when this changes.
+#[derive(Clone, Copy, PartialEq)]
+struct Held {
+    /// The scene (its number, [`next_scene`]).
+    scene: u64,
+    /// The window's size in pixels, the canvas's part of it (left, bottom, width, height: GL's origin) and the
+    /// pixels per point (its bits).
+    screen_px: [u32; 2],
+    canvas_px: [i32; 4],
+    pixels_per_point: u32,
+    background: Color32,
+}
+
+/// The framebuffer and its colour texture.
+struct Target {
+    fbo: glow::Framebuffer,
+    colour: glow::Texture,
+    size_px: [u32; 2],
+}
+
+#[derive(Default)]
+struct Inner {
+    /// A painter of its own (egui's painter is lent to a callback immutably), made on the first use.
+    painter: Option<Painter>,
+    target: Option<Target>,
+    /// eframe's textures as the layer's painter knows them.
+    textures: HashMap<TextureId, TextureId>,
+    held: Option<Held>,
+    /// Set when the GL objects could not be made: the canvas draws its triangles instead from then on.
+    failed: bool,
+    counts: Counts,
+}
+
+/// How often the layer drew the scene and how often it copied it to the window.
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// Scenes drawn into the framebuffer.
+    pub drawn: u64,
+    /// Copies to the window.
+    pub copied: u64,
+}
+
+/// The canvas's layer of pixels. One per window, shared with the paint callbacks of its frames.
+pub struct GlLayer {
+    inner: Mutex<Inner>,
+    /// Whether the shader dithers (as eframe's painter was made: the same pixels).
+    dithering: bool,
+}
+
+/// A scene's number: each painted scene gets the next one, so the layer knows when it holds an old one.
+pub(super) fn next_scene() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// The id under which the app hands the layer to the canvas (`egui::Context::data`).
+fn id() -> egui::Id {
+    egui::Id::unique("racksmith_canvas_gl_layer")
+}
+
+impl GlLayer {
+    /// A layer for the window eframe opened with glow, unless `RACKSMITH_CANVAS_TEXTURE=0`.
+    pub fn new(dithering: bool) -> Option<Arc<Self>> {
+        if std::env::var("RACKSMITH_CANVAS_TEXTURE").as_deref() == Ok("0") {
+            return None;
+        }
+        Some(Arc::new(Self {
+            inner: Mutex::new(Inner::default()),
+            dithering,
+        }))
+    }
+
+    /// Hands the layer to this frame's canvas (through `ctx`'s data, which a reset of egui's memory empties).
+    pub fn share(self: &Arc<Self>, ctx: &egui::Context) {
+        ctx.data_mut(|d| d.insert_temp(id(), self.clone()));
+    }
+
+    /// The window's layer, if it has one that works.
+    pub(in crate::app) fn of(ctx: &egui::Context) -> Option<Arc<Self>> {
+        let layer = ctx.data(|d| d.get_temp::<Arc<Self>>(id()))?;
+        let failed = layer.inner.lock().map_or(true, |i| i.failed);
+        (!failed).then_some(layer)
+    }
+
+    /// How often the layer drew and copied.
+    pub fn counts(&self) -> Counts {
+        self.inner.lock().map(|i| i.counts).unwrap_or_default()
+    }
+
+    /// A paint callback over `clip` (the canvas's part of the window) that copies `scene`, drawn first if the
+    /// layer does not hold it yet, with `background` under it.
+    pub(super) fn callback(
+        self: &Arc<Self>,
+        clip: Rect,
+        scene: u64,
+        primitives: Arc<Vec<ClippedPrimitive>>,
+        background: Color32,
+    ) -> egui::Shape {
+        let layer = self.clone();
+        egui::Shape::Callback(egui::PaintCallback {
+            rect: clip,
+            callback: Arc::new(CallbackFn::new(move |info, painter| {
+                layer.paint(&info, painter, scene, &primitives, background);
+            })),
+        })
+    }
+
+    fn paint(
+        &self,
+        info: &PaintCallbackInfo,
+        egui_painter: &Painter,
+        scene: u64,
+        primitives: &[ClippedPrimitive],
+        background: Color32,
+    ) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        let gl = egui_painter.gl().clone();
+        let clip = info.clip_rect_in_pixels();
+        let held = Held {
+            scene,
+            screen_px: info.screen_size_px,
+            canvas_px: [
+                clip.left_px,
+                clip.from_bottom_px,
+                clip.width_px,
+                clip.height_px,
+            ],
+            pixels_per_point: info.pixels_per_point.to_bits(),
+            background,
+        };
+        if inner.held != Some(held) {
+            if let Err(e) = inner.draw(
+                &gl,
+                egui_painter,
+                (self.dithering, info.pixels_per_point),
+                held,
+                primitives,
+            ) {
+                eprintln!("the canvas's OpenGL layer is off: {e}");
+                inner.failed = true;
+                inner.held = None;
+                return;
+            }
+            inner.held = Some(held);
+            inner.counts.drawn += 1;
+        }
+        let Some(target) = inner.target.as_ref() else {
+            return;
+        };
+        let [x, y, w, h] = held.canvas_px;
+        // SAFETY: eframe's context is current during a paint callback; `fbo` was made on it by this layer. The
+        // scissor test would clip the copy, so it is off (egui's painter sets its state again after a callback).
+        unsafe {
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(target.fbo));
+            gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, egui_painter.intermediate_fbo());
+            gl.disable(glow::SCISSOR_TEST);
+            gl.blit_framebuffer(
+                x,
+                y,
+                x + w,
+                y + h,
+                x,
+                y,
+                x + w,
+                y + h,
+                glow::COLOR_BUFFER_BIT,
+                glow::NEAREST,
+            );
+            gl.bind_framebuffer(glow::FRAMEBUFFER, egui_painter.intermediate_fbo());
+        }
+        inner.counts.copied += 1;
+    }
+
+    /// Frees the layer's GL objects (the app's `on_exit`, with eframe's context current).
+    pub fn destroy(&self, gl: &glow::Context) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        inner.free_target(gl);
+        if let Some(mut painter) = inner.painter.take() {
+            // The painter knows eframe's textures by the ids it gave them: forgotten, not deleted (eframe's).
+            for ours in inner.textures.values() {
+                painter.replace_native_texture(*ours, dummy_texture(gl));
+            }
+            painter.destroy();
+        }
+    }
+}
+
+/// A texture of nothing, made to be deleted in place of one of eframe's.
+fn dummy_texture(gl: &glow::Context) -> glow::Texture {
+    // SAFETY: called with eframe's context current (`on_exit`).
+    unsafe { gl.create_texture() }.unwrap_or(glow::NativeTexture(std::num::NonZeroU32::MIN))
+}
+
+impl Inner {
+    /// Draws `primitives` into the framebuffer (made or remade for the window's size) over `held`'s background.
+    fn draw(
+        &mut self,
+        gl: &Arc<glow::Context>,
+        egui_painter: &Painter,
+        (dithering, pixels_per_point): (bool, f32),
+        held: Held,
+        primitives: &[ClippedPrimitive],
+    ) -> Result<(), String> {
+        if self.painter.is_none() {
+            let painter =
+                Painter::new(gl.clone(), "", None, dithering).map_err(|e| e.to_string())?;
+            self.painter = Some(painter);
+        }
+        if self.target.as_ref().map(|t| t.size_px) != Some(held.screen_px) {
+            self.free_target(gl);
+            self.target = Some(make_target(gl, held.screen_px)?);
+        }
+        // eframe's textures (the font atlas) under the ids this painter gave them, as they are now.
+        let mut primitives = primitives.to_vec();
+        for p in &mut primitives {
+            if let Primitive::Mesh(mesh) = &mut p.primitive {
+                mesh.texture_id = self.texture(egui_painter, mesh.texture_id)?;
+            }
+        }
+        let (Some(painter), Some(target)) = (self.painter.as_mut(), self.target.as_ref()) else {
+            return Err("no painter".to_owned());
+        };
+        let [x, y, w, h] = held.canvas_px;
+        let [r, g, b, a] = held.background.to_normalized_gamma_f32();
+        // SAFETY: eframe's context is current during a paint callback; `fbo` is this layer's.
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.fbo));
+            gl.enable(glow::SCISSOR_TEST);
+            gl.scissor(x, y, w, h);
+            gl.clear_color(r, g, b, a);
+            gl.clear(glow::COLOR_BUFFER_BIT);
+        }
+        painter.paint_primitives(held.screen_px, pixels_per_point, &primitives);
+        Ok(())
+    }
+
+    /// `id` (one of eframe's textures) as this layer's painter knows it.
+    fn texture(&mut self, egui_painter: &Painter, id: TextureId) -> Result<TextureId, String> {
+        let native = egui_painter
+            .texture(id)
+            .ok_or_else(|| format!("no texture {id:?}"))?;
+        let painter = self.painter.as_mut().ok_or("no painter")?;
+        Ok(match self.textures.get(&id) {
+            Some(ours) => {
+                painter.replace_native_texture(*ours, native);
+                *ours
+            }
+            None => {
+                let ours = painter.register_native_texture(native);
+                self.textures.insert(id, ours);
+                ours
+            }
+        })
+    }
+
+    fn free_target(&mut self, gl: &glow::Context) {
+        if let Some(t) = self.target.take() {
+            // SAFETY: eframe's context is current; the objects are this layer's.
+            unsafe {
+                gl.delete_framebuffer(t.fbo);
+                gl.delete_texture(t.colour);
+            }
+        }
+    }
+}
+
+/// A framebuffer with an RGBA texture of `size_px` for its colour.
+fn make_target(gl: &glow::Context, [w, h]: [u32; 2]) -> Result<Target, String> {
+    let (w, h) = (
+        i32::try_from(w).map_err(|e| e.to_string())?,
+        i32::try_from(h).map_err(|e| e.to_string())?,
+    );
+    // SAFETY: eframe's context is current during a paint callback; the objects made are this layer's.
+    unsafe {
+        let fbo = gl.create_framebuffer()?;
+        let colour = gl.create_texture()?;
+        gl.bind_texture(glow::TEXTURE_2D, Some(colour));
+        #[expect(clippy::cast_possible_wrap)] // a GL enum, well under i32::MAX
+        let rgba8 = glow::RGBA8 as i32;
+        gl.tex_image_2d(
+            glow::TEXTURE_2D,
+            0,
+            rgba8,
+            w,
+            h,
+            0,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(None),
+        );
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        gl.framebuffer_texture_2d(
+            glow::FRAMEBUFFER,
+            glow::COLOR_ATTACHMENT0,
+            glow::TEXTURE_2D,
+            Some(colour),
+            0,
+        );
+        let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+        gl.bind_texture(glow::TEXTURE_2D, None);
+        if status != glow::FRAMEBUFFER_COMPLETE {
+            gl.delete_framebuffer(fbo);
+            gl.delete_texture(colour);
+            return Err(format!("framebuffer incomplete ({status:#x})"));
+        }
+        Ok(Target {
+            fbo,
+            colour,
+            size_px: [w.unsigned_abs(), h.unsigned_abs()],
+        })
+    }
+}
