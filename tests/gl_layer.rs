@@ -65,10 +65,11 @@ fn screenshot(xvfb: &Path, dir: &Path, layer: bool) -> (image::RgbaImage, String
     (shot, last)
 }
 
-/// The layer's counts from a frame log line (`drawn/copied`, its last field), None for `-` (no layer).
+/// The layer's counts from a frame log line (`drawn/copied/partly`, its last field): drawn and copied; None for
+/// `-` (no layer).
 fn layer_counts(line: &str) -> Option<(u64, u64)> {
-    let (drawn, copied) = line.split_whitespace().last()?.split_once('/')?;
-    Some((drawn.parse().ok()?, copied.parse().ok()?))
+    let mut counts = line.split_whitespace().last()?.split('/');
+    Some((counts.next()?.parse().ok()?, counts.next()?.parse().ok()?))
 }
 
 #[test]

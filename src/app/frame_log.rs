@@ -1,11 +1,12 @@
 //! The opt-in frame log (`RACKSMITH_FRAME_LOG=path`, desktop only): one line per frame appended to the file, for
 //! measuring the app as it runs (frames per second of a drag, the longest frame while panning, frames while idle):
-//! `<ms since start> <unix time ms> <frame> <ui ms> <cpu ms> <causes> <layer>` (the unix time to line frames up with a
-//! script's clicks, `benches/click_to_pixels.sh`), where `ui ms` is the time spent in [`super::RacksmithApp::show`]
-//! this frame, `cpu ms` eframe's `cpu_usage` of the previous frame (ui, tessellation and GL submission, without the
-//! buffer swap or Mesa's rasteriser threads), and `causes` what asked for this frame (`file:line`, comma separated;
-//! `-` when input alone did) and `layer` how often the canvas's OpenGL layer drew its scene and copied it so far
-//! (`drawn/copied`, `-` without the layer). Written through a buffer flushed every frame, so a killed app loses no line.
+//! `<ms since start> <unix time ms> <frame> <ui ms> <cpu ms> <causes> <layer>` (the unix time to line frames up
+//! with a script's clicks, `benches/click_to_pixels.sh`), where `ui ms` is the time spent in
+//! [`super::RacksmithApp::show`] this frame, `cpu ms` eframe's `cpu_usage` of the previous frame (ui, tessellation
+//! and GL submission, without the buffer swap or Mesa's rasteriser threads), `causes` what asked for this frame
+//! (`file:line`, comma separated; `-` when input alone did) and `layer` how often the canvas's OpenGL layer has
+//! drawn its scene whole, copied it to the window and drawn it only where it changed (`drawn/copied/partly`; `-`
+//! without the layer). Written through a buffer flushed every frame, so a killed app loses no line.
 
 use std::io::Write;
 use std::time::Instant;
@@ -81,7 +82,10 @@ impl FrameLog {
             self.frame,
             ui.as_secs_f64() * 1e3,
             cpu_s.map_or(0.0, |s| s * 1e3),
-            layer.map_or_else(|| "-".to_owned(), |c| format!("{}/{}", c.drawn, c.copied)),
+            layer.map_or_else(
+                || "-".to_owned(),
+                |c| format!("{}/{}/{}", c.drawn, c.copied, c.partly)
+            ),
         )
         .and_then(|()| self.out.flush());
     }

@@ -535,8 +535,8 @@ impl eframe::App for RacksmithApp {
     // The desktop build has the glow renderer too (Cargo.toml), which hands its context to `on_exit`.
     /// The panels' colour where the chrome's panels leave their fill to the clear ([`chrome_frame`]), else
     /// eframe's.
+    #[cfg(not(target_arch = "wasm32"))]
     fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
-        #[cfg(not(target_arch = "wasm32"))]
         if self.gl_layer.is_some() {
             return visuals.panel_fill.to_normalized_gamma_f32();
         }

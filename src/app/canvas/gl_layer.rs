@@ -25,17 +25,33 @@ use egui::{Color32, PaintCallbackInfo, Rect, TextureId};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, Mutex};
 
+/// A scene as the layer knows it: its number ([`next_scene`]) and how far it was moved (a vector's bits, points).
+pub(super) type SceneId = (u64, [u32; 2]);
+
 /// What the layer holds, to be drawn again only when this changes.
 #[derive(Clone, Copy, PartialEq)]
 struct Held {
-    /// The scene (its number, [`next_scene`]).
-    scene: u64,
+    scene: SceneId,
     /// The window's size in pixels, the canvas's part of it (left, bottom, width, height: GL's origin) and the
     /// pixels per point (its bits).
     screen_px: [u32; 2],
     canvas_px: [i32; 4],
     pixels_per_point: u32,
     background: Color32,
+}
+
+/// What a frame asks the layer to draw before it copies the scene to the window.
+pub(super) enum Job {
+    /// Nothing: the layer holds the scene (it said so when the frame was laid out).
+    Held,
+    /// The whole scene, tessellated.
+    Whole(Arc<Vec<ClippedPrimitive>>),
+    /// Only some places (points, each with what the scene draws there), the layer holding the scene `from`, the
+    /// same but there.
+    Places {
+        from: SceneId,
+        places: Vec<(Rect, Vec<ClippedPrimitive>)>,
+    },
 }
 
 /// The framebuffer and its colour texture.
@@ -50,8 +66,8 @@ struct Inner {
     /// A painter of its own (egui's painter is lent to a callback immutably), made on the first use.
     painter: Option<Painter>,
     target: Option<Target>,
-    /// eframe's textures as the layer's painter knows them.
-    textures: HashMap<TextureId, TextureId>,
+    /// eframe's textures this layer's painter knows (under eframe's ids).
+    textures: HashMap<TextureId, glow::Texture>,
     held: Option<Held>,
     /// Set when the GL objects could not be made: the canvas draws its triangles instead from then on.
     failed: bool,
@@ -61,10 +77,12 @@ struct Inner {
 /// How often the layer drew the scene and how often it copied it to the window.
 #[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct Counts {
-    /// Scenes drawn into the framebuffer.
+    /// Scenes drawn whole into the framebuffer.
     pub drawn: u64,
     /// Copies to the window.
     pub copied: u64,
+    /// Scenes drawn only where they changed from the one held (a new selection).
+    pub partly: u64,
 }
 
 /// The canvas's layer of pixels. One per window, shared with the paint callbacks of its frames.
@@ -114,34 +132,44 @@ impl GlLayer {
         self.inner.lock().map(|i| i.counts).unwrap_or_default()
     }
 
-    /// A paint callback over `clip` (the canvas's part of the window) that copies `scene`, drawn first if the
-    /// layer does not hold it yet, with `background` under it.
+    /// Whether the layer holds `scene` (as last drawn, whatever the window).
+    pub(super) fn holds(&self, scene: SceneId) -> bool {
+        self.inner
+            .lock()
+            .is_ok_and(|i| i.held.is_some_and(|h| h.scene == scene))
+    }
+
+    /// A paint callback over `clip` (the canvas's part of the window) that does `job` for `scene` and copies it,
+    /// with `background` under it. `ctx` is asked for another frame when the layer cannot do the job (it no longer
+    /// holds what the job was laid out for).
     pub(super) fn callback(
         self: &Arc<Self>,
-        clip: Rect,
-        scene: u64,
-        primitives: Arc<Vec<ClippedPrimitive>>,
-        background: Color32,
+        (clip, background): (Rect, Color32),
+        scene: SceneId,
+        job: Job,
+        ctx: egui::Context,
     ) -> egui::Shape {
         let layer = self.clone();
         egui::Shape::Callback(egui::PaintCallback {
             rect: clip,
             callback: Arc::new(CallbackFn::new(move |info, painter| {
-                layer.paint(&info, painter, scene, &primitives, background);
+                if !layer.paint(&info, painter, (scene, &job), background) {
+                    ctx.request_repaint();
+                }
             })),
         })
     }
 
+    /// Does `job` and copies the scene to the window; false when it could not (nothing copied).
     fn paint(
         &self,
         info: &PaintCallbackInfo,
         egui_painter: &Painter,
-        scene: u64,
-        primitives: &[ClippedPrimitive],
+        (scene, job): (SceneId, &Job),
         background: Color32,
-    ) {
+    ) -> bool {
         let Ok(mut inner) = self.inner.lock() else {
-            return;
+            return false;
         };
         let gl = egui_painter.gl().clone();
         let clip = info.clip_rect_in_pixels();
@@ -158,23 +186,48 @@ impl GlLayer {
             background,
         };
         if inner.held != Some(held) {
-            if let Err(e) = inner.draw(
-                &gl,
-                egui_painter,
-                (self.dithering, info.pixels_per_point),
-                held,
-                primitives,
-            ) {
+            let how = Draw {
+                dithering: self.dithering,
+                pixels_per_point: info.pixels_per_point,
+                canvas: info.clip_rect,
+            };
+            let drawn = match job {
+                Job::Whole(primitives) => inner
+                    .draw(
+                        &gl,
+                        egui_painter,
+                        &how,
+                        held,
+                        &[(info.clip_rect, primitives.as_slice())],
+                    )
+                    .map(|()| inner.counts.drawn += 1),
+                Job::Places { from, places }
+                    if inner.held
+                        == Some(Held {
+                            scene: *from,
+                            ..held
+                        }) =>
+                {
+                    inner
+                        .draw(&gl, egui_painter, &how, held, places)
+                        .map(|()| inner.counts.partly += 1)
+                }
+                // Laid out for a scene the layer no longer holds: the next frame draws it whole.
+                Job::Held | Job::Places { .. } => {
+                    inner.held = None;
+                    return false;
+                }
+            };
+            if let Err(e) = drawn {
                 eprintln!("the canvas's OpenGL layer is off: {e}");
                 inner.failed = true;
                 inner.held = None;
-                return;
+                return false;
             }
             inner.held = Some(held);
-            inner.counts.drawn += 1;
         }
         let Some(target) = inner.target.as_ref() else {
-            return;
+            return false;
         };
         let [x, y, w, h] = held.canvas_px;
         // SAFETY: eframe's context is current during a paint callback; `fbo` was made on it by this layer. The
@@ -198,90 +251,105 @@ impl GlLayer {
             gl.bind_framebuffer(glow::FRAMEBUFFER, egui_painter.intermediate_fbo());
         }
         inner.counts.copied += 1;
+        true
     }
 
-    /// Frees the layer's GL objects (the app's `on_exit`, with eframe's context current).
+    /// Frees the layer's GL objects (the app's `on_exit`, with eframe's context current). The painter deletes
+    /// eframe's textures it knows as well, as eframe's own painter does a moment later: the window is closing.
     pub fn destroy(&self, gl: &glow::Context) {
         let Ok(mut inner) = self.inner.lock() else {
             return;
         };
         inner.free_target(gl);
         if let Some(mut painter) = inner.painter.take() {
-            // The painter knows eframe's textures by the ids it gave them: forgotten, not deleted (eframe's).
-            for ours in inner.textures.values() {
-                painter.replace_native_texture(*ours, dummy_texture(gl));
-            }
             painter.destroy();
         }
     }
 }
 
-/// A texture of nothing, made to be deleted in place of one of eframe's.
-fn dummy_texture(gl: &glow::Context) -> glow::Texture {
-    // SAFETY: called with eframe's context current (`on_exit`).
-    unsafe { gl.create_texture() }.unwrap_or(glow::NativeTexture(std::num::NonZeroU32::MIN))
+/// How the layer draws a scene.
+struct Draw {
+    dithering: bool,
+    pixels_per_point: f32,
+    /// The canvas's part of the window, points.
+    canvas: Rect,
 }
 
 impl Inner {
-    /// Draws `primitives` into the framebuffer (made or remade for the window's size) over `held`'s background.
-    fn draw(
+    /// Draws into the framebuffer (made or remade for the window's size), in each of `places` (points, within
+    /// the canvas) over `held`'s background, what the scene draws there.
+    fn draw<P: AsRef<[ClippedPrimitive]>>(
         &mut self,
         gl: &Arc<glow::Context>,
         egui_painter: &Painter,
-        (dithering, pixels_per_point): (bool, f32),
+        how: &Draw,
         held: Held,
-        primitives: &[ClippedPrimitive],
+        places: &[(Rect, P)],
     ) -> Result<(), String> {
         if self.painter.is_none() {
             let painter =
-                Painter::new(gl.clone(), "", None, dithering).map_err(|e| e.to_string())?;
+                Painter::new(gl.clone(), "", None, how.dithering).map_err(|e| e.to_string())?;
             self.painter = Some(painter);
         }
         if self.target.as_ref().map(|t| t.size_px) != Some(held.screen_px) {
             self.free_target(gl);
             self.target = Some(make_target(gl, held.screen_px)?);
         }
-        // eframe's textures (the font atlas) under the ids this painter gave them, as they are now.
-        let mut primitives = primitives.to_vec();
-        for p in &mut primitives {
-            if let Primitive::Mesh(mesh) = &mut p.primitive {
-                mesh.texture_id = self.texture(egui_painter, mesh.texture_id)?;
-            }
+        for (_, primitives) in places {
+            self.know_textures(egui_painter, primitives.as_ref())?;
         }
         let (Some(painter), Some(target)) = (self.painter.as_mut(), self.target.as_ref()) else {
             return Err("no painter".to_owned());
         };
-        let [x, y, w, h] = held.canvas_px;
+        let ppp = how.pixels_per_point;
+        let screen_h = i32::try_from(held.screen_px[1]).map_err(|e| e.to_string())?;
         let [r, g, b, a] = held.background.to_normalized_gamma_f32();
-        // SAFETY: eframe's context is current during a paint callback; `fbo` is this layer's.
-        unsafe {
-            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.fbo));
-            gl.enable(glow::SCISSOR_TEST);
-            gl.scissor(x, y, w, h);
-            gl.clear_color(r, g, b, a);
-            gl.clear(glow::COLOR_BUFFER_BIT);
+        for (place, primitives) in places {
+            // Whole pixels, as egui's painter rounds its clips.
+            let px = Rect::from_min_max((place.min * ppp).round(), (place.max * ppp).round())
+                .intersect(Rect::from_min_max(
+                    (how.canvas.min * ppp).round(),
+                    (how.canvas.max * ppp).round(),
+                ));
+            if !px.is_positive() {
+                continue;
+            }
+            #[expect(clippy::cast_possible_truncation)] // whole pixels of a window
+            let [x, top, w, h] = [px.min.x, px.min.y, px.width(), px.height()].map(|v| v as i32);
+            // SAFETY: eframe's context is current during a paint callback; `fbo` is this layer's.
+            unsafe {
+                gl.bind_framebuffer(glow::FRAMEBUFFER, Some(target.fbo));
+                gl.enable(glow::SCISSOR_TEST);
+                gl.scissor(x, screen_h - top - h, w, h);
+                gl.clear_color(r, g, b, a);
+                gl.clear(glow::COLOR_BUFFER_BIT);
+            }
+            painter.paint_primitives(held.screen_px, ppp, primitives.as_ref());
         }
-        painter.paint_primitives(held.screen_px, pixels_per_point, &primitives);
         Ok(())
     }
 
-    /// `id` (one of eframe's textures) as this layer's painter knows it.
-    fn texture(&mut self, egui_painter: &Painter, id: TextureId) -> Result<TextureId, String> {
-        let native = egui_painter
-            .texture(id)
-            .ok_or_else(|| format!("no texture {id:?}"))?;
+    /// Lets this layer's painter know eframe's textures that `primitives` use (the font atlas), under eframe's
+    /// ids, as they are now.
+    fn know_textures(
+        &mut self,
+        egui_painter: &Painter,
+        primitives: &[ClippedPrimitive],
+    ) -> Result<(), String> {
         let painter = self.painter.as_mut().ok_or("no painter")?;
-        Ok(match self.textures.get(&id) {
-            Some(ours) => {
-                painter.replace_native_texture(*ours, native);
-                *ours
+        for p in primitives {
+            if let Primitive::Mesh(mesh) = &p.primitive {
+                let id = mesh.texture_id;
+                let native = egui_painter
+                    .texture(id)
+                    .ok_or_else(|| format!("no texture {id:?}"))?;
+                if self.textures.get(&id) != Some(&native) {
+                    painter.replace_native_texture(id, native);
+                    self.textures.insert(id, native);
+                }
             }
-            None => {
-                let ours = painter.register_native_texture(native);
-                self.textures.insert(id, ours);
-                ours
-            }
-        })
+        }
+        Ok(())
     }
 
     fn free_target(&mut self, gl: &glow::Context) {

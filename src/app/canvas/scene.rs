@@ -47,6 +47,16 @@ struct Key {
 }
 
 impl Key {
+    /// Whether `other` is this key but for the selection.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn same_but_selection(&self, other: &Self) -> bool {
+        let this = Self {
+            selection: other.selection.clone(),
+            ..self.clone()
+        };
+        this == *other
+    }
+
     fn new(
         ui: &egui::Ui,
         painter: &egui::Painter,
@@ -108,6 +118,12 @@ pub(super) struct Scene {
     /// All of it tessellated for the OpenGL layer (texts too), with the atlas's size and options then.
     #[cfg(not(target_arch = "wasm32"))]
     primitives: OnceLock<Pixels>,
+    /// The same, panned: how far, and its triangles there.
+    #[cfg(not(target_arch = "wasm32"))]
+    panned: Mutex<Option<(Vec2, Pixels)>>,
+    /// The scene it differs from only by the selection (its number), and where on screen they differ.
+    #[cfg(not(target_arch = "wasm32"))]
+    changed_from: Option<(u64, Arc<Vec<Rect>>)>,
 }
 
 /// A whole scene tessellated for the OpenGL layer, with the font atlas's size and the tessellation options then.
@@ -141,12 +157,13 @@ pub(super) fn of(
     let key = Key::new(ui, painter, f, state, report);
     let id = egui::Id::unique("racksmith_canvas_scene");
     let fill = ctx.fonts(|fonts| fonts.font_atlas_fill_ratio());
-    if let Some(scene) = ctx.data(|d| d.get_temp::<Arc<Scene>>(id))
+    let last = ctx.data(|d| d.get_temp::<Arc<Scene>>(id));
+    if let Some(scene) = &last
         && scene.key == key
         && fill >= scene.atlas_fill
         && scene.cull.contains_rect(f.visible())
     {
-        return scene;
+        return scene.clone();
     }
     let scratch = egui::LayerId::new(painter.layer_id().order, id);
     ctx.graphics_mut(|g| std::mem::take(g.entry(scratch)));
@@ -154,11 +171,18 @@ pub(super) fn of(
     scratch_painter.set_clip_rect(Rect::EVERYTHING);
     let parts = paint(&scratch_painter);
     let list = ctx.graphics_mut(|g| std::mem::take(g.entry(scratch)));
+    let shapes: Vec<ClippedShape> = list.all_entries().cloned().collect();
+    let at = f.screen_from_canvas.translation;
+    // A new selection in the same place: where the scene changed, for the OpenGL layer to draw only there.
+    #[cfg(not(target_arch = "wasm32"))]
+    let changed_from = last
+        .filter(|l| l.at == at && l.cull == f.cull && l.key.same_but_selection(&key))
+        .and_then(|l| Some((l.number, Arc::new(changed(&l.shapes, &shapes, f.rect)?))));
     let scene = Arc::new(Scene {
         key,
-        at: f.screen_from_canvas.translation,
+        at,
         cull: f.cull,
-        shapes: list.all_entries().cloned().collect(),
+        shapes,
         atlas_fill: ctx.fonts(|fonts| fonts.font_atlas_fill_ratio()),
         parts,
         pass: ctx.cumulative_pass_nr(),
@@ -168,6 +192,10 @@ pub(super) fn of(
         number: super::gl_layer::next_scene(),
         #[cfg(not(target_arch = "wasm32"))]
         primitives: OnceLock::new(),
+        #[cfg(not(target_arch = "wasm32"))]
+        panned: Mutex::new(None),
+        #[cfg(not(target_arch = "wasm32"))]
+        changed_from,
     });
     ctx.data_mut(|d| d.insert_temp(id, scene.clone()));
     scene
@@ -231,10 +259,9 @@ impl Scene {
         }
     }
 
-    /// Hands the scene to `painter` as the OpenGL layer's copy of its pixels (drawn once per scene), over
-    /// `background`: when the window has the layer, the view has not panned since the scene was painted and no
-    /// device is hovered (drawn again in the middle of the scene). False when it did not (the caller replays the
-    /// scene's shapes).
+    /// Hands the scene to `painter` as the OpenGL layer's copy of its pixels (drawn once per scene and place),
+    /// over `background`, moved as far as the view panned: when the window has the layer and no device is hovered
+    /// (drawn again in the middle of the scene). False when it did not (the caller replays the scene's shapes).
     #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn as_pixels(
         &self,
@@ -243,11 +270,12 @@ impl Scene {
         hovered: Option<DeviceId>,
         background: Color32,
     ) -> bool {
+        use super::gl_layer::{GlLayer, Job};
         let ctx = painter.ctx();
-        if moved != Vec2::ZERO || hovered.is_some_and(|id| self.parts.devices.contains_key(&id)) {
+        if hovered.is_some_and(|id| self.parts.devices.contains_key(&id)) {
             return false;
         }
-        let Some(layer) = super::gl_layer::GlLayer::of(ctx) else {
+        let Some(layer) = GlLayer::of(ctx) else {
             return false;
         };
         let now = (
@@ -255,22 +283,83 @@ impl Scene {
             ctx.tessellation_options(|o| *o),
         );
         let clip = painter.clip_rect();
-        let (made, primitives) = self.primitives.get_or_init(|| {
+        let scene = (self.number, [moved.x.to_bits(), moved.y.to_bits()]);
+        let job = if layer.holds(scene) {
+            Job::Held
+        } else if let Some((from, places)) = &self.changed_from
+            && moved == Vec2::ZERO
+            && layer.holds((*from, [0, 0]))
+        {
+            // Each place with the shapes that reach it (a point more for anti-aliasing), clipped to it.
+            let places = places
+                .iter()
+                .map(|place| {
+                    let shapes = self
+                        .shapes
+                        .iter()
+                        .map(|s| (s.clip_rect.intersect(clip).intersect(*place), s))
+                        .filter(|(c, s)| {
+                            c.is_positive()
+                                && s.shape.visual_bounding_rect().expand(1.0).intersects(*c)
+                        })
+                        .map(|(c, s)| ClippedShape::new(c, s.shape.clone()))
+                        .collect();
+                    (*place, ctx.tessellate(shapes, ctx.pixels_per_point()))
+                })
+                .collect();
+            Job::Places {
+                from: (*from, [0, 0]),
+                places,
+            }
+        } else {
+            match self.tessellated(ctx, clip, moved, now) {
+                Some(primitives) => Job::Whole(primitives),
+                None => return false,
+            }
+        };
+        painter.add(layer.callback((clip, background), scene, job, ctx.clone()));
+        true
+    }
+
+    /// The whole scene tessellated for the OpenGL layer, moved as far as the view panned: made once unmoved, once
+    /// per place it was panned to. None when the font atlas or the tessellation options changed since.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn tessellated(
+        &self,
+        ctx: &egui::Context,
+        clip: Rect,
+        moved: Vec2,
+        now: ([usize; 2], TessellationOptions),
+    ) -> Option<Arc<Vec<egui::epaint::ClippedPrimitive>>> {
+        let tessellated = || {
             let shapes = self
                 .shapes
                 .iter()
-                .map(|s| ClippedShape::new(s.clip_rect.intersect(clip), s.shape.clone()))
+                .map(|s| {
+                    let mut shape = s.shape.clone();
+                    if moved != Vec2::ZERO {
+                        shape.translate(moved);
+                    }
+                    ClippedShape::new(s.clip_rect.translate(moved).intersect(clip), shape)
+                })
                 .collect();
             (
                 now,
                 Arc::new(ctx.tessellate(shapes, ctx.pixels_per_point())),
             )
-        });
-        if *made != now {
-            return false;
+        };
+        // Each frame of a pan draws the layer again, as it would draw the shapes; the frames after it only copy.
+        if moved == Vec2::ZERO {
+            let (made, primitives) = self.primitives.get_or_init(tessellated);
+            return (*made == now).then(|| primitives.clone());
         }
-        painter.add(layer.callback(clip, self.number, primitives.clone(), background));
-        true
+        let mut panned = self.panned.lock().ok()?;
+        if !matches!(&*panned, Some((at, (made, _))) if *at == moved && *made == now) {
+            *panned = Some((moved, tessellated()));
+        }
+        panned
+            .as_ref()
+            .map(|(_, (_, primitives))| primitives.clone())
     }
 
     /// The scene's triangles, made the first time they are asked for: all of them, or with a hovered device
@@ -333,6 +422,46 @@ fn tessellated(ctx: &egui::Context, clip: Rect, shapes: &[ClippedShape]) -> Tria
     }
     tessellate(&mut batch, &mut out);
     Arc::new(out)
+}
+
+/// Where on screen two scenes' shapes differ (`old` and `new`, painted in the same place): the boxes of the shapes
+/// that differ, shape by shape in their order, and of those one has past the other's end, each grown by two points
+/// for anti-aliasing and merged with a box it touches. None when they differ over more than half of `canvas` or in
+/// more than 32 places (a new selection's links drawn over everything, a second rack): the whole scene is drawn.
+#[cfg(not(target_arch = "wasm32"))]
+fn changed(old: &[ClippedShape], new: &[ClippedShape], canvas: Rect) -> Option<Vec<Rect>> {
+    const MOST: usize = 32;
+    let mut boxes: Vec<Rect> = Vec::new();
+    let mut add = |s: &ClippedShape| {
+        let b = s
+            .shape
+            .visual_bounding_rect()
+            .intersect(s.clip_rect)
+            .expand(2.0)
+            .intersect(canvas);
+        if !b.is_positive() {
+            return;
+        }
+        match boxes.iter_mut().find(|r| r.intersects(b)) {
+            Some(r) => *r = r.union(b),
+            None => boxes.push(b),
+        }
+    };
+    let common = old.len().min(new.len());
+    for (a, b) in old.iter().zip(new).take(common) {
+        if a != b {
+            add(a);
+            add(b);
+        }
+    }
+    for s in old.get(common..).unwrap_or_default() {
+        add(s);
+    }
+    for s in new.get(common..).unwrap_or_default() {
+        add(s);
+    }
+    let area: f32 = boxes.iter().map(Rect::area).sum();
+    (boxes.len() <= MOST && area <= 0.5 * canvas.area()).then_some(boxes)
 }
 
 /// What a view painted once keeps: its key, the font atlas's fill then, its shapes and what painting returned.
