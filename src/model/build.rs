@@ -348,7 +348,7 @@ pub struct BuildCache<'a> {
     /// The reach of each transceiver of the design's parts, distinct, sorted (None: not read yet).
     reaches: Option<Vec<f64>>,
     /// The cable candidates of each medium, by its number.
-    cables: rustc_hash::FxHashMap<u32, Rc<[PartId]>>,
+    cables: rustc_hash::FxHashMap<u32, Rc<[Candidate]>>,
     /// A number for each cage shape met.
     shapes: Numbers<CageShape>,
     /// A number for each protocol and rate (as bits) met.
@@ -542,7 +542,7 @@ impl<'a> BuildCache<'a> {
         let cables = self
             .cables
             .entry(key.0.medium)
-            .or_insert_with(|| cables_for(design, link).into())
+            .or_insert_with(|| candidates(design, link))
             .clone();
         let reach = self.reach(design, &cables, length_m).map(|r| {
             let mut k = key;
@@ -556,8 +556,8 @@ impl<'a> BuildCache<'a> {
         }
         let b = cables
             .iter()
-            .filter(|c| !fibre_only || is_fibre(design, c))
-            .map(|c| self.build_with(design, link, Some(c), length_m, at).0)
+            .filter(|c| !fibre_only || c.fibre)
+            .map(|c| self.build_with(design, link, Some(&c.id), length_m, at).0)
             .filter(|b| b.reaches)
             .min_by(|a, b| {
                 build_price(design, a)
@@ -586,7 +586,7 @@ impl<'a> BuildCache<'a> {
     /// What `length_m` decides of the cheapest build among `cables` ([`Reach`]); None when that is not all of it
     /// (more than eight candidates or 64 transceiver reaches). A cable sold at any length (no stock lengths) is
     /// ordered at the length itself: a cheapest build of one is not remembered by its [`Reach`].
-    fn reach(&mut self, design: &Design, cables: &[PartId], length_m: f64) -> Option<Reach> {
+    fn reach(&mut self, design: &Design, cables: &[Candidate], length_m: f64) -> Option<Reach> {
         let reaches = self.reaches.get_or_insert_with(|| {
             let mut r: Vec<f64> = design
                 .parts
@@ -606,16 +606,15 @@ impl<'a> BuildCache<'a> {
         let mut stock = [u64::MAX; 8];
         let mut within = 0u8;
         for (i, c) in cables.iter().enumerate() {
-            let (_, spec) = cable_spec(design, c)?;
-            if spec.stock_lengths_m.is_empty() {
+            if c.stock_m.is_empty() {
                 // Sold at any length up to its reach: ordered at the length itself (see [`build_with`]).
-                if length_m <= spec.max_length_m {
+                if length_m <= c.max_m {
                     stock[i] = u64::MAX - 1;
                 }
-            } else if let Some(s) = stock_length(&spec.stock_lengths_m, length_m) {
+            } else if let Some(s) = stock_length(&c.stock_m, length_m) {
                 stock[i] = s.to_bits();
             }
-            if length_m <= spec.max_length_m + 1e-9 {
+            if length_m <= c.max_m + 1e-9 {
                 within |= 1 << i;
             }
         }
@@ -739,6 +738,31 @@ fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
             matches!(&p.kind, PartKind::Cable(c) if c.protocol == protocol && (c.gbps - gbps).abs() < 0.5 && c.legs <= 1)
         })
         .map(|(id, _)| id.clone())
+        .collect()
+}
+
+/// A cable a link may take ([`cables_for`]), with what a length decides of it: its stock lengths and reach, m, and
+/// whether it is a fibre (read once per medium, not per length).
+struct Candidate {
+    id: PartId,
+    stock_m: Vec<f64>,
+    max_m: f64,
+    fibre: bool,
+}
+
+/// The candidates of a link's medium.
+fn candidates(design: &Design, link: &Link) -> Rc<[Candidate]> {
+    cables_for(design, link)
+        .into_iter()
+        .filter_map(|id| {
+            let (_, c) = cable_spec(design, &id)?;
+            Some(Candidate {
+                stock_m: c.stock_lengths_m.clone(),
+                max_m: c.max_length_m,
+                fibre: c.fibre.is_some(),
+                id,
+            })
+        })
         .collect()
 }
 

@@ -26,6 +26,8 @@ pub(super) struct Walk<'d> {
     pub(super) changes: Vec<Change>,
     pub(super) copper: Vec<Copper<'d>>,
     fibre_cages: CagesSeen,
+    /// The links not flagged, which the walk passed over.
+    unflagged: Vec<&'d Link>,
 }
 
 impl Design {
@@ -40,8 +42,9 @@ impl Design {
             changes,
             copper,
             mut fibre_cages,
+            unflagged,
         } = walk;
-        self.unflagged_fibres(&mut cache, &copper, &mut fibre_cages);
+        self.unflagged_fibres(&mut cache, &unflagged, &copper, &mut fibre_cages);
         let moved = self.one_medium_per_cage(&mut cache, copper, fibre_cages);
         merge(changes, moved)
     }
@@ -53,9 +56,11 @@ impl Design {
             changes: Vec::new(),
             copper: Vec::new(),
             fibre_cages: CagesSeen::new(devices),
+            unflagged: Vec::new(),
         };
         for (id, l) in &self.links {
             if !(l.estimated_length || l.auto_cable) {
+                walk.unflagged.push(l);
                 continue;
             }
             let at = cache.located(self, l);
@@ -86,11 +91,12 @@ impl Design {
         walk
     }
 
-    /// Marks the shared cages of the links the walk did not read (not flagged) that run on fibre, on the devices of
+    /// Marks the shared cages of the links the walk did not read (`unflagged`) that run on fibre, on the devices of
     /// the links left on copper (no other cage is asked).
     fn unflagged_fibres(
         &self,
         cache: &mut BuildCache<'_>,
+        unflagged: &[&Link],
         copper: &[Copper<'_>],
         cages: &mut CagesSeen,
     ) {
@@ -100,10 +106,7 @@ impl Design {
                 *slot = true;
             }
         }
-        for l in self.links.values() {
-            if l.estimated_length || l.auto_cable {
-                continue;
-            }
+        for &l in unflagged {
             let is_near = |cache: &BuildCache<'_>, end: &crate::model::PortRef| {
                 cache
                     .ends()
