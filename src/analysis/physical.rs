@@ -113,19 +113,17 @@ pub fn builds(design: &Design) -> Builds<'_> {
             ends.push([0, 1].map(|i| {
                 let t = b.ends[i].as_ref()?;
                 let (part_id, part) = design.parts.get_key_value(t)?;
-                let (_, shape) = at[i]?;
-                Some((part_id, shape.within_class(part.power_w)))
+                Some((part_id, at[i]?.shape.within_class(part.power_w)))
             }));
         }
         for (i, port) in [&l.a, &l.b].into_iter().enumerate() {
             if b.ends[i].is_none() {
                 continue;
             }
-            let Some((place, shape)) = at[i] else {
+            let Some(end) = at[i] else {
                 continue;
             };
-            let index = cache.ends().and_then(|e| e.device_index(port.device));
-            if !seen.insert(port.device, index, &place) {
+            if !seen.insert(port.device, end.device, &end.place) {
                 continue;
             }
             let Some((_, within)) = ends.get(k).and_then(|e| e[i]) else {
@@ -135,7 +133,7 @@ pub fn builds(design: &Design) -> Builds<'_> {
                 c[i] += 1;
             }
             if !within {
-                over_class.push((port.clone(), shape.power_class_w()));
+                over_class.push((port.clone(), end.shape.power_class_w()));
             }
         }
         links.push((*id, b));

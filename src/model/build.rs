@@ -7,10 +7,10 @@
 use super::floor::{FloorPlan, stock_length};
 use super::part::{CableSpec, Fibre, Part, PartKind, PlugForm, Top, TransceiverSpec};
 use super::{Breakout, Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 mod ends;
+mod pass;
 pub(crate) use ends::Ends;
 
 /// The cage a port's transceiver sits in: ports of one twin-port cage share it.
@@ -193,6 +193,23 @@ impl CagesSeen {
     }
 }
 
+impl CagesSeen {
+    /// Whether the cage at `place` on `device` (number `index` in the tables, if any) was marked seen; a port's own
+    /// cage never is.
+    pub(crate) fn contains(&self, device: DeviceId, index: Option<u32>, place: &Place) -> bool {
+        let bit = match *place {
+            Place::Own => return false,
+            Place::SwitchCage(n @ 1..=64) => Some((0, n - 1)),
+            Place::NicCage(cage @ 0..=15, k @ 0..=3) => Some((1, cage * 4 + k)),
+            _ => None,
+        };
+        match (bit, index.and_then(|i| self.bits.get(i as usize))) {
+            (Some((w, b)), Some(words)) => words[w] & 1u64 << b != 0,
+            _ => shared_key(device, place).is_some_and(|c| self.others.contains(&c)),
+        }
+    }
+}
+
 /// The integer key of a cage at `place` on `device` (see [`cage_key`]).
 pub(crate) fn shared_key(device: DeviceId, place: &Place) -> Option<SharedCage> {
     match *place {
@@ -261,17 +278,58 @@ pub struct Build {
     pub ends: [Option<PartId>; 2],
 }
 
-/// What decides a build: the cable (by its number in [`BuildCache`]; None: the cheapest, see [`cheapest_build`]),
-/// the link's protocol and rate (as bits), the length (as bits) and the shape of each end's cage (see
-/// [`cage_shape`]).
-type BuildKey = (
-    Option<u32>,
-    Protocol,
-    u64,
-    u64,
-    Option<CageShape>,
-    Option<CageShape>,
-);
+/// What decides a build, as numbers given in one [`BuildCache`]: the length (as bits), the cable (`u32::MAX`: none,
+/// the cheapest, see [`cheapest_build`]), the link's protocol and rate, and the shape of each end's cage (see
+/// [`cage_shape`]; `u32::MAX`: the end's device is not in the design). A few words hashed per link, not names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct BuildKey {
+    length: u64,
+    cable: u32,
+    medium: u32,
+    shapes: [u32; 2],
+}
+
+impl std::hash::Hash for BuildKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.length);
+        h.write_u64(u64::from(self.cable) << 32 | u64::from(self.medium));
+        h.write_u64(u64::from(self.shapes[0]) << 32 | u64::from(self.shapes[1]));
+    }
+}
+
+/// Numbers for the values met in one pass (cage shapes, media): the first few found by a scan, any more by a hash.
+struct Numbers<T> {
+    list: Vec<T>,
+    map: rustc_hash::FxHashMap<T, u32>,
+}
+
+impl<T> Default for Numbers<T> {
+    fn default() -> Self {
+        Self {
+            list: Vec::new(),
+            map: Default::default(),
+        }
+    }
+}
+
+impl<T: Copy + Eq + std::hash::Hash> Numbers<T> {
+    /// The number of `value`, given the first time it is met (from 0).
+    fn number(&mut self, value: T) -> u32 {
+        const SCANNED: usize = 8;
+        if let Some(i) = self.list.iter().take(SCANNED).position(|v| *v == value) {
+            return i as u32;
+        }
+        if self.list.len() > SCANNED
+            && let Some(n) = self.map.get(&value)
+        {
+            return *n;
+        }
+        let n = u32::try_from(self.list.len()).unwrap_or(u32::MAX);
+        self.list.push(value);
+        self.map.insert(value, n);
+        n
+    }
+}
 
 /// Builds already worked out for one state of a design's parts: a SuperPOD's links repeat a few lengths and cage
 /// shapes, so its 117,748 links are a few thousand choices, each scanning the parts once (docs/analysis.md,
@@ -283,17 +341,25 @@ pub struct BuildCache<'a> {
     ends: Option<Ends<'a>>,
     /// Each build worked out, with its number (in the order met).
     builds: rustc_hash::FxHashMap<BuildKey, (Rc<Build>, u32)>,
+    /// The cheapest builds at lengths no [`Reach`] decides, by the length itself.
     cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Chosen>>,
     /// The cheapest builds by what decides them at a length ([`Reach`]): the lengths estimated from a floor are
     /// thousands, the builds they take a few.
     by_reach: rustc_hash::FxHashMap<(BuildKey, bool, Reach), Option<Chosen>>,
     /// The reach of each transceiver of the design's parts, distinct, sorted (None: not read yet).
     reaches: Option<Vec<f64>>,
-    cables: rustc_hash::FxHashMap<(Protocol, u64), Vec<PartId>>,
+    /// The cable candidates of each medium, by its number.
+    cables: rustc_hash::FxHashMap<u32, Rc<[Candidate]>>,
+    /// A number for each cage shape met.
+    shapes: Numbers<CageShape>,
+    /// A number for each protocol and rate (as bits) met.
+    media: Numbers<(Protocol, u64)>,
     /// A number for each cable part met, so that a key holds no copy of its name.
     numbers: rustc_hash::FxHashMap<PartId, u32>,
     /// The cable parts by number.
     named: Vec<PartId>,
+    /// Whether each cable part is a fibre, by number (None: not asked yet).
+    fibres: Vec<Option<bool>>,
     /// The number last asked for.
     last_number: Option<u32>,
 }
@@ -312,8 +378,18 @@ struct Chosen {
 /// itself, is marked only as reaching: its builds are not shared).
 type Reach = ([u64; 8], u8, u64);
 
-/// A link's a and b ends located: each port's [`Place`] and [`CageShape`] (None: its device is not in the design).
-pub(crate) type Located = [Option<(Place, CageShape)>; 2];
+/// A port located: its cage's [`Place`] and [`CageShape`], the shape's number in the cache, and its device's
+/// number in the pass's tables (None: no tables).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct At {
+    pub(crate) place: Place,
+    pub(crate) shape: CageShape,
+    shape_number: u32,
+    pub(crate) device: Option<u32>,
+}
+
+/// A link's a and b ends located (None: the end's device is not in the design).
+pub(crate) type Located = [Option<At>; 2];
 
 impl<'a> BuildCache<'a> {
     /// A cache for a pass over many links of `design`, its devices (and, with a plan, racks) read into tables.
@@ -329,17 +405,26 @@ impl<'a> BuildCache<'a> {
         self.ends.as_ref()
     }
 
-    /// A port's cage ([`locate`]), from the tables when made.
-    pub(crate) fn locate(&self, design: &Design, port: &PortRef) -> Option<(Place, CageShape)> {
-        match &self.ends {
-            Some(e) => e.locate(port),
-            None => locate(design, port),
-        }
+    /// A link's ends located.
+    pub(crate) fn located(&mut self, design: &Design, link: &Link) -> Located {
+        [self.at(design, &link.a), self.at(design, &link.b)]
     }
 
-    /// A link's ends located.
-    pub(crate) fn located(&self, design: &Design, link: &Link) -> Located {
-        [self.locate(design, &link.a), self.locate(design, &link.b)]
+    /// A port located, its device read from the tables when made.
+    fn at(&mut self, design: &Design, port: &PortRef) -> Option<At> {
+        let (device, (place, shape)) = match &self.ends {
+            Some(e) => {
+                let i = e.device_index(port.device)?;
+                (Some(i), e.locate_at(i, port)?)
+            }
+            None => (None, locate(design, port)?),
+        };
+        Some(At {
+            place,
+            shape,
+            shape_number: self.shapes.number(shape),
+            device,
+        })
     }
 
     fn key(
@@ -349,15 +434,14 @@ impl<'a> BuildCache<'a> {
         length_m: f64,
         at: &Located,
     ) -> BuildKey {
-        let cable = cable.map(|c| self.number(c));
-        (
-            cable,
-            link.medium.protocol(),
-            link.medium.gbps().to_bits(),
-            length_m.to_bits(),
-            at[0].map(|(_, s)| s),
-            at[1].map(|(_, s)| s),
-        )
+        BuildKey {
+            length: length_m.to_bits(),
+            cable: cable.map_or(u32::MAX, |c| self.number(c)),
+            medium: self
+                .media
+                .number((link.medium.protocol(), link.medium.gbps().to_bits())),
+            shapes: at.map(|a| a.map_or(u32::MAX, |a| a.shape_number)),
+        }
     }
 
     /// A cable part's number; the last one asked is compared first (a design's links come in runs of one cable).
@@ -380,6 +464,24 @@ impl<'a> BuildCache<'a> {
         n
     }
 
+    /// Whether a cable part is a fibre, remembered by its number.
+    pub(crate) fn is_fibre(&mut self, design: &Design, cable: &PartId) -> bool {
+        let n = self.number(cable) as usize;
+        if self.fibres.len() <= n {
+            self.fibres.resize(n + 1, None);
+        }
+        match self.fibres.get(n).copied().flatten() {
+            Some(f) => f,
+            None => {
+                let f = is_fibre(design, cable);
+                if let Some(slot) = self.fibres.get_mut(n) {
+                    *slot = Some(f);
+                }
+                f
+            }
+        }
+    }
+
     /// [`build_with`], remembered, with its number.
     fn build_with(
         &mut self,
@@ -391,7 +493,7 @@ impl<'a> BuildCache<'a> {
     ) -> (Rc<Build>, u32) {
         let key = self.key(link, cable, length_m, at);
         let n = u32::try_from(self.builds.len()).unwrap_or(u32::MAX);
-        let shapes = at.map(|a| a.map(|(_, s)| s));
+        let shapes = at.map(|a| a.map(|a| a.shape));
         self.builds
             .entry(key)
             .or_insert_with(|| {
@@ -434,29 +536,29 @@ impl<'a> BuildCache<'a> {
         fibre_only: bool,
         at: &Located,
     ) -> Option<Chosen> {
+        // What the length decides first: the lengths from a floor are mostly distinct (a 16-SU SuperPOD's 14,708
+        // links run between 10,676 pairs of rack units), and take a few builds.
         let key = (self.key(link, None, length_m, at), fibre_only);
-        if let Some(b) = self.cheapest.get(&key) {
-            return b.clone();
-        }
         let cables = self
             .cables
-            .entry((link.medium.protocol(), link.medium.gbps().to_bits()))
-            .or_insert_with(|| cables_for(design, link))
+            .entry(key.0.medium)
+            .or_insert_with(|| candidates(design, link))
             .clone();
         let reach = self.reach(design, &cables, length_m).map(|r| {
             let mut k = key;
-            k.0.3 = 0;
+            k.0.length = 0;
             (k.0, k.1, r)
         });
         if let Some(b) = reach.as_ref().and_then(|r| self.by_reach.get(r)) {
-            let b = b.clone();
-            self.cheapest.insert(key, b.clone());
-            return b;
+            return b.clone();
+        }
+        if let Some(b) = self.cheapest.get(&key) {
+            return b.clone();
         }
         let b = cables
             .iter()
-            .filter(|c| !fibre_only || is_fibre(design, c))
-            .map(|c| self.build_with(design, link, Some(c), length_m, at).0)
+            .filter(|c| !fibre_only || c.fibre)
+            .map(|c| self.build_with(design, link, Some(&c.id), length_m, at).0)
             .filter(|b| b.reaches)
             .min_by(|a, b| {
                 build_price(design, a)
@@ -467,8 +569,8 @@ impl<'a> BuildCache<'a> {
                 fibre: build.cable.as_ref().is_some_and(|c| is_fibre(design, c)),
                 build,
             });
-        self.cheapest.insert(key, b.clone());
-        // Unless the build is of a cable sold at any length, ordered at this length.
+        // By what the length decides, unless the build is of a cable sold at any length, ordered at this length
+        // (then by the length itself).
         let at_length = b.as_ref().is_some_and(|c| {
             c.build
                 .cable
@@ -476,16 +578,17 @@ impl<'a> BuildCache<'a> {
                 .and_then(|id| cable_spec(design, id))
                 .is_some_and(|(_, spec)| spec.stock_lengths_m.is_empty())
         });
-        if let Some(r) = reach.filter(|_| !at_length) {
-            self.by_reach.insert(r, b.clone());
-        }
+        match reach.filter(|_| !at_length) {
+            Some(r) => self.by_reach.insert(r, b.clone()),
+            None => self.cheapest.insert(key, b.clone()),
+        };
         b
     }
 
     /// What `length_m` decides of the cheapest build among `cables` ([`Reach`]); None when that is not all of it
     /// (more than eight candidates or 64 transceiver reaches). A cable sold at any length (no stock lengths) is
     /// ordered at the length itself: a cheapest build of one is not remembered by its [`Reach`].
-    fn reach(&mut self, design: &Design, cables: &[PartId], length_m: f64) -> Option<Reach> {
+    fn reach(&mut self, design: &Design, cables: &[Candidate], length_m: f64) -> Option<Reach> {
         let reaches = self.reaches.get_or_insert_with(|| {
             let mut r: Vec<f64> = design
                 .parts
@@ -505,16 +608,15 @@ impl<'a> BuildCache<'a> {
         let mut stock = [u64::MAX; 8];
         let mut within = 0u8;
         for (i, c) in cables.iter().enumerate() {
-            let (_, spec) = cable_spec(design, c)?;
-            if spec.stock_lengths_m.is_empty() {
+            if c.stock_m.is_empty() {
                 // Sold at any length up to its reach: ordered at the length itself (see [`build_with`]).
-                if length_m <= spec.max_length_m {
+                if length_m <= c.max_m {
                     stock[i] = u64::MAX - 1;
                 }
-            } else if let Some(s) = stock_length(&spec.stock_lengths_m, length_m) {
+            } else if let Some(s) = stock_length(&c.stock_m, length_m) {
                 stock[i] = s.to_bits();
             }
-            if length_m <= spec.max_length_m + 1e-9 {
+            if length_m <= c.max_m + 1e-9 {
                 within |= 1 << i;
             }
         }
@@ -641,6 +743,31 @@ fn cables_for(design: &Design, link: &Link) -> Vec<PartId> {
         .collect()
 }
 
+/// A cable a link may take ([`cables_for`]), with what a length decides of it: its stock lengths and reach, m, and
+/// whether it is a fibre (read once per medium, not per length).
+struct Candidate {
+    id: PartId,
+    stock_m: Vec<f64>,
+    max_m: f64,
+    fibre: bool,
+}
+
+/// The candidates of a link's medium.
+fn candidates(design: &Design, link: &Link) -> Rc<[Candidate]> {
+    cables_for(design, link)
+        .into_iter()
+        .filter_map(|id| {
+            let (_, c) = cable_spec(design, &id)?;
+            Some(Candidate {
+                stock_m: c.stock_lengths_m.clone(),
+                max_m: c.max_length_m,
+                fibre: c.fibre.is_some(),
+                id,
+            })
+        })
+        .collect()
+}
+
 /// The cheapest build of the design's parts that reaches `length_m` for a link (copper, else fibre and
 /// transceivers); None when none reaches.
 pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Build> {
@@ -666,6 +793,9 @@ impl Design {
         }
         let plan = FloorPlan::new(self);
         let changes = self.reestimates(&plan);
+        if changes.is_empty() {
+            return Vec::new();
+        }
         let mut changed = Vec::with_capacity(changes.len());
         // The changes come in id order: one walk over the links applies them, the old link copied only where one
         // changes (not a copy of the new one kept in a map).
@@ -684,156 +814,6 @@ impl Design {
         changed
     }
 
-    /// The flagged links re-estimation changes, as their new cable and length, in id order.
-    fn reestimates(&self, plan: &FloorPlan) -> Vec<(LinkId, Option<PartId>, f64)> {
-        let mut cache = BuildCache::for_pass(self, Some(plan));
-        let mut updates = Vec::new();
-        // Whether an auto link stays on copper with an end in a shared cage: the only case a cage may mix media.
-        let mut mixed = false;
-        for (id, l) in &self.links {
-            if !(l.estimated_length || l.auto_cable) {
-                continue;
-            }
-            let raw = match l.estimated_length {
-                true => cache.ends().and_then(|e| e.estimate_m(l)),
-                false => None,
-            };
-            let (new, copper) = self.change_of(l, raw, &mut cache);
-            if copper && !mixed {
-                mixed = [&l.a, &l.b].into_iter().any(|end| {
-                    cache
-                        .locate(self, end)
-                        .is_some_and(|(p, _)| !matches!(p, Place::Own))
-                });
-            }
-            if let Some((cable, length_m)) = new {
-                updates.push((*id, cable, length_m));
-            }
-        }
-        if mixed {
-            // Rare: the links as this pass leaves them, for the rounds that move copper to fibre.
-            let base: BTreeMap<LinkId, Link> = updates
-                .iter()
-                .filter_map(|(id, cable, length_m)| {
-                    let mut l = self.links.get(id)?.clone();
-                    l.cable.clone_from(cable);
-                    l.length_m = *length_m;
-                    Some((*id, l))
-                })
-                .collect();
-            let moved = self.one_medium_per_cage(&base, &mut cache);
-            let mut all: BTreeMap<LinkId, (Option<PartId>, f64)> = updates
-                .into_iter()
-                .map(|(id, cable, length_m)| (id, (cable, length_m)))
-                .collect();
-            all.extend(moved.into_iter().map(|(id, l)| (id, (l.cable, l.length_m))));
-            updates = all
-                .into_iter()
-                .map(|(id, (cable, length_m))| (id, cable, length_m))
-                .collect();
-        }
-        updates
-    }
-
-    /// A twin-port cage runs one medium: an auto link on copper that shares a cage with a fibre goes on fibre too
-    /// (the cheapest that reaches), repeated until no cage mixes them (each round only moves copper to fibre, so
-    /// it ends). The links are read with `base` (this pass's changes) over them. Returns the links to change.
-    fn one_medium_per_cage(
-        &self,
-        base: &BTreeMap<LinkId, Link>,
-        cache: &mut BuildCache<'_>,
-    ) -> Vec<(LinkId, Link)> {
-        let mut moved: BTreeMap<LinkId, Link> = BTreeMap::new();
-        // Fibre cables by name, looked up once each (a large design asks for the same few per link).
-        let fibres: rustc_hash::FxHashSet<&str> = self
-            .parts
-            .iter()
-            .filter(|(_, p)| matches!(&p.kind, PartKind::Cable(c) if c.fibre.is_some()))
-            .map(|(id, _)| id.as_str())
-            .collect();
-        let fibre_of = |l: &Link| {
-            l.cable
-                .as_ref()
-                .is_some_and(|c| fibres.contains(c.as_str()))
-        };
-        loop {
-            // A shared cage's integer key (see [`cage_key`]); None for a port's own cage.
-            let shared = |end: &PortRef| {
-                cache
-                    .locate(self, end)
-                    .and_then(|(p, _)| shared_key(end.device, &p))
-            };
-            let now = |id: &LinkId, l: &'_ Link| -> Link {
-                moved.get(id).or_else(|| base.get(id)).unwrap_or(l).clone()
-            };
-            // Auto links on copper with an end in a shared cage: the only ones that may have to move. Most
-            // designs have few or none, so the fibres' cages are keyed only on the devices those cages are on.
-            let mut copper: Vec<(LinkId, [Option<SharedCage>; 2])> = Vec::new();
-            for (id, l) in &self.links {
-                let l = moved.get(id).or_else(|| base.get(id)).unwrap_or(l);
-                if !l.auto_cable || fibre_of(l) {
-                    continue;
-                }
-                let cages = [shared(&l.a), shared(&l.b)];
-                if cages.iter().any(Option::is_some) {
-                    copper.push((*id, cages));
-                }
-            }
-            if copper.is_empty() {
-                return moved.into_iter().collect();
-            }
-            let devices: rustc_hash::FxHashSet<DeviceId> = copper
-                .iter()
-                .flat_map(|(_, cs)| cs.iter().flatten().map(|c| c.0))
-                .collect();
-            let mut fibre_cages: rustc_hash::FxHashSet<SharedCage> = Default::default();
-            for (id, l) in &self.links {
-                let l = moved.get(id).or_else(|| base.get(id)).unwrap_or(l);
-                if !(devices.contains(&l.a.device) || devices.contains(&l.b.device)) || !fibre_of(l)
-                {
-                    continue;
-                }
-                for end in [&l.a, &l.b]
-                    .into_iter()
-                    .filter(|e| devices.contains(&e.device))
-                {
-                    if let Some(c) = shared(end) {
-                        fibre_cages.insert(c);
-                    }
-                }
-            }
-            let mut round = Vec::new();
-            for (id, cages) in &copper {
-                if !cages.iter().flatten().any(|c| fibre_cages.contains(c)) {
-                    continue;
-                }
-                let Some(l) = self.links.get(id).map(|l| now(id, l)) else {
-                    continue;
-                };
-                let raw = match l.estimated_length {
-                    true => cache
-                        .ends()
-                        .and_then(|e| e.estimate_m(&l))
-                        .unwrap_or(l.length_m),
-                    false => l.length_m,
-                };
-                let at = cache.located(self, &l);
-                if let Some(c) = cache.cheapest(self, &l, raw, true, &at) {
-                    let mut new = l.clone();
-                    new.cable.clone_from(&c.build.cable);
-                    if l.estimated_length {
-                        new.length_m = c.build.ordered_m;
-                    }
-                    round.push((*id, new));
-                }
-            }
-            if round.is_empty() {
-                return moved.into_iter().collect();
-            }
-            moved.extend(round);
-        }
-    }
-
     /// A flagged link as re-estimation leaves it (unchanged when its racks are on different sites).
     pub fn reestimated(&self, plan: &FloorPlan, link: &Link) -> Link {
         let raw = match link.estimated_length {
@@ -841,8 +821,9 @@ impl Design {
             false => None,
         };
         let mut out = link.clone();
-        if let (Some((cable, length_m)), _) = self.change_of(link, raw, &mut BuildCache::default())
-        {
+        let mut cache = BuildCache::default();
+        let at = cache.located(self, link);
+        if let (Some((cable, length_m)), _) = self.change_of(link, raw, &at, &mut cache) {
             out.cable = cable;
             out.length_m = length_m;
         }
@@ -850,31 +831,32 @@ impl Design {
     }
 
     /// What re-estimation changes in a flagged link, given its length estimated from the floor (`raw`; None when
-    /// it has none): its new cable and length, None when nothing changes; and whether the link is an auto link left
-    /// on a cable that is not a fibre (copper, or none).
+    /// it has none) and its ends located: its new cable and length, None when nothing changes; and whether the
+    /// cable it is left on is a fibre.
     fn change_of(
         &self,
         link: &Link,
         raw: Option<f64>,
+        at: &Located,
         cache: &mut BuildCache<'_>,
     ) -> (Option<(Option<PartId>, f64)>, bool) {
-        let not_fibre = |c: Option<&PartId>| !c.is_some_and(|c| is_fibre(self, c));
+        let fibre = |cache: &mut BuildCache<'_>| {
+            link.cable.as_ref().is_some_and(|c| cache.is_fibre(self, c))
+        };
         let raw = match (link.estimated_length, raw) {
             (true, Some(raw)) => raw,
-            (true, None) => return (None, link.auto_cable && not_fibre(link.cable.as_ref())),
+            (true, None) => return (None, fibre(cache)),
             (false, _) => link.length_m,
         };
-        let at = cache.located(self, link);
         let chosen = if link.auto_cable {
-            cache.cheapest(self, link, raw, false, &at)
+            cache.cheapest(self, link, raw, false, at)
         } else {
             None
         };
-        let copper = link.auto_cable
-            && match &chosen {
-                Some(c) => !c.fibre,
-                None => not_fibre(link.cable.as_ref()),
-            };
+        let on_fibre = match &chosen {
+            Some(c) => c.fibre,
+            None => fibre(cache),
+        };
         let (cable, length_m) = match &chosen {
             Some(c) => (
                 c.build.cable.as_ref(),
@@ -887,16 +869,16 @@ impl Design {
             None if link.estimated_length => (
                 link.cable.as_ref(),
                 cache
-                    .build_with(self, link, link.cable.as_ref(), raw, &at)
+                    .build_with(self, link, link.cable.as_ref(), raw, at)
                     .0
                     .ordered_m,
             ),
             None => (link.cable.as_ref(), link.length_m),
         };
         if cable == link.cable.as_ref() && length_m.to_bits() == link.length_m.to_bits() {
-            return (None, copper);
+            return (None, on_fibre);
         }
-        (Some((cable.cloned(), length_m)), copper)
+        (Some((cable.cloned(), length_m)), on_fibre)
     }
 }
 

@@ -6,7 +6,7 @@
 use super::{CageShape, Place, place_of};
 use crate::model::floor::{Estimate, Floor, FloorPlan, RACK_UNIT_M, RackPlace};
 use crate::model::part::PartKind;
-use crate::model::{Breakout, Design, DeviceId, Link, PortRef, RackId};
+use crate::model::{Breakout, Design, DeviceId, PortRef, RackId};
 use rustc_hash::FxHashMap;
 
 /// One device as a link end reads it.
@@ -37,7 +37,11 @@ struct RackEnd<'a> {
 
 /// The tables of one pass (see the module's doc). Valid while the design does not change.
 pub(crate) struct Ends<'a> {
+    /// Each device's number by its id, for designs whose device ids are sparse (else empty: see `dense`).
     index: FxHashMap<DeviceId, u32>,
+    /// Each device's number at its id (`u32::MAX`: no device), when the ids are at most a few times as many as the
+    /// devices (a generated design's are): an index instead of a hash per link end.
+    dense: Option<Vec<u32>>,
     devices: Vec<DeviceEnd<'a>>,
     racks: Vec<RackEnd<'a>>,
 }
@@ -63,7 +67,12 @@ impl<'a> Ends<'a> {
             }
         }
         let mut index = FxHashMap::default();
-        index.reserve(design.devices.len());
+        let top = design.devices.keys().next_back().map_or(0, |id| id.0);
+        let compact = top <= 16 * design.devices.len() as u64 + 65_536;
+        let mut dense = compact.then(|| vec![u32::MAX; top as usize + 1]);
+        if dense.is_none() {
+            index.reserve(design.devices.len());
+        }
         let mut devices = Vec::with_capacity(design.devices.len());
         // Devices of one part follow each other: its lookup is kept for the next.
         let mut last: Option<(&str, Option<&'a crate::model::part::Part>)> = None;
@@ -78,7 +87,13 @@ impl<'a> Ends<'a> {
             };
             let height = f64::from(part.map_or(0, |p| p.height_u).max(1));
             let mid_u = f64::from(d.position_u.saturating_sub(1)) + height / 2.0;
-            index.insert(*id, u32::try_from(devices.len()).unwrap_or(u32::MAX));
+            let n = u32::try_from(devices.len()).unwrap_or(u32::MAX);
+            match dense.as_mut().and_then(|v| v.get_mut(id.0 as usize)) {
+                Some(slot) => *slot = n,
+                None => {
+                    index.insert(*id, n);
+                }
+            }
             devices.push(DeviceEnd {
                 kind: part.map(|p| &p.kind),
                 breakout: &d.breakout,
@@ -88,6 +103,7 @@ impl<'a> Ends<'a> {
         }
         Self {
             index,
+            dense,
             devices,
             racks,
         }
@@ -95,7 +111,14 @@ impl<'a> Ends<'a> {
 
     /// A device's number in the tables (0 to the number of devices), for dense per-device tables.
     pub(crate) fn device_index(&self, id: DeviceId) -> Option<u32> {
-        self.index.get(&id).copied()
+        match &self.dense {
+            Some(v) => usize::try_from(id.0)
+                .ok()
+                .and_then(|i| v.get(i))
+                .copied()
+                .filter(|n| *n != u32::MAX),
+            None => self.index.get(&id).copied(),
+        }
     }
 
     /// The number of devices in the tables.
@@ -103,20 +126,31 @@ impl<'a> Ends<'a> {
         self.devices.len()
     }
 
-    fn device(&self, id: DeviceId) -> Option<&DeviceEnd<'a>> {
-        self.devices.get(*self.index.get(&id)? as usize)
+    /// [`super::locate`] from the tables.
+    #[cfg(test)]
+    pub(crate) fn locate(&self, port: &PortRef) -> Option<(Place, CageShape)> {
+        self.locate_at(self.device_index(port.device)?, port)
     }
 
-    /// [`super::locate`] from the tables.
-    pub(crate) fn locate(&self, port: &PortRef) -> Option<(Place, CageShape)> {
-        let d = self.device(port.device)?;
+    /// [`super::locate`] of a port of the device numbered `index` in the tables.
+    pub(crate) fn locate_at(&self, index: u32, port: &PortRef) -> Option<(Place, CageShape)> {
+        let d = self.devices.get(index as usize)?;
         Some(place_of(d.kind, d.breakout, port))
     }
 
     /// The estimated length of a link before stock rounding, m: [`Design::estimate_link`] from the tables (None
     /// when a device or rack is missing or the racks stand in different sites).
-    pub(crate) fn estimate_m(&self, link: &Link) -> Option<f64> {
-        let (a, b) = (self.device(link.a.device)?, self.device(link.b.device)?);
+    #[cfg(test)]
+    pub(crate) fn estimate_m(&self, link: &crate::model::Link) -> Option<f64> {
+        self.estimate_at(
+            self.device_index(link.a.device)?,
+            self.device_index(link.b.device)?,
+        )
+    }
+
+    /// [`Ends::estimate_m`] of a link between the devices numbered `a` and `b` in the tables.
+    pub(crate) fn estimate_at(&self, a: u32, b: u32) -> Option<f64> {
+        let (a, b) = (self.devices.get(a as usize)?, self.devices.get(b as usize)?);
         let (ra, rb) = (
             self.racks.get(a.rack? as usize)?,
             self.racks.get(b.rack? as usize)?,

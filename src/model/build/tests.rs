@@ -84,3 +84,125 @@ fn cages_seen_count_each_shared_cage_once_and_every_own_port() {
     ];
     assert_eq!(fresh, want);
 }
+
+/// Each flagged link as re-estimation decides it alone, before the rounds that keep a cage to one medium: its own
+/// estimate from the design's maps and a fresh cache (no tables, nothing remembered from other links), as its new
+/// cable and length when they change.
+fn alone(d: &Design, plan: &FloorPlan) -> Vec<(LinkId, Option<PartId>, f64)> {
+    d.links
+        .iter()
+        .filter(|(_, l)| l.estimated_length || l.auto_cable)
+        .filter_map(|(id, l)| {
+            let raw = match l.estimated_length {
+                true => d.estimate_link(plan, l).map(|e| e.length_m),
+                false => None,
+            };
+            let mut cache = BuildCache::default();
+            let at = cache.located(d, l);
+            let (new, _) = d.change_of(l, raw, &at, &mut cache);
+            new.map(|(cable, length_m)| (*id, cable, length_m))
+        })
+        .collect()
+}
+
+#[test]
+fn a_pass_decides_each_link_as_it_would_alone() {
+    let mut d = superpod();
+    let plan = FloorPlan::new(&d);
+    let walked =
+        |d: &Design, plan: &FloorPlan| d.walk(&mut BuildCache::for_pass(d, Some(plan))).changes;
+    // As generated, every link already stands as the floor has it (re-estimating changes nothing), and the walk
+    // decides each link as it would alone.
+    assert!(d.clone().reestimate().is_empty());
+    assert_eq!(walked(&d, &plan), alone(&d, &plan));
+    // Links that shared every input (rack pair, unit pair, port shapes) made to differ: a rack moved along its row,
+    // a switch whose cages run split (4 logical ports a cage), a link moved to a port of its own cage, one pinned to
+    // a cable of its own with its length still from the floor, and one whose length is fixed.
+    let moved = d.racks.keys().nth(3).copied().expect("a rack");
+    if let Some(r) = d.racks.get_mut(&moved) {
+        r.slot += 7;
+    }
+    let leaf = d
+        .devices
+        .iter()
+        .find(|(_, dev)| {
+            d.parts
+                .get(&dev.part)
+                .is_some_and(|p| matches!(p.kind, PartKind::Switch(_)))
+        })
+        .map(|(id, _)| *id)
+        .expect("a switch");
+    if let Some(dev) = d.devices.get_mut(&leaf) {
+        dev.breakout.split = 2;
+    }
+    let auto: Vec<LinkId> = d
+        .links
+        .iter()
+        .filter(|(_, l)| l.auto_cable && l.estimated_length)
+        .map(|(id, _)| *id)
+        .collect();
+    assert!(auto.len() > 500, "{} auto links", auto.len());
+    let pinned = PartId::new("ib-ndr-mpo-sm");
+    assert!(d.parts.contains_key(&pinned));
+    for (k, id) in auto.iter().enumerate().filter(|(k, _)| k % 50 == 0) {
+        let Some(l) = d.links.get_mut(id) else {
+            continue;
+        };
+        match k / 50 % 3 {
+            0 => l.b.port = "mgmt0".into(),
+            1 => {
+                l.auto_cable = false;
+                l.cable = Some(pinned.clone());
+            }
+            _ => {
+                l.estimated_length = false;
+                l.length_m = 31.0;
+            }
+        }
+    }
+    let plan = FloorPlan::new(&d);
+    let pass = walked(&d, &plan);
+    assert_eq!(pass, alone(&d, &plan));
+    // The moved rack's links, the pinned and fixed ones and the split switch's change: many, not all.
+    assert!(
+        pass.len() > 20 && pass.len() < auto.len(),
+        "{} changed",
+        pass.len()
+    );
+}
+
+#[test]
+fn tables_of_sparse_device_ids_locate_and_estimate_as_the_design_does() {
+    let mut d = superpod();
+    // A device with an id far past the others': the tables number the devices by a hash instead of an index.
+    let (id, dev) = d
+        .devices
+        .iter()
+        .next_back()
+        .map(|(id, dev)| (*id, dev.clone()))
+        .expect("a device");
+    let far = DeviceId(1 << 40);
+    d.devices.remove(&id);
+    d.devices.insert(far, dev);
+    for l in d.links.values_mut() {
+        for end in [&mut l.a, &mut l.b] {
+            if end.device == id {
+                end.device = far;
+            }
+        }
+    }
+    let plan = FloorPlan::new(&d);
+    let ends = Ends::new(&d, Some(&plan));
+    assert!(ends.device_index(far).is_some());
+    let mut met = 0;
+    for l in d.links.values() {
+        let by_design = d.estimate_link(&plan, l).map(|e| e.length_m.to_bits());
+        assert_eq!(ends.estimate_m(l).map(f64::to_bits), by_design);
+        for port in [&l.a, &l.b] {
+            met += usize::from(port.device == far);
+            let (a, b) = (ends.locate(port), locate(&d, port));
+            assert_eq!(a.map(|(_, s)| s), b.map(|(_, s)| s));
+        }
+    }
+    assert!(met > 0, "no link reaches the moved device");
+}
