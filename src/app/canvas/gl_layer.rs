@@ -25,8 +25,9 @@ use egui::{Color32, PaintCallbackInfo, Rect, TextureId};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::{Arc, Mutex};
 
-/// A scene as the layer knows it: its number ([`next_scene`]) and how far it was moved (a vector's bits, points).
-pub(super) type SceneId = (u64, [u32; 2]);
+/// A scene as the layer knows it: its number ([`next_scene`]), how far it was moved (a vector's bits, points) and
+/// the device drawn hovered in it.
+pub(super) type SceneId = (u64, [u32; 2], Option<crate::model::DeviceId>);
 
 /// What the layer holds, to be drawn again only when this changes.
 #[derive(Clone, Copy, PartialEq)]
@@ -134,9 +135,12 @@ impl GlLayer {
 
     /// Whether the layer holds `scene` (as last drawn, whatever the window).
     pub(super) fn holds(&self, scene: SceneId) -> bool {
-        self.inner
-            .lock()
-            .is_ok_and(|i| i.held.is_some_and(|h| h.scene == scene))
+        self.held() == Some(scene)
+    }
+
+    /// The scene the layer holds (as last drawn, whatever the window).
+    pub(super) fn held(&self) -> Option<SceneId> {
+        self.inner.lock().ok()?.held.map(|h| h.scene)
     }
 
     /// A paint callback over `clip` (the canvas's part of the window) that does `job` for `scene` and copies it,

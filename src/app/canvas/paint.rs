@@ -67,19 +67,21 @@ pub(super) fn paint(
         .hovered_device
         .filter(|id| !state.selection.devices.contains(id));
     let moved = scene.moved(f);
+    let again = |p: &egui::Painter, id: DeviceId| {
+        if let Some(cr) = f.layout.devices.get(&id) {
+            paint_device(ui, p, f, (report, state), (id, *cr), 0.5);
+        }
+    };
     #[cfg(not(target_arch = "wasm32"))]
-    let as_pixels = background.is_some_and(|bg| scene.as_pixels(&painter, moved, hovered, bg));
+    let as_pixels =
+        background.is_some_and(|bg| scene.as_pixels(&painter, moved, (hovered, &again), bg));
     #[cfg(target_arch = "wasm32")]
     let as_pixels = false;
     if !as_pixels {
         if let Some(bg) = background {
             painter.rect_filled(f.rect, 0.0, bg);
         }
-        scene.replay(&painter, moved, hovered, |p, id| {
-            if let Some(cr) = f.layout.devices.get(&id) {
-                paint_device(ui, p, f, (report, state), (id, *cr), 0.5);
-            }
-        });
+        scene.replay(&painter, moved, hovered, again);
     }
     let parts = &scene.parts;
     // The scene's badges and bundles are where they were painted: the pointer is moved back to meet them.

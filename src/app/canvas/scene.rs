@@ -267,49 +267,78 @@ impl Scene {
         &self,
         painter: &egui::Painter,
         moved: Vec2,
-        hovered: Option<DeviceId>,
+        (hovered, again): (Option<DeviceId>, &dyn Fn(&egui::Painter, DeviceId)),
         background: Color32,
     ) -> bool {
         use super::gl_layer::{GlLayer, Job};
         let ctx = painter.ctx();
-        if hovered.is_some_and(|id| self.parts.devices.contains_key(&id)) {
-            return false;
-        }
+        let hovered = hovered.and_then(|id| Some((id, self.parts.devices.get(&id)?.clone())));
         let Some(layer) = GlLayer::of(ctx) else {
             return false;
         };
+        if hovered.is_some() && moved != Vec2::ZERO {
+            return false;
+        }
         let now = (
             ctx.fonts(|fonts| fonts.font_image_size()),
             ctx.tessellation_options(|o| *o),
         );
         let clip = painter.clip_rect();
-        let scene = (self.number, [moved.x.to_bits(), moved.y.to_bits()]);
+        let scene = (
+            self.number,
+            [moved.x.to_bits(), moved.y.to_bits()],
+            hovered.as_ref().map(|(id, _)| *id),
+        );
         let job = if layer.holds(scene) {
             Job::Held
+        } else if let Some((id, at)) = &hovered {
+            // The hovered device drawn again, emphasised, in its place in the list.
+            let again = hovered_shapes(painter, *id, again);
+            let list: Vec<&ClippedShape> = self
+                .shapes
+                .get(..at.start)
+                .unwrap_or_default()
+                .iter()
+                .chain(&again)
+                .chain(self.shapes.get(at.end..).unwrap_or_default())
+                .collect();
+            // Where the layer holds this scene with another device hovered (or none), only the two devices' places.
+            match layer.held().filter(|h| h.0 == self.number && h.1 == [0, 0]) {
+                Some(from) => {
+                    // The device's place, drawn plain or emphasised, and the last hovered one's.
+                    let here = again.iter().map(drawn).chain(self.device_box(*id));
+                    let mut places: Vec<Rect> = here.reduce(Rect::union).into_iter().collect();
+                    places.extend(from.2.and_then(|h| self.device_box(h)));
+                    Job::Places {
+                        from,
+                        places: self.places(ctx, clip, &list, &places),
+                    }
+                }
+                None => Job::Whole(Arc::new(tessellate_list(ctx, clip, &list))),
+            }
+        } else if let Some(from) = layer
+            .held()
+            .filter(|h| h.0 == self.number && h.1 == [0, 0] && moved == Vec2::ZERO)
+        {
+            // The hover left the device: its place drawn again plain.
+            let places: Vec<Rect> = from
+                .2
+                .and_then(|h| self.device_box(h))
+                .into_iter()
+                .collect();
+            let list: Vec<&ClippedShape> = self.shapes.iter().collect();
+            Job::Places {
+                from,
+                places: self.places(ctx, clip, &list, &places),
+            }
         } else if let Some((from, places)) = &self.changed_from
             && moved == Vec2::ZERO
-            && layer.holds((*from, [0, 0]))
+            && layer.holds((*from, [0, 0], None))
         {
-            // Each place with the shapes that reach it (a point more for anti-aliasing), clipped to it.
-            let places = places
-                .iter()
-                .map(|place| {
-                    let shapes = self
-                        .shapes
-                        .iter()
-                        .map(|s| (s.clip_rect.intersect(clip).intersect(*place), s))
-                        .filter(|(c, s)| {
-                            c.is_positive()
-                                && s.shape.visual_bounding_rect().expand(1.0).intersects(*c)
-                        })
-                        .map(|(c, s)| ClippedShape::new(c, s.shape.clone()))
-                        .collect();
-                    (*place, ctx.tessellate(shapes, ctx.pixels_per_point()))
-                })
-                .collect();
+            let list: Vec<&ClippedShape> = self.shapes.iter().collect();
             Job::Places {
-                from: (*from, [0, 0]),
-                places,
+                from: (*from, [0, 0], None),
+                places: self.places(ctx, clip, &list, places),
             }
         } else {
             match self.tessellated(ctx, clip, moved, now) {
@@ -319,6 +348,43 @@ impl Scene {
         };
         painter.add(layer.callback((clip, background), scene, job, ctx.clone()));
         true
+    }
+
+    /// Where device `id` is drawn in the scene (its shapes' boxes), grown by two points for anti-aliasing.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn device_box(&self, id: DeviceId) -> Option<Rect> {
+        let at = self.parts.devices.get(&id)?;
+        self.shapes
+            .get(at.clone())?
+            .iter()
+            .map(drawn)
+            .reduce(Rect::union)
+    }
+
+    /// Each of `places` with the shapes of `list` that reach it (a point more for anti-aliasing), clipped to it and
+    /// tessellated.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn places(
+        &self,
+        ctx: &egui::Context,
+        clip: Rect,
+        list: &[&ClippedShape],
+        places: &[Rect],
+    ) -> Vec<(Rect, Vec<egui::epaint::ClippedPrimitive>)> {
+        places
+            .iter()
+            .map(|place| {
+                let shapes = list
+                    .iter()
+                    .map(|s| (s.clip_rect.intersect(clip).intersect(*place), *s))
+                    .filter(|(c, s)| {
+                        c.is_positive() && s.shape.visual_bounding_rect().expand(1.0).intersects(*c)
+                    })
+                    .map(|(c, s)| ClippedShape::new(c, s.shape.clone()))
+                    .collect();
+                (*place, ctx.tessellate(shapes, ctx.pixels_per_point()))
+            })
+            .collect()
     }
 
     /// The whole scene tessellated for the OpenGL layer, moved as far as the view panned: made once unmoved, once
@@ -424,6 +490,49 @@ fn tessellated(ctx: &egui::Context, clip: Rect, shapes: &[ClippedShape]) -> Tria
     Arc::new(out)
 }
 
+/// A shape's box on screen, within its clip, grown by two points for anti-aliasing.
+#[cfg(not(target_arch = "wasm32"))]
+fn drawn(s: &ClippedShape) -> Rect {
+    s.shape
+        .visual_bounding_rect()
+        .intersect(s.clip_rect)
+        .expand(2.0)
+}
+
+/// The shapes `again` paints for device `id` (emphasised, hovered), on a scratch layer without a clip.
+#[cfg(not(target_arch = "wasm32"))]
+fn hovered_shapes(
+    painter: &egui::Painter,
+    id: DeviceId,
+    again: &dyn Fn(&egui::Painter, DeviceId),
+) -> Vec<ClippedShape> {
+    let ctx = painter.ctx();
+    let layer = egui::LayerId::new(
+        painter.layer_id().order,
+        egui::Id::unique("racksmith_canvas_hovered"),
+    );
+    ctx.graphics_mut(|g| std::mem::take(g.entry(layer)));
+    let mut scratch = painter.clone().with_layer_id(layer);
+    scratch.set_clip_rect(Rect::EVERYTHING);
+    again(&scratch, id);
+    let list = ctx.graphics_mut(|g| std::mem::take(g.entry(layer)));
+    list.all_entries().cloned().collect()
+}
+
+/// `list` clipped to `clip` and tessellated.
+#[cfg(not(target_arch = "wasm32"))]
+fn tessellate_list(
+    ctx: &egui::Context,
+    clip: Rect,
+    list: &[&ClippedShape],
+) -> Vec<egui::epaint::ClippedPrimitive> {
+    let shapes = list
+        .iter()
+        .map(|s| ClippedShape::new(s.clip_rect.intersect(clip), s.shape.clone()))
+        .collect();
+    ctx.tessellate(shapes, ctx.pixels_per_point())
+}
+
 /// Where on screen two scenes' shapes differ (`old` and `new`, painted in the same place): the boxes of the shapes
 /// that differ, shape by shape in their order, and of those one has past the other's end, each grown by two points
 /// for anti-aliasing and merged with a box it touches. None when they differ over more than half of `canvas` or in
@@ -433,12 +542,7 @@ fn changed(old: &[ClippedShape], new: &[ClippedShape], canvas: Rect) -> Option<V
     const MOST: usize = 32;
     let mut boxes: Vec<Rect> = Vec::new();
     let mut add = |s: &ClippedShape| {
-        let b = s
-            .shape
-            .visual_bounding_rect()
-            .intersect(s.clip_rect)
-            .expand(2.0)
-            .intersect(canvas);
+        let b = drawn(s).intersect(canvas);
         if !b.is_positive() {
             return;
         }
