@@ -267,7 +267,7 @@ impl Scene {
         &self,
         painter: &egui::Painter,
         moved: Vec2,
-        (hovered, again): (Option<DeviceId>, &dyn Fn(&egui::Painter, DeviceId)),
+        (hovered, again): (Option<DeviceId>, &Again<'_>),
         background: Color32,
     ) -> bool {
         use super::gl_layer::{GlLayer, Job};
@@ -490,6 +490,10 @@ fn tessellated(ctx: &egui::Context, clip: Rect, shapes: &[ClippedShape]) -> Tria
     Arc::new(out)
 }
 
+/// What draws a device again, emphasised (hovered), with a painter.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) type Again<'a> = dyn Fn(&egui::Painter, DeviceId) + 'a;
+
 /// A shape's box on screen, within its clip, grown by two points for anti-aliasing.
 #[cfg(not(target_arch = "wasm32"))]
 fn drawn(s: &ClippedShape) -> Rect {
@@ -501,11 +505,7 @@ fn drawn(s: &ClippedShape) -> Rect {
 
 /// The shapes `again` paints for device `id` (emphasised, hovered), on a scratch layer without a clip.
 #[cfg(not(target_arch = "wasm32"))]
-fn hovered_shapes(
-    painter: &egui::Painter,
-    id: DeviceId,
-    again: &dyn Fn(&egui::Painter, DeviceId),
-) -> Vec<ClippedShape> {
+fn hovered_shapes(painter: &egui::Painter, id: DeviceId, again: &Again<'_>) -> Vec<ClippedShape> {
     let ctx = painter.ctx();
     let layer = egui::LayerId::new(
         painter.layer_id().order,
