@@ -1,17 +1,19 @@
 //! The canvas's scene kept as pixels, on the desktop's OpenGL renderer (glow): the scene's triangles are drawn once
 //! into a framebuffer of the window's size, in the canvas's part of it, and every frame after copies those pixels
-//! to the window (`glBlitFramebuffer`) instead of drawing the triangles again.
+//! to the window (`glBlitFramebuffer`) instead of drawing the triangles again. A new selection or a hovered device
+//! is drawn again only in the places that changed.
 //!
 //! Why: under software rendering (Mesa's llvmpipe in a VM, over a remote desktop, under Xvfb) a frame costs what
 //! its triangles cover, and egui gives every input event three frames. The canvas of a 4-SU design covers its
 //! 0.8 million pixels about twice (the background, rack bodies, devices, links); a menu opened over it, a click
 //! that selects nothing new or the frames that follow a click drew all of it again. A copy of pixels costs a
-//! fraction of that (docs/analysis.md, "Frames per click and where a frame's time goes").
+//! fraction of that (docs/analysis.md, "The canvas kept as pixels (OpenGL)").
 //!
-//! The pixels are the same: the framebuffer is cleared to the canvas's background and the scene is drawn with
-//! egui's own painter (a second `egui_glow::Painter`, the same shader and blending, eframe's textures), at the
-//! window's size, so every vertex lands where it would on the window. `RACKSMITH_CANVAS_TEXTURE=0` turns the layer
-//! off, for comparison; `tests/gl_layer.rs` compares the two screenshots.
+//! The framebuffer is cleared to the canvas's background and the scene is drawn with egui's own painter (a second
+//! `egui_glow::Painter`: the same shader, blending and textures), at the window's size, so every vertex lands where
+//! it would on the window. Mesa rounds the blending into an offscreen buffer a little differently from the
+//! window's (anti-aliased edges differ by a level or two of 255). `RACKSMITH_CANVAS_TEXTURE=0` turns the layer off,
+//! for comparison; `tests/gl_layer.rs` compares the two screenshots.
 //!
 //! The only unsafe code of the program is here: OpenGL's calls are foreign functions (`glow::HasContext` marks
 //! them unsafe). Each call is made on eframe's GL context, current while a paint callback runs, on objects this
