@@ -533,14 +533,10 @@ impl eframe::App for RacksmithApp {
     }
 
     // The desktop build has the glow renderer too (Cargo.toml), which hands its context to `on_exit`.
-    /// The panels' colour where the chrome's panels leave their fill to the clear ([`chrome_frame`]), else
-    /// eframe's.
-    #[cfg(not(target_arch = "wasm32"))]
+    /// The panels' colour: where the chrome's panels leave their fill to the clear ([`chrome_panel`]) it is
+    /// theirs, and elsewhere they cover the window.
     fn clear_color(&self, visuals: &egui::Visuals) -> [f32; 4] {
-        if self.gl_layer.is_some() {
-            return visuals.panel_fill.to_normalized_gamma_f32();
-        }
-        egui::Color32::from_rgba_unmultiplied(12, 12, 12, 180).to_normalized_gamma_f32()
+        visuals.panel_fill.to_normalized_gamma_f32()
     }
 
     #[cfg(not(target_arch = "wasm32"))]

@@ -177,6 +177,7 @@ pub(super) fn of(
     #[cfg(not(target_arch = "wasm32"))]
     let changed_from = last
         .filter(|l| l.at == at && l.cull == f.cull && l.key.same_but_selection(&key))
+        .filter(|_| super::gl_layer::GlLayer::of(ctx).is_some())
         .and_then(|l| Some((l.number, Arc::new(changed(&l.shapes, &shapes, f.rect)?))));
     let scene = Arc::new(Scene {
         key,
@@ -311,7 +312,7 @@ impl Scene {
                     places.extend(from.2.and_then(|h| self.device_box(h)));
                     Job::Places {
                         from,
-                        places: self.places(ctx, clip, &list, &places),
+                        places: places_of(ctx, clip, &list, &places),
                     }
                 }
                 None => Job::Whole(Arc::new(tessellate_list(ctx, clip, &list))),
@@ -329,7 +330,7 @@ impl Scene {
             let list: Vec<&ClippedShape> = self.shapes.iter().collect();
             Job::Places {
                 from,
-                places: self.places(ctx, clip, &list, &places),
+                places: places_of(ctx, clip, &list, &places),
             }
         } else if let Some((from, places)) = &self.changed_from
             && moved == Vec2::ZERO
@@ -338,7 +339,7 @@ impl Scene {
             let list: Vec<&ClippedShape> = self.shapes.iter().collect();
             Job::Places {
                 from: (*from, [0, 0], None),
-                places: self.places(ctx, clip, &list, places),
+                places: places_of(ctx, clip, &list, places),
             }
         } else {
             match self.tessellated(ctx, clip, moved, now) {
@@ -361,32 +362,6 @@ impl Scene {
             .reduce(Rect::union)
     }
 
-    /// Each of `places` with the shapes of `list` that reach it (a point more for anti-aliasing), clipped to it and
-    /// tessellated.
-    #[cfg(not(target_arch = "wasm32"))]
-    fn places(
-        &self,
-        ctx: &egui::Context,
-        clip: Rect,
-        list: &[&ClippedShape],
-        places: &[Rect],
-    ) -> Vec<(Rect, Vec<egui::epaint::ClippedPrimitive>)> {
-        places
-            .iter()
-            .map(|place| {
-                let shapes = list
-                    .iter()
-                    .map(|s| (s.clip_rect.intersect(clip).intersect(*place), *s))
-                    .filter(|(c, s)| {
-                        c.is_positive() && s.shape.visual_bounding_rect().expand(1.0).intersects(*c)
-                    })
-                    .map(|(c, s)| ClippedShape::new(c, s.shape.clone()))
-                    .collect();
-                (*place, ctx.tessellate(shapes, ctx.pixels_per_point()))
-            })
-            .collect()
-    }
-
     /// The whole scene tessellated for the OpenGL layer, moved as far as the view panned: made once unmoved, once
     /// per place it was panned to. None when the font atlas or the tessellation options changed since.
     #[cfg(not(target_arch = "wasm32"))]
@@ -397,31 +372,28 @@ impl Scene {
         moved: Vec2,
         now: ([usize; 2], TessellationOptions),
     ) -> Option<Arc<Vec<egui::epaint::ClippedPrimitive>>> {
-        let tessellated = || {
-            let shapes = self
+        if moved == Vec2::ZERO {
+            let (made, primitives) = self.primitives.get_or_init(|| {
+                let all: Vec<&ClippedShape> = self.shapes.iter().collect();
+                (now, Arc::new(tessellate_list(ctx, clip, &all)))
+            });
+            return (*made == now).then(|| primitives.clone());
+        }
+        // Each frame of a pan draws the layer again, as it would draw the shapes; the frames after it only copy.
+        let mut panned = self.panned.lock().ok()?;
+        if !matches!(&*panned, Some((at, (made, _))) if *at == moved && *made == now) {
+            let shapes: Vec<ClippedShape> = self
                 .shapes
                 .iter()
                 .map(|s| {
                     let mut shape = s.shape.clone();
-                    if moved != Vec2::ZERO {
-                        shape.translate(moved);
-                    }
-                    ClippedShape::new(s.clip_rect.translate(moved).intersect(clip), shape)
+                    shape.translate(moved);
+                    ClippedShape::new(s.clip_rect.translate(moved), shape)
                 })
                 .collect();
-            (
-                now,
-                Arc::new(ctx.tessellate(shapes, ctx.pixels_per_point())),
-            )
-        };
-        // Each frame of a pan draws the layer again, as it would draw the shapes; the frames after it only copy.
-        if moved == Vec2::ZERO {
-            let (made, primitives) = self.primitives.get_or_init(tessellated);
-            return (*made == now).then(|| primitives.clone());
-        }
-        let mut panned = self.panned.lock().ok()?;
-        if !matches!(&*panned, Some((at, (made, _))) if *at == moved && *made == now) {
-            *panned = Some((moved, tessellated()));
+            let moved_shapes: Vec<&ClippedShape> = shapes.iter().collect();
+            let primitives = tessellate_list(ctx, clip, &moved_shapes);
+            *panned = Some((moved, (now, Arc::new(primitives))));
         }
         panned
             .as_ref()
@@ -517,6 +489,32 @@ fn hovered_shapes(painter: &egui::Painter, id: DeviceId, again: &Again<'_>) -> V
     again(&scratch, id);
     let list = ctx.graphics_mut(|g| std::mem::take(g.entry(layer)));
     list.all_entries().cloned().collect()
+}
+
+/// Each of `places` with the shapes of `list` that reach it (a point more for anti-aliasing), clipped to it and
+/// tessellated.
+#[cfg(not(target_arch = "wasm32"))]
+fn places_of(
+    ctx: &egui::Context,
+    clip: Rect,
+    list: &[&ClippedShape],
+    places: &[Rect],
+) -> Vec<(Rect, Vec<egui::epaint::ClippedPrimitive>)> {
+    places
+        .iter()
+        .map(|place| {
+            let clip = clip.intersect(*place);
+            let reach: Vec<&ClippedShape> = list
+                .iter()
+                .copied()
+                .filter(|s| {
+                    let c = s.clip_rect.intersect(clip);
+                    c.is_positive() && s.shape.visual_bounding_rect().expand(1.0).intersects(c)
+                })
+                .collect();
+            (*place, tessellate_list(ctx, clip, &reach))
+        })
+        .collect()
 }
 
 /// `list` clipped to `clip` and tessellated.
