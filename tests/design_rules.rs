@@ -391,3 +391,72 @@ fn the_editor_refuses_what_the_loader_refuses() {
     assert!(err.to_string().contains("still used by device"), "{err}");
     assert_eq!(design, before);
 }
+
+/// The class the CI's random run found: a twin-port cage runs one medium, so a fibre chosen for one link of a
+/// cage moves the cage's other auto link from copper to fibre. The loader re-estimates every flagged link on
+/// opening; the editor must leave the design as the loader would, or the file opens as another design. Here: a
+/// DGX H100's nic4 recabled to a free switch port (the new link follows the floor: 1.5 m of passive copper), then
+/// the inspector puts nic5, which shares nic4's cage, on multimode fibre. nic4's link goes on fibre in the same
+/// step, the file opens equal, and one undo puts both back.
+#[test]
+fn a_cable_chosen_for_one_port_of_a_cage_moves_its_cage_mate_in_the_same_step() {
+    let mut design = racksmith::samples::sample("dgx-h100-single").unwrap();
+    let mut history = History::default();
+    let at = |design: &Design, nic: &str| -> (LinkId, racksmith::model::Link) {
+        let (id, l) = design
+            .links
+            .iter()
+            .find(|(_, l)| l.a.port == nic)
+            .unwrap_or_else(|| panic!("no link at {nic}"));
+        (*id, l.clone())
+    };
+    let (_, nic4) = at(&design, "nic4/p1");
+    let switch = nic4.b.device;
+    let used: BTreeSet<String> = design
+        .links
+        .values()
+        .flat_map(|l| [&l.a, &l.b])
+        .filter(|p| p.device == switch)
+        .map(|p| p.port.clone())
+        .collect();
+    let free = design
+        .ports(switch)
+        .iter()
+        .map(|p| p.name.clone())
+        .find(|p| !used.contains(p))
+        .expect("a free switch port");
+    let g = Gestures::new(&design, catalog())
+        .change_port(&nic4.a, PortRef::new(switch, free))
+        .unwrap();
+    history.apply(&mut design, "recable", g.edit).unwrap();
+    let (_, moved) = at(&design, "nic4/p1");
+    assert!(moved.auto_cable && moved.estimated_length);
+    assert_eq!(moved.cable.as_ref().map(|c| c.as_str()), Some("ib-ndr-dac"));
+    assert_eq!(
+        moved.length_m, 1.5,
+        "1.49 m from the floor, ordered at the next stock length"
+    );
+    let before = design.clone();
+
+    let (nic5_id, _) = at(&design, "nic5/p1");
+    let edit = inspector_link_edit(&design, nic5_id, |l| {
+        l.cable = Some(PartId::new("ib-ndr-mpo-mm"))
+    })
+    .unwrap();
+    history.apply(&mut design, "cable", edit).unwrap();
+    let (_, nic4_after) = at(&design, "nic4/p1");
+    assert_eq!(
+        nic4_after.cable.as_ref().map(|c| c.as_str()),
+        Some("ib-ndr-mpo-mm"),
+        "the cage-mate goes on fibre with nic5"
+    );
+    assert_eq!(
+        nic4_after.length_m, 3.0,
+        "the fibre's shortest stock length"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    reopens(&design, dir.path()).unwrap();
+
+    history.undo(&mut design);
+    assert_eq!(design, before, "one undo puts nic5's cable and nic4's back");
+}

@@ -1,6 +1,6 @@
 //! Undo and redo stacks of inverse edits. Never persisted.
 
-use super::{Edit, EditError};
+use super::{Edit, EditError, apply_settled};
 use crate::model::Design;
 
 /// Undo/redo history for one document.
@@ -11,14 +11,15 @@ pub struct History {
 }
 
 impl History {
-    /// Applies an edit as one undoable step labelled for the Edit menu; clears the redo stack.
+    /// Applies an edit as one undoable step labelled for the Edit menu, the flagged links re-estimated after it
+    /// ([`super::apply_settled`]); clears the redo stack.
     pub fn apply(
         &mut self,
         design: &mut Design,
         label: impl Into<String>,
         edit: Edit,
     ) -> Result<(), EditError> {
-        let inverse = edit.apply(design)?;
+        let inverse = apply_settled(edit, design)?;
         self.undo.push((label.into(), inverse));
         self.redo.clear();
         Ok(())
@@ -27,7 +28,7 @@ impl History {
     /// Undoes the last step; returns its label.
     pub fn undo(&mut self, design: &mut Design) -> Option<String> {
         let (label, edit) = self.undo.pop()?;
-        match edit.apply(design) {
+        match apply_settled(edit, design) {
             Ok(inverse) => {
                 self.redo.push((label.clone(), inverse));
                 Some(label)
@@ -39,7 +40,7 @@ impl History {
     /// Redoes the last undone step; returns its label.
     pub fn redo(&mut self, design: &mut Design) -> Option<String> {
         let (label, edit) = self.redo.pop()?;
-        match edit.apply(design) {
+        match apply_settled(edit, design) {
             Ok(inverse) => {
                 self.undo.push((label.clone(), inverse));
                 Some(label)

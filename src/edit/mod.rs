@@ -650,6 +650,26 @@ fn link_batch(
     Ok(Edit::Batch(edits))
 }
 
+/// A step of the editor's history applied: the edit, then the design's flagged links re-estimated as the loader
+/// re-estimates them on opening ([`Design::reestimate`]), so that what the editor shows is what the file opens as.
+/// A twin-port cage runs one medium: a cable chosen for one link (or a link removed) can move its cage-mate between
+/// copper and fibre, which no edit of that one link does. The inverse puts the links re-estimation changed back
+/// first, then undoes the edit. One pass over the links per step; builders and templates, which apply thousands
+/// of edits for one step, re-estimate once at their end instead.
+pub(crate) fn apply_settled(edit: Edit, design: &mut Design) -> Result<Edit, EditError> {
+    let inverse = edit.apply(design)?;
+    let changed = design.reestimate();
+    if changed.is_empty() {
+        return Ok(inverse);
+    }
+    let mut all: Vec<Edit> = changed
+        .into_iter()
+        .map(|(id, l)| Edit::UpdateLink(id, l))
+        .collect();
+    all.push(inverse);
+    Ok(Edit::Batch(all))
+}
+
 /// After a rack or device moved: the links whose length or cable is an estimate follow the floor, and the edit's
 /// inverse puts them back as they were.
 fn with_reestimate(design: &mut Design, moved: bool, inverse: Edit) -> Edit {
