@@ -62,7 +62,7 @@
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use racksmith::analysis::{analyze, physical};
+use racksmith::analysis::{analyze, analyze_with_builds, physical};
 use racksmith::catalog::Catalog;
 use racksmith::samples::superpod_h100;
 use std::hint::black_box;
@@ -110,6 +110,14 @@ fn benches(c: &mut Criterion) {
             BenchmarkId::new("analyze", format!("{su}su_{links}links")),
             d,
             |b, d| b.iter(|| black_box(analyze(black_box(d)))),
+        );
+        // The analysis with the builds handed to it: what the builds add to `analyze` is the difference (they run
+        // beside the network sections there).
+        let builds = physical::builds(d);
+        group.bench_with_input(
+            BenchmarkId::new("analyze_builds_given", format!("{su}su_{links}links")),
+            d,
+            |b, d| b.iter(|| black_box(analyze_with_builds(black_box(d), &builds))),
         );
     }
     group.finish();

@@ -453,3 +453,33 @@ fn a_copper_link_sharing_a_cage_with_a_fibre_goes_on_fibre() {
     );
     assert_eq!(d.links[&near].length_m, 0.5);
 }
+
+/// The analysis works out the links' builds beside the network sections (two threads when it has them): the report
+/// is the one of the sections run one after the other, to the byte, on a design whose builds and network both
+/// matter (a 2-SU SuperPOD, its fabric estimated from the floor and one rack moved to a row of its own so some links change medium).
+#[test]
+fn builds_worked_out_beside_the_network_give_the_same_report() {
+    let mut d = racksmith::samples::superpod_h100(&catalog(), 2).unwrap();
+    let rack = *d.racks.keys().nth(2).unwrap();
+    let r = d.racks.get(&rack).unwrap().clone();
+    let edit = move_rack(&d, rack, r.row + 7, r.slot).unwrap();
+    edit.apply(&mut d).unwrap();
+    let builds = racksmith::analysis::physical::builds(&d);
+    let json = |r: &racksmith::analysis::Report| serde_json::to_string(r).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let beside = pool.install(|| analyze(&d));
+    let after = racksmith::analysis::analyze_with_builds(&d, &builds);
+    assert_eq!(json(&beside), json(&after));
+    assert!(
+        beside
+            .physical
+            .transceivers
+            .iter()
+            .map(|t| t.count)
+            .sum::<u64>()
+            > 1000
+    );
+}

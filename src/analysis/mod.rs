@@ -198,11 +198,40 @@ pub(crate) fn next_run<'a, T, K: Ord>(rest: &mut &'a [T], key: impl Fn(&T) -> K,
 }
 
 /// Analyses a design. Pure and deterministic: the same design always gives the same report.
+///
+/// Every link's build (cable, transceivers, cages: the physical section's pass) depends on the design alone, so it
+/// is worked out beside the topology, bandwidth and latency (rayon; on one thread, as in the browser, one after the
+/// other): the estimation a large floor needs then adds little to the analysis's time (docs/analysis.md, "Cable
+/// lengths from the floor").
 pub fn analyze(design: &Design) -> Report {
+    let (builds, network) = rayon::join(|| physical::builds(design), || network(design));
+    finish(design, network, &builds)
+}
+
+/// [`analyze`] with every link's build already worked out ([`physical::builds`] of the same design): the rest of
+/// the analysis, on one thread. What the builds add to an analysis is the difference (benches/reestimate.rs).
+pub fn analyze_with_builds(design: &Design, builds: &physical::Builds<'_>) -> Report {
+    // On a thread of rayon's pool, where `analyze` runs the network sections too: the routing's parallel loops
+    // start there from inside the pool.
+    let network = rayon::scope(|_| network(design));
+    finish(design, network, builds)
+}
+
+/// The topology, bandwidth and latency sections.
+fn network(design: &Design) -> (Topology, bandwidth::BandwidthReport, latency::LatencyReport) {
     let topo = Topology::build(design);
     let bandwidth = bandwidth::analyze(design, &topo);
     let latency = latency::analyze(design, &topo, &bandwidth);
-    let rest = costs(design, &bandwidth, &latency);
+    (topo, bandwidth, latency)
+}
+
+/// The sections that read the network's and the builds, and the report over all of them.
+fn finish(
+    design: &Design,
+    (topo, bandwidth, latency): (Topology, bandwidth::BandwidthReport, latency::LatencyReport),
+    builds: &physical::Builds<'_>,
+) -> Report {
+    let rest = costs(design, &bandwidth, &latency, builds);
     report(design, &topo, bandwidth, latency, rest)
 }
 
@@ -221,13 +250,13 @@ fn costs(
     design: &Design,
     bandwidth: &bandwidth::BandwidthReport,
     latency: &latency::LatencyReport,
+    builds: &physical::Builds<'_>,
 ) -> Costs {
-    // One pass works out every link's build; power (the optics at each end), the physical section and the BOM
+    // One pass worked out every link's build; power (the optics at each end), the physical section and the BOM
     // read it.
-    let builds = physical::builds(design);
-    let power = power::analyze(design, &builds);
-    let (physical, physical_findings) = physical::analyze(design, &builds);
-    let mut cost = cost::analyze(design, &power, bandwidth, &builds);
+    let power = power::analyze(design, builds);
+    let (physical, physical_findings) = physical::analyze(design, builds);
+    let mut cost = cost::analyze(design, &power, bandwidth, builds);
     if let Some(s) = &latency.serving {
         cost::serving_at_plan(&mut cost, design, bandwidth, s.planned_utilisation);
     }
@@ -417,7 +446,7 @@ impl Stepwise {
                 Stage::Latency(t, b, Box::new(l))
             }
             Stage::Latency(t, b, l) => {
-                let c = costs(d, &b, &l);
+                let c = costs(d, &b, &l, &physical::builds(d));
                 Stage::Costs(t, b, l, Box::new(c))
             }
             Stage::Costs(t, b, l, c) => Stage::Done(Box::new(report(d, &t, *b, *l, *c))),

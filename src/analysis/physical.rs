@@ -67,8 +67,8 @@ pub fn form_name(form: PlugForm) -> &'static str {
 
 /// Every link's build and the transceivers of the cages they use, in one pass over the links.
 pub struct Builds<'a> {
-    /// The build of each link, in id order (links of one build share it).
-    pub links: Vec<(LinkId, std::rc::Rc<Build>)>,
+    /// Each link's id, in id order (its build: [`Builds::link_builds`]).
+    links: Vec<LinkId>,
     /// Transceivers by part: one per cage that holds an end of a fibre (the first link's, by id).
     pub transceivers: BTreeMap<&'a PartId, u64>,
     /// Cages whose transceiver draws more than their power class, each by a port in it, with the class, W
@@ -77,7 +77,7 @@ pub struct Builds<'a> {
     /// Each link's build by its number (in [`Builds::distinct`]), in the order of `links`.
     numbers: Vec<u32>,
     /// The distinct builds, by number: the links' figures are read per build, not per link.
-    distinct: Vec<std::rc::Rc<Build>>,
+    distinct: Vec<Build>,
     /// Links whose length is estimated from the floor.
     estimated: usize,
     /// Links whose medium is chosen by reach.
@@ -108,7 +108,7 @@ pub fn builds(design: &Design) -> Builds<'_> {
         let (b, number, at) = cache.numbered_build_of(design, l);
         let k = number as usize;
         if k == distinct.len() {
-            distinct.push(b.clone());
+            distinct.push(Build::clone(&b));
             per_end.push([0, 0]);
             ends.push([0, 1].map(|i| {
                 let t = b.ends[i].as_ref()?;
@@ -136,7 +136,7 @@ pub fn builds(design: &Design) -> Builds<'_> {
                 over_class.push((port.clone(), end.shape.power_class_w()));
             }
         }
-        links.push((*id, b));
+        links.push(*id);
         numbers.push(number);
     }
     let mut transceivers: BTreeMap<&PartId, u64> = BTreeMap::new();
@@ -155,6 +155,16 @@ pub fn builds(design: &Design) -> Builds<'_> {
         distinct,
         estimated,
         auto_cable,
+    }
+}
+
+impl Builds<'_> {
+    /// Each link's id and build, in id order.
+    pub fn link_builds(&self) -> impl Iterator<Item = (LinkId, &Build)> {
+        self.links
+            .iter()
+            .zip(&self.numbers)
+            .filter_map(|(id, n)| self.distinct.get(*n as usize).map(|b| (*id, b)))
     }
 }
 
@@ -194,7 +204,7 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
     let mut per_build = vec![0u64; builds.distinct.len()];
     // Links out of reach, with the message of each of the first four (all the finding lists).
     let mut short: Vec<(LinkId, Option<String>)> = Vec::new();
-    for ((id, b), &n) in builds.links.iter().zip(&builds.numbers) {
+    for ((id, b), &n) in builds.link_builds().zip(&builds.numbers) {
         let n = n as usize;
         if let Some(count) = per_build.get_mut(n) {
             *count += 1;
@@ -205,8 +215,8 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
             report.optics_cost_usd += p.price_usd;
         }
         if !b.reaches {
-            let message = (short.len() < 4).then(|| reach_message(design, *id, b));
-            short.push((*id, message));
+            let message = (short.len() < 4).then(|| reach_message(design, id, b));
+            short.push((id, message));
         }
     }
     // Lengths are keyed in millimetres so that equal stock lengths group exactly.

@@ -137,8 +137,8 @@ pub(crate) fn optics_by_device(
     builds: &super::physical::Builds<'_>,
 ) -> rustc_hash::FxHashMap<DeviceId, f64> {
     let mut optics: rustc_hash::FxHashMap<DeviceId, f64> = Default::default();
-    for (l, (_, build)) in design.links.values().zip(&builds.links) {
-        let [a, b] = optics_of(design, l, || &**build);
+    for (l, (_, build)) in design.links.values().zip(builds.link_builds()) {
+        let [a, b] = optics_of(design, l, || build);
         *optics.entry(l.a.device).or_default() += a;
         *optics.entry(l.b.device).or_default() += b;
     }

@@ -135,6 +135,53 @@ impl Edit {
         Ok(inverse)
     }
 
+    /// Whether applying this edit to `design` can change what re-estimation makes of a flagged link (see
+    /// [`apply_settled`]): not a name, notes, GPUs, the parameters or the scenarios, nor a new rack or device
+    /// (neither has links yet).
+    fn moves_builds(&self, design: &Design) -> bool {
+        match self {
+            Edit::SetMeta { .. }
+            | Edit::SetScenarios(_)
+            | Edit::SetParams(_)
+            | Edit::AddRack(..)
+            | Edit::AddDevice(..) => false,
+            Edit::UpdateDevice(id, new) => design.devices.get(id).is_none_or(|old| {
+                (
+                    &old.part,
+                    old.rack,
+                    old.position_u,
+                    &old.nics,
+                    &old.breakout,
+                ) != (
+                    &new.part,
+                    new.rack,
+                    new.position_u,
+                    &new.nics,
+                    &new.breakout,
+                )
+            }),
+            Edit::UpdateRack(id, new) => design.racks.get(id).is_none_or(|old| {
+                (
+                    &old.part,
+                    &old.site,
+                    old.row,
+                    old.slot,
+                    old.width_mm,
+                    old.height_u,
+                ) != (
+                    &new.part,
+                    &new.site,
+                    new.row,
+                    new.slot,
+                    new.width_mm,
+                    new.height_u,
+                )
+            }),
+            Edit::Batch(edits) => edits.iter().any(|e| e.moves_builds(design)),
+            _ => true,
+        }
+    }
+
     /// Records what this edit writes, for [`Edit::apply`]'s check.
     fn touches(&self, t: &mut Touched) {
         match self {
@@ -657,7 +704,11 @@ fn link_batch(
 /// first, then undoes the edit. One pass over the links per step; builders and templates, which apply thousands
 /// of edits for one step, re-estimate once at their end instead.
 pub(crate) fn apply_settled(edit: Edit, design: &mut Design) -> Result<Edit, EditError> {
+    let settles = edit.moves_builds(design);
     let inverse = edit.apply(design)?;
+    if !settles {
+        return Ok(inverse);
+    }
     let changed = design.reestimate();
     if changed.is_empty() {
         return Ok(inverse);

@@ -7,7 +7,7 @@
 use super::floor::{FloorPlan, stock_length};
 use super::part::{CableSpec, Fibre, Part, PartKind, PlugForm, Top, TransceiverSpec};
 use super::{Breakout, Design, DeviceId, Link, LinkId, PartId, PortRef, Protocol};
-use std::rc::Rc;
+use std::sync::Arc;
 
 mod ends;
 mod pass;
@@ -278,6 +278,14 @@ pub struct Build {
     pub ends: [Option<PartId>; 2],
 }
 
+/// The build [`BuildCache::built`] answers for a number it never gave.
+static NO_BUILD: Build = Build {
+    cable: None,
+    ordered_m: 0.0,
+    reaches: false,
+    ends: [None, None],
+};
+
 /// What decides a build, as numbers given in one [`BuildCache`]: the length (as bits), the cable (`u32::MAX`: none,
 /// the cheapest, see [`cheapest_build`]), the link's protocol and rate, and the shape of each end's cage (see
 /// [`cage_shape`]; `u32::MAX`: the end's device is not in the design). A few words hashed per link, not names.
@@ -340,7 +348,9 @@ pub struct BuildCache<'a> {
     /// The design's devices (and racks) as tables; None: read from the design's maps (a few links).
     ends: Option<Ends<'a>>,
     /// Each build worked out, with its number (in the order met).
-    builds: rustc_hash::FxHashMap<BuildKey, (Rc<Build>, u32)>,
+    builds: rustc_hash::FxHashMap<BuildKey, (Arc<Build>, u32)>,
+    /// The builds by number.
+    by_number: Vec<Arc<Build>>,
     /// The cheapest builds at lengths no [`Reach`] decides, by the length itself.
     cheapest: rustc_hash::FxHashMap<(BuildKey, bool), Option<Chosen>>,
     /// The cheapest builds by what decides them at a length ([`Reach`]): the lengths estimated from a floor are
@@ -348,8 +358,9 @@ pub struct BuildCache<'a> {
     by_reach: rustc_hash::FxHashMap<(BuildKey, bool, Reach), Option<Chosen>>,
     /// The reach of each transceiver of the design's parts, distinct, sorted (None: not read yet).
     reaches: Option<Vec<f64>>,
-    /// The cable candidates of each medium, by its number.
-    cables: rustc_hash::FxHashMap<u32, Rc<[Candidate]>>,
+    /// The cable candidates of each medium, by its number, with the lengths at which what a length decides of
+    /// its cheapest build changes ([`Listed`]).
+    cables: rustc_hash::FxHashMap<u32, Listed>,
     /// A number for each cage shape met.
     shapes: Numbers<CageShape>,
     /// A number for each protocol and rate (as bits) met.
@@ -360,23 +371,74 @@ pub struct BuildCache<'a> {
     named: Vec<PartId>,
     /// Whether each cable part is a fibre, by number (None: not asked yet).
     fibres: Vec<Option<bool>>,
+    /// Each cable part's stock lengths, by number (None: not asked yet; empty: sold at any length, or no cable).
+    stock: Vec<Option<Vec<f64>>>,
     /// The number last asked for.
     last_number: Option<u32>,
 }
 
-/// The cheapest build of a link and whether its cable is a fibre.
-#[derive(Clone)]
+/// The cheapest build of a link, by its number in the cache ([`BuildCache::built`]), and whether its cable is a
+/// fibre: a copy of two words, where a shared build's count would be touched by every link that asks.
+#[derive(Clone, Copy)]
 struct Chosen {
-    build: Rc<Build>,
+    build: u32,
     fibre: bool,
 }
 
-/// What a length decides of a cheapest build, for up to eight cable candidates: each candidate's stock length at
-/// or above it (as bits; `u64::MAX`: none) and whether it is within the candidate's reach (a bit each), and which
-/// transceiver reaches it reaches (a bit per distinct reach). Two lengths alike in all of these take the same
-/// cheapest build, the same cable at the same stock length (a cable with no stock lengths, ordered at the length
-/// itself, is marked only as reaching: its builds are not shared).
-type Reach = ([u64; 8], u8, u64);
+/// What a length decides of a cheapest build: which of the medium's [`Listed::bounds`] it lies past. Two lengths
+/// between the same two bounds have the same stock length of every candidate, are within the same candidates'
+/// reach and within the same transceivers' reach, so they take the same cheapest build, the same cable at the same
+/// stock length (a cable with no stock lengths, ordered at the length itself, is marked only as reaching: its
+/// builds are not shared).
+type Reach = u32;
+
+/// A medium's cable candidates, and the lengths at which what a length decides of its cheapest build changes:
+/// every test [`build_with`] and [`transceiver_for`] make of a length against a candidate's stock lengths and
+/// reach or a transceiver's reach is "the length is at most b" for one of these `bounds` (sorted, distinct), so
+/// a length is told by how many bounds lie below it (one binary search, not a scan of every stock length).
+struct Listed {
+    candidates: Arc<[Candidate]>,
+    bounds: Vec<f64>,
+}
+
+impl Listed {
+    /// The candidates of a link's medium, with the bounds of their stock lengths and reach and of the reach of
+    /// the design's transceivers (`reaches`).
+    fn new(design: &Design, link: &Link, reaches: &[f64]) -> Self {
+        let candidates = candidates(design, link);
+        let mut bounds: Vec<f64> = Vec::new();
+        for c in candidates.iter() {
+            if c.stock_m.is_empty() {
+                // Sold at any length up to its reach (`length <= max`).
+                bounds.push(c.max_m);
+            }
+            bounds.extend(c.stock_m.iter().map(|s| last_within(*s)));
+            bounds.push(c.max_m + 1e-9);
+        }
+        bounds.extend(reaches.iter().map(|r| last_within(*r)));
+        bounds.retain(|b| !b.is_nan());
+        bounds.sort_by(f64::total_cmp);
+        bounds.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        Self { candidates, bounds }
+    }
+}
+
+/// The longest length that a stock length or reach of `x` takes, as [`stock_length`] and [`transceiver_for`] test
+/// it (`x >= length - 1e-9`): x + 1e-9 to the last bit, so that "within x" is "at most this".
+fn last_within(x: f64) -> f64 {
+    let within = |length: f64| x >= length - 1e-9;
+    let mut b = x + 1e-9;
+    for _ in 0..64 {
+        if within(b.next_up()) {
+            b = b.next_up();
+        } else if !within(b) {
+            b = b.next_down();
+        } else {
+            break;
+        }
+    }
+    b
+}
 
 /// A port located: its cage's [`Place`] and [`CageShape`], the shape's number in the cache, and its device's
 /// number in the pass's tables (None: no tables).
@@ -490,19 +552,48 @@ impl<'a> BuildCache<'a> {
         cable: Option<&PartId>,
         length_m: f64,
         at: &Located,
-    ) -> (Rc<Build>, u32) {
+    ) -> (Arc<Build>, u32) {
         let key = self.key(link, cable, length_m, at);
-        let n = u32::try_from(self.builds.len()).unwrap_or(u32::MAX);
+        if let Some(b) = self.builds.get(&key) {
+            return b.clone();
+        }
+        let n = u32::try_from(self.by_number.len()).unwrap_or(u32::MAX);
         let shapes = at.map(|a| a.map(|a| a.shape));
-        self.builds
-            .entry(key)
-            .or_insert_with(|| {
-                (
-                    Rc::new(build_with(design, link, cable, length_m, shapes)),
-                    n,
-                )
-            })
-            .clone()
+        let b = Arc::new(build_with(design, link, cable, length_m, shapes));
+        self.by_number.push(b.clone());
+        self.builds.insert(key, (b.clone(), n));
+        (b, n)
+    }
+
+    /// The length a link's own cable is ordered at, as [`build_with`] orders it: its next stock length at or above
+    /// `length_m`, else `length_m` itself. A link left on its cable needs no more of its build: a 128-SU SuperPOD's
+    /// storage links run past every HDR cable's reach, each at a length of its own.
+    fn ordered_length(&mut self, design: &Design, cable: Option<&PartId>, length_m: f64) -> f64 {
+        let Some(c) = cable else {
+            return length_m;
+        };
+        let n = self.number(c) as usize;
+        if self.stock.len() <= n {
+            self.stock.resize(n + 1, None);
+        }
+        match self.stock.get_mut(n) {
+            Some(slot) => {
+                let stock = slot.get_or_insert_with(|| {
+                    cable_spec(design, c).map_or_else(Vec::new, |(_, s)| s.stock_lengths_m.clone())
+                });
+                stock_length(stock, length_m).unwrap_or(length_m)
+            }
+            None => length_m,
+        }
+    }
+
+    /// A build of this cache by its number (a [`Chosen`]'s).
+    fn built(&self, n: u32) -> &Build {
+        match self.by_number.get(n as usize) {
+            Some(b) => b,
+            // Never: a number is given only with its build.
+            None => &NO_BUILD,
+        }
     }
 
     /// [`build_of`], remembered.
@@ -511,7 +602,7 @@ impl<'a> BuildCache<'a> {
     }
 
     /// [`build_of`], remembered and shared with the other links of the same build (no copy of its part names).
-    pub fn shared_build_of(&mut self, design: &Design, link: &Link) -> Rc<Build> {
+    pub fn shared_build_of(&mut self, design: &Design, link: &Link) -> Arc<Build> {
         self.numbered_build_of(design, link).0
     }
 
@@ -521,7 +612,7 @@ impl<'a> BuildCache<'a> {
         &mut self,
         design: &Design,
         link: &Link,
-    ) -> (Rc<Build>, u32, Located) {
+    ) -> (Arc<Build>, u32, Located) {
         let at = self.located(design, link);
         let (b, n) = self.build_with(design, link, link.cable.as_ref(), link.length_m, &at);
         (b, n, at)
@@ -539,95 +630,80 @@ impl<'a> BuildCache<'a> {
         // What the length decides first: the lengths from a floor are mostly distinct (a 16-SU SuperPOD's 14,708
         // links run between 10,676 pairs of rack units), and take a few builds.
         let key = (self.key(link, None, length_m, at), fibre_only);
-        let cables = self
+        // The candidates are borrowed, not shared, until a build must be worked out: most links find theirs
+        // remembered.
+        let reaches = self
+            .reaches
+            .get_or_insert_with(|| transceiver_reaches(design));
+        let listed = self
             .cables
             .entry(key.0.medium)
-            .or_insert_with(|| candidates(design, link))
-            .clone();
-        let reach = self.reach(design, &cables, length_m).map(|r| {
+            .or_insert_with(|| Listed::new(design, link, reaches));
+        let reach = reach(&listed.bounds, length_m).map(|r| {
             let mut k = key;
             k.0.length = 0;
             (k.0, k.1, r)
         });
         if let Some(b) = reach.as_ref().and_then(|r| self.by_reach.get(r)) {
-            return b.clone();
+            return *b;
         }
         if let Some(b) = self.cheapest.get(&key) {
-            return b.clone();
+            return *b;
         }
+        let cables = listed.candidates.clone();
         let b = cables
             .iter()
             .filter(|c| !fibre_only || c.fibre)
-            .map(|c| self.build_with(design, link, Some(&c.id), length_m, at).0)
-            .filter(|b| b.reaches)
-            .min_by(|a, b| {
+            .map(|c| self.build_with(design, link, Some(&c.id), length_m, at))
+            .filter(|(b, _)| b.reaches)
+            .min_by(|(a, _), (b, _)| {
                 build_price(design, a)
                     .total_cmp(&build_price(design, b))
                     .then(a.cable.cmp(&b.cable))
             })
-            .map(|build| Chosen {
+            .map(|(build, n)| Chosen {
                 fibre: build.cable.as_ref().is_some_and(|c| is_fibre(design, c)),
-                build,
+                build: n,
             });
         // By what the length decides, unless the build is of a cable sold at any length, ordered at this length
         // (then by the length itself).
         let at_length = b.as_ref().is_some_and(|c| {
-            c.build
+            self.built(c.build)
                 .cable
                 .as_ref()
                 .and_then(|id| cable_spec(design, id))
                 .is_some_and(|(_, spec)| spec.stock_lengths_m.is_empty())
         });
         match reach.filter(|_| !at_length) {
-            Some(r) => self.by_reach.insert(r, b.clone()),
-            None => self.cheapest.insert(key, b.clone()),
+            Some(r) => self.by_reach.insert(r, b),
+            None => self.cheapest.insert(key, b),
         };
         b
     }
+}
 
-    /// What `length_m` decides of the cheapest build among `cables` ([`Reach`]); None when that is not all of it
-    /// (more than eight candidates or 64 transceiver reaches). A cable sold at any length (no stock lengths) is
-    /// ordered at the length itself: a cheapest build of one is not remembered by its [`Reach`].
-    fn reach(&mut self, design: &Design, cables: &[Candidate], length_m: f64) -> Option<Reach> {
-        let reaches = self.reaches.get_or_insert_with(|| {
-            let mut r: Vec<f64> = design
-                .parts
-                .values()
-                .filter_map(|p| match &p.kind {
-                    PartKind::Transceiver(t) => Some(t.reach_m),
-                    _ => None,
-                })
-                .collect();
-            r.sort_by(f64::total_cmp);
-            r.dedup_by(|a, b| a.to_bits() == b.to_bits());
-            r
-        });
-        if cables.len() > 8 || reaches.len() > 64 {
-            return None;
-        }
-        let mut stock = [u64::MAX; 8];
-        let mut within = 0u8;
-        for (i, c) in cables.iter().enumerate() {
-            if c.stock_m.is_empty() {
-                // Sold at any length up to its reach: ordered at the length itself (see [`build_with`]).
-                if length_m <= c.max_m {
-                    stock[i] = u64::MAX - 1;
-                }
-            } else if let Some(s) = stock_length(&c.stock_m, length_m) {
-                stock[i] = s.to_bits();
-            }
-            if length_m <= c.max_m + 1e-9 {
-                within |= 1 << i;
-            }
-        }
-        let mut mask = 0u64;
-        for (i, r) in reaches.iter().enumerate() {
-            if *r >= length_m - 1e-9 {
-                mask |= 1 << i;
-            }
-        }
-        Some((stock, within, mask))
+/// What `length_m` decides of a cheapest build among a medium's candidates ([`Reach`]): how many of its
+/// bounds lie below it. None for a length that is not a number.
+fn reach(bounds: &[f64], length_m: f64) -> Option<Reach> {
+    if length_m.is_nan() {
+        return None;
     }
+    u32::try_from(bounds.partition_point(|b| *b < length_m)).ok()
+}
+
+/// The distinct reach of the design's transceivers, sorted.
+fn transceiver_reaches(design: &Design) -> Vec<f64> {
+    let mut r: Vec<f64> = design
+        .parts
+        .values()
+        .filter_map(|p| match &p.kind {
+            PartKind::Transceiver(t) => Some(t.reach_m),
+            _ => None,
+        })
+        .collect();
+    r.sort_by(f64::total_cmp);
+    r.dedup_by(|a, b| a.to_bits() == b.to_bits());
+    r
 }
 
 /// Whether a part can make up a link of `medium`: a cable of its protocol and rate, or a transceiver whose ports
@@ -753,7 +829,7 @@ struct Candidate {
 }
 
 /// The candidates of a link's medium.
-fn candidates(design: &Design, link: &Link) -> Rc<[Candidate]> {
+fn candidates(design: &Design, link: &Link) -> Arc<[Candidate]> {
     cables_for(design, link)
         .into_iter()
         .filter_map(|id| {
@@ -775,7 +851,7 @@ pub fn cheapest_build(design: &Design, link: &Link, length_m: f64) -> Option<Bui
     let at = cache.located(design, link);
     cache
         .cheapest(design, link, length_m, false, &at)
-        .map(|c| Build::clone(&c.build))
+        .map(|c| Build::clone(cache.built(c.build)))
 }
 
 impl Design {
@@ -857,21 +933,18 @@ impl Design {
             Some(c) => c.fibre,
             None => fibre(cache),
         };
-        let (cable, length_m) = match &chosen {
-            Some(c) => (
-                c.build.cable.as_ref(),
+        let (cable, length_m) = match chosen.map(|c| cache.built(c.build)) {
+            Some(b) => (
+                b.cable.as_ref(),
                 if link.estimated_length {
-                    c.build.ordered_m
+                    b.ordered_m
                 } else {
                     link.length_m
                 },
             ),
             None if link.estimated_length => (
                 link.cable.as_ref(),
-                cache
-                    .build_with(self, link, link.cable.as_ref(), raw, at)
-                    .0
-                    .ordered_m,
+                cache.ordered_length(self, link.cable.as_ref(), raw),
             ),
             None => (link.cable.as_ref(), link.length_m),
         };

@@ -148,10 +148,16 @@ impl Design {
                     return true;
                 };
                 let length_m = match l.estimated_length {
-                    true => chosen.build.ordered_m,
+                    true => cache.built(chosen.build).ordered_m,
                     false => l.length_m,
                 };
-                round.push((c.id, chosen.build.cable.clone(), length_m, l, c.at));
+                round.push((
+                    c.id,
+                    cache.built(chosen.build).cable.clone(),
+                    length_m,
+                    l,
+                    c.at,
+                ));
                 false
             });
             if round.is_empty() {

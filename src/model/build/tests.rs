@@ -47,12 +47,66 @@ fn a_cheapest_build_shared_by_reach_is_the_one_worked_out_alone() {
         let length_m = f64::from(i) * 0.07;
         let a = shared
             .cheapest(&d, link, length_m, false, &at)
-            .map(|c| Build::clone(&c.build));
+            .map(|c| Build::clone(shared.built(c.build)));
         assert_eq!(a, cheapest_build(&d, link, length_m), "at {length_m} m");
         hits = shared.by_reach.len();
     }
     // 857 lengths are a handful of choices (DAC, ACC and MPO stock lengths, none past 50 m).
     assert!((1..40).contains(&hits), "{hits} distinct choices");
+}
+
+/// The lengths a build is shared between are told apart by bounds worked out to the last bit: at every stock
+/// length, cable reach and transceiver reach of the medium, and a few bits either side of where its test turns
+/// (`x >= length - 1e-9`), the remembered build is the one worked out alone. Lengths are asked in both orders, so
+/// that a build remembered at one side of a bound is never handed to the other.
+#[test]
+fn a_build_shared_by_reach_changes_exactly_where_a_stock_length_or_reach_ends() {
+    let d = superpod();
+    let link = d
+        .links
+        .values()
+        .find(|l| l.auto_cable && l.medium.gbps() >= 399.0)
+        .expect("an NDR auto link");
+    let mut edges: Vec<f64> = Vec::new();
+    for p in d.parts.values() {
+        match &p.kind {
+            PartKind::Cable(c) if builds_medium(&p.kind, link.medium) => {
+                edges.extend(&c.stock_lengths_m);
+                edges.push(c.max_length_m);
+            }
+            PartKind::Transceiver(t) if builds_medium(&p.kind, link.medium) => {
+                edges.push(t.reach_m)
+            }
+            _ => {}
+        }
+    }
+    assert!(edges.len() > 20, "{edges:?}");
+    let mut lengths = Vec::new();
+    for x in edges {
+        let turn = x + 1e-9;
+        let mut below = turn;
+        let mut above = turn;
+        for _ in 0..4 {
+            below = below.next_down();
+            above = above.next_up();
+            lengths.extend([below, above]);
+        }
+        lengths.extend([x, turn, x.next_down(), x.next_up()]);
+    }
+    for order in [false, true] {
+        let mut asked = lengths.clone();
+        if order {
+            asked.reverse();
+        }
+        let mut shared = BuildCache::for_pass(&d, None);
+        let at = shared.located(&d, link);
+        for length_m in asked {
+            let a = shared
+                .cheapest(&d, link, length_m, false, &at)
+                .map(|c| Build::clone(shared.built(c.build)));
+            assert_eq!(a, cheapest_build(&d, link, length_m), "at {length_m:e} m");
+        }
+    }
 }
 
 #[test]
