@@ -511,11 +511,24 @@ impl eframe::App for RacksmithApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         #[cfg(not(target_arch = "wasm32"))]
         let start = std::time::Instant::now();
+        // The canvas is handed the layer once it is warm: the window's first frame draws the canvas's triangles,
+        // the second warms the layer up beside them (canvas::gl_layer::GlLayer::warm_up).
         #[cfg(not(target_arch = "wasm32"))]
-        if let Some(layer) = &self.gl_layer {
-            layer.share(ui.ctx());
-        }
+        let warm_up = match &self.gl_layer {
+            Some(layer) if layer.ready() => {
+                layer.share(ui.ctx());
+                None
+            }
+            Some(layer) if ui.ctx().cumulative_frame_nr() > 0 => Some(layer.clone()),
+            _ => None,
+        };
         self.show(ui);
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(layer) = warm_up {
+            let ctx = ui.ctx().clone();
+            ctx.layer_painter(egui::LayerId::background())
+                .add(layer.warm_up(ctx.clone()));
+        }
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(log) = &mut self.frame_log {
             let layer = self.gl_layer.as_ref().map(|l| l.counts());

@@ -74,6 +74,9 @@ struct Inner {
     held: Option<Held>,
     /// Set when the GL objects could not be made: the canvas draws its triangles instead from then on.
     failed: bool,
+    /// Set once the painter is made and has drawn (its shaders compiled, llvmpipe's variants built): until then
+    /// the canvas draws its triangles ([`GlLayer::warm_up`]).
+    warm: bool,
     counts: Counts,
 }
 
@@ -116,6 +119,72 @@ impl GlLayer {
             inner: Mutex::new(Inner::default()),
             dithering,
         }))
+    }
+
+    /// Whether the layer is ready for the canvas: made and warmed up ([`GlLayer::warm_up`]), or failed (then the
+    /// canvas is never handed it and draws its triangles).
+    pub fn ready(&self) -> bool {
+        self.inner.lock().map_or(true, |i| i.warm || i.failed)
+    }
+
+    /// A paint callback that makes the layer's painter and framebuffer and draws one pixel with them, then asks
+    /// for another frame; the layer is [`GlLayer::ready`] after it. The first draw of a painter compiles its
+    /// shaders, and Mesa's llvmpipe builds its code for them: 45-55 ms of CPU. Done on a frame of its own after
+    /// the window's first, with the canvas drawing its triangles meanwhile, it no longer lands on the first frame
+    /// of a large design, which draws every rack (docs/analysis.md, "The canvas kept as pixels (OpenGL)").
+    pub fn warm_up(self: &Arc<Self>, ctx: egui::Context) -> egui::Shape {
+        let layer = self.clone();
+        let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
+        egui::Shape::Callback(egui::PaintCallback {
+            rect: pixel,
+            callback: Arc::new(CallbackFn::new(move |info, painter| {
+                layer.warm(&info, painter);
+                ctx.request_repaint();
+            })),
+        })
+    }
+
+    /// See [`GlLayer::warm_up`].
+    fn warm(&self, info: &PaintCallbackInfo, egui_painter: &Painter) {
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
+        if inner.warm || inner.failed {
+            return;
+        }
+        let gl = egui_painter.gl().clone();
+        let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
+        let mut mesh = egui::Mesh::default();
+        mesh.add_rect_with_uv(pixel, Rect::ZERO, Color32::TRANSPARENT);
+        let primitives = [ClippedPrimitive {
+            clip_rect: pixel,
+            primitive: Primitive::Mesh(mesh),
+        }];
+        let how = Draw {
+            dithering: self.dithering,
+            pixels_per_point: info.pixels_per_point,
+            canvas: pixel,
+        };
+        let held = Held {
+            scene: SceneId::default(),
+            screen_px: info.screen_size_px,
+            canvas_px: [0, 0, 1, 1],
+            pixels_per_point: info.pixels_per_point.to_bits(),
+            background: Color32::TRANSPARENT,
+        };
+        match inner.draw(&gl, egui_painter, &how, held, &[(pixel, &primitives[..])]) {
+            Ok(()) => inner.warm = true,
+            Err(e) => {
+                eprintln!("the canvas's OpenGL layer is off: {e}");
+                inner.failed = true;
+            }
+        }
+        // The pixel drawn is no scene's.
+        inner.held = None;
+        // SAFETY: eframe's context is current during a paint callback; its painter draws into its own framebuffer.
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, egui_painter.intermediate_fbo());
+        }
     }
 
     /// Hands the layer to this frame's canvas (through `ctx`'s data, which a reset of egui's memory empties).
