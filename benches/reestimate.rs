@@ -59,6 +59,20 @@
 //! now bound by the link's layout (names kept as strings on each link): interning ports and cable names in the model (a
 //! link holding a port number and a cable number), or keeping the builds re-estimation decides with the design where
 //! edits that bypass it cannot leave them stale, are the next steps; neither is in this round's files.
+//!
+//! Fourth round (issue 37): the analysis runs its builds pass beside the topology, bandwidth and latency sections
+//! (`rayon::join`); `analyze_builds_given` times the analysis handed the builds, so what the pass adds to `analyze`
+//! is the difference (none on two cores: -22.5 and -3.5 ms in the two runs below, the analysis's own spread). What
+//! a length decides of a cheapest build is one binary search among its medium's bounds, worked out to the last bit
+//! (a few words hashed, where a 73-byte tuple of stock lengths and reach bits was built and hashed per link); a link
+//! left on its own cable asks only the length it is ordered at (a 128-SU SuperPOD's storage links run past every
+//! HDR cable, 4,585 distinct lengths that each made a build); a chosen build is a number, not a shared pointer. "Adds"
+//! is now re-estimation / the analysis handed its builds. Criterion medians at 128 SU, start of the round (one run)
+//! -> after (two runs, the machine's speed changed twofold between them): estimate 18.6 -> 16.9 / 9.3 ms, physical
+//! section 15.6 -> 16.7 / 10.6 ms, analysis 174.4 (its builds in it) -> 138.0 / 79.6 ms, analysis handed its builds
+//! 160.4 / 83.1 ms. Adds: (18.6 + 15.6) / (174.4 - 15.6) = 21.5% -> 16.9 / 160.4 = 10.5% and 9.3 / 83.1 = 11.2%.
+//! Not met by about a millisecond in ten. The walk in runs on two threads (rayon, a cache per run) measured no
+//! faster on this two-core machine and was dropped.
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
