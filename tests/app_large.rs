@@ -127,3 +127,62 @@ fn fresh_triangles(h: &mut Harness<'static, RacksmithApp>) -> Vec<String> {
     h.step();
     canvas_triangles(h)
 }
+
+/// A large design's first frame shows the canvas's background and asks for the next, which draws the racks: the
+/// window's first frame is the one on which the renderer compiles its shaders, and a 128-SU SuperPOD's racks drawn
+/// on it too made it the slowest of all (src/app/canvas/paint.rs, `FIRST_FRAME_RACKS`). A small design draws whole
+/// at once. Frames run on egui's own context (the test harness runs several as it starts).
+#[test]
+fn a_large_design_draws_its_racks_from_the_second_frame() {
+    let catalog = Catalog::builtin().unwrap();
+    let first_two = |su: usize| {
+        let design = racksmith::samples::superpod_h100(&catalog, su).unwrap();
+        let racks = design.racks.len();
+        let mut app = RacksmithApp::new_for_test(design);
+        let ctx = egui::Context::default();
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(1600.0, 1000.0),
+            )),
+            ..Default::default()
+        };
+        let mut frame = || {
+            let mut out = ctx.run_ui(input.clone(), |ui| app.show(ui));
+            out.textures_delta.clear();
+            let canvas = app.ui.canvas.canvas_rect.expect("canvas laid out");
+            let shapes = out
+                .shapes
+                .iter()
+                .filter(|s| canvas.contains_rect(s.clip_rect))
+                .count();
+            let again = out
+                .viewport_output
+                .values()
+                .any(|v| v.repaint_delay.is_zero());
+            (app.ui.canvas.canvas_drawn, shapes, again)
+        };
+        let first = frame();
+        let second = frame();
+        (racks, first, second)
+    };
+    let (racks, (drawn, shapes, again), (then, then_shapes, _)) = first_two(16);
+    assert!(racks > 100, "{racks} racks");
+    assert_eq!(
+        (drawn.links, drawn.bundles),
+        (0, 0),
+        "nothing drawn on the first frame"
+    );
+    assert!(shapes <= 2, "the background alone: {shapes} shapes");
+    assert!(again, "and the next frame asked for at once");
+    assert!(
+        then.links + then.bundles > 0 && then_shapes > 1_000,
+        "{then:?}, {then_shapes} shapes"
+    );
+    let (racks, (drawn, shapes, _), _) = first_two(1);
+    assert!(racks <= 100, "{racks} racks");
+    assert!(
+        drawn.links + drawn.bundles > 0 && shapes > 100,
+        "{drawn:?}, {shapes} shapes"
+    );
+}

@@ -511,15 +511,17 @@ impl eframe::App for RacksmithApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         #[cfg(not(target_arch = "wasm32"))]
         let start = std::time::Instant::now();
-        // The canvas is handed the layer once it is warm: the window's first frame draws the canvas's triangles,
-        // the second warms the layer up beside them (canvas::gl_layer::GlLayer::warm_up).
+        // The canvas is handed the layer once it is warm: the window's first two frames draw the canvas's triangles
+        // (a large design's on the second only, canvas::paint), the third warms the layer up beside them
+        // (canvas::gl_layer::GlLayer::warm_up), a frame after the renderer's own shaders were compiled and the
+        // racks first drawn.
         #[cfg(not(target_arch = "wasm32"))]
         let warm_up = match &self.gl_layer {
             Some(layer) if layer.ready() => {
                 layer.share(ui.ctx());
                 None
             }
-            Some(layer) if ui.ctx().cumulative_frame_nr() > 0 => Some(layer.clone()),
+            Some(layer) if ui.ctx().cumulative_frame_nr() > 1 => Some(layer.clone()),
             _ => None,
         };
         self.show(ui);

@@ -129,9 +129,10 @@ impl GlLayer {
 
     /// A paint callback that makes the layer's painter and framebuffer and draws one pixel with them, then asks
     /// for another frame; the layer is [`GlLayer::ready`] after it. The first draw of a painter compiles its
-    /// shaders, and Mesa's llvmpipe builds its code for them: 45-55 ms of CPU. Done on a frame of its own after
-    /// the window's first, with the canvas drawing its triangles meanwhile, it no longer lands on the first frame
-    /// of a large design, which draws every rack (docs/analysis.md, "The canvas kept as pixels (OpenGL)").
+    /// shaders, and Mesa's llvmpipe builds its code for them (tens of milliseconds without its disk cache). Done on
+    /// the window's third frame, with the canvas drawing its triangles meanwhile, it lands neither on the first
+    /// (eframe's shaders) nor on the second (a large design's racks first drawn) (docs/analysis.md, "The canvas
+    /// kept as pixels (OpenGL)").
     pub fn warm_up(self: &Arc<Self>, ctx: egui::Context) -> egui::Shape {
         let layer = self.clone();
         let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));

@@ -43,6 +43,13 @@ fn fitting(
         .find(|g| g.size().x <= width)
 }
 
+/// Above this many racks the window's first frame shows the canvas's background only and draws the racks on the
+/// frame after. The first frame is the one on which the renderer compiles its shaders (eframe's own; Mesa's llvmpipe
+/// builds its code for them, 40-60 ms without its disk cache); with every rack of a 128-SU SuperPOD drawn on it too,
+/// it took 111-135 ms, where the two halves take 85-90 and 52-64 ms (docs/analysis.md, "The canvas kept as pixels
+/// (OpenGL)"). A small design draws whole on its first frame.
+const FIRST_FRAME_RACKS: usize = 100;
+
 /// Draws the canvas, over its `background` when the caller painted none under it (the window's OpenGL layer,
 /// `gl_layer`, then keeps the scene as pixels).
 pub(super) fn paint(
@@ -53,6 +60,14 @@ pub(super) fn paint(
     overlays: &Overlays,
 ) -> CanvasDrawn {
     let painter = ui.painter_at(f.rect);
+    if ui.ctx().cumulative_frame_nr() == 0 && f.design.racks.len() > FIRST_FRAME_RACKS {
+        // The window's first frame of a large design: the canvas's background, and its racks on the next frame.
+        if let Some(bg) = background {
+            painter.rect_filled(f.rect, 0.0, bg);
+        }
+        ui.ctx().request_repaint();
+        return CanvasDrawn::default();
+    }
     let pointer = f.pointer.filter(|p| f.rect.contains(*p));
     let loads_key = (
         f.revisions.0,
