@@ -512,9 +512,9 @@ impl eframe::App for RacksmithApp {
         #[cfg(not(target_arch = "wasm32"))]
         let start = std::time::Instant::now();
         // The canvas is handed the layer once it is warm: the window's first two frames draw the canvas's triangles
-        // (a large design's on the second only, canvas::paint), the third warms the layer up beside them
-        // (canvas::gl_layer::GlLayer::warm_up), a frame after the renderer's own shaders were compiled and the
-        // racks first drawn.
+        // (a large design's on the second only, canvas::paint), the third and fourth warm the layer up beside them
+        // (canvas::gl_layer::GlLayer::warm_up), after the renderer's own shaders were compiled and the racks first
+        // drawn.
         #[cfg(not(target_arch = "wasm32"))]
         let warm_up = match &self.gl_layer {
             Some(layer) if layer.ready() => {

@@ -127,12 +127,12 @@ impl GlLayer {
         self.inner.lock().map_or(true, |i| i.warm || i.failed)
     }
 
-    /// A paint callback that makes the layer's painter and framebuffer and draws one pixel with them, then asks
-    /// for another frame; the layer is [`GlLayer::ready`] after it. The first draw of a painter compiles its
-    /// shaders, and Mesa's llvmpipe builds its code for them (tens of milliseconds without its disk cache). Done on
-    /// the window's third frame, with the canvas drawing its triangles meanwhile, it lands neither on the first
-    /// (eframe's shaders) nor on the second (a large design's racks first drawn) (docs/analysis.md, "The canvas
-    /// kept as pixels (OpenGL)").
+    /// A paint callback that makes the layer's painter (the first time) or draws one pixel with it into its
+    /// framebuffer (the second), then asks for another frame; the layer is [`GlLayer::ready`] after the pixel.
+    /// Making a painter compiles its shaders, and its first draw has Mesa's llvmpipe build its code for them (tens of
+    /// milliseconds without Mesa's disk cache). Done on the window's third and fourth frames, with the canvas
+    /// drawing its triangles meanwhile, it lands neither on the first (eframe's shaders) nor on the second (a large
+    /// design's racks first drawn) (docs/analysis.md, "The canvas kept as pixels (OpenGL)").
     pub fn warm_up(self: &Arc<Self>, ctx: egui::Context) -> egui::Shape {
         let layer = self.clone();
         let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
@@ -154,6 +154,17 @@ impl GlLayer {
             return;
         }
         let gl = egui_painter.gl().clone();
+        // The painter is made on one frame and draws its first pixel on the next: each is a part of the cost.
+        if inner.painter.is_none() {
+            match Painter::new(gl.clone(), "", None, self.dithering) {
+                Ok(p) => inner.painter = Some(p),
+                Err(e) => {
+                    eprintln!("the canvas's OpenGL layer is off: {e}");
+                    inner.failed = true;
+                }
+            }
+            return;
+        }
         let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
         let mut mesh = egui::Mesh::default();
         mesh.add_rect_with_uv(pixel, Rect::ZERO, Color32::TRANSPARENT);
