@@ -31,14 +31,18 @@ fn tables_estimate_and_locate_as_the_design_does() {
     assert!(estimated >= 508, "{estimated} links estimated");
 }
 
+/// A link of the SU's compute fabric: NDR, its medium chosen by reach.
+fn ndr_auto_link(d: &Design) -> &Link {
+    d.links
+        .values()
+        .find(|l| l.auto_cable && l.medium.gbps() >= 399.0)
+        .expect("an NDR auto link")
+}
+
 #[test]
 fn a_cheapest_build_shared_by_reach_is_the_one_worked_out_alone() {
     let d = superpod();
-    let link = d
-        .links
-        .values()
-        .find(|l| l.auto_cable && l.medium.gbps() >= 399.0)
-        .expect("an NDR auto link");
+    let link = ndr_auto_link(&d);
     let mut shared = BuildCache::for_pass(&d, None);
     let at = shared.located(&d, link);
     // Lengths from 0.1 m to 60 m in 7 cm steps: inside copper's reach, across every MPO stock length, past 50 m.
@@ -62,11 +66,7 @@ fn a_cheapest_build_shared_by_reach_is_the_one_worked_out_alone() {
 #[test]
 fn a_build_shared_by_reach_changes_exactly_where_a_stock_length_or_reach_ends() {
     let d = superpod();
-    let link = d
-        .links
-        .values()
-        .find(|l| l.auto_cable && l.medium.gbps() >= 399.0)
-        .expect("an NDR auto link");
+    let link = ndr_auto_link(&d);
     let mut edges: Vec<f64> = Vec::new();
     for p in d.parts.values() {
         match &p.kind {
