@@ -123,16 +123,28 @@ impl Edit {
     /// held to the rules the loader holds a file to (`io::rack_problems` and its neighbours, `io::limits`), on the
     /// design as the whole edit leaves it: an edit the loader would refuse to open is refused here with the
     /// loader's reason, so every design the editor makes opens again (docs/limits.md, "One set of rules").
+    ///
+    /// When the edit moves racks or devices, the links whose length or cable is an estimate then follow the floor
+    /// (one re-estimation however many moved), and the inverse puts them back as they were.
     pub fn apply(self, design: &mut Design) -> Result<Edit, EditError> {
+        self.apply_moved(design).map(|(inverse, _)| inverse)
+    }
+
+    /// [`Edit::apply`], and whether it re-estimated the design (something moved).
+    fn apply_moved(self, design: &mut Design) -> Result<(Edit, bool), EditError> {
         let mut touched = Touched::default();
         self.touches(&mut touched);
-        let inverse = self.apply_unchecked(design)?;
+        let mut moved = false;
+        let inverse = self.apply_unchecked(design, &mut moved)?;
         if let Some(why) = touched.problem(design) {
             // The inverse of an edit just applied always applies.
-            let _ = inverse.apply_unchecked(design);
+            let _ = inverse.apply_unchecked(design, &mut false);
             return Err(EditError::Refused(why));
         }
-        Ok(inverse)
+        Ok(match moved {
+            true => (reestimated(design, inverse), true),
+            false => (inverse, false),
+        })
     }
 
     /// Whether applying this edit to `design` can change what re-estimation makes of a flagged link (see
@@ -207,11 +219,12 @@ impl Edit {
         }
     }
 
-    /// Applies the edit without [`Edit::apply`]'s final check (each arm still refuses what it cannot do).
+    /// Applies the edit without [`Edit::apply`]'s final check (each arm still refuses what it cannot do); sets
+    /// `moved` when a rack or device moved (re-estimation is left to [`Edit::apply`]).
     ///
     /// One function on purpose: one arm per kind of edit, each short, beside its inverse; the match is the list of
     /// what an edit can do.
-    fn apply_unchecked(self, design: &mut Design) -> Result<Edit, EditError> {
+    fn apply_unchecked(self, design: &mut Design, moved: &mut bool) -> Result<Edit, EditError> {
         if let Some(why) = self.bad_text() {
             return Err(EditError::Refused(why));
         }
@@ -245,11 +258,11 @@ impl Edit {
                 // the devices in the opposite order of their removal, so each one's links find their other ends.
                 let mut inverses = Vec::new();
                 for d in devices {
-                    match Edit::RemoveDevice(d).apply_unchecked(design) {
+                    match Edit::RemoveDevice(d).apply_unchecked(design, moved) {
                         Ok(inv) => inverses.push(inv),
                         Err(e) => {
                             for inv in inverses.into_iter().rev() {
-                                let _ = inv.apply_unchecked(design);
+                                let _ = inv.apply_unchecked(design, &mut false);
                             }
                             return Err(e);
                         }
@@ -305,11 +318,11 @@ impl Edit {
                         "devices mounted above U{h} would fall outside the rack"
                     )));
                 }
-                let moved = design.racks.get(&id).is_some_and(|r| {
+                *moved |= design.racks.get(&id).is_some_and(|r| {
                     (r.row, r.slot, &r.site, r.width_mm, r.height_u)
                         != (old.row, old.slot, &old.site, old.width_mm, old.height_u)
                 });
-                Ok(with_reestimate(design, moved, Edit::UpdateRack(id, old)))
+                Ok(Edit::UpdateRack(id, old))
             }
             Edit::AddDevice(id, device) => {
                 if design.devices.contains_key(&id) {
@@ -349,9 +362,9 @@ impl Edit {
                 let h = design.device_height_u(&device);
                 // A device that stays where it was, at its height, overlaps nothing new: GPUs or NICs filled into
                 // thousands of servers then cost no scan of every device per server.
-                let moved = (old.rack, old.position_u, design.device_height_u(&old))
+                let shifted = (old.rack, old.position_u, design.device_height_u(&old))
                     != (device.rack, device.position_u, h);
-                if moved {
+                if shifted {
                     design
                         .check_mount(device.rack, device.position_u, h, &[id])
                         .map_err(EditError::Refused)?;
@@ -381,7 +394,8 @@ impl Edit {
                 } else {
                     Edit::Batch(inverse)
                 };
-                Ok(with_reestimate(design, moved, inverse))
+                *moved |= shifted;
+                Ok(inverse)
             }
             Edit::AddLink(id, link) => {
                 if design.links.contains_key(&id) {
@@ -472,12 +486,12 @@ impl Edit {
             Edit::Batch(edits) => {
                 let mut inverses = Vec::with_capacity(edits.len());
                 for edit in edits {
-                    match edit.apply_unchecked(design) {
+                    match edit.apply_unchecked(design, moved) {
                         Ok(inv) => inverses.push(inv),
                         Err(e) => {
                             // Roll back what this batch already did, so a refused batch changes nothing.
                             for inv in inverses.into_iter().rev() {
-                                let _ = inv.apply_unchecked(design);
+                                let _ = inv.apply_unchecked(design, &mut false);
                             }
                             return Err(e);
                         }
@@ -705,34 +719,25 @@ fn link_batch(
 /// of edits for one step, re-estimate once at their end instead.
 pub(crate) fn apply_settled(edit: Edit, design: &mut Design) -> Result<Edit, EditError> {
     let settles = edit.moves_builds(design);
-    let inverse = edit.apply(design)?;
-    if !settles {
+    let (inverse, reestimated_already) = edit.apply_moved(design)?;
+    if !settles || reestimated_already {
         return Ok(inverse);
     }
+    Ok(reestimated(design, inverse))
+}
+
+/// The design's flagged links re-estimated after an edit whose inverse is `inverse`: the returned inverse puts
+/// the links re-estimation changed back first, then undoes the edit.
+fn reestimated(design: &mut Design, inverse: Edit) -> Edit {
     let changed = design.reestimate();
     if changed.is_empty() {
-        return Ok(inverse);
+        return inverse;
     }
     let mut all: Vec<Edit> = changed
         .into_iter()
         .map(|(id, l)| Edit::UpdateLink(id, l))
         .collect();
     all.push(inverse);
-    Ok(Edit::Batch(all))
-}
-
-/// After a rack or device moved: the links whose length or cable is an estimate follow the floor, and the edit's
-/// inverse puts them back as they were.
-fn with_reestimate(design: &mut Design, moved: bool, inverse: Edit) -> Edit {
-    if !moved {
-        return inverse;
-    }
-    let changed = design.reestimate();
-    if changed.is_empty() {
-        return inverse;
-    }
-    let mut all = vec![inverse];
-    all.extend(changed.into_iter().map(|(id, l)| Edit::UpdateLink(id, l)));
     Edit::Batch(all)
 }
 

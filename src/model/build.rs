@@ -347,8 +347,8 @@ impl<T: Copy + Eq + std::hash::Hash> Numbers<T> {
 pub struct BuildCache<'a> {
     /// The design's devices (and racks) as tables; None: read from the design's maps (a few links).
     ends: Option<Ends<'a>>,
-    /// Each build worked out, with its number (in the order met).
-    builds: rustc_hash::FxHashMap<BuildKey, (Arc<Build>, u32)>,
+    /// Each build worked out, by its number (in the order met).
+    builds: rustc_hash::FxHashMap<BuildKey, u32>,
     /// The builds by number.
     by_number: Vec<Arc<Build>>,
     /// The cheapest builds at lengths no [`Reach`] decides, by the length itself.
@@ -555,14 +555,18 @@ impl<'a> BuildCache<'a> {
         at: &Located,
     ) -> (Arc<Build>, u32) {
         let key = self.key(link, cable, length_m, at);
-        if let Some(b) = self.builds.get(&key) {
-            return b.clone();
+        if let Some(b) = self
+            .builds
+            .get(&key)
+            .and_then(|n| Some((self.by_number.get(*n as usize)?.clone(), *n)))
+        {
+            return b;
         }
         let n = u32::try_from(self.by_number.len()).unwrap_or(u32::MAX);
         let shapes = at.map(|a| a.map(|a| a.shape));
         let b = Arc::new(build_with(design, link, cable, length_m, shapes));
         self.by_number.push(b.clone());
-        self.builds.insert(key, (b.clone(), n));
+        self.builds.insert(key, n);
         (b, n)
     }
 
