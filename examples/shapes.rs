@@ -19,7 +19,7 @@ use std::time::Instant;
 fn port(device: DeviceId, name: &str) -> PortRef {
     PortRef {
         device,
-        port: name.to_string(),
+        port: name.into(),
     }
 }
 

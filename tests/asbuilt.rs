@@ -244,7 +244,7 @@ fn lldp_of(
                     racksmith::io::fabric::LldpNeighbour {
                         local_port: format!("Ethernet{}", &near.port[1..]),
                         remote_name: d.devices[&far.device].name.clone(),
-                        remote_port: far.port.clone(),
+                        remote_port: far.port.to_string(),
                     },
                 );
             }

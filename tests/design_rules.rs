@@ -417,7 +417,7 @@ fn a_cable_chosen_for_one_port_of_a_cage_moves_its_cage_mate_in_the_same_step() 
         .values()
         .flat_map(|l| [&l.a, &l.b])
         .filter(|p| p.device == switch)
-        .map(|p| p.port.clone())
+        .map(|p| p.port.to_string())
         .collect();
     let free = design
         .ports(switch)

@@ -595,20 +595,20 @@ fn capital(design: &Design, qty: Vec<(&PartId, u64)>) -> Capital {
             Some(w) => match procurement.earliest_live_weeks {
                 Some(best) if w < best => {}
                 Some(best) if (w - best).abs() < 1e-9 => {
-                    procurement.limiting_parts.push(part.0.clone())
+                    procurement.limiting_parts.push(part.0.to_string())
                 }
                 _ => {
                     procurement.earliest_live_weeks = Some(w);
-                    procurement.limiting_parts = vec![part.0.clone()];
+                    procurement.limiting_parts = vec![part.0.to_string()];
                 }
             },
-            None => procurement.unknown_lead_time.push(part.0.clone()),
+            None => procurement.unknown_lead_time.push(part.0.to_string()),
         }
         let total = spec.price_usd * (q + spares) as f64;
         capex += total;
         *by_cat.entry(cat.to_string()).or_default() += total;
         bom.push(BomLine {
-            part: part.0.clone(),
+            part: part.0.to_string(),
             name: spec.name.clone(),
             category: cat.to_string(),
             quantity: q,

@@ -187,7 +187,7 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
         report.optics_power_w += p.power_w * count_f;
         report.optics_cost_usd += p.price_usd * count_f;
         report.transceivers.push(TransceiverLine {
-            part: part.0.clone(),
+            part: part.0.to_string(),
             part_number: p.part_number.clone(),
             form_factor: form_name(t.form).into(),
             ports: t.ports,
@@ -233,7 +233,7 @@ pub fn analyze(design: &Design, builds: &Builds<'_>) -> (PhysicalReport, Vec<Fin
     report.cables = cables
         .into_iter()
         .map(|((part, mm), count)| CableLine {
-            part: part.0.clone(),
+            part: part.0.to_string(),
             length_m: mm as f64 / 1000.0,
             count,
         })

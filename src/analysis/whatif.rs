@@ -582,9 +582,9 @@ fn cable_keys(
                 if is_switch(n) {
                     String::new()
                 } else if Some(l.a.device) == dev {
-                    l.a.port.clone()
+                    l.a.port.to_string()
                 } else {
-                    l.b.port.clone()
+                    l.b.port.to_string()
                 }
             };
             (

@@ -320,7 +320,7 @@ fn rehome(
                         .get(&end.device)
                         .map_or_else(|| end.device.to_string(), |d| d.name.clone());
                     notes.push(format!("{name} {} -> {port}", end.port));
-                    end.port = port;
+                    end.port = port.into();
                     taken.insert(end.clone());
                 }
                 None => ok = false,

@@ -379,7 +379,7 @@ impl Edit {
                     .filter(|(_, l)| {
                         [&l.a, &l.b]
                             .iter()
-                            .any(|end| end.device == id && !ports.contains(&end.port))
+                            .any(|end| end.device == id && !ports.iter().any(|p| *p == end.port))
                     })
                     .map(|(k, _)| *k)
                     .collect();
@@ -855,14 +855,14 @@ fn device_edit(
                     .gpus
                     .insert(u16::try_from(slot).unwrap_or(u16::MAX), gpu.clone());
             }
-            used.push(gpu.0.clone());
+            used.push(gpu.0.to_string());
         }
         for (slot, slot_spec) in s.nic_slots.iter().enumerate() {
             if let Some(nic) = s.default_nics.get(&slot_spec.role) {
                 device
                     .nics
                     .insert(u16::try_from(slot).unwrap_or(u16::MAX), nic.clone());
-                used.push(nic.0.clone());
+                used.push(nic.0.to_string());
             }
         }
     }

@@ -178,7 +178,7 @@ pub fn json(design: &Design) -> Result<Vec<u8>, ExportError> {
     for (lid, l) in &design.links {
         for end in [&l.a, &l.b] {
             ports.entry(end.device).or_default().push(JsonPort {
-                name: end.port.clone(),
+                name: end.port.to_string(),
                 link: lid.0,
             });
         }
@@ -222,12 +222,12 @@ pub fn json(design: &Design) -> Result<Vec<u8>, ExportError> {
             a: JsonEnd {
                 node: name(l.a.device),
                 node_id: l.a.device.0,
-                interface: l.a.port.clone(),
+                interface: l.a.port.to_string(),
             },
             b: JsonEnd {
                 node: name(l.b.device),
                 node_id: l.b.device.0,
-                interface: l.b.port.clone(),
+                interface: l.b.port.to_string(),
             },
             medium: l.medium.to_string(),
             speed_gbps: l.medium.gbps(),

@@ -662,9 +662,9 @@ fn cables_csv(
             let d = design.devices.get(&p.device)?;
             let name = types
                 .get(&d.part)
-                .and_then(|t| t.names.get(&p.port))
+                .and_then(|t| t.names.get(p.port.as_str()))
                 .cloned()
-                .unwrap_or_else(|| p.port.clone());
+                .unwrap_or_else(|| p.port.to_string());
             Some((d.name.clone(), name))
         };
         let (Some((a_dev, a_port)), Some((b_dev, b_port))) = (end(&l.a), end(&l.b)) else {

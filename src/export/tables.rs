@@ -124,13 +124,13 @@ pub(crate) fn link_end(design: &Design, port: &PortRef) -> [String; 4] {
                 .map_or_else(String::new, |r| r.name.clone()),
             d.position_u.to_string(),
             d.name.clone(),
-            port.port.clone(),
+            port.port.to_string(),
         ],
         None => [
             String::new(),
             String::new(),
             port.device.to_string(),
-            port.port.clone(),
+            port.port.to_string(),
         ],
     }
 }
@@ -210,7 +210,7 @@ pub fn schedule_row(
         a: link_end(design, &link.a),
         z: link_end(design, &link.b),
         cages: [cage(&link.a), cage(&link.b)],
-        transceivers: build.ends.clone().map(|t| t.map(|t| t.0)),
+        transceivers: build.ends.clone().map(|t| t.map(|t| t.0.into())),
         build,
     }
 }

@@ -132,7 +132,7 @@ fn place_of(kind: Option<&PartKind>, breakout: &Breakout, port: &PortRef) -> (Pl
 pub fn cage_of(design: &Design, port: &PortRef) -> Option<Cage> {
     let (place, shape) = locate(design, port)?;
     let name = match place {
-        Place::Own => port.port.clone(),
+        Place::Own => port.port.to_string(),
         Place::SwitchCage(n) => format!("p{n}"),
         Place::NicCage(cage, k) => format!("nic{cage}/p{k}"),
     };
@@ -194,6 +194,15 @@ impl CagesSeen {
 }
 
 impl CagesSeen {
+    /// Marks every cage `other` marked (`other` made for the same devices).
+    pub(crate) fn extend(&mut self, other: CagesSeen) {
+        for (words, more) in self.bits.iter_mut().zip(other.bits) {
+            words[0] |= more[0];
+            words[1] |= more[1];
+        }
+        self.others.extend(other.others);
+    }
+
     /// Whether the cage at `place` on `device` (number `index` in the tables, if any) was marked seen; a port's own
     /// cage never is.
     pub(crate) fn contains(&self, device: DeviceId, index: Option<u32>, place: &Place) -> bool {
@@ -345,8 +354,9 @@ impl<T: Copy + Eq + std::hash::Hash> Numbers<T> {
 /// many links reads the devices from tables ([`Ends`]) made once for it.
 #[derive(Default)]
 pub struct BuildCache<'a> {
-    /// The design's devices (and racks) as tables; None: read from the design's maps (a few links).
-    ends: Option<Ends<'a>>,
+    /// The design's devices (and racks) as tables, shared by the caches of one pass's threads; None: read from
+    /// the design's maps (a few links).
+    ends: Option<Arc<Ends<'a>>>,
     /// Each build worked out, by its number (in the order met).
     builds: rustc_hash::FxHashMap<BuildKey, u32>,
     /// The builds by number.
@@ -457,15 +467,36 @@ pub(crate) type Located = [Option<At>; 2];
 impl<'a> BuildCache<'a> {
     /// A cache for a pass over many links of `design`, its devices (and, with a plan, racks) read into tables.
     pub(crate) fn for_pass(design: &'a Design, plan: Option<&FloorPlan>) -> Self {
+        Self::sharing(Arc::new(Ends::new(design, plan)))
+    }
+
+    /// A cache for one part of a pass, reading the pass's tables.
+    pub(crate) fn sharing(ends: Arc<Ends<'a>>) -> Self {
         Self {
-            ends: Some(Ends::new(design, plan)),
+            ends: Some(ends),
             ..Self::default()
         }
     }
 
     /// The tables of the pass, if made.
     pub(crate) fn ends(&self) -> Option<&Ends<'a>> {
-        self.ends.as_ref()
+        self.ends.as_deref()
+    }
+
+    /// The tables of the pass, shared (None: not made).
+    pub(crate) fn shared_ends(&self) -> Option<Arc<Ends<'a>>> {
+        self.ends.clone()
+    }
+
+    /// An end located by another cache of the pass, with its shape numbered in this one (a shape's number is
+    /// given in the order a cache meets it).
+    pub(crate) fn renumbered(&mut self, at: Located) -> Located {
+        at.map(|a| {
+            a.map(|mut a| {
+                a.shape_number = self.shapes.number(a.shape);
+                a
+            })
+        })
     }
 
     /// A link's ends located.

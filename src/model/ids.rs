@@ -1,5 +1,6 @@
 //! Typed ids handed out by the document. They are plain numbers in files and never reused.
 
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -39,11 +40,11 @@ numeric_id!(
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
-pub struct PartId(pub String);
+pub struct PartId(#[cfg_attr(feature = "schema", schemars(with = "String"))] pub CompactString);
 
 impl PartId {
     /// Makes a part id from text.
-    pub fn new(id: impl Into<String>) -> Self {
+    pub fn new(id: impl Into<CompactString>) -> Self {
         Self(id.into())
     }
 

@@ -13,12 +13,12 @@ pub struct PortRef {
     /// The device the port is on, by the id the design handed out (the number before the colon in files).
     pub device: DeviceId,
     /// Port name on that device.
-    pub port: String,
+    pub port: compact_str::CompactString,
 }
 
 impl PortRef {
     /// A port reference.
-    pub fn new(device: DeviceId, port: impl Into<String>) -> Self {
+    pub fn new(device: DeviceId, port: impl Into<compact_str::CompactString>) -> Self {
         Self {
             device,
             port: port.into(),
@@ -88,7 +88,7 @@ impl<'de> Deserialize<'de> for PortRef {
                 }
                 Ok(PortRef {
                     device: DeviceId(device),
-                    port: port.to_string(),
+                    port: port.into(),
                 })
             }
         }

@@ -34,7 +34,7 @@ pub(crate) fn link(
     Ok(id)
 }
 
-pub(crate) fn p(device: DeviceId, port: impl Into<String>) -> PortRef {
+pub(crate) fn p(device: DeviceId, port: impl Into<compact_str::CompactString>) -> PortRef {
     PortRef::new(device, port)
 }
 

@@ -9,7 +9,7 @@ use racksmith::model::{Design, DeviceId, PortRef};
 pub fn port(device: DeviceId, name: &str) -> PortRef {
     PortRef {
         device,
-        port: name.to_string(),
+        port: name.into(),
     }
 }
 

@@ -307,7 +307,7 @@ pub(crate) fn analyze_routed(
 
     BandwidthReport {
         gpus,
-        main_gpu: main_gpu(design).map(|p| p.0),
+        main_gpu: main_gpu(design).map(|p| p.0.into()),
         demand_gbps_per_gpu: round(demand_gbps, 3),
         servers,
         switches,

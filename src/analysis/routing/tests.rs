@@ -710,7 +710,7 @@ fn forest_routing_work_grows_with_the_chain() {
         let mut b = crate::edit::Builder::new(&mut d, &c);
         let port = |device, name: &str| crate::model::PortRef {
             device,
-            port: name.to_string(),
+            port: name.into(),
         };
         let mut prev = None;
         for i in 0..n {

@@ -275,7 +275,7 @@ fn palette_drop(
             (Some(Ghost { verdict: Ok(_), .. }), Some((rack, u))) => {
                 cmds.push(
                     DocCommand::AddDevice {
-                        part: payload.0.0.clone(),
+                        part: payload.0.0.to_string(),
                         rack,
                         position_u: u,
                     }

@@ -383,7 +383,7 @@ fn list_ui(
             for (label, kind) in new_kinds() {
                 if ui.button(label).clicked() {
                     let id = user::free_id(catalog, &format!("my-{}", label.to_lowercase().replace(' ', "-")));
-                    w.draft = Some(Draft::new(None, id.0, blank_part(kind)));
+                    w.draft = Some(Draft::new(None, id.0.into(), blank_part(kind)));
                     w.message = None;
                 }
             }
@@ -544,7 +544,7 @@ fn detail_ui(
             .on_hover_text("Edit the part; a built-in part's edited copy goes in your user catalog")
             .clicked()
         {
-            w.draft = Some(Draft::new(Some(id.clone()), id.0.clone(), part.clone()));
+            w.draft = Some(Draft::new(Some(id.clone()), id.0.to_string(), part.clone()));
             w.message = None;
         }
         if ui.button("Duplicate").clicked() {
@@ -552,7 +552,7 @@ fn detail_ui(
             let mut copy = part.clone();
             copy.name = format!("{} (copy)", part.name);
             copy.overrides.clear();
-            w.draft = Some(Draft::new(None, new_id.0, copy));
+            w.draft = Some(Draft::new(None, new_id.0.into(), copy));
             w.message = None;
         }
         match origin {
@@ -760,7 +760,7 @@ fn swap_ui(
             .clicked()
             && let Some(to) = w.swap_to.clone()
         {
-            cmds.push(DocCommand::SwapPart(id.0.clone(), to.0).into());
+            cmds.push(DocCommand::SwapPart(id.0.to_string(), to.0.into()).into());
         }
     });
 }

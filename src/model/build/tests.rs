@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::catalog::Catalog;
+use crate::model::RackId;
 
 /// A generated 1-SU SuperPOD: its compute fabric is flagged for estimates and media by reach.
 fn superpod() -> Design {
@@ -164,7 +165,7 @@ fn a_pass_decides_each_link_as_it_would_alone() {
     let mut d = superpod();
     let plan = FloorPlan::new(&d);
     let walked =
-        |d: &Design, plan: &FloorPlan| d.walk(&mut BuildCache::for_pass(d, Some(plan))).changes;
+        |d: &Design, plan: &FloorPlan| d.walk(&mut BuildCache::for_pass(d, Some(plan)), ..).changes;
     // As generated, every link already stands as the floor has it (re-estimating changes nothing), and the walk
     // decides each link as it would alone.
     assert!(d.clone().reestimate().is_empty());
@@ -222,6 +223,102 @@ fn a_pass_decides_each_link_as_it_would_alone() {
         pass.len() > 20 && pass.len() < auto.len(),
         "{} changed",
         pass.len()
+    );
+}
+
+#[test]
+fn a_walk_shared_out_among_threads_decides_as_one_walk() {
+    let mut d = superpod();
+    // Ids no longer even (the first third of the links gone), racks moved, and one link of each twin-port cage
+    // whose two links are on copper pinned to a fibre (the later in ids): the other goes on fibre in the rounds
+    // after the walk, often from another part of it.
+    let ids: Vec<LinkId> = d.links.keys().copied().collect();
+    for id in ids.iter().take(ids.len() / 3) {
+        d.links.remove(id);
+    }
+    let racks: Vec<RackId> = d.racks.keys().copied().collect();
+    for id in racks.iter().step_by(3) {
+        if let Some(r) = d.racks.get_mut(id) {
+            r.slot += 5;
+        }
+    }
+    let cage = |d: &Design, p: &PortRef| cage_of(d, p).filter(|c| c.ports > 1);
+    let mut by_cage: std::collections::BTreeMap<Cage, Vec<LinkId>> = Default::default();
+    for (id, l) in &d.links {
+        for end in [&l.a, &l.b] {
+            if let Some(c) = cage(&d, end) {
+                by_cage.entry(c).or_default().push(*id);
+            }
+        }
+    }
+    let on_copper = |d: &Design, id: &LinkId| {
+        d.links
+            .get(id)
+            .is_some_and(|l| l.auto_cable && !l.cable.as_ref().is_some_and(|c| is_fibre(d, c)))
+    };
+    let mates: Vec<LinkId> = by_cage
+        .values()
+        .filter(|ids| ids.len() == 2 && ids.iter().all(|id| on_copper(&d, id)))
+        .filter_map(|ids| ids.iter().max().copied())
+        .collect();
+    assert!(mates.len() > 10, "{} mates of copper links", mates.len());
+    let pinned = PartId::new("ib-ndr-mpo-sm");
+    for id in mates {
+        if let Some(l) = d.links.get_mut(&id) {
+            l.auto_cable = false;
+            l.cable = Some(pinned.clone());
+        }
+    }
+    let plan = FloorPlan::new(&d);
+    let one = d.reestimates_in(&plan, 1);
+    let walk_alone = d
+        .walk(&mut BuildCache::for_pass(&d, Some(&plan)), ..)
+        .changes;
+    // The rounds after the walk moved links: the case tests them.
+    assert_ne!(one, walk_alone, "no link moved in the rounds");
+    assert!(one.len() > 100, "{} changes", one.len());
+    for parts in [2, 3, 5, 8] {
+        assert_eq!(d.reestimates_in(&plan, parts), one, "{parts} parts");
+    }
+    // A part's cache numbers shapes in the order it meets them: its ends are renumbered into the first part's.
+    let shapes =
+        |c: &mut BuildCache<'_>, l: &Link| c.located(&d, l).map(|a| a.map(|a| a.shape_number));
+    let mixed = d
+        .links
+        .values()
+        .find(|l| {
+            let mut c = BuildCache::default();
+            let [a, b] = shapes(&mut c, l);
+            a.is_some() && a != b
+        })
+        .expect("a link whose ends' cages differ");
+    let reversed = Link {
+        a: mixed.b.clone(),
+        b: mixed.a.clone(),
+        ..mixed.clone()
+    };
+    let (mut first, mut other) = (BuildCache::default(), BuildCache::default());
+    let in_first = shapes(&mut first, mixed);
+    let in_other = other.located(&d, &reversed);
+    assert_ne!(
+        in_other.map(|a| a.map(|a| a.shape_number)),
+        [in_first[1], in_first[0]]
+    );
+    let renumbered = first
+        .renumbered(in_other)
+        .map(|a| a.map(|a| a.shape_number));
+    assert_eq!(renumbered, [in_first[1], in_first[0]]);
+    // More parts than links, and a design of one link: parts with no link in them.
+    let mut small = superpod();
+    let keep = small.links.keys().nth(10).copied();
+    small.links.retain(|id, _| Some(*id) == keep);
+    if let Some(r) = small.racks.values_mut().next() {
+        r.slot += 9;
+    }
+    let plan = FloorPlan::new(&small);
+    assert_eq!(
+        small.reestimates_in(&plan, 8),
+        small.reestimates_in(&plan, 1)
     );
 }
 
