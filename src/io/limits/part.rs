@@ -148,6 +148,8 @@ pub fn check_part(id: &str, part: &Part, problems: &mut Vec<FigureProblem>) {
                 Range::closed(0.0, f64::from(MAX_PORTS)),
             );
             c.num("uplink_gbps", s.uplink_gbps, Range::closed(0.0, 1e5));
+            // 0: the cage's power class is not stated. OSFP's classes end at 30 W and more; 1 kW allows any.
+            c.num("cage_power_w", s.cage_power_w, Range::closed(0.0, 1e3));
         }
         PartKind::Storage(s) => {
             c.num("read_gbyte_s", s.read_gbyte_s, Range::closed(0.0, 1e6));
