@@ -483,3 +483,50 @@ fn builds_worked_out_beside_the_network_give_the_same_report() {
             > 1000
     );
 }
+
+#[test]
+fn a_superpod_past_the_reference_sizes_keeps_its_storage_cables_within_reach() {
+    // Up to 4 SU the storage racks stand together after the network racks, as in NVIDIA's reference architecture.
+    // Beyond, each SU's storage rack stands after its compute racks: together at the end of the floor they were
+    // 103 m from the first SU's systems at 64 SU, past the HDR AOC's 100 m (623 storage links out of reach).
+    let catalog = catalog();
+    let slot_of = |d: &Design, name: &str| {
+        d.racks
+            .values()
+            .find(|r| r.name == name)
+            .map(|r| (r.row, r.slot))
+            .expect(name)
+    };
+    let four = racksmith::samples::superpod_h100(&catalog, 4).unwrap();
+    let last_network = four
+        .racks
+        .values()
+        .filter(|r| r.name.starts_with('N'))
+        .map(|r| (r.row, r.slot))
+        .max()
+        .unwrap();
+    assert!(slot_of(&four, "S001") > last_network);
+    let d = racksmith::samples::superpod_h100(&catalog, 64).unwrap();
+    // C008 holds the first SU's last four systems; S001 is the next place of the floor, S002 follows C016.
+    let (row, slot) = slot_of(&d, "C008");
+    assert_eq!(slot_of(&d, "S001"), (row, slot + 1));
+    let (row, slot) = slot_of(&d, "C016");
+    let next = if slot == 15 {
+        (row + 1, 0)
+    } else {
+        (row, slot + 1)
+    };
+    assert_eq!(slot_of(&d, "S002"), next);
+    let builds = racksmith::analysis::physical::builds(&d);
+    let out: Vec<LinkId> = builds
+        .link_builds()
+        .filter(|(_, b)| !b.reaches)
+        .map(|(id, _)| id)
+        .collect();
+    assert!(
+        out.is_empty(),
+        "{} links out of reach, the first {:?}",
+        out.len(),
+        out.first()
+    );
+}

@@ -191,7 +191,11 @@ pub fn superpod(
     };
     let mut b = Builder::new(&mut design, catalog);
     let mut place = Placer::default();
-    let (dgx, leaves) = compute_fabric(&mut b, &mut place, units, system)?;
+    let ComputeFabric {
+        dgx,
+        leaves,
+        storage_racks,
+    } = compute_fabric(&mut b, &mut place, units, system)?;
     if units <= 8 {
         two_tiers(&mut b, &mut place, units, &leaves)?;
     } else if units > 256 {
@@ -199,7 +203,7 @@ pub fn superpod(
     } else {
         three_tiers(&mut b, &mut place, units, &leaves)?;
     }
-    storage_fabric(&mut b, &mut place, units, &dgx)?;
+    storage_fabric(&mut b, &mut place, units, storage_racks, &dgx)?;
     // Every cable follows the floor, the compute and the storage fabric's: lengths estimated from the racks' places
     // and the ports' units, media by reach (a storage appliance's cable to the leaf in its own rack is copper).
     super::wiring::follow_floor(&mut b, NDR)?;
@@ -207,18 +211,29 @@ pub fn superpod(
     Ok(design)
 }
 
-/// The compute racks (`per_rack` systems each), the 8 rail leaves of every SU, and the node links. Returns the
-/// systems and the leaves in order.
+/// What [`compute_fabric`] places, in order.
+struct ComputeFabric {
+    /// The systems.
+    dgx: Vec<DeviceId>,
+    /// The rail leaves, 8 per SU.
+    leaves: Vec<DeviceId>,
+    /// The SUs' storage racks placed beside their compute racks (none up to 4 SU: see [`STORAGE_BESIDE_SU`]).
+    storage_racks: Vec<RackId>,
+}
+
+/// The compute racks (`per_rack` systems each), beyond the reference architecture's 4 SU with each SU's storage
+/// rack after its compute racks ([`STORAGE_BESIDE_SU`]), the 8 rail leaves of every SU, and the node links.
 fn compute_fabric(
     b: &mut Builder<'_>,
     place: &mut Placer,
     units: usize,
     system: &SuperPodSystem,
-) -> Result<(Vec<DeviceId>, Vec<DeviceId>), EditError> {
+) -> Result<ComputeFabric, EditError> {
     let nodes = units * 32 - system.ufm_slots.min(1);
     // Compute racks: `per_rack` DGX each, from U3 up (U3, U11, U19, U27 for four 8U systems).
     let per_rack = system.per_rack.max(1);
     let mut dgx = Vec::with_capacity(nodes);
+    let mut storage_racks = Vec::with_capacity(units);
     let mut rack = RackId(0);
     for n in 0..nodes {
         if n % per_rack == 0 {
@@ -226,6 +241,10 @@ fn compute_fabric(
         }
         let u = 3 + system.height_u * (n % per_rack) as u16;
         dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
+        if units > STORAGE_BESIDE_SU && ((n + 1) % 32 == 0 || n + 1 == nodes) {
+            let su = storage_racks.len();
+            storage_racks.push(place.rack(b, format!("S{:03}", su + 1), 25_000.0)?);
+        }
     }
     let mut leaves = Vec::with_capacity(units * 8);
     place.tier();
@@ -251,7 +270,11 @@ fn compute_fabric(
             )?;
         }
     }
-    Ok((dgx, leaves))
+    Ok(ComputeFabric {
+        dgx,
+        leaves,
+        storage_racks,
+    })
 }
 
 /// Two tiers, up to 8 SU: every leaf cabled evenly to every spine.
@@ -425,16 +448,28 @@ fn three_tiers(
     Ok(())
 }
 
-/// The storage fabric of every SU: a storage rack of 4 storage leaves and 3 AI400X2 appliances, every system's
-/// two BlueField-3 ports on all four leaves.
+/// The most SUs whose storage racks stand together after the network racks, as in the reference architecture (1
+/// to 4 SU); beyond, each SU's storage rack stands after its compute racks, so that its systems' storage cables
+/// stay within an HDR cable's reach (100 m) on any number of SUs. Together at the end of the floor they were
+/// 103 m from the first SU's systems at 64 SU and 203 m at 128 SU.
+const STORAGE_BESIDE_SU: usize = 4;
+
+/// The storage fabric of every SU: its storage rack (one per SU: `storage_racks`, or, when none were placed, new
+/// racks after the network racks) holds 4 storage leaves and 3 AI400X2 appliances, every system's two BlueField-3
+/// ports on all four leaves.
 fn storage_fabric(
     b: &mut Builder<'_>,
     place: &mut Placer,
     units: usize,
+    mut storage_racks: Vec<RackId>,
     dgx: &[DeviceId],
 ) -> Result<(), EditError> {
-    for su in 0..units {
-        let srack = place.rack(b, format!("S{:03}", su + 1), 25_000.0)?;
+    if storage_racks.is_empty() {
+        for su in 0..units {
+            storage_racks.push(place.rack(b, format!("S{:03}", su + 1), 25_000.0)?);
+        }
+    }
+    for (su, &srack) in storage_racks.iter().enumerate() {
         let sleaves: Vec<DeviceId> = (0..4)
             .map(|i| {
                 b.add_device(
