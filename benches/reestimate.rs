@@ -83,7 +83,9 @@
 //! (compact_str). Medians at 128 SU, the same machine and day: one walk 14.4 ms against an analysis of 159.5 ms
 //! (132.0 ms handed its builds) -> two runs 6.8 / 6.4 ms against 105.3 / 93.2 ms (114.8 / 85.0 ms handed its
 //! builds), the machine faster in the later runs. Adds: 9.1% / 10.9% -> 6.4-6.8% of the whole analysis, 5.9-7.5%
-//! of the analysis handed its builds. Met. 4 SU (one walk): estimate 0.25 ms, analysis 2.0 ms.
+//! of the analysis handed its builds. Met. 4 SU (one walk): estimate 0.25 ms, analysis 2.0 ms. With each SU's
+//! storage rack beside its compute racks (the 128-SU design's storage cables within reach), two more runs: estimate
+//! 6.0 / 6.0 ms, analysis 95.5 / 77.1 ms, handed its builds 80.5 / 78.7 ms: 6.3-7.7%.
 #![allow(clippy::expect_used)] // a benchmark that cannot set up should stop loudly
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};

@@ -90,6 +90,11 @@ impl Design {
         let starts: Vec<LinkId> = (0..parts.max(1))
             .map(|k| LinkId(first.0.saturating_add(k.saturating_mul(step))))
             .collect();
+        // A part of the walk: the links from one start to the next (the last to the end).
+        let part = |cache: &mut BuildCache<'_>, from: LinkId, to: Option<LinkId>| match to {
+            Some(to) => self.walk(cache, from..to),
+            None => self.walk(cache, from..),
+        };
         let (mut walk, others) = std::thread::scope(|s| {
             let others: Vec<_> = starts
                 .iter()
@@ -97,23 +102,21 @@ impl Design {
                 .skip(1)
                 .map(|(&from, to)| {
                     let ends = ends.clone();
-                    s.spawn(move || {
-                        let mut own = BuildCache::sharing(ends);
-                        match to {
-                            Some(&to) => self.walk(&mut own, from..to),
-                            None => self.walk(&mut own, from..),
-                        }
-                    })
+                    let to = to.copied();
+                    // A thread the system refuses to start leaves its part to this one, after the first.
+                    std::thread::Builder::new()
+                        .spawn_scoped(s, move || part(&mut BuildCache::sharing(ends), from, to))
+                        .map_err(|_| (from, to))
                 })
                 .collect();
-            let first_part = match starts.get(1) {
-                Some(&to) => self.walk(cache, ..to),
-                None => self.walk(cache, ..),
-            };
+            let first_part = part(cache, LinkId(0), starts.get(1).copied());
             // A part that panicked panics the pass, as one walk would.
             let others: Vec<Walk<'d>> = others
                 .into_iter()
-                .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .map(|h| match h {
+                    Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    Err((from, to)) => part(&mut BuildCache::sharing(ends.clone()), from, to),
+                })
                 .collect();
             (first_part, others)
         });
