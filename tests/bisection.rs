@@ -25,9 +25,14 @@ struct Fabric {
 
 /// Rail-optimised: units of random sizes, NIC i of every server in a unit on leaf i of that unit.
 fn rail() -> impl Strategy<Value = Fabric> {
-    (1usize..4, 1usize..5, 1usize..4).prop_flat_map(|(units, rails, spines)| {
+    rail_of(1usize..17)
+}
+
+/// [`rail`] with units of `sizes` servers.
+fn rail_of(sizes: std::ops::Range<usize>) -> impl Strategy<Value = Fabric> {
+    (1usize..4, 1usize..5, 1usize..4).prop_flat_map(move |(units, rails, spines)| {
         (
-            prop::collection::vec(1usize..17, units),
+            prop::collection::vec(sizes.clone(), units),
             prop::collection::vec(prop::collection::vec(0u16..4, spines), units * rails),
         )
             .prop_map(move |(sizes, uplinks)| {
@@ -49,9 +54,14 @@ fn rail() -> impl Strategy<Value = Fabric> {
 
 /// Leaf-spine: every server's NICs on one random leaf (so leaves are unequal), random uplinks.
 fn leaf_spine() -> impl Strategy<Value = Fabric> {
-    (1usize..7, 1usize..4, 1usize..5).prop_flat_map(|(leaves, spines, nics)| {
+    leaf_spine_of(2..65)
+}
+
+/// [`leaf_spine`] of `servers` servers.
+fn leaf_spine_of(servers: std::ops::Range<usize>) -> impl Strategy<Value = Fabric> {
+    (1usize..7, 1usize..4, 1usize..5).prop_flat_map(move |(leaves, spines, nics)| {
         (
-            prop::collection::vec(0..leaves, 2..65),
+            prop::collection::vec(0..leaves, servers.clone()),
             prop::collection::vec(prop::collection::vec(0u16..4, spines), leaves),
         )
             .prop_map(move |(at, uplinks)| Fabric {
@@ -65,6 +75,22 @@ fn leaf_spine() -> impl Strategy<Value = Fabric> {
 
 fn fabric() -> impl Strategy<Value = Fabric> {
     prop_oneof![rail(), leaf_spine()]
+}
+
+/// A fabric of 2 to 10 servers, which every balanced split can be tried on (at most 3 units of 1 to 3 servers, or
+/// 2 to 10 servers on leaves).
+fn small_fabric() -> impl Strategy<Value = Fabric> {
+    prop_oneof![rail_of(1usize..4), leaf_spine_of(2..11)]
+}
+
+/// A fabric of an odd number of servers: the last one dropped from an even count.
+fn odd_fabric() -> impl Strategy<Value = Fabric> {
+    fabric().prop_map(|mut f| {
+        if f.servers.len() % 2 == 0 && f.servers.len() > 1 {
+            f.servers.pop();
+        }
+        f
+    })
 }
 
 fn build(f: &Fabric) -> Design {
@@ -147,7 +173,7 @@ proptest! {
     }
 
     #[test]
-    fn exact_on_small_fabrics_matches_every_split(f in fabric()) {
+    fn exact_on_small_fabrics_matches_every_split(f in small_fabric()) {
         let d = build(&f);
         let topo = Topology::build(&d);
         let servers = gpu_servers(&topo);
@@ -172,7 +198,14 @@ proptest! {
         let before = analyze(&d).bandwidth.bisection;
         // A parallel cable beside a random existing one (same rate, fresh ports).
         let mut more = d.clone();
-        let ids: Vec<LinkId> = d.links.keys().copied().collect();
+        // Among the cables between switches (a server's NIC has no port to spare).
+        let ids: Vec<LinkId> = d
+            .links
+            .iter()
+            .filter(|(_, l)| !l.a.port.starts_with("nic") && !l.b.port.starts_with("nic"))
+            .map(|(id, _)| *id)
+            .collect();
+        prop_assume!(!ids.is_empty());
         let l = d.links[&ids[pick % ids.len()]].clone();
         let fresh = |p: &PortRef, k: u64| {
             if p.port.starts_with('p') {
@@ -181,7 +214,6 @@ proptest! {
                 p.clone()
             }
         };
-        prop_assume!(!l.a.port.starts_with("nic") && !l.b.port.starts_with("nic"));
         let id = more.alloc_id();
         more.links.insert(LinkId(id), Link {
             a: fresh(&l.a, id),
@@ -198,17 +230,16 @@ proptest! {
     }
 
     #[test]
-    fn adding_a_twin_server_never_lowers_it(f in fabric(), pick in 0usize..1000) {
+    fn adding_a_twin_server_never_lowers_it(f in odd_fabric(), pick in 0usize..1000) {
         // A server cabled like an existing one (its twin) on fresh leaf ports, to an odd number of 8-GPU servers
         // n = 2m + 1. Take the best split of the n + 1 servers (m + 1 each) and drop the twin: a balanced split of
         // the n servers (m against m + 1) whose cut is no larger (one terminal fewer), so the bisection cannot drop.
         // With n even it can: whole servers make the fairest split move (m against m + 1 may then line up with a
         // thin link that m against m did not), which is the definition working, not a defect.
-        prop_assume!(f.servers.len() % 2 == 1);
+        prop_assert!(f.servers.len() % 2 == 1);
         let mut g = f.clone();
         let twin = g.servers[pick % g.servers.len()].clone();
         g.servers.push(twin);
-        prop_assume!(g.servers.len() <= 64);
         let before = analyze(&build(&f)).bandwidth.bisection;
         let after = analyze(&build(&g)).bandwidth.bisection;
         prop_assert!(after.gbps >= before.gbps - 1e-6, "{} -> {} ({})", before.gbps, after.gbps, after.method);
