@@ -173,21 +173,7 @@ impl Edit {
                 )
             }),
             Edit::UpdateRack(id, new) => design.racks.get(id).is_none_or(|old| {
-                (
-                    &old.part,
-                    &old.site,
-                    old.row,
-                    old.slot,
-                    old.width_mm,
-                    old.height_u,
-                ) != (
-                    &new.part,
-                    &new.site,
-                    new.row,
-                    new.slot,
-                    new.width_mm,
-                    new.height_u,
-                )
+                old.part != new.part || old.place_on_floor() != new.place_on_floor()
             }),
             Edit::Batch(edits) => edits.iter().any(|e| e.moves_builds(design)),
             _ => true,
@@ -318,10 +304,10 @@ impl Edit {
                         "devices mounted above U{h} would fall outside the rack"
                     )));
                 }
-                *moved |= design.racks.get(&id).is_some_and(|r| {
-                    (r.row, r.slot, &r.site, r.width_mm, r.height_u)
-                        != (old.row, old.slot, &old.site, old.width_mm, old.height_u)
-                });
+                *moved |= design
+                    .racks
+                    .get(&id)
+                    .is_some_and(|r| r.place_on_floor() != old.place_on_floor());
                 Ok(Edit::UpdateRack(id, old))
             }
             Edit::AddDevice(id, device) => {

@@ -189,6 +189,20 @@ pub struct Rack {
     pub notes: String,
 }
 
+impl Rack {
+    /// What of the rack a cable's length reads: its site, row, slot, width and height. A rack whose place changes
+    /// moves the lengths of its links estimated from the floor.
+    pub fn place_on_floor(&self) -> (&str, u16, u16, Option<f64>, u16) {
+        (
+            &self.site,
+            self.row,
+            self.slot,
+            self.width_mm,
+            self.height_u,
+        )
+    }
+}
+
 impl Default for Rack {
     fn default() -> Self {
         Self {

@@ -242,8 +242,7 @@ fn compute_fabric(
         let u = 3 + system.height_u * (n % per_rack) as u16;
         dgx.push(b.add_device(system.part, &format!("dgx-{:04}", n + 1), rack, u)?);
         if units > STORAGE_BESIDE_SU && ((n + 1) % 32 == 0 || n + 1 == nodes) {
-            let su = storage_racks.len();
-            storage_racks.push(place.rack(b, format!("S{:03}", su + 1), 25_000.0)?);
+            storage_racks.push(place.storage_rack(b, storage_racks.len())?);
         }
     }
     let mut leaves = Vec::with_capacity(units * 8);
@@ -466,7 +465,7 @@ fn storage_fabric(
 ) -> Result<(), EditError> {
     if storage_racks.is_empty() {
         for su in 0..units {
-            storage_racks.push(place.rack(b, format!("S{:03}", su + 1), 25_000.0)?);
+            storage_racks.push(place.storage_rack(b, su)?);
         }
     }
     for (su, &srack) in storage_racks.iter().enumerate() {
@@ -567,6 +566,11 @@ impl Placer {
         }
         set_budget(b, id, budget)?;
         Ok(id)
+    }
+
+    /// The storage rack of SU `su` (from 0) at the next place: "S001", "S002", ..., with a 25 kW budget.
+    fn storage_rack(&mut self, b: &mut Builder<'_>, su: usize) -> Result<RackId, EditError> {
+        self.rack(b, format!("S{:03}", su + 1), 25_000.0)
     }
 
     /// The next switches (a new tier: leaves, spines) start in a new rack on the next row.

@@ -135,7 +135,7 @@ impl GlLayer {
     /// design's racks first drawn) (docs/analysis.md, "The canvas kept as pixels (OpenGL)").
     pub fn warm_up(self: &Arc<Self>, ctx: egui::Context) -> egui::Shape {
         let layer = self.clone();
-        let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
+        let pixel = warm_up_pixel();
         egui::Shape::Callback(egui::PaintCallback {
             rect: pixel,
             callback: Arc::new(CallbackFn::new(move |info, painter| {
@@ -165,7 +165,7 @@ impl GlLayer {
             }
             return;
         }
-        let pixel = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0));
+        let pixel = warm_up_pixel();
         let mut mesh = egui::Mesh::default();
         mesh.add_rect_with_uv(pixel, Rect::ZERO, Color32::TRANSPARENT);
         let primitives = [ClippedPrimitive {
@@ -495,4 +495,9 @@ fn make_target(gl: &glow::Context, [w, h]: [u32; 2]) -> Result<Target, String> {
             size_px: [w.unsigned_abs(), h.unsigned_abs()],
         })
     }
+}
+
+/// The one pixel [`GlLayer::warm_up`] draws, at the window's corner.
+fn warm_up_pixel() -> Rect {
+    Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(1.0, 1.0))
 }

@@ -42,12 +42,13 @@ pub(super) struct Walk<'d> {
 impl Design {
     /// The flagged links re-estimation changes, as their new cable and length, in id order.
     pub(super) fn reestimates(&self, plan: &FloorPlan) -> Vec<Change> {
-        let cores = match cfg!(target_arch = "wasm32") {
-            // No threads in a browser's page.
+        let by_size = self.links.len() / PART_LINKS;
+        let parts = match by_size < 2 || cfg!(target_arch = "wasm32") {
+            // A walk too short to share, or no threads (a browser's page).
             true => 1,
-            false => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            // The threads the analysis's pool has (one per core unless RAYON_NUM_THREADS says otherwise).
+            false => by_size.min(rayon::current_num_threads()).min(MAX_PARTS),
         };
-        let parts = cores.min(MAX_PARTS).min(self.links.len() / PART_LINKS);
         self.reestimates_in(plan, parts)
     }
 
@@ -85,31 +86,26 @@ impl Design {
             return self.walk(cache, ..);
         };
         // Ids are handed out by a counter: equal runs of ids share out the links of a design that has not lost
-        // many.
-        let step = (last.0 - first.0) / parts.max(1) + 1;
-        let starts: Vec<LinkId> = (0..parts.max(1))
-            .map(|k| LinkId(first.0.saturating_add(k.saturating_mul(step))))
-            .collect();
-        // A part of the walk: the links from one start to the next (the last to the end).
+        // many. Part k runs from its start to the next part's (the last one to the end).
+        let parts = parts.max(1);
+        let step = (last.0 - first.0) / parts + 1;
+        let start = |k: u64| LinkId(first.0.saturating_add(k.saturating_mul(step)));
+        let end = |k: u64| (k + 1 < parts).then(|| start(k + 1));
         let part = |cache: &mut BuildCache<'_>, from: LinkId, to: Option<LinkId>| match to {
             Some(to) => self.walk(cache, from..to),
             None => self.walk(cache, from..),
         };
         let (mut walk, others) = std::thread::scope(|s| {
-            let others: Vec<_> = starts
-                .iter()
-                .zip(starts.iter().skip(1).map(Some).chain([None]))
-                .skip(1)
-                .map(|(&from, to)| {
-                    let ends = ends.clone();
-                    let to = to.copied();
+            let others: Vec<_> = (1..parts)
+                .map(|k| {
+                    let (ends, from, to) = (ends.clone(), start(k), end(k));
                     // A thread the system refuses to start leaves its part to this one, after the first.
                     std::thread::Builder::new()
                         .spawn_scoped(s, move || part(&mut BuildCache::sharing(ends), from, to))
                         .map_err(|_| (from, to))
                 })
                 .collect();
-            let first_part = part(cache, LinkId(0), starts.get(1).copied());
+            let first_part = part(cache, start(0), end(0));
             // A part that panicked panics the pass, as one walk would.
             let others: Vec<Walk<'d>> = others
                 .into_iter()
